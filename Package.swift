@@ -1,0 +1,122 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "apns-emulator",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "apns-emulator", targets: ["APNsEmulator"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-nio-http2.git", from: "1.46.0"),
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CLMDB",
+            pkgConfig: "lmdb",
+            providers: [.apt(["liblmdb-dev"])]
+        ),
+        .target(
+            name: "APNsCore",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "APNsWire",
+            dependencies: [
+                "APNsCore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "APNsStore",
+            dependencies: [
+                "APNsCore",
+                "CLMDB",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "APNsServer",
+            dependencies: [
+                "APNsCore",
+                "APNsWire",
+                "APNsStore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOExtras", package: "swift-nio-extras"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "APNsEmulator",
+            dependencies: [
+                "APNsServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "APNsTestSupport",
+            dependencies: [
+                "APNsServer",
+                "APNsStore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(name: "APNsCoreTests", dependencies: ["APNsCore"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "APNsWireTests",
+            dependencies: [
+                "APNsWire",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHPACK", package: "swift-nio-http2"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(name: "APNsStoreTests", dependencies: ["APNsStore", "APNsTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: [
+                "APNsServer",
+                "APNsTestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+    ]
+)

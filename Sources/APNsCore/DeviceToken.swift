@@ -1,0 +1,69 @@
+/// A device token: the bytes APNs gave an app on one device.
+///
+/// Real tokens are 32 bytes, but Apple warns they vary in length, so any 32 to 100 bytes are accepted.
+public struct DeviceToken: Hashable, Sendable, CustomStringConvertible {
+    /// The smallest and largest token sizes accepted, in bytes.
+    public static let acceptedByteCounts: ClosedRange<Int> = 32...100
+
+    /// The raw token bytes.
+    public let bytes: [UInt8]
+
+    /// Wraps raw bytes; `nil` when their count is outside ``acceptedByteCounts``.
+    public init?(bytes: [UInt8]) {
+        guard Self.acceptedByteCounts.contains(bytes.count) else { return nil }
+        self.bytes = bytes
+    }
+
+    /// Parses the hex form used in `/3/device/<token>` (either case); `nil` when it is not
+    /// even-length hex of an accepted size.
+    public init?<S: StringProtocol>(hex: S) {
+        let utf8 = hex.utf8
+        guard utf8.count % 2 == 0, Self.acceptedByteCounts.contains(utf8.count / 2) else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(utf8.count / 2)
+        var high: UInt8? = nil
+        for character in utf8 {
+            guard let nibble = Hex.value(of: character) else { return nil }
+            if let h = high {
+                bytes.append(h << 4 | nibble)
+                high = nil
+            } else {
+                high = nibble
+            }
+        }
+        self.bytes = bytes
+    }
+
+    /// Lower-case hex, as the admin API and logs show it.
+    public var hex: String { Hex.encode(self.bytes) }
+
+    public var description: String { self.hex }
+}
+
+/// Hex helpers shared by tokens and identifiers.
+public enum Hex {
+    /// The value of one ASCII hex digit, or `nil`.
+    @inlinable
+    public static func value(of character: UInt8) -> UInt8? {
+        switch character {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return character &- UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return character &- UInt8(ascii: "a") &+ 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return character &- UInt8(ascii: "A") &+ 10
+        default: return nil
+        }
+    }
+
+    /// Lower-case hex of some bytes.
+    public static func encode<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
+        let digits = Array("0123456789abcdef".utf8)
+        return String(unsafeUninitializedCapacity: bytes.count * 2) { buffer in
+            var index = 0
+            for byte in bytes {
+                buffer[index] = digits[Int(byte >> 4)]
+                buffer[index + 1] = digits[Int(byte & 0x0F)]
+                index += 2
+            }
+            return index
+        }
+    }
+}

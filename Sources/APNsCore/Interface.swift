@@ -1,0 +1,20 @@
+/// The front door a notification came through.
+public struct Interface: Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: String
+
+    private init(_ rawValue: String) { self.rawValue = rawValue }
+
+    /// The HTTP/2 provider API.
+    public static let http2 = Interface("http2")
+    /// The legacy binary gateway.
+    public static let binary = Interface("binary")
+
+    public static let all: [Interface] = [.http2, .binary]
+
+    public init?(rawValue: String) {
+        guard let found = Interface.all.first(where: { $0.rawValue == rawValue }) else { return nil }
+        self = found
+    }
+
+    public var description: String { self.rawValue }
+}

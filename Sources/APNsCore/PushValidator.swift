@@ -1,0 +1,121 @@
+/// Validates a provider request exactly as APNs does, as a pure function.
+///
+/// The order of the checks decides which reason a request with several faults gets: method,
+/// path, token, duplicate headers, `apns-id`, push type, priority, expiration, topic, collapse id,
+/// then the payload.
+public struct PushValidator: Sendable {
+    /// The most body bytes worth buffering: one more than the largest payload any push type allows.
+    public static let maximumBufferedBody = 5121
+    /// The longest `apns-collapse-id`, in bytes.
+    public static let maximumCollapseIDLength = 64
+    /// The longest topic the emulator takes, in bytes (APNs' binary interface used one length byte pair too).
+    public static let maximumTopicLength = 255
+
+    public init() {}
+
+    /// Turns `request` into a notification, or says why APNs would refuse it.
+    ///
+    /// - Parameters:
+    ///   - nowMillis: the time of acceptance, milliseconds since the UNIX epoch.
+    ///   - generateID: makes the `apns-id` when the provider sent none, and the unique id.
+    public func validate(
+        _ request: PushRequest,
+        nowMillis: Int64,
+        source: Interface = .http2,
+        generateID: () -> String = { APNsID.random() }
+    ) -> Result<Notification, Rejection> {
+        let suppliedID = request.apnsID.flatMap { APNsID.isCanonical($0) ? $0 : nil }
+        let apnsID = suppliedID ?? generateID()
+        func reject(_ reason: Reason, _ detail: String? = nil) -> Result<Notification, Rejection> {
+            .failure(Rejection(reason: reason, apnsID: apnsID, detail: detail))
+        }
+
+        guard request.method == "POST" else { return reject(.methodNotAllowed) }
+        let token: DeviceToken
+        switch Self.parsePath(request.path) {
+        case .failure(let reason): return reject(reason)
+        case .success(let parsed): token = parsed
+        }
+        if request.hasDuplicateHeaders { return reject(.duplicateHeaders) }
+        if request.apnsID != nil && suppliedID == nil {
+            return reject(.badMessageId, "apns-id must be a UUID in the form 8-4-4-4-12")
+        }
+
+        var pushType = PushType.alert
+        if let value = request.pushType {
+            guard let parsed = PushType(rawValue: value) else { return reject(.invalidPushType) }
+            pushType = parsed
+        }
+
+        var priority = Priority.immediate
+        if let value = request.priority {
+            guard let number = UInt8(value), let parsed = Priority(rawValue: number) else {
+                return reject(.badPriority)
+            }
+            priority = parsed
+        }
+        if pushType == .background && priority == .immediate {
+            return reject(.badPriority, "a background push must use priority 5 or 1")
+        }
+
+        var expiration: Int64? = nil
+        if let value = request.expiration {
+            guard !value.isEmpty, value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let seconds = Int64(value) else {
+                return reject(.badExpirationDate)
+            }
+            expiration = seconds
+        }
+
+        let topic = request.topic.flatMap { $0.isEmpty ? nil : $0 }
+        if let topic {
+            guard topic.utf8.count <= Self.maximumTopicLength, topic.utf8.allSatisfy({ $0 > 0x20 && $0 != 0x7F })
+            else { return reject(.badTopic) }
+        } else if request.authorization != nil {
+            // Token-based providers must always name the topic.
+            return reject(.missingTopic)
+        }
+
+        let collapseID = request.collapseID.flatMap { $0.isEmpty ? nil : $0 }
+        if let collapseID, collapseID.utf8.count > Self.maximumCollapseIDLength {
+            return reject(.badCollapseId)
+        }
+
+        if request.bodyLength == 0 { return reject(.payloadEmpty) }
+        if request.bodyLength > pushType.maximumPayloadSize {
+            return reject(
+                .payloadTooLarge,
+                "payload is \(request.bodyLength) bytes; the limit for \(pushType) is \(pushType.maximumPayloadSize)"
+            )
+        }
+        if let problem = JSONObjectValidator.problem(in: request.body) {
+            return reject(.payloadEmpty, "payload is not a JSON object: \(problem)")
+        }
+
+        return .success(
+            Notification(
+                apnsID: apnsID,
+                uniqueID: generateID(),
+                token: token,
+                topic: topic,
+                pushType: pushType,
+                priority: priority,
+                expiration: expiration,
+                collapseID: collapseID,
+                payload: request.body,
+                receivedAt: nowMillis,
+                source: source
+            )
+        )
+    }
+
+    /// Reads the device token out of `/3/device/<token>`.
+    static func parsePath(_ path: String?) -> Result<DeviceToken, Reason> {
+        let prefix = "/3/device/"
+        guard var rest = path?[...], rest.hasPrefix(prefix) else { return .failure(.badPath) }
+        rest = rest.dropFirst(prefix.utf8.count)
+        if let query = rest.firstIndex(of: "?") { rest = rest[..<query] }
+        if rest.isEmpty { return .failure(.missingDeviceToken) }
+        guard let token = DeviceToken(hex: rest) else { return .failure(.badDeviceToken) }
+        return .success(token)
+    }
+}

@@ -1,0 +1,35 @@
+import ArgumentParser
+import Foundation
+
+/// `apns-emulator`: with no subcommand, `serve`.
+@main
+struct APNsEmulatorCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "apns-emulator",
+        abstract: "A store-and-forward emulator of the Apple Push Notification service.",
+        subcommands: [ServeCommand.self, CertsCommand.self],
+        defaultSubcommand: ServeCommand.self
+    )
+
+    static func main() async {
+        let arguments = EnvironmentTwins.apply(
+            to: Array(CommandLine.arguments.dropFirst()),
+            environment: ProcessInfo.processInfo.environment
+        )
+        do {
+            var command = try self.parseAsRoot(arguments)
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            self.exit(withError: error)
+        }
+    }
+}
+
+/// Writes a line to standard output at once (unbuffered), so scripts reading it see it immediately.
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}

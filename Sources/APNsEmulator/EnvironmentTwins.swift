@@ -1,0 +1,40 @@
+import Foundation
+
+/// Every `serve` flag's environment-variable twin, in one table.
+///
+/// A twin that is set stands in for its flag when the flag is not on the command line, so it is
+/// parsed and checked exactly like the flag.
+enum EnvironmentTwins {
+    static let serve: [(flag: String, variable: String)] = [
+        ("--host", "APNS_EMULATOR_HOST"),
+        ("--http2-port", "APNS_EMULATOR_HTTP2_PORT"),
+        ("--admin-port", "APNS_EMULATOR_ADMIN_PORT"),
+        ("--data-dir", "APNS_EMULATOR_DATA_DIR"),
+        ("--certs-dir", "APNS_EMULATOR_CERTS_DIR"),
+        ("--tls-cert", "APNS_EMULATOR_TLS_CERT"),
+        ("--tls-key", "APNS_EMULATOR_TLS_KEY"),
+        ("--durability", "APNS_EMULATOR_DURABILITY"),
+        ("--map-size", "APNS_EMULATOR_MAP_SIZE"),
+        ("--environment", "APNS_EMULATOR_ENVIRONMENT"),
+        ("--threads", "APNS_EMULATOR_THREADS"),
+        ("--log-level", "APNS_EMULATOR_LOG_LEVEL"),
+    ]
+
+    /// The variable that stands in for `flag`, for help texts.
+    static func variable(for flag: String) -> String {
+        self.serve.first { $0.flag == flag }?.variable ?? ""
+    }
+
+    /// `arguments` plus `--flag value` for each twin set in `environment` whose flag is absent.
+    /// Only for `serve` (named or implied): other subcommands take their arguments as given.
+    static func apply(to arguments: [String], environment: [String: String]) -> [String] {
+        if let first = arguments.first, !first.hasPrefix("-"), first != "serve" { return arguments }
+        var result = arguments
+        for twin in self.serve {
+            guard let value = environment[twin.variable], !value.isEmpty else { continue }
+            let present = arguments.contains { $0 == twin.flag || $0.hasPrefix(twin.flag + "=") }
+            if !present { result += [twin.flag, value] }
+        }
+        return result
+    }
+}

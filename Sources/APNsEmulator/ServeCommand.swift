@@ -1,0 +1,94 @@
+import Foundation
+import APNsCore
+import APNsServer
+import APNsStore
+import ArgumentParser
+import Logging
+import NIOCore
+
+extension Durability: ExpressibleByArgument {}
+extension APNsEnvironment: ExpressibleByArgument {}
+
+/// `apns-emulator serve`: run every listener until SIGINT or SIGTERM.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the emulator (the default command). Every option has an environment-variable twin."
+    )
+
+    @Option(help: "Address every listener binds to. (env: \(EnvironmentTwins.variable(for: "--host")))")
+    var host = "127.0.0.1"
+
+    @Option(name: .customLong("http2-port"), help: "HTTP/2 provider API port; 0 picks a free one. (env: \(EnvironmentTwins.variable(for: "--http2-port")))")
+    var http2Port = 2197
+
+    @Option(name: .customLong("admin-port"), help: "Admin HTTP/1.1 API port; 0 picks a free one. (env: \(EnvironmentTwins.variable(for: "--admin-port")))")
+    var adminPort = 8197
+
+    @Option(name: .customLong("data-dir"), help: "Directory of the LMDB store. (env: \(EnvironmentTwins.variable(for: "--data-dir")))")
+    var dataDirectory = ".apns-emulator"
+
+    @Option(name: .customLong("certs-dir"), help: "Where the development CA and server certificate live, generated if missing. (env: \(EnvironmentTwins.variable(for: "--certs-dir")))")
+    var certificatesDirectory = "certs"
+
+    @Option(name: .customLong("tls-cert"), help: "Server certificate chain (PEM). (default: <certs-dir>/server.pem) (env: \(EnvironmentTwins.variable(for: "--tls-cert")))")
+    var certificatePath: String?
+
+    @Option(name: .customLong("tls-key"), help: "Server private key (PEM). (default: <certs-dir>/server-key.pem) (env: \(EnvironmentTwins.variable(for: "--tls-key")))")
+    var privateKeyPath: String?
+
+    @Option(help: "durable: a 200 is sent only after the commit is synced to disk; relaxed: periodic sync, for load tests. (env: \(EnvironmentTwins.variable(for: "--durability")))")
+    var durability = Durability.durable
+
+    @Option(name: .customLong("map-size"), help: "LMDB map size in MiB: the most the store holds. (env: \(EnvironmentTwins.variable(for: "--map-size")))")
+    var mapSizeMiB = 4096
+
+    @Option(help: "development (answers carry apns-unique-id) or production. (env: \(EnvironmentTwins.variable(for: "--environment")))")
+    var environment = APNsEnvironment.development
+
+    @Option(help: "Event-loop threads. (default: number of cores) (env: \(EnvironmentTwins.variable(for: "--threads")))")
+    var threads: Int?
+
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical. (env: \(EnvironmentTwins.variable(for: "--log-level")))")
+    var logLevel = "info"
+
+    func validate() throws {
+        for (name, port) in [("--http2-port", self.http2Port), ("--admin-port", self.adminPort)] where !(0...65_535).contains(port) {
+            throw ValidationError("\(name) must be between 0 and 65535, not \(port)")
+        }
+        guard self.mapSizeMiB >= 1 else { throw ValidationError("--map-size must be at least 1 MiB") }
+        if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
+        guard Logger.Level(rawValue: self.logLevel) != nil else {
+            throw ValidationError("--log-level must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+    }
+
+    func run() async throws {
+        let level = Logger.Level(rawValue: self.logLevel) ?? .info
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "apns-emulator")
+
+        var configuration = EmulatorConfiguration()
+        configuration.host = self.host
+        configuration.http2Port = self.http2Port
+        configuration.adminPort = self.adminPort
+        configuration.dataDirectory = self.dataDirectory
+        configuration.certificatesDirectory = self.certificatesDirectory
+        configuration.certificatePath = self.certificatePath ?? self.certificatesDirectory + "/server.pem"
+        configuration.privateKeyPath = self.privateKeyPath ?? self.certificatesDirectory + "/server-key.pem"
+        configuration.durability = self.durability
+        configuration.mapSizeBytes = self.mapSizeMiB << 20
+        configuration.environment = self.environment
+        configuration.eventLoopThreads = self.threads ?? System.coreCount
+
+        let emulator = try Emulator(configuration: configuration, logger: logger) { name, url in
+            say("apns-emulator: \(name) on \(url)")
+        }
+        say("apns-emulator: \(configuration.durability) store in \(configuration.dataDirectory), \(configuration.environment) environment; trust \(configuration.certificatesDirectory)/ca.pem")
+        try await emulator.run()
+    }
+}

@@ -1,0 +1,98 @@
+import Crypto
+import Foundation
+import SwiftASN1
+import X509
+
+/// Makes the development CA and a `localhost` server certificate, like mkcert: generated on
+/// each machine, never shipped, so no CA key that people trust is ever shared.
+public enum DevelopmentCertificates {
+    /// The files written into a certificates directory.
+    public struct Files: Sendable {
+        public let directory: String
+        public var caCertificate: String { self.directory + "/ca.pem" }
+        public var caPrivateKey: String { self.directory + "/ca-key.pem" }
+        public var serverCertificate: String { self.directory + "/server.pem" }
+        public var serverPrivateKey: String { self.directory + "/server-key.pem" }
+
+        public init(directory: String) { self.directory = directory }
+    }
+
+    /// The names the server certificate is valid for.
+    public static let serverNames = ["localhost", "127.0.0.1", "::1"]
+
+    /// Creates a new CA and server certificate in `directory`, replacing any there.
+    /// Private keys are written readable by the owner only.
+    @discardableResult
+    public static func generate(into directory: String, now: Date = Date()) throws -> Files {
+        let files = Files(directory: directory)
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+
+        let caKey = P256.Signing.PrivateKey()
+        let caName = try DistinguishedName {
+            OrganizationName("apns-emulator")
+            CommonName("apns-emulator development CA (\(ProcessInfo.processInfo.hostName))")
+        }
+        let caCertificate = try Certificate(
+            version: .v3,
+            serialNumber: Certificate.SerialNumber(),
+            publicKey: .init(caKey.publicKey),
+            notValidBefore: now.addingTimeInterval(-3600),
+            notValidAfter: now.addingTimeInterval(10 * 365 * 86_400),
+            issuer: caName,
+            subject: caName,
+            signatureAlgorithm: .ecdsaWithSHA256,
+            extensions: try Certificate.Extensions {
+                Critical(BasicConstraints.isCertificateAuthority(maxPathLength: 0))
+                Critical(KeyUsage(keyCertSign: true, cRLSign: true))
+                SubjectKeyIdentifier(hash: .init(caKey.publicKey))
+            },
+            issuerPrivateKey: .init(caKey)
+        )
+
+        let serverKey = P256.Signing.PrivateKey()
+        let serverCertificate = try Certificate(
+            version: .v3,
+            serialNumber: Certificate.SerialNumber(),
+            publicKey: .init(serverKey.publicKey),
+            notValidBefore: now.addingTimeInterval(-3600),
+            // Apple's clients refuse server certificates valid for more than 398 days.
+            notValidAfter: now.addingTimeInterval(397 * 86_400),
+            issuer: caName,
+            subject: try DistinguishedName {
+                OrganizationName("apns-emulator")
+                CommonName("localhost")
+            },
+            signatureAlgorithm: .ecdsaWithSHA256,
+            extensions: try Certificate.Extensions {
+                Critical(BasicConstraints.notCertificateAuthority)
+                Critical(KeyUsage(digitalSignature: true))
+                try ExtendedKeyUsage([.serverAuth])
+                SubjectAlternativeNames([
+                    .dnsName("localhost"),
+                    .ipAddress(ASN1OctetString(contentBytes: [127, 0, 0, 1])),
+                    .ipAddress(ASN1OctetString(contentBytes: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1])),
+                ])
+                AuthorityKeyIdentifier(keyIdentifier: SubjectKeyIdentifier(hash: .init(caKey.publicKey)).keyIdentifier)
+            },
+            issuerPrivateKey: .init(caKey)
+        )
+
+        try self.write(caCertificate.serializeAsPEM().pemString, to: files.caCertificate, secret: false)
+        try self.write(caKey.pemRepresentation, to: files.caPrivateKey, secret: true)
+        try self.write(serverCertificate.serializeAsPEM().pemString, to: files.serverCertificate, secret: false)
+        try self.write(serverKey.pemRepresentation, to: files.serverPrivateKey, secret: true)
+        return files
+    }
+
+    private static func write(_ text: String, to path: String, secret: Bool) throws {
+        let attributes: [FileAttributeKey: Any] = [.posixPermissions: secret ? 0o600 : 0o644]
+        _ = FileManager.default.createFile(atPath: path, contents: nil, attributes: attributes)
+        guard let handle = FileHandle(forWritingAtPath: path) else {
+            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path])
+        }
+        try handle.truncate(atOffset: 0)
+        try handle.write(contentsOf: Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
+        try handle.close()
+        try FileManager.default.setAttributes(attributes, ofItemAtPath: path)
+    }
+}

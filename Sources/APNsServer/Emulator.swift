@@ -1,0 +1,127 @@
+import APNsCore
+import APNsStore
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import ServiceLifecycle
+import UnixSignals
+
+/// The whole emulator: store, relay and listeners, run as one ServiceGroup.
+public final class Emulator: Sendable {
+    public let configuration: EmulatorConfiguration
+    public let store: NotificationStore
+    private let group: MultiThreadedEventLoopGroup
+    private let serviceGroup: ServiceGroup
+    private let readiness = ReadinessGate()
+    private let logger: Logger
+
+    /// Prepares everything (certificates, store, TLS) without opening a socket.
+    ///
+    /// - Parameters:
+    ///   - signals: signals that start a graceful shutdown (none for tests).
+    ///   - onListening: told each listener's name and URL once it is bound.
+    public init(
+        configuration: EmulatorConfiguration,
+        logger: Logger,
+        signals: [UnixSignal] = [.sigterm, .sigint],
+        onListening: @escaping @Sendable (_ name: String, _ url: String) -> Void = { _, _ in }
+    ) throws {
+        self.configuration = configuration
+        self.logger = logger
+        try Self.ensureCertificates(configuration, logger: logger)
+        let sslContext = try TLSFiles.serverContext(
+            certificatePath: configuration.certificatePath,
+            privateKeyPath: configuration.privateKeyPath,
+            protocols: ["h2"]
+        )
+        self.store = try NotificationStore(configuration: configuration.storeConfiguration, logger: logger)
+        self.group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, configuration.eventLoopThreads))
+        let relay = Relay(store: self.store, group: self.group)
+        let readiness = self.readiness
+
+        let http2 = HTTP2ProviderListener(
+            listener: Listener(name: "http2", host: configuration.host, port: configuration.http2Port, group: self.group, logger: logger),
+            sslContext: sslContext,
+            context: ProviderContext(
+                relay: relay,
+                validator: PushValidator(),
+                environment: configuration.environment,
+                clock: configuration.clock,
+                logger: logger
+            ),
+            onBound: { address in
+                readiness.bound(http2: address)
+                onListening("HTTP/2 provider API", Self.url(scheme: "https", address))
+            }
+        )
+        let admin = AdminListener(
+            listener: Listener(name: "admin", host: configuration.host, port: configuration.adminPort, group: self.group, logger: logger),
+            router: AdminRouter(store: self.store),
+            onBound: { address in
+                readiness.bound(admin: address)
+                onListening("admin API", Self.url(scheme: "http", address))
+            }
+        )
+        let services: [any Service] = [StoreService(store: self.store), http2, admin]
+        self.serviceGroup = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: services.map {
+                    .init(service: $0, successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup)
+                },
+                gracefulShutdownSignals: signals,
+                logger: logger
+            )
+        )
+    }
+
+    /// Serves until a shutdown signal or ``shutdown()``; returns after every accepted request
+    /// has been answered and the store is closed.
+    public func run() async throws {
+        do {
+            try await self.serviceGroup.run()
+        } catch {
+            self.readiness.failed(error)
+            self.store.close()
+            try await self.group.shutdownGracefully()
+            throw error
+        }
+        self.readiness.failed(ListenerError(name: "emulator", message: "stopped"))
+        try await self.group.shutdownGracefully()
+    }
+
+    /// Where the listeners are, once they are all bound.
+    public func listening() async throws -> ListeningAddresses {
+        try await self.readiness.wait()
+    }
+
+    /// Starts a graceful shutdown, as SIGTERM would.
+    public func shutdown() async {
+        await self.serviceGroup.triggerGracefulShutdown()
+    }
+
+    /// Generates development certificates when the configured ones are missing and are the
+    /// ones in the certificates directory; a missing file given explicitly is an error.
+    static func ensureCertificates(_ configuration: EmulatorConfiguration, logger: Logger) throws {
+        let manager = FileManager.default
+        let certificateExists = manager.fileExists(atPath: configuration.certificatePath)
+        let keyExists = manager.fileExists(atPath: configuration.privateKeyPath)
+        if certificateExists && keyExists { return }
+        let files = DevelopmentCertificates.Files(directory: configuration.certificatesDirectory)
+        guard configuration.certificatePath == files.serverCertificate, configuration.privateKeyPath == files.serverPrivateKey else {
+            let missing = certificateExists ? configuration.privateKeyPath : configuration.certificatePath
+            throw ListenerError(name: "tls", message: "no such file: \(missing)")
+        }
+        try DevelopmentCertificates.generate(into: configuration.certificatesDirectory)
+        logger.info(
+            "generated a development CA and a localhost server certificate; trust the CA to connect without warnings",
+            metadata: ["tls.ca": "\(files.caCertificate)", "tls.certificate": "\(files.serverCertificate)"]
+        )
+    }
+
+    static func url(scheme: String, _ address: SocketAddress) -> String {
+        let host = address.ipAddress ?? "localhost"
+        let shown = host.contains(":") ? "[\(host)]" : host
+        return "\(scheme)://\(shown):\(address.port ?? 0)"
+    }
+}

@@ -1,0 +1,40 @@
+import NIOCore
+import APNsCore
+import APNsStore
+
+/// Everything the emulator needs to start, with the defaults `apns-emulator serve` uses.
+public struct EmulatorConfiguration: Sendable {
+    /// The address every listener binds to.
+    public var host: String = "127.0.0.1"
+    /// HTTP/2 provider API port (APNs' alternative port 2197); 0 picks a free port.
+    public var http2Port: Int = 2197
+    /// Admin HTTP/1.1 API port; 0 picks a free port.
+    public var adminPort: Int = 8197
+    /// Where LMDB keeps its files.
+    public var dataDirectory: String = ".apns-emulator"
+    /// The server certificate (PEM) providers see, and its private key.
+    public var certificatePath: String = "certs/server.pem"
+    public var privateKeyPath: String = "certs/server-key.pem"
+    /// Where development certificates are generated when the two files above are missing.
+    public var certificatesDirectory: String = "certs"
+    public var durability: Durability = .durable
+    /// LMDB map size: the most the store can hold.
+    public var mapSizeBytes: Int = 4 << 30
+    public var environment: APNsEnvironment = .development
+    /// Event-loop threads for the listeners (defaults to the number of cores).
+    public var eventLoopThreads: Int = System.coreCount
+    /// Milliseconds since the UNIX epoch; tests replace it.
+    public var clock: @Sendable () -> Int64 = StoreConfiguration.systemClock
+
+    public init() {}
+
+    /// The store settings that follow from this configuration.
+    public var storeConfiguration: StoreConfiguration {
+        StoreConfiguration(
+            directory: self.dataDirectory,
+            mapSizeBytes: self.mapSizeBytes,
+            durability: self.durability,
+            clock: self.clock
+        )
+    }
+}

@@ -1,0 +1,86 @@
+import APNsCore
+import APNsStore
+import APNsWire
+import Logging
+import NIOCore
+import NIOHPACK
+import NIOHTTP2
+
+/// Handles one HTTP/2 stream of the provider API: gathers the request, validates it, hands it to
+/// the relay and answers once it is durable. Runs on the connection's event loop.
+final class ProviderStreamHandler: ChannelInboundHandler {
+    typealias InboundIn = HTTP2Frame.FramePayload
+    typealias OutboundOut = HTTP2Frame.FramePayload
+
+    private let context: ProviderContext
+    private var request: PushRequest?
+    private var answered = false
+
+    init(context: ProviderContext) {
+        self.context = context
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch self.unwrapInboundIn(data) {
+        case .headers(let headers):
+            if self.request == nil {
+                self.request = HTTP2PushRequestDecoder.request(from: headers.headers)
+            }
+            // A second HEADERS block is a trailer; APNs ignores it.
+            if headers.endStream { self.finish(context: context) }
+        case .data(let frame):
+            if case .byteBuffer(let buffer) = frame.data { self.request?.appendBody(buffer) }
+            if frame.endStream { self.finish(context: context) }
+        default:
+            break
+        }
+    }
+
+    private func finish(context: ChannelHandlerContext) {
+        guard !self.answered, let request = self.request else { return }
+        self.answered = true
+        let shared = self.context
+        switch shared.validator.validate(request, nowMillis: shared.clock(), source: .http2) {
+        case .failure(let rejection):
+            shared.logger.debug(
+                "rejected push",
+                metadata: ["apns.reason": "\(rejection.reason.wire)", "apns.detail": "\(rejection.detail ?? "")"]
+            )
+            self.respond(rejection, context: context)
+        case .success(let notification):
+            shared.relay.accept(notification, on: context.eventLoop).assumeIsolated().whenComplete { result in
+                switch result {
+                case .success:
+                    let uniqueID = shared.environment == .development ? notification.uniqueID : nil
+                    let headers = HTTP2PushResponseEncoder.success(apnsID: notification.apnsID, uniqueID: uniqueID)
+                    context.writeAndFlush(
+                        self.wrapOutboundOut(.headers(.init(headers: headers, endStream: true))),
+                        promise: nil
+                    )
+                case .failure(let error):
+                    shared.logger.info("could not store a push", metadata: ["store.error": "\(error)"])
+                    let rejection = Rejection(reason: Relay.reason(for: error), apnsID: notification.apnsID)
+                    self.respond(rejection, context: context)
+                }
+            }
+        }
+    }
+
+    private func respond(_ rejection: Rejection, context: ChannelHandlerContext) {
+        let response = HTTP2PushResponseEncoder.failure(rejection, allocator: context.channel.allocator)
+        context.write(self.wrapOutboundOut(.headers(.init(headers: response.headers))), promise: nil)
+        context.writeAndFlush(
+            self.wrapOutboundOut(.data(.init(data: .byteBuffer(response.body), endStream: true))),
+            promise: nil
+        )
+    }
+}
+
+/// What every provider stream shares: the relay, the rules and the logger.
+struct ProviderContext: Sendable {
+    let relay: Relay
+    let validator: PushValidator
+    let environment: APNsEnvironment
+    let clock: @Sendable () -> Int64
+    let logger: Logger
+}

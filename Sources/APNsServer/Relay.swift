@@ -1,0 +1,46 @@
+import APNsCore
+import APNsStore
+import NIOCore
+
+/// Ties the front doors to the store: a validated notification goes in, an outcome comes back once
+/// it is durable. One relay serves every interface.
+public final class Relay: Sendable {
+    public let store: NotificationStore
+    private let batchers: [ObjectIdentifier: StoreBatcher]
+
+    /// - Parameter group: the event loops the listeners run on; each gets its own batcher.
+    public init(store: NotificationStore, group: any EventLoopGroup) {
+        self.store = store
+        var batchers: [ObjectIdentifier: StoreBatcher] = [:]
+        for loop in group.makeIterator() {
+            batchers[ObjectIdentifier(loop)] = StoreBatcher(eventLoop: loop, store: store)
+        }
+        self.batchers = batchers
+    }
+
+    /// Stores `notification`; the future completes on `eventLoop` after the commit.
+    /// Call on `eventLoop`.
+    public func accept(_ notification: Notification, on eventLoop: any EventLoop) -> EventLoopFuture<StoreOutcome> {
+        guard let batcher = self.batchers[ObjectIdentifier(eventLoop)] else {
+            // A loop outside the group (never expected): submit directly, without batching.
+            let promise = eventLoop.makePromise(of: StoreOutcome.self)
+            self.store.submit([.accept(notification)]) { result in
+                let outcome = result.flatMap { outcomes in
+                    outcomes.first.map { .success($0) } ?? .failure(.closed)
+                }
+                promise.completeWith(outcome.mapError { $0 as any Error })
+            }
+            return promise.futureResult
+        }
+        return batcher.enqueue(.accept(notification))
+    }
+
+    /// The reason a provider gets when the store could not take a notification.
+    public static func reason(for error: any Error) -> Reason {
+        switch error as? StoreError {
+        case .mapFull: return .serviceUnavailable
+        case .closed: return .shutdown
+        default: return .internalServerError
+        }
+    }
+}

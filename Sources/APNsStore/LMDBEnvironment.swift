@@ -1,0 +1,190 @@
+import CLMDB
+import Foundation
+
+/// An open LMDB environment and its named databases.
+///
+/// `@unchecked Sendable` is sound here: the struct holds only handles that LMDB documents as
+/// usable from any thread (the environment with `MDB_NOTLS`, and DBI numbers fixed at open).
+/// Write transactions are begun only by the store's writer thread.
+struct LMDBEnvironment: @unchecked Sendable {
+    let env: OpaquePointer
+    let mapSize: Int
+    let queue: MDB_dbi
+    let expiry: MDB_dbi
+    let unique: MDB_dbi
+    let log: MDB_dbi
+    let meta: MDB_dbi
+
+    /// Opens (creating if needed) the environment in `directory`.
+    static func open(directory: String, mapSize: Int, sync: Bool) throws(StoreError) -> LMDBEnvironment {
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw .dataDirectory(path: directory, reason: "\(error)")
+        }
+        var envPointer: OpaquePointer?
+        try StoreError.check(mdb_env_create(&envPointer), "mdb_env_create")
+        guard let env = envPointer else { throw .lmdb(code: -1, operation: "mdb_env_create") }
+        do throws(StoreError) {
+            try StoreError.check(mdb_env_set_mapsize(env, mapSize), "mdb_env_set_mapsize")
+            try StoreError.check(mdb_env_set_maxdbs(env, 8), "mdb_env_set_maxdbs")
+            try StoreError.check(mdb_env_set_maxreaders(env, 512), "mdb_env_set_maxreaders")
+            var flags = UInt32(MDB_NOTLS)
+            if !sync { flags |= UInt32(MDB_NOSYNC) }
+            let code = mdb_env_open(env, directory, flags, 0o644)
+            if code == EACCES || code == ENOENT || code == EROFS {
+                throw .dataDirectory(path: directory, reason: String(cString: mdb_strerror(code)))
+            }
+            try StoreError.check(code, "mdb_env_open(\(directory))")
+            var dead: Int32 = 0
+            try StoreError.check(mdb_reader_check(env, &dead), "mdb_reader_check")
+
+            var txn: OpaquePointer?
+            try StoreError.check(mdb_txn_begin(env, nil, 0, &txn), "mdb_txn_begin")
+            func openDB(_ name: String) throws(StoreError) -> MDB_dbi {
+                var dbi: MDB_dbi = 0
+                try StoreError.check(mdb_dbi_open(txn, name, UInt32(MDB_CREATE), &dbi), "mdb_dbi_open(\(name))")
+                return dbi
+            }
+            let environment: LMDBEnvironment
+            do throws(StoreError) {
+                environment = LMDBEnvironment(
+                    env: env, mapSize: mapSize,
+                    queue: try openDB("queue"), expiry: try openDB("expiry"), unique: try openDB("unique"),
+                    log: try openDB("log"), meta: try openDB("meta")
+                )
+            } catch {
+                mdb_txn_abort(txn)
+                throw error
+            }
+            try StoreError.check(mdb_txn_commit(txn), "mdb_txn_commit", mapSize: mapSize)
+            return environment
+        } catch {
+            mdb_env_close(env)
+            throw error
+        }
+    }
+
+    /// Closes the environment; no transaction may be open.
+    func close() {
+        mdb_env_close(self.env)
+    }
+
+    /// Flushes written data to disk (used by relaxed durability).
+    func sync() throws(StoreError) {
+        try StoreError.check(mdb_env_sync(self.env, 1), "mdb_env_sync")
+    }
+
+    /// Runs `body` in a read-only transaction; any thread.
+    func read<T>(_ body: (Transaction) throws(StoreError) -> T) throws(StoreError) -> T {
+        var txn: OpaquePointer?
+        try StoreError.check(mdb_txn_begin(self.env, nil, UInt32(MDB_RDONLY), &txn), "mdb_txn_begin(read)")
+        guard let txn else { throw .lmdb(code: -1, operation: "mdb_txn_begin(read)") }
+        defer { mdb_txn_abort(txn) }
+        return try body(Transaction(txn: txn, mapSize: self.mapSize))
+    }
+
+    /// Runs `body` in a write transaction and commits it; the writer thread only.
+    /// On any error the transaction is aborted and nothing is written.
+    func write<T>(_ body: (Transaction) throws(StoreError) -> T) throws(StoreError) -> T {
+        var txn: OpaquePointer?
+        try StoreError.check(mdb_txn_begin(self.env, nil, 0, &txn), "mdb_txn_begin(write)", mapSize: self.mapSize)
+        guard let txn else { throw .lmdb(code: -1, operation: "mdb_txn_begin(write)") }
+        let result: T
+        do throws(StoreError) {
+            result = try body(Transaction(txn: txn, mapSize: self.mapSize))
+        } catch {
+            mdb_txn_abort(txn)
+            throw error
+        }
+        // mdb_txn_commit frees the transaction whether or not it succeeds.
+        try StoreError.check(mdb_txn_commit(txn), "mdb_txn_commit", mapSize: self.mapSize)
+        return result
+    }
+}
+
+/// A transaction handle, valid only inside the closure that received it.
+struct Transaction {
+    let txn: OpaquePointer
+    let mapSize: Int
+
+    func get(_ dbi: MDB_dbi, _ key: [UInt8]) throws(StoreError) -> [UInt8]? {
+        var keyVal = MDB_val()
+        var dataVal = MDB_val()
+        let code = key.withUnsafeBytes { keyBytes -> Int32 in
+            keyVal = MDB_val(mv_size: keyBytes.count, mv_data: UnsafeMutableRawPointer(mutating: keyBytes.baseAddress))
+            return mdb_get(self.txn, dbi, &keyVal, &dataVal)
+        }
+        if code == MDB_NOTFOUND { return nil }
+        try StoreError.check(code, "mdb_get")
+        return Self.bytes(dataVal)
+    }
+
+    func put(_ dbi: MDB_dbi, _ key: [UInt8], _ value: [UInt8]) throws(StoreError) {
+        let code = key.withUnsafeBytes { keyBytes in
+            value.withUnsafeBytes { valueBytes in
+                var keyVal = MDB_val(mv_size: keyBytes.count, mv_data: UnsafeMutableRawPointer(mutating: keyBytes.baseAddress))
+                var dataVal = MDB_val(mv_size: valueBytes.count, mv_data: UnsafeMutableRawPointer(mutating: valueBytes.baseAddress))
+                return mdb_put(self.txn, dbi, &keyVal, &dataVal, 0)
+            }
+        }
+        try StoreError.check(code, "mdb_put", mapSize: self.mapSize)
+    }
+
+    /// Deletes `key`; returns whether it was there.
+    @discardableResult
+    func delete(_ dbi: MDB_dbi, _ key: [UInt8]) throws(StoreError) -> Bool {
+        let code = key.withUnsafeBytes { keyBytes in
+            var keyVal = MDB_val(mv_size: keyBytes.count, mv_data: UnsafeMutableRawPointer(mutating: keyBytes.baseAddress))
+            return mdb_del(self.txn, dbi, &keyVal, nil)
+        }
+        if code == MDB_NOTFOUND { return false }
+        try StoreError.check(code, "mdb_del", mapSize: self.mapSize)
+        return true
+    }
+
+    /// The number of entries in a database.
+    func count(_ dbi: MDB_dbi) throws(StoreError) -> Int {
+        var stat = MDB_stat()
+        try StoreError.check(mdb_stat(self.txn, dbi, &stat), "mdb_stat")
+        return stat.ms_entries
+    }
+
+    /// Visits entries in key order from the first key `>= start` (or, with `reverse`, from the
+    /// last key backwards, ignoring `start`); stops when `body` returns false.
+    func scan(
+        _ dbi: MDB_dbi,
+        from start: [UInt8] = [],
+        reverse: Bool = false,
+        _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws(StoreError) -> Bool
+    ) throws(StoreError) {
+        var cursor: OpaquePointer?
+        try StoreError.check(mdb_cursor_open(self.txn, dbi, &cursor), "mdb_cursor_open")
+        defer { mdb_cursor_close(cursor) }
+        var keyVal = MDB_val()
+        var dataVal = MDB_val()
+        var code: Int32
+        if reverse {
+            code = mdb_cursor_get(cursor, &keyVal, &dataVal, MDB_LAST)
+        } else if start.isEmpty {
+            code = mdb_cursor_get(cursor, &keyVal, &dataVal, MDB_FIRST)
+        } else {
+            code = start.withUnsafeBytes { startBytes in
+                keyVal = MDB_val(mv_size: startBytes.count, mv_data: UnsafeMutableRawPointer(mutating: startBytes.baseAddress))
+                return mdb_cursor_get(cursor, &keyVal, &dataVal, MDB_SET_RANGE)
+            }
+        }
+        while code == MDB_SUCCESS {
+            let key = UnsafeRawBufferPointer(start: keyVal.mv_data, count: keyVal.mv_size)
+            let value = UnsafeRawBufferPointer(start: dataVal.mv_data, count: dataVal.mv_size)
+            guard try body(key, value) else { return }
+            code = mdb_cursor_get(cursor, &keyVal, &dataVal, reverse ? MDB_PREV : MDB_NEXT)
+        }
+        if code != MDB_NOTFOUND { try StoreError.check(code, "mdb_cursor_get") }
+    }
+
+    static func bytes(_ value: MDB_val) -> [UInt8] {
+        guard let data = value.mv_data, value.mv_size > 0 else { return [] }
+        return Array(UnsafeRawBufferPointer(start: data, count: value.mv_size))
+    }
+}

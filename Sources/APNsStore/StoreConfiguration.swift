@@ -1,0 +1,56 @@
+import Foundation
+
+/// How hard the store works to keep a commit on disk before acknowledging it.
+public enum Durability: String, Sendable, CaseIterable, CustomStringConvertible {
+    /// Every commit is synced before anything in it is acknowledged: a 200 survives a crash.
+    case durable
+    /// Commits are not synced; the store syncs periodically. For load tests, where speed beats crash safety.
+    case relaxed
+
+    public var description: String { self.rawValue }
+}
+
+/// Settings of a ``NotificationStore``.
+public struct StoreConfiguration: Sendable {
+    /// The data directory (created if missing).
+    public var directory: String
+    /// The LMDB map size: the most the store can hold.
+    public var mapSizeBytes: Int
+    public var durability: Durability
+    /// How often a relaxed store syncs to disk.
+    public var relaxedSyncInterval: Duration
+    /// How often expired notifications are swept out of the queues.
+    public var sweepInterval: Duration
+    /// How many expired or discarded notifications are kept for inspection.
+    public var logLimit: Int
+    /// The longest a notification is stored, whatever its expiration (APNs: 30 days).
+    public var maximumStorageSeconds: Int64
+    /// Milliseconds since the UNIX epoch; tests replace it to move time.
+    public var clock: @Sendable () -> Int64
+
+    public init(
+        directory: String,
+        mapSizeBytes: Int = 4 << 30,
+        durability: Durability = .durable,
+        relaxedSyncInterval: Duration = .seconds(1),
+        sweepInterval: Duration = .seconds(1),
+        logLimit: Int = 10_000,
+        maximumStorageSeconds: Int64 = 30 * 86_400,
+        clock: @escaping @Sendable () -> Int64 = StoreConfiguration.systemClock
+    ) {
+        self.directory = directory
+        self.mapSizeBytes = mapSizeBytes
+        self.durability = durability
+        self.relaxedSyncInterval = relaxedSyncInterval
+        self.sweepInterval = sweepInterval
+        self.logLimit = logLimit
+        self.maximumStorageSeconds = maximumStorageSeconds
+        self.clock = clock
+    }
+
+    /// The wall clock in milliseconds since the UNIX epoch.
+    @Sendable
+    public static func systemClock() -> Int64 {
+        Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
+    }
+}

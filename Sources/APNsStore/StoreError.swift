@@ -1,0 +1,39 @@
+import CLMDB
+
+/// Everything that can go wrong in the store, with what a person needs to act on it.
+public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The LMDB map is full: raise `--map-size` or drain queues. Nothing was written.
+    case mapFull(mapSizeBytes: Int)
+    /// An LMDB call failed.
+    case lmdb(code: Int32, operation: String)
+    /// A stored record could not be decoded.
+    case corruptRecord(String)
+    /// The data directory could not be prepared.
+    case dataDirectory(path: String, reason: String)
+    /// The store was closed before the operation ran.
+    case closed
+
+    public var description: String {
+        switch self {
+        case .mapFull(let size):
+            return "the LMDB map is full (\(size / (1 << 20)) MiB); raise --map-size or let devices drain their queues"
+        case .lmdb(let code, let operation):
+            return "LMDB \(operation) failed: \(String(cString: mdb_strerror(code))) (\(code))"
+        case .corruptRecord(let what):
+            return "a stored record is corrupt: \(what)"
+        case .dataDirectory(let path, let reason):
+            return "cannot use data directory \(path): \(reason)"
+        case .closed:
+            return "the store is closed"
+        }
+    }
+
+    /// Maps an LMDB return code to `nil` (success) or the error; the one place codes are read.
+    static func check(_ code: Int32, _ operation: @autoclosure () -> String, mapSize: Int = 0) throws(StoreError) {
+        switch code {
+        case MDB_SUCCESS: return
+        case MDB_MAP_FULL: throw .mapFull(mapSizeBytes: mapSize)
+        default: throw .lmdb(code: code, operation: operation())
+        }
+    }
+}

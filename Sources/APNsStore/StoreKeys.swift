@@ -1,0 +1,71 @@
+import APNsCore
+
+/// Key layouts. All integers are big-endian so that LMDB's byte order is numeric order.
+///
+/// - queue:  token length u8 · token · sequence u64 → record
+/// - expiry: expiration u64 · sequence u64 → queue key
+/// - unique: unique id (UTF-8) → queue key
+/// - log:    sequence u64 → status u8 · at i64 · record
+/// - meta:   name → value
+enum StoreKeys {
+    static let nextSequence: [UInt8] = Array("next-sequence".utf8)
+
+    /// The prefix shared by every queued notification of `token`.
+    static func queuePrefix(_ token: DeviceToken) -> [UInt8] {
+        var key: [UInt8] = []
+        key.reserveCapacity(token.bytes.count + 9)
+        key.append(UInt8(token.bytes.count))
+        key.append(contentsOf: token.bytes)
+        return key
+    }
+
+    static func queueKey(_ token: DeviceToken, sequence: UInt64) -> [UInt8] {
+        var key = self.queuePrefix(token)
+        key.appendBigEndian(sequence)
+        return key
+    }
+
+    static func expiryKey(expiration: Int64, sequence: UInt64) -> [UInt8] {
+        var key: [UInt8] = []
+        key.reserveCapacity(16)
+        key.appendBigEndian(UInt64(max(expiration, 0)))
+        key.appendBigEndian(sequence)
+        return key
+    }
+
+    static func uniqueKey(_ uniqueID: String) -> [UInt8] { Array(uniqueID.utf8) }
+
+    static func logKey(sequence: UInt64) -> [UInt8] {
+        var key: [UInt8] = []
+        key.appendBigEndian(sequence)
+        return key
+    }
+
+    /// The sequence number at the end of a queue key.
+    static func sequence(ofQueueKey key: UnsafeRawBufferPointer) -> UInt64 {
+        key.readBigEndianUInt64(at: key.count - 8)
+    }
+}
+
+extension Array where Element == UInt8 {
+    mutating func appendBigEndian(_ value: UInt64) {
+        for shift in stride(from: 56, through: 0, by: -8) { self.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
+    }
+
+    mutating func appendBigEndian(_ value: UInt32) {
+        for shift in stride(from: 24, through: 0, by: -8) { self.append(UInt8(truncatingIfNeeded: value >> UInt32(shift))) }
+    }
+
+    mutating func appendBigEndian(_ value: UInt16) {
+        self.append(UInt8(truncatingIfNeeded: value >> 8))
+        self.append(UInt8(truncatingIfNeeded: value))
+    }
+}
+
+extension UnsafeRawBufferPointer {
+    func readBigEndianUInt64(at offset: Int) -> UInt64 {
+        var value: UInt64 = 0
+        for i in 0..<8 { value = value << 8 | UInt64(self[offset + i]) }
+        return value
+    }
+}

@@ -1,0 +1,185 @@
+import APNsCore
+import Dispatch
+import Foundation
+import Logging
+import Synchronization
+
+/// The store's one writer: a dedicated thread that commits every operation submitted since its
+/// last commit in a single LMDB write transaction (group commit), then completes them all.
+///
+/// Callers never wait on it while holding anything; completions run on the writer thread and must
+/// be quick (hand off to an event loop).
+final class StoreWriter: Sendable {
+    typealias Completion = @Sendable (Result<[StoreOutcome], StoreError>) -> Void
+
+    struct Submission: Sendable {
+        var operations: [StoreOperation]
+        var completion: Completion
+    }
+
+    private struct Inbox {
+        var submissions: [Submission] = []
+        var sleeping = false
+        var closing = false
+    }
+
+    let environment: LMDBEnvironment
+    let configuration: StoreConfiguration
+    let logger: Logger
+    private let inbox = Mutex(Inbox())
+    private let wakeup = DispatchSemaphore(value: 0)
+    private let finished = DispatchSemaphore(value: 0)
+
+    init(environment: LMDBEnvironment, configuration: StoreConfiguration, logger: Logger) throws(StoreError) {
+        self.environment = environment
+        self.configuration = configuration
+        self.logger = logger
+        let first = try environment.read { txn throws(StoreError) -> UInt64 in
+            guard let bytes = try txn.get(environment.meta, StoreKeys.nextSequence), bytes.count == 8 else { return 1 }
+            return bytes.withUnsafeBytes { $0.readBigEndianUInt64(at: 0) }
+        }
+        let thread = Thread { [self] in
+            var state = WriterState(nextSequence: first)
+            self.run(&state)
+            self.finished.signal()
+        }
+        thread.name = "apns-store-writer"
+        thread.start()
+    }
+
+    /// Queues operations for the next commit; `completion` runs after it, on the writer thread.
+    func submit(_ operations: [StoreOperation], completion: @escaping Completion) {
+        let accepted = self.inbox.withLock { inbox -> (accepted: Bool, wake: Bool) in
+            guard !inbox.closing else { return (false, false) }
+            inbox.submissions.append(Submission(operations: operations, completion: completion))
+            let wake = inbox.sleeping
+            inbox.sleeping = false
+            return (true, wake)
+        }
+        if !accepted.accepted {
+            completion(.failure(.closed))
+        } else if accepted.wake {
+            self.wakeup.signal()
+        }
+    }
+
+    /// Commits what was already submitted, stops the thread and waits for it.
+    func close() {
+        let wake = self.inbox.withLock { inbox -> Bool in
+            inbox.closing = true
+            defer { inbox.sleeping = false }
+            return inbox.sleeping
+        }
+        if wake { self.wakeup.signal() }
+        self.finished.wait()
+    }
+
+    /// What only the writer thread touches.
+    struct WriterState {
+        var nextSequence: UInt64
+        var nextSweep = ContinuousClock.now
+        var nextSync = ContinuousClock.now
+        var mapFullLogged = false
+    }
+
+    private func run(_ state: inout WriterState) {
+        let clock = ContinuousClock()
+        state.nextSweep = clock.now + self.configuration.sweepInterval
+        state.nextSync = clock.now + self.configuration.relaxedSyncInterval
+        while true {
+            let (batch, closing) = self.inbox.withLock { inbox -> ([Submission], Bool) in
+                let batch = inbox.submissions
+                inbox.submissions.removeAll(keepingCapacity: true)
+                if batch.isEmpty && !inbox.closing { inbox.sleeping = true }
+                return (batch, inbox.closing)
+            }
+            if !batch.isEmpty {
+                self.commit(batch, &state)
+            }
+            let now = clock.now
+            if now >= state.nextSweep {
+                self.commit([Submission(operations: [.sweepExpired], completion: { _ in })], &state)
+                state.nextSweep = now + self.configuration.sweepInterval
+            }
+            if self.configuration.durability == .relaxed && now >= state.nextSync {
+                self.syncToDisk()
+                state.nextSync = now + self.configuration.relaxedSyncInterval
+            }
+            if closing {
+                if batch.isEmpty { break }
+                continue
+            }
+            if batch.isEmpty {
+                var deadline = state.nextSweep
+                if self.configuration.durability == .relaxed { deadline = min(deadline, state.nextSync) }
+                let wait = max(.zero, deadline - clock.now)
+                let nanoseconds = wait.components.seconds * 1_000_000_000 + wait.components.attoseconds / 1_000_000_000
+                _ = self.wakeup.wait(timeout: .now() + .nanoseconds(Int(nanoseconds)))
+                self.inbox.withLock { $0.sleeping = false }
+            }
+        }
+        if self.configuration.durability == .relaxed { self.syncToDisk() }
+    }
+
+    private func syncToDisk() {
+        do {
+            try self.environment.sync()
+        } catch {
+            self.logger.info("store sync failed", metadata: ["store.error": "\(error)"])
+        }
+    }
+
+    /// Applies every operation of `batch` in one transaction, then completes each submission.
+    private func commit(_ batch: [Submission], _ state: inout WriterState) {
+        let now = self.configuration.clock()
+        var sequence = state.nextSequence
+        let result = Result { () throws(StoreError) -> [[StoreOutcome]] in
+            try self.environment.write { txn throws(StoreError) -> [[StoreOutcome]] in
+                var outcomes: [[StoreOutcome]] = []
+                outcomes.reserveCapacity(batch.count)
+                var logged = false
+                for submission in batch {
+                    var submissionOutcomes: [StoreOutcome] = []
+                    submissionOutcomes.reserveCapacity(submission.operations.count)
+                    for operation in submission.operations {
+                        let outcome = try self.apply(operation, txn, nowMillis: now, sequence: &sequence)
+                        switch outcome {
+                        case .discarded: logged = true
+                        case .swept(let count) where count > 0: logged = true
+                        default: break
+                        }
+                        submissionOutcomes.append(outcome)
+                    }
+                    outcomes.append(submissionOutcomes)
+                }
+                if logged { try self.trimLog(txn) }
+                var sequenceBytes: [UInt8] = []
+                sequenceBytes.appendBigEndian(sequence)
+                try txn.put(self.environment.meta, StoreKeys.nextSequence, sequenceBytes)
+                return outcomes
+            }
+        }
+        switch result {
+        case .success(let outcomes):
+            state.nextSequence = sequence
+            if state.mapFullLogged {
+                self.logger.info("store accepts writes again")
+                state.mapFullLogged = false
+            }
+            for (submission, outcome) in zip(batch, outcomes) { submission.completion(.success(outcome)) }
+        case .failure(let error):
+            if case .mapFull = error {
+                if !state.mapFullLogged {
+                    self.logger.info(
+                        "store full: answering providers 503 ServiceUnavailable until space is freed",
+                        metadata: ["store.error": "\(error)", "store.directory": "\(self.configuration.directory)"]
+                    )
+                    state.mapFullLogged = true
+                }
+            } else {
+                self.logger.info("store commit failed", metadata: ["store.error": "\(error)"])
+            }
+            for submission in batch { submission.completion(.failure(error)) }
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import APNsCore
+import NIOCore
+import NIOHPACK
+
+/// Writes APNs' HTTP/2 responses: headers and, for failures, the JSON body.
+public enum HTTP2PushResponseEncoder {
+    /// The header the emulator adds to a refusal when the reason alone does not say what was wrong.
+    public static let detailHeader = "apns-emulator-detail"
+
+    /// `200` with `apns-id`, plus `apns-unique-id` when given (the development environment).
+    public static func success(apnsID: String, uniqueID: String?) -> HPACKHeaders {
+        var headers = HPACKHeaders()
+        headers.reserveCapacity(3)
+        headers.add(name: ":status", value: "200")
+        headers.add(name: "apns-id", value: apnsID)
+        if let uniqueID { headers.add(name: "apns-unique-id", value: uniqueID) }
+        return headers
+    }
+
+    /// A failure status with `apns-id`, `content-type` and the body `{"reason": ...}`; a 410 also
+    /// carries `timestamp` (milliseconds) when the token stopped being valid.
+    public static func failure(
+        _ rejection: Rejection,
+        timestamp: Int64? = nil,
+        allocator: ByteBufferAllocator
+    ) -> (headers: HPACKHeaders, body: ByteBuffer) {
+        let body = self.body(reason: rejection.reason, timestamp: timestamp, allocator: allocator)
+        var headers = HPACKHeaders()
+        headers.add(name: ":status", value: String(rejection.reason.status))
+        headers.add(name: "apns-id", value: rejection.apnsID)
+        headers.add(name: "content-type", value: "application/json")
+        headers.add(name: "content-length", value: String(body.readableBytes))
+        if let detail = rejection.detail {
+            headers.add(name: self.detailHeader, value: detail, indexing: .neverIndexed)
+        }
+        return (headers, body)
+    }
+
+    /// The JSON body APNs sends with a failure (also GOAWAY debug data).
+    public static func body(reason: Reason, timestamp: Int64? = nil, allocator: ByteBufferAllocator) -> ByteBuffer {
+        var buffer = allocator.buffer(capacity: 64)
+        buffer.writeString("{\"reason\":\"")
+        buffer.writeString(reason.wire)
+        buffer.writeString("\"")
+        if let timestamp {
+            buffer.writeString(",\"timestamp\":")
+            buffer.writeString(String(timestamp))
+        }
+        buffer.writeString("}")
+        return buffer
+    }
+}
