@@ -19,20 +19,23 @@ public enum APNsID {
 
     /// A new random (version 4) UUID in lower case.
     public static func random<G: RandomNumberGenerator>(using generator: inout G) -> String {
-        var high = generator.next() as UInt64
-        var low = generator.next() as UInt64
-        high = (high & ~0xF000) | 0x4000  // version 4
-        low = (low & ~(0xC000 << 48)) | (0x8000 << 48)  // RFC 4122 variant
-        var bytes = [UInt8](repeating: 0, count: 16)
-        for i in 0..<8 {
-            bytes[i] = UInt8(truncatingIfNeeded: high >> (56 - 8 * UInt64(i)))
-            bytes[8 + i] = UInt8(truncatingIfNeeded: low >> (56 - 8 * UInt64(i)))
+        let high = ((generator.next() as UInt64) & ~0xF000) | 0x4000  // version 4
+        let low = ((generator.next() as UInt64) & ~(0xC000 << 48)) | (0x8000 << 48)  // RFC 4122 variant
+        return String(unsafeUninitializedCapacity: 36) { buffer in
+            let digits: StaticString = "0123456789abcdef"
+            var out = 0
+            for nibble in 0..<32 {
+                if nibble == 8 || nibble == 12 || nibble == 16 || nibble == 20 {
+                    buffer[out] = UInt8(ascii: "-")
+                    out += 1
+                }
+                let word = nibble < 16 ? high : low
+                let shift = UInt64(60 - 4 * (nibble % 16))
+                buffer[out] = digits.utf8Start[Int((word >> shift) & 0xF)]
+                out += 1
+            }
+            return out
         }
-        let hex = Hex.encode(bytes)
-        let utf8 = Array(hex.utf8)
-        return String(decoding: utf8[0..<8], as: UTF8.self) + "-" + String(decoding: utf8[8..<12], as: UTF8.self)
-            + "-" + String(decoding: utf8[12..<16], as: UTF8.self) + "-"
-            + String(decoding: utf8[16..<20], as: UTF8.self) + "-" + String(decoding: utf8[20..<32], as: UTF8.self)
     }
 
     /// A new random UUID from the system generator.

@@ -54,6 +54,8 @@ public final class HTTP2ProviderListener: Service {
     static func configure(channel: any Channel, sslContext: NIOSSLContext, context: ProviderContext) throws {
         let pipeline = channel.pipeline.syncOperations
         try pipeline.addHandler(NIOSSLServerHandler(context: sslContext))
+        try pipeline.addHandler(FlushCoalescingHandler())
+        let connectionState = NIOLoopBound(ProviderConnectionState(), eventLoop: channel.eventLoop)
         var connection = NIOHTTP2Handler.ConnectionConfiguration()
         connection.initialSettings = Self.settings
         var stream = NIOHTTP2Handler.StreamConfiguration()
@@ -64,7 +66,7 @@ public final class HTTP2ProviderListener: Service {
             streamConfiguration: stream
         ) { streamChannel in
             streamChannel.eventLoop.makeCompletedFuture {
-                try streamChannel.pipeline.syncOperations.addHandler(ProviderStreamHandler(context: context))
+                try streamChannel.pipeline.syncOperations.addHandler(ProviderStreamHandler(context: context, connection: connectionState))
             }
         }
         try pipeline.addHandler(ProviderConnectionHandler(connectionWindow: Self.connectionWindow))

@@ -13,11 +13,13 @@ final class ProviderStreamHandler: ChannelInboundHandler {
     typealias OutboundOut = HTTP2Frame.FramePayload
 
     private let context: ProviderContext
+    private let connection: NIOLoopBound<ProviderConnectionState>
     private var request: PushRequest?
     private var answered = false
 
-    init(context: ProviderContext) {
+    init(context: ProviderContext, connection: NIOLoopBound<ProviderConnectionState>) {
         self.context = context
+        self.connection = connection
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -40,7 +42,8 @@ final class ProviderStreamHandler: ChannelInboundHandler {
         guard !self.answered, let request = self.request else { return }
         self.answered = true
         let shared = self.context
-        switch shared.validator.validate(request, nowMillis: shared.clock(), source: .http2) {
+        let connection = self.connection.value
+        switch shared.validator.validate(request, nowMillis: shared.clock(), source: .http2, generateID: connection.makeID) {
         case .failure(let rejection):
             shared.logger.debug(
                 "rejected push",
@@ -74,6 +77,14 @@ final class ProviderStreamHandler: ChannelInboundHandler {
             promise: nil
         )
     }
+}
+
+/// What the streams of one provider connection share; confined to its event loop.
+final class ProviderConnectionState {
+    private var ids = APNsIDGenerator()
+
+    /// A new `apns-id` or unique id.
+    func makeID() -> String { self.ids.uuid() }
 }
 
 /// What every provider stream shares: the relay, the rules and the logger.

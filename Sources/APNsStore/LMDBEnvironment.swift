@@ -30,7 +30,9 @@ struct LMDBEnvironment: @unchecked Sendable {
             try StoreError.check(mdb_env_set_maxdbs(env, 8), "mdb_env_set_maxdbs")
             try StoreError.check(mdb_env_set_maxreaders(env, 512), "mdb_env_set_maxreaders")
             var flags = UInt32(MDB_NOTLS)
-            if !sync { flags |= UInt32(MDB_NOSYNC) }
+            // Relaxed: write pages in place through the map and skip syncing (a periodic sync
+            // follows). Durable keeps LMDB's pwrite+fdatasync, which on Linux beats msync of the map.
+            if !sync { flags |= UInt32(MDB_NOSYNC) | UInt32(MDB_WRITEMAP) }
             let code = mdb_env_open(env, directory, flags, 0o644)
             if code == EACCES || code == ENOENT || code == EROFS {
                 throw .dataDirectory(path: directory, reason: String(cString: mdb_strerror(code)))

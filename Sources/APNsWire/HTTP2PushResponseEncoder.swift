@@ -12,8 +12,9 @@ public enum HTTP2PushResponseEncoder {
         var headers = HPACKHeaders()
         headers.reserveCapacity(3)
         headers.add(name: ":status", value: "200")
-        headers.add(name: "apns-id", value: apnsID)
-        if let uniqueID { headers.add(name: "apns-unique-id", value: uniqueID) }
+        // Identifiers are unique per response: indexing them would only churn the HPACK table.
+        headers.add(name: "apns-id", value: apnsID, indexing: .nonIndexable)
+        if let uniqueID { headers.add(name: "apns-unique-id", value: uniqueID, indexing: .nonIndexable) }
         return headers
     }
 
@@ -27,7 +28,7 @@ public enum HTTP2PushResponseEncoder {
         let body = self.body(reason: rejection.reason, timestamp: timestamp, allocator: allocator)
         var headers = HPACKHeaders()
         headers.add(name: ":status", value: String(rejection.reason.status))
-        headers.add(name: "apns-id", value: rejection.apnsID)
+        headers.add(name: "apns-id", value: rejection.apnsID, indexing: .nonIndexable)
         headers.add(name: "content-type", value: "application/json")
         headers.add(name: "content-length", value: String(body.readableBytes))
         if let detail = rejection.detail {

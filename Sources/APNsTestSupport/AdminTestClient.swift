@@ -1,0 +1,64 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// A one-request HTTP/1.1 client for the admin API.
+public enum AdminTestClient {
+    public struct Response: Sendable {
+        public var status: Int
+        public var body: [UInt8]
+
+        /// The body parsed as JSON.
+        public func json() throws -> Any { try JSONSerialization.jsonObject(with: Data(self.body)) }
+
+        public var text: String { String(decoding: self.body, as: UTF8.self) }
+    }
+
+    public static func request(host: String, port: Int, method: String = "GET", path: String) async throws -> Response {
+        let promise = MultiThreadedEventLoopGroup.singleton.any().makePromise(of: Response.self)
+        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHTTPClientHandlers()
+                    try channel.pipeline.syncOperations.addHandler(Collector(promise: promise))
+                }
+            }
+            .connect(host: host, port: port)
+            .get()
+        var head = HTTPRequestHead(version: .http1_1, method: HTTPMethod(rawValue: method), uri: path)
+        head.headers.add(name: "host", value: "\(host):\(port)")
+        head.headers.add(name: "connection", value: "close")
+        channel.write(HTTPClientRequestPart.head(head), promise: nil)
+        try await channel.writeAndFlush(HTTPClientRequestPart.end(nil))
+        let response = try await promise.futureResult.get()
+        try? await channel.close()
+        return response
+    }
+
+    final class Collector: ChannelInboundHandler {
+        typealias InboundIn = HTTPClientResponsePart
+        private let promise: EventLoopPromise<Response>
+        private var response = Response(status: 0, body: [])
+        private var done = false
+
+        init(promise: EventLoopPromise<Response>) { self.promise = promise }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            switch self.unwrapInboundIn(data) {
+            case .head(let head): self.response.status = Int(head.status.code)
+            case .body(let buffer): self.response.body += Array(buffer.readableBytesView)
+            case .end:
+                self.done = true
+                self.promise.succeed(self.response)
+            }
+        }
+
+        func channelInactive(context: ChannelHandlerContext) {
+            if !self.done {
+                self.done = true
+                self.promise.fail(ChannelError.eof)
+            }
+        }
+    }
+}

@@ -1,0 +1,72 @@
+import APNsServer
+import APNsStore
+import Foundation
+import Logging
+import NIOCore
+
+/// A real emulator on port 0 with its own data and certificate directories, for end-to-end tests.
+public final class RunningEmulator: Sendable {
+    public let emulator: Emulator
+    public let addresses: ListeningAddresses
+    public let directory: TemporaryDirectory
+    private let task: Task<Void, any Error>
+
+    /// The throw-away CA the emulator's server certificate chains to.
+    public var caPath: String { self.emulator.configuration.certificatesDirectory + "/ca.pem" }
+    public var http2Port: Int { self.addresses.http2.port ?? 0 }
+    public var adminPort: Int { self.addresses.admin.port ?? 0 }
+    public var dataDirectory: String { self.emulator.configuration.dataDirectory }
+
+    /// Starts an emulator. `configure` may change anything; ports and directories default to
+    /// fresh ones (pass `directory` to reuse a data directory across a restart).
+    public static func start(
+        directory: TemporaryDirectory? = nil,
+        configure: (inout EmulatorConfiguration) -> Void = { _ in }
+    ) async throws -> RunningEmulator {
+        let directory = try directory ?? TemporaryDirectory()
+        var configuration = EmulatorConfiguration()
+        configuration.http2Port = 0
+        configuration.adminPort = 0
+        configuration.eventLoopThreads = 2
+        configuration.dataDirectory = directory.appending("data")
+        configuration.certificatesDirectory = directory.appending("certs")
+        configuration.certificatePath = directory.appending("certs/server.pem")
+        configuration.privateKeyPath = directory.appending("certs/server-key.pem")
+        configure(&configuration)
+        var logger = Logger(label: "apns-emulator-test")
+        logger.logLevel = ProcessInfo.processInfo.environment["APNS_EMULATOR_TEST_LOG"] == nil ? .critical : .debug
+        let emulator = try Emulator(configuration: configuration, logger: logger, signals: [])
+        let task = Task { try await emulator.run() }
+        do {
+            let addresses = try await emulator.listening()
+            return RunningEmulator(emulator: emulator, addresses: addresses, directory: directory, task: task)
+        } catch {
+            task.cancel()
+            _ = await task.result
+            throw error
+        }
+    }
+
+    private init(emulator: Emulator, addresses: ListeningAddresses, directory: TemporaryDirectory, task: Task<Void, any Error>) {
+        self.emulator = emulator
+        self.addresses = addresses
+        self.directory = directory
+        self.task = task
+    }
+
+    /// Shuts down gracefully and waits until the store is closed.
+    public func stop() async throws {
+        await self.emulator.shutdown()
+        try await self.task.value
+    }
+
+    /// A new HTTP/2 client connected to this emulator, trusting its CA.
+    public func http2Client() async throws -> HTTP2TestClient {
+        try await HTTP2TestClient.connect(host: "127.0.0.1", port: self.http2Port, caPath: self.caPath)
+    }
+
+    /// `GET` on the admin API; returns status and body.
+    public func admin(_ path: String, method: String = "GET") async throws -> AdminTestClient.Response {
+        try await AdminTestClient.request(host: "127.0.0.1", port: self.adminPort, method: method, path: path)
+    }
+}

@@ -1,0 +1,95 @@
+import APNsTestSupport
+import Foundation
+import NIOHTTP2
+import Testing
+
+/// What survives: restarts, graceful shutdown, and a full store.
+@Suite("Durability")
+struct DurabilityTests {
+    static let token = String(repeating: "c3", count: 32)
+
+    @Test("every notification that got a 200 is there after a restart on the same data directory")
+    func restartKeepsEverything() async throws {
+        let directory = try TemporaryDirectory()
+        let first = try await RunningEmulator.start(directory: directory)
+        let client = try await first.http2Client()
+        var ids: [String] = []
+        for i in 0..<50 {
+            let response = try await client.push(token: Self.token, json: #"{"i":\#(i)}"#)
+            #expect(response.status == 200)
+            ids.append(try #require(response.header("apns-unique-id")))
+        }
+        try await first.stop()
+
+        let second = try await RunningEmulator.start(directory: directory)
+        let items = try #require(try await second.admin("/api/v1/devices/\(Self.token)/notifications").json() as? [[String: Any]])
+        #expect(items.compactMap { $0["uniqueId"] as? String } == ids)
+        // New notifications keep queueing after the old ones.
+        let client2 = try await second.http2Client()
+        #expect(try await client2.push(token: Self.token, json: #"{"i":50}"#).status == 200)
+        let after = try #require(try await second.admin("/api/v1/devices/\(Self.token)/notifications").json() as? [[String: Any]])
+        #expect(after.count == 51)
+        #expect((after.last?["payload"] as? [String: Any])?["i"] as? Int == 50)
+        try await second.stop()
+    }
+
+    @Test("graceful shutdown sends GOAWAY with reason Shutdown and finishes accepted streams")
+    func gracefulShutdown() async throws {
+        let directory = try TemporaryDirectory()
+        let emulator = try await RunningEmulator.start(directory: directory)
+        let client = try await emulator.http2Client()
+        _ = try await client.waitForEvents { !$0.settings.isEmpty }
+        // Many streams in flight, then shut down while they are being committed.
+        let responses = Task {
+            try await withThrowingTaskGroup(of: Int.self) { group in
+                for i in 0..<200 { group.addTask { (try? await client.push(token: Self.token, json: #"{"i":\#(i)}"#).status) ?? -1 } }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+        }
+        _ = try await emulator.admin("/healthz")
+        try await emulator.stop()
+        let statuses = try await responses.value
+        let events = try await client.waitForEvents { $0.goAway != nil }
+        #expect(events.goAway?.errorCode == .noError)
+        #expect(events.goAway?.debugData == #"{"reason":"Shutdown"}"#)
+        // Every stream answered 200 was stored; none was answered and lost.
+        let accepted = statuses.filter { $0 == 200 }.count
+        let restarted = try await RunningEmulator.start(directory: directory)
+        let items = try #require(try await restarted.admin("/api/v1/devices/\(Self.token)/notifications").json() as? [Any])
+        #expect(items.count >= accepted)
+        #expect(statuses.allSatisfy { $0 == 200 || $0 == -1 })
+        try await restarted.stop()
+    }
+
+    @Test("a full store answers 503 ServiceUnavailable and keeps what it had")
+    func fullStore() async throws {
+        let directory = try TemporaryDirectory()
+        let emulator = try await RunningEmulator.start(directory: directory) { $0.mapSizeBytes = 256 << 10 }
+        let client = try await emulator.http2Client()
+        let big = #"{"a":""# + String(repeating: "y", count: 4000) + #""}"#
+        var accepted = 0
+        var full: HTTP2TestClient.Response?
+        for _ in 0..<1000 {
+            let response = try await client.push(token: Self.token, json: big)
+            if response.status == 200 {
+                accepted += 1
+            } else {
+                full = response
+                break
+            }
+        }
+        let response = try #require(full)
+        #expect(response.status == 503)
+        #expect(response.reason == "ServiceUnavailable")
+        #expect(accepted > 0)
+        // Still serving, and still refusing cleanly.
+        #expect(try await client.push(token: Self.token, json: big).status == 503)
+        #expect(try await emulator.admin("/healthz").status == 200)
+        try await emulator.stop()
+
+        let reopened = try await RunningEmulator.start(directory: directory) { $0.mapSizeBytes = 256 << 10 }
+        let items = try #require(try await reopened.admin("/api/v1/devices/\(Self.token)/notifications").json() as? [Any])
+        #expect(items.count == accepted)
+        try await reopened.stop()
+    }
+}
