@@ -86,6 +86,9 @@ public final class NotificationStore: Sendable {
         }
     }
 
+    /// Counters of the writer's commits so far.
+    public var statistics: StoreStatistics { self.writer.statistics.withLock { $0 } }
+
     /// How many notifications are queued across all devices.
     public func queuedCount() throws(StoreError) -> Int {
         try self.read { txn throws(StoreError) in try txn.count(self.environment.queue) }

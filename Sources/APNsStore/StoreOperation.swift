@@ -18,6 +18,16 @@ public enum StoreOutcome: Sendable, Equatable {
     case swept(count: Int)
 }
 
+/// Counters of the writer's work since the store opened.
+public struct StoreStatistics: Sendable, Equatable {
+    /// Write transactions committed.
+    public var commits = 0
+    /// Operations those transactions held.
+    public var operations = 0
+    /// Transactions that failed (nothing of them was written).
+    public var failedCommits = 0
+}
+
 /// A notification waiting in a device queue.
 public struct QueuedNotification: Sendable, Equatable {
     /// Acceptance order across the whole store.

@@ -27,6 +27,8 @@ final class StoreWriter: Sendable {
     let configuration: StoreConfiguration
     let logger: Logger
     private let inbox = Mutex(Inbox())
+    /// Commit counters, read by ``NotificationStore/statistics``.
+    let statistics = Mutex(StoreStatistics())
     private let wakeup = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
 
@@ -162,12 +164,18 @@ final class StoreWriter: Sendable {
         switch result {
         case .success(let outcomes):
             state.nextSequence = sequence
+            let operationCount = outcomes.reduce(0) { $0 + $1.count }
+            self.statistics.withLock {
+                $0.commits += 1
+                $0.operations += operationCount
+            }
             if state.mapFullLogged {
                 self.logger.info("store accepts writes again")
                 state.mapFullLogged = false
             }
             for (submission, outcome) in zip(batch, outcomes) { submission.completion(.success(outcome)) }
         case .failure(let error):
+            self.statistics.withLock { $0.failedCommits += 1 }
             if case .mapFull = error {
                 if !state.mapFullLogged {
                     self.logger.info(
