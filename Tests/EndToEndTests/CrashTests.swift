@@ -1,0 +1,51 @@
+import APNsTestSupport
+import Foundation
+import Testing
+
+/// The durability promise: in durable mode a 200 survives the process being killed outright.
+@Suite("Crash safety")
+struct CrashTests {
+    static let token = String(repeating: "e5", count: 32)
+
+    @Test("SIGKILL while pushes are in flight loses none that got a 200")
+    func sigkillLosesNothingAcknowledged() async throws {
+        let directory = try TemporaryDirectory()
+        let emulator = try await EmulatorProcess.start(
+            arguments: ["--data-dir", directory.appending("data"), "--certs-dir", directory.appending("certs")],
+            output: directory.appending("emulator.log")
+        )
+        let client = try await HTTP2TestClient.connect(
+            host: "127.0.0.1", port: emulator.http2Port, caPath: directory.appending("certs/ca.pem")
+        )
+        // Keep 50 pushes in flight until the kill; remember every unique id answered 200.
+        let acknowledged = try await withThrowingTaskGroup(of: String?.self) { group in
+            var acknowledged: [String] = []
+            var sent = 0
+            func send() {
+                let i = sent
+                sent += 1
+                group.addTask { try? await client.push(token: Self.token, json: #"{"i":\#(i)}"#).header("apns-unique-id") }
+            }
+            for _ in 0..<50 { send() }
+            while let result = try await group.next() {
+                if let id = result { acknowledged.append(id) }
+                if acknowledged.count == 500 {
+                    await emulator.kill(SIGKILL)
+                } else if acknowledged.count < 500 {
+                    send()
+                }
+            }
+            return acknowledged
+        }
+        #expect(acknowledged.count >= 500)
+        #expect(emulator.process.terminationReason == .uncaughtSignal)
+
+        let restarted = try await RunningEmulator.start(directory: directory)
+        let items = try #require(try await restarted.admin("/api/v1/devices/\(Self.token)/notifications").json() as? [[String: Any]])
+        let stored = Set(items.compactMap { $0["uniqueId"] as? String })
+        let lost = acknowledged.filter { !stored.contains($0) }
+        #expect(lost.isEmpty, "\(lost.count) notifications answered 200 were lost")
+        try await restarted.stop()
+        try directory.remove()
+    }
+}

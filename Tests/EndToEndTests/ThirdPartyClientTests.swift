@@ -1,0 +1,88 @@
+import APNsTestSupport
+import Foundation
+import Testing
+
+/// curl, a real HTTP/2 client that knows nothing of the emulator, gets Apple's answers.
+@Suite("curl as a provider")
+struct ThirdPartyClientTests {
+    static let token = String(repeating: "d4", count: 32)
+
+    struct Answer {
+        var httpVersion: String
+        var status: Int
+        var headers: [String: String]
+        var body: String
+    }
+
+    func curl(_ emulator: RunningEmulator, _ arguments: [String], path: String = "/3/device/\(token)") async throws -> Answer {
+        let url = "https://localhost:\(emulator.http2Port)\(path)"
+        let output = try await Subprocess.run(
+            "curl",
+            ["--silent", "--show-error", "--http2", "--cacert", emulator.caPath, "--dump-header", "-",
+             "--write-out", "\n%{http_version} %{http_code}"] + arguments + [url]
+        )
+        try #require(output.status == 0, "curl failed: \(output.stderr)")
+        var lines = output.stdout.components(separatedBy: "\r\n")
+        let summary = (lines.last ?? "").split(separator: "\n").last.map(String.init) ?? ""
+        let parts = summary.split(separator: " ")
+        var headers: [String: String] = [:]
+        lines.removeFirst()  // status line
+        while let line = lines.first, !line.isEmpty {
+            lines.removeFirst()
+            if let colon = line.firstIndex(of: ":") {
+                headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            }
+        }
+        let rest = lines.dropFirst().joined(separator: "\r\n")
+        let body = rest.components(separatedBy: "\n").dropLast().joined(separator: "\n")
+        return Answer(
+            httpVersion: parts.first.map(String.init) ?? "",
+            status: parts.count > 1 ? Int(parts[1]) ?? 0 : 0,
+            headers: headers,
+            body: body
+        )
+    }
+
+    @Test("valid and invalid pushes from curl get APNs' statuses and reasons over HTTP/2")
+    func curlPushes() async throws {
+        let emulator = try await RunningEmulator.start()
+        let ok = try await self.curl(emulator, [
+            "-H", "apns-topic: com.example.app", "-H", "apns-push-type: alert",
+            "-H", "apns-id: 11111111-2222-3333-4444-555555555555", "-d", #"{"aps":{"alert":"from curl"}}"#,
+        ])
+        #expect(ok.httpVersion == "2")
+        #expect(ok.status == 200)
+        #expect(ok.headers["apns-id"] == "11111111-2222-3333-4444-555555555555")
+        #expect(ok.headers["apns-unique-id"] != nil)
+        #expect(ok.body.isEmpty)
+
+        let priority = try await self.curl(emulator, ["-H", "apns-priority: 7", "-d", "{}"])
+        #expect(priority.status == 400)
+        #expect(priority.body == #"{"reason":"BadPriority"}"#)
+        #expect(priority.headers["content-type"] == "application/json")
+
+        let badToken = try await self.curl(emulator, ["-d", "{}"], path: "/3/device/123")
+        #expect(badToken.status == 400)
+        #expect(badToken.body == #"{"reason":"BadDeviceToken"}"#)
+
+        let notJSON = try await self.curl(emulator, ["-d", "hello"])
+        #expect(notJSON.status == 400)
+        #expect(notJSON.body == #"{"reason":"PayloadEmpty"}"#)
+        #expect(notJSON.headers["apns-emulator-detail"]?.contains("not a JSON object") == true)
+
+        let big = emulator.directory.appending("big.json")
+        try Data((#"{"a":""# + String(repeating: "x", count: 5000) + #""}"#).utf8).write(to: URL(fileURLWithPath: big))
+        let tooLarge = try await self.curl(emulator, ["--data-binary", "@\(big)"])
+        #expect(tooLarge.status == 413)
+        #expect(tooLarge.body == #"{"reason":"PayloadTooLarge"}"#)
+
+        let get = try await self.curl(emulator, [])
+        #expect(get.status == 405)
+        #expect(get.body == #"{"reason":"MethodNotAllowed"}"#)
+
+        let items = try #require(try await emulator.admin("/api/v1/devices/\(Self.token)/notifications").json() as? [[String: Any]])
+        #expect(items.count == 1)
+        #expect(items.first?["apnsId"] as? String == "11111111-2222-3333-4444-555555555555")
+        try await emulator.stop()
+    }
+}
