@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Runs other programs for end-to-end tests: third-party clients, and the built emulator itself.
 public enum Subprocess {
@@ -51,16 +52,15 @@ public enum Subprocess {
 }
 
 /// The built `apns-emulator serve` running as its own process, for tests that must kill it.
-public final class EmulatorProcess: @unchecked Sendable {
-    // @unchecked: `process` is only started, signalled and waited on; Foundation's Process is
-    // thread-safe for that, and nothing here mutates after init.
-    public let process: Process
+public final class EmulatorProcess: Sendable {
+    private let process: Mutex<Process>
     public let http2Port: Int
     public let adminPort: Int
+    public let pid: Int32
 
-    /// Starts `apns-emulator serve` on free ports with `arguments` added, and waits (up to 30 s)
-    /// until it prints where its listeners are.
-    public static func start(arguments: [String], output: String) async throws -> EmulatorProcess {
+    /// Starts `apns-emulator serve` on free ports with `arguments` added (and `environment` added to
+    /// this process's), and waits (up to 30 s) until it prints where its listeners are.
+    public static func start(arguments: [String], environment: [String: String] = [:], output: String) async throws -> EmulatorProcess {
         let executable = Subprocess.emulatorExecutable
         guard FileManager.default.isExecutableFile(atPath: executable) else {
             throw SubprocessError.missingExecutable(executable)
@@ -74,6 +74,7 @@ public final class EmulatorProcess: @unchecked Sendable {
         process.arguments = ["serve", "--http2-port", "0", "--admin-port", "0", "--log-level", "warning"] + arguments
         process.standardOutput = log
         process.standardError = log
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         try process.run()
 
         let deadline = ContinuousClock.now + .seconds(30)
@@ -82,7 +83,7 @@ public final class EmulatorProcess: @unchecked Sendable {
             if let http2 = Self.port(after: "HTTP/2 provider API on https://127.0.0.1:", in: text),
                 let admin = Self.port(after: "admin API on http://127.0.0.1:", in: text)
             {
-                return EmulatorProcess(process: process, http2Port: http2, adminPort: admin)
+                return EmulatorProcess(process: process, pid: process.processIdentifier, http2Port: http2, adminPort: admin)
             }
             guard process.isRunning else { throw SubprocessError.exited(text) }
             try await Task.sleep(for: .milliseconds(20))
@@ -91,8 +92,9 @@ public final class EmulatorProcess: @unchecked Sendable {
         throw SubprocessError.exited("no listener lines within 30 s")
     }
 
-    private init(process: Process, http2Port: Int, adminPort: Int) {
-        self.process = process
+    private init(process: sending Process, pid: Int32, http2Port: Int, adminPort: Int) {
+        self.process = Mutex(process)
+        self.pid = pid
         self.http2Port = http2Port
         self.adminPort = adminPort
     }
@@ -102,13 +104,17 @@ public final class EmulatorProcess: @unchecked Sendable {
         return Int(text[range.upperBound...].prefix { $0.isNumber })
     }
 
-    /// Kills the process with `signal` and waits for it to exit.
-    public func kill(_ signal: Int32) async {
-        Foundation.kill(self.process.processIdentifier, signal)
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+    /// Sends `signal` to the process and waits for it to exit; returns how it ended.
+    @discardableResult
+    public func kill(_ signal: Int32) async -> (reason: Process.TerminationReason, status: Int32) {
+        Foundation.kill(self.pid, signal)
+        return await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
-                self.process.waitUntilExit()
-                continuation.resume()
+                let ended = self.process.withLock { process in
+                    process.waitUntilExit()
+                    return (process.terminationReason, process.terminationStatus)
+                }
+                continuation.resume(returning: ended)
             }
         }
     }

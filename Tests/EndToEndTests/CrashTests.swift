@@ -1,5 +1,6 @@
 import APNsTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 /// The durability promise: in durable mode a 200 survives the process being killed outright.
@@ -18,6 +19,7 @@ struct CrashTests {
             host: "127.0.0.1", port: emulator.http2Port, caPath: directory.appending("certs/ca.pem")
         )
         // Keep 50 pushes in flight until the kill; remember every unique id answered 200.
+        let ended = Mutex<Process.TerminationReason?>(nil)
         let acknowledged = try await withThrowingTaskGroup(of: String?.self) { group in
             var acknowledged: [String] = []
             var sent = 0
@@ -30,7 +32,8 @@ struct CrashTests {
             while let result = try await group.next() {
                 if let id = result { acknowledged.append(id) }
                 if acknowledged.count == 500 {
-                    await emulator.kill(SIGKILL)
+                    let reason = await emulator.kill(SIGKILL).reason
+                    ended.withLock { $0 = reason }
                 } else if acknowledged.count < 500 {
                     send()
                 }
@@ -38,7 +41,7 @@ struct CrashTests {
             return acknowledged
         }
         #expect(acknowledged.count >= 500)
-        #expect(emulator.process.terminationReason == .uncaughtSignal)
+        #expect(ended.withLock { $0 } == .uncaughtSignal)
 
         let restarted = try await RunningEmulator.start(directory: directory)
         let items = try #require(try await restarted.admin("/api/v1/devices/\(Self.token)/notifications").json() as? [[String: Any]])
