@@ -21,7 +21,7 @@ struct Listener: Sendable {
         onBound: @escaping @Sendable (SocketAddress) -> Void
     ) async throws {
         let quiesce = ServerQuiescingHelper(group: self.group)
-        let channel = try await ServerBootstrap(group: self.group)
+        let bootstrap = ServerBootstrap(group: self.group)
             .serverChannelOption(.backlog, value: 1024)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .serverChannelInitializer { channel in
@@ -32,8 +32,12 @@ struct Listener: Sendable {
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             .childChannelOption(.maxMessagesPerRead, value: 16)
             .childChannelInitializer(initializeChild)
-            .bind(host: self.host, port: self.port)
-            .get()
+        let channel: any Channel
+        do {
+            channel = try await bootstrap.bind(host: self.host, port: self.port).get()
+        } catch {
+            throw ListenerError(name: self.name, message: "cannot listen on \(self.host):\(self.port): \(error)")
+        }
         guard let address = channel.localAddress else {
             throw ListenerError(name: self.name, message: "bound without a local address")
         }

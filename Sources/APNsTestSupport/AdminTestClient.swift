@@ -15,6 +15,12 @@ public enum AdminTestClient {
         public var text: String { String(decoding: self.body, as: UTF8.self) }
     }
 
+    /// The admin API answered something a test did not expect.
+    public struct UnexpectedResponse: Error, CustomStringConvertible {
+        public let response: Response
+        public var description: String { "admin API answered \(self.response.status): \(self.response.text)" }
+    }
+
     public static func request(host: String, port: Int, method: String = "GET", path: String) async throws -> Response {
         let promise = MultiThreadedEventLoopGroup.singleton.any().makePromise(of: Response.self)
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)

@@ -80,11 +80,18 @@ public final class HTTP2TestClient: Sendable {
         body: [UInt8]? = nil
     ) async throws -> Response {
         let promise = self.channel.eventLoop.makePromise(of: Response.self)
-        let streamChannel = try await self.multiplexer.createStreamChannel { stream in
-            stream.eventLoop.makeCompletedFuture {
-                try stream.pipeline.syncOperations.addHandler(ResponseCollector(promise: promise))
-            }
-        }.get()
+        let streamChannel: any Channel
+        do {
+            streamChannel = try await self.multiplexer.createStreamChannel { stream in
+                stream.eventLoop.makeCompletedFuture {
+                    try stream.pipeline.syncOperations.addHandler(ResponseCollector(promise: promise))
+                }
+            }.get()
+        } catch {
+            // No stream, so no collector will ever complete the promise.
+            promise.fail(error)
+            throw error
+        }
         var block = HPACKHeaders([(":method", method), (":scheme", "https"), (":authority", "localhost"), (":path", path)])
         for (name, value) in headers { block.add(name: name, value: value) }
         let endAfterHeaders = body == nil

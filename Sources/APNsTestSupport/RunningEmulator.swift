@@ -65,6 +65,15 @@ public final class RunningEmulator: Sendable {
         try await HTTP2TestClient.connect(host: "127.0.0.1", port: self.http2Port, caPath: self.caPath)
     }
 
+    /// The notifications queued for `token`, as the admin API lists them.
+    public func queued(_ token: String) async throws -> [[String: Any]] {
+        let response = try await self.admin("/api/v1/devices/\(token)/notifications")
+        guard response.status == 200, let items = try response.json() as? [[String: Any]] else {
+            throw AdminTestClient.UnexpectedResponse(response: response)
+        }
+        return items
+    }
+
     /// `GET` on the admin API; returns status and body.
     public func admin(_ path: String, method: String = "GET") async throws -> AdminTestClient.Response {
         try await AdminTestClient.request(host: "127.0.0.1", port: self.adminPort, method: method, path: path)

@@ -57,7 +57,7 @@ struct CommandLineTests {
         #expect(events.goAway?.debugData == #"{"reason":"Shutdown"}"#)
 
         let restarted = try await RunningEmulator.start(directory: directory)
-        let items = try #require(try await restarted.admin("/api/v1/devices/\(Self.token)/notifications").json() as? [Any])
+        let items = try await restarted.queued(Self.token)
         #expect(items.count == 1)
         try await restarted.stop()
         try directory.remove()

@@ -44,7 +44,7 @@ struct CrashTests {
         #expect(ended.withLock { $0 } == .uncaughtSignal)
 
         let restarted = try await RunningEmulator.start(directory: directory)
-        let items = try #require(try await restarted.admin("/api/v1/devices/\(Self.token)/notifications").json() as? [[String: Any]])
+        let items = try await restarted.queued(Self.token)
         let stored = Set(items.compactMap { $0["uniqueId"] as? String })
         let lost = acknowledged.filter { !stored.contains($0) }
         #expect(lost.isEmpty, "\(lost.count) notifications answered 200 were lost")

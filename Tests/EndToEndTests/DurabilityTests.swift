@@ -22,12 +22,12 @@ struct DurabilityTests {
         try await first.stop()
 
         let second = try await RunningEmulator.start(directory: directory)
-        let items = try #require(try await second.admin("/api/v1/devices/\(Self.token)/notifications").json() as? [[String: Any]])
+        let items = try await second.queued(Self.token)
         #expect(items.compactMap { $0["uniqueId"] as? String } == ids)
         // New notifications keep queueing after the old ones.
         let client2 = try await second.http2Client()
         #expect(try await client2.push(token: Self.token, json: #"{"i":50}"#).status == 200)
-        let after = try #require(try await second.admin("/api/v1/devices/\(Self.token)/notifications").json() as? [[String: Any]])
+        let after = try await second.queued(Self.token)
         #expect(after.count == 51)
         #expect((after.last?["payload"] as? [String: Any])?["i"] as? Int == 50)
         try await second.stop()
@@ -55,7 +55,7 @@ struct DurabilityTests {
         // Every stream answered 200 was stored; none was answered and lost.
         let accepted = statuses.filter { $0 == 200 }.count
         let restarted = try await RunningEmulator.start(directory: directory)
-        let items = try #require(try await restarted.admin("/api/v1/devices/\(Self.token)/notifications").json() as? [Any])
+        let items = try await restarted.queued(Self.token)
         #expect(items.count >= accepted)
         #expect(statuses.allSatisfy { $0 == 200 || $0 == -1 })
         try await restarted.stop()
@@ -82,13 +82,18 @@ struct DurabilityTests {
         #expect(response.status == 503)
         #expect(response.reason == "ServiceUnavailable")
         #expect(accepted > 0)
-        // Still serving, and still refusing cleanly.
-        #expect(try await client.push(token: Self.token, json: big).status == 503)
+        // Still serving. Whether a later push fits depends on pages LMDB frees once older read
+        // snapshots end, so each is either refused cleanly or accepted and kept.
+        for _ in 0..<5 {
+            let status = try await client.push(token: Self.token, json: big).status
+            #expect(status == 200 || status == 503)
+            if status == 200 { accepted += 1 }
+        }
         #expect(try await emulator.admin("/healthz").status == 200)
         try await emulator.stop()
 
         let reopened = try await RunningEmulator.start(directory: directory) { $0.mapSizeBytes = 256 << 10 }
-        let items = try #require(try await reopened.admin("/api/v1/devices/\(Self.token)/notifications").json() as? [Any])
+        let items = try await reopened.queued(Self.token)
         #expect(items.count == accepted)
         try await reopened.stop()
     }

@@ -59,7 +59,7 @@ struct ProviderAPITests {
         }
         #expect(ids.allSatisfy(APNsID.isCanonical))
         #expect(Set(ids).count == 5)
-        let items = try #require(try await emulator.admin("/api/v1/devices/\(Self.token)/notifications").json() as? [[String: Any]])
+        let items = try await emulator.queued(Self.token)
         #expect(items.compactMap { ($0["payload"] as? [String: Any])?["n"] as? Int } == [0, 1, 2, 3, 4])
         #expect(items.map { $0["apnsId"] as? String } == ids)
         try await emulator.stop()
@@ -81,7 +81,7 @@ struct ProviderAPITests {
         let client = try await emulator.http2Client()
         let response = try await client.push(token: Self.token, headers: [("apns-expiration", "0")])
         #expect(response.status == 200)
-        let items = try #require(try await emulator.admin("/api/v1/devices/\(Self.token)/notifications").json() as? [Any])
+        let items = try await emulator.queued(Self.token)
         #expect(items.isEmpty)
         try await emulator.stop()
     }
@@ -114,7 +114,7 @@ struct ProviderAPITests {
             return try await group.reduce(into: [Int: Int]()) { $0[$1, default: 0] += 1 }
         }
         #expect(statuses == [200: 1000])
-        let sample = try #require(try await emulator.admin("/api/v1/devices/\(String(format: "%064x", 999))/notifications").json() as? [Any])
+        let sample = try await emulator.queued(String(format: "%064x", 999))
         #expect(sample.count == 1)
         try await emulator.stop()
     }

@@ -80,7 +80,7 @@ struct ThirdPartyClientTests {
         #expect(get.status == 405)
         #expect(get.body == #"{"reason":"MethodNotAllowed"}"#)
 
-        let items = try #require(try await emulator.admin("/api/v1/devices/\(Self.token)/notifications").json() as? [[String: Any]])
+        let items = try await emulator.queued(Self.token)
         #expect(items.count == 1)
         #expect(items.first?["apnsId"] as? String == "11111111-2222-3333-4444-555555555555")
         try await emulator.stop()
