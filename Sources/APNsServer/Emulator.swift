@@ -45,6 +45,7 @@ public final class Emulator: Sendable {
             sslContext: sslContext,
             context: ProviderContext(
                 relay: relay,
+                authenticator: configuration.authenticator,
                 validator: PushValidator(),
                 environment: configuration.environment,
                 clock: configuration.clock,

@@ -21,6 +21,8 @@ public struct EmulatorConfiguration: Sendable {
     /// LMDB map size: the most the store can hold.
     public var mapSizeBytes: Int = 4 << 30
     public var environment: APNsEnvironment = .development
+    /// Who may push; accepts every provider until authentication is configured.
+    public var authenticator: any ProviderAuthenticator = AcceptingAuthenticator()
     /// Event-loop threads for the listeners (defaults to the number of cores).
     public var eventLoopThreads: Int = System.coreCount
     /// Milliseconds since the UNIX epoch; tests replace it.

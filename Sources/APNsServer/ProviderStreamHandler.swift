@@ -43,6 +43,11 @@ final class ProviderStreamHandler: ChannelInboundHandler {
         self.answered = true
         let shared = self.context
         let connection = self.connection.value
+        if let reason = shared.authenticator.refusal(for: request) {
+            let apnsID = request.apnsID.flatMap { APNsID.isCanonical($0) ? $0 : nil } ?? connection.makeID()
+            self.respond(Rejection(reason: reason, apnsID: apnsID), context: context)
+            return
+        }
         switch shared.validator.validate(request, nowMillis: shared.clock(), source: .http2, generateID: connection.makeID) {
         case .failure(let rejection):
             shared.logger.debug(
@@ -90,6 +95,7 @@ final class ProviderConnectionState {
 /// What every provider stream shares: the relay, the rules and the logger.
 struct ProviderContext: Sendable {
     let relay: Relay
+    let authenticator: any ProviderAuthenticator
     let validator: PushValidator
     let environment: APNsEnvironment
     let clock: @Sendable () -> Int64

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Accepted notifications per second over the HTTP/2 provider API, in durable and relaxed modes.
 #
-#   scripts/benchmark.sh [requests] [tokens]
+#   .ci/benchmark.sh [requests] [tokens]
 #
 # Builds the release binary, then for each durability mode starts a fresh emulator on its own
 # data directory and drives it with h2load over TLS: 4 connections x 100 concurrent streams,
