@@ -48,6 +48,7 @@ public final class Emulator: Sendable {
                 authenticator: configuration.authenticator,
                 validator: PushValidator(),
                 environment: configuration.environment,
+                shutdownGrace: .nanoseconds(Int64(configuration.shutdownGrace.components.seconds) * 1_000_000_000),
                 clock: configuration.clock,
                 logger: logger
             ),

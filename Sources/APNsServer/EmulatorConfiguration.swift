@@ -21,6 +21,8 @@ public struct EmulatorConfiguration: Sendable {
     /// LMDB map size: the most the store can hold.
     public var mapSizeBytes: Int = 4 << 30
     public var environment: APNsEnvironment = .development
+    /// How long graceful shutdown waits for a connection's unfinished requests before closing it.
+    public var shutdownGrace: Duration = .seconds(10)
     /// Who may push; accepts every provider until authentication is configured.
     public var authenticator: any ProviderAuthenticator = AcceptingAuthenticator()
     /// Event-loop threads for the listeners (defaults to the number of cores).

@@ -60,15 +60,17 @@ public final class HTTP2ProviderListener: Service {
         connection.initialSettings = Self.settings
         var stream = NIOHTTP2Handler.StreamConfiguration()
         stream.targetWindowSize = Self.connectionWindow
+        let connectionHandler = ProviderConnectionHandler(connectionWindow: Self.connectionWindow, shutdownGrace: context.shutdownGrace)
         _ = try pipeline.configureHTTP2Pipeline(
             mode: .server,
             connectionConfiguration: connection,
-            streamConfiguration: stream
+            streamConfiguration: stream,
+            streamDelegate: StreamTracker(handler: NIOLoopBound(connectionHandler, eventLoop: channel.eventLoop))
         ) { streamChannel in
             streamChannel.eventLoop.makeCompletedFuture {
                 try streamChannel.pipeline.syncOperations.addHandler(ProviderStreamHandler(context: context, connection: connectionState))
             }
         }
-        try pipeline.addHandler(ProviderConnectionHandler(connectionWindow: Self.connectionWindow))
+        try pipeline.addHandler(connectionHandler)
     }
 }

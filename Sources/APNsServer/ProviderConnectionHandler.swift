@@ -15,16 +15,26 @@ final class ProviderConnectionHandler: ChannelDuplexHandler {
 
     /// The connection window the server grants at once, beyond HTTP/2's initial 65,535 bytes.
     let connectionWindow: Int
+    /// How long a shutting-down connection waits for its open streams before it is closed anyway,
+    /// so that a client that never finishes a request cannot hold the emulator open.
+    let shutdownGrace: TimeAmount
     private var openStreams = 0
     private var highestStreamID = HTTP2StreamID(0)
     private var quiescing = false
+    private var context: ChannelHandlerContext?
 
-    init(connectionWindow: Int) {
+    init(connectionWindow: Int, shutdownGrace: TimeAmount) {
         self.connectionWindow = connectionWindow
+        self.shutdownGrace = shutdownGrace
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
         if context.channel.isActive { self.widenConnectionWindow(context: context) }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
     }
 
     func channelActive(context: ChannelHandlerContext) {
@@ -39,19 +49,27 @@ final class ProviderConnectionHandler: ChannelDuplexHandler {
         context.writeAndFlush(self.wrapOutboundOut(frame), promise: nil)
     }
 
+    /// A stream opened (told by ``StreamTracker``).
+    func streamCreated(_ id: HTTP2StreamID) {
+        self.openStreams += 1
+        if id > self.highestStreamID { self.highestStreamID = id }
+    }
+
+    /// A stream closed; a quiescing connection closes after its last stream.
+    func streamClosed() {
+        self.openStreams -= 1
+        guard self.quiescing && self.openStreams <= 0, let context = self.context else { return }
+        // NIOHTTP2 reports the closure while it is still handling the frame that ended the
+        // stream, before that frame's bytes are written: close on the next tick, once they are.
+        context.eventLoop.assumeIsolated().execute {
+            context.close(promise: nil)
+        }
+    }
+
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        switch event {
-        case let created as NIOHTTP2StreamCreatedEvent:
-            self.openStreams += 1
-            if created.streamID > self.highestStreamID { self.highestStreamID = created.streamID }
-        case is StreamClosedEvent:
-            self.openStreams -= 1
-            if self.quiescing && self.openStreams <= 0 { context.close(promise: nil) }
-        case is ChannelShouldQuiesceEvent:
+        if event is ChannelShouldQuiesceEvent {
             self.quiesce(context: context)
             return
-        default:
-            break
         }
         context.fireUserInboundEventTriggered(event)
     }
@@ -65,6 +83,26 @@ final class ProviderConnectionHandler: ChannelDuplexHandler {
             payload: .goAway(lastStreamID: self.highestStreamID, errorCode: .noError, opaqueData: debugData)
         )
         context.writeAndFlush(self.wrapOutboundOut(goAway), promise: nil)
-        if self.openStreams <= 0 { context.close(promise: nil) }
+        if self.openStreams <= 0 {
+            context.close(promise: nil)
+        } else {
+            context.eventLoop.assumeIsolated().scheduleTask(in: self.shutdownGrace) {
+                context.close(promise: nil)
+            }
+        }
+    }
+}
+
+/// Tells the connection handler about its streams. NIOHTTP2's inline multiplexer reports stream
+/// creation and closure to a delegate, not down the pipeline. Called on the connection's event loop.
+struct StreamTracker: NIOHTTP2StreamDelegate {
+    let handler: NIOLoopBound<ProviderConnectionHandler>
+
+    func streamCreated(_ id: HTTP2StreamID, channel: any Channel) {
+        self.handler.value.streamCreated(id)
+    }
+
+    func streamClosed(_ id: HTTP2StreamID, channel: any Channel) {
+        self.handler.value.streamClosed()
     }
 }

@@ -98,6 +98,7 @@ struct ProviderContext: Sendable {
     let authenticator: any ProviderAuthenticator
     let validator: PushValidator
     let environment: APNsEnvironment
+    let shutdownGrace: TimeAmount
     let clock: @Sendable () -> Int64
     let logger: Logger
 }

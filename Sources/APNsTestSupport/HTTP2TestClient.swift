@@ -71,14 +71,28 @@ public final class HTTP2TestClient: Sendable {
         self.observer = observer
     }
 
-    /// Sends one request on a new stream. `headers` are regular headers (names lower case), sent
-    /// in order, so duplicates are possible; `body` nil sends HEADERS with END_STREAM.
+    /// Sends one request on a new stream and waits for its response. `headers` are regular headers
+    /// (names lower case), sent in order, so duplicates are possible; `body` nil sends HEADERS with
+    /// END_STREAM, unless `endStream` is false (a request that never finishes).
     public func send(
         method: String = "POST",
         path: String,
         headers: [(String, String)] = [],
-        body: [UInt8]? = nil
+        body: [UInt8]? = nil,
+        endStream: Bool = true
     ) async throws -> Response {
+        try await self.begin(method: method, path: path, headers: headers, body: body, endStream: endStream).get()
+    }
+
+    /// Sends one request on a new stream; returns once its frames are written to the connection
+    /// (so later requests follow it on the wire), with the response still to come.
+    public func begin(
+        method: String = "POST",
+        path: String,
+        headers: [(String, String)] = [],
+        body: [UInt8]? = nil,
+        endStream: Bool = true
+    ) async throws -> EventLoopFuture<Response> {
         let promise = self.channel.eventLoop.makePromise(of: Response.self)
         let streamChannel: any Channel
         do {
@@ -94,15 +108,17 @@ public final class HTTP2TestClient: Sendable {
         }
         var block = HPACKHeaders([(":method", method), (":scheme", "https"), (":authority", "localhost"), (":path", path)])
         for (name, value) in headers { block.add(name: name, value: value) }
-        let endAfterHeaders = body == nil
-        streamChannel.write(HTTP2Frame.FramePayload.headers(.init(headers: block, endStream: endAfterHeaders)), promise: nil)
+        let endAfterHeaders = body == nil && endStream
+        let headersWritten = streamChannel.write(HTTP2Frame.FramePayload.headers(.init(headers: block, endStream: endAfterHeaders)))
+        var lastWrite = headersWritten
         if let body {
             var buffer = streamChannel.allocator.buffer(capacity: body.count)
             buffer.writeBytes(body)
-            streamChannel.write(HTTP2Frame.FramePayload.data(.init(data: .byteBuffer(buffer), endStream: true)), promise: nil)
+            lastWrite = streamChannel.write(HTTP2Frame.FramePayload.data(.init(data: .byteBuffer(buffer), endStream: endStream)))
         }
         streamChannel.flush()
-        return try await promise.futureResult.get()
+        try await lastWrite.get()
+        return promise.futureResult
     }
 
     /// A push to `/3/device/<token>` with a JSON body.
