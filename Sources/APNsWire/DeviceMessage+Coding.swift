@@ -1,0 +1,167 @@
+import APNsCore
+import NIOCore
+
+extension DeviceClientMessage {
+    /// Parses a frame a device sent.
+    public init(frame: DeviceFrame) throws {
+        var body = DeviceBodyReader(buffer: frame.body)
+        switch frame.type {
+        case DeviceMessageType.hello:
+            self = .hello(version: try body.u8(), deviceID: try body.string())
+        case DeviceMessageType.register:
+            self = .register(topic: try body.string())
+        case DeviceMessageType.resume:
+            let count = Int(try body.u16())
+            var tokens: [DeviceToken] = []
+            tokens.reserveCapacity(min(count, 1024))
+            for _ in 0..<count { tokens.append(try body.token()) }
+            self = .resume(tokens: tokens)
+        case DeviceMessageType.unregister:
+            self = .unregister(topic: try body.string())
+        case DeviceMessageType.ack:
+            self = .ack(uniqueID: try body.string())
+        case DeviceMessageType.ping:
+            self = .ping(try body.u64())
+        default:
+            throw DeviceProtocolError(.unknownMessage, "unknown message type 0x\(String(frame.type, radix: 16))")
+        }
+        try body.finish()
+    }
+
+    /// The frame for this message.
+    public func frame(allocator: ByteBufferAllocator = ByteBufferAllocator()) -> DeviceFrame {
+        var body = allocator.buffer(capacity: 64)
+        let type: UInt8
+        switch self {
+        case .hello(let version, let deviceID):
+            type = DeviceMessageType.hello
+            body.writeInteger(version)
+            body.writeDeviceString(deviceID)
+        case .register(let topic):
+            type = DeviceMessageType.register
+            body.writeDeviceString(topic)
+        case .resume(let tokens):
+            type = DeviceMessageType.resume
+            body.writeInteger(UInt16(tokens.count))
+            for token in tokens { body.writeDeviceToken(token) }
+        case .unregister(let topic):
+            type = DeviceMessageType.unregister
+            body.writeDeviceString(topic)
+        case .ack(let uniqueID):
+            type = DeviceMessageType.ack
+            body.writeDeviceString(uniqueID)
+        case .ping(let opaque):
+            type = DeviceMessageType.ping
+            body.writeInteger(opaque)
+        }
+        return DeviceFrame(type: type, body: body)
+    }
+}
+
+extension DeviceServerMessage {
+    /// Parses a frame the server sent.
+    public init(frame: DeviceFrame) throws {
+        var body = DeviceBodyReader(buffer: frame.body)
+        switch frame.type {
+        case DeviceMessageType.welcome:
+            self = .welcome(version: try body.u8())
+        case DeviceMessageType.registered:
+            self = .registered(topic: try body.string(), token: try body.token())
+        case DeviceMessageType.resumed:
+            let count = Int(try body.u16())
+            var results: [ResumeResult] = []
+            for _ in 0..<count {
+                let token = try body.token()
+                guard let status = ResumeResult.Status(rawValue: try body.u8()) else {
+                    throw DeviceProtocolError(.malformedFrame, "unknown resume status")
+                }
+                results.append(ResumeResult(token: token, status: status))
+            }
+            self = .resumed(results)
+        case DeviceMessageType.unregistered:
+            self = .unregistered(topic: try body.string(), token: try body.token(), timestamp: try body.i64())
+        case DeviceMessageType.notification:
+            let uniqueID = try body.string()
+            let apnsID = try body.string()
+            let token = try body.token()
+            let topic = try body.optionalString()
+            guard let pushType = PushType(rawValue: try body.string()) else {
+                throw DeviceProtocolError(.malformedFrame, "unknown push type")
+            }
+            guard let priority = Priority(rawValue: try body.u8()) else {
+                throw DeviceProtocolError(.malformedFrame, "unknown priority")
+            }
+            let expiration = try body.i64()
+            let collapseID = try body.optionalString()
+            let receivedAt = try body.i64()
+            guard let source = Interface(rawValue: try body.string()) else {
+                throw DeviceProtocolError(.malformedFrame, "unknown source")
+            }
+            let payload = try body.payload()
+            self = .notification(
+                Notification(
+                    apnsID: apnsID, uniqueID: uniqueID, token: token, topic: topic, pushType: pushType,
+                    priority: priority, expiration: expiration < 0 ? nil : expiration, collapseID: collapseID,
+                    payload: payload, receivedAt: receivedAt, source: source
+                )
+            )
+        case DeviceMessageType.pong:
+            self = .pong(try body.u64())
+        case DeviceMessageType.error:
+            self = .error(code: DeviceErrorCode(rawValue: try body.u8()), message: try body.string())
+        default:
+            throw DeviceProtocolError(.unknownMessage, "unknown message type 0x\(String(frame.type, radix: 16))")
+        }
+        try body.finish()
+    }
+
+    /// The frame for this message.
+    public func frame(allocator: ByteBufferAllocator = ByteBufferAllocator()) -> DeviceFrame {
+        var body = allocator.buffer(capacity: 64)
+        let type: UInt8
+        switch self {
+        case .welcome(let version):
+            type = DeviceMessageType.welcome
+            body.writeInteger(version)
+        case .registered(let topic, let token):
+            type = DeviceMessageType.registered
+            body.writeDeviceString(topic)
+            body.writeDeviceToken(token)
+        case .resumed(let results):
+            type = DeviceMessageType.resumed
+            body.writeInteger(UInt16(results.count))
+            for result in results {
+                body.writeDeviceToken(result.token)
+                body.writeInteger(result.status.rawValue)
+            }
+        case .unregistered(let topic, let token, let timestamp):
+            type = DeviceMessageType.unregistered
+            body.writeDeviceString(topic)
+            body.writeDeviceToken(token)
+            body.writeInteger(timestamp)
+        case .notification(let notification):
+            type = DeviceMessageType.notification
+            body.reserveCapacity(200 + notification.payload.count)
+            body.writeDeviceString(notification.uniqueID)
+            body.writeDeviceString(notification.apnsID)
+            body.writeDeviceToken(notification.token)
+            body.writeDeviceOptionalString(notification.topic)
+            body.writeDeviceString(notification.pushType.rawValue)
+            body.writeInteger(notification.priority.rawValue)
+            body.writeInteger(notification.expiration ?? -1)
+            body.writeDeviceOptionalString(notification.collapseID)
+            body.writeInteger(notification.receivedAt)
+            body.writeDeviceString(notification.source.rawValue)
+            body.writeInteger(UInt32(notification.payload.count))
+            body.writeBytes(notification.payload)
+        case .pong(let opaque):
+            type = DeviceMessageType.pong
+            body.writeInteger(opaque)
+        case .error(let code, let message):
+            type = DeviceMessageType.error
+            body.writeInteger(code.rawValue)
+            body.writeDeviceString(message)
+        }
+        return DeviceFrame(type: type, body: body)
+    }
+}

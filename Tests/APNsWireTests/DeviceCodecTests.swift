@@ -1,0 +1,132 @@
+import APNsCore
+import APNsWire
+import NIOCore
+import NIOEmbedded
+import Testing
+
+@Suite("Device protocol codec")
+struct DeviceCodecTests {
+    static let token = DeviceToken(bytes: Array(0..<32))!
+    static let notification = Notification(
+        apnsID: "123e4567-e89b-12d3-a456-426614174000", uniqueID: "00000000-0000-4000-8000-000000000001",
+        token: token, topic: "com.example.app", pushType: .voip, priority: .conservePower, expiration: 1_900_000_000,
+        collapseID: "c1", payload: Array(#"{"aps":{"alert":"é"}}"#.utf8), receivedAt: 1_800_000_000_123, source: .binary
+    )
+
+    static let clientMessages: [DeviceClientMessage] = [
+        .hello(version: 1, deviceID: "iphone-1"), .register(topic: "com.example.app"),
+        .resume(tokens: [token, DeviceToken(bytes: [UInt8](repeating: 9, count: 100))!]), .resume(tokens: []),
+        .unregister(topic: "com.example.app"), .ack(uniqueID: "00000000-0000-4000-8000-000000000001"), .ping(.max),
+    ]
+
+    static let serverMessages: [DeviceServerMessage] = [
+        .welcome(version: 1), .registered(topic: "com.example.app", token: token),
+        .resumed([ResumeResult(token: token, status: .resumed), ResumeResult(token: token, status: .unregistered)]),
+        .unregistered(topic: "t", token: token, timestamp: 1_800_000_000_000), .notification(notification),
+        .notification({
+            var n = notification
+            n.topic = nil
+            n.collapseID = nil
+            n.expiration = nil
+            return n
+        }()),
+        .pong(42), .error(code: .invalidArgument, message: "no"),
+    ]
+
+    func bytes(_ frame: DeviceFrame) throws -> [UInt8] {
+        var out = ByteBuffer()
+        try DeviceFrameEncoder().encode(data: frame, out: &out)
+        return Array(out.readableBytesView)
+    }
+
+    /// Feeds `bytes` one at a time through the frame decoder and returns the frames it produced.
+    func feedByteByByte(_ bytes: [UInt8]) throws -> [DeviceFrame] {
+        let channel = EmbeddedChannel(handler: ByteToMessageHandler(DeviceFrameDecoder()))
+        var frames: [DeviceFrame] = []
+        for byte in bytes {
+            try channel.writeInbound(ByteBuffer(bytes: [byte]))
+            while let frame = try channel.readInbound(as: DeviceFrame.self) { frames.append(frame) }
+        }
+        _ = try channel.finish()
+        return frames
+    }
+
+    @Test("every device message survives encoding and byte-by-byte decoding", arguments: clientMessages)
+    func clientRoundTrip(_ message: DeviceClientMessage) throws {
+        let frames = try self.feedByteByByte(try self.bytes(message.frame()))
+        #expect(frames.count == 1)
+        #expect(try DeviceClientMessage(frame: try #require(frames.first)) == message)
+    }
+
+    @Test("every server message survives encoding and byte-by-byte decoding", arguments: serverMessages)
+    func serverRoundTrip(_ message: DeviceServerMessage) throws {
+        let frames = try self.feedByteByByte(try self.bytes(message.frame()))
+        #expect(frames.count == 1)
+        #expect(try DeviceServerMessage(frame: try #require(frames.first)) == message)
+    }
+
+    @Test("a stream of frames split at every offset decodes to the same frames")
+    func splitsAtEveryOffset() throws {
+        let stream = try Self.serverMessages.flatMap { try self.bytes($0.frame()) }
+        for cut in 0...stream.count {
+            let channel = EmbeddedChannel(handler: ByteToMessageHandler(DeviceFrameDecoder()))
+            try channel.writeInbound(ByteBuffer(bytes: stream[..<cut]))
+            try channel.writeInbound(ByteBuffer(bytes: stream[cut...]))
+            var decoded: [DeviceServerMessage] = []
+            while let frame = try channel.readInbound(as: DeviceFrame.self) { decoded.append(try DeviceServerMessage(frame: frame)) }
+            #expect(decoded == Self.serverMessages, "cut at \(cut)")
+            _ = try channel.finish()
+        }
+    }
+
+    @Test("the wire layout is as documented")
+    func layout() throws {
+        #expect(try self.bytes(DeviceClientMessage.hello(version: 1, deviceID: "ab").frame()) == [0, 0, 0, 6, 0x01, 1, 0, 2, 0x61, 0x62])
+        #expect(try self.bytes(DeviceClientMessage.ping(258).frame()) == [0, 0, 0, 9, 0x06, 0, 0, 0, 0, 0, 0, 1, 2])
+        #expect(try self.bytes(DeviceServerMessage.error(code: .frameTooLarge, message: "x").frame()) == [0, 0, 0, 5, 0x8F, 5, 0, 1, 0x78])
+    }
+
+    func clientError(_ type: UInt8, _ body: [UInt8]) -> DeviceErrorCode? {
+        do {
+            _ = try DeviceClientMessage(frame: DeviceFrame(type: type, body: ByteBuffer(bytes: body)))
+            return nil
+        } catch let error as DeviceProtocolError {
+            return error.code
+        } catch {
+            return .internalError
+        }
+    }
+
+    @Test("malformed bodies are refused with the documented codes")
+    func malformed() {
+        #expect(self.clientError(0x01, [1, 0, 5, 0x61]) == .malformedFrame)  // string runs past the end
+        #expect(self.clientError(0x01, [1, 0, 1, 0x61, 0xFF]) == .malformedFrame)  // a byte left over
+        #expect(self.clientError(0x01, []) == .malformedFrame)
+        #expect(self.clientError(0x02, [0, 2, 0xC3, 0x28]) == .malformedFrame)  // invalid UTF-8
+        #expect(self.clientError(0x03, [0, 1, 0, 3, 1, 2, 3]) == .invalidArgument)  // a 3-byte token
+        #expect(self.clientError(0x03, [0, 2, 0, 32] + [UInt8](repeating: 1, count: 32)) == .malformedFrame)  // count too high
+        #expect(self.clientError(0x06, [1, 2, 3]) == .malformedFrame)
+        #expect(self.clientError(0x7E, []) == .unknownMessage)
+        #expect(self.clientError(0x85, []) == .unknownMessage)  // a server message sent by a device
+    }
+
+    @Test("a frame length of 0 or over the limit is refused before any body arrives")
+    func lengths() throws {
+        for header: [UInt8] in [[0, 0, 0, 0], [0, 1, 0, 1], [0xFF, 0xFF, 0xFF, 0xFF]] {
+            let channel = EmbeddedChannel(handler: ByteToMessageHandler(DeviceFrameDecoder()))
+            #expect(throws: DeviceProtocolError.self) { try channel.writeInbound(ByteBuffer(bytes: header)) }
+            _ = try? channel.finish()
+        }
+        // The largest legal frame is accepted.
+        var buffer = ByteBuffer(bytes: [0, 1, 0, 0, 0x05])
+        buffer.writeBytes([UInt8](repeating: 0x41, count: 65_535))
+        #expect(try DeviceFrameDecoder.next(from: &buffer)?.body.readableBytes == 65_535)
+    }
+
+    @Test("error codes and their bytes are one table")
+    func errorCodes() {
+        #expect(DeviceErrorCode.all.map(\.rawValue) == [1, 2, 3, 4, 5, 6, 7])
+        #expect(DeviceErrorCode(rawValue: 4) == .unsupportedVersion)
+        #expect(DeviceErrorCode(rawValue: 200).name == "unknown")
+    }
+}
