@@ -58,7 +58,12 @@ final class ProviderStreamHandler: ChannelInboundHandler {
         case .success(let notification):
             shared.relay.accept(notification, on: context.eventLoop).assumeIsolated().whenComplete { result in
                 switch result {
-                case .success:
+                case .success(let outcome):
+                    if let refusal = Relay.refusal(for: outcome) {
+                        let rejection = Rejection(reason: refusal.reason, apnsID: notification.apnsID)
+                        self.respond(rejection, timestamp: refusal.timestamp, context: context)
+                        return
+                    }
                     let uniqueID = shared.environment == .development ? notification.uniqueID : nil
                     let headers = HTTP2PushResponseEncoder.success(apnsID: notification.apnsID, uniqueID: uniqueID)
                     context.writeAndFlush(
@@ -74,8 +79,8 @@ final class ProviderStreamHandler: ChannelInboundHandler {
         }
     }
 
-    private func respond(_ rejection: Rejection, context: ChannelHandlerContext) {
-        let response = HTTP2PushResponseEncoder.failure(rejection, allocator: context.channel.allocator)
+    private func respond(_ rejection: Rejection, timestamp: Int64? = nil, context: ChannelHandlerContext) {
+        let response = HTTP2PushResponseEncoder.failure(rejection, timestamp: timestamp, allocator: context.channel.allocator)
         context.write(self.wrapOutboundOut(.headers(.init(headers: response.headers))), promise: nil)
         context.writeAndFlush(
             self.wrapOutboundOut(.data(.init(data: .byteBuffer(response.body), endStream: true))),

@@ -35,6 +35,17 @@ public final class Relay: Sendable {
         return batcher.enqueue(.accept(notification))
     }
 
+    /// How a provider is answered for what the store did with its notification: `nil` for 200,
+    /// otherwise the reason and, for a 410, when the token stopped being valid.
+    public static func refusal(for outcome: StoreOutcome) -> (reason: Reason, timestamp: Int64?)? {
+        switch outcome {
+        case .unknownToken: return (.badDeviceToken, nil)
+        case .tokenNotForTopic: return (.deviceTokenNotForTopic, nil)
+        case .tokenUnregistered(let timestamp): return (.unregistered, timestamp)
+        default: return nil
+        }
+    }
+
     /// The reason a provider gets when the store could not take a notification.
     public static func reason(for error: any Error) -> Reason {
         switch error as? StoreError {

@@ -14,6 +14,9 @@ struct LMDBEnvironment: @unchecked Sendable {
     let unique: MDB_dbi
     let log: MDB_dbi
     let meta: MDB_dbi
+    let tokens: MDB_dbi
+    let counts: MDB_dbi
+    let feedback: MDB_dbi
 
     /// Opens (creating if needed) the environment in `directory`.
     static func open(directory: String, mapSize: Int, sync: Bool) throws(StoreError) -> LMDBEnvironment {
@@ -27,7 +30,7 @@ struct LMDBEnvironment: @unchecked Sendable {
         guard let env = envPointer else { throw .lmdb(code: -1, operation: "mdb_env_create") }
         do throws(StoreError) {
             try StoreError.check(mdb_env_set_mapsize(env, mapSize), "mdb_env_set_mapsize")
-            try StoreError.check(mdb_env_set_maxdbs(env, 8), "mdb_env_set_maxdbs")
+            try StoreError.check(mdb_env_set_maxdbs(env, 16), "mdb_env_set_maxdbs")
             try StoreError.check(mdb_env_set_maxreaders(env, 512), "mdb_env_set_maxreaders")
             var flags = UInt32(MDB_NOTLS)
             // Relaxed: write pages in place through the map and skip syncing (a periodic sync
@@ -53,7 +56,8 @@ struct LMDBEnvironment: @unchecked Sendable {
                 environment = LMDBEnvironment(
                     env: env, mapSize: mapSize,
                     queue: try openDB("queue"), expiry: try openDB("expiry"), unique: try openDB("unique"),
-                    log: try openDB("log"), meta: try openDB("meta")
+                    log: try openDB("log"), meta: try openDB("meta"), tokens: try openDB("tokens"),
+                    counts: try openDB("counts"), feedback: try openDB("feedback")
                 )
             } catch {
                 mdb_txn_abort(txn)

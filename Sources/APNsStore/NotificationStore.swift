@@ -10,7 +10,7 @@ import Synchronization
 /// the caller's thread in their own read transaction.
 public final class NotificationStore: Sendable {
     public let configuration: StoreConfiguration
-    private let environment: LMDBEnvironment
+    let environment: LMDBEnvironment
     private let writer: StoreWriter
     /// Readers in flight, and whether the store is closed; `close()` waits for readers to leave.
     private let readers = Mutex((count: 0, closed: false))
@@ -106,7 +106,7 @@ public final class NotificationStore: Sendable {
         self.environment.close()
     }
 
-    private func read<T>(_ body: (Transaction) throws(StoreError) -> T) throws(StoreError) -> T {
+    func read<T>(_ body: (Transaction) throws(StoreError) -> T) throws(StoreError) -> T {
         let open = self.readers.withLock { state -> Bool in
             guard !state.closed else { return false }
             state.count += 1

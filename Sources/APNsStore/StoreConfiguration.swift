@@ -25,6 +25,12 @@ public struct StoreConfiguration: Sendable {
     public var logLimit: Int
     /// The longest a notification is stored, whatever its expiration (APNs: 30 days).
     public var maximumStorageSeconds: Int64
+    /// Which tokens a push may go to.
+    public var tokenPolicy: TokenPolicy = .open
+    /// What an offline device's queue keeps.
+    public var storagePolicy: StoragePolicy = .all
+    /// The most notifications one token's queue holds under the `all` policy; the oldest go first.
+    public var maximumQueuedPerDevice: Int = 1000
     /// Milliseconds since the UNIX epoch; tests replace it to move time.
     public var clock: @Sendable () -> Int64
 

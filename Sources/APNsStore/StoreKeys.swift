@@ -7,6 +7,9 @@ import APNsCore
 /// - unique: unique id (UTF-8) → queue key
 /// - log:    sequence u64 → status u8 · at i64 · record
 /// - meta:   name → value
+/// - tokens: token bytes → token record
+/// - counts: token bytes → queued count u32
+/// - feedback: token bytes → at i64 · topic
 enum StoreKeys {
     static let nextSequence: [UInt8] = Array("next-sequence".utf8)
 

@@ -4,8 +4,18 @@ import APNsCore
 public enum StoreOperation: Sendable {
     /// A notification the provider API accepted.
     case accept(Notification)
+    /// A notification that is not queued but leaves a trace in the log (e.g. expiration 0,
+    /// handed straight to a connected device).
+    case record(Notification, LogStatus)
     /// Move every notification whose expiration has passed out of the queues into the log.
     case sweepExpired
+    /// A device acknowledged a notification: it leaves its queue and is logged as delivered.
+    case acknowledge(uniqueID: String)
+    /// A new token for an app (`topic`) on a device.
+    case register(token: DeviceToken, topic: String, deviceID: String?)
+    /// The app was removed: the token stops being valid now, its queue is dropped, and it is
+    /// recorded for the feedback service.
+    case unregister(token: DeviceToken)
 }
 
 /// What an operation did, once its transaction has committed.
@@ -14,8 +24,44 @@ public enum StoreOutcome: Sendable, Equatable {
     case queued(sequence: UInt64)
     /// Not stored: its expiration was 0 or already past and no device took it (recorded in the log).
     case discarded
+    /// Recorded in the log.
+    case recorded
     /// This many notifications had expired and were moved to the log.
     case swept(count: Int)
+    /// Acknowledged: the notification left its queue (false if it was not queued, e.g. acknowledged twice).
+    case acknowledged(Bool)
+    /// The token was registered.
+    case registered
+    /// The token was already in use; nothing changed.
+    case tokenTaken
+    /// Unregistered at this time (ms since the UNIX epoch).
+    case unregistered(timestamp: Int64)
+    /// Refused: the token is not registered and the store takes registered tokens only.
+    case unknownToken
+    /// Refused: the token was registered for another topic.
+    case tokenNotForTopic
+    /// Refused: the token was unregistered at this time (ms since the UNIX epoch).
+    case tokenUnregistered(timestamp: Int64)
+}
+
+/// Which tokens a push may go to.
+public enum TokenPolicy: String, Sendable, CaseIterable, CustomStringConvertible {
+    /// Any well-formed token; its queue waits for a device that resumes it.
+    case open
+    /// Only tokens the emulator issued (unknown → 400 BadDeviceToken, as APNs does).
+    case registered
+
+    public var description: String { self.rawValue }
+}
+
+/// What an offline device's queue keeps.
+public enum StoragePolicy: String, Sendable, CaseIterable, CustomStringConvertible {
+    /// Every notification, up to the per-device cap (oldest dropped first).
+    case all
+    /// Only the most recent notification per topic, as APNs does.
+    case latest
+
+    public var description: String { self.rawValue }
 }
 
 /// Counters of the writer's work since the store opened.
@@ -35,24 +81,60 @@ public struct QueuedNotification: Sendable, Equatable {
     public var notification: Notification
 }
 
-/// Why a notification left without being delivered.
+/// How a notification left the queues (or never entered them).
 public enum LogStatus: UInt8, Sendable, CaseIterable, CustomStringConvertible {
+    /// Its expiration passed before a device took it.
     case expired = 1
+    /// Expiration 0 (or past) with no device connected: never stored.
     case discarded = 2
+    /// A device acknowledged it.
+    case delivered = 3
+    /// A newer notification replaced it (same collapse id, or the `latest` policy).
+    case replaced = 4
+    /// Dropped: the queue was over its cap, or the token was unregistered.
+    case dropped = 5
 
     public var description: String {
         switch self {
         case .expired: return "expired"
         case .discarded: return "discarded"
+        case .delivered: return "delivered"
+        case .replaced: return "replaced"
+        case .dropped: return "dropped"
         }
     }
 }
 
-/// A notification that left without being delivered, kept for inspection.
+/// A notification that left the queues, kept for inspection.
 public struct LoggedNotification: Sendable, Equatable {
     public var sequence: UInt64
     public var status: LogStatus
     /// Milliseconds since the UNIX epoch when it left.
     public var at: Int64
     public var notification: Notification
+}
+
+/// A token the emulator issued (or learnt of), and its state.
+public struct TokenRecord: Sendable, Equatable {
+    public var token: DeviceToken
+    public var topic: String
+    public var deviceID: String?
+    /// Milliseconds since the UNIX epoch.
+    public var registeredAt: Int64
+    /// When the app was removed; nil while the token is valid.
+    public var unregisteredAt: Int64?
+}
+
+/// A token that became invalid, for the feedback service.
+public struct FeedbackEntry: Sendable, Equatable {
+    public var token: DeviceToken
+    public var topic: String
+    /// Milliseconds since the UNIX epoch.
+    public var at: Int64
+
+    public init(token: DeviceToken, topic: String, at: Int64) {
+        self.token = token
+        self.topic = topic
+        self.at = at
+    }
 }

@@ -13,23 +13,19 @@ extension StoreWriter {
     ) throws(StoreError) -> StoreOutcome {
         switch operation {
         case .accept(let notification):
-            let assigned = sequence
+            return try self.accept(notification, txn, nowMillis: nowMillis, sequence: &sequence)
+        case .record(let notification, let status):
+            try self.putLog(txn, sequence: sequence, status: status, at: nowMillis, record: NotificationCodec.encode(notification))
             sequence += 1
-            let record = NotificationCodec.encode(notification)
-            let maximumStorage = self.configuration.maximumStorageSeconds
-            guard notification.isStorable(nowSeconds: nowMillis / 1000, maximumStorageSeconds: maximumStorage) else {
-                try self.putLog(txn, sequence: assigned, status: .discarded, at: nowMillis, record: record)
-                return .discarded
-            }
-            let queueKey = StoreKeys.queueKey(notification.token, sequence: assigned)
-            try txn.put(self.environment.queue, queueKey, record)
-            let expiration = notification.effectiveExpiration(maximumStorageSeconds: maximumStorage)
-            try txn.put(self.environment.expiry, StoreKeys.expiryKey(expiration: expiration, sequence: assigned), queueKey)
-            try txn.put(self.environment.unique, StoreKeys.uniqueKey(notification.uniqueID), queueKey)
-            return .queued(sequence: assigned)
-
+            return .recorded
         case .sweepExpired:
             return .swept(count: try self.sweep(txn, nowMillis: nowMillis))
+        case .acknowledge(let uniqueID):
+            return try self.acknowledge(uniqueID, txn, nowMillis: nowMillis)
+        case .register(let token, let topic, let deviceID):
+            return try self.register(token, topic: topic, deviceID: deviceID, txn, nowMillis: nowMillis)
+        case .unregister(let token):
+            return try self.unregister(token, txn, nowMillis: nowMillis)
         }
     }
 
@@ -44,19 +40,55 @@ extension StoreWriter {
             due.append((Array(key), Array(value)))
             return true
         }
+        var moved = 0
         for entry in due {
             try txn.delete(self.environment.expiry, entry.expiryKey)
             guard let record = try txn.get(self.environment.queue, entry.queueKey) else { continue }
-            let notification = try NotificationCodec.decode(record)
-            try txn.delete(self.environment.queue, entry.queueKey)
-            try txn.delete(self.environment.unique, StoreKeys.uniqueKey(notification.uniqueID))
-            let sequence = entry.queueKey.withUnsafeBytes { StoreKeys.sequence(ofQueueKey: $0) }
-            try self.putLog(txn, sequence: sequence, status: .expired, at: nowMillis, record: record)
+            try self.removeQueued(entry.queueKey, record: record, status: .expired, txn, nowMillis: nowMillis, expiryDeleted: true)
+            moved += 1
         }
-        return due.count
+        return moved
     }
 
-    private func putLog(_ txn: Transaction, sequence: UInt64, status: LogStatus, at: Int64, record: [UInt8]) throws(StoreError) {
+    /// Takes one queued notification out of its queue and every index, and logs why.
+    func removeQueued(
+        _ queueKey: [UInt8],
+        record: [UInt8],
+        status: LogStatus,
+        _ txn: Transaction,
+        nowMillis: Int64,
+        expiryDeleted: Bool = false
+    ) throws(StoreError) {
+        let notification = try NotificationCodec.decode(record)
+        let sequence = queueKey.withUnsafeBytes { StoreKeys.sequence(ofQueueKey: $0) }
+        try txn.delete(self.environment.queue, queueKey)
+        if !expiryDeleted {
+            let expiration = notification.effectiveExpiration(maximumStorageSeconds: self.configuration.maximumStorageSeconds)
+            try txn.delete(self.environment.expiry, StoreKeys.expiryKey(expiration: expiration, sequence: sequence))
+        }
+        try txn.delete(self.environment.unique, StoreKeys.uniqueKey(notification.uniqueID))
+        try self.adjustCount(notification.token, by: -1, txn)
+        try self.putLog(txn, sequence: sequence, status: status, at: nowMillis, record: record)
+    }
+
+    /// The number of notifications queued for `token`.
+    func count(_ token: DeviceToken, _ txn: Transaction) throws(StoreError) -> Int {
+        guard let bytes = try txn.get(self.environment.counts, token.bytes), bytes.count == 4 else { return 0 }
+        return Int(bytes.reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
+    }
+
+    func adjustCount(_ token: DeviceToken, by delta: Int, _ txn: Transaction) throws(StoreError) {
+        let updated = max(0, try self.count(token, txn) + delta)
+        if updated == 0 {
+            try txn.delete(self.environment.counts, token.bytes)
+        } else {
+            var bytes: [UInt8] = []
+            bytes.appendBigEndian(UInt32(updated))
+            try txn.put(self.environment.counts, token.bytes, bytes)
+        }
+    }
+
+    func putLog(_ txn: Transaction, sequence: UInt64, status: LogStatus, at: Int64, record: [UInt8]) throws(StoreError) {
         var value: [UInt8] = [status.rawValue]
         value.reserveCapacity(9 + record.count)
         value.appendBigEndian(UInt64(bitPattern: at))

@@ -1,0 +1,46 @@
+import APNsCore
+
+extension NotificationStore {
+    /// What the store knows of a token, if it issued or unregistered it.
+    public func token(_ token: DeviceToken) throws(StoreError) -> TokenRecord? {
+        try self.read { txn throws(StoreError) in
+            guard let bytes = try txn.get(self.environment.tokens, token.bytes) else { return nil }
+            return try TokenRecordCodec.decode(token: token, bytes)
+        }
+    }
+
+    /// Every token the store knows, in token order.
+    public func tokens(limit: Int = .max) throws(StoreError) -> [TokenRecord] {
+        try self.read { txn throws(StoreError) in
+            var records: [TokenRecord] = []
+            try txn.scan(self.environment.tokens) { key, value throws(StoreError) in
+                guard records.count < limit else { return false }
+                guard let token = DeviceToken(bytes: Array(key)) else { throw .corruptRecord("token key") }
+                records.append(try TokenRecordCodec.decode(token: token, value))
+                return true
+            }
+            return records
+        }
+    }
+
+    /// How many notifications are queued for `token`.
+    public func queuedCount(for token: DeviceToken) throws(StoreError) -> Int {
+        try self.read { txn throws(StoreError) in
+            guard let bytes = try txn.get(self.environment.counts, token.bytes), bytes.count == 4 else { return 0 }
+            return Int(bytes.reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
+        }
+    }
+
+    /// Tokens that became invalid and have not been read by the feedback service.
+    public func feedback() throws(StoreError) -> [FeedbackEntry] {
+        try self.read { txn throws(StoreError) in
+            var entries: [FeedbackEntry] = []
+            try txn.scan(self.environment.feedback) { key, value throws(StoreError) in
+                guard let token = DeviceToken(bytes: Array(key)) else { throw .corruptRecord("feedback key") }
+                entries.append(try TokenRecordCodec.decodeFeedback(token: token, value))
+                return true
+            }
+            return entries
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import APNsCore
+
+extension StoreWriter {
+    /// Queues an accepted notification, applying the token and storage policies; writer thread only.
+    func accept(
+        _ notification: Notification,
+        _ txn: Transaction,
+        nowMillis: Int64,
+        sequence: inout UInt64
+    ) throws(StoreError) -> StoreOutcome {
+        if let refusal = try self.tokenRefusal(for: notification, txn) { return refusal }
+
+        let assigned = sequence
+        sequence += 1
+        let record = NotificationCodec.encode(notification)
+        let maximumStorage = self.configuration.maximumStorageSeconds
+        guard notification.isStorable(nowSeconds: nowMillis / 1000, maximumStorageSeconds: maximumStorage) else {
+            try self.putLog(txn, sequence: assigned, status: .discarded, at: nowMillis, record: record)
+            return .discarded
+        }
+
+        if notification.collapseID != nil || self.configuration.storagePolicy == .latest {
+            try self.replaceOlder(than: notification, txn, nowMillis: nowMillis)
+        }
+
+        let queueKey = StoreKeys.queueKey(notification.token, sequence: assigned)
+        try txn.put(self.environment.queue, queueKey, record)
+        let expiration = notification.effectiveExpiration(maximumStorageSeconds: maximumStorage)
+        try txn.put(self.environment.expiry, StoreKeys.expiryKey(expiration: expiration, sequence: assigned), queueKey)
+        try txn.put(self.environment.unique, StoreKeys.uniqueKey(notification.uniqueID), queueKey)
+        try self.adjustCount(notification.token, by: 1, txn)
+
+        if self.configuration.storagePolicy == .all {
+            let excess = try self.count(notification.token, txn) - self.configuration.maximumQueuedPerDevice
+            if excess > 0 { try self.dropOldest(excess, of: notification.token, txn, nowMillis: nowMillis) }
+        }
+        return .queued(sequence: assigned)
+    }
+
+    /// Why APNs would refuse a push to this token, if the store knows of a reason.
+    private func tokenRefusal(for notification: Notification, _ txn: Transaction) throws(StoreError) -> StoreOutcome? {
+        guard let bytes = try txn.get(self.environment.tokens, notification.token.bytes) else {
+            return self.configuration.tokenPolicy == .registered ? .unknownToken : nil
+        }
+        let record = try TokenRecordCodec.decode(token: notification.token, bytes)
+        if let unregisteredAt = record.unregisteredAt { return .tokenUnregistered(timestamp: unregisteredAt) }
+        if let topic = notification.topic, !record.topic.isEmpty, topic != record.topic { return .tokenNotForTopic }
+        return nil
+    }
+
+    /// Removes queued notifications the new one replaces: same topic and collapse id, or, under
+    /// the `latest` policy, every older one of the same topic.
+    private func replaceOlder(than notification: Notification, _ txn: Transaction, nowMillis: Int64) throws(StoreError) {
+        let latest = self.configuration.storagePolicy == .latest
+        let prefix = StoreKeys.queuePrefix(notification.token)
+        var replaced: [(key: [UInt8], record: [UInt8])] = []
+        try txn.scan(self.environment.queue, from: prefix) { key, value throws(StoreError) in
+            guard key.count == prefix.count + 8, key.starts(with: prefix) else { return false }
+            let queued = try NotificationCodec.decode(value)
+            let sameTopic = queued.topic == notification.topic
+            if sameTopic && (latest || (notification.collapseID != nil && queued.collapseID == notification.collapseID)) {
+                replaced.append((Array(key), Array(value)))
+            }
+            return true
+        }
+        for entry in replaced {
+            try self.removeQueued(entry.key, record: entry.record, status: .replaced, txn, nowMillis: nowMillis)
+        }
+    }
+
+    /// Drops the `count` oldest notifications of a token's queue.
+    private func dropOldest(_ count: Int, of token: DeviceToken, _ txn: Transaction, nowMillis: Int64) throws(StoreError) {
+        let prefix = StoreKeys.queuePrefix(token)
+        var oldest: [(key: [UInt8], record: [UInt8])] = []
+        try txn.scan(self.environment.queue, from: prefix) { key, value in
+            guard oldest.count < count, key.count == prefix.count + 8, key.starts(with: prefix) else { return false }
+            oldest.append((Array(key), Array(value)))
+            return true
+        }
+        for entry in oldest {
+            try self.removeQueued(entry.key, record: entry.record, status: .dropped, txn, nowMillis: nowMillis)
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import APNsCore
+
+extension StoreWriter {
+    /// Records a new token; writer thread only.
+    func register(
+        _ token: DeviceToken,
+        topic: String,
+        deviceID: String?,
+        _ txn: Transaction,
+        nowMillis: Int64
+    ) throws(StoreError) -> StoreOutcome {
+        guard try txn.get(self.environment.tokens, token.bytes) == nil else { return .tokenTaken }
+        let record = TokenRecord(token: token, topic: topic, deviceID: deviceID, registeredAt: nowMillis, unregisteredAt: nil)
+        try txn.put(self.environment.tokens, token.bytes, TokenRecordCodec.encode(record))
+        // A token that registers again is valid again and no longer reported as gone.
+        try txn.delete(self.environment.feedback, token.bytes)
+        return .registered
+    }
+
+    /// Marks a token unregistered now, drops its queue and records it for feedback; writer thread only.
+    /// A token unregistered before keeps its first time.
+    func unregister(_ token: DeviceToken, _ txn: Transaction, nowMillis: Int64) throws(StoreError) -> StoreOutcome {
+        var record: TokenRecord
+        if let bytes = try txn.get(self.environment.tokens, token.bytes) {
+            record = try TokenRecordCodec.decode(token: token, bytes)
+            if let at = record.unregisteredAt { return .unregistered(timestamp: at) }
+        } else {
+            // An open-mode token nobody registered: remember it, with the topic its queue shows.
+            let topic = try self.firstQueued(token, txn)?.topic ?? ""
+            record = TokenRecord(token: token, topic: topic, deviceID: nil, registeredAt: nowMillis, unregisteredAt: nil)
+        }
+        record.unregisteredAt = nowMillis
+        try txn.put(self.environment.tokens, token.bytes, TokenRecordCodec.encode(record))
+        try txn.put(self.environment.feedback, token.bytes, TokenRecordCodec.encodeFeedback(at: nowMillis, topic: record.topic))
+
+        let prefix = StoreKeys.queuePrefix(token)
+        var queued: [(key: [UInt8], record: [UInt8])] = []
+        try txn.scan(self.environment.queue, from: prefix) { key, value in
+            guard key.count == prefix.count + 8, key.starts(with: prefix) else { return false }
+            queued.append((Array(key), Array(value)))
+            return true
+        }
+        for entry in queued {
+            try self.removeQueued(entry.key, record: entry.record, status: .dropped, txn, nowMillis: nowMillis)
+        }
+        return .unregistered(timestamp: nowMillis)
+    }
+
+    /// Takes an acknowledged notification out of its queue and logs it as delivered; writer thread only.
+    func acknowledge(_ uniqueID: String, _ txn: Transaction, nowMillis: Int64) throws(StoreError) -> StoreOutcome {
+        guard let queueKey = try txn.get(self.environment.unique, StoreKeys.uniqueKey(uniqueID)),
+            let record = try txn.get(self.environment.queue, queueKey)
+        else { return .acknowledged(false) }
+        try self.removeQueued(queueKey, record: record, status: .delivered, txn, nowMillis: nowMillis)
+        return .acknowledged(true)
+    }
+
+    private func firstQueued(_ token: DeviceToken, _ txn: Transaction) throws(StoreError) -> Notification? {
+        let prefix = StoreKeys.queuePrefix(token)
+        var first: Notification?
+        try txn.scan(self.environment.queue, from: prefix) { key, value throws(StoreError) in
+            if key.count == prefix.count + 8, key.starts(with: prefix) { first = try NotificationCodec.decode(value) }
+            return false
+        }
+        return first
+    }
+}
