@@ -10,6 +10,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "apns-emulator", targets: ["APNsEmulator"]),
+        .library(name: "APNsDeviceClient", targets: ["APNsDeviceClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
@@ -72,10 +73,22 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "APNsDeviceClient",
+            dependencies: [
+                "APNsCore",
+                "APNsWire",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "APNsEmulator",
             dependencies: [
                 "APNsServer",
+                "APNsDeviceClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -86,6 +99,7 @@ let package = Package(
             name: "APNsTestSupport",
             dependencies: [
                 "APNsServer",
+                "APNsDeviceClient",
                 "APNsStore",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -7,6 +7,8 @@ import Logging
 import NIOCore
 
 extension Durability: ExpressibleByArgument {}
+extension TokenPolicy: ExpressibleByArgument {}
+extension StoragePolicy: ExpressibleByArgument {}
 extension APNsEnvironment: ExpressibleByArgument {}
 
 /// `apns-emulator serve`: run every listener until SIGINT or SIGTERM.
@@ -24,6 +26,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(name: .customLong("admin-port"), help: "Admin HTTP/1.1 API port; 0 picks a free one. (env: \(EnvironmentTwins.variable(for: "--admin-port")))")
     var adminPort = 8197
+
+    @Option(name: .customLong("device-port"), help: "Device listener port (emulated devices); 0 picks a free one. (env: \(EnvironmentTwins.variable(for: "--device-port")))")
+    var devicePort = 5223
 
     @Option(name: .customLong("data-dir"), help: "Directory of the LMDB store. (env: \(EnvironmentTwins.variable(for: "--data-dir")))")
     var dataDirectory = ".apns-emulator"
@@ -43,6 +48,21 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("map-size"), help: "LMDB map size in MiB: the most the store holds. (env: \(EnvironmentTwins.variable(for: "--map-size")))")
     var mapSizeMiB = 4096
 
+    @Option(name: .customLong("tokens"), help: "open: any well-formed token is accepted and its queue waits for a device; registered: unknown tokens get 400 BadDeviceToken, as APNs. (env: \(EnvironmentTwins.variable(for: "--tokens")))")
+    var tokenPolicy = TokenPolicy.open
+
+    @Option(name: .customLong("storage-policy"), help: "all: queue every notification (capped per device); latest: keep only the most recent per topic per offline device, as APNs. (env: \(EnvironmentTwins.variable(for: "--storage-policy")))")
+    var storagePolicy = StoragePolicy.all
+
+    @Option(name: .customLong("max-queued-per-device"), help: "Queue cap per device token under --storage-policy all; the oldest are dropped. (env: \(EnvironmentTwins.variable(for: "--max-queued-per-device")))")
+    var maximumQueuedPerDevice = 1000
+
+    @Option(name: .customLong("max-expiration"), help: "Longest a notification is kept, in seconds, whatever its apns-expiration (30 days, as APNs). (env: \(EnvironmentTwins.variable(for: "--max-expiration")))")
+    var maximumExpiration: Int64 = 30 * 86_400
+
+    @Option(name: .customLong("delivered-log-size"), help: "How many delivered, expired, discarded or dropped notifications are kept for inspection. (env: \(EnvironmentTwins.variable(for: "--delivered-log-size")))")
+    var deliveredLogSize = 10_000
+
     @Option(help: "development (answers carry apns-unique-id) or production. (env: \(EnvironmentTwins.variable(for: "--environment")))")
     var environment = APNsEnvironment.development
 
@@ -53,10 +73,14 @@ struct ServeCommand: AsyncParsableCommand {
     var logLevel = "info"
 
     func validate() throws {
-        for (name, port) in [("--http2-port", self.http2Port), ("--admin-port", self.adminPort)] where !(0...65_535).contains(port) {
+        for (name, port) in [("--http2-port", self.http2Port), ("--admin-port", self.adminPort), ("--device-port", self.devicePort)]
+        where !(0...65_535).contains(port) {
             throw ValidationError("\(name) must be between 0 and 65535, not \(port)")
         }
         guard self.mapSizeMiB >= 1 else { throw ValidationError("--map-size must be at least 1 MiB") }
+        guard self.maximumQueuedPerDevice >= 1 else { throw ValidationError("--max-queued-per-device must be at least 1") }
+        guard self.maximumExpiration >= 1 else { throw ValidationError("--max-expiration must be at least 1 second") }
+        guard self.deliveredLogSize >= 0 else { throw ValidationError("--delivered-log-size must not be negative") }
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
         guard Logger.Level(rawValue: self.logLevel) != nil else {
             throw ValidationError("--log-level must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -76,6 +100,12 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.host = self.host
         configuration.http2Port = self.http2Port
         configuration.adminPort = self.adminPort
+        configuration.devicePort = self.devicePort
+        configuration.tokenPolicy = self.tokenPolicy
+        configuration.storagePolicy = self.storagePolicy
+        configuration.maximumQueuedPerDevice = self.maximumQueuedPerDevice
+        configuration.maximumExpirationSeconds = self.maximumExpiration
+        configuration.deliveredLogSize = self.deliveredLogSize
         configuration.dataDirectory = self.dataDirectory
         configuration.certificatesDirectory = self.certificatesDirectory
         configuration.certificatePath = self.certificatePath ?? self.certificatesDirectory + "/server.pem"

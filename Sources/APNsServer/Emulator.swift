@@ -14,6 +14,8 @@ public final class Emulator: Sendable {
     private let group: MultiThreadedEventLoopGroup
     private let serviceGroup: ServiceGroup
     private let readiness = ReadinessGate()
+    /// The relay between the front doors, the store and connected devices.
+    public let relay: Relay
     private let logger: Logger
 
     /// Prepares everything (certificates, store, TLS) without opening a socket.
@@ -37,7 +39,8 @@ public final class Emulator: Sendable {
         )
         self.store = try NotificationStore(configuration: configuration.storeConfiguration, logger: logger)
         self.group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, configuration.eventLoopThreads))
-        let relay = Relay(store: self.store, group: self.group)
+        let relay = Relay(store: self.store, hub: DeliveryHub(), group: self.group)
+        self.relay = relay
         let readiness = self.readiness
 
         let http2 = HTTP2ProviderListener(
@@ -65,7 +68,20 @@ public final class Emulator: Sendable {
                 onListening("admin API", Self.url(scheme: "http", address))
             }
         )
-        let services: [any Service] = [StoreService(store: self.store), http2, admin]
+        let device = DeviceListener(
+            listener: Listener(name: "device", host: configuration.host, port: configuration.devicePort, group: self.group, logger: logger),
+            sslContext: try TLSFiles.serverContext(
+                certificatePath: configuration.certificatePath,
+                privateKeyPath: configuration.privateKeyPath,
+                protocols: []
+            ),
+            relay: relay,
+            onBound: { address in
+                readiness.bound(device: address)
+                onListening("device listener", Self.url(scheme: "tls", address))
+            }
+        )
+        let services: [any Service] = [StoreService(store: self.store), http2, device, admin]
         self.serviceGroup = ServiceGroup(
             configuration: ServiceGroupConfiguration(
                 services: services.map {

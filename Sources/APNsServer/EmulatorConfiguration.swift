@@ -10,6 +10,8 @@ public struct EmulatorConfiguration: Sendable {
     public var http2Port: Int = 2197
     /// Admin HTTP/1.1 API port; 0 picks a free port.
     public var adminPort: Int = 8197
+    /// Device listener port (APNs' own device port 5223); 0 picks a free port.
+    public var devicePort: Int = 5223
     /// Where LMDB keeps its files.
     public var dataDirectory: String = ".apns-emulator"
     /// The server certificate (PEM) providers see, and its private key.
@@ -20,6 +22,16 @@ public struct EmulatorConfiguration: Sendable {
     public var durability: Durability = .durable
     /// LMDB map size: the most the store can hold.
     public var mapSizeBytes: Int = 4 << 30
+    /// Which tokens a push may go to.
+    public var tokenPolicy: TokenPolicy = .open
+    /// What an offline device's queue keeps.
+    public var storagePolicy: StoragePolicy = .all
+    /// The most notifications one device queue holds under the `all` policy.
+    public var maximumQueuedPerDevice: Int = 1000
+    /// The longest a notification is kept, whatever its expiration (APNs: 30 days).
+    public var maximumExpirationSeconds: Int64 = 30 * 86_400
+    /// How many delivered, expired, discarded or dropped notifications are kept for inspection.
+    public var deliveredLogSize: Int = 10_000
     public var environment: APNsEnvironment = .development
     /// How long graceful shutdown waits for a connection's unfinished requests before closing it.
     public var shutdownGrace: Duration = .seconds(10)
@@ -34,11 +46,17 @@ public struct EmulatorConfiguration: Sendable {
 
     /// The store settings that follow from this configuration.
     public var storeConfiguration: StoreConfiguration {
-        StoreConfiguration(
+        var configuration = StoreConfiguration(
             directory: self.dataDirectory,
             mapSizeBytes: self.mapSizeBytes,
             durability: self.durability,
+            logLimit: self.deliveredLogSize,
+            maximumStorageSeconds: self.maximumExpirationSeconds,
             clock: self.clock
         )
+        configuration.tokenPolicy = self.tokenPolicy
+        configuration.storagePolicy = self.storagePolicy
+        configuration.maximumQueuedPerDevice = self.maximumQueuedPerDevice
+        return configuration
     }
 }

@@ -5,6 +5,7 @@ import Synchronization
 public struct ListeningAddresses: Sendable {
     public var http2: SocketAddress
     public var admin: SocketAddress
+    public var device: SocketAddress
 }
 
 /// Lets callers wait until every listener is bound, or learn that starting failed.
@@ -12,12 +13,13 @@ final class ReadinessGate: Sendable {
     private struct State {
         var http2: SocketAddress?
         var admin: SocketAddress?
+        var device: SocketAddress?
         var failure: (any Error)?
         var waiters: [CheckedContinuation<ListeningAddresses, any Error>] = []
 
         var ready: ListeningAddresses? {
-            guard let http2, let admin else { return nil }
-            return ListeningAddresses(http2: http2, admin: admin)
+            guard let http2, let admin, let device else { return nil }
+            return ListeningAddresses(http2: http2, admin: admin, device: device)
         }
     }
 
@@ -26,6 +28,8 @@ final class ReadinessGate: Sendable {
     func bound(http2 address: SocketAddress) { self.update { $0.http2 = address } }
 
     func bound(admin address: SocketAddress) { self.update { $0.admin = address } }
+
+    func bound(device address: SocketAddress) { self.update { $0.device = address } }
 
     func failed(_ error: any Error) { self.update { $0.failure = $0.failure ?? error } }
 

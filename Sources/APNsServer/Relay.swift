@@ -6,11 +6,13 @@ import NIOCore
 /// it is durable. One relay serves every interface.
 public final class Relay: Sendable {
     public let store: NotificationStore
+    public let hub: DeliveryHub
     private let batchers: [ObjectIdentifier: StoreBatcher]
 
     /// - Parameter group: the event loops the listeners run on; each gets its own batcher.
-    public init(store: NotificationStore, group: any EventLoopGroup) {
+    public init(store: NotificationStore, hub: DeliveryHub, group: any EventLoopGroup) {
         self.store = store
+        self.hub = hub
         var batchers: [ObjectIdentifier: StoreBatcher] = [:]
         for loop in group.makeIterator() {
             batchers[ObjectIdentifier(loop)] = StoreBatcher(eventLoop: loop, store: store)
@@ -18,13 +20,28 @@ public final class Relay: Sendable {
         self.batchers = batchers
     }
 
-    /// Stores `notification`; the future completes on `eventLoop` after the commit.
-    /// Call on `eventLoop`.
+    /// Stores `notification` and, once it is durable, hands it to its device if one is connected.
+    /// The future completes on `eventLoop` after the commit. Call on `eventLoop`.
     public func accept(_ notification: Notification, on eventLoop: any EventLoop) -> EventLoopFuture<StoreOutcome> {
+        // Whether the device is connected is decided at acceptance: it matters for expiration 0.
+        let operation: StoreOperation =
+            self.hub.isConnected(notification.token) ? .acceptForConnectedDevice(notification) : .accept(notification)
+        let hub = self.hub
+        return self.submit(operation, on: eventLoop).map { outcome in
+            switch outcome {
+            case .queued, .deliverOnce: hub.deliver(notification)
+            default: break
+            }
+            return outcome
+        }
+    }
+
+    /// Runs one store operation in the next group commit of `eventLoop`'s batch. Call on `eventLoop`.
+    public func submit(_ operation: StoreOperation, on eventLoop: any EventLoop) -> EventLoopFuture<StoreOutcome> {
         guard let batcher = self.batchers[ObjectIdentifier(eventLoop)] else {
             // A loop outside the group (never expected): submit directly, without batching.
             let promise = eventLoop.makePromise(of: StoreOutcome.self)
-            self.store.submit([.accept(notification)]) { result in
+            self.store.submit([operation]) { result in
                 let outcome = result.flatMap { outcomes in
                     outcomes.first.map { .success($0) } ?? .failure(.closed)
                 }
@@ -32,7 +49,7 @@ public final class Relay: Sendable {
             }
             return promise.futureResult
         }
-        return batcher.enqueue(.accept(notification))
+        return batcher.enqueue(operation)
     }
 
     /// How a provider is answered for what the store did with its notification: `nil` for 200,

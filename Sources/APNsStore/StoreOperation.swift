@@ -4,6 +4,9 @@ import APNsCore
 public enum StoreOperation: Sendable {
     /// A notification the provider API accepted.
     case accept(Notification)
+    /// The same, for a token whose device was connected at acceptance: a notification that may
+    /// not be stored (expiration 0 or past) is then logged as delivered and handed over once.
+    case acceptForConnectedDevice(Notification)
     /// A notification that is not queued but leaves a trace in the log (e.g. expiration 0,
     /// handed straight to a connected device).
     case record(Notification, LogStatus)
@@ -24,6 +27,8 @@ public enum StoreOutcome: Sendable, Equatable {
     case queued(sequence: UInt64)
     /// Not stored: its expiration was 0 or already past and no device took it (recorded in the log).
     case discarded
+    /// Not stored, but to be handed to the connected device now (expiration 0 or past).
+    case deliverOnce
     /// Recorded in the log.
     case recorded
     /// This many notifications had expired and were moved to the log.

@@ -4,6 +4,7 @@ extension StoreWriter {
     /// Queues an accepted notification, applying the token and storage policies; writer thread only.
     func accept(
         _ notification: Notification,
+        connected: Bool,
         _ txn: Transaction,
         nowMillis: Int64,
         sequence: inout UInt64
@@ -15,8 +16,8 @@ extension StoreWriter {
         let record = NotificationCodec.encode(notification)
         let maximumStorage = self.configuration.maximumStorageSeconds
         guard notification.isStorable(nowSeconds: nowMillis / 1000, maximumStorageSeconds: maximumStorage) else {
-            try self.putLog(txn, sequence: assigned, status: .discarded, at: nowMillis, record: record)
-            return .discarded
+            try self.putLog(txn, sequence: assigned, status: connected ? .delivered : .discarded, at: nowMillis, record: record)
+            return connected ? .deliverOnce : .discarded
         }
 
         if notification.collapseID != nil || self.configuration.storagePolicy == .latest {

@@ -13,7 +13,9 @@ extension StoreWriter {
     ) throws(StoreError) -> StoreOutcome {
         switch operation {
         case .accept(let notification):
-            return try self.accept(notification, txn, nowMillis: nowMillis, sequence: &sequence)
+            return try self.accept(notification, connected: false, txn, nowMillis: nowMillis, sequence: &sequence)
+        case .acceptForConnectedDevice(let notification):
+            return try self.accept(notification, connected: true, txn, nowMillis: nowMillis, sequence: &sequence)
         case .record(let notification, let status):
             try self.putLog(txn, sequence: sequence, status: status, at: nowMillis, record: NotificationCodec.encode(notification))
             sequence += 1

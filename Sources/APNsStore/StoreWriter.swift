@@ -146,7 +146,7 @@ final class StoreWriter: Sendable {
                     for operation in submission.operations {
                         let outcome = try self.apply(operation, txn, nowMillis: now, sequence: &sequence)
                         switch outcome {
-                        case .queued, .discarded, .recorded, .acknowledged(true), .unregistered: logged = true
+                        case .queued, .discarded, .deliverOnce, .recorded, .acknowledged(true), .unregistered: logged = true
                         case .swept(let count) where count > 0: logged = true
                         default: break
                         }

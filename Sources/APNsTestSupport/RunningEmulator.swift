@@ -15,6 +15,7 @@ public final class RunningEmulator: Sendable {
     public var caPath: String { self.emulator.configuration.certificatesDirectory + "/ca.pem" }
     public var http2Port: Int { self.addresses.http2.port ?? 0 }
     public var adminPort: Int { self.addresses.admin.port ?? 0 }
+    public var devicePort: Int { self.addresses.device.port ?? 0 }
     public var dataDirectory: String { self.emulator.configuration.dataDirectory }
 
     /// Starts an emulator. `configure` may change anything; ports and directories default to
@@ -27,6 +28,7 @@ public final class RunningEmulator: Sendable {
         var configuration = EmulatorConfiguration()
         configuration.http2Port = 0
         configuration.adminPort = 0
+        configuration.devicePort = 0
         configuration.eventLoopThreads = 2
         configuration.dataDirectory = directory.appending("data")
         configuration.certificatesDirectory = directory.appending("certs")

@@ -71,7 +71,7 @@ public final class EmulatorProcess: Sendable {
         let log = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["serve", "--http2-port", "0", "--admin-port", "0", "--log-level", "warning"] + arguments
+        process.arguments = ["serve", "--http2-port", "0", "--admin-port", "0", "--device-port", "0", "--log-level", "warning"] + arguments
         process.standardOutput = log
         process.standardError = log
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }

@@ -1,0 +1,125 @@
+import APNsCore
+import APNsWire
+import NIOCore
+import NIOPosix
+import NIOSSL
+
+/// A device for the emulator: connects over TLS, registers or resumes tokens, and receives
+/// notifications (docs/device-protocol.md).
+public final class DeviceClient: Sendable {
+    /// Notifications as they arrive. The stream ends when the connection closes, with an error
+    /// if the server sent one.
+    public let notifications: AsyncThrowingStream<Notification, any Error>
+    private let channel: any Channel
+    private let handler: NIOLoopBound<DeviceClientHandler>
+
+    /// Connects, says hello and waits for the welcome.
+    /// - Parameter caPath: the CA to trust (the emulator's `certs/ca.pem`).
+    public static func connect(
+        host: String,
+        port: Int,
+        caPath: String,
+        deviceID: String,
+        serverName: String = "localhost",
+        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+    ) async throws -> DeviceClient {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(caPath))
+        let sslContext = try NIOSSLContext(configuration: tls)
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: Notification.self, throwing: (any Error).self)
+        let channel = try await ClientBootstrap(group: group)
+            .channelOption(.socketOption(.tcp_nodelay), value: 1)
+            .connect(host: host, port: port) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let pipeline = channel.pipeline.syncOperations
+                    try pipeline.addHandler(NIOSSLClientHandler(context: sslContext, serverHostname: serverName))
+                    try pipeline.addHandler(ByteToMessageHandler(DeviceFrameDecoder()))
+                    try pipeline.addHandler(MessageToByteHandler(DeviceFrameEncoder()))
+                    try pipeline.addHandler(DeviceClientHandler(notifications: continuation))
+                    return channel
+                }
+            }
+        let handler = try await channel.eventLoop.submit {
+            NIOLoopBound(try channel.pipeline.syncOperations.handler(type: DeviceClientHandler.self), eventLoop: channel.eventLoop)
+        }.get()
+        let client = DeviceClient(channel: channel, handler: handler, notifications: stream)
+        let reply = try await client.request(.hello(version: DeviceProtocol.version, deviceID: deviceID), expecting: .welcome)
+        guard case .welcome = reply else { throw DeviceClientError.unexpectedReply(reply) }
+        return client
+    }
+
+    private init(channel: any Channel, handler: NIOLoopBound<DeviceClientHandler>, notifications: AsyncThrowingStream<Notification, any Error>) {
+        self.channel = channel
+        self.handler = handler
+        self.notifications = notifications
+    }
+
+    /// Asks for a new token for an app; it is held by this connection from now on.
+    public func register(topic: String) async throws -> DeviceToken {
+        let reply = try await self.request(.register(topic: topic), expecting: .registered)
+        guard case .registered(_, let token) = reply else { throw DeviceClientError.unexpectedReply(reply) }
+        return token
+    }
+
+    /// Presents known tokens after (re)connecting; queued notifications follow.
+    public func resume(_ tokens: [DeviceToken]) async throws -> [ResumeResult] {
+        let reply = try await self.request(.resume(tokens: tokens), expecting: .resumed)
+        guard case .resumed(let results) = reply else { throw DeviceClientError.unexpectedReply(reply) }
+        return results
+    }
+
+    /// The app was removed: its token stops being valid. Returns when (ms since the UNIX epoch).
+    public func unregister(topic: String) async throws -> Int64 {
+        let reply = try await self.request(.unregister(topic: topic), expecting: .unregistered)
+        guard case .unregistered(_, _, let timestamp) = reply else { throw DeviceClientError.unexpectedReply(reply) }
+        return timestamp
+    }
+
+    /// Acknowledges a notification, which then leaves its queue.
+    public func acknowledge(_ uniqueID: String) async throws {
+        try await self.channel.writeAndFlush(DeviceClientMessage.ack(uniqueID: uniqueID).frame(allocator: self.channel.allocator))
+    }
+
+    /// A keepalive round trip.
+    public func ping() async throws {
+        let opaque = UInt64.random(in: 0...UInt64.max)
+        let reply = try await self.request(.ping(opaque), expecting: .pong)
+        guard case .pong(opaque) = reply else { throw DeviceClientError.unexpectedReply(reply) }
+    }
+
+    /// Closes the connection; unacknowledged notifications stay queued on the server.
+    public func close() async throws {
+        do {
+            try await self.channel.close()
+        } catch ChannelError.alreadyClosed {
+            // The server closed it first: nothing left to do.
+        }
+    }
+
+    private func request(_ message: DeviceClientMessage, expecting kind: ReplyKind) async throws -> DeviceServerMessage {
+        let promise = self.channel.eventLoop.makePromise(of: DeviceServerMessage.self)
+        let handler = self.handler
+        let frame = message.frame(allocator: self.channel.allocator)
+        self.channel.eventLoop.execute {
+            handler.value.expect(kind, promise)
+            handler.value.send(frame)
+        }
+        return try await promise.futureResult.get()
+    }
+}
+
+/// What went wrong on the client side of the device protocol.
+public enum DeviceClientError: Error, CustomStringConvertible {
+    /// The server sent an error frame and closed the connection.
+    case server(code: DeviceErrorCode, message: String)
+    case unexpectedReply(DeviceServerMessage)
+    case closed
+
+    public var description: String {
+        switch self {
+        case .server(let code, let message): return "the emulator refused: \(code): \(message)"
+        case .unexpectedReply(let reply): return "unexpected reply \(reply)"
+        case .closed: return "the connection closed"
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import APNsCore
+import NIOCore
+import Synchronization
+
+/// A connected device session, as the hub reaches it.
+public final class DeviceSubscriber: Sendable {
+    let eventLoop: any EventLoop
+    /// Hands a notification to the session; runs on `eventLoop`.
+    private let handOver: @Sendable (Notification) -> Void
+
+    init(eventLoop: any EventLoop, handOver: @escaping @Sendable (Notification) -> Void) {
+        self.eventLoop = eventLoop
+        self.handOver = handOver
+    }
+
+    /// Delivers on the session's event loop, from any thread.
+    func deliver(_ notification: Notification) {
+        if self.eventLoop.inEventLoop {
+            self.handOver(notification)
+        } else {
+            self.eventLoop.execute { self.handOver(notification) }
+        }
+    }
+}
+
+/// Which tokens have a device connected right now, and how to reach it.
+public final class DeliveryHub: Sendable {
+    private let subscribers = Mutex<[DeviceToken: DeviceSubscriber]>([:])
+
+    public init() {}
+
+    /// Routes `token`'s notifications to `subscriber` (the newest connection for a token wins).
+    func subscribe(_ token: DeviceToken, _ subscriber: DeviceSubscriber) {
+        self.subscribers.withLock { $0[token] = subscriber }
+    }
+
+    /// Stops routing `token` to `subscriber`, unless another connection took it over since.
+    func unsubscribe(_ token: DeviceToken, _ subscriber: DeviceSubscriber) {
+        self.subscribers.withLock { subscribers in
+            if subscribers[token] === subscriber { subscribers[token] = nil }
+        }
+    }
+
+    /// Whether a device holding `token` is connected.
+    public func isConnected(_ token: DeviceToken) -> Bool {
+        self.subscribers.withLock { $0[token] != nil }
+    }
+
+    /// How many tokens have a device connected.
+    public var connectedCount: Int { self.subscribers.withLock { $0.count } }
+
+    /// Hands `notification` to its token's device, if connected; returns whether it was.
+    @discardableResult
+    func deliver(_ notification: Notification) -> Bool {
+        guard let subscriber = self.subscribers.withLock({ $0[notification.token] }) else { return false }
+        subscriber.deliver(notification)
+        return true
+    }
+}

@@ -1,0 +1,52 @@
+import APNsCore
+import APNsDeviceClient
+import Foundation
+
+extension DeviceClient {
+    /// The next notification, or an error if none arrives within `timeout`. A timeout ends the
+    /// notification stream, so use it last when expecting nothing.
+    public func next(within timeout: Duration = .seconds(10)) async throws -> APNsCore.Notification {
+        try await withThrowingTaskGroup(of: APNsCore.Notification?.self) { group in
+            group.addTask {
+                var iterator = self.notifications.makeAsyncIterator()
+                guard let notification = try await iterator.next() else { throw DeviceClientError.closed }
+                return notification
+            }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let notification = first else { throw TestClientError.timedOut }
+            return notification
+        }
+    }
+
+    /// Checks that nothing was delivered: a ping round trip orders the connection, then no
+    /// notification may be waiting. Ends the notification stream.
+    public func expectNothingDelivered() async throws -> APNsCore.Notification? {
+        try await self.ping()
+        do {
+            return try await self.next(within: .milliseconds(200))
+        } catch TestClientError.timedOut {
+            return nil
+        }
+    }
+}
+
+extension RunningEmulator {
+    /// A device connected to this emulator.
+    public func device(_ id: String = "device-\(UUID().uuidString.prefix(8))") async throws -> DeviceClient {
+        try await DeviceClient.connect(host: "127.0.0.1", port: self.devicePort, caPath: self.caPath, deviceID: id)
+    }
+}
+
+/// Polls `condition` until it holds or `timeout` passes; returns whether it held.
+public func eventually(timeout: Duration = .seconds(10), _ condition: () async throws -> Bool) async rethrows -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        if try await condition() { return true }
+        try? await Task.sleep(for: .milliseconds(10))
+    }
+    return try await condition()
+}

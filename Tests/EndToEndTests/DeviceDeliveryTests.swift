@@ -1,0 +1,284 @@
+import APNsCore
+import APNsDeviceClient
+import APNsServer
+import APNsTestSupport
+import APNsWire
+import Foundation
+import Testing
+
+/// Store and forward to emulated devices, over real TLS sockets.
+@Suite("Device delivery")
+struct DeviceDeliveryTests {
+    static let topic = "com.example.app"
+
+    func push(_ client: HTTP2TestClient, _ token: DeviceToken, _ n: Int, headers: [(String, String)] = []) async throws -> HTTP2TestClient.Response {
+        try await client.push(token: token.hex, headers: [("apns-topic", Self.topic)] + headers, json: #"{"n":\#(n)}"#)
+    }
+
+    func number(_ notification: APNsCore.Notification) -> Int? {
+        ((try? JSONSerialization.jsonObject(with: Data(notification.payload))) as? [String: Any])?["n"] as? Int
+    }
+
+    @Test("pushed while offline, received in order on reconnect; acknowledged ones leave the queue")
+    func offlineThenReconnect() async throws {
+        let emulator = try await RunningEmulator.start()
+        let first = try await emulator.device("phone")
+        let token = try await first.register(topic: Self.topic)
+        #expect(token.bytes.count == 32)
+        try await first.close()
+
+        let provider = try await emulator.http2Client()
+        for n in 0..<5 { #expect(try await self.push(provider, token, n).status == 200) }
+
+        let again = try await emulator.device("phone")
+        #expect(try await again.resume([token]) == [ResumeResult(token: token, status: .resumed)])
+        var received: [Int] = []
+        for _ in 0..<5 {
+            let notification = try await again.next()
+            #expect(notification.token == token)
+            #expect(notification.topic == Self.topic)
+            received.append(try #require(self.number(notification)))
+            try await again.acknowledge(notification.uniqueID)
+        }
+        #expect(received == [0, 1, 2, 3, 4])
+        #expect(await eventually { (try? await emulator.queued(token.hex).isEmpty) == true })
+        try await emulator.stop()
+    }
+
+    @Test("pushed while online, received at once with every field")
+    func online() async throws {
+        let emulator = try await RunningEmulator.start()
+        let device = try await emulator.device()
+        let token = try await device.register(topic: Self.topic)
+        let provider = try await emulator.http2Client()
+        let response = try await provider.push(
+            token: token.hex,
+            headers: [("apns-topic", Self.topic), ("apns-push-type", "background"), ("apns-priority", "5"), ("apns-collapse-id", "c")],
+            json: #"{"aps":{"content-available":1}}"#
+        )
+        #expect(response.status == 200)
+        let notification = try await device.next()
+        #expect(notification.apnsID == response.header("apns-id"))
+        #expect(notification.uniqueID == response.header("apns-unique-id"))
+        #expect(notification.pushType == .background)
+        #expect(notification.priority == .conservePower)
+        #expect(notification.collapseID == "c")
+        #expect(notification.payload == Array(#"{"aps":{"content-available":1}}"#.utf8))
+        try await emulator.stop()
+    }
+
+    @Test("dropped before the ack, delivered again after reconnecting")
+    func redeliveredWhenNotAcknowledged() async throws {
+        let emulator = try await RunningEmulator.start()
+        let device = try await emulator.device("phone")
+        let token = try await device.register(topic: Self.topic)
+        let provider = try await emulator.http2Client()
+        _ = try await self.push(provider, token, 7)
+        let first = try await device.next()
+        try await device.close()
+
+        let again = try await emulator.device("phone")
+        _ = try await again.resume([token])
+        let second = try await again.next()
+        #expect(second.uniqueID == first.uniqueID)
+        try await again.acknowledge(second.uniqueID)
+        #expect(await eventually { (try? await emulator.queued(token.hex).isEmpty) == true })
+        try await again.close()
+
+        let third = try await emulator.device("phone")
+        _ = try await third.resume([token])
+        #expect(try await third.expectNothingDelivered() == nil)
+        try await emulator.stop()
+    }
+
+    @Test("a queue survives an emulator restart and is delivered after it")
+    func restart() async throws {
+        let directory = try TemporaryDirectory()
+        let emulator = try await RunningEmulator.start(directory: directory)
+        let device = try await emulator.device()
+        let token = try await device.register(topic: Self.topic)
+        try await device.close()
+        let provider = try await emulator.http2Client()
+        _ = try await self.push(provider, token, 1)
+        _ = try await self.push(provider, token, 2)
+        try await emulator.stop()
+
+        let restarted = try await RunningEmulator.start(directory: directory)
+        let again = try await restarted.device()
+        #expect(try await again.resume([token]).first?.status == .resumed)
+        #expect(self.number(try await again.next()) == 1)
+        #expect(self.number(try await again.next()) == 2)
+        try await restarted.stop()
+    }
+
+    @Test("an expired notification is never delivered")
+    func expired() async throws {
+        let clock = ManualClock(millis: Int64(Date().timeIntervalSince1970 * 1000))
+        let emulator = try await RunningEmulator.start { $0.clock = clock.function }
+        let device = try await emulator.device("phone")
+        let token = try await device.register(topic: Self.topic)
+        try await device.close()
+        let provider = try await emulator.http2Client()
+        let expiration = clock.now / 1000 + 60
+        _ = try await self.push(provider, token, 1, headers: [("apns-expiration", String(expiration))])
+        _ = try await self.push(provider, token, 2)
+        clock.advance(seconds: 61)
+
+        let again = try await emulator.device("phone")
+        _ = try await again.resume([token])
+        #expect(self.number(try await again.next()) == 2)
+        #expect(try await again.expectNothingDelivered() == nil)
+        // The sweeper also takes it out of the queue.
+        #expect(await eventually { (try? await emulator.queued(token.hex).count) == 1 })
+        try await emulator.stop()
+    }
+
+    @Test("expiration 0: delivered to a connected device, discarded for an offline one")
+    func expirationZero() async throws {
+        let emulator = try await RunningEmulator.start()
+        let online = try await emulator.device()
+        let onlineToken = try await online.register(topic: Self.topic)
+        let offline = try await emulator.device("offline")
+        let offlineToken = try await offline.register(topic: Self.topic)
+        try await offline.close()
+
+        let provider = try await emulator.http2Client()
+        #expect(try await self.push(provider, onlineToken, 1, headers: [("apns-expiration", "0")]).status == 200)
+        #expect(self.number(try await online.next()) == 1)
+        #expect(try await self.push(provider, offlineToken, 2, headers: [("apns-expiration", "0")]).status == 200)
+        #expect(try await emulator.queued(offlineToken.hex).isEmpty)
+        let back = try await emulator.device("offline")
+        _ = try await back.resume([offlineToken])
+        #expect(try await back.expectNothingDelivered() == nil)
+        try await emulator.stop()
+    }
+
+    @Test("a queued notification with the same topic and collapse id is replaced")
+    func collapse() async throws {
+        let emulator = try await RunningEmulator.start()
+        let device = try await emulator.device("phone")
+        let token = try await device.register(topic: Self.topic)
+        try await device.close()
+        let provider = try await emulator.http2Client()
+        _ = try await self.push(provider, token, 1, headers: [("apns-collapse-id", "score")])
+        _ = try await self.push(provider, token, 2)
+        _ = try await self.push(provider, token, 3, headers: [("apns-collapse-id", "score")])
+        let again = try await emulator.device("phone")
+        _ = try await again.resume([token])
+        #expect(self.number(try await again.next()) == 2)
+        #expect(self.number(try await again.next()) == 3)
+        #expect(try await again.expectNothingDelivered() == nil)
+        try await emulator.stop()
+    }
+
+    @Test("the latest policy keeps only the most recent notification per topic for an offline device")
+    func latestPolicy() async throws {
+        let emulator = try await RunningEmulator.start { $0.storagePolicy = .latest }
+        let device = try await emulator.device("phone")
+        let token = try await device.register(topic: Self.topic)
+        try await device.close()
+        let provider = try await emulator.http2Client()
+        for n in 1...3 { _ = try await self.push(provider, token, n) }
+        let again = try await emulator.device("phone")
+        _ = try await again.resume([token])
+        #expect(self.number(try await again.next()) == 3)
+        #expect(try await again.expectNothingDelivered() == nil)
+        try await emulator.stop()
+    }
+
+    @Test("after unregister, pushes get 410 Unregistered with the unregistration time; resume reports it")
+    func unregister() async throws {
+        let emulator = try await RunningEmulator.start()
+        let device = try await emulator.device("phone")
+        let token = try await device.register(topic: Self.topic)
+        let provider = try await emulator.http2Client()
+        _ = try await self.push(provider, token, 1)
+        _ = try await device.next()
+        let timestamp = try await device.unregister(topic: Self.topic)
+        let response = try await self.push(provider, token, 2)
+        #expect(response.status == 410)
+        #expect(response.reason == "Unregistered")
+        #expect(response.timestamp == timestamp)
+        #expect(try await emulator.queued(token.hex).isEmpty)
+        let again = try await emulator.device("phone")
+        #expect(try await again.resume([token]).first?.status == .unregistered)
+        try await emulator.stop()
+    }
+
+    @Test("registered mode refuses tokens the emulator did not issue", .tags(.policy))
+    func registeredMode() async throws {
+        let emulator = try await RunningEmulator.start { $0.tokenPolicy = .registered }
+        let provider = try await emulator.http2Client()
+        let stranger = DeviceToken(bytes: [UInt8](repeating: 3, count: 32))!
+        let refused = try await self.push(provider, stranger, 1)
+        #expect(refused.status == 400)
+        #expect(refused.reason == "BadDeviceToken")
+        let device = try await emulator.device()
+        let token = try await device.register(topic: Self.topic)
+        #expect(try await self.push(provider, token, 2).status == 200)
+        let wrongTopic = try await provider.push(token: token.hex, headers: [("apns-topic", "com.example.other")])
+        #expect(wrongTopic.reason == "DeviceTokenNotForTopic")
+        #expect(try await device.resume([stranger]).first?.status == .unknown)
+        try await emulator.stop()
+    }
+
+    @Test("1000 connected devices each receive their push")
+    func fanOut() async throws {
+        let emulator = try await RunningEmulator.start { $0.durability = .relaxed }
+        let devices = try await withThrowingTaskGroup(of: (DeviceClient, DeviceToken).self) { group in
+            for i in 0..<1000 {
+                group.addTask {
+                    let device = try await emulator.device("fan-\(i)")
+                    return (device, try await device.register(topic: Self.topic))
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(devices.count == 1000)
+        let provider = try await emulator.http2Client()
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for (i, device) in devices.enumerated() {
+                group.addTask { try await self.push(provider, device.1, i).status }
+            }
+            return try await group.reduce(into: [Int: Int]()) { $0[$1, default: 0] += 1 }
+        }
+        #expect(statuses == [200: 1000])
+        let received = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for (i, device) in devices.enumerated() {
+                group.addTask {
+                    let notification = try await device.0.next(within: .seconds(30))
+                    return notification.token == device.1 && self.number(notification) == i
+                }
+            }
+            return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        #expect(received == 1000)
+        try await emulator.stop()
+    }
+
+    @Test("protocol errors get an error frame and close the connection; nothing queued is lost")
+    func protocolErrors() async throws {
+        let emulator = try await RunningEmulator.start()
+        let device = try await emulator.device("phone")
+        let token = try await device.register(topic: Self.topic)
+        let provider = try await emulator.http2Client()
+        _ = try await self.push(provider, token, 1)
+        _ = try await device.next()
+        // Unregistering a topic this connection holds no token for is refused.
+        await #expect {
+            _ = try await device.unregister(topic: "com.example.other")
+        } throws: { error in
+            guard case DeviceClientError.server(let code, _) = error else { return false }
+            return code == .invalidArgument
+        }
+        // The unacknowledged notification is still there for the next connection.
+        let again = try await emulator.device("phone")
+        _ = try await again.resume([token])
+        #expect(self.number(try await again.next()) == 1)
+        try await emulator.stop()
+    }
+}
+
+extension Tag {
+    @Tag static var policy: Self
+}
