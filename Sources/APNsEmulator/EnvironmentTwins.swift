@@ -31,12 +31,21 @@ enum EnvironmentTwins {
         self.serve.first { $0.flag == flag }?.variable ?? ""
     }
 
-    /// `arguments` plus `--flag value` for each twin set in `environment` whose flag is absent.
-    /// Only for `serve` (named or implied): other subcommands take their arguments as given.
+    /// The twins `device` shares with `serve`: where the emulator is.
+    static let device = serve.filter { $0.flag == "--host" || $0.flag == "--device-port" }
+
+    /// `arguments` plus `--flag value` for each twin set in `environment` whose flag is absent,
+    /// for `serve` (named or implied) and `device`; other subcommands take their arguments as given.
     static func apply(to arguments: [String], environment: [String: String]) -> [String] {
-        if let first = arguments.first, !first.hasPrefix("-"), first != "serve" { return arguments }
+        let twins: [(flag: String, variable: String)]
+        switch arguments.first {
+        case "device": twins = self.device
+        case "serve", nil: twins = self.serve
+        case let first? where first.hasPrefix("-"): twins = self.serve
+        default: return arguments
+        }
         var result = arguments
-        for twin in self.serve {
+        for twin in twins {
             guard let value = environment[twin.variable], !value.isEmpty else { continue }
             let present = arguments.contains { $0 == twin.flag || $0.hasPrefix(twin.flag + "=") }
             if !present { result += [twin.flag, value] }

@@ -34,29 +34,10 @@ struct AdminRouter: Sendable {
         do {
             let queued = try self.store.queued(for: token)
             var writer = JSONWriter()
-            writer.array(queued) { writer, item in Self.write(item.notification, into: &writer) }
+            writer.array(queued) { writer, item in NotificationJSON.write(item.notification, into: &writer) }
             return Response(status: 200, body: writer.bytes)
         } catch {
             return Self.error(500, "\(error)")
-        }
-    }
-
-    /// The admin API's shape of one notification.
-    static func write(_ notification: Notification, into writer: inout JSONWriter) {
-        writer.object { members in
-            members.member("apnsId") { $0.string(notification.apnsID) }
-            members.member("uniqueId") { $0.string(notification.uniqueID) }
-            members.member("token") { $0.string(notification.token.hex) }
-            members.member("topic") { $0.optionalString(notification.topic) }
-            members.member("pushType") { $0.string(notification.pushType.rawValue) }
-            members.member("priority") { $0.number(notification.priority.rawValue) }
-            members.member("expiration") { writer in
-                if let expiration = notification.expiration { writer.number(expiration) } else { writer.raw("null") }
-            }
-            members.member("collapseId") { $0.optionalString(notification.collapseID) }
-            members.member("payload") { $0.raw(notification.payload) }
-            members.member("receivedAt") { $0.string(Timestamp.rfc3339(millis: notification.receivedAt)) }
-            members.member("source") { $0.string(notification.source.rawValue) }
         }
     }
 

@@ -131,3 +131,49 @@ public enum SubprocessError: Error, CustomStringConvertible {
         }
     }
 }
+
+/// A program started in the background whose output (stdout and stderr) goes to a file.
+public final class BackgroundProcess: Sendable {
+    private let process: Mutex<Process>
+    public let output: String
+
+    public init(_ executable: String, _ arguments: [String], output: String) throws {
+        guard FileManager.default.createFile(atPath: output, contents: nil) else {
+            throw SubprocessError.exited("cannot create \(output)")
+        }
+        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.standardOutput = log
+        process.standardError = log
+        try process.run()
+        self.process = Mutex(process)
+        self.output = output
+    }
+
+    /// The output's lines so far.
+    public var lines: [String] {
+        ((try? String(contentsOfFile: self.output, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+    }
+
+    /// Waits (up to `timeout`) until the output has at least `count` lines.
+    public func waitForLines(_ count: Int, timeout: Duration = .seconds(30)) async throws -> [String] {
+        let found = await eventually(timeout: timeout) { self.lines.count >= count }
+        guard found else { throw SubprocessError.exited("only \(self.lines.count) lines: \(self.lines)") }
+        return self.lines
+    }
+
+    /// Waits for the process to exit; returns its status.
+    public func wait() async -> Int32 {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                let status = self.process.withLock { process in
+                    process.waitUntilExit()
+                    return process.terminationStatus
+                }
+                continuation.resume(returning: status)
+            }
+        }
+    }
+}
