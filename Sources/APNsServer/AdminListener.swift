@@ -34,8 +34,12 @@ final class AdminHTTPHandler: ChannelInboundHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
 
+    /// Admin request bodies are small JSON documents.
+    static let maximumBody = 64 << 10
+
     private let router: AdminRouter
     private var head: HTTPRequestHead?
+    private var body: [UInt8] = []
 
     init(router: AdminRouter) {
         self.router = router
@@ -45,21 +49,26 @@ final class AdminHTTPHandler: ChannelInboundHandler {
         switch self.unwrapInboundIn(data) {
         case .head(let head):
             self.head = head
-        case .body:
-            break
+            self.body = []
+        case .body(let buffer):
+            if self.body.count + buffer.readableBytes <= Self.maximumBody { self.body += buffer.readableBytesView }
         case .end:
             guard let head = self.head else { return }
             self.head = nil
-            let response = self.router.respond(method: head.method.rawValue, uri: head.uri)
-            var headers = HTTPHeaders()
-            headers.add(name: "content-type", value: response.contentType)
-            headers.add(name: "content-length", value: String(response.body.count))
-            let status = HTTPResponseStatus(statusCode: response.status)
-            context.write(self.wrapOutboundOut(.head(.init(version: head.version, status: status, headers: headers))), promise: nil)
-            var buffer = context.channel.allocator.buffer(capacity: response.body.count)
-            buffer.writeBytes(response.body)
-            context.write(self.wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
-            context.writeAndFlush(self.wrapOutboundOut(.end(nil)), promise: nil)
+            self.router.respond(method: head.method.rawValue, uri: head.uri, body: self.body, on: context.eventLoop)
+                .assumeIsolated().whenSuccess { response in self.write(response, version: head.version, context: context) }
         }
+    }
+
+    private func write(_ response: AdminRouter.Response, version: HTTPVersion, context: ChannelHandlerContext) {
+        var headers = HTTPHeaders()
+        headers.add(name: "content-type", value: response.contentType)
+        headers.add(name: "content-length", value: String(response.body.count))
+        let status = HTTPResponseStatus(statusCode: response.status)
+        context.write(self.wrapOutboundOut(.head(.init(version: version, status: status, headers: headers))), promise: nil)
+        var buffer = context.channel.allocator.buffer(capacity: response.body.count)
+        buffer.writeBytes(response.body)
+        context.write(self.wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
+        context.writeAndFlush(self.wrapOutboundOut(.end(nil)), promise: nil)
     }
 }

@@ -62,7 +62,7 @@ public final class Emulator: Sendable {
         )
         let admin = AdminListener(
             listener: Listener(name: "admin", host: configuration.host, port: configuration.adminPort, group: self.group, logger: logger),
-            router: AdminRouter(store: self.store),
+            router: AdminRouter(relay: relay),
             onBound: { address in
                 readiness.bound(admin: address)
                 onListening("admin API", Self.url(scheme: "http", address))

@@ -44,3 +44,18 @@ extension NotificationStore {
         }
     }
 }
+
+extension NotificationStore {
+    /// Every token with queued notifications, and how many.
+    public func queueCounts() throws(StoreError) -> [DeviceToken: Int] {
+        try self.read { txn throws(StoreError) in
+            var counts: [DeviceToken: Int] = [:]
+            try txn.scan(self.environment.counts) { key, value throws(StoreError) in
+                guard let token = DeviceToken(bytes: Array(key)), value.count == 4 else { throw .corruptRecord("count entry") }
+                counts[token] = Int(value.reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
+                return true
+            }
+            return counts
+        }
+    }
+}

@@ -21,7 +21,7 @@ public enum AdminTestClient {
         public var description: String { "admin API answered \(self.response.status): \(self.response.text)" }
     }
 
-    public static func request(host: String, port: Int, method: String = "GET", path: String) async throws -> Response {
+    public static func request(host: String, port: Int, method: String = "GET", path: String, body: String? = nil) async throws -> Response {
         let promise = MultiThreadedEventLoopGroup.singleton.any().makePromise(of: Response.self)
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .channelInitializer { channel in
@@ -35,7 +35,9 @@ public enum AdminTestClient {
         var head = HTTPRequestHead(version: .http1_1, method: HTTPMethod(rawValue: method), uri: path)
         head.headers.add(name: "host", value: "\(host):\(port)")
         head.headers.add(name: "connection", value: "close")
+        head.headers.add(name: "content-length", value: String(body?.utf8.count ?? 0))
         channel.write(HTTPClientRequestPart.head(head), promise: nil)
+        if let body { channel.write(HTTPClientRequestPart.body(.byteBuffer(ByteBuffer(string: body))), promise: nil) }
         try await channel.writeAndFlush(HTTPClientRequestPart.end(nil))
         let response = try await promise.futureResult.get()
         try? await channel.close()

@@ -76,8 +76,8 @@ public final class RunningEmulator: Sendable {
         return items
     }
 
-    /// `GET` on the admin API; returns status and body.
-    public func admin(_ path: String, method: String = "GET") async throws -> AdminTestClient.Response {
-        try await AdminTestClient.request(host: "127.0.0.1", port: self.adminPort, method: method, path: path)
+    /// A request to the admin API; returns status and body.
+    public func admin(_ path: String, method: String = "GET", body: String? = nil) async throws -> AdminTestClient.Response {
+        try await AdminTestClient.request(host: "127.0.0.1", port: self.adminPort, method: method, path: path, body: body)
     }
 }
