@@ -95,6 +95,15 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        .executableTarget(
+            name: "APNsBenchmark",
+            dependencies: [
+                "APNsTestSupport",
+                "APNsDeviceClient",
+                "APNsServer",
+            ],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "APNsTestSupport",
             dependencies: [
