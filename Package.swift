@@ -130,6 +130,7 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        .testTarget(name: "APNsServerTests", dependencies: ["APNsServer", "APNsWire", "APNsCore"], swiftSettings: swiftSettings),
         .testTarget(name: "APNsStoreTests", dependencies: ["APNsStore", "APNsTestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "EndToEndTests",

@@ -1,0 +1,51 @@
+import NIOCore
+import NIOPosix
+import NIOSSL
+
+/// Sends raw bytes over TLS and collects everything the server sends until it closes the
+/// connection: for protocol-violation tests that a well-behaved client cannot express.
+public enum RawTLSClient {
+    /// Returns the bytes received, or throws `TestClientError.timedOut` if the server has not
+    /// closed the connection within `timeout`.
+    public static func exchange(host: String, port: Int, caPath: String, sending bytes: [UInt8], timeout: TimeAmount = .seconds(10)) async throws -> [UInt8] {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(caPath))
+        let sslContext = try NIOSSLContext(configuration: tls)
+        let group = MultiThreadedEventLoopGroup.singleton
+        let promise = group.any().makePromise(of: [UInt8].self)
+        let channel = try await ClientBootstrap(group: group)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(NIOSSLClientHandler(context: sslContext, serverHostname: "localhost"))
+                    try channel.pipeline.syncOperations.addHandler(Collector(promise: promise))
+                }
+            }
+            .connect(host: host, port: port)
+            .get()
+        try await channel.writeAndFlush(ByteBuffer(bytes: bytes))
+        let timer = channel.eventLoop.scheduleTask(in: timeout) { promise.fail(TestClientError.timedOut) }
+        defer { timer.cancel() }
+        return try await promise.futureResult.get()
+    }
+
+    final class Collector: ChannelInboundHandler {
+        typealias InboundIn = ByteBuffer
+        private let promise: EventLoopPromise<[UInt8]>
+        private var received: [UInt8] = []
+
+        init(promise: EventLoopPromise<[UInt8]>) { self.promise = promise }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            self.received += self.unwrapInboundIn(data).readableBytesView
+        }
+
+        func channelInactive(context: ChannelHandlerContext) {
+            self.promise.succeed(self.received)
+        }
+
+        func errorCaught(context: ChannelHandlerContext, error: any Error) {
+            // An unclean TLS shutdown after the server's last bytes still counts as closed.
+            context.close(promise: nil)
+        }
+    }
+}
