@@ -53,32 +53,19 @@ extension StoreWriter {
     /// the `latest` policy, every older one of the same topic.
     private func replaceOlder(than notification: Notification, _ txn: Transaction, nowMillis: Int64) throws(StoreError) {
         let latest = self.configuration.storagePolicy == .latest
-        let prefix = StoreKeys.queuePrefix(notification.token)
-        var replaced: [(key: [UInt8], record: [UInt8])] = []
-        try txn.scan(self.environment.queue, from: prefix) { key, value throws(StoreError) in
-            guard key.count == prefix.count + 8, key.starts(with: prefix) else { return false }
-            let queued = try NotificationCodec.decode(value)
+        for entry in try self.queueEntries(notification.token, txn) {
+            let queued = try NotificationCodec.decode(entry.record)
             let sameTopic = queued.topic == notification.topic
-            if sameTopic && (latest || (notification.collapseID != nil && queued.collapseID == notification.collapseID)) {
-                replaced.append((Array(key), Array(value)))
+            guard sameTopic && (latest || (notification.collapseID != nil && queued.collapseID == notification.collapseID)) else {
+                continue
             }
-            return true
-        }
-        for entry in replaced {
             try self.removeQueued(entry.key, record: entry.record, status: .replaced, txn, nowMillis: nowMillis)
         }
     }
 
     /// Drops the `count` oldest notifications of a token's queue.
     private func dropOldest(_ count: Int, of token: DeviceToken, _ txn: Transaction, nowMillis: Int64) throws(StoreError) {
-        let prefix = StoreKeys.queuePrefix(token)
-        var oldest: [(key: [UInt8], record: [UInt8])] = []
-        try txn.scan(self.environment.queue, from: prefix) { key, value in
-            guard oldest.count < count, key.count == prefix.count + 8, key.starts(with: prefix) else { return false }
-            oldest.append((Array(key), Array(value)))
-            return true
-        }
-        for entry in oldest {
+        for entry in try self.queueEntries(token, txn, limit: count) {
             try self.removeQueued(entry.key, record: entry.record, status: .dropped, txn, nowMillis: nowMillis)
         }
     }

@@ -33,14 +33,7 @@ extension StoreWriter {
         try txn.put(self.environment.tokens, token.bytes, TokenRecordCodec.encode(record))
         try txn.put(self.environment.feedback, token.bytes, TokenRecordCodec.encodeFeedback(at: nowMillis, topic: record.topic))
 
-        let prefix = StoreKeys.queuePrefix(token)
-        var queued: [(key: [UInt8], record: [UInt8])] = []
-        try txn.scan(self.environment.queue, from: prefix) { key, value in
-            guard key.count == prefix.count + 8, key.starts(with: prefix) else { return false }
-            queued.append((Array(key), Array(value)))
-            return true
-        }
-        for entry in queued {
+        for entry in try self.queueEntries(token, txn) {
             try self.removeQueued(entry.key, record: entry.record, status: .dropped, txn, nowMillis: nowMillis)
         }
         return .unregistered(timestamp: nowMillis)
@@ -56,12 +49,7 @@ extension StoreWriter {
     }
 
     private func firstQueued(_ token: DeviceToken, _ txn: Transaction) throws(StoreError) -> Notification? {
-        let prefix = StoreKeys.queuePrefix(token)
-        var first: Notification?
-        try txn.scan(self.environment.queue, from: prefix) { key, value throws(StoreError) in
-            if key.count == prefix.count + 8, key.starts(with: prefix) { first = try NotificationCodec.decode(value) }
-            return false
-        }
-        return first
+        guard let first = try self.queueEntries(token, txn, limit: 1).first else { return nil }
+        return try NotificationCodec.decode(first.record)
     }
 }

@@ -73,6 +73,18 @@ extension StoreWriter {
         try self.putLog(txn, sequence: sequence, status: status, at: nowMillis, record: record)
     }
 
+    /// A token's queue as raw entries (queue key and record), oldest first, at most `limit`.
+    func queueEntries(_ token: DeviceToken, _ txn: Transaction, limit: Int = .max) throws(StoreError) -> [(key: [UInt8], record: [UInt8])] {
+        let prefix = StoreKeys.queuePrefix(token)
+        var entries: [(key: [UInt8], record: [UInt8])] = []
+        try txn.scan(self.environment.queue, from: prefix) { key, value in
+            guard entries.count < limit, key.count == prefix.count + 8, key.starts(with: prefix) else { return false }
+            entries.append((Array(key), Array(value)))
+            return true
+        }
+        return entries
+    }
+
     /// The number of notifications queued for `token`.
     func count(_ token: DeviceToken, _ txn: Transaction) throws(StoreError) -> Int {
         guard let bytes = try txn.get(self.environment.counts, token.bytes), bytes.count == 4 else { return 0 }
