@@ -16,7 +16,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .mapFull(let size):
-            return "the LMDB map is full (\(size / (1 << 20)) MiB); raise --map-size or let devices drain their queues"
+            let shown = size >= 1 << 20 ? "\(size / (1 << 20)) MiB" : "\(size / 1024) KiB"
+            return "the LMDB map is full (\(shown)); raise --map-size or let devices drain their queues"
         case .lmdb(let code, let operation):
             return "LMDB \(operation) failed: \(String(cString: mdb_strerror(code))) (\(code))"
         case .corruptRecord(let what):

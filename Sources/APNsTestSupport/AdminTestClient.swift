@@ -23,15 +23,22 @@ public enum AdminTestClient {
 
     public static func request(host: String, port: Int, method: String = "GET", path: String, body: String? = nil) async throws -> Response {
         let promise = MultiThreadedEventLoopGroup.singleton.any().makePromise(of: Response.self)
-        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .channelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHTTPClientHandlers()
-                    try channel.pipeline.syncOperations.addHandler(Collector(promise: promise))
+        let channel: any Channel
+        do {
+            channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .channelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHTTPClientHandlers()
+                        try channel.pipeline.syncOperations.addHandler(Collector(promise: promise))
+                    }
                 }
-            }
-            .connect(host: host, port: port)
-            .get()
+                .connect(host: host, port: port)
+                .get()
+        } catch {
+            // No collector will ever complete the promise.
+            promise.fail(error)
+            throw error
+        }
         var head = HTTPRequestHead(version: .http1_1, method: HTTPMethod(rawValue: method), uri: path)
         head.headers.add(name: "host", value: "\(host):\(port)")
         head.headers.add(name: "connection", value: "close")

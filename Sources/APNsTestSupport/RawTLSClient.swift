@@ -13,16 +13,24 @@ public enum RawTLSClient {
         let sslContext = try NIOSSLContext(configuration: tls)
         let group = MultiThreadedEventLoopGroup.singleton
         let promise = group.any().makePromise(of: [UInt8].self)
-        let channel = try await ClientBootstrap(group: group)
-            .channelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(NIOSSLClientHandler(context: sslContext, serverHostname: "localhost"))
-                    try channel.pipeline.syncOperations.addHandler(Collector(promise: promise))
+        let channel: any Channel
+        do {
+            channel = try await ClientBootstrap(group: group)
+                .channelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandler(NIOSSLClientHandler(context: sslContext, serverHostname: "localhost"))
+                        try channel.pipeline.syncOperations.addHandler(Collector(promise: promise))
+                    }
                 }
-            }
-            .connect(host: host, port: port)
-            .get()
-        try await channel.writeAndFlush(ByteBuffer(bytes: bytes))
+                .connect(host: host, port: port)
+                .get()
+        } catch {
+            // No collector will ever complete the promise.
+            promise.fail(error)
+            throw error
+        }
+        // If the server closes before the write completes, the collector still completes the promise.
+        channel.writeAndFlush(ByteBuffer(bytes: bytes), promise: nil)
         let timer = channel.eventLoop.scheduleTask(in: timeout) { promise.fail(TestClientError.timedOut) }
         defer { timer.cancel() }
         return try await promise.futureResult.get()

@@ -3,40 +3,24 @@ import Synchronization
 
 /// Runs other programs for end-to-end tests: third-party clients, and the built emulator itself.
 public enum Subprocess {
+
     public struct Output: Sendable {
         public var status: Int32
         public var stdout: String
         public var stderr: String
     }
 
-    /// Runs `command` (looked up on PATH) to completion off the cooperative pool.
+    /// Runs `command` (looked up on PATH) to completion.
     public static func run(_ command: String, _ arguments: [String]) async throws -> Output {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                do {
-                    let process = Process()
-                    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-                    process.arguments = [command] + arguments
-                    let out = Pipe()
-                    let err = Pipe()
-                    process.standardOutput = out
-                    process.standardError = err
-                    try process.run()
-                    let stdout = out.fileHandleForReading.readDataToEndOfFile()
-                    let stderr = err.fileHandleForReading.readDataToEndOfFile()
-                    process.waitUntilExit()
-                    continuation.resume(
-                        returning: Output(
-                            status: process.terminationStatus,
-                            stdout: String(decoding: stdout, as: UTF8.self),
-                            stderr: String(decoding: stderr, as: UTF8.self)
-                        )
-                    )
-                } catch {
-                    continuation.resume(throwing: error)
-                }
-            }
-        }
+        let directory = try TemporaryDirectory(prefix: "apns-emulator-run")
+        defer { try? directory.remove() }
+        let pid = try Spawn.start([command] + arguments, stdout: directory.appending("out"), stderr: directory.appending("err"))
+        let ending = await Spawn.wait(pid)
+        return Output(
+            status: ending.status ?? 128 + (ending.signal ?? 0),
+            stdout: (try? String(contentsOfFile: directory.appending("out"), encoding: .utf8)) ?? "",
+            stderr: (try? String(contentsOfFile: directory.appending("err"), encoding: .utf8)) ?? ""
+        )
     }
 
     /// The `apns-emulator` executable built next to the test bundle.
@@ -53,10 +37,9 @@ public enum Subprocess {
 
 /// The built `apns-emulator serve` running as its own process, for tests that must kill it.
 public final class EmulatorProcess: Sendable {
-    private let process: Mutex<Process>
+    public let pid: Int32
     public let http2Port: Int
     public let adminPort: Int
-    public let pid: Int32
 
     /// Starts `apns-emulator serve` on free ports with `arguments` added (and `environment` added to
     /// this process's), and waits (up to 30 s) until it prints where its listeners are.
@@ -65,35 +48,28 @@ public final class EmulatorProcess: Sendable {
         guard FileManager.default.isExecutableFile(atPath: executable) else {
             throw SubprocessError.missingExecutable(executable)
         }
-        guard FileManager.default.createFile(atPath: output, contents: nil) else {
-            throw SubprocessError.exited("cannot create \(output)")
-        }
-        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["serve", "--http2-port", "0", "--admin-port", "0", "--device-port", "0", "--log-level", "warning"] + arguments
-        process.standardOutput = log
-        process.standardError = log
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        try process.run()
-
+        let pid = try Spawn.start(
+            [executable, "serve", "--http2-port", "0", "--admin-port", "0", "--device-port", "0", "--log-level", "warning"] + arguments,
+            environment: environment, stdout: output, stderr: output
+        )
         let deadline = ContinuousClock.now + .seconds(30)
         while ContinuousClock.now < deadline {
             let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
             if let http2 = Self.port(after: "HTTP/2 provider API on https://127.0.0.1:", in: text),
                 let admin = Self.port(after: "admin API on http://127.0.0.1:", in: text)
             {
-                return EmulatorProcess(process: process, pid: process.processIdentifier, http2Port: http2, adminPort: admin)
+                return EmulatorProcess(pid: pid, http2Port: http2, adminPort: admin)
             }
-            guard process.isRunning else { throw SubprocessError.exited(text) }
+            var status: Int32 = 0
+            if waitpid(pid, &status, WNOHANG) == pid { throw SubprocessError.exited(text) }
             try await Task.sleep(for: .milliseconds(20))
         }
-        process.terminate()
+        Foundation.kill(pid, SIGKILL)
+        _ = await Spawn.wait(pid)
         throw SubprocessError.exited("no listener lines within 30 s")
     }
 
-    private init(process: sending Process, pid: Int32, http2Port: Int, adminPort: Int) {
-        self.process = Mutex(process)
+    private init(pid: Int32, http2Port: Int, adminPort: Int) {
         self.pid = pid
         self.http2Port = http2Port
         self.adminPort = adminPort
@@ -104,19 +80,11 @@ public final class EmulatorProcess: Sendable {
         return Int(text[range.upperBound...].prefix { $0.isNumber })
     }
 
-    /// Sends `signal` to the process and waits for it to exit; returns how it ended.
+    /// Sends `signal` to the process and waits for it to end; returns how it ended.
     @discardableResult
-    public func kill(_ signal: Int32) async -> (reason: Process.TerminationReason, status: Int32) {
+    public func kill(_ signal: Int32) async -> Spawn.Ending {
         Foundation.kill(self.pid, signal)
-        return await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                let ended = self.process.withLock { process in
-                    process.waitUntilExit()
-                    return (process.terminationReason, process.terminationStatus)
-                }
-                continuation.resume(returning: ended)
-            }
-        }
+        return await Spawn.wait(self.pid)
     }
 }
 
@@ -134,21 +102,11 @@ public enum SubprocessError: Error, CustomStringConvertible {
 
 /// A program started in the background whose output (stdout and stderr) goes to a file.
 public final class BackgroundProcess: Sendable {
-    private let process: Mutex<Process>
+    public let pid: Int32
     public let output: String
 
     public init(_ executable: String, _ arguments: [String], output: String) throws {
-        guard FileManager.default.createFile(atPath: output, contents: nil) else {
-            throw SubprocessError.exited("cannot create \(output)")
-        }
-        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.standardOutput = log
-        process.standardError = log
-        try process.run()
-        self.process = Mutex(process)
+        self.pid = try Spawn.start([executable] + arguments, stdout: output, stderr: output)
         self.output = output
     }
 
@@ -164,16 +122,9 @@ public final class BackgroundProcess: Sendable {
         return self.lines
     }
 
-    /// Waits for the process to exit; returns its status.
+    /// Waits for the process to end; returns its exit status (128 + signal if killed).
     public func wait() async -> Int32 {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                let status = self.process.withLock { process in
-                    process.waitUntilExit()
-                    return process.terminationStatus
-                }
-                continuation.resume(returning: status)
-            }
-        }
+        let ending = await Spawn.wait(self.pid)
+        return ending.status ?? 128 + (ending.signal ?? 0)
     }
 }

@@ -19,7 +19,7 @@ struct CrashTests {
             host: "127.0.0.1", port: emulator.http2Port, caPath: directory.appending("certs/ca.pem")
         )
         // Keep 50 pushes in flight until the kill; remember every unique id answered 200.
-        let ended = Mutex<Process.TerminationReason?>(nil)
+        let ended = Mutex<Int32?>(nil)
         let acknowledged = try await withThrowingTaskGroup(of: String?.self) { group in
             var acknowledged: [String] = []
             var sent = 0
@@ -32,8 +32,8 @@ struct CrashTests {
             while let result = try await group.next() {
                 if let id = result { acknowledged.append(id) }
                 if acknowledged.count == 500 {
-                    let reason = await emulator.kill(SIGKILL).reason
-                    ended.withLock { $0 = reason }
+                    let signal = await emulator.kill(SIGKILL).signal
+                    ended.withLock { $0 = signal }
                 } else if acknowledged.count < 500 {
                     send()
                 }
@@ -41,7 +41,7 @@ struct CrashTests {
             return acknowledged
         }
         #expect(acknowledged.count >= 500)
-        #expect(ended.withLock { $0 } == .uncaughtSignal)
+        #expect(ended.withLock { $0 } == SIGKILL)
 
         let restarted = try await RunningEmulator.start(directory: directory)
         let items = try await restarted.queued(Self.token)

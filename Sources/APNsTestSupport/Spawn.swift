@@ -1,0 +1,56 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Starts programs with posix_spawn. Foundation's Process.run() was seen crashing (a memcpy past
+/// a page end inside it) when tests started programs while much else ran; this path is small
+/// enough to trust.
+public enum Spawn {
+    /// How a child ended.
+    public struct Ending: Sendable, Equatable {
+        /// The exit status, when it exited.
+        public var status: Int32?
+        /// The signal, when one killed it.
+        public var signal: Int32?
+    }
+
+    /// Starts `arguments[0]` (looked up on PATH) with standard output to `stdout` and standard error
+    /// to `stderr` (files, created or truncated), and `environment` added to this process's.
+    static func start(_ arguments: [String], environment: [String: String] = [:], stdout: String, stderr: String) throws -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        if stderr == stdout {
+            posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        }
+        let merged = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?] = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            for pointer in argv { free(pointer) }
+            for pointer in envp { free(pointer) }
+        }
+        var pid = pid_t()
+        let code = posix_spawnp(&pid, arguments[0], &actions, nil, argv, envp)
+        guard code == 0 else { throw SubprocessError.exited("cannot start \(arguments[0]): \(String(cString: strerror(code)))") }
+        return pid
+    }
+
+    /// Waits for `pid` to end, on a thread of its own (waitpid blocks).
+    static func wait(_ pid: pid_t) async -> Ending {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                var status: Int32 = 0
+                while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+                let signal = status & 0x7F
+                continuation.resume(returning: signal == 0 ? Ending(status: (status >> 8) & 0xFF, signal: nil) : Ending(status: nil, signal: signal))
+            }
+        }
+    }
+}
