@@ -34,6 +34,19 @@ public struct DeviceToken: Hashable, Sendable, CustomStringConvertible {
         self.bytes = bytes
     }
 
+    /// A new token as the emulator issues them: 32 random bytes from the system's generator.
+    public static func random() -> DeviceToken {
+        var generator = SystemRandomNumberGenerator()
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(32)
+        for _ in 0..<4 { withUnsafeBytes(of: generator.next() as UInt64) { bytes.append(contentsOf: $0) } }
+        return DeviceToken(uncheckedBytes: bytes)
+    }
+
+    private init(uncheckedBytes: [UInt8]) {
+        self.bytes = uncheckedBytes
+    }
+
     /// Lower-case hex, as the admin API and logs show it.
     public var hex: String { Hex.encode(self.bytes) }
 

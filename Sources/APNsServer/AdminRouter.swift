@@ -96,10 +96,7 @@ struct AdminRouter: Sendable {
         else {
             return eventLoop.makeSucceededFuture(Self.error(400, #"the body must be {"topic": "<bundle id>"}"#))
         }
-        var generator = SystemRandomNumberGenerator()
-        guard let token = DeviceToken(bytes: (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }) else {
-            return eventLoop.makeSucceededFuture(Self.error(500, "could not make a token"))
-        }
+        let token = DeviceToken.random()
         return self.relay.submit(.register(token: token, topic: topic, deviceID: nil), on: eventLoop).map { outcome in
             guard outcome == .registered else { return Self.error(409, "token collision; try again") }
             var writer = JSONWriter()

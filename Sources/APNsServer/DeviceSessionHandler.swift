@@ -124,8 +124,7 @@ final class DeviceSessionHandler: ChannelInboundHandler {
 
     private func register(topic: String, deviceID: String, attemptsLeft: Int) {
         guard let context = self.context else { return }
-        var generator = SystemRandomNumberGenerator()
-        guard let token = DeviceToken(bytes: (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }) else { return }
+        let token = DeviceToken.random()
         self.relay.submit(.register(token: token, topic: topic, deviceID: deviceID), on: context.eventLoop)
             .assumeIsolated().whenComplete { result in
                 switch result {

@@ -26,8 +26,7 @@ extension NotificationStore {
     /// How many notifications are queued for `token`.
     public func queuedCount(for token: DeviceToken) throws(StoreError) -> Int {
         try self.read { txn throws(StoreError) in
-            guard let bytes = try txn.get(self.environment.counts, token.bytes), bytes.count == 4 else { return 0 }
-            return Int(bytes.reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
+            try txn.get(self.environment.counts, token.bytes).flatMap(StoreKeys.count) ?? 0
         }
     }
 
@@ -51,8 +50,10 @@ extension NotificationStore {
         try self.read { txn throws(StoreError) in
             var counts: [DeviceToken: Int] = [:]
             try txn.scan(self.environment.counts) { key, value throws(StoreError) in
-                guard let token = DeviceToken(bytes: Array(key)), value.count == 4 else { throw .corruptRecord("count entry") }
-                counts[token] = Int(value.reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
+                guard let token = DeviceToken(bytes: Array(key)), let count = StoreKeys.count(value) else {
+                    throw .corruptRecord("count entry")
+                }
+                counts[token] = count
                 return true
             }
             return counts

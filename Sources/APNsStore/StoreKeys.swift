@@ -44,6 +44,12 @@ enum StoreKeys {
         return key
     }
 
+    /// A queued count as stored in `counts` (u32), or nil if the value is not one.
+    static func count(_ bytes: some Collection<UInt8>) -> Int? {
+        guard bytes.count == 4 else { return nil }
+        return Int(bytes.reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
+    }
+
     /// The sequence number at the end of a queue key.
     static func sequence(ofQueueKey key: UnsafeRawBufferPointer) -> UInt64 {
         key.readBigEndianUInt64(at: key.count - 8)

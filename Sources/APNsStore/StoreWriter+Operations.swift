@@ -87,8 +87,7 @@ extension StoreWriter {
 
     /// The number of notifications queued for `token`.
     func count(_ token: DeviceToken, _ txn: Transaction) throws(StoreError) -> Int {
-        guard let bytes = try txn.get(self.environment.counts, token.bytes), bytes.count == 4 else { return 0 }
-        return Int(bytes.reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
+        try txn.get(self.environment.counts, token.bytes).flatMap(StoreKeys.count) ?? 0
     }
 
     func adjustCount(_ token: DeviceToken, by delta: Int, _ txn: Transaction) throws(StoreError) {

@@ -98,3 +98,13 @@ struct VocabularyTests {
         #expect([0, 2, 9, 11].allSatisfy { Priority(rawValue: $0) == nil })
     }
 }
+
+@Suite("Issued tokens")
+struct IssuedTokenTests {
+    @Test("issued tokens are 32 bytes and do not repeat")
+    func random() {
+        let tokens = (0..<1000).map { _ in DeviceToken.random() }
+        #expect(tokens.allSatisfy { $0.bytes.count == 32 })
+        #expect(Set(tokens).count == 1000)
+    }
+}
