@@ -50,3 +50,13 @@ public func eventually(timeout: Duration = .seconds(10), _ condition: () async t
     }
     return try await condition()
 }
+
+extension RunningEmulator {
+    /// A token registered by device `id`, which then disconnects: pushes to it wait in its queue.
+    public func offlineToken(topic: String, device id: String = "phone") async throws -> DeviceToken {
+        let device = try await self.device(id)
+        let token = try await device.register(topic: topic)
+        try await device.close()
+        return token
+    }
+}

@@ -23,10 +23,8 @@ struct DeviceDeliveryTests {
     @Test("pushed while offline, received in order on reconnect; acknowledged ones leave the queue")
     func offlineThenReconnect() async throws {
         let emulator = try await RunningEmulator.start()
-        let first = try await emulator.device("phone")
-        let token = try await first.register(topic: Self.topic)
+        let token = try await emulator.offlineToken(topic: Self.topic)
         #expect(token.bytes.count == 32)
-        try await first.close()
 
         let provider = try await emulator.http2Client()
         for n in 0..<5 { #expect(try await self.push(provider, token, n).status == 200) }
@@ -116,9 +114,7 @@ struct DeviceDeliveryTests {
     func expired() async throws {
         let clock = ManualClock(millis: Int64(Date().timeIntervalSince1970 * 1000))
         let emulator = try await RunningEmulator.start { $0.clock = clock.function }
-        let device = try await emulator.device("phone")
-        let token = try await device.register(topic: Self.topic)
-        try await device.close()
+        let token = try await emulator.offlineToken(topic: Self.topic)
         let provider = try await emulator.http2Client()
         let expiration = clock.now / 1000 + 60
         _ = try await self.push(provider, token, 1, headers: [("apns-expiration", String(expiration))])
@@ -139,9 +135,7 @@ struct DeviceDeliveryTests {
         let emulator = try await RunningEmulator.start()
         let online = try await emulator.device()
         let onlineToken = try await online.register(topic: Self.topic)
-        let offline = try await emulator.device("offline")
-        let offlineToken = try await offline.register(topic: Self.topic)
-        try await offline.close()
+        let offlineToken = try await emulator.offlineToken(topic: Self.topic, device: "offline")
 
         let provider = try await emulator.http2Client()
         #expect(try await self.push(provider, onlineToken, 1, headers: [("apns-expiration", "0")]).status == 200)
@@ -157,9 +151,7 @@ struct DeviceDeliveryTests {
     @Test("a queued notification with the same topic and collapse id is replaced")
     func collapse() async throws {
         let emulator = try await RunningEmulator.start()
-        let device = try await emulator.device("phone")
-        let token = try await device.register(topic: Self.topic)
-        try await device.close()
+        let token = try await emulator.offlineToken(topic: Self.topic)
         let provider = try await emulator.http2Client()
         _ = try await self.push(provider, token, 1, headers: [("apns-collapse-id", "score")])
         _ = try await self.push(provider, token, 2)
@@ -175,9 +167,7 @@ struct DeviceDeliveryTests {
     @Test("the latest policy keeps only the most recent notification per topic for an offline device")
     func latestPolicy() async throws {
         let emulator = try await RunningEmulator.start { $0.storagePolicy = .latest }
-        let device = try await emulator.device("phone")
-        let token = try await device.register(topic: Self.topic)
-        try await device.close()
+        let token = try await emulator.offlineToken(topic: Self.topic)
         let provider = try await emulator.http2Client()
         for n in 1...3 { _ = try await self.push(provider, token, n) }
         let again = try await emulator.device("phone")
@@ -326,9 +316,7 @@ struct DeviceWireTests {
     @Test("a message before hello is refused; queued notifications survive a broken connection")
     func beforeHelloAndNothingLost() async throws {
         let emulator = try await RunningEmulator.start()
-        let device = try await emulator.device("phone")
-        let token = try await device.register(topic: "com.example.app")
-        try await device.close()
+        let token = try await emulator.offlineToken(topic: "com.example.app")
         let provider = try await emulator.http2Client()
         #expect(try await provider.push(token: token.hex).status == 200)
 
