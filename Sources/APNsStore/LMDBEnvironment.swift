@@ -1,3 +1,4 @@
+import APNsCore
 import CLMDB
 import Foundation
 
@@ -15,7 +16,6 @@ struct LMDBEnvironment: @unchecked Sendable {
     let log: MDB_dbi
     let meta: MDB_dbi
     let tokens: MDB_dbi
-    let counts: MDB_dbi
     let feedback: MDB_dbi
 
     /// Opens (creating if needed) the environment in `directory`.
@@ -57,7 +57,7 @@ struct LMDBEnvironment: @unchecked Sendable {
                     env: env, mapSize: mapSize,
                     queue: try openDB("queue"), expiry: try openDB("expiry"), unique: try openDB("unique"),
                     log: try openDB("log"), meta: try openDB("meta"), tokens: try openDB("tokens"),
-                    counts: try openDB("counts"), feedback: try openDB("feedback")
+                    feedback: try openDB("feedback")
                 )
             } catch {
                 mdb_txn_abort(txn)
@@ -69,6 +69,18 @@ struct LMDBEnvironment: @unchecked Sendable {
             mdb_env_close(env)
             throw error
         }
+    }
+
+    /// How many notifications `token`'s queue holds, counted from its keys.
+    func queueLength(_ token: DeviceToken, _ txn: Transaction) throws(StoreError) -> Int {
+        let prefix = StoreKeys.queuePrefix(token)
+        var length = 0
+        try txn.scan(self.queue, from: prefix) { key, _ in
+            guard key.count == prefix.count + 8, key.starts(with: prefix) else { return false }
+            length += 1
+            return true
+        }
+        return length
     }
 
     /// Closes the environment; no transaction may be open.

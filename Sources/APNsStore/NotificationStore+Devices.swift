@@ -26,7 +26,7 @@ extension NotificationStore {
     /// How many notifications are queued for `token`.
     public func queuedCount(for token: DeviceToken) throws(StoreError) -> Int {
         try self.read { txn throws(StoreError) in
-            try txn.get(self.environment.counts, token.bytes).flatMap(StoreKeys.count) ?? 0
+            try self.environment.queueLength(token, txn)
         }
     }
 
@@ -48,12 +48,13 @@ extension NotificationStore {
     /// Every token with queued notifications, and how many.
     public func queueCounts() throws(StoreError) -> [DeviceToken: Int] {
         try self.read { txn throws(StoreError) in
+            // Queue keys are token length u8 · token · sequence u64.
             var counts: [DeviceToken: Int] = [:]
-            try txn.scan(self.environment.counts) { key, value throws(StoreError) in
-                guard let token = DeviceToken(bytes: Array(key)), let count = StoreKeys.count(value) else {
-                    throw .corruptRecord("count entry")
+            try txn.scan(self.environment.queue) { key, _ throws(StoreError) in
+                guard key.count >= 9, let token = DeviceToken(bytes: Array(key[1..<(key.count - 8)])) else {
+                    throw .corruptRecord("queue key")
                 }
-                counts[token] = count
+                counts[token, default: 0] += 1
                 return true
             }
             return counts

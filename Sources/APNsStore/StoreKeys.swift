@@ -8,7 +8,6 @@ import APNsCore
 /// - log:    sequence u64 → status u8 · at i64 · record
 /// - meta:   name → value
 /// - tokens: token bytes → token record
-/// - counts: token bytes → queued count u32
 /// - feedback: token bytes → at i64 · topic
 enum StoreKeys {
     static let nextSequence: [UInt8] = Array("next-sequence".utf8)
@@ -42,12 +41,6 @@ enum StoreKeys {
         var key: [UInt8] = []
         key.appendBigEndian(sequence)
         return key
-    }
-
-    /// A queued count as stored in `counts` (u32), or nil if the value is not one.
-    static func count(_ bytes: some Collection<UInt8>) -> Int? {
-        guard bytes.count == 4 else { return nil }
-        return Int(bytes.reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
     }
 
     /// The sequence number at the end of a queue key.

@@ -29,10 +29,10 @@ extension StoreWriter {
         let expiration = notification.effectiveExpiration(maximumStorageSeconds: maximumStorage)
         try txn.put(self.environment.expiry, StoreKeys.expiryKey(expiration: expiration, sequence: assigned), queueKey)
         try txn.put(self.environment.unique, StoreKeys.uniqueKey(notification.uniqueID), queueKey)
-        try self.adjustCount(notification.token, by: 1, txn)
+        let queued = try self.adjustQueueLength(notification.token, by: 1, txn)
 
         if self.configuration.storagePolicy == .all {
-            let excess = try self.count(notification.token, txn) - self.configuration.maximumQueuedPerDevice
+            let excess = queued - self.configuration.maximumQueuedPerDevice
             if excess > 0 { try self.dropOldest(excess, of: notification.token, txn, nowMillis: nowMillis) }
         }
         return .queued(sequence: assigned)

@@ -69,7 +69,7 @@ extension StoreWriter {
             try txn.delete(self.environment.expiry, StoreKeys.expiryKey(expiration: expiration, sequence: sequence))
         }
         try txn.delete(self.environment.unique, StoreKeys.uniqueKey(notification.uniqueID))
-        try self.adjustCount(notification.token, by: -1, txn)
+        try self.adjustQueueLength(notification.token, by: -1, txn)
         try self.putLog(txn, sequence: sequence, status: status, at: nowMillis, record: record)
     }
 
@@ -85,20 +85,19 @@ extension StoreWriter {
         return entries
     }
 
-    /// The number of notifications queued for `token`.
-    func count(_ token: DeviceToken, _ txn: Transaction) throws(StoreError) -> Int {
-        try txn.get(self.environment.counts, token.bytes).flatMap(StoreKeys.count) ?? 0
-    }
-
-    func adjustCount(_ token: DeviceToken, by delta: Int, _ txn: Transaction) throws(StoreError) {
-        let updated = max(0, try self.count(token, txn) + delta)
-        if updated == 0 {
-            try txn.delete(self.environment.counts, token.bytes)
+    /// Updates `token`'s queue length by `delta` (after the change was written); returns the new length.
+    @discardableResult
+    func adjustQueueLength(_ token: DeviceToken, by delta: Int, _ txn: Transaction) throws(StoreError) -> Int {
+        let known = self.queueLengths.withLock { $0[token] }
+        // Not yet known: the queue already holds the change, so the count includes it.
+        let updated: Int
+        if let known {
+            updated = max(0, known + delta)
         } else {
-            var bytes: [UInt8] = []
-            bytes.appendBigEndian(UInt32(updated))
-            try txn.put(self.environment.counts, token.bytes, bytes)
+            updated = try self.environment.queueLength(token, txn)
         }
+        self.queueLengths.withLock { $0[token] = updated == 0 ? nil : updated }
+        return updated
     }
 
     func putLog(_ txn: Transaction, sequence: UInt64, status: LogStatus, at: Int64, record: [UInt8]) throws(StoreError) {
