@@ -32,6 +32,8 @@ struct AdminRouter: Sendable {
             case "POST": return self.register(body: body, on: eventLoop)
             default: return eventLoop.makeSucceededFuture(Self.error(405, "use GET or POST"))
             }
+        case ["api", "v1", "feedback"]:
+            return only("GET") { eventLoop.makeSucceededFuture(self.feedback()) }
         case let s where s.count == 5 && s[0...2] == ["api", "v1", "devices"] && s[4] == "notifications":
             return only("GET") {
                 guard let token = DeviceToken(hex: s[3]) else { return eventLoop.makeSucceededFuture(Self.badToken) }
@@ -89,16 +91,22 @@ struct AdminRouter: Sendable {
         }
     }
 
-    /// `{"topic": ...}` → a new token, as a device registering would get.
+    /// `{"topic": ...}` → a new token, as a device registering would get; with `"token"` too,
+    /// that token (a test's fixed token, or an unregistered one made valid again).
     private func register(body: [UInt8], on eventLoop: any EventLoop) -> EventLoopFuture<Response> {
         guard let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any],
             let topic = object["topic"] as? String, !topic.isEmpty, topic.utf8.count <= 255
         else {
-            return eventLoop.makeSucceededFuture(Self.error(400, #"the body must be {"topic": "<bundle id>"}"#))
+            return eventLoop.makeSucceededFuture(Self.error(400, #"the body must be {"topic": "<bundle id>"} and may name a "token""#))
         }
-        let token = DeviceToken.random()
+        let chosen = object["token"] != nil
+        let given = (object["token"] as? String).flatMap { DeviceToken(hex: $0) }
+        if chosen && given == nil { return eventLoop.makeSucceededFuture(Self.badToken) }
+        let token = given ?? DeviceToken.random()
         return self.relay.submit(.register(token: token, topic: topic, deviceID: nil), on: eventLoop).map { outcome in
-            guard outcome == .registered else { return Self.error(409, "token collision; try again") }
+            guard outcome == .registered else {
+                return Self.error(409, chosen ? "the token is registered and valid" : "token collision; try again")
+            }
             var writer = JSONWriter()
             writer.object { members in
                 members.member("token") { $0.string(token.hex) }
@@ -106,6 +114,24 @@ struct AdminRouter: Sendable {
             }
             return Response(status: 201, body: writer.bytes)
         }.recover { Self.error(503, "\($0)") }
+    }
+
+    /// The tuples the feedback service would send now, without clearing them.
+    private func feedback() -> Response {
+        do {
+            var writer = JSONWriter()
+            writer.array(try self.store.feedback()) { writer, entry in
+                writer.object { members in
+                    members.member("token") { $0.string(entry.token.hex) }
+                    members.member("topic") { $0.string(entry.topic) }
+                    members.member("time") { $0.number(entry.at / 1000) }
+                    members.member("unregisteredAt") { $0.string(Timestamp.rfc3339(millis: entry.at)) }
+                }
+            }
+            return Response(status: 200, body: writer.bytes)
+        } catch {
+            return Self.error(500, "\(error)")
+        }
     }
 
     private func unregister(_ token: DeviceToken, on eventLoop: any EventLoop) -> EventLoopFuture<Response> {

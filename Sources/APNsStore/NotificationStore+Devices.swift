@@ -9,6 +9,12 @@ extension NotificationStore {
         }
     }
 
+    /// Why a push to `token` for `topic` would be refused now, as the writer would decide it;
+    /// `nil` when it would be taken. Lets a front door refuse before submitting.
+    public func tokenRefusal(for token: DeviceToken, topic: String?) throws(StoreError) -> StoreOutcome? {
+        self.configuration.tokenPolicy.refusal(for: try self.token(token), topic: topic)
+    }
+
     /// Every token the store knows, in token order.
     public func tokens(limit: Int = .max) throws(StoreError) -> [TokenRecord] {
         try self.read { txn throws(StoreError) in

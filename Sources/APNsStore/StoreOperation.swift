@@ -19,6 +19,9 @@ public enum StoreOperation: Sendable {
     /// The app was removed: the token stops being valid now, its queue is dropped, and it is
     /// recorded for the feedback service.
     case unregister(token: DeviceToken)
+    /// The feedback service handed these entries to a provider: they leave the feedback list,
+    /// unless the token was unregistered again since (its time differs).
+    case clearFeedback([FeedbackEntry])
 }
 
 /// What an operation did, once its transaction has committed.
@@ -47,6 +50,8 @@ public enum StoreOutcome: Sendable, Equatable {
     case tokenNotForTopic
     /// Refused: the token was unregistered at this time (ms since the UNIX epoch).
     case tokenUnregistered(timestamp: Int64)
+    /// This many feedback entries were cleared.
+    case feedbackCleared(count: Int)
 }
 
 /// Which tokens a push may go to.
@@ -57,6 +62,15 @@ public enum TokenPolicy: String, Sendable, CaseIterable, CustomStringConvertible
     case registered
 
     public var description: String { self.rawValue }
+
+    /// Why a push to a token is refused, given what the store knows of it (`record`) and the
+    /// provider's topic; `nil` lets it through. The writer and the gateway's early check share it.
+    public func refusal(for record: TokenRecord?, topic: String?) -> StoreOutcome? {
+        guard let record else { return self == .registered ? .unknownToken : nil }
+        if let unregisteredAt = record.unregisteredAt { return .tokenUnregistered(timestamp: unregisteredAt) }
+        if let topic, !record.topic.isEmpty, topic != record.topic { return .tokenNotForTopic }
+        return nil
+    }
 }
 
 /// What an offline device's queue keeps.

@@ -40,13 +40,10 @@ extension StoreWriter {
 
     /// Why APNs would refuse a push to this token, if the store knows of a reason.
     private func tokenRefusal(for notification: Notification, _ txn: Transaction) throws(StoreError) -> StoreOutcome? {
-        guard let bytes = try txn.get(self.environment.tokens, notification.token.bytes) else {
-            return self.configuration.tokenPolicy == .registered ? .unknownToken : nil
+        let record = try txn.get(self.environment.tokens, notification.token.bytes).map { bytes throws(StoreError) in
+            try TokenRecordCodec.decode(token: notification.token, bytes)
         }
-        let record = try TokenRecordCodec.decode(token: notification.token, bytes)
-        if let unregisteredAt = record.unregisteredAt { return .tokenUnregistered(timestamp: unregisteredAt) }
-        if let topic = notification.topic, !record.topic.isEmpty, topic != record.topic { return .tokenNotForTopic }
-        return nil
+        return self.configuration.tokenPolicy.refusal(for: record, topic: notification.topic)
     }
 
     /// Removes queued notifications the new one replaces: same topic and collapse id, or, under

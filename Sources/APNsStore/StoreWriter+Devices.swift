@@ -1,7 +1,8 @@
 import APNsCore
 
 extension StoreWriter {
-    /// Records a new token; writer thread only.
+    /// Records a new token, or makes an unregistered one valid again (an app reinstalled on the
+    /// same device may get its old token back); writer thread only.
     func register(
         _ token: DeviceToken,
         topic: String,
@@ -9,7 +10,9 @@ extension StoreWriter {
         _ txn: Transaction,
         nowMillis: Int64
     ) throws(StoreError) -> StoreOutcome {
-        guard try txn.get(self.environment.tokens, token.bytes) == nil else { return .tokenTaken }
+        if let bytes = try txn.get(self.environment.tokens, token.bytes) {
+            guard try TokenRecordCodec.decode(token: token, bytes).unregisteredAt != nil else { return .tokenTaken }
+        }
         let record = TokenRecord(token: token, topic: topic, deviceID: deviceID, registeredAt: nowMillis, unregisteredAt: nil)
         try txn.put(self.environment.tokens, token.bytes, TokenRecordCodec.encode(record))
         // A token that registers again is valid again and no longer reported as gone.
@@ -37,6 +40,21 @@ extension StoreWriter {
             try self.removeQueued(entry.key, record: entry.record, status: .dropped, txn, nowMillis: nowMillis)
         }
         return .unregistered(timestamp: nowMillis)
+    }
+
+    /// Removes feedback entries a provider has read; an entry whose time changed since stays.
+    func clearFeedback(_ entries: [FeedbackEntry], _ txn: Transaction) throws(StoreError) -> StoreOutcome {
+        var cleared = 0
+        for entry in entries {
+            guard let bytes = try txn.get(self.environment.feedback, entry.token.bytes) else { continue }
+            let stored = try bytes.withUnsafeBytes { raw in
+                Result { () throws(StoreError) in try TokenRecordCodec.decodeFeedback(token: entry.token, raw) }
+            }.get()
+            guard stored.at == entry.at else { continue }
+            try txn.delete(self.environment.feedback, entry.token.bytes)
+            cleared += 1
+        }
+        return .feedbackCleared(count: cleared)
     }
 
     /// Takes an acknowledged notification out of its queue and logs it as delivered; writer thread only.

@@ -28,6 +28,8 @@ extension StoreWriter {
             return try self.register(token, topic: topic, deviceID: deviceID, txn, nowMillis: nowMillis)
         case .unregister(let token):
             return try self.unregister(token, txn, nowMillis: nowMillis)
+        case .clearFeedback(let entries):
+            return try self.clearFeedback(entries, txn)
         }
     }
 

@@ -151,16 +151,37 @@ struct DeviceStoreTests {
         }
     }
 
-    @Test("registering a token again removes it from feedback")
+    @Test("an unregistered token that registers again is valid again and leaves feedback")
     func reRegisterClearsFeedback() async throws {
         try await self.withStore { store in
-            _ = try await store.submit([.accept(self.push()), .unregister(token: Self.other)])
+            _ = try await store.submit([.register(token: Self.other, topic: "t", deviceID: nil), .unregister(token: Self.other)])
             #expect(try store.feedback().map(\.token) == [Self.other])
-            // Only a token that is not known can be registered; an unregistered one stays refused.
+            #expect(try store.tokenRefusal(for: Self.other, topic: nil) != nil)
+            #expect(try await store.submit([.register(token: Self.other, topic: "t", deviceID: nil)]) == [.registered])
+            #expect(try store.feedback().isEmpty)
+            #expect(try store.token(Self.other)?.unregisteredAt == nil)
+            #expect(try store.tokenRefusal(for: Self.other, topic: "t") == nil)
+            #expect(try await store.submit([.accept(self.push(Self.other, topic: "t"))]).first.map { if case .queued = $0 { true } else { false } } == true)
+            // A valid token stays taken.
             #expect(try await store.submit([.register(token: Self.other, topic: "t", deviceID: nil)]) == [.tokenTaken])
-            let fresh = DeviceToken(hex: String(repeating: "c9", count: 32))!
-            _ = try await store.submit([.unregister(token: fresh)])
-            #expect(try store.feedback().count == 2)
+        }
+    }
+
+    @Test("clearing feedback removes what was read, but not a token unregistered again since")
+    func clearFeedback() async throws {
+        let clock = ManualClock()
+        try await self.withStore(clock: clock) { store in
+            _ = try await store.submit([.unregister(token: Self.token), .unregister(token: Self.other)])
+            let read = try store.feedback()
+            #expect(read.count == 2)
+            // Self.other registers again and is removed once more before the provider's read is cleared.
+            clock.advance(seconds: 5)
+            _ = try await store.submit([.register(token: Self.other, topic: "t", deviceID: nil), .unregister(token: Self.other)])
+            #expect(try await store.submit([.clearFeedback(read)]) == [.feedbackCleared(count: 1)])
+            let left = try store.feedback()
+            #expect(left.map(\.token) == [Self.other])
+            #expect(left.first?.at == clock.now)
+            #expect(try await store.submit([.clearFeedback(read)]) == [.feedbackCleared(count: 0)])
         }
     }
 
