@@ -108,6 +108,7 @@ let package = Package(
             name: "APNsTestSupport",
             dependencies: [
                 "APNsServer",
+                "APNsWire",
                 "APNsDeviceClient",
                 "APNsStore",
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -136,6 +137,7 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: [
                 "APNsServer",
+                "APNsWire",
                 "APNsTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

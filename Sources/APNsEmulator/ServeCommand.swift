@@ -30,6 +30,15 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("device-port"), help: "Device listener port (emulated devices); 0 picks a free one. (env: \(EnvironmentTwins.variable(for: "--device-port")))")
     var devicePort = 5223
 
+    @Option(name: .customLong("gateway-port"), help: "Legacy binary gateway port (commands 0, 1, 2); 0 picks a free one. (env: \(EnvironmentTwins.variable(for: "--gateway-port")))")
+    var gatewayPort = 2195
+
+    @Option(name: .customLong("feedback-port"), help: "Feedback service port; 0 picks a free one. (env: \(EnvironmentTwins.variable(for: "--feedback-port")))")
+    var feedbackPort = 2196
+
+    @Option(name: .customLong("idle-timeout"), help: "Seconds after which a silent gateway or feedback connection is closed. (env: \(EnvironmentTwins.variable(for: "--idle-timeout")))")
+    var idleTimeout: Double = 3600
+
     @Option(name: .customLong("data-dir"), help: "Directory of the LMDB store. (env: \(EnvironmentTwins.variable(for: "--data-dir")))")
     var dataDirectory = ".apns-emulator"
 
@@ -73,10 +82,14 @@ struct ServeCommand: AsyncParsableCommand {
     var logLevel = "info"
 
     func validate() throws {
-        for (name, port) in [("--http2-port", self.http2Port), ("--admin-port", self.adminPort), ("--device-port", self.devicePort)]
-        where !(0...65_535).contains(port) {
+        let ports = [
+            ("--http2-port", self.http2Port), ("--admin-port", self.adminPort), ("--device-port", self.devicePort),
+            ("--gateway-port", self.gatewayPort), ("--feedback-port", self.feedbackPort),
+        ]
+        for (name, port) in ports where !(0...65_535).contains(port) {
             throw ValidationError("\(name) must be between 0 and 65535, not \(port)")
         }
+        guard self.idleTimeout > 0, self.idleTimeout.isFinite else { throw ValidationError("--idle-timeout must be a positive number of seconds") }
         guard self.mapSizeMiB >= 1 else { throw ValidationError("--map-size must be at least 1 MiB") }
         guard self.maximumQueuedPerDevice >= 1 else { throw ValidationError("--max-queued-per-device must be at least 1") }
         guard self.maximumExpiration >= 1 else { throw ValidationError("--max-expiration must be at least 1 second") }
@@ -101,6 +114,9 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.http2Port = self.http2Port
         configuration.adminPort = self.adminPort
         configuration.devicePort = self.devicePort
+        configuration.gatewayPort = self.gatewayPort
+        configuration.feedbackPort = self.feedbackPort
+        configuration.idleTimeout = .milliseconds(Int64(self.idleTimeout * 1000))
         configuration.tokenPolicy = self.tokenPolicy
         configuration.storagePolicy = self.storagePolicy
         configuration.maximumQueuedPerDevice = self.maximumQueuedPerDevice

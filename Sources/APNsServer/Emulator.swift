@@ -51,7 +51,7 @@ public final class Emulator: Sendable {
                 authenticator: configuration.authenticator,
                 validator: PushValidator(),
                 environment: configuration.environment,
-                shutdownGrace: .nanoseconds(Int64(configuration.shutdownGrace.components.seconds) * 1_000_000_000),
+                shutdownGrace: TimeAmount(configuration.shutdownGrace),
                 clock: configuration.clock,
                 logger: logger
             ),
@@ -68,20 +68,49 @@ public final class Emulator: Sendable {
                 onListening("admin API", Self.url(scheme: "http", address))
             }
         )
+        // Devices, the gateway and feedback speak plain TLS, without ALPN.
+        let plainTLS = try TLSFiles.serverContext(
+            certificatePath: configuration.certificatePath,
+            privateKeyPath: configuration.privateKeyPath,
+            protocols: []
+        )
         let device = DeviceListener(
             listener: Listener(name: "device", host: configuration.host, port: configuration.devicePort, group: self.group, logger: logger),
-            sslContext: try TLSFiles.serverContext(
-                certificatePath: configuration.certificatePath,
-                privateKeyPath: configuration.privateKeyPath,
-                protocols: []
-            ),
+            sslContext: plainTLS,
             relay: relay,
             onBound: { address in
                 readiness.bound(device: address)
                 onListening("device listener", Self.url(scheme: "tls", address))
             }
         )
-        let services: [any Service] = [StoreService(store: self.store), http2, device, admin]
+        let idleTimeout = TimeAmount(configuration.idleTimeout)
+        let gateway = BinaryGatewayListener(
+            listener: Listener(name: "gateway", host: configuration.host, port: configuration.gatewayPort, group: self.group, logger: logger),
+            sslContext: plainTLS,
+            context: GatewayContext(
+                relay: relay,
+                validator: BinaryPushValidator(),
+                checksTokens: configuration.tokenPolicy == .registered,
+                clock: configuration.clock,
+                logger: logger
+            ),
+            idleTimeout: idleTimeout,
+            onBound: { address in
+                readiness.bound(gateway: address)
+                onListening("binary gateway", Self.url(scheme: "tls", address))
+            }
+        )
+        let feedback = FeedbackListener(
+            listener: Listener(name: "feedback", host: configuration.host, port: configuration.feedbackPort, group: self.group, logger: logger),
+            sslContext: plainTLS,
+            relay: relay,
+            idleTimeout: idleTimeout,
+            onBound: { address in
+                readiness.bound(feedback: address)
+                onListening("feedback service", Self.url(scheme: "tls", address))
+            }
+        )
+        let services: [any Service] = [StoreService(store: self.store), http2, gateway, feedback, device, admin]
         self.serviceGroup = ServiceGroup(
             configuration: ServiceGroupConfiguration(
                 services: services.map {

@@ -12,6 +12,12 @@ public struct EmulatorConfiguration: Sendable {
     public var adminPort: Int = 8197
     /// Device listener port (APNs' own device port 5223); 0 picks a free port.
     public var devicePort: Int = 5223
+    /// Legacy binary gateway port (APNs' 2195); 0 picks a free port.
+    public var gatewayPort: Int = 2195
+    /// Feedback service port (APNs' 2196); 0 picks a free port.
+    public var feedbackPort: Int = 2196
+    /// A gateway or feedback connection that sends nothing for this long is closed.
+    public var idleTimeout: Duration = .seconds(3600)
     /// Where LMDB keeps its files.
     public var dataDirectory: String = ".apns-emulator"
     /// The server certificate (PEM) providers see, and its private key.

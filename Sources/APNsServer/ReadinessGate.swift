@@ -6,6 +6,8 @@ public struct ListeningAddresses: Sendable {
     public var http2: SocketAddress
     public var admin: SocketAddress
     public var device: SocketAddress
+    public var gateway: SocketAddress
+    public var feedback: SocketAddress
 }
 
 /// Lets callers wait until every listener is bound, or learn that starting failed.
@@ -14,12 +16,14 @@ final class ReadinessGate: Sendable {
         var http2: SocketAddress?
         var admin: SocketAddress?
         var device: SocketAddress?
+        var gateway: SocketAddress?
+        var feedback: SocketAddress?
         var failure: (any Error)?
         var waiters: [CheckedContinuation<ListeningAddresses, any Error>] = []
 
         var ready: ListeningAddresses? {
-            guard let http2, let admin, let device else { return nil }
-            return ListeningAddresses(http2: http2, admin: admin, device: device)
+            guard let http2, let admin, let device, let gateway, let feedback else { return nil }
+            return ListeningAddresses(http2: http2, admin: admin, device: device, gateway: gateway, feedback: feedback)
         }
     }
 
@@ -30,6 +34,10 @@ final class ReadinessGate: Sendable {
     func bound(admin address: SocketAddress) { self.update { $0.admin = address } }
 
     func bound(device address: SocketAddress) { self.update { $0.device = address } }
+
+    func bound(gateway address: SocketAddress) { self.update { $0.gateway = address } }
+
+    func bound(feedback address: SocketAddress) { self.update { $0.feedback = address } }
 
     func failed(_ error: any Error) { self.update { $0.failure = $0.failure ?? error } }
 

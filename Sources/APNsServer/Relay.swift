@@ -63,6 +63,16 @@ public final class Relay: Sendable {
         }
     }
 
+    /// The status a binary provider gets for what the store did: a token that is unknown (in the
+    /// registered policy) or not for the topic is invalid (8). An unregistered token is taken
+    /// silently and reported by the feedback service, as APNs did.
+    public static func binaryRefusal(for outcome: StoreOutcome) -> BinaryStatus? {
+        switch outcome {
+        case .unknownToken, .tokenNotForTopic: return .invalidToken
+        default: return nil
+        }
+    }
+
     /// The reason a provider gets when the store could not take a notification.
     public static func reason(for error: any Error) -> Reason {
         switch error as? StoreError {

@@ -148,6 +148,8 @@ public final class HTTP2TestClient: Sendable {
 public enum TestClientError: Error {
     case timedOut
     case streamClosedWithoutResponse
+    /// The server sent something a test did not expect; the message says what.
+    case unexpected(String)
 }
 
 /// Records the server's connection-level frames; on the connection's event loop.

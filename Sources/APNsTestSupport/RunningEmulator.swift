@@ -16,6 +16,8 @@ public final class RunningEmulator: Sendable {
     public var http2Port: Int { self.addresses.http2.port ?? 0 }
     public var adminPort: Int { self.addresses.admin.port ?? 0 }
     public var devicePort: Int { self.addresses.device.port ?? 0 }
+    public var gatewayPort: Int { self.addresses.gateway.port ?? 0 }
+    public var feedbackPort: Int { self.addresses.feedback.port ?? 0 }
     public var dataDirectory: String { self.emulator.configuration.dataDirectory }
 
     /// Starts an emulator. `configure` may change anything; ports and directories default to
@@ -29,6 +31,8 @@ public final class RunningEmulator: Sendable {
         configuration.http2Port = 0
         configuration.adminPort = 0
         configuration.devicePort = 0
+        configuration.gatewayPort = 0
+        configuration.feedbackPort = 0
         configuration.eventLoopThreads = 2
         configuration.dataDirectory = directory.appending("data")
         configuration.certificatesDirectory = directory.appending("certs")

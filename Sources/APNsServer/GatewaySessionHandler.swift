@@ -1,0 +1,185 @@
+import APNsCore
+import APNsStore
+import APNsWire
+import Logging
+import NIOCore
+
+/// Performs one legacy gateway connection: validates each notification, hands the good ones to
+/// the relay, and lets ``GatewaySessionStateMachine`` decide when the error response goes out.
+/// Runs on the connection's event loop.
+final class GatewaySessionHandler: ChannelDuplexHandler {
+    typealias InboundIn = BinaryGatewayFrame
+    typealias OutboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    /// Reading pauses while this many notifications wait for the store, so a provider that sends
+    /// faster than the store commits cannot grow the emulator's memory without bound.
+    static let maximumInFlight = 8192
+
+    private let shared: GatewayContext
+    private var machine = GatewaySessionStateMachine()
+    private var ids = APNsIDGenerator()
+    private var readHeld = false
+    /// Set once the error response is out: the connection reads and drops until the provider stops
+    /// sending, so that closing with unread bytes does not reset the connection (a reset can make
+    /// the provider's TCP stack drop the error response before the provider reads it).
+    private var lingering = false
+    private var readsWhileLingering = 0
+
+    init(context: GatewayContext) {
+        self.shared = context
+    }
+
+    /// How long a lingering connection must be quiet before it closes, and the most it lingers.
+    static let lingerQuiet = TimeAmount.milliseconds(100)
+    static let lingerLimit = 20
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        // Counted here, not per frame: after a malformed frame the decoder drops bytes silently.
+        if self.lingering { self.readsWhileLingering += 1 }
+        context.fireChannelReadComplete()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard self.machine.isAccepting else { return }
+        switch self.unwrapInboundIn(data) {
+        case .malformed(let identifier, let detail):
+            self.shared.logger.debug("malformed binary frame", metadata: ["apns.detail": "\(detail)"])
+            self.perform(self.machine.refused(.protocolError, identifier: identifier), context: context)
+        case .push(let request):
+            self.push(request, context: context)
+        }
+    }
+
+    private func push(_ request: BinaryPushRequest, context: ChannelHandlerContext) {
+        let shared = self.shared
+        let validated = shared.validator.validate(request, topic: nil, nowMillis: shared.clock()) { self.ids.uuid() }
+        let notification: Notification
+        switch validated {
+        case .failure(let rejection):
+            shared.logger.debug(
+                "rejected binary push",
+                metadata: ["apns.status": "\(rejection.status)", "apns.detail": "\(rejection.detail)"]
+            )
+            self.perform(self.machine.refused(rejection.status, identifier: rejection.identifier), context: context)
+            return
+        case .success(let valid):
+            notification = valid
+        }
+        if let status = self.earlyRefusal(of: notification) {
+            self.perform(self.machine.refused(status, identifier: request.identifier), context: context)
+            return
+        }
+
+        self.machine.submitted()
+        let identifier = request.identifier
+        shared.relay.accept(notification, on: context.eventLoop).assumeIsolated().whenComplete { result in
+            let refusal: BinaryStatus?
+            switch result {
+            case .success(let outcome):
+                refusal = Relay.binaryRefusal(for: outcome)
+            case .failure(let error):
+                shared.logger.info("could not store a binary push", metadata: ["store.error": "\(error)"])
+                refusal = .processingError
+            }
+            self.perform(self.machine.committed(identifier: identifier, refusal: refusal), context: context)
+            if self.readHeld && self.machine.inFlight < Self.maximumInFlight / 2 {
+                self.readHeld = false
+                context.read()
+            }
+        }
+    }
+
+    /// Refuses a token before submitting when the store would: everything a connection sends after
+    /// a bad notification must be discarded, so it cannot wait for the commit to find out.
+    /// Only the registered policy or a topic can refuse a token; an unregistered one is taken
+    /// silently and reported by the feedback service, as APNs did.
+    private func earlyRefusal(of notification: Notification) -> BinaryStatus? {
+        guard self.shared.checksTokens || notification.topic != nil else { return nil }
+        do {
+            return try self.shared.relay.store.tokenRefusal(for: notification.token, topic: notification.topic)
+                .flatMap(Relay.binaryRefusal(for:))
+        } catch {
+            self.shared.logger.info("could not look a token up", metadata: ["store.error": "\(error)"])
+            return .processingError
+        }
+    }
+
+    func read(context: ChannelHandlerContext) {
+        if self.lingering {
+            context.read()
+            return
+        }
+        // After a failure nothing more is read until the error response is out.
+        guard self.machine.isAccepting else { return }
+        if self.machine.inFlight >= Self.maximumInFlight {
+            self.readHeld = true
+            return
+        }
+        context.read()
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is ChannelShouldQuiesceEvent {
+            self.perform(self.machine.shutdown(), context: context)
+        } else if let idle = event as? IdleStateHandler.IdleStateEvent, idle == .read {
+            self.perform(self.machine.idle(), context: context)
+        } else {
+            context.fireUserInboundEventTriggered(event)
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        self.machine.closed()
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        self.shared.logger.debug("gateway connection error", metadata: ["connection.error": "\(error)"])
+        self.machine.closed()
+        context.close(promise: nil)
+    }
+
+    private func perform(_ action: GatewaySessionStateMachine.Action, context: ChannelHandlerContext) {
+        switch action {
+        case .none:
+            break
+        case .close:
+            context.close(promise: nil)
+        case .writeErrorAndClose(let response):
+            var buffer = context.channel.allocator.buffer(capacity: BinaryErrorResponse.size)
+            response.write(into: &buffer)
+            context.writeAndFlush(self.wrapOutboundOut(buffer)).assumeIsolated().whenComplete { result in
+                guard case .success = result else {
+                    context.close(promise: nil)
+                    return
+                }
+                self.lingering = true
+                self.readHeld = false
+                context.read()
+                self.closeWhenQuiet(context: context, checksLeft: Self.lingerLimit)
+            }
+        }
+    }
+
+    private func closeWhenQuiet(context: ChannelHandlerContext, checksLeft: Int) {
+        self.readsWhileLingering = 0
+        context.eventLoop.assumeIsolated().scheduleTask(in: Self.lingerQuiet) {
+            if self.readsWhileLingering == 0 || checksLeft <= 1 {
+                context.close(promise: nil)
+            } else {
+                self.closeWhenQuiet(context: context, checksLeft: checksLeft - 1)
+            }
+        }
+    }
+}
+
+/// What every gateway connection shares.
+struct GatewayContext: Sendable {
+    let relay: Relay
+    let validator: BinaryPushValidator
+    /// Whether tokens must be looked up before submitting (the registered token policy).
+    let checksTokens: Bool
+    let clock: @Sendable () -> Int64
+    let logger: Logger
+}

@@ -1,0 +1,54 @@
+import APNsCore
+import APNsWire
+import NIOCore
+
+/// A pipelined stream of legacy gateway commands, built the way a provider writes them.
+public struct BinaryStream: Sendable {
+    public private(set) var buffer = ByteBuffer()
+
+    public init() {}
+
+    /// A command-2 frame with every item: token, `{"n": n}` as payload, identifier, and optionally expiry and priority.
+    public mutating func frame(token: DeviceToken, n: Int, identifier: UInt32, expiry: UInt32? = nil, priority: UInt8? = nil) {
+        self.frame(BinaryPushRequest(command: 2, identifier: identifier, expiry: expiry, token: token.bytes, payload: Self.payload(n), priority: priority))
+    }
+
+    public mutating func frame(_ request: BinaryPushRequest) {
+        BinaryPushEncoder.writeFrame(request, into: &self.buffer)
+    }
+
+    public mutating func raw(_ bytes: [UInt8]) {
+        self.buffer.writeBytes(bytes)
+    }
+
+    public mutating func write(_ body: (inout ByteBuffer) -> Void) {
+        body(&self.buffer)
+    }
+
+    public var bytes: [UInt8] { Array(self.buffer.readableBytesView) }
+
+    public static func payload(_ n: Int) -> [UInt8] { Array(#"{"aps":{"alert":"binary"},"n":\#(n)}"#.utf8) }
+}
+
+extension RunningEmulator {
+    /// Sends `stream` to the binary gateway in one write and returns the error response the
+    /// emulator wrote before closing (`nil` if it closed without one). Throws if the connection
+    /// is still open after `timeout`.
+    public func gateway(_ stream: BinaryStream, timeout: TimeAmount = .seconds(10)) async throws -> BinaryErrorResponse? {
+        let received = try await RawTLSClient.exchange(host: "127.0.0.1", port: self.gatewayPort, caPath: self.caPath, sending: stream.bytes, timeout: timeout)
+        var buffer = ByteBuffer(bytes: received)
+        let response = BinaryErrorResponse.read(from: &buffer)
+        guard buffer.readableBytes == 0 else { throw TestClientError.unexpected("gateway sent \(received)") }
+        return response
+    }
+
+    /// Connects to the feedback service and returns the tuples it sent before closing.
+    public func feedbackTuples() async throws -> [FeedbackTuple] {
+        let received = try await RawTLSClient.exchange(host: "127.0.0.1", port: self.feedbackPort, caPath: self.caPath, sending: [])
+        var buffer = ByteBuffer(bytes: received)
+        var tuples: [FeedbackTuple] = []
+        while let tuple = FeedbackTuple.read(from: &buffer) { tuples.append(tuple) }
+        guard buffer.readableBytes == 0 else { throw TestClientError.unexpected("feedback sent a partial tuple: \(received)") }
+        return tuples
+    }
+}
