@@ -35,7 +35,7 @@ for i in $(seq 1 "$tokens"); do printf 'https://127.0.0.1:%d/3/device/%064x\n' "
 for mode in durable relaxed; do
   data="$work/data-$mode"
   "$binary" serve --durability "$mode" --data-dir "$data" --certs-dir "$work/certs" \
-    --http2-port "$port" --admin-port "$admin" --log-level warning > "$work/serve-$mode.log" 2>&1 &
+    --http2-port "$port" --admin-port "$admin" --device-port 0 --gateway-port 0 --feedback-port 0 --log-level warning > "$work/serve-$mode.log" 2>&1 &
   pid=$!
   for _ in $(seq 1 100); do grep -q "HTTP/2 provider API on" "$work/serve-$mode.log" && break; sleep 0.1; done
   if ! kill -0 "$pid" 2>/dev/null; then echo "the emulator did not start:" >&2; cat "$work/serve-$mode.log" >&2; exit 1; fi

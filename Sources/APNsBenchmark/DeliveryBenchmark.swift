@@ -10,15 +10,9 @@ import Synchronization
 /// carries its send time, each device notes when it arrives. Prints the distribution.
 ///
 ///   swift run -c release APNsBenchmark [devices=100] [pushes=20000] [concurrency=10]
-@main
-struct DeliveryBenchmark {
-    static func main() async throws {
-        try await self.run()
-    }
-
+enum DeliveryBenchmark {
     /// Off the main actor: everything here runs on the cooperative pool and the event loops.
-    nonisolated static func run() async throws {
-        let arguments = CommandLine.arguments.dropFirst().compactMap { Int($0) }
+    nonisolated static func run(_ arguments: [Int]) async throws {
         let deviceCount = arguments.count > 0 ? arguments[0] : 100
         let pushCount = arguments.count > 1 ? arguments[1] : 20_000
         let concurrency = arguments.count > 2 ? arguments[2] : 10
