@@ -43,8 +43,8 @@ public final class Emulator: Sendable {
         self.relay = relay
         let readiness = self.readiness
 
-        let http2 = HTTP2ProviderListener(
-            listener: Listener(name: "http2", host: configuration.host, port: configuration.http2Port, group: self.group, logger: logger),
+        let http2 = TLSListener.http2Provider(
+            Listener(name: "http2", host: configuration.host, port: configuration.http2Port, group: self.group, logger: logger),
             sslContext: sslContext,
             context: ProviderContext(
                 relay: relay,
@@ -74,8 +74,8 @@ public final class Emulator: Sendable {
             privateKeyPath: configuration.privateKeyPath,
             protocols: []
         )
-        let device = DeviceListener(
-            listener: Listener(name: "device", host: configuration.host, port: configuration.devicePort, group: self.group, logger: logger),
+        let device = TLSListener.device(
+            Listener(name: "device", host: configuration.host, port: configuration.devicePort, group: self.group, logger: logger),
             sslContext: plainTLS,
             relay: relay,
             onBound: { address in
@@ -84,8 +84,8 @@ public final class Emulator: Sendable {
             }
         )
         let idleTimeout = TimeAmount(configuration.idleTimeout)
-        let gateway = BinaryGatewayListener(
-            listener: Listener(name: "gateway", host: configuration.host, port: configuration.gatewayPort, group: self.group, logger: logger),
+        let gateway = TLSListener.binaryGateway(
+            Listener(name: "gateway", host: configuration.host, port: configuration.gatewayPort, group: self.group, logger: logger),
             sslContext: plainTLS,
             context: GatewayContext(
                 relay: relay,
@@ -100,8 +100,8 @@ public final class Emulator: Sendable {
                 onListening("binary gateway", Self.url(scheme: "tls", address))
             }
         )
-        let feedback = FeedbackListener(
-            listener: Listener(name: "feedback", host: configuration.host, port: configuration.feedbackPort, group: self.group, logger: logger),
+        let feedback = TLSListener.feedback(
+            Listener(name: "feedback", host: configuration.host, port: configuration.feedbackPort, group: self.group, logger: logger),
             sslContext: plainTLS,
             relay: relay,
             idleTimeout: idleTimeout,

@@ -1,12 +1,10 @@
 import APNsCore
-import Logging
 import NIOCore
 import NIOHTTP2
 import NIOSSL
-import ServiceLifecycle
 
 /// The HTTP/2 provider API (`POST /3/device/<token>`) over TLS with ALPN h2.
-public final class HTTP2ProviderListener: Service {
+enum HTTP2ProviderListener {
     /// SETTINGS as real APNs servers advertise them.
     static let settings: HTTP2Settings = [
         HTTP2Setting(parameter: .maxConcurrentStreams, value: 1000),
@@ -19,41 +17,10 @@ public final class HTTP2ProviderListener: Service {
     /// a provider using every stream never waits for a WINDOW_UPDATE.
     static let connectionWindow = 8 << 20
 
-    private let listener: Listener
-    private let sslContext: NIOSSLContext
-    private let context: ProviderContext
-    private let onBound: @Sendable (SocketAddress) -> Void
-
-    init(
-        listener: Listener,
-        sslContext: NIOSSLContext,
-        context: ProviderContext,
-        onBound: @escaping @Sendable (SocketAddress) -> Void
-    ) {
-        self.listener = listener
-        self.sslContext = sslContext
-        self.context = context
-        self.onBound = onBound
-    }
-
-    public func run() async throws {
-        let sslContext = self.sslContext
-        let context = self.context
-        try await self.listener.run(
-            initializeChild: { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try Self.configure(channel: channel, sslContext: sslContext, context: context)
-                }
-            },
-            onBound: self.onBound
-        )
-    }
-
-    /// Builds a provider connection's pipeline: TLS, HTTP/2, the connection handler, and one
+    /// Builds a provider connection's pipeline after TLS: HTTP/2, the connection handler, and one
     /// ``ProviderStreamHandler`` per stream. On the channel's event loop.
-    static func configure(channel: any Channel, sslContext: NIOSSLContext, context: ProviderContext) throws {
+    static func configure(channel: any Channel, context: ProviderContext) throws {
         let pipeline = channel.pipeline.syncOperations
-        try pipeline.addHandler(NIOSSLServerHandler(context: sslContext))
         try pipeline.addHandler(FlushCoalescingHandler())
         let connectionState = NIOLoopBound(ProviderConnectionState(), eventLoop: channel.eventLoop)
         var connection = NIOHTTP2Handler.ConnectionConfiguration()
@@ -72,5 +39,19 @@ public final class HTTP2ProviderListener: Service {
             }
         }
         try pipeline.addHandler(connectionHandler)
+    }
+}
+
+extension TLSListener {
+    /// The HTTP/2 provider API; `sslContext` must offer ALPN h2.
+    static func http2Provider(
+        _ listener: Listener,
+        sslContext: NIOSSLContext,
+        context: ProviderContext,
+        onBound: @escaping @Sendable (SocketAddress) -> Void
+    ) -> TLSListener {
+        TLSListener(listener: listener, sslContext: sslContext, onBound: onBound) { channel in
+            try HTTP2ProviderListener.configure(channel: channel, context: context)
+        }
     }
 }

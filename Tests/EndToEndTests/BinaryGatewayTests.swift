@@ -98,7 +98,7 @@ struct BinaryGatewayTests {
 
     @Test("a good stream gets no answer at all, and a connected device receives the pushes")
     func silentSuccessAndDelivery() async throws {
-        let emulator = try await RunningEmulator.start { $0.idleTimeout = .milliseconds(300) }
+        let emulator = try await RunningEmulator.start { $0.idleTimeout = .seconds(1) }
         let device = try await emulator.device()
         let token = try await device.register(topic: "com.example.app")
         var stream = BinaryStream()
@@ -117,13 +117,17 @@ struct BinaryGatewayTests {
 
     @Test("a push to an unregistered token is taken silently and the token is reported by feedback")
     func unregisteredTokenIsSilent() async throws {
-        let emulator = try await RunningEmulator.start { $0.idleTimeout = .milliseconds(300) }
+        let emulator = try await RunningEmulator.start()
         let token = try await emulator.offlineToken(topic: "com.example.app")
         #expect(try await emulator.admin("/api/v1/devices/\(token.hex)/unregister", method: "POST").status == 200)
         var stream = BinaryStream()
         stream.frame(token: token, n: 0, identifier: 1)
-        #expect(try await emulator.gateway(stream) == nil)
+        stream.frame(token: Self.token, n: 1, identifier: 2)
+        // The first error the emulator answers is the malformed byte at the end.
+        stream.raw([9])
+        #expect(try await emulator.gateway(stream) == BinaryErrorResponse(status: .protocolError, identifier: 0))
         #expect(try await self.queuedNumbers(emulator, token).isEmpty)
+        #expect(try await self.queuedNumbers(emulator) == [1])
         #expect(try await emulator.feedbackTuples().map(\.token) == [token.bytes])
         try await emulator.stop()
     }
