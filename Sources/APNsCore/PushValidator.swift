@@ -108,14 +108,15 @@ public struct PushValidator: Sendable {
         )
     }
 
-    /// Reads the device token out of `/3/device/<token>`.
+    /// Reads the device token out of `/3/device/<token>`. Works on UTF-8 bytes, not characters:
+    /// it runs for every request.
     static func parsePath(_ path: String?) -> Result<DeviceToken, Reason> {
-        let prefix = "/3/device/"
-        guard var rest = path?[...], rest.hasPrefix(prefix) else { return .failure(.badPath) }
-        rest = rest.dropFirst(prefix.utf8.count)
-        if let query = rest.firstIndex(of: "?") { rest = rest[..<query] }
+        let prefix = "/3/device/".utf8
+        guard let path, path.utf8.starts(with: prefix) else { return .failure(.badPath) }
+        var rest = path.utf8.dropFirst(prefix.count)
+        if let query = rest.firstIndex(of: UInt8(ascii: "?")) { rest = rest[..<query] }
         if rest.isEmpty { return .failure(.missingDeviceToken) }
-        guard let token = DeviceToken(hex: rest) else { return .failure(.badDeviceToken) }
+        guard let token = DeviceToken(hex: Substring(rest)) else { return .failure(.badDeviceToken) }
         return .success(token)
     }
 }
