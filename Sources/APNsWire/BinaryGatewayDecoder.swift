@@ -97,7 +97,8 @@ public struct BinaryGatewayDecoder: ByteToMessageDecoder {
 
     private static func items(from items: inout ByteBuffer) -> BinaryGatewayFrame {
         var request = BinaryPushRequest(command: 2, token: [], payload: [])
-        var seen: Set<UInt8> = []
+        // One bit per item id 1...5; this runs for every frame, so no collection is allocated.
+        var seen: UInt8 = 0
         while items.readableBytes > 0 {
             guard let id = items.readInteger(as: UInt8.self), let length = items.readInteger(as: UInt16.self) else {
                 return .malformed(identifier: request.identifier, detail: "an item header runs past the end of the frame")
@@ -105,11 +106,14 @@ public struct BinaryGatewayDecoder: ByteToMessageDecoder {
             guard var data = items.readSlice(length: Int(length)) else {
                 return .malformed(identifier: request.identifier, detail: "item \(id) of \(length) bytes runs past the end of the frame")
             }
-            guard seen.insert(id).inserted else {
+            guard (1...5).contains(id) else {
+                return .malformed(identifier: request.identifier, detail: "unknown item id \(id)")
+            }
+            guard seen & (1 << id) == 0 else {
                 return .malformed(identifier: request.identifier, detail: "item \(id) appears twice")
             }
-            let expectedSize: Int? = [3: 4, 4: 4, 5: 1][id]
-            if let expectedSize, expectedSize != Int(length) {
+            seen |= 1 << id
+            if let expectedSize = self.fixedSize(ofItem: id), expectedSize != Int(length) {
                 return .malformed(identifier: request.identifier, detail: "item \(id) has \(length) bytes, not \(expectedSize)")
             }
             switch id {
@@ -117,10 +121,18 @@ public struct BinaryGatewayDecoder: ByteToMessageDecoder {
             case 2: request.payload = data.readBytes(length: data.readableBytes) ?? []
             case 3: request.identifier = data.readInteger(as: UInt32.self) ?? 0
             case 4: request.expiry = data.readInteger(as: UInt32.self)
-            case 5: request.priority = data.readInteger(as: UInt8.self)
-            default: return .malformed(identifier: request.identifier, detail: "unknown item id \(id)")
+            default: request.priority = data.readInteger(as: UInt8.self)
             }
         }
         return .push(request)
+    }
+
+    /// The size items 3 (identifier), 4 (expiry) and 5 (priority) must have; token and payload vary.
+    private static func fixedSize(ofItem id: UInt8) -> Int? {
+        switch id {
+        case 3, 4: return 4
+        case 5: return 1
+        default: return nil
+        }
     }
 }
