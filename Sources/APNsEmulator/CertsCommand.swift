@@ -6,8 +6,8 @@ import ArgumentParser
 struct CertsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "certs",
-        abstract: "Create the emulator's development certificates.",
-        subcommands: [Generate.self]
+        abstract: "Create the emulator's development certificates and provider certificates.",
+        subcommands: [Generate.self, Provider.self]
     )
 
     /// `apns-emulator certs generate`: a new development CA and localhost server certificate.
@@ -27,4 +27,56 @@ struct CertsCommand: ParsableCommand {
             say("server private key: \(files.serverPrivateKey)")
         }
     }
+
+    /// `apns-emulator certs provider`: a provider client certificate signed by the development CA.
+    struct Provider: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Mint a provider (client) certificate for a topic, signed by the development CA, as PEM and PKCS#12."
+        )
+
+        @Option(help: "The app's bundle id: the certificate's UID and first topic.")
+        var topic: String
+
+        @Flag(help: "Also allow the topic's .voip variant (a multi-topic certificate: requests must then name apns-topic).")
+        var voip = false
+
+        @Flag(name: .customLong("no-topics"), help: "Name no topic at all (no UID, no topics extension): APNs answers such a certificate with 403 BadCertificate.")
+        var noTopics = false
+
+        @Option(help: "development (sandbox only), production, or universal (both).")
+        var environment = DevelopmentCertificates.ProviderEnvironment.development
+
+        @Option(name: .customLong("certs-dir"), help: "Where the development CA is (created if missing), as serve --certs-dir.")
+        var certificatesDirectory = "certs"
+
+        @Option(name: .customLong("out"), help: "Directory to write <topic>.pem, <topic>-cert.pem, <topic>-key.pem and <topic>.p12 into.")
+        var directory = "."
+
+        @Option(name: .customLong("p12-password"), help: "Password of the PKCS#12 file.")
+        var pkcs12Password = ""
+
+        func validate() throws {
+            guard !self.topic.isEmpty, !self.topic.contains("/"), self.topic.utf8.allSatisfy({ $0 > 0x20 && $0 != 0x7F }) else {
+                throw ValidationError("--topic must be a bundle id such as com.example.app")
+            }
+        }
+
+        func run() throws {
+            let files = try DevelopmentCertificates.provider(
+                topic: self.topic,
+                voip: self.voip,
+                withTopics: !self.noTopics,
+                environment: self.environment,
+                certificatesDirectory: self.certificatesDirectory,
+                outputDirectory: self.directory,
+                pkcs12Password: self.pkcs12Password
+            )
+            say("certificate and key: \(files.combined)  (what most provider libraries load)")
+            say("certificate:         \(files.certificate)")
+            say("private key:         \(files.privateKey)")
+            say("PKCS#12:             \(files.pkcs12)  (password: \(self.pkcs12Password.isEmpty ? "empty" : "as given"))")
+        }
+    }
 }
+
+extension DevelopmentCertificates.ProviderEnvironment: ExpressibleByArgument {}

@@ -25,6 +25,11 @@ enum EnvironmentTwins {
         ("--max-expiration", "APNS_EMULATOR_MAX_EXPIRATION"),
         ("--delivered-log-size", "APNS_EMULATOR_DELIVERED_LOG_SIZE"),
         ("--environment", "APNS_EMULATOR_ENVIRONMENT"),
+        ("--auth", "APNS_EMULATOR_AUTH"),
+        ("--provider-ca", "APNS_EMULATOR_PROVIDER_CA"),
+        ("--keys", "APNS_EMULATOR_KEYS"),
+        ("--token-lifetime", "APNS_EMULATOR_TOKEN_LIFETIME"),
+        ("--token-update-interval", "APNS_EMULATOR_TOKEN_UPDATE_INTERVAL"),
         ("--threads", "APNS_EMULATOR_THREADS"),
         ("--log-level", "APNS_EMULATOR_LOG_LEVEL"),
     ]

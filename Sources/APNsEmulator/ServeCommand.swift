@@ -10,6 +10,7 @@ extension Durability: ExpressibleByArgument {}
 extension TokenPolicy: ExpressibleByArgument {}
 extension StoragePolicy: ExpressibleByArgument {}
 extension APNsEnvironment: ExpressibleByArgument {}
+extension AuthMode: ExpressibleByArgument {}
 
 /// `apns-emulator serve`: run every listener until SIGINT or SIGTERM.
 struct ServeCommand: AsyncParsableCommand {
@@ -75,6 +76,21 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "development (answers carry apns-unique-id) or production. (env: \(EnvironmentTwins.variable(for: "--environment")))")
     var environment = APNsEnvironment.development
 
+    @Option(help: "none: any provider, any topic; strict: every provider authenticates by client certificate or provider token, on every interface. (env: \(EnvironmentTwins.variable(for: "--auth")))")
+    var auth = AuthMode.none
+
+    @Option(name: .customLong("provider-ca"), help: "A PEM file of CA certificates provider certificates may chain to, besides <certs-dir>/ca.pem; repeatable. (env: \(EnvironmentTwins.variable(for: "--provider-ca")))")
+    var providerCAPaths: [String] = []
+
+    @Option(name: .customLong("keys"), help: "Provider-token key store, written by `keys create` and `keys import`. (env: \(EnvironmentTwins.variable(for: "--keys")))")
+    var keysDirectory = "keys"
+
+    @Option(name: .customLong("token-lifetime"), help: "Seconds after its iat a provider token is ExpiredProviderToken (one hour, as APNs). (env: \(EnvironmentTwins.variable(for: "--token-lifetime")))")
+    var tokenLifetime: Int64 = 3600
+
+    @Option(name: .customLong("token-update-interval"), help: "Seconds a connection must keep a provider token before changing it, else TooManyProviderTokenUpdates (20 minutes, as APNs). (env: \(EnvironmentTwins.variable(for: "--token-update-interval")))")
+    var tokenUpdateInterval: Int64 = 1200
+
     @Option(help: "Event-loop threads. (default: number of cores) (env: \(EnvironmentTwins.variable(for: "--threads")))")
     var threads: Int?
 
@@ -90,6 +106,11 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("\(name) must be between 0 and 65535, not \(port)")
         }
         guard self.idleTimeout > 0, self.idleTimeout.isFinite else { throw ValidationError("--idle-timeout must be a positive number of seconds") }
+        guard self.tokenLifetime >= 1 else { throw ValidationError("--token-lifetime must be at least 1 second") }
+        guard self.tokenUpdateInterval >= 0 else { throw ValidationError("--token-update-interval must not be negative") }
+        for path in self.providerCAPaths where !FileManager.default.fileExists(atPath: path) {
+            throw ValidationError("--provider-ca: no such file: \(path)")
+        }
         guard self.mapSizeMiB >= 1 else { throw ValidationError("--map-size must be at least 1 MiB") }
         guard self.maximumQueuedPerDevice >= 1 else { throw ValidationError("--max-queued-per-device must be at least 1") }
         guard self.maximumExpiration >= 1 else { throw ValidationError("--max-expiration must be at least 1 second") }
@@ -130,11 +151,19 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.mapSizeBytes = self.mapSizeMiB << 20
         configuration.environment = self.environment
         configuration.eventLoopThreads = self.threads ?? System.coreCount
+        configuration.auth = self.auth
+        configuration.providerCAPaths = self.providerCAPaths
+        configuration.keysDirectory = self.keysDirectory
+        configuration.tokenLifetime = .seconds(self.tokenLifetime)
+        configuration.tokenUpdateInterval = .seconds(self.tokenUpdateInterval)
 
         let emulator = try Emulator(configuration: configuration, logger: logger) { name, url in
             say("apns-emulator: \(name) on \(url)")
         }
         say("apns-emulator: \(configuration.durability) store in \(configuration.dataDirectory), \(configuration.environment) environment; trust \(configuration.certificatesDirectory)/ca.pem")
+        if configuration.auth == .strict {
+            say("apns-emulator: strict provider authentication: client certificates from \(configuration.developmentCAPath)\(configuration.providerCAPaths.map { " or " + $0 }.joined()), provider-token keys in \(configuration.keysDirectory) (\(emulator.providerKeyCount) now)")
+        }
         try await emulator.run()
     }
 }

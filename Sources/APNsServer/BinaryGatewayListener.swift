@@ -1,3 +1,4 @@
+import APNsCore
 import APNsWire
 import NIOCore
 import NIOSSL
@@ -11,10 +12,32 @@ extension TLSListener {
         idleTimeout: TimeAmount,
         onBound: @escaping @Sendable (SocketAddress) -> Void
     ) -> TLSListener {
-        TLSListener(listener: listener, sslContext: sslContext, idleTimeout: idleTimeout, onBound: onBound) { channel in
+        TLSListener(listener: listener, sslContext: sslContext, idleTimeout: idleTimeout, onBound: onBound) { channel, certificate in
+            var topic: String?
+            if context.auth == .strict {
+                let certificate = try ProviderCertificate.binaryProvider(certificate, environment: context.environment, listener: "gateway")
+                // A certificate without a topic is status 3 (missing topic) on every notification.
+                topic = certificate.bundleID ?? ""
+            }
             let pipeline = channel.pipeline.syncOperations
             try pipeline.addHandler(ByteToMessageHandler(BinaryGatewayDecoder()))
-            try pipeline.addHandler(GatewaySessionHandler(context: context))
+            try pipeline.addHandler(GatewaySessionHandler(context: context, topic: topic))
         }
+    }
+}
+
+extension ProviderCertificate {
+    /// The certificate of a provider on a binary interface in strict mode, where the TLS handshake
+    /// has required one; a certificate for the other environment ends the connection, as the
+    /// binary interface has no way to say why.
+    static func binaryProvider(_ certificate: ProviderCertificate?, environment: APNsEnvironment, listener: String) throws -> ProviderCertificate {
+        guard let certificate else {
+            throw ServerError(name: listener, message: "the provider's client certificate could not be read")
+        }
+        guard certificate.environments.contains(environment) else {
+            let theirs = certificate.environments.map(\.rawValue).sorted().joined(separator: ", ")
+            throw ServerError(name: listener, message: "the provider's certificate is for \(theirs); this emulator plays \(environment)")
+        }
+        return certificate
     }
 }

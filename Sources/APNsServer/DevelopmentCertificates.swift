@@ -84,7 +84,7 @@ public enum DevelopmentCertificates {
         return files
     }
 
-    private static func write(_ text: String, to path: String, secret: Bool) throws {
+    static func write(_ text: String, to path: String, secret: Bool) throws {
         let attributes: [FileAttributeKey: Any] = [.posixPermissions: secret ? 0o600 : 0o644]
         _ = FileManager.default.createFile(atPath: path, contents: nil, attributes: attributes)
         guard let handle = FileHandle(forWritingAtPath: path) else {

@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import NIOCore
 import NIOPosix
+import NIOSSL
 import ServiceLifecycle
 import UnixSignals
 
@@ -16,7 +17,11 @@ public final class Emulator: Sendable {
     private let readiness = ReadinessGate()
     /// The relay between the front doors, the store and connected devices.
     public let relay: Relay
+    private let verifier: ProviderTokenVerifier
     private let logger: Logger
+
+    /// How many provider-token keys the key store holds now.
+    public var providerKeyCount: Int { self.verifier.keys.count }
 
     /// Prepares everything (certificates, store, TLS) without opening a socket.
     ///
@@ -32,11 +37,15 @@ public final class Emulator: Sendable {
         self.configuration = configuration
         self.logger = logger
         try Self.ensureCertificates(configuration, logger: logger)
+        let providerRoots = try Self.providerTrustRoots(configuration)
         let sslContext = try TLSFiles.serverContext(
             certificatePath: configuration.certificatePath,
             privateKeyPath: configuration.privateKeyPath,
-            protocols: ["h2"]
+            protocols: ["h2"],
+            clientCertificates: configuration.auth == .strict ? .optional(trustRoots: providerRoots) : .ignored
         )
+        let verifier = ProviderTokenVerifier(keys: try ProviderKeyStore(directory: configuration.keysDirectory))
+        self.verifier = verifier
         self.store = try NotificationStore(configuration: configuration.storeConfiguration, logger: logger)
         self.group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, configuration.eventLoopThreads))
         let relay = Relay(store: self.store, hub: DeliveryHub(), group: self.group)
@@ -48,7 +57,9 @@ public final class Emulator: Sendable {
             sslContext: sslContext,
             context: ProviderContext(
                 relay: relay,
-                authenticator: configuration.authenticator,
+                auth: configuration.auth,
+                authRules: configuration.authRules,
+                verifier: verifier,
                 validator: PushValidator(),
                 environment: configuration.environment,
                 shutdownGrace: TimeAmount(configuration.shutdownGrace),
@@ -74,6 +85,12 @@ public final class Emulator: Sendable {
             privateKeyPath: configuration.privateKeyPath,
             protocols: []
         )
+        let binaryTLS = try TLSFiles.serverContext(
+            certificatePath: configuration.certificatePath,
+            privateKeyPath: configuration.privateKeyPath,
+            protocols: [],
+            clientCertificates: configuration.auth == .strict ? .required(trustRoots: providerRoots) : .ignored
+        )
         let device = TLSListener.device(
             Listener(name: "device", host: configuration.host, port: configuration.devicePort, group: self.group, logger: logger),
             sslContext: plainTLS,
@@ -86,10 +103,12 @@ public final class Emulator: Sendable {
         let idleTimeout = TimeAmount(configuration.idleTimeout)
         let gateway = TLSListener.binaryGateway(
             Listener(name: "gateway", host: configuration.host, port: configuration.gatewayPort, group: self.group, logger: logger),
-            sslContext: plainTLS,
+            sslContext: binaryTLS,
             context: GatewayContext(
                 relay: relay,
                 validator: BinaryPushValidator(),
+                auth: configuration.auth,
+                environment: configuration.environment,
                 checksTokens: configuration.tokenPolicy == .registered,
                 clock: configuration.clock,
                 logger: logger
@@ -102,8 +121,10 @@ public final class Emulator: Sendable {
         )
         let feedback = TLSListener.feedback(
             Listener(name: "feedback", host: configuration.host, port: configuration.feedbackPort, group: self.group, logger: logger),
-            sslContext: plainTLS,
+            sslContext: binaryTLS,
             relay: relay,
+            auth: configuration.auth,
+            environment: configuration.environment,
             idleTimeout: idleTimeout,
             onBound: { address in
                 readiness.bound(feedback: address)
@@ -133,7 +154,7 @@ public final class Emulator: Sendable {
             try await self.group.shutdownGracefully()
             throw error
         }
-        self.readiness.failed(ListenerError(name: "emulator", message: "stopped"))
+        self.readiness.failed(ServerError(name: "emulator", message: "stopped"))
         try await self.group.shutdownGracefully()
     }
 
@@ -157,13 +178,23 @@ public final class Emulator: Sendable {
         let files = DevelopmentCertificates.Files(directory: configuration.certificatesDirectory)
         guard configuration.certificatePath == files.serverCertificate, configuration.privateKeyPath == files.serverPrivateKey else {
             let missing = certificateExists ? configuration.privateKeyPath : configuration.certificatePath
-            throw ListenerError(name: "tls", message: "no such file: \(missing)")
+            throw ServerError(name: "tls", message: "no such file: \(missing)")
         }
         try DevelopmentCertificates.generate(into: configuration.certificatesDirectory)
         logger.info(
             "generated a development CA and a localhost server certificate; trust the CA to connect without warnings",
             metadata: ["tls.ca": "\(files.caCertificate)", "tls.certificate": "\(files.serverCertificate)"]
         )
+    }
+
+    /// The CAs provider certificates may chain to: the development CA, when there is one, and
+    /// every `--provider-ca`.
+    static func providerTrustRoots(_ configuration: EmulatorConfiguration) throws -> [NIOSSLCertificate] {
+        var paths = configuration.providerCAPaths
+        if FileManager.default.fileExists(atPath: configuration.developmentCAPath) {
+            paths.insert(configuration.developmentCAPath, at: 0)
+        }
+        return try TLSFiles.trustRoots(paths)
     }
 
     static func url(scheme: String, _ address: SocketAddress) -> String {

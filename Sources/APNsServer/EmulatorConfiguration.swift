@@ -41,14 +41,34 @@ public struct EmulatorConfiguration: Sendable {
     public var environment: APNsEnvironment = .development
     /// How long graceful shutdown waits for a connection's unfinished requests before closing it.
     public var shutdownGrace: Duration = .seconds(10)
-    /// Who may push; accepts every provider until authentication is configured.
-    public var authenticator: any ProviderAuthenticator = AcceptingAuthenticator()
+    /// Whether providers must authenticate (by client certificate or provider token).
+    public var auth: AuthMode = .none
+    /// CA certificates (PEM files) provider certificates may chain to, besides the development CA.
+    public var providerCAPaths: [String] = []
+    /// The provider-token key store: one `<key id>.json` per key (`apns-emulator keys create`).
+    public var keysDirectory: String = "keys"
+    /// A provider token older than this is `ExpiredProviderToken` (APNs: one hour).
+    public var tokenLifetime: Duration = .seconds(3600)
+    /// A connection may change its provider token at most this often (APNs: 20 minutes).
+    public var tokenUpdateInterval: Duration = .seconds(1200)
     /// Event-loop threads for the listeners (defaults to the number of cores).
     public var eventLoopThreads: Int = System.coreCount
     /// Milliseconds since the UNIX epoch; tests replace it.
     public var clock: @Sendable () -> Int64 = StoreConfiguration.systemClock
 
     public init() {}
+
+    /// The development CA: the server certificate chains to it, and provider certificates may.
+    public var developmentCAPath: String { self.certificatesDirectory + "/ca.pem" }
+
+    /// The per-connection authentication rules that follow from this configuration.
+    var authRules: ProviderAuthStateMachine.Rules {
+        ProviderAuthStateMachine.Rules(
+            tokenLifetime: self.tokenLifetime.components.seconds,
+            tokenUpdateInterval: self.tokenUpdateInterval.components.seconds,
+            environment: self.environment
+        )
+    }
 
     /// The store settings that follow from this configuration.
     public var storeConfiguration: StoreConfiguration {

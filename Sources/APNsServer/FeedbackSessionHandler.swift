@@ -11,19 +11,22 @@ final class FeedbackSessionHandler: ChannelInboundHandler {
     typealias OutboundOut = ByteBuffer
 
     private let relay: Relay
+    /// The topics whose tokens this provider reads; `nil` for all.
+    private let topics: Set<String>?
     private let logger: Logger
 
-    init(relay: Relay, logger: Logger) {
+    init(relay: Relay, topics: Set<String>?, logger: Logger) {
         self.relay = relay
+        self.topics = topics
         self.logger = logger
     }
 
-    func channelActive(context: ChannelHandlerContext) {
-        context.fireChannelActive()
+    /// Added once the TLS handshake is done: the list goes out at once.
+    func handlerAdded(context: ChannelHandlerContext) {
         let entries: [FeedbackEntry]
         do {
-            // Scoped to the provider's topics once certificates carry them; until then all topics.
-            entries = try self.relay.store.feedback()
+            let all = try self.relay.store.feedback()
+            entries = self.topics.map { topics in all.filter { topics.contains($0.topic) } } ?? all
         } catch {
             self.logger.info("could not read the feedback list", metadata: ["store.error": "\(error)"])
             context.close(promise: nil)

@@ -26,8 +26,13 @@ final class GatewaySessionHandler: ChannelDuplexHandler {
     private var lingering = false
     private var readsWhileLingering = 0
 
-    init(context: GatewayContext) {
+    /// The topic every notification on this connection goes to: the bundle id of the provider's
+    /// certificate in strict mode (the binary interface has no topic field), `nil` otherwise.
+    private let topic: String?
+
+    init(context: GatewayContext, topic: String?) {
         self.shared = context
+        self.topic = topic
     }
 
     /// How long a lingering connection must be quiet before it closes, and the most it lingers.
@@ -53,7 +58,7 @@ final class GatewaySessionHandler: ChannelDuplexHandler {
 
     private func push(_ request: BinaryPushRequest, context: ChannelHandlerContext) {
         let shared = self.shared
-        let validated = shared.validator.validate(request, topic: nil, nowMillis: shared.clock()) { self.ids.uuid() }
+        let validated = shared.validator.validate(request, topic: self.topic, nowMillis: shared.clock()) { self.ids.uuid() }
         let notification: Notification
         switch validated {
         case .failure(let rejection):
@@ -178,6 +183,8 @@ final class GatewaySessionHandler: ChannelDuplexHandler {
 struct GatewayContext: Sendable {
     let relay: Relay
     let validator: BinaryPushValidator
+    let auth: AuthMode
+    let environment: APNsEnvironment
     /// Whether tokens must be looked up before submitting (the registered token policy).
     let checksTokens: Bool
     let clock: @Sendable () -> Int64

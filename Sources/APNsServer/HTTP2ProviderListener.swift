@@ -17,25 +17,37 @@ enum HTTP2ProviderListener {
     /// a provider using every stream never waits for a WINDOW_UPDATE.
     static let connectionWindow = 8 << 20
 
-    /// Builds a provider connection's pipeline after TLS: HTTP/2, the connection handler, and one
-    /// ``ProviderStreamHandler`` per stream. On the channel's event loop.
-    static func configure(channel: any Channel, context: ProviderContext) throws {
+    /// Builds a provider connection's pipeline once TLS is up: HTTP/2, the connection handler,
+    /// and one ``ProviderStreamHandler`` per stream. On the channel's event loop.
+    ///
+    /// In strict mode a connection without a client certificate starts with one stream, as APNs
+    /// allows a token-based connection until a request has authenticated.
+    static func configure(channel: any Channel, certificate: ProviderCertificate?, context: ProviderContext) throws {
         let pipeline = channel.pipeline.syncOperations
         try pipeline.addHandler(FlushCoalescingHandler())
-        let connectionState = NIOLoopBound(ProviderConnectionState(), eventLoop: channel.eventLoop)
+        let auth = context.auth == .strict ? ProviderAuthStateMachine(rules: context.authRules, certificate: certificate) : nil
+        let connectionState = ProviderConnectionState(auth: auth)
         var connection = NIOHTTP2Handler.ConnectionConfiguration()
         connection.initialSettings = Self.settings
+        if auth?.streamsLimited == true {
+            connection.initialSettings = Self.settings.map {
+                $0.parameter == .maxConcurrentStreams ? HTTP2Setting(parameter: .maxConcurrentStreams, value: 1) : $0
+            }
+        }
         var stream = NIOHTTP2Handler.StreamConfiguration()
         stream.targetWindowSize = Self.connectionWindow
         let connectionHandler = ProviderConnectionHandler(connectionWindow: Self.connectionWindow, shutdownGrace: context.shutdownGrace)
+        let loopBoundHandler = NIOLoopBound(connectionHandler, eventLoop: channel.eventLoop)
+        connectionState.unlockStreams = { loopBoundHandler.value.announce(Self.settings) }
+        let loopBoundState = NIOLoopBound(connectionState, eventLoop: channel.eventLoop)
         _ = try pipeline.configureHTTP2Pipeline(
             mode: .server,
             connectionConfiguration: connection,
             streamConfiguration: stream,
-            streamDelegate: StreamTracker(handler: NIOLoopBound(connectionHandler, eventLoop: channel.eventLoop))
+            streamDelegate: StreamTracker(handler: loopBoundHandler)
         ) { streamChannel in
             streamChannel.eventLoop.makeCompletedFuture {
-                try streamChannel.pipeline.syncOperations.addHandler(ProviderStreamHandler(context: context, connection: connectionState))
+                try streamChannel.pipeline.syncOperations.addHandler(ProviderStreamHandler(context: context, connection: loopBoundState))
             }
         }
         try pipeline.addHandler(connectionHandler)
@@ -50,8 +62,8 @@ extension TLSListener {
         context: ProviderContext,
         onBound: @escaping @Sendable (SocketAddress) -> Void
     ) -> TLSListener {
-        TLSListener(listener: listener, sslContext: sslContext, onBound: onBound) { channel in
-            try HTTP2ProviderListener.configure(channel: channel, context: context)
+        TLSListener(listener: listener, sslContext: sslContext, onBound: onBound) { channel, certificate in
+            try HTTP2ProviderListener.configure(channel: channel, certificate: certificate, context: context)
         }
     }
 }

@@ -36,10 +36,10 @@ struct Listener: Sendable {
         do {
             channel = try await bootstrap.bind(host: self.host, port: self.port).get()
         } catch {
-            throw ListenerError(name: self.name, message: "cannot listen on \(self.host):\(self.port): \(error)")
+            throw ServerError(name: "\(self.name) listener", message: "cannot listen on \(self.host):\(self.port): \(error)")
         }
         guard let address = channel.localAddress else {
-            throw ListenerError(name: self.name, message: "bound without a local address")
+            throw ServerError(name: "\(self.name) listener", message: "bound without a local address")
         }
         self.logger.info("listening", metadata: ["listener": "\(self.name)", "listener.address": "\(address)"])
         onBound(address)
@@ -54,12 +54,4 @@ struct Listener: Sendable {
         try await drained.futureResult.get()
         self.logger.info("stopped", metadata: ["listener": "\(self.name)"])
     }
-}
-
-/// A listener could not start or stopped on its own.
-public struct ListenerError: Error, CustomStringConvertible {
-    public let name: String
-    public let message: String
-
-    public var description: String { "\(self.name) listener: \(self.message)" }
 }

@@ -49,6 +49,12 @@ final class ProviderConnectionHandler: ChannelDuplexHandler {
         context.writeAndFlush(self.wrapOutboundOut(frame), promise: nil)
     }
 
+    /// Sends new SETTINGS (raising the stream limit once a token-based connection has authenticated).
+    func announce(_ settings: HTTP2Settings) {
+        guard let context = self.context else { return }
+        context.writeAndFlush(self.wrapOutboundOut(HTTP2Frame(streamID: .rootStream, payload: .settings(.settings(settings)))), promise: nil)
+    }
+
     /// A stream opened (told by ``StreamTracker``).
     func streamCreated(_ id: HTTP2StreamID) {
         self.openStreams += 1

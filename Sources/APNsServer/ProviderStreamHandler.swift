@@ -43,10 +43,17 @@ final class ProviderStreamHandler: ChannelInboundHandler {
         self.answered = true
         let shared = self.context
         let connection = self.connection.value
-        if let reason = shared.authenticator.refusal(for: request) {
-            let apnsID = request.apnsID.flatMap { APNsID.isCanonical($0) ? $0 : nil } ?? connection.makeID()
-            self.respond(Rejection(reason: reason, apnsID: apnsID), context: context)
-            return
+        var credential: ProviderCredential?
+        if connection.auth != nil {
+            switch connection.authenticate(request.authorization, nowMillis: shared.clock(), verifier: shared.verifier) {
+            case .refuse(let reason):
+                let apnsID = request.apnsID.flatMap { APNsID.isCanonical($0) ? $0 : nil } ?? connection.makeID()
+                shared.logger.debug("refused a provider", metadata: ["apns.reason": "\(reason.wire)"])
+                self.respond(Rejection(reason: reason, apnsID: apnsID), context: context)
+                return
+            case .allow(let allowed, _):
+                credential = allowed
+            }
         }
         switch shared.validator.validate(request, nowMillis: shared.clock(), source: .http2, generateID: connection.makeID) {
         case .failure(let rejection):
@@ -55,26 +62,39 @@ final class ProviderStreamHandler: ChannelInboundHandler {
                 metadata: ["apns.reason": "\(rejection.reason.wire)", "apns.detail": "\(rejection.detail ?? "")"]
             )
             self.respond(rejection, context: context)
-        case .success(let notification):
-            shared.relay.accept(notification, on: context.eventLoop).assumeIsolated().whenComplete { result in
-                switch result {
-                case .success(let outcome):
-                    if let refusal = Relay.refusal(for: outcome) {
-                        let rejection = Rejection(reason: refusal.reason, apnsID: notification.apnsID)
-                        self.respond(rejection, timestamp: refusal.timestamp, context: context)
-                        return
-                    }
-                    let uniqueID = shared.environment == .development ? notification.uniqueID : nil
-                    let headers = HTTP2PushResponseEncoder.success(apnsID: notification.apnsID, uniqueID: uniqueID)
-                    context.writeAndFlush(
-                        self.wrapOutboundOut(.headers(.init(headers: headers, endStream: true))),
-                        promise: nil
-                    )
-                case .failure(let error):
-                    shared.logger.info("could not store a push", metadata: ["store.error": "\(error)"])
-                    let rejection = Rejection(reason: Relay.reason(for: error), apnsID: notification.apnsID)
-                    self.respond(rejection, context: context)
+        case .success(var notification):
+            if let credential, let auth = connection.auth {
+                switch auth.topic(for: notification.topic, credential: credential) {
+                case .success(let topic): notification.topic = topic
+                case .failure(let reason):
+                    self.respond(Rejection(reason: reason, apnsID: notification.apnsID), context: context)
+                    return
                 }
+            }
+            self.accept(notification, context: context)
+        }
+    }
+
+    private func accept(_ notification: Notification, context: ChannelHandlerContext) {
+        let shared = self.context
+        shared.relay.accept(notification, on: context.eventLoop).assumeIsolated().whenComplete { result in
+            switch result {
+            case .success(let outcome):
+                if let refusal = Relay.refusal(for: outcome) {
+                    let rejection = Rejection(reason: refusal.reason, apnsID: notification.apnsID)
+                    self.respond(rejection, timestamp: refusal.timestamp, context: context)
+                    return
+                }
+                let uniqueID = shared.environment == .development ? notification.uniqueID : nil
+                let headers = HTTP2PushResponseEncoder.success(apnsID: notification.apnsID, uniqueID: uniqueID)
+                context.writeAndFlush(
+                    self.wrapOutboundOut(.headers(.init(headers: headers, endStream: true))),
+                    promise: nil
+                )
+            case .failure(let error):
+                shared.logger.info("could not store a push", metadata: ["store.error": "\(error)"])
+                let rejection = Rejection(reason: Relay.reason(for: error), apnsID: notification.apnsID)
+                self.respond(rejection, context: context)
             }
         }
     }
@@ -92,15 +112,35 @@ final class ProviderStreamHandler: ChannelInboundHandler {
 /// What the streams of one provider connection share; confined to its event loop.
 final class ProviderConnectionState {
     private var ids = APNsIDGenerator()
+    /// The connection's authentication state in strict mode; `nil` when any provider is accepted.
+    private(set) var auth: ProviderAuthStateMachine?
+    /// Lifts the one-stream limit of a connection that has not authenticated yet.
+    var unlockStreams: () -> Void = {}
+
+    init(auth: ProviderAuthStateMachine?) {
+        self.auth = auth
+    }
 
     /// A new `apns-id` or unique id.
     func makeID() -> String { self.ids.uuid() }
+
+    /// Runs the connection's authentication for one request; the first request that
+    /// authenticates lifts the one-stream limit.
+    func authenticate(_ authorization: String?, nowMillis: Int64, verifier: ProviderTokenVerifier) -> ProviderAuthStateMachine.Decision {
+        let decision = self.auth?.authenticate(authorization: authorization, nowSeconds: nowMillis / 1000) {
+            verifier.verify(authorization: $0)
+        } ?? .refuse(.internalServerError)
+        if case .allow(_, unlocksStreams: true) = decision { self.unlockStreams() }
+        return decision
+    }
 }
 
 /// What every provider stream shares: the relay, the rules and the logger.
 struct ProviderContext: Sendable {
     let relay: Relay
-    let authenticator: any ProviderAuthenticator
+    let auth: AuthMode
+    let authRules: ProviderAuthStateMachine.Rules
+    let verifier: ProviderTokenVerifier
     let validator: PushValidator
     let environment: APNsEnvironment
     let shutdownGrace: TimeAmount

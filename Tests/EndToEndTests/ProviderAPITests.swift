@@ -120,30 +120,3 @@ struct ProviderAPITests {
         try await emulator.stop()
     }
 }
-
-/// The authentication seam: whatever the authenticator refuses is answered with its reason and
-/// never stored.
-@Suite("Provider authentication seam")
-struct AuthenticationSeamTests {
-    struct RequireBearer: ProviderAuthenticator {
-        func refusal(for request: PushRequest) -> Reason? {
-            request.authorization?.hasPrefix("bearer ") == true ? nil : .missingProviderToken
-        }
-    }
-
-    @Test("a refusal is answered with its reason and nothing is stored; an accepted request goes on")
-    func refusal() async throws {
-        let emulator = try await RunningEmulator.start { $0.authenticator = RequireBearer() }
-        let client = try await emulator.http2Client()
-        let token = ProviderAPITests.token
-        let refused = try await client.push(token: token, headers: [("apns-id", "123e4567-e89b-12d3-a456-426614174000")])
-        #expect(refused.status == 403)
-        #expect(refused.reason == "MissingProviderToken")
-        #expect(refused.header("apns-id") == "123e4567-e89b-12d3-a456-426614174000")
-        #expect(try await emulator.queued(token).isEmpty)
-        let accepted = try await client.push(token: token, headers: [("authorization", "bearer x"), ("apns-topic", "com.example.app")])
-        #expect(accepted.status == 200)
-        #expect(try await emulator.queued(token).count == 1)
-        try await emulator.stop()
-    }
-}

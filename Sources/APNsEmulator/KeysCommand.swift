@@ -1,0 +1,120 @@
+import APNsCore
+import APNsServer
+import ArgumentParser
+import Crypto
+import Foundation
+
+/// `apns-emulator keys`: provider-token signing keys.
+struct KeysCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "keys",
+        abstract: "Create and register provider-token (JWT) signing keys.",
+        subcommands: [Create.self, Import.self, Token.self]
+    )
+
+    /// Where the key is registered and what it may be used for; shared by `create` and `import`.
+    struct Registration: ParsableArguments {
+        @Option(name: .customLong("team-id"), help: "The team the key belongs to: the iss claim of its tokens.")
+        var teamID: String
+
+        @Option(name: .customLong("topic"), help: "Limit the key to this bundle id (and its .voip, .complication… topics); repeatable. Default: any topic.")
+        var topics: [String] = []
+
+        @Option(help: "Limit the key to one environment (development or production). Default: both.")
+        var environment: APNsEnvironment?
+
+        @Option(name: .customLong("keys"), help: "The emulator's key store (serve --keys).")
+        var keysDirectory = "keys"
+
+        func register(keyID: String, publicKey: P256.Signing.PublicKey) throws {
+            let key = ProviderKey(keyID: keyID, teamID: self.teamID, publicKey: publicKey, topics: self.topics, environment: self.environment)
+            try ProviderKeyStore.register(key, in: self.keysDirectory)
+            say("registered key \(keyID) of team \(self.teamID) in \(self.keysDirectory)/\(ProviderKey.fileName(keyID: keyID))")
+        }
+    }
+
+    /// `apns-emulator keys create`: a new `.p8` key for the provider, registered with the emulator.
+    struct Create: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Create an ES256 key: writes AuthKey_<key id>.p8 for the provider and registers its public key with the emulator."
+        )
+
+        @OptionGroup var registration: Registration
+
+        @Option(name: .customLong("key-id"), help: "The key id (kid), 10 characters as Apple's. Default: a random one.")
+        var keyID: String?
+
+        @Option(name: .customLong("out"), help: "Directory to write AuthKey_<key id>.p8 into.")
+        var directory = "."
+
+        func run() throws {
+            let keyID = self.keyID ?? Self.randomKeyID()
+            let key = P256.Signing.PrivateKey()
+            try FileManager.default.createDirectory(atPath: self.directory, withIntermediateDirectories: true)
+            let path = self.directory + "/AuthKey_\(keyID).p8"
+            guard FileManager.default.createFile(atPath: path, contents: Data(key.pemRepresentation.utf8), attributes: [.posixPermissions: 0o600]) else {
+                throw ValidationError("cannot write \(path)")
+            }
+            say("private key: \(path)  (give this to the provider, with key id \(keyID) and team id \(self.registration.teamID))")
+            try self.registration.register(keyID: keyID, publicKey: key.publicKey)
+        }
+
+        static func randomKeyID() -> String {
+            let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+            return String((0..<10).map { _ in alphabet.randomElement() ?? "A" })
+        }
+    }
+
+    /// `apns-emulator keys import`: registers an existing `.p8` key.
+    struct Import: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Register an existing .p8 key (such as one downloaded from Apple) with the emulator."
+        )
+
+        @Argument(help: "The .p8 file.")
+        var path: String
+
+        @OptionGroup var registration: Registration
+
+        @Option(name: .customLong("key-id"), help: "The key id (kid). Default: taken from an AuthKey_<key id>.p8 file name.")
+        var keyID: String?
+
+        func run() throws {
+            let name = URL(fileURLWithPath: self.path).deletingPathExtension().lastPathComponent
+            guard let keyID = self.keyID ?? (name.hasPrefix("AuthKey_") ? String(name.dropFirst(8)) : nil), !keyID.isEmpty else {
+                throw ValidationError("give --key-id: \(self.path) is not named AuthKey_<key id>.p8")
+            }
+            let key = try ProviderKeyStore.privateKey(p8: self.path)
+            try self.registration.register(keyID: keyID, publicKey: key.publicKey)
+        }
+    }
+
+    /// `apns-emulator keys token`: prints a provider token, for curl and load generators.
+    struct Token: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print a provider token (JWT) signed with a .p8 key, for use as `authorization: bearer <token>`."
+        )
+
+        @Argument(help: "The .p8 file.")
+        var path: String
+
+        @Option(name: .customLong("team-id"), help: "The iss claim.")
+        var teamID: String
+
+        @Option(name: .customLong("key-id"), help: "The kid header. Default: taken from an AuthKey_<key id>.p8 file name.")
+        var keyID: String?
+
+        @Option(name: .customLong("issued-at"), help: "The iat claim in UNIX seconds. Default: now.")
+        var issuedAt: Int64?
+
+        func run() throws {
+            let name = URL(fileURLWithPath: self.path).deletingPathExtension().lastPathComponent
+            guard let keyID = self.keyID ?? (name.hasPrefix("AuthKey_") ? String(name.dropFirst(8)) : nil), !keyID.isEmpty else {
+                throw ValidationError("give --key-id: \(self.path) is not named AuthKey_<key id>.p8")
+            }
+            let key = try ProviderKeyStore.privateKey(p8: self.path)
+            let issuedAt = self.issuedAt ?? Int64(Date().timeIntervalSince1970)
+            say(try ProviderToken.sign(keyID: keyID, teamID: self.teamID, issuedAt: issuedAt, with: key))
+        }
+    }
+}
