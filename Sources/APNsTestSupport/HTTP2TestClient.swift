@@ -38,10 +38,18 @@ public final class HTTP2TestClient: Sendable {
     private let multiplexer: NIOHTTP2Handler.StreamMultiplexer
     private let observer: ConnectionObserver
 
-    /// Connects with ALPN h2, verifying the server certificate against `caPath`.
-    public static func connect(host: String, port: Int, caPath: String, serverName: String = "localhost") async throws -> HTTP2TestClient {
+    /// Connects with ALPN h2, verifying the server certificate against `caPath` and presenting
+    /// `identity` if given.
+    public static func connect(
+        host: String,
+        port: Int,
+        caPath: String,
+        serverName: String = "localhost",
+        identity: ClientIdentity? = nil
+    ) async throws -> HTTP2TestClient {
         var tls = TLSConfiguration.makeClientConfiguration()
         tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(caPath))
+        try identity?.apply(to: &tls)
         tls.applicationProtocols = ["h2"]
         let sslContext = try NIOSSLContext(configuration: tls)
         let observer = ConnectionObserver()

@@ -7,9 +7,17 @@ import NIOSSL
 public enum RawTLSClient {
     /// Returns the bytes received, or throws `TestClientError.timedOut` if the server has not
     /// closed the connection within `timeout`.
-    public static func exchange(host: String, port: Int, caPath: String, sending bytes: [UInt8], timeout: TimeAmount = .seconds(10)) async throws -> [UInt8] {
+    public static func exchange(
+        host: String,
+        port: Int,
+        caPath: String,
+        identity: ClientIdentity? = nil,
+        sending bytes: [UInt8],
+        timeout: TimeAmount = .seconds(10)
+    ) async throws -> [UInt8] {
         var tls = TLSConfiguration.makeClientConfiguration()
         tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(caPath))
+        try identity?.apply(to: &tls)
         let sslContext = try NIOSSLContext(configuration: tls)
         let group = MultiThreadedEventLoopGroup.singleton
         let promise = group.any().makePromise(of: [UInt8].self)

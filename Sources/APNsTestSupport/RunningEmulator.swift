@@ -38,6 +38,7 @@ public final class RunningEmulator: Sendable {
         configuration.certificatesDirectory = directory.appending("certs")
         configuration.certificatePath = directory.appending("certs/server.pem")
         configuration.privateKeyPath = directory.appending("certs/server-key.pem")
+        configuration.keysDirectory = directory.appending("keys")
         configure(&configuration)
         var logger = Logger(label: "apns-emulator-test")
         logger.logLevel = ProcessInfo.processInfo.environment["APNS_EMULATOR_TEST_LOG"] == nil ? .critical : .debug
@@ -66,9 +67,9 @@ public final class RunningEmulator: Sendable {
         try await self.task.value
     }
 
-    /// A new HTTP/2 client connected to this emulator, trusting its CA.
-    public func http2Client() async throws -> HTTP2TestClient {
-        try await HTTP2TestClient.connect(host: "127.0.0.1", port: self.http2Port, caPath: self.caPath)
+    /// A new HTTP/2 client connected to this emulator, trusting its CA and presenting `identity`.
+    public func http2Client(identity: ClientIdentity? = nil) async throws -> HTTP2TestClient {
+        try await HTTP2TestClient.connect(host: "127.0.0.1", port: self.http2Port, caPath: self.caPath, identity: identity)
     }
 
     /// The notifications queued for `token`, as the admin API lists them.
