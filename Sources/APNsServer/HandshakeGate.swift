@@ -1,3 +1,4 @@
+import Logging
 import NIOCore
 import NIOSSL
 import NIOTLS
@@ -9,9 +10,11 @@ final class HandshakeGate: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = NIOAny
 
     private let configure: (any Channel, ProviderCertificate?) throws -> Void
+    private let logger: Logger
 
     /// - Parameter configure: adds the handlers that follow TLS; throwing closes the connection.
-    init(configure: @escaping (any Channel, ProviderCertificate?) throws -> Void) {
+    init(logger: Logger, configure: @escaping (any Channel, ProviderCertificate?) throws -> Void) {
+        self.logger = logger
         self.configure = configure
     }
 
@@ -23,7 +26,7 @@ final class HandshakeGate: ChannelInboundHandler, RemovableChannelHandler {
                 context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
                 context.fireUserInboundEventTriggered(event)
             } catch {
-                context.fireErrorCaught(error)
+                self.logger.info("closed a provider connection", metadata: ["connection.error": "\(error)"])
                 context.close(promise: nil)
             }
         case is ChannelShouldQuiesceEvent, is IdleStateHandler.IdleStateEvent:
@@ -52,8 +55,9 @@ extension TLSListener {
         onBound: @escaping @Sendable (SocketAddress) -> Void,
         afterHandshake configure: @escaping @Sendable (any Channel, ProviderCertificate?) throws -> Void
     ) {
+        let logger = listener.logger
         self.init(listener: listener, sslContext: sslContext, idleTimeout: idleTimeout, onBound: onBound) { channel in
-            try channel.pipeline.syncOperations.addHandler(HandshakeGate(configure: configure))
+            try channel.pipeline.syncOperations.addHandler(HandshakeGate(logger: logger, configure: configure))
         }
     }
 }
