@@ -136,7 +136,11 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "APNsServerTests", dependencies: ["APNsServer", "APNsWire", "APNsCore"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "APNsServerTests",
+            dependencies: ["APNsServer", "APNsWire", "APNsCore", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "APNsStoreTests", dependencies: ["APNsStore", "APNsTestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "EndToEndTests",
