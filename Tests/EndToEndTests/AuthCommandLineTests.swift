@@ -1,0 +1,76 @@
+import APNsTestSupport
+import Foundation
+import Testing
+
+/// The commands a provider's developer runs to get credentials for a strict emulator, and curl
+/// pushing with each of them: a PEM certificate, the PKCS#12 bundle, and a provider token.
+@Suite("certs provider and keys against serve --auth strict")
+struct AuthCommandLineTests {
+    static let device = String(repeating: "5e", count: 32)
+
+    func curl(_ port: Int, ca: String, _ arguments: [String]) async throws -> String {
+        let output = try await Subprocess.run(
+            "curl",
+            ["--silent", "--show-error", "--http2", "--cacert", ca, "--data", #"{"aps":{"alert":"hi"}}"#,
+             "--write-out", "%{http_code}"] + arguments + ["https://localhost:\(port)/3/device/\(Self.device)"]
+        )
+        try #require(output.status == 0, "curl failed: \(output.stderr)")
+        return output.stdout
+    }
+
+    @Test("a certificate from certs provider (PEM and PKCS#12) and a key from keys create both push")
+    func credentials() async throws {
+        let directory = try TemporaryDirectory()
+        let certs = directory.appending("certs")
+        let keys = directory.appending("keys")
+        let provider = directory.appending("provider")
+        let emulator = try await EmulatorProcess.start(
+            arguments: ["--auth", "strict", "--certs-dir", certs, "--keys", keys, "--data-dir", directory.appending("data")],
+            output: directory.appending("emulator.log")
+        )
+        let ca = certs + "/ca.pem"
+
+        #expect(try await self.curl(emulator.http2Port, ca: ca, []) == #"{"reason":"MissingProviderToken"}403"#)
+
+        let minted = try await Subprocess.run(
+            Subprocess.emulatorExecutable,
+            ["certs", "provider", "--topic", "com.example.app", "--certs-dir", certs, "--out", provider, "--p12-password", "secret"]
+        )
+        try #require(minted.status == 0, "certs provider failed: \(minted.stderr)")
+        #expect(try await self.curl(emulator.http2Port, ca: ca, ["--cert", provider + "/com.example.app.pem"]) == "200")
+        #expect(try await self.curl(emulator.http2Port, ca: ca, ["--cert", provider + "/com.example.app-cert.pem", "--key", provider + "/com.example.app-key.pem"]) == "200")
+        #expect(try await self.curl(emulator.http2Port, ca: ca, ["--cert-type", "P12", "--cert", provider + "/com.example.app.p12:secret"]) == "200")
+
+        // The key is registered while the emulator runs.
+        let created = try await Subprocess.run(
+            Subprocess.emulatorExecutable,
+            ["keys", "create", "--team-id", "ABCDE12345", "--key-id", "XYZ987WVUT", "--keys", keys, "--out", provider]
+        )
+        try #require(created.status == 0, "keys create failed: \(created.stderr)")
+        let p8 = provider + "/AuthKey_XYZ987WVUT.p8"
+        #expect(FileManager.default.fileExists(atPath: p8))
+        let token = try await Subprocess.run(Subprocess.emulatorExecutable, ["keys", "token", p8, "--team-id", "ABCDE12345"])
+        try #require(token.status == 0, "keys token failed: \(token.stderr)")
+        let jwt = token.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let topic = ["--header", "apns-topic: com.example.app"]
+        #expect(try await self.curl(emulator.http2Port, ca: ca, topic + ["--header", "authorization: bearer \(jwt)"]) == "200")
+
+        // An existing .p8 imported under another id; a token claiming another team is refused.
+        let imported = try await Subprocess.run(
+            Subprocess.emulatorExecutable,
+            ["keys", "import", p8, "--key-id", "IMPORTED01", "--team-id", "OTHERTEAM1", "--keys", keys]
+        )
+        try #require(imported.status == 0, "keys import failed: \(imported.stderr)")
+        let foreign = try await Subprocess.run(
+            Subprocess.emulatorExecutable,
+            ["keys", "token", p8, "--key-id", "IMPORTED01", "--team-id", "ABCDE12345"]
+        )
+        let forged = foreign.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(try await self.curl(emulator.http2Port, ca: ca, topic + ["--header", "authorization: bearer \(forged)"]) == #"{"reason":"InvalidProviderToken"}403"#)
+
+        let admin = try await AdminTestClient.request(host: "127.0.0.1", port: emulator.adminPort, method: "GET", path: "/api/v1/devices/\(Self.device)/notifications", body: nil)
+        #expect((try admin.json() as? [Any])?.count == 4)
+        await emulator.kill(SIGTERM)
+        try directory.remove()
+    }
+}
