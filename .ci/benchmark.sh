@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
-# Accepted notifications per second over the HTTP/2 provider API, in durable and relaxed modes.
+# Accepted notifications per second over the HTTP/2 provider API.
 #
-#   .ci/benchmark.sh [requests] [tokens]
+#   .ci/benchmark.sh [requests] [tokens]     durable and relaxed, --auth none
+#   .ci/benchmark.sh auth [rounds] [requests] relaxed, --auth none and --auth strict with a provider
+#                                             token, alternating, with the medians and their ratio
 #
-# Builds the release binary, then for each durability mode starts a fresh emulator on its own
-# data directory and drives it with h2load over TLS: 4 connections x 100 concurrent streams,
-# 320-byte payloads, spread over many device tokens. Prints one line per mode.
+# Builds the release binary, then for each run starts a fresh emulator on its own data directory
+# and drives it with h2load over TLS: 4 connections x 100 concurrent streams, 320-byte payloads,
+# spread over many device tokens. Prints one line per run.
 set -euo pipefail
-requests=${1:-300000}
-tokens=${2:-10000}
+if [ "${1:-}" = auth ]; then
+  suite=auth; rounds=${2:-3}; requests=${3:-300000}; tokens=10000
+else
+  suite=durability; requests=${1:-300000}; tokens=${2:-10000}
+fi
 root=$(cd "$(dirname "$0")/.." && pwd)
 command -v h2load >/dev/null || { echo "h2load is missing: apt-get install -y nghttp2-client" >&2; exit 1; }
 
@@ -32,21 +37,43 @@ port=22197
 admin=28197
 for i in $(seq 1 "$tokens"); do printf 'https://127.0.0.1:%d/3/device/%064x\n' "$port" "$i"; done > "$work/uris.txt"
 
-for mode in durable relaxed; do
-  data="$work/data-$mode"
-  "$binary" serve --durability "$mode" --data-dir "$data" --certs-dir "$work/certs" \
-    --http2-port "$port" --admin-port "$admin" --device-port 0 --gateway-port 0 --feedback-port 0 --log-level warning > "$work/serve-$mode.log" 2>&1 &
-  pid=$!
-  for _ in $(seq 1 100); do grep -q "HTTP/2 provider API on" "$work/serve-$mode.log" && break; sleep 0.1; done
-  if ! kill -0 "$pid" 2>/dev/null; then echo "the emulator did not start:" >&2; cat "$work/serve-$mode.log" >&2; exit 1; fi
-  # A short warm-up, then the measured run.
-  h2load -c 4 -m 100 -n 20000 -d "$work/payload.json" -H 'apns-topic: com.example.app' -i "$work/uris.txt" > /dev/null
-  h2load -c 4 -m 100 -n "$requests" -d "$work/payload.json" -H 'apns-topic: com.example.app' \
-    -i "$work/uris.txt" > "$work/h2load-$mode.txt"
+# A provider key for the strict runs, and a token signed with it, as a provider would send.
+"$binary" keys create --team-id BENCH12345 --key-id BENCHKEY01 --keys "$work/keys" --out "$work" > /dev/null
+jwt=$("$binary" keys token "$work/AuthKey_BENCHKEY01.p8" --team-id BENCH12345)
+
+# run MODE AUTH LABEL: one emulator, a warm-up, the measured run; prints a line, sets $rate.
+run() {
+  local mode=$1 auth=$2 label=$3 run_id=$((++runs))
+  local data="$work/data-$run_id" log="$work/serve-$run_id.log" out="$work/h2load-$run_id.txt"
+  local headers=(-H 'apns-topic: com.example.app')
+  [ "$auth" = strict ] && headers+=(-H "authorization: bearer $jwt")
+  "$binary" serve --durability "$mode" --auth "$auth" --keys "$work/keys" --data-dir "$data" --certs-dir "$work/certs" \
+    --http2-port "$port" --admin-port "$admin" --device-port 0 --gateway-port 0 --feedback-port 0 --log-level warning > "$log" 2>&1 &
+  local pid=$!
+  for _ in $(seq 1 100); do grep -q "HTTP/2 provider API on" "$log" && break; sleep 0.1; done
+  if ! kill -0 "$pid" 2>/dev/null; then echo "the emulator did not start:" >&2; cat "$log" >&2; exit 1; fi
+  h2load -c 4 -m 100 -n 20000 -d "$work/payload.json" "${headers[@]}" -i "$work/uris.txt" > /dev/null
+  h2load -c 4 -m 100 -n "$requests" -d "$work/payload.json" "${headers[@]}" -i "$work/uris.txt" > "$out"
   kill -TERM "$pid"
   wait "$pid" || true
-  rate=$(awk '/^finished in/ {print $4}' "$work/h2load-$mode.txt")
-  codes=$(grep '^status codes:' "$work/h2load-$mode.txt" | sed 's/status codes: //')
-  latency=$(awk '/^time for request:/ {print "mean " $6 ", max " $5}' "$work/h2load-$mode.txt")
-  printf '%-8s %10s notifications/s accepted   (%d requests, %s; request time %s)\n' "$mode" "$rate" "$requests" "$codes" "$latency"
+  rate=$(awk '/^finished in/ {print $4}' "$out")
+  local codes latency
+  codes=$(grep '^status codes:' "$out" | sed 's/status codes: //')
+  latency=$(awk '/^time for request:/ {print "mean " $6 ", max " $5}' "$out")
+  printf '%-16s %10s notifications/s accepted   (%d requests, %s; request time %s)\n' "$label" "$rate" "$requests" "$codes" "$latency"
+}
+runs=0
+
+if [ "$suite" = durability ]; then
+  for mode in durable relaxed; do run "$mode" none "$mode"; done
+  exit 0
+fi
+
+none=(); strict=()
+for round in $(seq 1 "$rounds"); do
+  run relaxed none "none #$round"; none+=("$rate")
+  run relaxed strict "strict+token #$round"; strict+=("$rate")
 done
+median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+m_none=$(median "${none[@]}"); m_strict=$(median "${strict[@]}")
+awk -v a="$m_none" -v b="$m_strict" 'BEGIN { printf "median: none %.0f/s, strict+token %.0f/s: strict is %.1f%% of none\n", a, b, 100 * b / a }'
