@@ -12,6 +12,15 @@ struct KeysCommand: ParsableCommand {
         subcommands: [Create.self, Import.self, Token.self]
     )
 
+    /// The key id given, or the one in an `AuthKey_<key id>.p8` file name, as Apple names them.
+    static func keyID(_ given: String?, of path: String) throws -> String {
+        let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+        guard let keyID = given ?? (name.hasPrefix("AuthKey_") ? String(name.dropFirst(8)) : nil), !keyID.isEmpty else {
+            throw ValidationError("give --key-id: \(path) is not named AuthKey_<key id>.p8")
+        }
+        return keyID
+    }
+
     /// Where the key is registered and what it may be used for; shared by `create` and `import`.
     struct Registration: ParsableArguments {
         @Option(name: .customLong("team-id"), help: "The team the key belongs to: the iss claim of its tokens.")
@@ -80,10 +89,7 @@ struct KeysCommand: ParsableCommand {
         var keyID: String?
 
         func run() throws {
-            let name = URL(fileURLWithPath: self.path).deletingPathExtension().lastPathComponent
-            guard let keyID = self.keyID ?? (name.hasPrefix("AuthKey_") ? String(name.dropFirst(8)) : nil), !keyID.isEmpty else {
-                throw ValidationError("give --key-id: \(self.path) is not named AuthKey_<key id>.p8")
-            }
+            let keyID = try KeysCommand.keyID(self.keyID, of: self.path)
             let key = try ProviderKeyStore.privateKey(p8: self.path)
             try self.registration.register(keyID: keyID, publicKey: key.publicKey)
         }
@@ -108,10 +114,7 @@ struct KeysCommand: ParsableCommand {
         var issuedAt: Int64?
 
         func run() throws {
-            let name = URL(fileURLWithPath: self.path).deletingPathExtension().lastPathComponent
-            guard let keyID = self.keyID ?? (name.hasPrefix("AuthKey_") ? String(name.dropFirst(8)) : nil), !keyID.isEmpty else {
-                throw ValidationError("give --key-id: \(self.path) is not named AuthKey_<key id>.p8")
-            }
+            let keyID = try KeysCommand.keyID(self.keyID, of: self.path)
             let key = try ProviderKeyStore.privateKey(p8: self.path)
             let issuedAt = self.issuedAt ?? Int64(Date().timeIntervalSince1970)
             say(try ProviderToken.sign(keyID: keyID, teamID: self.teamID, issuedAt: issuedAt, with: key))
