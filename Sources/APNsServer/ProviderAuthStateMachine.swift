@@ -21,7 +21,7 @@ enum ProviderCredential {
 /// has authenticated yet (until then APNs allows a token-based connection one stream).
 ///
 /// The handler asks ``authenticate(authorization:nowSeconds:verify:)`` before validating a
-/// request and ``topic(for:credential:)`` after. Confined to the connection's event loop.
+/// request and the static ``topic(for:credential:)`` after. Confined to the connection's event loop.
 struct ProviderAuthStateMachine {
     /// The rules of one emulator.
     struct Rules {
@@ -111,8 +111,9 @@ struct ProviderAuthStateMachine {
         return .success(verified)
     }
 
-    /// The topic a validated request goes to under its credential, or why it may not.
-    func topic(for requested: String?, credential: ProviderCredential) -> Result<String?, Reason> {
+    /// The topic a validated request goes to under its credential, or why it may not. Depends on
+    /// the credential alone, so the connection's state is not touched.
+    static func topic(for requested: String?, credential: ProviderCredential) -> Result<String?, Reason> {
         switch credential {
         case .certificate(let certificate):
             guard let requested else {

@@ -43,9 +43,10 @@ final class ProviderStreamHandler: ChannelInboundHandler {
         self.answered = true
         let shared = self.context
         let connection = self.connection.value
+        let now = shared.clock()
         var credential: ProviderCredential?
-        if connection.auth != nil {
-            switch connection.authenticate(request.authorization, nowMillis: shared.clock(), verifier: shared.verifier) {
+        if let decision = connection.authenticate(request.authorization, nowMillis: now, verifier: shared.verifier) {
+            switch decision {
             case .refuse(let reason):
                 let apnsID = request.apnsID.flatMap { APNsID.isCanonical($0) ? $0 : nil } ?? connection.makeID()
                 shared.logger.debug("refused a provider", metadata: ["apns.reason": "\(reason.wire)"])
@@ -55,7 +56,7 @@ final class ProviderStreamHandler: ChannelInboundHandler {
                 credential = allowed
             }
         }
-        switch shared.validator.validate(request, nowMillis: shared.clock(), source: .http2, generateID: connection.makeID) {
+        switch shared.validator.validate(request, nowMillis: now, source: .http2, generateID: connection.makeID) {
         case .failure(let rejection):
             shared.logger.debug(
                 "rejected push",
@@ -63,8 +64,8 @@ final class ProviderStreamHandler: ChannelInboundHandler {
             )
             self.respond(rejection, context: context)
         case .success(var notification):
-            if let credential, let auth = connection.auth {
-                switch auth.topic(for: notification.topic, credential: credential) {
+            if let credential {
+                switch ProviderAuthStateMachine.topic(for: notification.topic, credential: credential) {
                 case .success(let topic): notification.topic = topic
                 case .failure(let reason):
                     self.respond(Rejection(reason: reason, apnsID: notification.apnsID), context: context)
@@ -113,7 +114,7 @@ final class ProviderStreamHandler: ChannelInboundHandler {
 final class ProviderConnectionState {
     private var ids = APNsIDGenerator()
     /// The connection's authentication state in strict mode; `nil` when any provider is accepted.
-    private(set) var auth: ProviderAuthStateMachine?
+    private var auth: ProviderAuthStateMachine?
     /// Lifts the one-stream limit of a connection that has not authenticated yet.
     var unlockStreams: () -> Void = {}
 
@@ -124,13 +125,13 @@ final class ProviderConnectionState {
     /// A new `apns-id` or unique id.
     func makeID() -> String { self.ids.uuid() }
 
-    /// Runs the connection's authentication for one request; the first request that
-    /// authenticates lifts the one-stream limit.
-    func authenticate(_ authorization: String?, nowMillis: Int64, verifier: ProviderTokenVerifier) -> ProviderAuthStateMachine.Decision {
+    /// Runs the connection's authentication for one request, in place; `nil` when any provider
+    /// is accepted. The first request that authenticates lifts the one-stream limit.
+    func authenticate(_ authorization: String?, nowMillis: Int64, verifier: ProviderTokenVerifier) -> ProviderAuthStateMachine.Decision? {
         let decision = self.auth?.authenticate(authorization: authorization, nowSeconds: nowMillis / 1000) {
             verifier.verify(authorization: $0)
-        } ?? .refuse(.internalServerError)
-        if case .allow(_, unlocksStreams: true) = decision { self.unlockStreams() }
+        }
+        if case .allow(_, unlocksStreams: true)? = decision { self.unlockStreams() }
         return decision
     }
 }

@@ -79,10 +79,10 @@ struct ProviderAuthStateMachineTests {
             Issue.record("a valid certificate should authenticate")
             return
         }
-        #expect(try machine.topic(for: nil, credential: credential).get() == "com.example.app")
-        #expect(throws: Reason.topicDisallowed) { try machine.topic(for: "com.example.other", credential: credential).get() }
+        #expect(try Machine.topic(for: nil, credential: credential).get() == "com.example.app")
+        #expect(throws: Reason.topicDisallowed) { try Machine.topic(for: "com.example.other", credential: credential).get() }
         let multi = ProviderCertificate(topics: ["com.example.app", "com.example.app.voip"])
-        #expect(throws: Reason.missingTopic) { try machine.topic(for: nil, credential: .certificate(multi)).get() }
+        #expect(throws: Reason.missingTopic) { try Machine.topic(for: nil, credential: .certificate(multi)).get() }
 
         var noTopics = Machine(rules: .init(), certificate: ProviderCertificate(topics: []))
         #expect(self.reason(noTopics.authenticate(authorization: nil, nowSeconds: 0) { _ in .invalid(.internalServerError) }) == .badCertificate)
