@@ -51,8 +51,7 @@ extension DevelopmentCertificates {
         if !FileManager.default.fileExists(atPath: ca.caCertificate) || !FileManager.default.fileExists(atPath: ca.caPrivateKey) {
             try self.generate(into: certificatesDirectory, now: now)
         }
-        let issuer = try Certificate(pemEncoded: String(contentsOfFile: ca.caCertificate, encoding: .utf8))
-        let issuerKey = try P256.Signing.PrivateKey(pemRepresentation: String(contentsOfFile: ca.caPrivateKey, encoding: .utf8))
+        let (issuer, issuerKey) = try self.certificateAuthority(in: certificatesDirectory)
         var topics = [(topic: topic, kind: "app")]
         if voip { topics.append((topic + ".voip", "voip")) }
         let (certificate, key) = try self.providerCertificate(
@@ -79,6 +78,14 @@ extension DevelopmentCertificates {
             throw ServerError(name: "certs", message: "cannot write \(files.pkcs12)")
         }
         return files
+    }
+
+    /// The CA certificate and private key in a certificates directory (`ca.pem`, `ca-key.pem`).
+    public static func certificateAuthority(in directory: String) throws -> (Certificate, P256.Signing.PrivateKey) {
+        let files = Files(directory: directory)
+        let certificate = try Certificate(pemEncoded: String(contentsOfFile: files.caCertificate, encoding: .utf8))
+        let key = try P256.Signing.PrivateKey(pemRepresentation: String(contentsOfFile: files.caPrivateKey, encoding: .utf8))
+        return (certificate, key)
     }
 
     /// A client certificate as Apple issues them to providers: subject `UID` the bundle id, the

@@ -38,12 +38,16 @@ public final class Emulator: Sendable {
         self.logger = logger
         try Self.ensureCertificates(configuration, logger: logger)
         let providerRoots = try Self.providerTrustRoots(configuration)
-        let sslContext = try TLSFiles.serverContext(
-            certificatePath: configuration.certificatePath,
-            privateKeyPath: configuration.privateKeyPath,
-            protocols: ["h2"],
-            clientCertificates: configuration.auth == .strict ? .optional(trustRoots: providerRoots) : .ignored
-        )
+        let strict = configuration.auth == .strict
+        let serverContext = { (protocols: [String], clientCertificates: TLSFiles.ClientCertificates) in
+            try TLSFiles.serverContext(
+                certificatePath: configuration.certificatePath,
+                privateKeyPath: configuration.privateKeyPath,
+                protocols: protocols,
+                clientCertificates: clientCertificates
+            )
+        }
+        let sslContext = try serverContext(["h2"], strict ? .optional(trustRoots: providerRoots) : .ignored)
         let verifier = ProviderTokenVerifier(keys: try ProviderKeyStore(directory: configuration.keysDirectory))
         self.verifier = verifier
         self.store = try NotificationStore(configuration: configuration.storeConfiguration, logger: logger)
@@ -80,17 +84,8 @@ public final class Emulator: Sendable {
             }
         )
         // Devices, the gateway and feedback speak plain TLS, without ALPN.
-        let plainTLS = try TLSFiles.serverContext(
-            certificatePath: configuration.certificatePath,
-            privateKeyPath: configuration.privateKeyPath,
-            protocols: []
-        )
-        let binaryTLS = try TLSFiles.serverContext(
-            certificatePath: configuration.certificatePath,
-            privateKeyPath: configuration.privateKeyPath,
-            protocols: [],
-            clientCertificates: configuration.auth == .strict ? .required(trustRoots: providerRoots) : .ignored
-        )
+        let plainTLS = try serverContext([], .ignored)
+        let binaryTLS = try serverContext([], strict ? .required(trustRoots: providerRoots) : .ignored)
         let device = TLSListener.device(
             Listener(name: "device", host: configuration.host, port: configuration.devicePort, group: self.group, logger: logger),
             sslContext: plainTLS,

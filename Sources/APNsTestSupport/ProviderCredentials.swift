@@ -20,9 +20,7 @@ public struct ClientIdentity: Sendable {
         environments: Set<APNsEnvironment> = [.development],
         validFor seconds: TimeInterval = 86_400
     ) throws -> ClientIdentity {
-        let ca = DevelopmentCertificates.Files(directory: caDirectory)
-        let issuer = try Certificate(pemEncoded: String(contentsOfFile: ca.caCertificate, encoding: .utf8))
-        let issuerKey = try P256.Signing.PrivateKey(pemRepresentation: String(contentsOfFile: ca.caPrivateKey, encoding: .utf8))
+        let (issuer, issuerKey) = try DevelopmentCertificates.certificateAuthority(in: caDirectory)
         let (certificate, key) = try DevelopmentCertificates.providerCertificate(
             uid: uid,
             topics: topics,
