@@ -38,7 +38,9 @@ enum HTTP2ProviderListener {
         stream.targetWindowSize = Self.connectionWindow
         let connectionHandler = ProviderConnectionHandler(connectionWindow: Self.connectionWindow, shutdownGrace: context.shutdownGrace)
         let loopBoundHandler = NIOLoopBound(connectionHandler, eventLoop: channel.eventLoop)
-        connectionState.unlockStreams = { loopBoundHandler.value.announce(Self.settings) }
+        // Only the stream limit changes; the rest of the SETTINGS stand as first sent.
+        let unlocked: HTTP2Settings = Self.settings.filter { $0.parameter == .maxConcurrentStreams }
+        connectionState.unlockStreams = { loopBoundHandler.value.announce(unlocked) }
         let loopBoundState = NIOLoopBound(connectionState, eventLoop: channel.eventLoop)
         _ = try pipeline.configureHTTP2Pipeline(
             mode: .server,
