@@ -40,6 +40,7 @@ public final class EmulatorProcess: Sendable {
     public let pid: Int32
     public let http2Port: Int
     public let adminPort: Int
+    private let ending = Mutex<Spawn.Ending?>(nil)
 
     /// Starts `apns-emulator serve` on free ports with `arguments` added (and `environment` added to
     /// this process's), and waits (up to 30 s) until it prints where its listeners are.
@@ -80,11 +81,15 @@ public final class EmulatorProcess: Sendable {
         return Int(text[range.upperBound...].prefix { $0.isNumber })
     }
 
-    /// Sends `signal` to the process and waits for it to end; returns how it ended.
+    /// Sends `signal` to the process and waits for it to end; returns how it ended. Once it has
+    /// ended, returns that without signalling: its pid may belong to another process by then.
     @discardableResult
     public func kill(_ signal: Int32) async -> Spawn.Ending {
+        if let ending = self.ending.withLock({ $0 }) { return ending }
         Foundation.kill(self.pid, signal)
-        return await Spawn.wait(self.pid)
+        let ending = await Spawn.wait(self.pid)
+        self.ending.withLock { $0 = $0 ?? ending }
+        return ending
     }
 }
 
