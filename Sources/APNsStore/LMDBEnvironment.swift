@@ -161,6 +161,11 @@ struct Transaction {
         return true
     }
 
+    /// Empties a database (it stays open).
+    func empty(_ dbi: MDB_dbi) throws(StoreError) {
+        try StoreError.check(mdb_drop(self.txn, dbi, 0), "mdb_drop", mapSize: self.mapSize)
+    }
+
     /// The number of entries in a database.
     func count(_ dbi: MDB_dbi) throws(StoreError) -> Int {
         var stat = MDB_stat()

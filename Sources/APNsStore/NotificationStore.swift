@@ -16,7 +16,14 @@ public final class NotificationStore: Sendable {
     private let readers = Mutex((count: 0, closed: false))
 
     /// Opens (or creates) the store in `configuration.directory` and starts its writer.
-    public init(configuration: StoreConfiguration, logger: Logger) throws(StoreError) {
+    ///
+    /// - Parameter observer: told of every commit on the writer thread, after it is durable and
+    ///   before its submitters hear of it; must be quick.
+    public init(
+        configuration: StoreConfiguration,
+        logger: Logger,
+        observer: (@Sendable (StoreCommit) -> Void)? = nil
+    ) throws(StoreError) {
         self.configuration = configuration
         self.environment = try LMDBEnvironment.open(
             directory: configuration.directory,
@@ -24,7 +31,7 @@ public final class NotificationStore: Sendable {
             sync: configuration.durability == .durable
         )
         do {
-            self.writer = try StoreWriter(environment: self.environment, configuration: configuration, logger: logger)
+            self.writer = try StoreWriter(environment: self.environment, configuration: configuration, logger: logger, observer: observer)
         } catch {
             self.environment.close()
             throw error
@@ -63,7 +70,23 @@ public final class NotificationStore: Sendable {
         }
     }
 
-    /// Expired and discarded notifications, newest first.
+    /// The newest `limit` queued notifications of every token, newest first (a full scan: for
+    /// start-up and inspection, not the hot path).
+    public func allQueued(limit: Int) throws(StoreError) -> [QueuedNotification] {
+        try self.read { txn throws(StoreError) in
+            var found: [QueuedNotification] = []
+            try txn.scan(self.environment.queue) { key, value throws(StoreError) in
+                found.append(
+                    QueuedNotification(sequence: StoreKeys.sequence(ofQueueKey: key), notification: try NotificationCodec.decode(value))
+                )
+                return true
+            }
+            found.sort { $0.sequence > $1.sequence }
+            return Array(found.prefix(limit))
+        }
+    }
+
+    /// Notifications that left the queues (delivered, expired, discarded, replaced, dropped), newest first.
     public func logged(limit: Int = .max) throws(StoreError) -> [LoggedNotification] {
         try self.read { txn throws(StoreError) in
             var found: [LoggedNotification] = []

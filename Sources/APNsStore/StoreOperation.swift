@@ -22,6 +22,10 @@ public enum StoreOperation: Sendable {
     /// The feedback service handed these entries to a provider: they leave the feedback list,
     /// unless the token was unregistered again since (its time differs).
     case clearFeedback([FeedbackEntry])
+    /// Forget these notifications: out of their queues (never delivered) and out of the log.
+    case delete([StoredNotificationKey])
+    /// Empty every queue, the log and the feedback list; with `devices`, forget every token too.
+    case clear(devices: Bool)
 }
 
 /// What an operation did, once its transaction has committed.
@@ -52,6 +56,10 @@ public enum StoreOutcome: Sendable, Equatable {
     case tokenUnregistered(timestamp: Int64)
     /// This many feedback entries were cleared.
     case feedbackCleared(count: Int)
+    /// This many notifications were deleted (queued or logged).
+    case deleted(count: Int)
+    /// Everything was emptied.
+    case cleared
 }
 
 /// Which tokens a push may go to.

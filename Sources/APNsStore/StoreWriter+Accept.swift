@@ -16,7 +16,9 @@ extension StoreWriter {
         let record = NotificationCodec.encode(notification)
         let maximumStorage = self.configuration.maximumStorageSeconds
         guard notification.isStorable(nowSeconds: nowMillis / 1000, maximumStorageSeconds: maximumStorage) else {
-            try self.putLog(txn, sequence: assigned, status: connected ? .delivered : .discarded, at: nowMillis, record: record)
+            let status: LogStatus = connected ? .delivered : .discarded
+            try self.putLog(txn, sequence: assigned, status: status, at: nowMillis, record: record)
+            self.publish(.accepted(notification, sequence: assigned, at: nowMillis, status: status))
             return connected ? .deliverOnce : .discarded
         }
 
@@ -30,6 +32,7 @@ extension StoreWriter {
         try txn.put(self.environment.expiry, StoreKeys.expiryKey(expiration: expiration, sequence: assigned), queueKey)
         try txn.put(self.environment.unique, StoreKeys.uniqueKey(notification.uniqueID), queueKey)
         let queued = try self.adjustQueueLength(notification.token, by: 1, txn)
+        self.publish(.accepted(notification, sequence: assigned, at: nowMillis, status: nil))
 
         if self.configuration.storagePolicy == .all {
             let excess = queued - self.configuration.maximumQueuedPerDevice

@@ -18,6 +18,7 @@ extension StoreWriter {
             return try self.accept(notification, connected: true, txn, nowMillis: nowMillis, sequence: &sequence)
         case .record(let notification, let status):
             try self.putLog(txn, sequence: sequence, status: status, at: nowMillis, record: NotificationCodec.encode(notification))
+            self.publish(.accepted(notification, sequence: sequence, at: nowMillis, status: status))
             sequence += 1
             return .recorded
         case .sweepExpired:
@@ -30,6 +31,10 @@ extension StoreWriter {
             return try self.unregister(token, txn, nowMillis: nowMillis)
         case .clearFeedback(let entries):
             return try self.clearFeedback(entries, txn)
+        case .delete(let keys):
+            return try self.delete(keys, txn)
+        case .clear(let devices):
+            return try self.clear(devices: devices, txn)
         }
     }
 
@@ -54,11 +59,12 @@ extension StoreWriter {
         return moved
     }
 
-    /// Takes one queued notification out of its queue and every index, and logs why.
+    /// Takes one queued notification out of its queue and every index, and logs why (a deleted
+    /// one, `status` nil, leaves no trace).
     func removeQueued(
         _ queueKey: [UInt8],
         record: [UInt8],
-        status: LogStatus,
+        status: LogStatus?,
         _ txn: Transaction,
         nowMillis: Int64,
         expiryDeleted: Bool = false
@@ -72,7 +78,36 @@ extension StoreWriter {
         }
         try txn.delete(self.environment.unique, StoreKeys.uniqueKey(notification.uniqueID))
         try self.adjustQueueLength(notification.token, by: -1, txn)
+        guard let status else { return }
         try self.putLog(txn, sequence: sequence, status: status, at: nowMillis, record: record)
+        self.publish(.left(notification, sequence: sequence, status: status, at: nowMillis))
+    }
+
+    /// Forgets notifications: out of their queues without a log entry, and out of the log.
+    private func delete(_ keys: [StoredNotificationKey], _ txn: Transaction) throws(StoreError) -> StoreOutcome {
+        var deleted = 0
+        for key in keys {
+            let queueKey = StoreKeys.queueKey(key.token, sequence: key.sequence)
+            if let record = try txn.get(self.environment.queue, queueKey) {
+                try self.removeQueued(queueKey, record: record, status: nil, txn, nowMillis: 0)
+                deleted += 1
+            } else if try txn.delete(self.environment.log, StoreKeys.logKey(sequence: key.sequence)) {
+                deleted += 1
+            }
+        }
+        return .deleted(count: deleted)
+    }
+
+    /// Empties the queues, their indexes, the log and the feedback list (and the tokens).
+    private func clear(devices: Bool, _ txn: Transaction) throws(StoreError) -> StoreOutcome {
+        let environment = self.environment
+        for dbi in [environment.queue, environment.expiry, environment.unique, environment.log, environment.feedback] {
+            try txn.empty(dbi)
+        }
+        if devices { try txn.empty(environment.tokens) }
+        self.queueLengths.withLock { $0.removeAll() }
+        self.publish(.cleared(devices: devices))
+        return .cleared
     }
 
     /// A token's queue as raw entries (queue key and record), oldest first, at most `limit`.

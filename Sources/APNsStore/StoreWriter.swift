@@ -35,13 +35,23 @@ final class StoreWriter: Sendable {
     let queueLengths = Mutex<[DeviceToken: Int]>([:])
     /// Commit counters, read by ``NotificationStore/statistics``.
     let statistics = Mutex(StoreStatistics())
+    /// Told of every commit; see ``StoreCommit``.
+    private let observer: (@Sendable (StoreCommit) -> Void)?
+    /// What the transaction being written did, for the observer. Writer thread only.
+    private let changes = Mutex<[StoreChange]>([])
     private let wakeup = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
 
-    init(environment: LMDBEnvironment, configuration: StoreConfiguration, logger: Logger) throws(StoreError) {
+    init(
+        environment: LMDBEnvironment,
+        configuration: StoreConfiguration,
+        logger: Logger,
+        observer: (@Sendable (StoreCommit) -> Void)?
+    ) throws(StoreError) {
         self.environment = environment
         self.configuration = configuration
         self.logger = logger
+        self.observer = observer
         let first = try environment.read { txn throws(StoreError) -> UInt64 in
             guard let bytes = try txn.get(environment.meta, StoreKeys.nextSequence), bytes.count == 8 else { return 1 }
             return bytes.withUnsafeBytes { $0.readBigEndianUInt64(at: 0) }
@@ -137,9 +147,17 @@ final class StoreWriter: Sendable {
         }
     }
 
+    /// Notes what the current transaction did to a notification, when someone observes; writer thread only.
+    func publish(_ change: @autoclosure () -> StoreChange) {
+        guard self.observer != nil else { return }
+        let change = change()
+        self.changes.withLock { $0.append(change) }
+    }
+
     /// Applies every operation of `batch` in one transaction, then completes each submission.
     private func commit(_ batch: [Submission], _ state: inout WriterState) {
         let now = self.configuration.clock()
+        let started = ContinuousClock.now
         var sequence = state.nextSequence
         let result = Result { () throws(StoreError) -> [[StoreOutcome]] in
             try self.environment.write { txn throws(StoreError) -> [[StoreOutcome]] in
@@ -175,6 +193,13 @@ final class StoreWriter: Sendable {
                 $0.commits += 1
                 $0.operations += operationCount
             }
+            if let observer = self.observer {
+                let changes = self.changes.withLock { changes in
+                    defer { changes.removeAll(keepingCapacity: true) }
+                    return changes
+                }
+                observer(StoreCommit(operations: operationCount, duration: ContinuousClock.now - started, changes: changes))
+            }
             if state.mapFullLogged {
                 self.logger.info("store accepts writes again")
                 state.mapFullLogged = false
@@ -183,6 +208,7 @@ final class StoreWriter: Sendable {
         case .failure(let error):
             self.statistics.withLock { $0.failedCommits += 1 }
             self.queueLengths.withLock { $0.removeAll() }
+            self.changes.withLock { $0.removeAll(keepingCapacity: true) }
             if case .mapFull = error {
                 if !state.mapFullLogged {
                     self.logger.info(
