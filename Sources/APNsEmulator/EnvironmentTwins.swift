@@ -24,6 +24,7 @@ enum EnvironmentTwins {
         ("--max-queued-per-device", "APNS_EMULATOR_MAX_QUEUED_PER_DEVICE"),
         ("--max-expiration", "APNS_EMULATOR_MAX_EXPIRATION"),
         ("--delivered-log-size", "APNS_EMULATOR_DELIVERED_LOG_SIZE"),
+        ("--journal-size", "APNS_EMULATOR_JOURNAL_SIZE"),
         ("--environment", "APNS_EMULATOR_ENVIRONMENT"),
         ("--auth", "APNS_EMULATOR_AUTH"),
         ("--provider-ca", "APNS_EMULATOR_PROVIDER_CA"),

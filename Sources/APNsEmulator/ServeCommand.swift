@@ -73,6 +73,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("delivered-log-size"), help: "How many delivered, expired, discarded or dropped notifications are kept for inspection. (env: \(EnvironmentTwins.variable(for: "--delivered-log-size")))")
     var deliveredLogSize = 10_000
 
+    @Option(name: .customLong("journal-size"), help: "How many notifications, accepted or rejected, the admin API's journal keeps (the newest). (env: \(EnvironmentTwins.variable(for: "--journal-size")))")
+    var journalSize = 10_000
+
     @Option(help: "development (answers carry apns-unique-id) or production. (env: \(EnvironmentTwins.variable(for: "--environment")))")
     var environment = APNsEnvironment.development
 
@@ -115,6 +118,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard self.maximumQueuedPerDevice >= 1 else { throw ValidationError("--max-queued-per-device must be at least 1") }
         guard self.maximumExpiration >= 1 else { throw ValidationError("--max-expiration must be at least 1 second") }
         guard self.deliveredLogSize >= 0 else { throw ValidationError("--delivered-log-size must not be negative") }
+        guard self.journalSize >= 1 else { throw ValidationError("--journal-size must be at least 1") }
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
         guard Logger.Level(rawValue: self.logLevel) != nil else {
             throw ValidationError("--log-level must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -143,6 +147,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.maximumQueuedPerDevice = self.maximumQueuedPerDevice
         configuration.maximumExpirationSeconds = self.maximumExpiration
         configuration.deliveredLogSize = self.deliveredLogSize
+        configuration.journalSize = self.journalSize
         configuration.dataDirectory = self.dataDirectory
         configuration.certificatesDirectory = self.certificatesDirectory
         configuration.certificatePath = self.certificatePath ?? self.certificatesDirectory + "/server.pem"

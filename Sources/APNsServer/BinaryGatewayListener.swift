@@ -22,6 +22,7 @@ extension TLSListener {
             let pipeline = channel.pipeline.syncOperations
             try pipeline.addHandler(ByteToMessageHandler(BinaryGatewayDecoder()))
             try pipeline.addHandler(GatewaySessionHandler(context: context, topic: topic))
+            context.inspection.metrics.countConnection(.binary, channel)
         }
     }
 }

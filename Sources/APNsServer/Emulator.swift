@@ -17,6 +17,8 @@ public final class Emulator: Sendable {
     private let readiness = ReadinessGate()
     /// The relay between the front doors, the store and connected devices.
     public let relay: Relay
+    /// The journal, fault rules and metrics behind the admin API.
+    public let inspection: Inspection
     private let verifier: ProviderTokenVerifier
     private let logger: Logger
 
@@ -50,7 +52,15 @@ public final class Emulator: Sendable {
         let sslContext = try serverContext(["h2"], strict ? .optional(trustRoots: providerRoots) : .ignored)
         let verifier = ProviderTokenVerifier(keys: try ProviderKeyStore(directory: configuration.keysDirectory))
         self.verifier = verifier
-        self.store = try NotificationStore(configuration: configuration.storeConfiguration, logger: logger)
+        let inspection = Inspection(journalCapacity: configuration.journalSize, logger: logger)
+        self.inspection = inspection
+        self.store = try NotificationStore(configuration: configuration.storeConfiguration, logger: logger) { commit in
+            inspection.committed(commit)
+        }
+        inspection.journal.seed(
+            queued: try self.store.allQueued(limit: configuration.journalSize),
+            logged: try self.store.logged(limit: configuration.journalSize)
+        )
         self.group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, configuration.eventLoopThreads))
         let relay = Relay(store: self.store, hub: DeliveryHub(), group: self.group)
         self.relay = relay
@@ -65,6 +75,7 @@ public final class Emulator: Sendable {
                 authRules: configuration.authRules,
                 verifier: verifier,
                 validator: PushValidator(),
+                inspection: inspection,
                 environment: configuration.environment,
                 shutdownGrace: TimeAmount(configuration.shutdownGrace),
                 clock: configuration.clock,
@@ -77,7 +88,7 @@ public final class Emulator: Sendable {
         )
         let admin = AdminListener(
             listener: Listener(name: "admin", host: configuration.host, port: configuration.adminPort, group: self.group, logger: logger),
-            router: AdminRouter(relay: relay),
+            router: AdminRouter(relay: relay, inspection: inspection, readiness: readiness),
             onBound: { address in
                 readiness.bound(admin: address)
                 onListening("admin API", Self.url(scheme: "http", address))
@@ -102,6 +113,7 @@ public final class Emulator: Sendable {
             context: GatewayContext(
                 relay: relay,
                 validator: BinaryPushValidator(),
+                inspection: inspection,
                 auth: configuration.auth,
                 environment: configuration.environment,
                 checksTokens: configuration.tokenPolicy == .registered,

@@ -38,6 +38,8 @@ public struct EmulatorConfiguration: Sendable {
     public var maximumExpirationSeconds: Int64 = 30 * 86_400
     /// How many delivered, expired, discarded or dropped notifications are kept for inspection.
     public var deliveredLogSize: Int = 10_000
+    /// How many notifications (accepted or rejected) the admin API's journal keeps, newest first.
+    public var journalSize: Int = 10_000
     public var environment: APNsEnvironment = .development
     /// How long graceful shutdown waits for a connection's unfinished requests before closing it.
     public var shutdownGrace: Duration = .seconds(10)

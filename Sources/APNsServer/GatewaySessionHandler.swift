@@ -58,7 +58,10 @@ final class GatewaySessionHandler: ChannelDuplexHandler {
 
     private func push(_ request: BinaryPushRequest, context: ChannelHandlerContext) {
         let shared = self.shared
-        let validated = shared.validator.validate(request, topic: self.topic, nowMillis: shared.clock()) { self.ids.uuid() }
+        let receivedAt = shared.clock()
+        let started = NIODeadline.now()
+        if self.injectFault(into: request, receivedAt: receivedAt, context: context) { return }
+        let validated = shared.validator.validate(request, topic: self.topic, nowMillis: receivedAt) { self.ids.uuid() }
         let notification: Notification
         switch validated {
         case .failure(let rejection):
@@ -66,12 +69,14 @@ final class GatewaySessionHandler: ChannelDuplexHandler {
                 "rejected binary push",
                 metadata: ["apns.status": "\(rejection.status)", "apns.detail": "\(rejection.detail)"]
             )
+            self.record(request, status: rejection.status, receivedAt: receivedAt)
             self.perform(self.machine.refused(rejection.status, identifier: rejection.identifier), context: context)
             return
         case .success(let valid):
             notification = valid
         }
         if let status = self.earlyRefusal(of: notification) {
+            self.record(request, status: status, receivedAt: receivedAt)
             self.perform(self.machine.refused(status, identifier: request.identifier), context: context)
             return
         }
@@ -87,12 +92,46 @@ final class GatewaySessionHandler: ChannelDuplexHandler {
                 shared.logger.info("could not store a binary push", metadata: ["store.error": "\(error)"])
                 refusal = .processingError
             }
+            if let refusal {
+                self.record(request, status: refusal, receivedAt: receivedAt)
+            } else {
+                let elapsed = NIODeadline.now().uptimeNanoseconds - started.uptimeNanoseconds
+                shared.inspection.metrics.accepted(.binary, after: .nanoseconds(Int64(elapsed)))
+            }
             self.perform(self.machine.committed(identifier: identifier, refusal: refusal), context: context)
             if self.readHeld && self.machine.inFlight < Self.maximumInFlight / 2 {
                 self.readHeld = false
                 context.read()
             }
         }
+    }
+
+    /// Applies a fault rule to the notification, if one matches: an error response with the
+    /// rule's status byte, or a reset connection. Returns whether it did.
+    private func injectFault(into request: BinaryPushRequest, receivedAt: Int64, context: ChannelHandlerContext) -> Bool {
+        let faultRequest = FaultRequest(interface: .binary, token: { Hex.encode(request.token) }, topic: self.topic, pushType: nil)
+        guard let rule = self.shared.inspection.fault(for: faultRequest) else { return false }
+        let mark = FaultMark(ruleID: rule.id, action: rule.action.name)
+        switch rule.action {
+        case .respond(_, _, let byte?):
+            let status = BinaryStatus(code: byte) ?? BinaryStatus(code: byte, meaning: "Injected")
+            self.record(request, status: status, receivedAt: receivedAt, fault: mark)
+            self.perform(self.machine.refused(status, identifier: request.identifier), context: context)
+        case .reset:
+            self.record(request, status: nil, receivedAt: receivedAt, fault: mark)
+            self.machine.closed()
+            ConnectionReset.reset(context.channel)
+        case .respond, .delay, .goAway:
+            // Rules only match the interfaces their action applies to.
+            return false
+        }
+        return true
+    }
+
+    /// Journals a notification the provider got an error response for (or whose connection a fault reset).
+    private func record(_ request: BinaryPushRequest, status: BinaryStatus?, receivedAt: Int64, fault: FaultMark? = nil) {
+        let rejected = RejectedPush(request, id: self.ids.uuid(), topic: self.topic, statusByte: status?.code, receivedAt: receivedAt)
+        self.shared.inspection.rejected(rejected, fault: fault)
     }
 
     /// Refuses a token before submitting when the store would: everything a connection sends after
@@ -183,6 +222,7 @@ final class GatewaySessionHandler: ChannelDuplexHandler {
 struct GatewayContext: Sendable {
     let relay: Relay
     let validator: BinaryPushValidator
+    let inspection: Inspection
     let auth: AuthMode
     let environment: APNsEnvironment
     /// Whether tokens must be looked up before submitting (the registered token policy).

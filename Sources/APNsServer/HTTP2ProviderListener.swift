@@ -66,6 +66,7 @@ extension TLSListener {
     ) -> TLSListener {
         TLSListener(listener: listener, sslContext: sslContext, onBound: onBound) { channel, certificate in
             try HTTP2ProviderListener.configure(channel: channel, certificate: certificate, context: context)
+            context.inspection.metrics.countConnection(.http2, channel)
         }
     }
 }

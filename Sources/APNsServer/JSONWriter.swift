@@ -1,3 +1,4 @@
+import Foundation
 import APNsCore
 
 /// Builds JSON text by hand: the admin API's output is small and fixed in shape, and payloads,
@@ -95,5 +96,19 @@ enum Timestamp {
         }
         return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(secondOfDay / 3600, 2)):"
             + "\(pad(secondOfDay % 3600 / 60, 2)):\(pad(secondOfDay % 60, 2)).\(pad(milli, 3))Z"
+    }
+}
+
+extension Timestamp {
+    /// Milliseconds since the UNIX epoch from an RFC 3339 time (`2026-11-21T10:00:00Z`, with
+    /// optional fraction and offset) or a plain number of milliseconds.
+    static func parse(_ text: String) -> Int64? {
+        if let millis = Int64(text) { return millis }
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let date = formatter.date(from: text) { return Int64((date.timeIntervalSince1970 * 1000).rounded()) }
+        formatter.formatOptions = [.withInternetDateTime]
+        if let date = formatter.date(from: text) { return Int64((date.timeIntervalSince1970 * 1000).rounded()) }
+        return nil
     }
 }

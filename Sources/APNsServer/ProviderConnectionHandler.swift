@@ -80,13 +80,22 @@ final class ProviderConnectionHandler: ChannelDuplexHandler {
         context.fireUserInboundEventTriggered(event)
     }
 
-    private func quiesce(context: ChannelHandlerContext) {
+    /// Sends GOAWAY saying streams from `streamID` on were not processed (a fault rule's), with
+    /// debug data `{"reason": reason}`; NIOHTTP2 closes those streams, and the connection closes
+    /// once the earlier ones are answered.
+    func goAway(from streamID: HTTP2StreamID, reason: String) {
+        guard let context = self.context else { return }
+        let last = Int(streamID) > 2 ? HTTP2StreamID(Int(streamID) - 2) : .rootStream
+        self.quiesce(context: context, lastStreamID: last, reason: Reason(wire: reason, status: 503))
+    }
+
+    private func quiesce(context: ChannelHandlerContext, lastStreamID: HTTP2StreamID? = nil, reason: Reason = .shutdown) {
         guard !self.quiescing else { return }
         self.quiescing = true
-        let debugData = HTTP2PushResponseEncoder.body(reason: .shutdown, allocator: context.channel.allocator)
+        let debugData = HTTP2PushResponseEncoder.body(reason: reason, allocator: context.channel.allocator)
         let goAway = HTTP2Frame(
             streamID: .rootStream,
-            payload: .goAway(lastStreamID: self.highestStreamID, errorCode: .noError, opaqueData: debugData)
+            payload: .goAway(lastStreamID: lastStreamID ?? self.highestStreamID, errorCode: .noError, opaqueData: debugData)
         )
         context.writeAndFlush(self.wrapOutboundOut(goAway), promise: nil)
         if self.openStreams <= 0 {

@@ -41,6 +41,9 @@ final class ReadinessGate: Sendable {
 
     func failed(_ error: any Error) { self.update { $0.failure = $0.failure ?? error } }
 
+    /// Whether every listener is bound and the emulator has not stopped.
+    var isReady: Bool { self.state.withLock { $0.ready != nil && $0.failure == nil } }
+
     /// Returns once every listener is bound; throws if the emulator stopped before that.
     func wait() async throws -> ListeningAddresses {
         try await withCheckedThrowingContinuation { continuation in

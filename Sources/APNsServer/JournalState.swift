@@ -1,0 +1,127 @@
+import APNsCore
+import APNsStore
+
+/// The journal's contents as a value: the newest `capacity` entries in a ring, indexed by unique
+/// id. Pure bookkeeping, no locks or callbacks (``Journal`` adds those).
+struct JournalState {
+    let capacity: Int
+    private var slots: [JournalEntry?]
+    private var byUniqueID: [String: UInt64] = [:]
+    /// The id the next entry gets; ids start at 1.
+    private(set) var nextID: UInt64 = 1
+
+    init(capacity: Int) {
+        self.capacity = max(1, capacity)
+        self.slots = Array(repeating: nil, count: self.capacity)
+    }
+
+    /// The oldest id that can still be in the ring.
+    private var oldestID: UInt64 {
+        self.nextID > UInt64(self.capacity) ? self.nextID - UInt64(self.capacity) : 1
+    }
+
+    private func slot(_ id: UInt64) -> Int { Int(id % UInt64(self.capacity)) }
+
+    /// Adds an entry as the newest, pushing the oldest out when full; returns it with its id.
+    mutating func append(
+        _ push: JournalEntry.Push,
+        status: JournalStatus,
+        statusAt: Int64? = nil,
+        sequence: UInt64? = nil,
+        fault: FaultMark? = nil
+    ) -> JournalEntry {
+        let entry = JournalEntry(id: self.nextID, push: push, status: status, statusAt: statusAt, sequence: sequence, fault: fault)
+        let slot = self.slot(entry.id)
+        if let evicted = self.slots[slot], self.byUniqueID[evicted.uniqueID] == evicted.id {
+            self.byUniqueID[evicted.uniqueID] = nil
+        }
+        self.slots[slot] = entry
+        self.byUniqueID[entry.uniqueID] = entry.id
+        self.nextID += 1
+        return entry
+    }
+
+    /// Moves an entry to a new status; nil when the journal no longer holds it.
+    mutating func update(uniqueID: String, status: JournalStatus, at: Int64) -> JournalEntry? {
+        self.modify(uniqueID: uniqueID) { entry in
+            entry.status = status
+            entry.statusAt = at
+        }
+    }
+
+    /// Marks an entry's answer as shaped by a fault rule.
+    mutating func mark(uniqueID: String, fault: FaultMark) -> JournalEntry? {
+        self.modify(uniqueID: uniqueID) { $0.fault = fault }
+    }
+
+    private mutating func modify(uniqueID: String, _ change: (inout JournalEntry) -> Void) -> JournalEntry? {
+        guard let id = self.byUniqueID[uniqueID], var entry = self.slots[self.slot(id)], entry.id == id else { return nil }
+        change(&entry)
+        self.slots[self.slot(id)] = entry
+        return entry
+    }
+
+    func entry(uniqueID: String) -> JournalEntry? {
+        guard let id = self.byUniqueID[uniqueID], let entry = self.slots[self.slot(id)], entry.id == id else { return nil }
+        return entry
+    }
+
+    /// The journal id of the entry with this unique id.
+    func id(of uniqueID: String) -> UInt64? { self.entry(uniqueID: uniqueID)?.id }
+
+    /// Entries from newest to oldest, with ids below `before` when given.
+    func newestFirst(before: UInt64? = nil) -> some Sequence<JournalEntry> {
+        let upper = min(before ?? self.nextID, self.nextID)
+        let lower = self.oldestID
+        let ids = upper > lower ? stride(from: upper - 1, through: lower, by: -1) : stride(from: 0, through: 1, by: -1)
+        return ids.lazy.compactMap { id -> JournalEntry? in
+            guard let entry = self.slots[self.slot(id)], entry.id == id else { return nil }
+            return entry
+        }
+    }
+
+    /// One page, newest first: how many entries match in all, up to `limit` of them below the
+    /// cursor `before`, and the cursor of the next page (nil on the last).
+    func page(matching filter: JournalFilter, limit: Int, before: UInt64?) -> (total: Int, items: [JournalEntry], next: UInt64?) {
+        var total = 0
+        var items: [JournalEntry] = []
+        var more = false
+        for entry in self.newestFirst() where filter.matches(entry) {
+            total += 1
+            if let before, entry.id >= before { continue }
+            if items.count < limit { items.append(entry) } else { more = true }
+        }
+        return (total, items, more ? items.last?.id : nil)
+    }
+
+    /// The newest matching entry.
+    func newest(matching filter: JournalFilter) -> JournalEntry? {
+        self.newestFirst().first(where: filter.matches)
+    }
+
+    /// The oldest matching entry newer than `after`, for a wait that may already be satisfied.
+    func oldest(matching filter: JournalFilter, after: UInt64) -> JournalEntry? {
+        var found: JournalEntry?
+        for entry in self.newestFirst() {
+            if entry.id <= after { break }
+            if Journal.waitMatches(filter, entry) { found = entry }
+        }
+        return found
+    }
+
+    /// Removes every matching entry; returns them.
+    mutating func remove(matching filter: JournalFilter) -> [JournalEntry] {
+        let removed = Array(self.newestFirst().filter(filter.matches))
+        for entry in removed {
+            self.slots[self.slot(entry.id)] = nil
+            if self.byUniqueID[entry.uniqueID] == entry.id { self.byUniqueID[entry.uniqueID] = nil }
+        }
+        return removed
+    }
+
+    /// Forgets everything (ids keep growing, so old cursors stay harmless).
+    mutating func removeAll() {
+        self.slots = Array(repeating: nil, count: self.capacity)
+        self.byUniqueID = [:]
+    }
+}
