@@ -25,6 +25,8 @@ final class GatewaySessionHandler: ChannelDuplexHandler {
     /// the provider's TCP stack drop the error response before the provider reads it).
     private var lingering = false
     private var readsWhileLingering = 0
+    /// Notifications refused so far, by identifier, until the error response says which one counts.
+    private var refusals: [UInt32: (push: RejectedPush, fault: FaultMark?)] = [:]
 
     /// The topic every notification on this connection goes to: the bundle id of the provider's
     /// certificate in strict mode (the binary interface has no topic field), `nil` otherwise.
@@ -118,7 +120,7 @@ final class GatewaySessionHandler: ChannelDuplexHandler {
             self.record(request, status: status, receivedAt: receivedAt, fault: mark)
             self.perform(self.machine.refused(status, identifier: request.identifier), context: context)
         case .reset:
-            self.record(request, status: nil, receivedAt: receivedAt, fault: mark)
+            self.journal(RejectedPush(request, id: self.ids.uuid(), topic: self.topic, statusByte: nil, receivedAt: receivedAt), fault: mark)
             self.machine.closed()
             ConnectionReset.reset(context.channel)
         case .respond, .delay, .goAway:
@@ -128,9 +130,15 @@ final class GatewaySessionHandler: ChannelDuplexHandler {
         return true
     }
 
-    /// Journals a notification the provider got an error response for (or whose connection a fault reset).
-    private func record(_ request: BinaryPushRequest, status: BinaryStatus?, receivedAt: Int64, fault: FaultMark? = nil) {
-        let rejected = RejectedPush(request, id: self.ids.uuid(), topic: self.topic, statusByte: status?.code, receivedAt: receivedAt)
+    /// Notes a refused notification; it is journaled when (and if) the error response names it,
+    /// after the notifications before it have been committed, as the provider learns of it.
+    private func record(_ request: BinaryPushRequest, status: BinaryStatus, receivedAt: Int64, fault: FaultMark? = nil) {
+        guard self.refusals[request.identifier] == nil else { return }
+        let rejected = RejectedPush(request, id: self.ids.uuid(), topic: self.topic, statusByte: status.code, receivedAt: receivedAt)
+        self.refusals[request.identifier] = (rejected, fault)
+    }
+
+    private func journal(_ rejected: RejectedPush, fault: FaultMark?) {
         self.shared.inspection.rejected(rejected, fault: fault)
     }
 
@@ -191,6 +199,10 @@ final class GatewaySessionHandler: ChannelDuplexHandler {
         case .close:
             context.close(promise: nil)
         case .writeErrorAndClose(let response):
+            if let refused = self.refusals[response.identifier], refused.push.statusByte == response.status.code {
+                self.journal(refused.push, fault: refused.fault)
+            }
+            self.refusals = [:]
             var buffer = context.channel.allocator.buffer(capacity: BinaryErrorResponse.size)
             response.write(into: &buffer)
             context.writeAndFlush(self.wrapOutboundOut(buffer)).assumeIsolated().whenComplete { result in

@@ -32,6 +32,10 @@ public final class HTTP2TestClient: Sendable {
         public var settings: [HTTP2Setting] = []
         public var goAway: (lastStreamID: HTTP2StreamID, errorCode: HTTP2ErrorCode, debugData: String)?
         public var windowIncrements: Int = 0
+        /// The server reset the TCP connection (ECONNRESET).
+        public var resetByPeer = false
+        /// The connection is closed.
+        public var closed = false
     }
 
     public let channel: any Channel
@@ -179,6 +183,16 @@ final class ConnectionObserver: ChannelInboundHandler, Sendable {
             break
         }
         context.fireChannelRead(data)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if error.isConnectionReset { self.events.withLock { $0.resetByPeer = true } }
+        context.fireErrorCaught(error)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        self.events.withLock { $0.closed = true }
+        context.fireChannelInactive()
     }
 }
 

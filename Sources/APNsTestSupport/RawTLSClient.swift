@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import NIOCore
 import NIOPosix
 import NIOSSL
@@ -15,12 +18,31 @@ public enum RawTLSClient {
         sending bytes: [UInt8],
         timeout: TimeAmount = .seconds(10)
     ) async throws -> [UInt8] {
+        try await self.session(host: host, port: port, caPath: caPath, identity: identity, sending: bytes, timeout: timeout).received
+    }
+
+    /// What the server did: the bytes it sent before the connection ended, and whether it ended
+    /// with a TCP reset (ECONNRESET) rather than an orderly close.
+    public struct Session: Sendable {
+        public var received: [UInt8]
+        public var resetByPeer: Bool
+    }
+
+    /// Like ``exchange(host:port:caPath:identity:sending:timeout:)``, also telling how the connection ended.
+    public static func session(
+        host: String,
+        port: Int,
+        caPath: String,
+        identity: ClientIdentity? = nil,
+        sending bytes: [UInt8],
+        timeout: TimeAmount = .seconds(10)
+    ) async throws -> Session {
         var tls = TLSConfiguration.makeClientConfiguration()
         tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(caPath))
         try identity?.apply(to: &tls)
         let sslContext = try NIOSSLContext(configuration: tls)
         let group = MultiThreadedEventLoopGroup.singleton
-        let promise = group.any().makePromise(of: [UInt8].self)
+        let promise = group.any().makePromise(of: Session.self)
         let channel: any Channel
         do {
             channel = try await ClientBootstrap(group: group)
@@ -46,22 +68,31 @@ public enum RawTLSClient {
 
     final class Collector: ChannelInboundHandler {
         typealias InboundIn = ByteBuffer
-        private let promise: EventLoopPromise<[UInt8]>
-        private var received: [UInt8] = []
+        private let promise: EventLoopPromise<Session>
+        private var session = Session(received: [], resetByPeer: false)
 
-        init(promise: EventLoopPromise<[UInt8]>) { self.promise = promise }
+        init(promise: EventLoopPromise<Session>) { self.promise = promise }
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-            self.received += self.unwrapInboundIn(data).readableBytesView
+            self.session.received += self.unwrapInboundIn(data).readableBytesView
         }
 
         func channelInactive(context: ChannelHandlerContext) {
-            self.promise.succeed(self.received)
+            self.promise.succeed(self.session)
         }
 
         func errorCaught(context: ChannelHandlerContext, error: any Error) {
+            if error.isConnectionReset { self.session.resetByPeer = true }
             // An unclean TLS shutdown after the server's last bytes still counts as closed.
             context.close(promise: nil)
         }
+    }
+}
+
+extension Error {
+    /// Whether this is the peer resetting the TCP connection (ECONNRESET).
+    var isConnectionReset: Bool {
+        guard let error = self as? IOError else { return false }
+        return error.errnoCode == ECONNRESET
     }
 }
