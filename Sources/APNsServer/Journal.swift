@@ -45,6 +45,8 @@ public final class Journal: Sendable {
     func apply(_ commit: StoreCommit) {
         guard !commit.changes.isEmpty else { return }
         self.state.withLock { state in
+            // Events are only built for someone to hear them: this runs for every notification.
+            let heard = !state.subscribers.isEmpty || !state.waiters.isEmpty
             for change in commit.changes {
                 switch change {
                 case .accepted(let notification, let sequence, let at, let logged):
@@ -52,13 +54,15 @@ public final class Journal: Sendable {
                     let entry = state.journal.append(
                         .accepted(notification), status: status, statusAt: logged == nil ? nil : at, sequence: sequence
                     )
+                    guard heard else { continue }
                     Self.emit(Event(kind: "accepted", entry: entry), &state)
                     if logged != nil { Self.emit(Event(kind: status.rawValue, entry: entry), &state) }
                 case .left(let notification, let sequence, let logged, let at):
                     let status = JournalStatus(logged)
+                    let updated = state.journal.update(sequence: sequence, status: status, at: at)
+                    guard heard else { continue }
                     // An entry pushed out of the journal still has its event, rebuilt from the store's copy.
-                    let entry = state.journal.update(uniqueID: notification.uniqueID, status: status, at: at)
-                        ?? JournalEntry(id: 0, push: .accepted(notification), status: status, statusAt: at, sequence: sequence)
+                    let entry = updated ?? JournalEntry(id: 0, push: .accepted(notification), status: status, statusAt: at, sequence: sequence)
                     Self.emit(Event(kind: status.rawValue, entry: entry), &state)
                 case .cleared:
                     state.journal.removeAll()
@@ -78,7 +82,7 @@ public final class Journal: Sendable {
 
     /// Marks an accepted notification's answer as shaped by a fault rule (e.g. delayed).
     func mark(uniqueID: String, fault: FaultMark) {
-        self.state.withLock { _ = $0.journal.mark(uniqueID: uniqueID, fault: fault) }
+        _ = self.state.withLock { $0.journal.mark(uniqueID: uniqueID, fault: fault) }
     }
 
     /// Loads what the store already holds (at start, before anyone listens).
@@ -89,7 +93,7 @@ public final class Journal: Sendable {
         entries.sort { $0.sequence < $1.sequence }
         self.state.withLock { state in
             for item in entries.suffix(state.journal.capacity) {
-                _ = state.journal.append(.accepted(item.notification), status: item.status, statusAt: item.at, sequence: item.sequence)
+                state.journal.append(.accepted(item.notification), status: item.status, statusAt: item.at, sequence: item.sequence)
             }
         }
     }

@@ -1,12 +1,14 @@
 import APNsCore
 import APNsStore
 
-/// The journal's contents as a value: the newest `capacity` entries in a ring, indexed by unique
-/// id. Pure bookkeeping, no locks or callbacks (``Journal`` adds those).
+/// The journal's contents as a value: the newest `capacity` entries in a ring, accepted ones
+/// indexed by their store sequence (the store reports status changes by it; an integer key keeps
+/// the writer thread's share small). Lookups by unique id scan: they serve the admin API only.
+/// Pure bookkeeping, no locks or callbacks (``Journal`` adds those).
 struct JournalState {
     let capacity: Int
     private var slots: [JournalEntry?]
-    private var byUniqueID: [String: UInt64] = [:]
+    private var bySequence: [UInt64: UInt64] = [:]
     /// The id the next entry gets; ids start at 1.
     private(set) var nextID: UInt64 = 1
 
@@ -23,6 +25,7 @@ struct JournalState {
     private func slot(_ id: UInt64) -> Int { Int(id % UInt64(self.capacity)) }
 
     /// Adds an entry as the newest, pushing the oldest out when full; returns it with its id.
+    @discardableResult
     mutating func append(
         _ push: JournalEntry.Push,
         status: JournalStatus,
@@ -32,38 +35,42 @@ struct JournalState {
     ) -> JournalEntry {
         let entry = JournalEntry(id: self.nextID, push: push, status: status, statusAt: statusAt, sequence: sequence, fault: fault)
         let slot = self.slot(entry.id)
-        if let evicted = self.slots[slot], self.byUniqueID[evicted.uniqueID] == evicted.id {
-            self.byUniqueID[evicted.uniqueID] = nil
-        }
+        if let evicted = self.slots[slot]?.sequence { self.bySequence[evicted] = nil }
         self.slots[slot] = entry
-        self.byUniqueID[entry.uniqueID] = entry.id
+        if let sequence { self.bySequence[sequence] = entry.id }
         self.nextID += 1
         return entry
     }
 
-    /// Moves an entry to a new status; nil when the journal no longer holds it.
-    mutating func update(uniqueID: String, status: JournalStatus, at: Int64) -> JournalEntry? {
-        self.modify(uniqueID: uniqueID) { entry in
+    /// Moves the accepted notification stored under `sequence` to a new status; nil when the
+    /// journal no longer holds it.
+    @discardableResult
+    mutating func update(sequence: UInt64, status: JournalStatus, at: Int64) -> JournalEntry? {
+        guard let id = self.bySequence[sequence] else { return nil }
+        return self.modify(id: id) { entry in
             entry.status = status
             entry.statusAt = at
         }
     }
 
     /// Marks an entry's answer as shaped by a fault rule.
+    @discardableResult
     mutating func mark(uniqueID: String, fault: FaultMark) -> JournalEntry? {
-        self.modify(uniqueID: uniqueID) { $0.fault = fault }
+        guard let id = self.id(of: uniqueID) else { return nil }
+        return self.modify(id: id) { $0.fault = fault }
     }
 
-    private mutating func modify(uniqueID: String, _ change: (inout JournalEntry) -> Void) -> JournalEntry? {
-        guard let id = self.byUniqueID[uniqueID], var entry = self.slots[self.slot(id)], entry.id == id else { return nil }
+    private mutating func modify(id: UInt64, _ change: (inout JournalEntry) -> Void) -> JournalEntry? {
+        let slot = self.slot(id)
+        guard var entry = self.slots[slot], entry.id == id else { return nil }
+        self.slots[slot] = nil  // keeps the entry's storage uniquely referenced while it changes
         change(&entry)
-        self.slots[self.slot(id)] = entry
+        self.slots[slot] = entry
         return entry
     }
 
     func entry(uniqueID: String) -> JournalEntry? {
-        guard let id = self.byUniqueID[uniqueID], let entry = self.slots[self.slot(id)], entry.id == id else { return nil }
-        return entry
+        self.newestFirst().first { $0.uniqueID == uniqueID }
     }
 
     /// The journal id of the entry with this unique id.
@@ -114,7 +121,7 @@ struct JournalState {
         let removed = Array(self.newestFirst().filter(filter.matches))
         for entry in removed {
             self.slots[self.slot(entry.id)] = nil
-            if self.byUniqueID[entry.uniqueID] == entry.id { self.byUniqueID[entry.uniqueID] = nil }
+            if let sequence = entry.sequence { self.bySequence[sequence] = nil }
         }
         return removed
     }
@@ -122,6 +129,6 @@ struct JournalState {
     /// Forgets everything (ids keep growing, so old cursors stay harmless).
     mutating func removeAll() {
         self.slots = Array(repeating: nil, count: self.capacity)
-        self.byUniqueID = [:]
+        self.bySequence = [:]
     }
 }

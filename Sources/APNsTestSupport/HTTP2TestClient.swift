@@ -32,7 +32,8 @@ public final class HTTP2TestClient: Sendable {
         public var settings: [HTTP2Setting] = []
         public var goAway: (lastStreamID: HTTP2StreamID, errorCode: HTTP2ErrorCode, debugData: String)?
         public var windowIncrements: Int = 0
-        /// The server reset the TCP connection (ECONNRESET).
+        /// The connection ended abruptly: a TCP reset (ECONNRESET), or TCP closed without TLS's
+        /// close_notify (which side of the race a reset lands on depends on timing).
         public var resetByPeer = false
         /// The connection is closed.
         public var closed = false
@@ -186,7 +187,7 @@ final class ConnectionObserver: ChannelInboundHandler, Sendable {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        if error.isConnectionReset { self.events.withLock { $0.resetByPeer = true } }
+        if error.isConnectionReset || (error as? NIOSSLError) == .uncleanShutdown { self.events.withLock { $0.resetByPeer = true } }
         context.fireErrorCaught(error)
     }
 

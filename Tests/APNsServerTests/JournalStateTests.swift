@@ -16,18 +16,18 @@ struct JournalStateTests {
     @Test("newest first; the oldest entries leave a full ring and their ids are forgotten")
     func ring() {
         var state = JournalState(capacity: 3)
-        for n in 1...5 { _ = state.append(.accepted(Self.notification(n)), status: .queued) }
+        for n in 1...5 { _ = state.append(.accepted(Self.notification(n)), status: .queued, sequence: UInt64(n)) }
         #expect(state.newestFirst().map(\.uniqueID) == ["unique-5", "unique-4", "unique-3"])
         #expect(state.entry(uniqueID: "unique-2") == nil)
         #expect(state.entry(uniqueID: "unique-3")?.id == 3)
-        #expect(state.update(uniqueID: "unique-1", status: .delivered, at: 9) == nil)
+        #expect(state.update(sequence: 1, status: .delivered, at: 9) == nil)
     }
 
     @Test("status updates in place; pages count every match and carry a cursor to the next")
     func pages() {
         var state = JournalState(capacity: 100)
-        for n in 1...7 { _ = state.append(.accepted(Self.notification(n, topic: n.isMultiple(of: 2) ? "even" : "odd")), status: .queued) }
-        let updated = state.update(uniqueID: "unique-4", status: .delivered, at: 42)
+        for n in 1...7 { _ = state.append(.accepted(Self.notification(n, topic: n.isMultiple(of: 2) ? "even" : "odd")), status: .queued, sequence: UInt64(n)) }
+        let updated = state.update(sequence: 4, status: .delivered, at: 42)
         #expect(updated?.status == .delivered && updated?.statusAt == 42)
 
         let odd = JournalFilter(topic: "odd")
