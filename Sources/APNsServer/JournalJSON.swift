@@ -9,17 +9,7 @@ enum JournalJSON {
             members.member("id") { $0.string(entry.uniqueID) }
             switch entry.push {
             case .accepted(let notification):
-                members.member("apnsId") { $0.string(notification.apnsID) }
-                members.member("uniqueId") { $0.string(notification.uniqueID) }
-                members.member("token") { $0.string(notification.token.hex) }
-                members.member("topic") { $0.optionalString(notification.topic) }
-                members.member("pushType") { $0.string(notification.pushType.rawValue) }
-                members.member("priority") { $0.number(notification.priority.rawValue) }
-                members.member("expiration") { writer in
-                    if let expiration = notification.expiration { writer.number(expiration) } else { writer.raw("null") }
-                }
-                members.member("collapseId") { $0.optionalString(notification.collapseID) }
-                members.member("payload") { $0.raw(notification.payload) }
+                NotificationJSON.writeFields(of: notification, into: &members)
             case .rejected(let rejected):
                 members.member("apnsId") { $0.optionalString(rejected.apnsID) }
                 members.member("uniqueId") { $0.raw("null") }
