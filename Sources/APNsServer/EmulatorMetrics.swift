@@ -17,8 +17,23 @@ public final class EmulatorMetrics: Sendable {
 
     private let registry = PrometheusCollectorRegistry()
     private let factory: PrometheusMetricsFactory
-    private let accepted: [Interface: CoreMetrics.Counter]
-    private let acceptLatency: [Interface: CoreMetrics.Timer]
+    /// One metric per interface, picked by comparison rather than hashing: these are counted for
+    /// every notification.
+    private struct PerInterface<Metric: Sendable>: Sendable {
+        let http2: Metric
+        let binary: Metric
+
+        init(_ make: (Interface) -> Metric) {
+            self.http2 = make(.http2)
+            self.binary = make(.binary)
+        }
+
+        subscript(_ interface: Interface) -> Metric { interface == .http2 ? self.http2 : self.binary }
+        var all: [(Interface, Metric)] { [(.http2, self.http2), (.binary, self.binary)] }
+    }
+
+    private let accepted: PerInterface<CoreMetrics.Counter>
+    private let acceptLatency: PerInterface<CoreMetrics.Timer>
     private let finished: [LogStatus: CoreMetrics.Counter]
     private let rejected = Mutex<[RejectionKey: CoreMetrics.Counter]>([:])
     private let faults: CoreMetrics.Counter
@@ -26,7 +41,7 @@ public final class EmulatorMetrics: Sendable {
     private let commitDuration: CoreMetrics.Timer
     private let queueDepth: CoreMetrics.Gauge
     private let devicesConnected: CoreMetrics.Gauge
-    private let providersConnected: [Interface: CoreMetrics.Gauge]
+    private let providersConnected: PerInterface<CoreMetrics.Gauge>
     /// Provider connections open now, by interface.
     private let http2Connections = Atomic<Int>(0)
     private let binaryConnections = Atomic<Int>(0)
@@ -45,18 +60,15 @@ public final class EmulatorMetrics: Sendable {
         ]
         factory.valueHistogramBuckets["apns_store_commit_batch_size"] = [1, 2, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000]
         self.factory = factory
-        var accepted: [Interface: CoreMetrics.Counter] = [:]
-        var latency: [Interface: CoreMetrics.Timer] = [:]
-        var providers: [Interface: CoreMetrics.Gauge] = [:]
-        for interface in Interface.all {
-            let dimensions = [("interface", interface.rawValue)]
-            accepted[interface] = CoreMetrics.Counter(label: "apns_notifications_accepted_total", dimensions: dimensions, factory: factory)
-            latency[interface] = CoreMetrics.Timer(label: "apns_accept_latency_seconds", dimensions: dimensions, factory: factory)
-            providers[interface] = CoreMetrics.Gauge(label: "apns_providers_connected", dimensions: dimensions, factory: factory)
+        self.accepted = PerInterface {
+            CoreMetrics.Counter(label: "apns_notifications_accepted_total", dimensions: [("interface", $0.rawValue)], factory: factory)
         }
-        self.accepted = accepted
-        self.acceptLatency = latency
-        self.providersConnected = providers
+        self.acceptLatency = PerInterface {
+            CoreMetrics.Timer(label: "apns_accept_latency_seconds", dimensions: [("interface", $0.rawValue)], factory: factory)
+        }
+        self.providersConnected = PerInterface {
+            CoreMetrics.Gauge(label: "apns_providers_connected", dimensions: [("interface", $0.rawValue)], factory: factory)
+        }
         var finished: [LogStatus: CoreMetrics.Counter] = [:]
         for status in LogStatus.allCases {
             finished[status] = CoreMetrics.Counter(label: "apns_notifications_\(status)_total", factory: factory)
@@ -76,7 +88,7 @@ public final class EmulatorMetrics: Sendable {
         for change in commit.changes {
             switch change {
             case .accepted(let notification, _, _, let status):
-                self.accepted[notification.source]?.increment()
+                self.accepted[notification.source].increment()
                 if let status { self.finished[status]?.increment() }
             case .left(_, _, let status, _):
                 self.finished[status]?.increment()
@@ -88,7 +100,7 @@ public final class EmulatorMetrics: Sendable {
 
     /// A provider's request was answered 200 (or, on the binary interface, stored) this long after it arrived.
     func accepted(_ interface: Interface, after duration: Duration) {
-        self.acceptLatency[interface]?.recordNanoseconds(Self.nanoseconds(duration))
+        self.acceptLatency[interface].recordNanoseconds(Self.nanoseconds(duration))
     }
 
     /// Counts a rejected request under its interface, status and reason (a reason made up by a
@@ -130,7 +142,7 @@ public final class EmulatorMetrics: Sendable {
 
     /// Sets every counter back to zero (`POST /api/v1/reset`); histograms keep their history.
     func resetCounters() {
-        for counter in self.accepted.values { counter.reset() }
+        for (_, counter) in self.accepted.all { counter.reset() }
         for counter in self.finished.values { counter.reset() }
         self.faults.reset()
         self.rejected.withLock { counters in for counter in counters.values { counter.reset() } }
@@ -140,7 +152,7 @@ public final class EmulatorMetrics: Sendable {
     func render(queueDepth: Int, devicesConnected: Int) -> [UInt8] {
         self.queueDepth.record(queueDepth)
         self.devicesConnected.record(devicesConnected)
-        for (interface, gauge) in self.providersConnected {
+        for (interface, gauge) in self.providersConnected.all {
             let open = interface == .http2 ? self.http2Connections.load(ordering: .relaxed) : self.binaryConnections.load(ordering: .relaxed)
             gauge.record(open)
         }

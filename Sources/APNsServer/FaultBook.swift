@@ -46,10 +46,13 @@ public final class FaultBook: Sendable {
         }
     }
 
+    /// Whether any rule is in force.
+    var isActive: Bool { self.count.load(ordering: .acquiring) > 0 }
+
     /// The rule that applies to this request, if any, counted as applied (a rule whose `times`
     /// run out is removed). Call from any thread.
     func fault(for request: FaultRequest) -> FaultRule? {
-        guard self.count.load(ordering: .acquiring) > 0 else { return nil }
+        guard self.isActive else { return nil }
         return self.rules.withLock { rules -> FaultRule? in
             for index in rules.indices where rules[index].matches(request) {
                 let probability = rules[index].probability

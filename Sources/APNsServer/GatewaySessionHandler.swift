@@ -111,8 +111,10 @@ final class GatewaySessionHandler: ChannelDuplexHandler {
     /// Applies a fault rule to the notification, if one matches: an error response with the
     /// rule's status byte, or a reset connection. Returns whether it did.
     private func injectFault(into request: BinaryPushRequest, receivedAt: Int64, context: ChannelHandlerContext) -> Bool {
-        let faultRequest = FaultRequest(interface: .binary, token: { Hex.encode(request.token) }, topic: self.topic, pushType: nil)
-        guard let rule = self.shared.inspection.fault(for: faultRequest) else { return false }
+        let rule = self.shared.inspection.fault(
+            for: FaultRequest(interface: .binary, token: { Hex.encode(request.token) }, topic: self.topic, pushType: nil)
+        )
+        guard let rule else { return false }
         let mark = FaultMark(ruleID: rule.id, action: rule.action.name)
         switch rule.action {
         case .respond(_, _, let byte?):
@@ -120,7 +122,8 @@ final class GatewaySessionHandler: ChannelDuplexHandler {
             self.record(request, status: status, receivedAt: receivedAt, fault: mark)
             self.perform(self.machine.refused(status, identifier: request.identifier), context: context)
         case .reset:
-            self.journal(RejectedPush(request, id: self.ids.uuid(), topic: self.topic, statusByte: nil, receivedAt: receivedAt), fault: mark)
+            let rejected = RejectedPush(request, id: self.ids.uuid(), topic: self.topic, statusByte: nil, receivedAt: receivedAt)
+            self.shared.inspection.rejected(rejected, fault: mark)
             self.machine.closed()
             ConnectionReset.reset(context.channel)
         case .respond, .delay, .goAway:
@@ -136,10 +139,6 @@ final class GatewaySessionHandler: ChannelDuplexHandler {
         guard self.refusals[request.identifier] == nil else { return }
         let rejected = RejectedPush(request, id: self.ids.uuid(), topic: self.topic, statusByte: status.code, receivedAt: receivedAt)
         self.refusals[request.identifier] = (rejected, fault)
-    }
-
-    private func journal(_ rejected: RejectedPush, fault: FaultMark?) {
-        self.shared.inspection.rejected(rejected, fault: fault)
     }
 
     /// Refuses a token before submitting when the store would: everything a connection sends after
@@ -200,7 +199,7 @@ final class GatewaySessionHandler: ChannelDuplexHandler {
             context.close(promise: nil)
         case .writeErrorAndClose(let response):
             if let refused = self.refusals[response.identifier], refused.push.statusByte == response.status.code {
-                self.journal(refused.push, fault: refused.fault)
+                self.shared.inspection.rejected(refused.push, fault: refused.fault)
             }
             self.refusals = [:]
             var buffer = context.channel.allocator.buffer(capacity: BinaryErrorResponse.size)

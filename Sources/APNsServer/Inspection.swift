@@ -30,8 +30,11 @@ public final class Inspection: Sendable {
     }
 
     /// The fault rule that applies to a provider request, if any; logged, since every faulted
-    /// answer must be recognisable as such.
-    func fault(for request: FaultRequest) -> FaultRule? {
+    /// answer must be recognisable as such. The request is described only when there are rules,
+    /// so a request costs one atomic load while there are none.
+    func fault(for describe: @autoclosure () -> FaultRequest) -> FaultRule? {
+        guard self.faults.isActive else { return nil }
+        let request = describe()
         guard let rule = self.faults.fault(for: request) else { return nil }
         self.logger.info(
             "injecting a fault",

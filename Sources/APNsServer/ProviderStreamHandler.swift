@@ -61,13 +61,15 @@ final class ProviderStreamHandler: ChannelInboundHandler {
                 credential = allowed
             }
         }
-        let faultRequest = FaultRequest(
-            interface: .http2,
-            token: { RejectedPush.token(fromPath: request.path) },
-            topic: request.topic ?? Self.certificateTopic(credential),
-            pushType: request.pushType
+        let rule = shared.inspection.fault(
+            for: FaultRequest(
+                interface: .http2,
+                token: { RejectedPush.token(fromPath: request.path) },
+                topic: request.topic ?? Self.certificateTopic(credential),
+                pushType: request.pushType
+            )
         )
-        guard let rule = shared.inspection.fault(for: faultRequest) else {
+        guard let rule else {
             self.process(request, credential: credential, context: context)
             return
         }
