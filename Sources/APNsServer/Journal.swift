@@ -125,6 +125,9 @@ public final class Journal: Sendable {
         }
     }
 
+    /// How many long polls are waiting for a notification now.
+    public var pendingWaits: Int { self.state.withLock { $0.waiters.count } }
+
     /// Stops a wait (it timed out); false when it was already satisfied.
     @discardableResult
     func cancelWait(_ token: UInt64) -> Bool {

@@ -6,11 +6,16 @@ import Synchronization
 
 /// A client of the admin API's Server-Sent Events stream that keeps every event it receives.
 public final class AdminEventStream: Sendable {
-    /// One event: its name and its data parsed as JSON.
-    public struct Event: @unchecked Sendable {
+    /// One event: its name and its data, a JSON object.
+    public struct Event: Sendable {
         public var kind: String
-        /// Parsed JSON; only read, never mutated, after parsing.
-        public var data: [String: Any]
+        /// The `data:` line as received.
+        public var json: String
+
+        /// The data parsed.
+        public var data: [String: Any] {
+            (try? JSONSerialization.jsonObject(with: Data(self.json.utf8))) as? [String: Any] ?? [:]
+        }
     }
 
     private let channel: any Channel
@@ -62,8 +67,8 @@ public final class AdminEventStream: Sendable {
                 if line.hasPrefix("event: ") { kind = String(line.dropFirst(7)) }
                 if line.hasPrefix("data: ") { data += line.dropFirst(6) }
             }
-            guard let kind, let object = try? JSONSerialization.jsonObject(with: Data(data.utf8)) as? [String: Any] else { continue }
-            events.append(Event(kind: kind, data: object))
+            guard let kind, (try? JSONSerialization.jsonObject(with: Data(data.utf8))) is [String: Any] else { continue }
+            events.append(Event(kind: kind, json: data))
         }
         return events
     }

@@ -20,7 +20,7 @@ struct AdminWaitResetTests {
         // A wait for what comes after the first one: pending until the provider pushes again.
         let firstID = try #require(first.header("apns-unique-id"))
         async let waited = emulator.adminObject("/api/v1/notifications/wait?token=\(token)&topic=\(Self.topic)&after=\(firstID)&timeout=10s")
-        try await Task.sleep(for: .milliseconds(300))
+        #expect(await eventually { emulator.emulator.inspection.journal.pendingWaits == 1 })
         let second = try await provider.push(token: token, headers: [("apns-topic", Self.topic)], json: #"{"n":2}"#)
         let arrived = try await waited
         #expect(arrived["uniqueId"] as? String == second.header("apns-unique-id"))
