@@ -98,13 +98,15 @@ struct BinaryGatewayTests {
 
     @Test("a good stream gets no answer at all, and a connected device receives the pushes")
     func silentSuccessAndDelivery() async throws {
-        // Long enough that a handshake stalled by a busy machine is not taken for silence.
-        let emulator = try await RunningEmulator.start { $0.idleTimeout = .seconds(2) }
+        // Long enough that a handshake stalled by a busy machine is not taken for silence: the
+        // idle timer counts from the last byte received, and between the client's first and
+        // second handshake flights none arrive (2 s was not enough once the whole suite ran at once).
+        let emulator = try await RunningEmulator.start { $0.idleTimeout = .seconds(5) }
         let device = try await emulator.device()
         let token = try await device.register(topic: "com.example.app")
         var stream = BinaryStream()
         for n in 0..<3 { stream.frame(token: token, n: n, identifier: UInt32(n)) }
-        let exchange = Task { try await emulator.gateway(stream) }
+        let exchange = Task { try await emulator.gateway(stream, timeout: .seconds(30)) }
         for n in 0..<3 {
             let notification = try await device.next()
             #expect(notification.source == .binary)
