@@ -37,6 +37,27 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "APNsAuth",
+            dependencies: [
+                "APNsCore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "APNsInspection",
+            dependencies: [
+                "APNsCore",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "APNsWire",
             dependencies: [
                 "APNsCore",
@@ -58,25 +79,23 @@ let package = Package(
             name: "APNsServer",
             dependencies: [
                 "APNsCore",
+                "APNsAuth",
+                "APNsInspection",
                 "APNsWire",
                 "APNsStore",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOTLS", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                .product(name: "NIOHPACK", package: "swift-nio-http2"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOExtras", package: "swift-nio-extras"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "X509", package: "swift-certificates"),
-                .product(name: "SwiftASN1", package: "swift-asn1"),
-                .product(name: "CoreMetrics", package: "swift-metrics"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
+            resources: [.embedInCode("Admin/openapi.json")],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -93,27 +112,39 @@ let package = Package(
         .executableTarget(
             name: "APNsEmulator",
             dependencies: [
+                "APNsCore",
+                "APNsAuth",
+                "APNsInspection",
+                "APNsStore",
                 "APNsServer",
                 "APNsDeviceClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
             name: "APNsBenchmark",
             dependencies: [
+                "APNsCore",
+                "APNsWire",
                 "APNsTestSupport",
                 "APNsDeviceClient",
                 "APNsServer",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "APNsTestSupport",
             dependencies: [
+                "APNsCore",
+                "APNsAuth",
                 "APNsServer",
                 "APNsWire",
                 "APNsDeviceClient",
@@ -121,6 +152,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHPACK", package: "swift-nio-http2"),
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
@@ -141,20 +173,47 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "APNsAuthTests",
+            dependencies: ["APNsAuth", "APNsCore", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "APNsInspectionTests",
+            dependencies: ["APNsInspection", "APNsCore"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "APNsServerTests",
-            dependencies: ["APNsServer", "APNsWire", "APNsCore", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                "APNsServer",
+                "APNsAuth",
+                "APNsInspection",
+                "APNsStore",
+                "APNsWire",
+                "APNsCore",
+                "APNsTestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                .product(name: "NIOHPACK", package: "swift-nio-http2"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "APNsStoreTests", dependencies: ["APNsStore", "APNsTestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
+                "APNsCore",
+                "APNsAuth",
+                "APNsInspection",
                 "APNsServer",
                 "APNsWire",
                 "APNsTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -73,4 +73,10 @@ extension Reason {
         guard let found = Reason.all.first(where: { $0.wire == wire }) else { return nil }
         self = found
     }
+
+    /// The reason a fault rule answers with: APNs' own with its status (or the rule's), or a
+    /// made-up one with the rule's status, 500 when the rule gives none.
+    public static func injected(wire: String, status: Int?) -> Reason {
+        Reason(wire: wire, status: status ?? Reason(wire: wire)?.status ?? 500)
+    }
 }

@@ -1,6 +1,6 @@
-import Foundation
-import APNsServer
+import APNsAuth
 import ArgumentParser
+import Foundation
 
 /// `apns-emulator certs`: certificate tools.
 struct CertsCommand: ParsableCommand {
@@ -68,9 +68,9 @@ struct CertsCommand: ParsableCommand {
                 withTopics: !self.noTopics,
                 environment: self.environment,
                 certificatesDirectory: self.certificatesDirectory,
-                outputDirectory: self.directory,
-                pkcs12Password: self.pkcs12Password
+                outputDirectory: self.directory
             )
+            try files.writePKCS12(password: self.pkcs12Password)
             say("certificate and key: \(files.combined)  (what most provider libraries load)")
             say("certificate:         \(files.certificate)")
             say("private key:         \(files.privateKey)")

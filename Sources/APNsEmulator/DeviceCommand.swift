@@ -1,6 +1,6 @@
 import APNsCore
 import APNsDeviceClient
-import APNsServer
+import APNsInspection
 import ArgumentParser
 import Foundation
 

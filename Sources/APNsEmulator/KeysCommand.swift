@@ -1,5 +1,5 @@
+import APNsAuth
 import APNsCore
-import APNsServer
 import ArgumentParser
 import Crypto
 import Foundation

@@ -1,8 +1,9 @@
-import Foundation
+import APNsAuth
 import APNsCore
 import APNsServer
 import APNsStore
 import ArgumentParser
+import Foundation
 import Logging
 import NIOCore
 

@@ -1,3 +1,4 @@
+import APNsAuth
 import APNsCore
 import APNsServer
 import APNsTestSupport

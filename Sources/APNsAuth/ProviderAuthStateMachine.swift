@@ -1,0 +1,127 @@
+import APNsCore
+
+/// What a request authenticated with.
+public enum ProviderCredential: Sendable {
+    case certificate(ProviderCertificate)
+    case token(VerifiedProviderToken)
+}
+
+/// The provider-authentication state of one HTTP/2 connection in strict mode, as a value:
+/// which token the connection uses and since when, which team it is pinned to, and whether it
+/// has authenticated yet (until then APNs allows a token-based connection one stream).
+///
+/// The handler asks ``authenticate(authorization:nowSeconds:verify:)`` before validating a
+/// request and the static ``topic(for:credential:)`` after. Confined to the connection's event loop.
+public struct ProviderAuthStateMachine: Sendable {
+    /// The rules of one emulator.
+    public struct Rules: Sendable {
+        /// A token whose `iat` is older than this many seconds is `ExpiredProviderToken` (APNs: 3600).
+        public var tokenLifetime: Int64 = 3600
+        /// A connection may switch to a new token once per this many seconds (APNs: 1200).
+        public var tokenUpdateInterval: Int64 = 1200
+        public var environment: APNsEnvironment = .development
+
+        public init(tokenLifetime: Int64 = 3600, tokenUpdateInterval: Int64 = 1200, environment: APNsEnvironment = .development) {
+            self.tokenLifetime = tokenLifetime
+            self.tokenUpdateInterval = tokenUpdateInterval
+            self.environment = environment
+        }
+    }
+
+    public enum Decision: Sendable {
+        /// Go on; `unlocksStreams` is set on the connection's first authenticated request.
+        case allow(ProviderCredential, unlocksStreams: Bool)
+        case refuse(Reason)
+    }
+
+    private let rules: Rules
+    private let certificate: ProviderCertificate?
+    private var current: (authorization: String, verified: VerifiedProviderToken, since: Int64)?
+    private var teamID: String?
+    /// Whether the connection is held to one stream: token-based connections are, until a
+    /// request authenticates; a connection with a client certificate never is.
+    public private(set) var streamsLimited: Bool
+
+    public init(rules: Rules, certificate: ProviderCertificate?) {
+        self.rules = rules
+        self.certificate = certificate
+        self.streamsLimited = certificate == nil
+    }
+
+    /// Decides who a request comes from. A request with an `authorization` header uses token
+    /// authentication; one without uses the connection's certificate, if it has one.
+    public mutating func authenticate(
+        authorization: String?,
+        nowSeconds: Int64,
+        verify: (String) -> ProviderTokenVerifier.Verdict
+    ) -> Decision {
+        let credential: ProviderCredential
+        if let authorization {
+            switch self.token(authorization, nowSeconds: nowSeconds, verify: verify) {
+            case .success(let verified): credential = .token(verified)
+            case .failure(let reason): return .refuse(reason)
+            }
+        } else if let certificate = self.certificate {
+            guard !certificate.topics.isEmpty else { return .refuse(.badCertificate) }
+            guard certificate.environments.contains(self.rules.environment) else { return .refuse(.badCertificateEnvironment) }
+            credential = .certificate(certificate)
+        } else {
+            return .refuse(.missingProviderToken)
+        }
+        let unlocks = self.streamsLimited
+        self.streamsLimited = false
+        return .allow(credential, unlocksStreams: unlocks)
+    }
+
+    private mutating func token(
+        _ authorization: String,
+        nowSeconds: Int64,
+        verify: (String) -> ProviderTokenVerifier.Verdict
+    ) -> Result<VerifiedProviderToken, Reason> {
+        // The connection's own token is checked only for age: it was verified when adopted.
+        if let current = self.current, current.authorization == authorization {
+            guard nowSeconds - current.verified.token.issuedAt <= self.rules.tokenLifetime else {
+                return .failure(.expiredProviderToken)
+            }
+            return .success(current.verified)
+        }
+        let verified: VerifiedProviderToken
+        switch verify(authorization) {
+        case .valid(let valid): verified = valid
+        case .invalid(let reason): return .failure(reason)
+        }
+        if let teamID = self.teamID, teamID != verified.token.teamID {
+            return .failure(.invalidProviderToken)
+        }
+        if let environment = verified.key.environment, environment != self.rules.environment {
+            return .failure(.badEnvironmentKeyIdInToken)
+        }
+        guard nowSeconds - verified.token.issuedAt <= self.rules.tokenLifetime else {
+            return .failure(.expiredProviderToken)
+        }
+        if let current = self.current, nowSeconds - current.since < self.rules.tokenUpdateInterval {
+            return .failure(.tooManyProviderTokenUpdates)
+        }
+        self.current = (authorization, verified, nowSeconds)
+        self.teamID = verified.token.teamID
+        return .success(verified)
+    }
+
+    /// The topic a validated request goes to under its credential, or why it may not. Depends on
+    /// the credential alone, so the connection's state is not touched.
+    public static func topic(for requested: String?, credential: ProviderCredential) -> Result<String?, Reason> {
+        switch credential {
+        case .certificate(let certificate):
+            guard let requested else {
+                guard let topic = certificate.defaultTopic else { return .failure(.missingTopic) }
+                return .success(topic)
+            }
+            return certificate.topics.contains(requested) ? .success(requested) : .failure(.topicDisallowed)
+        case .token(let verified):
+            // The validator has already refused a token-based request without a topic.
+            guard let requested else { return .failure(.missingTopic) }
+            return verified.key.allows(topic: requested) ? .success(requested) : .failure(.unrelatedKeyIdInToken)
+        }
+    }
+}
+

@@ -1,0 +1,10 @@
+/// What a committed transaction did to a notification, as observers (the journal, metrics) see it.
+public enum StoreChange: Sendable {
+    /// Accepted under `sequence` at `at`: queued (`status` nil), or never stored and logged at once
+    /// (expiration 0: `.delivered` when handed to a connected device, `.discarded` otherwise).
+    case accepted(Notification, sequence: UInt64, at: Int64, status: LogStatus?)
+    /// Left its queue at `at` (delivered, expired, replaced, dropped).
+    case left(Notification, sequence: UInt64, status: LogStatus, at: Int64)
+    /// Every queue and log was emptied (and the tokens too, when `devices`).
+    case cleared(devices: Bool)
+}

@@ -1,0 +1,158 @@
+import APNsCore
+import CoreMetrics
+import Prometheus
+import Synchronization
+
+/// The emulator's metrics, made once through swift-metrics on the emulator's own Prometheus
+/// registry (several emulators in one process, as in tests, do not mix), and rendered for
+/// `GET /metrics`. No device token is ever a label.
+public final class EmulatorMetrics: Sendable {
+    private struct RejectionKey: Hashable {
+        var interface: String
+        var status: String
+        var reason: String
+    }
+
+    private let registry = PrometheusCollectorRegistry()
+    private let factory: PrometheusMetricsFactory
+    /// One metric per interface, picked by comparison rather than hashing: these are counted for
+    /// every notification.
+    private struct PerInterface<Metric: Sendable>: Sendable {
+        let http2: Metric
+        let binary: Metric
+
+        init(_ make: (Interface) -> Metric) {
+            self.http2 = make(.http2)
+            self.binary = make(.binary)
+        }
+
+        subscript(_ interface: Interface) -> Metric { interface == .http2 ? self.http2 : self.binary }
+        var all: [(Interface, Metric)] { [(.http2, self.http2), (.binary, self.binary)] }
+    }
+
+    private let accepted: PerInterface<CoreMetrics.Counter>
+    private let acceptLatency: PerInterface<CoreMetrics.Timer>
+    private let finished: [LogStatus: CoreMetrics.Counter]
+    private let rejected = Mutex<[RejectionKey: CoreMetrics.Counter]>([:])
+    private let faults: CoreMetrics.Counter
+    private let commitBatch: CoreMetrics.Recorder
+    private let commitDuration: CoreMetrics.Timer
+    private let queueDepth: CoreMetrics.Gauge
+    private let devicesConnected: CoreMetrics.Gauge
+    private let providersConnected: PerInterface<CoreMetrics.Gauge>
+    /// Provider connections open now, by interface.
+    private let http2Connections = Atomic<Int>(0)
+    private let binaryConnections = Atomic<Int>(0)
+
+    public init() {
+        var factory = PrometheusMetricsFactory(registry: self.registry)
+        factory.durationHistogramBuckets["apns_accept_latency_seconds"] = [
+            .microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1), .milliseconds(2),
+            .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
+            .milliseconds(250), .milliseconds(500), .seconds(1),
+        ]
+        factory.durationHistogramBuckets["apns_store_commit_duration_seconds"] = [
+            .microseconds(50), .microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1),
+            .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50),
+            .milliseconds(100), .milliseconds(250), .seconds(1),
+        ]
+        factory.valueHistogramBuckets["apns_store_commit_batch_size"] = [1, 2, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000]
+        self.factory = factory
+        self.accepted = PerInterface {
+            CoreMetrics.Counter(label: "apns_notifications_accepted_total", dimensions: [("interface", $0.rawValue)], factory: factory)
+        }
+        self.acceptLatency = PerInterface {
+            CoreMetrics.Timer(label: "apns_accept_latency_seconds", dimensions: [("interface", $0.rawValue)], factory: factory)
+        }
+        self.providersConnected = PerInterface {
+            CoreMetrics.Gauge(label: "apns_providers_connected", dimensions: [("interface", $0.rawValue)], factory: factory)
+        }
+        var finished: [LogStatus: CoreMetrics.Counter] = [:]
+        for status in LogStatus.allCases {
+            finished[status] = CoreMetrics.Counter(label: "apns_notifications_\(status)_total", factory: factory)
+        }
+        self.finished = finished
+        self.faults = CoreMetrics.Counter(label: "apns_faults_injected_total", factory: factory)
+        self.commitBatch = CoreMetrics.Recorder(label: "apns_store_commit_batch_size", factory: factory)
+        self.commitDuration = CoreMetrics.Timer(label: "apns_store_commit_duration_seconds", factory: factory)
+        self.queueDepth = CoreMetrics.Gauge(label: "apns_queue_depth", factory: factory)
+        self.devicesConnected = CoreMetrics.Gauge(label: "apns_devices_connected", factory: factory)
+    }
+
+    /// Counts what a store commit did; on the writer thread.
+    public func committed(_ commit: StoreCommit) {
+        self.commitBatch.record(commit.operations)
+        self.commitDuration.recordNanoseconds(Self.nanoseconds(commit.duration))
+        for change in commit.changes {
+            switch change {
+            case .accepted(let notification, _, _, let status):
+                self.accepted[notification.source].increment()
+                if let status { self.finished[status]?.increment() }
+            case .left(_, _, let status, _):
+                self.finished[status]?.increment()
+            case .cleared:
+                break
+            }
+        }
+    }
+
+    /// A provider's request was answered 200 (or, on the binary interface, stored) this long after it arrived.
+    public func accepted(_ interface: Interface, after duration: Duration) {
+        self.acceptLatency[interface].recordNanoseconds(Self.nanoseconds(duration))
+    }
+
+    /// Counts a rejected request under its interface, status and reason (a reason made up by a
+    /// fault rule is counted too: rules are few).
+    public func rejected(_ push: RejectedPush, faulted: Bool) {
+        if faulted { self.faults.increment() }
+        let key = RejectionKey(
+            interface: push.source.rawValue,
+            status: push.httpStatus.map(String.init) ?? push.statusByte.map(String.init) ?? "none",
+            reason: push.reason ?? push.statusByte.flatMap { BinaryStatus(code: $0)?.meaning } ?? "none"
+        )
+        let counter = self.rejected.withLock { counters in
+            if let counter = counters[key] { return counter }
+            let dimensions = [("interface", key.interface), ("status", key.status), ("reason", key.reason)]
+            let counter = CoreMetrics.Counter(label: "apns_notifications_rejected_total", dimensions: dimensions, factory: self.factory)
+            counters[key] = counter
+            return counter
+        }
+        counter.increment()
+    }
+
+    /// A fault rule shaped an answer that is not a rejection (a delay).
+    public func faultInjected() { self.faults.increment() }
+
+    /// A provider connection opened (+1) or closed (-1).
+    public func providerConnection(_ interface: Interface, _ delta: Int) {
+        if interface == .http2 {
+            self.http2Connections.wrappingAdd(delta, ordering: .relaxed)
+        } else {
+            self.binaryConnections.wrappingAdd(delta, ordering: .relaxed)
+        }
+    }
+
+    /// Sets every counter back to zero (`POST /api/v1/reset`); histograms keep their history.
+    public func resetCounters() {
+        for (_, counter) in self.accepted.all { counter.reset() }
+        for counter in self.finished.values { counter.reset() }
+        self.faults.reset()
+        self.rejected.withLock { counters in for counter in counters.values { counter.reset() } }
+    }
+
+    /// The Prometheus text exposition, with the gauges read now.
+    public func render(queueDepth: Int, devicesConnected: Int) -> [UInt8] {
+        self.queueDepth.record(queueDepth)
+        self.devicesConnected.record(devicesConnected)
+        for (interface, gauge) in self.providersConnected.all {
+            let open = interface == .http2 ? self.http2Connections.load(ordering: .relaxed) : self.binaryConnections.load(ordering: .relaxed)
+            gauge.record(open)
+        }
+        return self.registry.emitToBuffer()
+    }
+
+    private static func nanoseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+}

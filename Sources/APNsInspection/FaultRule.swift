@@ -1,0 +1,102 @@
+import APNsCore
+
+/// A rule that makes the emulator misbehave on purpose for matching provider requests.
+public struct FaultRule: Sendable, Equatable {
+    /// Which requests the rule is for; a field left nil matches anything.
+    public struct Match: Sendable, Equatable {
+        /// Device token, lower-case hex.
+        public var token: String?
+        public var topic: String?
+        public var pushType: String?
+        public var interface: Interface?
+
+        public init(token: String? = nil, topic: String? = nil, pushType: String? = nil, interface: Interface? = nil) {
+            self.token = token?.lowercased()
+            self.topic = topic
+            self.pushType = pushType
+            self.interface = interface
+        }
+    }
+
+    /// What happens to a matching request instead of (or before) its normal handling.
+    public enum Action: Sendable, Equatable {
+        /// Answer with this error: `reason` and HTTP `status` on HTTP/2, `statusByte` on the binary
+        /// interface (an error response, then the connection closes). A rule missing one of them
+        /// leaves that interface alone.
+        case respond(reason: String?, status: Int?, statusByte: UInt8?)
+        /// Handle the request normally after this long (HTTP/2 only: the binary interface answers
+        /// nothing on success).
+        case delay(Duration)
+        /// Close the TCP connection at once, with a reset (RST), answering nothing.
+        case reset
+        /// Send GOAWAY whose last stream id is just below this request's (so the request was not
+        /// processed and may be retried), with debug data `{"reason": reason}`, then close once the
+        /// earlier streams are answered (HTTP/2 only).
+        case goAway(reason: String)
+
+        /// The action's name in the API.
+        public var name: String {
+            switch self {
+            case .respond: return "respond"
+            case .delay: return "delay"
+            case .reset: return "reset"
+            case .goAway: return "goaway"
+            }
+        }
+
+        /// Whether the action means something on `interface`.
+        public func applies(to interface: Interface) -> Bool {
+            switch self {
+            case .respond(let reason, _, let statusByte):
+                return interface == .http2 ? reason != nil : statusByte != nil
+            case .delay, .goAway:
+                return interface == .http2
+            case .reset:
+                return true
+            }
+        }
+    }
+
+    public var id: String
+    public var match: Match
+    public var action: Action
+    /// How many more requests it applies to; nil for every one until deleted.
+    public var remaining: Int?
+    /// The chance it applies to a matching request.
+    public var probability: Double
+    /// How many requests it has applied to.
+    public var hits = 0
+
+    public init(id: String, match: Match, action: Action, times: Int? = nil, probability: Double = 1) {
+        self.id = id
+        self.match = match
+        self.action = action
+        self.remaining = times
+        self.probability = probability
+    }
+
+    /// Whether a request with these fields is one the rule is for (probability aside).
+    public func matches(_ request: FaultRequest) -> Bool {
+        if let interface = self.match.interface, interface != request.interface { return false }
+        if let token = self.match.token, token != request.token() { return false }
+        if let topic = self.match.topic, topic != request.topic { return false }
+        if let pushType = self.match.pushType, pushType != request.pushType { return false }
+        return self.action.applies(to: request.interface)
+    }
+}
+
+/// The fields of a provider request that fault rules look at. The token is worked out only when a
+/// rule asks for it.
+public struct FaultRequest {
+    public var interface: Interface
+    public var token: () -> String
+    public var topic: String?
+    public var pushType: String?
+
+    public init(interface: Interface, token: @escaping () -> String, topic: String?, pushType: String?) {
+        self.interface = interface
+        self.token = token
+        self.topic = topic
+        self.pushType = pushType
+    }
+}

@@ -1,0 +1,50 @@
+import APNsCore
+import Logging
+
+/// What the admin API sees and steers, as the front doors and the store report to it: the journal,
+/// the fault rules and the metrics.
+public final class Inspection: Sendable {
+    public let journal: Journal
+    public let faults: FaultBook
+    public let metrics: EmulatorMetrics
+    private let logger: Logger
+
+    public init(journalCapacity: Int, logger: Logger) {
+        self.journal = Journal(capacity: journalCapacity)
+        self.faults = FaultBook()
+        self.metrics = EmulatorMetrics()
+        self.logger = logger
+    }
+
+    /// The store's observer; on the writer thread.
+    public func committed(_ commit: StoreCommit) {
+        self.metrics.committed(commit)
+        self.journal.apply(commit)
+    }
+
+    /// A provider got an error for this request (`fault` set when a rule made it up).
+    public func rejected(_ push: RejectedPush, fault: FaultMark?) {
+        self.journal.rejected(push, fault: fault)
+        self.metrics.rejected(push, faulted: fault != nil)
+    }
+
+    /// The fault rule that applies to a provider request, if any; logged, since every faulted
+    /// answer must be recognisable as such. The request is described only when there are rules,
+    /// so a request costs one atomic load while there are none.
+    public func fault(for describe: @autoclosure () -> FaultRequest) -> FaultRule? {
+        guard self.faults.isActive else { return nil }
+        let request = describe()
+        guard let rule = self.faults.fault(for: request) else { return nil }
+        self.logger.info(
+            "injecting a fault",
+            metadata: ["fault.id": "\(rule.id)", "fault.action": "\(rule.action.name)", "apns.interface": "\(request.interface)"]
+        )
+        return rule
+    }
+
+    /// An accepted notification's answer was delayed by a fault rule.
+    public func delayed(uniqueID: String, by fault: FaultMark) {
+        self.journal.mark(uniqueID: uniqueID, fault: fault)
+        self.metrics.faultInjected()
+    }
+}

@@ -1,0 +1,77 @@
+import APNsCore
+
+/// Builds JSON text by hand: the admin API's output is small and fixed in shape, and payloads,
+/// already validated as JSON objects, are embedded as they are.
+public struct JSONWriter: Sendable {
+    public private(set) var bytes: [UInt8] = []
+
+    public init() {}
+
+    /// Appends a string literal with JSON escaping.
+    public mutating func string(_ value: String) {
+        self.bytes.append(UInt8(ascii: "\""))
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): self.raw("\\\"")
+            case UInt8(ascii: "\\"): self.raw("\\\\")
+            case 0x0A: self.raw("\\n")
+            case 0x0D: self.raw("\\r")
+            case 0x09: self.raw("\\t")
+            case 0x00..<0x20:
+                self.raw("\\u00")
+                self.bytes.append(contentsOf: Array(Hex.encode([byte]).utf8))
+            default: self.bytes.append(byte)
+            }
+        }
+        self.bytes.append(UInt8(ascii: "\""))
+    }
+
+    public mutating func optionalString(_ value: String?) {
+        if let value { self.string(value) } else { self.raw("null") }
+    }
+
+    public mutating func number<I: BinaryInteger>(_ value: I) { self.raw(String(value)) }
+
+    /// Appends text that is already JSON.
+    public mutating func raw(_ text: String) { self.bytes.append(contentsOf: text.utf8) }
+
+    public mutating func raw(_ bytes: [UInt8]) { self.bytes.append(contentsOf: bytes) }
+
+    /// Writes `{"k": v, ...}`, calling `body` with a member writer.
+    public mutating func object(_ body: (inout Members) -> Void) {
+        var members = Members(writer: self)
+        self.bytes = []
+        members.writer.raw("{")
+        body(&members)
+        members.writer.raw("}")
+        self = members.writer
+    }
+
+    /// Writes `[...]` of `items`.
+    public mutating func array<S: Sequence>(_ items: S, _ element: (inout JSONWriter, S.Element) -> Void) {
+        self.raw("[")
+        var first = true
+        for item in items {
+            if !first { self.raw(",") }
+            first = false
+            element(&self, item)
+        }
+        self.raw("]")
+    }
+
+    public struct Members {
+        var writer: JSONWriter
+        private var first = true
+
+        init(writer: JSONWriter) { self.writer = writer }
+
+        /// Adds one member; `value` writes its JSON.
+        public mutating func member(_ key: String, _ value: (inout JSONWriter) -> Void) {
+            if !self.first { self.writer.raw(",") }
+            self.first = false
+            self.writer.string(key)
+            self.writer.raw(":")
+            value(&self.writer)
+        }
+    }
+}

@@ -1,0 +1,158 @@
+import APNsCore
+import Synchronization
+
+/// Every notification the emulator received, newest `capacity` kept: accepted ones as the store
+/// reports them (and how they left their queues), rejected ones as the front doors report them.
+/// Tells waiters and live subscribers (the admin API's long polls and event stream) as it changes.
+///
+/// Thread-safe. Listeners are called under the journal's lock, in order, and must only hand the
+/// event on (e.g. `eventLoop.execute`).
+public final class Journal: Sendable {
+    /// One change, as the event stream shows it.
+    public struct Event: Sendable {
+        /// accepted, rejected, delivered, expired, discarded, replaced, dropped, or reset.
+        public var kind: String
+        public var entry: JournalEntry?
+    }
+
+    public typealias Listener = @Sendable (Event) -> Void
+
+    private struct Waiter {
+        let filter: JournalFilter
+        let resume: @Sendable (JournalEntry) -> Void
+    }
+
+    private struct State {
+        var journal: JournalState
+        var waiters: [UInt64: Waiter] = [:]
+        var subscribers: [UInt64: Listener] = [:]
+        var nextToken: UInt64 = 1
+    }
+
+    private let state: Mutex<State>
+
+    public init(capacity: Int) {
+        self.state = Mutex(State(journal: JournalState(capacity: capacity)))
+    }
+
+    /// Reads the journal under its lock.
+    public func read<T>(_ body: (JournalState) -> T) -> T {
+        self.state.withLock { body($0.journal) }
+    }
+
+    /// Takes in one store commit; on the writer thread.
+    public func apply(_ commit: StoreCommit) {
+        guard !commit.changes.isEmpty else { return }
+        self.state.withLock { state in
+            // Events are only built for someone to hear them: this runs for every notification.
+            let heard = !state.subscribers.isEmpty || !state.waiters.isEmpty
+            for change in commit.changes {
+                switch change {
+                case .accepted(let notification, let sequence, let at, let logged):
+                    let status = logged.map(JournalStatus.init) ?? .queued
+                    let entry = state.journal.append(
+                        .accepted(notification), status: status, statusAt: logged == nil ? nil : at, sequence: sequence
+                    )
+                    guard heard else { continue }
+                    Self.emit(Event(kind: "accepted", entry: entry), &state)
+                    if logged != nil { Self.emit(Event(kind: status.rawValue, entry: entry), &state) }
+                case .left(let notification, let sequence, let logged, let at):
+                    let status = JournalStatus(logged)
+                    let updated = state.journal.update(sequence: sequence, status: status, at: at)
+                    guard heard else { continue }
+                    // An entry pushed out of the journal still has its event, rebuilt from the store's copy.
+                    let entry = updated ?? JournalEntry(id: 0, push: .accepted(notification), status: status, statusAt: at, sequence: sequence)
+                    Self.emit(Event(kind: status.rawValue, entry: entry), &state)
+                case .cleared:
+                    state.journal.removeAll()
+                    Self.emit(Event(kind: "reset", entry: nil), &state)
+                }
+            }
+        }
+    }
+
+    /// Records a request a provider got an error for.
+    public func rejected(_ push: RejectedPush, fault: FaultMark? = nil) {
+        self.state.withLock { state in
+            let entry = state.journal.append(.rejected(push), status: .rejected, fault: fault)
+            Self.emit(Event(kind: "rejected", entry: entry), &state)
+        }
+    }
+
+    /// Marks an accepted notification's answer as shaped by a fault rule (e.g. delayed).
+    public func mark(uniqueID: String, fault: FaultMark) {
+        _ = self.state.withLock { $0.journal.mark(uniqueID: uniqueID, fault: fault) }
+    }
+
+    /// Loads what the store already holds (at start, before anyone listens).
+    /// `status` is nil for a queued notification, else how it left its queue at `at`.
+    public func seed(_ stored: [(sequence: UInt64, status: LogStatus?, at: Int64?, notification: Notification)]) {
+        let entries = stored.sorted { $0.sequence < $1.sequence }.map { item in
+            (sequence: item.sequence, status: item.status.map(JournalStatus.init) ?? .queued, at: item.at, notification: item.notification)
+        }
+        self.state.withLock { state in
+            for item in entries.suffix(state.journal.capacity) {
+                state.journal.append(.accepted(item.notification), status: item.status, statusAt: item.at, sequence: item.sequence)
+            }
+        }
+    }
+
+    /// Removes matching entries and returns them (the caller deletes them from the store).
+    public func remove(matching filter: JournalFilter) -> [JournalEntry] {
+        self.state.withLock { $0.journal.remove(matching: filter) }
+    }
+
+    /// Whether a wait with `filter` is satisfied by `entry`: a wait without a status filter is
+    /// for an accepted notification.
+    public static func waitMatches(_ filter: JournalFilter, _ entry: JournalEntry) -> Bool {
+        filter.matches(entry) && (filter.status != nil || entry.status != .rejected) && entry.id > 0
+    }
+
+    /// The oldest entry newer than `after` that satisfies the wait, if there is one now; otherwise
+    /// `resume` is called with the first that arrives, and the returned token cancels the wait.
+    public func wait(
+        for filter: JournalFilter,
+        after: UInt64,
+        resume: @escaping @Sendable (JournalEntry) -> Void
+    ) -> (found: JournalEntry?, token: UInt64?) {
+        self.state.withLock { state in
+            if let found = state.journal.oldest(matching: filter, after: after) { return (found, nil) }
+            let token = state.nextToken
+            state.nextToken += 1
+            state.waiters[token] = Waiter(filter: filter, resume: resume)
+            return (nil, token)
+        }
+    }
+
+    /// How many long polls are waiting for a notification now.
+    public var pendingWaits: Int { self.state.withLock { $0.waiters.count } }
+
+    /// Stops a wait (it timed out); false when it was already satisfied.
+    @discardableResult
+    public func cancelWait(_ token: UInt64) -> Bool {
+        self.state.withLock { $0.waiters.removeValue(forKey: token) != nil }
+    }
+
+    /// Calls `listener` with every later event, in order, until ``unsubscribe(_:)``.
+    public func subscribe(_ listener: @escaping Listener) -> UInt64 {
+        self.state.withLock { state in
+            let token = state.nextToken
+            state.nextToken += 1
+            state.subscribers[token] = listener
+            return token
+        }
+    }
+
+    public func unsubscribe(_ token: UInt64) {
+        self.state.withLock { _ = $0.subscribers.removeValue(forKey: token) }
+    }
+
+    private static func emit(_ event: Event, _ state: inout State) {
+        for listener in state.subscribers.values { listener(event) }
+        guard !state.waiters.isEmpty, let entry = event.entry else { return }
+        for (token, waiter) in state.waiters where Self.waitMatches(waiter.filter, entry) {
+            state.waiters[token] = nil
+            waiter.resume(entry)
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import APNsCore
+
+/// One notification in the journal: what arrived, where it stands, and since when.
+public struct JournalEntry: Sendable {
+    public enum Push: Sendable {
+        case accepted(Notification)
+        case rejected(RejectedPush)
+    }
+
+    /// The journal's own order: larger is newer.
+    public var id: UInt64
+    public var push: Push
+    public var status: JournalStatus
+    /// When it reached `status` (delivered, expired, ...); nil while queued or for a rejection.
+    public var statusAt: Int64?
+    /// The store's key of an accepted notification.
+    public var sequence: UInt64?
+    /// The fault rule that shaped the answer, if any.
+    public var fault: FaultMark?
+
+    /// The `apns-unique-id` of an accepted notification; the journal's key of a rejected one.
+    public var uniqueID: String {
+        switch self.push {
+        case .accepted(let notification): return notification.uniqueID
+        case .rejected(let rejected): return rejected.id
+        }
+    }
+
+    public var receivedAt: Int64 {
+        switch self.push {
+        case .accepted(let notification): return notification.receivedAt
+        case .rejected(let rejected): return rejected.receivedAt
+        }
+    }
+
+    public var topic: String? {
+        switch self.push {
+        case .accepted(let notification): return notification.topic
+        case .rejected(let rejected): return rejected.topic
+        }
+    }
+
+    public var pushType: String? {
+        switch self.push {
+        case .accepted(let notification): return notification.pushType.rawValue
+        case .rejected(let rejected): return rejected.pushType
+        }
+    }
+
+    public var source: Interface {
+        switch self.push {
+        case .accepted(let notification): return notification.source
+        case .rejected(let rejected): return rejected.source
+        }
+    }
+
+    /// Whether the entry is for `token` (hex, lower-case; a rejected entry compares what was sent).
+    public func isFor(token: DeviceToken) -> Bool {
+        switch self.push {
+        case .accepted(let notification): return notification.token == token
+        case .rejected(let rejected): return rejected.token == token.hex
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import APNsCore
+
+/// The admin API's JSON of journal entries and fault rules.
+public enum JournalJSON {
+    /// One journal entry: the notification as sent, its status and when it got there, where it came
+    /// from, and for a rejected one the answer the provider got.
+    public static func write(_ entry: JournalEntry, into writer: inout JSONWriter) {
+        writer.object { members in
+            members.member("id") { $0.string(entry.uniqueID) }
+            switch entry.push {
+            case .accepted(let notification):
+                NotificationJSON.writeFields(of: notification, into: &members)
+            case .rejected(let rejected):
+                members.member("apnsId") { $0.optionalString(rejected.apnsID) }
+                members.member("uniqueId") { $0.raw("null") }
+                members.member("token") { $0.string(rejected.token) }
+                members.member("topic") { $0.optionalString(rejected.topic) }
+                members.member("pushType") { $0.optionalString(rejected.pushType) }
+                members.member("priority") { $0.optionalString(rejected.priority) }
+                members.member("expiration") { $0.optionalString(rejected.expiration) }
+                members.member("collapseId") { $0.optionalString(rejected.collapseID) }
+                members.member("payload") { $0.raw("null") }
+                members.member("body") { $0.string(String(decoding: rejected.body, as: UTF8.self)) }
+            }
+            members.member("source") { $0.string(entry.source.rawValue) }
+            members.member("status") { $0.string(entry.status.rawValue) }
+            members.member("receivedAt") { $0.string(Timestamp.rfc3339(millis: entry.receivedAt)) }
+            members.member("statusAt") { writer in
+                if let at = entry.statusAt { writer.string(Timestamp.rfc3339(millis: at)) } else { writer.raw("null") }
+            }
+            if case .rejected(let rejected) = entry.push {
+                members.member("reason") { $0.optionalString(rejected.reason) }
+                members.member("httpStatus") { writer in
+                    if let status = rejected.httpStatus { writer.number(status) } else { writer.raw("null") }
+                }
+                members.member("statusByte") { writer in
+                    if let byte = rejected.statusByte { writer.number(byte) } else { writer.raw("null") }
+                }
+            }
+            members.member("fault") { writer in
+                guard let fault = entry.fault else { return writer.raw("null") }
+                writer.object { fields in
+                    fields.member("id") { $0.string(fault.ruleID) }
+                    fields.member("action") { $0.string(fault.action) }
+                }
+            }
+        }
+    }
+
+    public static func entry(_ entry: JournalEntry) -> [UInt8] {
+        var writer = JSONWriter()
+        self.write(entry, into: &writer)
+        return writer.bytes
+    }
+
+    /// One fault rule as the API shows it (the same shape it is posted in, plus its id and counts).
+    public static func write(_ rule: FaultRule, into writer: inout JSONWriter) {
+        writer.object { members in
+            members.member("id") { $0.string(rule.id) }
+            members.member("match") { writer in
+                writer.object { match in
+                    if let token = rule.match.token { match.member("token") { $0.string(token) } }
+                    if let topic = rule.match.topic { match.member("topic") { $0.string(topic) } }
+                    if let pushType = rule.match.pushType { match.member("pushType") { $0.string(pushType) } }
+                    if let interface = rule.match.interface { match.member("interface") { $0.string(interface.rawValue) } }
+                }
+            }
+            members.member("action") { writer in
+                writer.object { action in
+                    action.member("type") { $0.string(rule.action.name) }
+                    switch rule.action {
+                    case .respond(let reason, let status, let statusByte):
+                        if let reason { action.member("reason") { $0.string(reason) } }
+                        if let reason {
+                            let status = Reason.injected(wire: reason, status: status).status
+                            action.member("status") { $0.number(status) }
+                        }
+                        if let statusByte { action.member("statusByte") { $0.number(statusByte) } }
+                    case .delay(let delay):
+                        action.member("ms") { $0.number(delay.components.seconds * 1000 + delay.components.attoseconds / 1_000_000_000_000_000) }
+                    case .goAway(let reason):
+                        action.member("reason") { $0.string(reason) }
+                    case .reset:
+                        break
+                    }
+                }
+            }
+            members.member("times") { writer in
+                if let remaining = rule.remaining { writer.number(remaining) } else { writer.raw("null") }
+            }
+            members.member("probability") { $0.raw(String(rule.probability)) }
+            members.member("hits") { $0.number(rule.hits) }
+        }
+    }
+}

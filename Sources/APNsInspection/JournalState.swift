@@ -1,0 +1,133 @@
+import APNsCore
+
+/// The journal's contents as a value: the newest `capacity` entries in a ring, accepted ones
+/// indexed by their store sequence (the store reports status changes by it; an integer key keeps
+/// the writer thread's share small). Lookups by unique id scan: they serve the admin API only.
+/// Pure bookkeeping, no locks or callbacks (``Journal`` adds those).
+public struct JournalState: Sendable {
+    public let capacity: Int
+    private var slots: [JournalEntry?]
+    private var bySequence: [UInt64: UInt64] = [:]
+    /// The id the next entry gets; ids start at 1.
+    private(set) var nextID: UInt64 = 1
+
+    public init(capacity: Int) {
+        self.capacity = max(1, capacity)
+        self.slots = Array(repeating: nil, count: self.capacity)
+    }
+
+    /// The oldest id that can still be in the ring.
+    private var oldestID: UInt64 {
+        self.nextID > UInt64(self.capacity) ? self.nextID - UInt64(self.capacity) : 1
+    }
+
+    private func slot(_ id: UInt64) -> Int { Int(id % UInt64(self.capacity)) }
+
+    /// Adds an entry as the newest, pushing the oldest out when full; returns it with its id.
+    @discardableResult
+    public mutating func append(
+        _ push: JournalEntry.Push,
+        status: JournalStatus,
+        statusAt: Int64? = nil,
+        sequence: UInt64? = nil,
+        fault: FaultMark? = nil
+    ) -> JournalEntry {
+        let entry = JournalEntry(id: self.nextID, push: push, status: status, statusAt: statusAt, sequence: sequence, fault: fault)
+        let slot = self.slot(entry.id)
+        if let evicted = self.slots[slot]?.sequence { self.bySequence[evicted] = nil }
+        self.slots[slot] = entry
+        if let sequence { self.bySequence[sequence] = entry.id }
+        self.nextID += 1
+        return entry
+    }
+
+    /// Moves the accepted notification stored under `sequence` to a new status; nil when the
+    /// journal no longer holds it.
+    @discardableResult
+    public mutating func update(sequence: UInt64, status: JournalStatus, at: Int64) -> JournalEntry? {
+        guard let id = self.bySequence[sequence] else { return nil }
+        return self.modify(id: id) { entry in
+            entry.status = status
+            entry.statusAt = at
+        }
+    }
+
+    /// Marks an entry's answer as shaped by a fault rule.
+    @discardableResult
+    public mutating func mark(uniqueID: String, fault: FaultMark) -> JournalEntry? {
+        guard let id = self.id(of: uniqueID) else { return nil }
+        return self.modify(id: id) { $0.fault = fault }
+    }
+
+    private mutating func modify(id: UInt64, _ change: (inout JournalEntry) -> Void) -> JournalEntry? {
+        let slot = self.slot(id)
+        guard var entry = self.slots[slot], entry.id == id else { return nil }
+        self.slots[slot] = nil  // keeps the entry's storage uniquely referenced while it changes
+        change(&entry)
+        self.slots[slot] = entry
+        return entry
+    }
+
+    public func entry(uniqueID: String) -> JournalEntry? {
+        self.newestFirst().first { $0.uniqueID == uniqueID }
+    }
+
+    /// The journal id of the entry with this unique id.
+    public func id(of uniqueID: String) -> UInt64? { self.entry(uniqueID: uniqueID)?.id }
+
+    /// Entries from newest to oldest, with ids below `before` when given.
+    public func newestFirst(before: UInt64? = nil) -> some Sequence<JournalEntry> {
+        let upper = min(before ?? self.nextID, self.nextID)
+        let lower = self.oldestID
+        let ids = upper > lower ? stride(from: upper - 1, through: lower, by: -1) : stride(from: 0, through: 1, by: -1)
+        return ids.lazy.compactMap { id -> JournalEntry? in
+            guard let entry = self.slots[self.slot(id)], entry.id == id else { return nil }
+            return entry
+        }
+    }
+
+    /// One page, newest first: how many entries match in all, up to `limit` of them below the
+    /// cursor `before`, and the cursor of the next page (nil on the last).
+    public func page(matching filter: JournalFilter, limit: Int, before: UInt64?) -> (total: Int, items: [JournalEntry], next: UInt64?) {
+        var total = 0
+        var items: [JournalEntry] = []
+        var more = false
+        for entry in self.newestFirst() where filter.matches(entry) {
+            total += 1
+            if let before, entry.id >= before { continue }
+            if items.count < limit { items.append(entry) } else { more = true }
+        }
+        return (total, items, more ? items.last?.id : nil)
+    }
+
+    /// The newest matching entry.
+    public func newest(matching filter: JournalFilter) -> JournalEntry? {
+        self.newestFirst().first(where: filter.matches)
+    }
+
+    /// The oldest matching entry newer than `after`, for a wait that may already be satisfied.
+    public func oldest(matching filter: JournalFilter, after: UInt64) -> JournalEntry? {
+        var found: JournalEntry?
+        for entry in self.newestFirst() {
+            if entry.id <= after { break }
+            if Journal.waitMatches(filter, entry) { found = entry }
+        }
+        return found
+    }
+
+    /// Removes every matching entry; returns them.
+    public mutating func remove(matching filter: JournalFilter) -> [JournalEntry] {
+        let removed = Array(self.newestFirst().filter(filter.matches))
+        for entry in removed {
+            self.slots[self.slot(entry.id)] = nil
+            if let sequence = entry.sequence { self.bySequence[sequence] = nil }
+        }
+        return removed
+    }
+
+    /// Forgets everything (ids keep growing, so old cursors stay harmless).
+    public mutating func removeAll() {
+        self.slots = Array(repeating: nil, count: self.capacity)
+        self.bySequence = [:]
+    }
+}

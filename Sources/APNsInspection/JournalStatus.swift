@@ -1,0 +1,42 @@
+import APNsCore
+
+/// Where a notification stands, as the admin API shows it.
+public struct JournalStatus: Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: String
+
+    private init(_ rawValue: String) { self.rawValue = rawValue }
+
+    /// Accepted and waiting in its device's queue.
+    public static let queued = JournalStatus("queued")
+    /// A device acknowledged it (or, with expiration 0, was handed it at once).
+    public static let delivered = JournalStatus("delivered")
+    /// Its expiration passed before a device took it.
+    public static let expired = JournalStatus("expired")
+    /// Expiration 0 with no device connected: accepted, never stored.
+    public static let discarded = JournalStatus("discarded")
+    /// A newer notification with its collapse id (or the `latest` policy) replaced it.
+    public static let replaced = JournalStatus("replaced")
+    /// Dropped from a full queue, or its token was unregistered.
+    public static let dropped = JournalStatus("dropped")
+    /// The provider got an error (a validation failure, a refused token, or an injected fault).
+    public static let rejected = JournalStatus("rejected")
+
+    public static let all: [JournalStatus] = [.queued, .delivered, .expired, .discarded, .replaced, .dropped, .rejected]
+
+    public init?(rawValue: String) {
+        guard let found = Self.all.first(where: { $0.rawValue == rawValue }) else { return nil }
+        self = found
+    }
+
+    public init(_ status: LogStatus) {
+        switch status {
+        case .expired: self = .expired
+        case .discarded: self = .discarded
+        case .delivered: self = .delivered
+        case .replaced: self = .replaced
+        case .dropped: self = .dropped
+        }
+    }
+
+    public var description: String { self.rawValue }
+}

@@ -1,0 +1,65 @@
+import APNsCore
+
+/// A request a provider got an error for, with what it sent as far as it could be read.
+public struct RejectedPush: Sendable {
+    /// The emulator's key for it in the journal (the same form as an `apns-unique-id`).
+    public var id: String
+    public var apnsID: String?
+    /// The device token as sent, in hex (it may be malformed; that may be why it was rejected).
+    public var token: String
+    public var topic: String?
+    public var pushType: String?
+    public var priority: String?
+    public var expiration: String?
+    public var collapseID: String?
+    /// The body as sent (at most ``maximumBody`` bytes of it).
+    public var body: [UInt8]
+    public var receivedAt: Int64
+    public var source: Interface
+    /// The HTTP/2 answer: reason and status.
+    public var reason: String?
+    public var httpStatus: Int?
+    /// The binary interface's answer: the error response's status byte.
+    public var statusByte: UInt8?
+
+    /// The most of a rejected body the journal keeps.
+    public static let maximumBody = 8192
+
+    /// A rejected HTTP/2 request.
+    public init(_ request: PushRequest, id: String, apnsID: String?, reason: String?, httpStatus: Int?, receivedAt: Int64) {
+        self.id = id
+        self.apnsID = apnsID
+        self.token = Self.token(fromPath: request.path)
+        self.topic = request.topic
+        self.pushType = request.pushType
+        self.priority = request.priority
+        self.expiration = request.expiration
+        self.collapseID = request.collapseID
+        self.body = Array(request.body.prefix(Self.maximumBody))
+        self.receivedAt = receivedAt
+        self.source = .http2
+        self.reason = reason
+        self.httpStatus = httpStatus
+    }
+
+    /// A rejected binary notification.
+    public init(_ request: BinaryPushRequest, id: String, topic: String?, statusByte: UInt8?, receivedAt: Int64) {
+        self.id = id
+        self.token = Hex.encode(request.token)
+        self.topic = topic
+        self.priority = request.priority.map { String($0) }
+        self.expiration = request.expiry.map { String($0) }
+        self.body = Array(request.payload.prefix(Self.maximumBody))
+        self.receivedAt = receivedAt
+        self.source = .binary
+        self.statusByte = statusByte
+    }
+
+    /// The `<token>` of `/3/device/<token>`, lower-cased; the whole path when it has another shape.
+    public static func token(fromPath path: String?) -> String {
+        guard let path else { return "" }
+        let prefix = "/3/device/"
+        guard path.hasPrefix(prefix) else { return path }
+        return path.dropFirst(prefix.count).lowercased()
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+
+/// Decodes admin request bodies with `Decodable` types: unknown fields are refused by name, and
+/// every failure becomes a 400 whose message says which field is wrong and how.
+enum AdminBody {
+    /// Decodes `body` as `T`. `example` is shown when the body is not a JSON object of that shape.
+    static func decode<T: Decodable>(_ type: T.Type, from body: [UInt8], example: String) throws(ServerError) -> T {
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(body))
+        } catch let error as ServerError {
+            throw error
+        } catch let error as DecodingError {
+            throw Self.explain(error, example: example)
+        } catch {
+            throw ServerError(.badRequest, subject: "body", "the body must be a JSON object: \(example)")
+        }
+    }
+
+    /// A decoding failure in words: the field's path and what it must be.
+    private static func explain(_ error: DecodingError, example: String) -> ServerError {
+        let (path, what): ([any CodingKey], String)
+        switch error {
+        case .keyNotFound(let key, let context): (path, what) = (context.codingPath + [key], "is missing")
+        case .typeMismatch(let type, let context): (path, what) = (context.codingPath, "must be \(Self.name(of: type))")
+        case .valueNotFound(let type, let context): (path, what) = (context.codingPath, "must be \(Self.name(of: type))")
+        case .dataCorrupted(let context): (path, what) = (context.codingPath, context.debugDescription)
+        @unknown default: (path, what) = ([], "\(error)")
+        }
+        guard !path.isEmpty else { return ServerError(.badRequest, subject: "body", "the body must be a JSON object: \(example)") }
+        let field = path.map(\.stringValue).joined(separator: ".")
+        return ServerError(.badRequest, subject: field, "\(field) \(what)")
+    }
+
+    private static func name(of type: Any.Type) -> String {
+        switch type {
+        case is String.Type: return "a string"
+        case is Bool.Type: return "true or false"
+        case is Int.Type, is UInt8.Type: return "a whole number"
+        case is Double.Type: return "a number"
+        default: return "an object"
+        }
+    }
+}
+
+/// Any key of a JSON object, to see every field a body has.
+struct AnyCodingKey: CodingKey {
+    let stringValue: String
+    var intValue: Int? { nil }
+
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+}
+
+extension Decoder {
+    /// Throws when the object being decoded has a field `Keys` does not name; `hint` lists the
+    /// fields it may have.
+    func refuseUnknownKeys<Keys: CodingKey & CaseIterable>(_ keys: Keys.Type, in object: String) throws {
+        let container = try self.container(keyedBy: AnyCodingKey.self)
+        let known = Set(Keys.allCases.map(\.stringValue))
+        guard let unknown = container.allKeys.first(where: { !known.contains($0.stringValue) }) else { return }
+        let names = Keys.allCases.map(\.stringValue).joined(separator: ", ")
+        throw ServerError(.badRequest, subject: unknown.stringValue, "\(object) has no field \(unknown.stringValue); use \(names)")
+    }
+}

@@ -1,0 +1,141 @@
+import APNsInspection
+import Logging
+import NIOCore
+import NIOHTTP1
+import ServiceLifecycle
+
+/// The admin API: plain HTTP/1.1 and JSON, for people and tests.
+public final class AdminListener: Service {
+    private let listener: Listener
+    private let router: AdminRouter
+    private let onBound: @Sendable (SocketAddress) -> Void
+
+    init(listener: Listener, router: AdminRouter, onBound: @escaping @Sendable (SocketAddress) -> Void) {
+        self.listener = listener
+        self.router = router
+        self.onBound = onBound
+    }
+
+    public func run() async throws {
+        let router = self.router
+        try await self.listener.run(
+            initializeChild: { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
+                    try channel.pipeline.syncOperations.addHandler(AdminHTTPHandler(router: router))
+                }
+            },
+            onBound: self.onBound
+        )
+    }
+}
+
+/// Reads one HTTP/1.1 request at a time and answers it through the router, or turns the
+/// connection into a Server-Sent Events stream of the journal; on the channel's loop.
+final class AdminHTTPHandler: ChannelInboundHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    /// Admin request bodies are small JSON documents.
+    static let maximumBody = 64 << 10
+    /// An idle event stream gets a comment this often, so proxies and clients keep it open.
+    static let keepAlive = TimeAmount.seconds(15)
+
+    private let router: AdminRouter
+    private var head: HTTPRequestHead?
+    private var body: [UInt8] = []
+    /// The journal subscription of an event stream, and its keep-alive timer.
+    private var subscription: UInt64?
+    private var keepAliveTask: Scheduled<Void>?
+
+    init(router: AdminRouter) {
+        self.router = router
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch self.unwrapInboundIn(data) {
+        case .head(let head):
+            self.head = head
+            self.body = []
+        case .body(let buffer):
+            if self.body.count + buffer.readableBytes <= Self.maximumBody { self.body += buffer.readableBytesView }
+        case .end:
+            guard let head = self.head, self.subscription == nil else { return }
+            self.head = nil
+            self.router.respond(method: head.method.rawValue, uri: head.uri, body: self.body, on: context.eventLoop)
+                .assumeIsolated().whenSuccess { reply in
+                    switch reply {
+                    case .response(let response): self.write(response, version: head.version, context: context)
+                    case .events(let filter): self.startEvents(filter, version: head.version, context: context)
+                    }
+                }
+        }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.stopEvents()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        self.stopEvents()
+        context.fireChannelInactive()
+    }
+
+    private func write(_ response: AdminRouter.Response, version: HTTPVersion, context: ChannelHandlerContext) {
+        var headers = HTTPHeaders()
+        headers.add(name: "content-type", value: response.contentType)
+        headers.add(name: "content-length", value: String(response.body.count))
+        let status = HTTPResponseStatus(statusCode: response.status)
+        context.write(self.wrapOutboundOut(.head(.init(version: version, status: status, headers: headers))), promise: nil)
+        var buffer = context.channel.allocator.buffer(capacity: response.body.count)
+        buffer.writeBytes(response.body)
+        context.write(self.wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
+        context.writeAndFlush(self.wrapOutboundOut(.end(nil)), promise: nil)
+    }
+
+    /// Answers with `text/event-stream` and writes every later journal event that passes `filter`
+    /// (a reset always does), until the client goes away.
+    private func startEvents(_ filter: JournalFilter, version: HTTPVersion, context: ChannelHandlerContext) {
+        var headers = HTTPHeaders()
+        headers.add(name: "content-type", value: "text/event-stream")
+        headers.add(name: "cache-control", value: "no-cache")
+        context.write(self.wrapOutboundOut(.head(.init(version: version, status: .ok, headers: headers))), promise: nil)
+        self.writeEvent(": stream of accepted, rejected, delivered, expired, discarded, replaced, dropped and reset events\n\n", context: context)
+        let loop = context.eventLoop
+        let bound = NIOLoopBound((handler: self, context: context), eventLoop: loop)
+        self.subscription = self.router.inspection.journal.subscribe { event in
+            guard event.entry.map(filter.matches) ?? true else { return }
+            let text = Self.serverSentEvent(event)
+            loop.execute { bound.value.handler.writeEvent(text, context: bound.value.context) }
+        }
+        self.scheduleKeepAlive(context: context)
+    }
+
+    private func scheduleKeepAlive(context: ChannelHandlerContext) {
+        self.keepAliveTask = context.eventLoop.assumeIsolated().scheduleTask(in: Self.keepAlive) {
+            guard self.subscription != nil else { return }
+            self.writeEvent(": keep-alive\n\n", context: context)
+            self.scheduleKeepAlive(context: context)
+        }
+    }
+
+    private func writeEvent(_ text: String, context: ChannelHandlerContext) {
+        guard context.channel.isActive else { return }
+        var buffer = context.channel.allocator.buffer(capacity: text.utf8.count)
+        buffer.writeString(text)
+        context.writeAndFlush(self.wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
+    }
+
+    private func stopEvents() {
+        if let subscription = self.subscription { self.router.inspection.journal.unsubscribe(subscription) }
+        self.subscription = nil
+        self.keepAliveTask?.cancel()
+        self.keepAliveTask = nil
+    }
+
+    /// `event: <kind>` and `data: <entry JSON>` (JSON has no raw newlines, so one data line).
+    static func serverSentEvent(_ event: Journal.Event) -> String {
+        let data = event.entry.map { String(decoding: JournalJSON.entry($0), as: UTF8.self) } ?? "{}"
+        return "event: \(event.kind)\ndata: \(data)\n\n"
+    }
+}

@@ -1,0 +1,131 @@
+import APNsCore
+import APNsInspection
+import APNsStore
+import NIOCore
+
+extension AdminRouter {
+    /// `/api/v1/devices`, `/api/v1/devices/<token>/notifications|unregister`, `/api/v1/feedback`.
+    func routeDevices(_ request: Request) throws(ServerError) -> EventLoopFuture<Reply> {
+        let segments = request.segments
+        switch (segments[2], segments.count) {
+        case ("feedback", 3):
+            return try request.only("GET") { request.now(self.feedback()) }
+        case ("devices", 3):
+            switch request.method {
+            case "GET": return request.now(self.devices())
+            case "POST": return request.later(self.register(body: request.body, on: request.eventLoop))
+            default: return request.now(Self.error(405, "use GET or POST"))
+            }
+        case ("devices", 5) where segments[4] == "notifications":
+            return try request.only("GET") {
+                guard let token = DeviceToken(hex: segments[3]) else { return request.now(Self.badToken) }
+                return request.now(self.queued(for: token))
+            }
+        case ("devices", 5) where segments[4] == "unregister":
+            return try request.only("POST") {
+                guard let token = DeviceToken(hex: segments[3]) else { return request.now(Self.badToken) }
+                return request.later(self.unregister(token, on: request.eventLoop))
+            }
+        default:
+            return request.now(Self.error(404, "no such endpoint: \(request.path)"))
+        }
+    }
+
+    func queued(for token: DeviceToken) -> Response {
+        do {
+            let queued = try self.relay.queued(for: token)
+            var writer = JSONWriter()
+            writer.array(queued) { writer, item in NotificationJSON.write(item.notification, into: &writer) }
+            return Response(status: 200, body: writer.bytes)
+        } catch {
+            return Self.error(500, "\(error)")
+        }
+    }
+
+    /// Every token the emulator knows (registered, unregistered, or with a queue).
+    func devices() -> Response {
+        do {
+            var (records, counts) = try self.relay.tokens()
+            let known = Set(records.map(\.token))
+            for token in counts.keys.sorted(by: { $0.hex < $1.hex }) where !known.contains(token) {
+                records.append(TokenRecord(token: token, topic: "", deviceID: nil, registeredAt: 0, unregisteredAt: nil))
+            }
+            var writer = JSONWriter()
+            writer.array(records) { writer, record in
+                writer.object { members in
+                    members.member("token") { $0.string(record.token.hex) }
+                    members.member("topic") { $0.optionalString(record.topic.isEmpty ? nil : record.topic) }
+                    members.member("deviceId") { $0.optionalString(record.deviceID) }
+                    members.member("connected") { $0.raw(self.relay.isConnected(record.token) ? "true" : "false") }
+                    members.member("queued") { $0.number(counts[record.token] ?? 0) }
+                    members.member("registeredAt") { writer in
+                        if record.registeredAt > 0 { writer.string(Timestamp.rfc3339(millis: record.registeredAt)) } else { writer.raw("null") }
+                    }
+                    members.member("unregisteredAt") { writer in
+                        if let at = record.unregisteredAt { writer.string(Timestamp.rfc3339(millis: at)) } else { writer.raw("null") }
+                    }
+                }
+            }
+            return Response(status: 200, body: writer.bytes)
+        } catch {
+            return Self.error(500, "\(error)")
+        }
+    }
+
+    /// `{"topic": ...}` → a new token, as a device registering would get; with `"token"` too,
+    /// that token (a test's fixed token, or an unregistered one made valid again).
+    func register(body: [UInt8], on eventLoop: any EventLoop) -> EventLoopFuture<Response> {
+        let registration: RegistrationBody
+        do {
+            registration = try AdminBody.decode(RegistrationBody.self, from: body, example: RegistrationBody.example)
+        } catch {
+            return eventLoop.makeSucceededFuture(Self.error(400, error.message))
+        }
+        let topic = registration.topic
+        let chosen = registration.token != nil
+        let given = registration.token.flatMap { DeviceToken(hex: $0) }
+        if chosen && given == nil { return eventLoop.makeSucceededFuture(Self.badToken) }
+        let token = given ?? DeviceToken.random()
+        return self.relay.register(token: token, topic: topic, deviceID: nil, on: eventLoop).map { outcome in
+            guard outcome == .registered else {
+                return Self.error(409, chosen ? "the token is registered and valid" : "token collision; try again")
+            }
+            var writer = JSONWriter()
+            writer.object { members in
+                members.member("token") { $0.string(token.hex) }
+                members.member("topic") { $0.string(topic) }
+            }
+            return Response(status: 201, body: writer.bytes)
+        }.recover { Self.error(503, "\($0)") }
+    }
+
+    /// The tuples the feedback service would send now, without clearing them.
+    func feedback() -> Response {
+        do {
+            var writer = JSONWriter()
+            writer.array(try self.relay.feedback()) { writer, entry in
+                writer.object { members in
+                    members.member("token") { $0.string(entry.token.hex) }
+                    members.member("topic") { $0.string(entry.topic) }
+                    members.member("time") { $0.number(entry.at / 1000) }
+                    members.member("unregisteredAt") { $0.string(Timestamp.rfc3339(millis: entry.at)) }
+                }
+            }
+            return Response(status: 200, body: writer.bytes)
+        } catch {
+            return Self.error(500, "\(error)")
+        }
+    }
+
+    func unregister(_ token: DeviceToken, on eventLoop: any EventLoop) -> EventLoopFuture<Response> {
+        self.relay.unregister(token, on: eventLoop).map { timestamp in
+            var writer = JSONWriter()
+            writer.object { members in
+                members.member("token") { $0.string(token.hex) }
+                members.member("unregisteredAt") { $0.number(timestamp) }
+            }
+            return Response(status: 200, body: writer.bytes)
+        }.recover { Self.error(503, "\($0)") }
+    }
+
+}

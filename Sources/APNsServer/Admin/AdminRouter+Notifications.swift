@@ -1,0 +1,132 @@
+import APNsCore
+import APNsInspection
+import APNsStore
+import NIOCore
+
+extension AdminRouter {
+    /// `/api/v1/notifications[/latest|/wait|/<id>]`, `/api/v1/events`, `/api/v1/reset`.
+    func routeNotifications(_ request: Request) throws(ServerError) -> EventLoopFuture<Reply> {
+        let (segments, query, eventLoop) = (request.segments, request.query, request.eventLoop)
+        switch (segments[2], segments.count) {
+        case ("notifications", 3):
+            switch request.method {
+            case "GET": return request.now(try self.notifications(query))
+            case "DELETE": return request.later(try self.deleteNotifications(query, on: eventLoop))
+            default: return request.now(Self.error(405, "use GET or DELETE"))
+            }
+        case ("notifications", 4) where segments[3] == "latest":
+            return try request.only("GET") { () throws(ServerError) in request.now(try self.latest(query)) }
+        case ("notifications", 4) where segments[3] == "wait":
+            return try request.only("GET") { () throws(ServerError) in request.later(try self.wait(query, on: eventLoop)) }
+        case ("notifications", 4):
+            return try request.only("GET") { request.now(self.notification(id: segments[3])) }
+        case ("events", 3):
+            return try request.only("GET") { () throws(ServerError) in eventLoop.makeSucceededFuture(.events(try JournalFilter.parse(query))) }
+        case ("reset", 3):
+            return try request.only("POST") { () throws(ServerError) in request.later(try self.reset(query, body: request.body, on: eventLoop)) }
+        default:
+            return request.now(Self.error(404, "no such endpoint: \(request.path)"))
+        }
+    }
+
+    /// Most items one page of `GET /api/v1/notifications` holds, and how many it holds by default.
+    static let maximumPage = 1000
+    static let defaultPage = 100
+    /// The longest a wait may last, and how long it lasts by default.
+    static let maximumWait = Duration.seconds(300)
+    static let defaultWait = Duration.seconds(5)
+
+    /// `GET /api/v1/notifications`: newest first, filtered, one page at a time.
+    func notifications(_ query: QueryParameters) throws(ServerError) -> Response {
+        let filter = try JournalFilter.parse(query)
+        let limit = try query.integer("limit", fallback: Self.defaultPage, maximum: Self.maximumPage)
+        var before: UInt64?
+        if let cursor = query["cursor"] {
+            guard let parsed = UInt64(cursor) else { throw ServerError(.badRequest, subject: "cursor", "cursor must be the next value of an earlier page") }
+            before = parsed
+        }
+        let page = self.inspection.journal.read { $0.page(matching: filter, limit: limit, before: before) }
+        var writer = JSONWriter()
+        writer.object { members in
+            members.member("total") { $0.number(page.total) }
+            members.member("items") { $0.array(page.items) { writer, entry in JournalJSON.write(entry, into: &writer) } }
+            members.member("next") { $0.optionalString(page.next.map { String($0) }) }
+        }
+        return Response(status: 200, body: writer.bytes)
+    }
+
+    /// `GET /api/v1/notifications/<id>`.
+    func notification(id: String) -> Response {
+        guard let entry = self.inspection.journal.read({ $0.entry(uniqueID: id) }) else {
+            return Self.error(404, "no notification \(id) in the journal")
+        }
+        return Response(status: 200, body: JournalJSON.entry(entry))
+    }
+
+    /// `GET /api/v1/notifications/latest`: the newest matching entry.
+    func latest(_ query: QueryParameters) throws(ServerError) -> Response {
+        let filter = try JournalFilter.parse(query)
+        guard let entry = self.inspection.journal.read({ $0.newest(matching: filter) }) else {
+            return Self.error(404, "no matching notification in the journal")
+        }
+        return Response(status: 200, body: JournalJSON.entry(entry))
+    }
+
+    /// `GET /api/v1/notifications/wait`: the oldest matching notification accepted after `after`
+    /// (a unique id; by default, anything in the journal), as soon as there is one; 408 after `timeout`.
+    func wait(_ query: QueryParameters, on eventLoop: any EventLoop) throws(ServerError) -> EventLoopFuture<Response> {
+        let filter = try JournalFilter.parse(query)
+        let timeout = try query.duration("timeout", fallback: Self.defaultWait, maximum: Self.maximumWait)
+        let journal = self.inspection.journal
+        var after: UInt64 = 0
+        if let id = query["after"] {
+            guard let found = journal.read({ $0.id(of: id) }) else {
+                throw ServerError(.badRequest, subject: "after", "after must be the id of a notification in the journal")
+            }
+            after = found
+        }
+        let promise = eventLoop.makePromise(of: Response.self)
+        let waited = journal.wait(for: filter, after: after) { entry in
+            promise.succeed(Response(status: 200, body: JournalJSON.entry(entry)))
+        }
+        if let found = waited.found {
+            promise.succeed(Response(status: 200, body: JournalJSON.entry(found)))
+        } else if let token = waited.token {
+            let timer = eventLoop.scheduleTask(in: TimeAmount(timeout)) {
+                // Only a wait still pending times out; one being resolved completes the promise itself.
+                if journal.cancelWait(token) {
+                    promise.succeed(Self.error(408, "no matching notification within \(timeout)"))
+                }
+            }
+            promise.futureResult.whenComplete { _ in timer.cancel() }
+        }
+        return promise.futureResult
+    }
+
+    /// `DELETE /api/v1/notifications`: forgets matching notifications, in the journal and the store
+    /// (a queued one is then never delivered).
+    func deleteNotifications(_ query: QueryParameters, on eventLoop: any EventLoop) throws(ServerError) -> EventLoopFuture<Response> {
+        let filter = try JournalFilter.parse(query)
+        let removed = self.inspection.journal.remove(matching: filter)
+        let keys = removed.compactMap { entry -> StoredNotificationKey? in
+            guard case .accepted(let notification) = entry.push, let sequence = entry.sequence else { return nil }
+            return StoredNotificationKey(token: notification.token, sequence: sequence)
+        }
+        let answer = Response(status: 200, body: Array(#"{"deleted":\#(removed.count)}"#.utf8))
+        guard !keys.isEmpty else { return eventLoop.makeSucceededFuture(answer) }
+        return self.relay.delete(keys, on: eventLoop).map { answer }.recover { Self.error(503, "\($0)") }
+    }
+
+    /// `POST /api/v1/reset`: empties queues, journal, log and feedback, removes fault rules and
+    /// zeroes counters; with `devices` (query flag or `{"devices": true}`), forgets tokens too.
+    func reset(_ query: QueryParameters, body: [UInt8], on eventLoop: any EventLoop) throws(ServerError) -> EventLoopFuture<Response> {
+        let fromBody = try ResetBody.decode(body).devices
+        let devices = query.flag("devices") || fromBody
+        self.inspection.faults.removeAll()
+        self.inspection.metrics.resetCounters()
+        // The journal empties when the store's commit says so, in order with every other change.
+        return self.relay.clear(devices: devices, on: eventLoop).map {
+            Response(status: 200, body: Array(#"{"reset":true,"devices":\#(devices)}"#.utf8))
+        }.recover { Self.error(503, "\($0)") }
+    }
+}

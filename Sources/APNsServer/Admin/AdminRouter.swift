@@ -1,0 +1,115 @@
+import APNsCore
+import APNsInspection
+import NIOCore
+
+/// The admin API's routes, as a function of method, path and body; no sockets here.
+struct AdminRouter: Sendable {
+    let relay: Relay
+    let inspection: Inspection
+    let readiness: ReadinessGate
+
+    struct Response: Equatable {
+        var status: Int
+        var body: [UInt8]
+        var contentType = "application/json"
+    }
+
+    /// What the connection does with a request: answer it, or stream events until the client leaves.
+    enum Reply {
+        case response(Response)
+        case events(JournalFilter)
+    }
+
+    /// One request, as the routes see it.
+    struct Request {
+        var method: String
+        var path: String
+        var segments: [String]
+        var query: QueryParameters
+        var body: [UInt8]
+        var eventLoop: any EventLoop
+
+        func now(_ response: Response) -> EventLoopFuture<Reply> { self.eventLoop.makeSucceededFuture(.response(response)) }
+        func later(_ response: EventLoopFuture<Response>) -> EventLoopFuture<Reply> { response.map { .response($0) } }
+
+        /// Answers with `answer` when the method is `allowed`, else 405.
+        func only(_ allowed: String, _ answer: () throws(ServerError) -> EventLoopFuture<Reply>) throws(ServerError) -> EventLoopFuture<Reply> {
+            self.method == allowed ? try answer() : self.now(AdminRouter.error(405, "use \(allowed)"))
+        }
+    }
+
+    /// Answers one request on `eventLoop` (reads run there: LMDB reads are memory reads; writes
+    /// go through the relay's group commit).
+    func respond(method: String, uri: String, body: [UInt8], on eventLoop: any EventLoop) -> EventLoopFuture<Reply> {
+        let path = uri.split(separator: "?", maxSplits: 1).first.map(String.init) ?? uri
+        let request = Request(
+            method: method,
+            path: path,
+            segments: path.split(separator: "/", omittingEmptySubsequences: true).map(String.init),
+            query: QueryParameters(uri: uri),
+            body: body,
+            eventLoop: eventLoop
+        )
+        do {
+            return try self.route(request)
+        } catch {
+            return eventLoop.makeSucceededFuture(.response(Self.error(400, error.message)))
+        }
+    }
+
+    private func route(_ request: Request) throws(ServerError) -> EventLoopFuture<Reply> {
+        let segments = request.segments
+        if segments.count == 1, ["healthz", "readyz", "metrics", "openapi.json"].contains(segments[0]) {
+            return try self.routeService(request)
+        }
+        if segments.count >= 3, segments[0] == "api", segments[1] == "v1" {
+            switch segments[2] {
+            case "notifications", "events", "reset": return try self.routeNotifications(request)
+            case "faults": return try self.routeFaults(request)
+            case "devices", "feedback": return try self.routeDevices(request)
+            default: break
+            }
+        }
+        return request.now(Self.error(404, "no such endpoint: \(request.path)"))
+    }
+
+    /// `/healthz`, `/readyz`, `/metrics`, `/openapi.json`.
+    private func routeService(_ request: Request) throws(ServerError) -> EventLoopFuture<Reply> {
+        try request.only("GET") { () throws(ServerError) in
+            switch request.segments[0] {
+            case "healthz":
+                return request.now(Response(status: 200, body: Array(#"{"status":"ok"}"#.utf8)))
+            case "readyz":
+                return request.now(
+                    self.readiness.isReady
+                        ? Response(status: 200, body: Array(#"{"status":"ready"}"#.utf8))
+                        : Self.error(503, "starting: not every listener is bound yet")
+                )
+            case "metrics":
+                return request.now(try self.metrics())
+            default:
+                return request.now(Response(status: 200, body: OpenAPIDocument.json))
+            }
+        }
+    }
+
+    /// `GET /metrics`: Prometheus text, with queue depth and connections read now.
+    private func metrics() throws(ServerError) -> Response {
+        let depth: Int
+        do {
+            depth = try self.relay.queuedCount()
+        } catch {
+            return Self.error(500, "could not count the queued notifications: \(error)")
+        }
+        let body = self.inspection.metrics.render(queueDepth: depth, devicesConnected: self.relay.connectedCount)
+        return Response(status: 200, body: body, contentType: "text/plain; version=0.0.4; charset=utf-8")
+    }
+
+    static let badToken = error(400, "a device token is even-length hex of 32 to 100 bytes")
+
+    static func error(_ status: Int, _ message: String) -> Response {
+        var writer = JSONWriter()
+        writer.object { members in members.member("error") { $0.string(message) } }
+        return Response(status: status, body: writer.bytes)
+    }
+}

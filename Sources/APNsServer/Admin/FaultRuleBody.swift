@@ -1,0 +1,76 @@
+import APNsCore
+import APNsInspection
+
+/// The body of `POST /api/v1/faults`:
+/// `{"match": {...}, "action": {"type": ..., ...} | "reset", "times": N, "probability": p}`.
+struct FaultRuleBody: Decodable {
+    var match = FaultRule.Match()
+    var action: FaultRule.Action
+    var times: Int?
+    var probability = 1.0
+
+    static let example = #"{"match": {...}, "action": {"type": ...}}"#
+
+    private enum CodingKeys: String, CodingKey, CaseIterable { case match, action, times, probability }
+
+    init(from decoder: any Decoder) throws {
+        try decoder.refuseUnknownKeys(CodingKeys.self, in: "a fault rule")
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        if let match = try container.decodeIfPresent(MatchBody.self, forKey: .match) { self.match = match.match }
+        guard container.contains(.action), try !container.decodeNil(forKey: .action) else { throw ActionBody.notAnAction }
+        self.action = try container.decode(ActionBody.self, forKey: .action).action
+        if container.contains(.times), try !container.decodeNil(forKey: .times) {
+            guard let times = try? container.decode(Int.self, forKey: .times), times >= 1 else {
+                throw Self.bad("times must be a whole number of at least 1")
+            }
+            self.times = times
+        }
+        if container.contains(.probability), try !container.decodeNil(forKey: .probability) {
+            guard let probability = try? container.decode(Double.self, forKey: .probability), probability > 0, probability <= 1 else {
+                throw Self.bad("probability must be a number above 0 and at most 1")
+            }
+            self.probability = probability
+        }
+        if let interface = self.match.interface, !self.action.applies(to: interface) {
+            throw Self.bad("a \(self.action.name) action \(Self.interfaces(of: self.action)); it never applies to \(interface)")
+        }
+    }
+
+    static func bad(_ message: String) -> ServerError { ServerError(.badRequest, subject: "fault", message) }
+
+    private static func interfaces(of action: FaultRule.Action) -> String {
+        switch action {
+        case .respond(let reason, _, let statusByte):
+            if reason != nil && statusByte == nil { return "with only a reason is for http2" }
+            return "with only a statusByte is for binary"
+        case .delay, .goAway: return "is for http2"
+        case .reset: return "is for both"
+        }
+    }
+}
+
+/// A fault rule's `match`: which requests it is for.
+struct MatchBody: Decodable {
+    var match: FaultRule.Match
+
+    private enum CodingKeys: String, CodingKey, CaseIterable { case token, topic, pushType, interface }
+
+    init(from decoder: any Decoder) throws {
+        guard (try? decoder.container(keyedBy: AnyCodingKey.self)) != nil else { throw FaultRuleBody.bad("match must be an object") }
+        try decoder.refuseUnknownKeys(CodingKeys.self, in: "match")
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        func text(_ key: CodingKeys) throws -> String? {
+            guard container.contains(key), try !container.decodeNil(forKey: key) else { return nil }
+            guard let value = try? container.decode(String.self, forKey: key), !value.isEmpty else {
+                throw FaultRuleBody.bad("match.\(key.stringValue) must be a string")
+            }
+            return value
+        }
+        var interface: Interface?
+        if let name = try text(.interface) {
+            guard let parsed = Interface(rawValue: name) else { throw FaultRuleBody.bad("match.interface must be http2 or binary") }
+            interface = parsed
+        }
+        self.match = FaultRule.Match(token: try text(.token), topic: try text(.topic), pushType: try text(.pushType), interface: interface)
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+
+/// The query string of an admin request, decoded (`%XX` and `+`); the first value of a name wins.
+struct QueryParameters: Sendable {
+    private var values: [String: String] = [:]
+
+    init(uri: String) {
+        guard let mark = uri.firstIndex(of: "?") else { return }
+        for pair in uri[uri.index(after: mark)...].split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = Self.decode(parts[0])
+            if self.values[name] == nil { self.values[name] = parts.count > 1 ? Self.decode(parts[1]) : "" }
+        }
+    }
+
+    subscript(name: String) -> String? {
+        guard let value = self.values[name], !value.isEmpty else { return nil }
+        return value
+    }
+
+    /// Whether the parameter is given as true (`1`, `true`, `yes`, or present without a value).
+    func flag(_ name: String) -> Bool {
+        guard let value = self.values[name] else { return false }
+        return ["", "1", "true", "yes"].contains(value.lowercased())
+    }
+
+    /// A positive integer parameter, at most `maximum`; `fallback` when absent.
+    func integer(_ name: String, fallback: Int, maximum: Int) throws(ServerError) -> Int {
+        guard let text = self[name] else { return fallback }
+        guard let value = Int(text), value > 0, value <= maximum else {
+            throw ServerError(.badRequest, subject: name, "\(name) must be a whole number from 1 to \(maximum)")
+        }
+        return value
+    }
+
+    /// A duration such as `5s`, `250ms`, `1.5s` or `2` (seconds), at most `maximum`.
+    func duration(_ name: String, fallback: Duration, maximum: Duration) throws(ServerError) -> Duration {
+        guard let text = self[name] else { return fallback }
+        let (number, scale): (Substring, Double) =
+            if text.hasSuffix("ms") { (text.dropLast(2), 0.001) }
+            else if text.hasSuffix("s") { (text.dropLast(), 1) }
+            else if text.hasSuffix("m") { (text.dropLast(), 60) }
+            else { (Substring(text), 1) }
+        guard let value = Double(number), value.isFinite, value >= 0 else {
+            throw ServerError(.badRequest, subject: name, "\(name) must be a duration such as 5s or 250ms")
+        }
+        let duration = Duration.milliseconds(Int64((value * scale * 1000).rounded()))
+        guard duration <= maximum else { throw ServerError(.badRequest, subject: name, "\(name) must be at most \(maximum)") }
+        return duration
+    }
+
+    private static func decode(_ text: Substring) -> String {
+        let spaced = text.replacingOccurrences(of: "+", with: " ")
+        return spaced.removingPercentEncoding ?? spaced
+    }
+}

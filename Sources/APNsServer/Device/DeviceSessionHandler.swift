@@ -1,0 +1,158 @@
+import APNsCore
+import APNsStore
+import APNsWire
+import Logging
+import NIOCore
+
+/// Performs a device connection's protocol: feeds messages to ``DeviceSessionStateMachine`` and
+/// carries out its actions through the relay. Runs on the connection's event loop.
+final class DeviceSessionHandler: ChannelInboundHandler {
+    typealias InboundIn = DeviceFrame
+    typealias OutboundOut = DeviceFrame
+
+    private let relay: Relay
+    private let logger: Logger
+    private var machine = DeviceSessionStateMachine()
+    private var context: ChannelHandlerContext?
+    private var subscriber: DeviceSubscriber?
+
+    init(relay: Relay, logger: Logger) {
+        self.relay = relay
+        self.logger = logger
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+        let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
+        self.subscriber = DeviceSubscriber(eventLoop: context.eventLoop) { notification in
+            bound.value.deliver(notification)
+        }
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let frame = self.unwrapInboundIn(data)
+        do {
+            let message = try DeviceClientMessage(frame: frame)
+            self.perform(self.machine.received(message))
+        } catch let error as DeviceProtocolError {
+            self.perform(self.machine.fail(error.code, error.message))
+        } catch {
+            self.perform(self.machine.fail(.malformedFrame, "\(error)"))
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if let error = error as? DeviceProtocolError {
+            self.perform(self.machine.fail(error.code, error.message))
+        } else {
+            self.logger.debug("device connection error", metadata: ["device.error": "\(error)"])
+            context.close(promise: nil)
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        if let subscriber = self.subscriber {
+            for token in self.machine.closed() { self.relay.unsubscribe(token, subscriber) }
+        }
+        context.fireChannelInactive()
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        // Graceful shutdown: devices reconnect later; what they did not acknowledge stays queued.
+        if event is ChannelShouldQuiesceEvent {
+            context.close(promise: nil)
+            return
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    /// Hands a notification to the session, which sends it if it should; on the event loop.
+    func deliver(_ notification: Notification) {
+        let relay = self.relay
+        self.perform(self.machine.handOver(notification, nowSeconds: relay.nowSeconds, maximumStorageSeconds: relay.maximumStorageSeconds))
+    }
+
+    private func send(_ message: DeviceServerMessage) {
+        guard let context = self.context else { return }
+        context.writeAndFlush(self.wrapOutboundOut(message.frame(allocator: context.channel.allocator)), promise: nil)
+    }
+
+    private func perform(_ action: DeviceSessionStateMachine.Action) {
+        guard let context = self.context else { return }
+        switch action {
+        case .none:
+            break
+        case .send(let message):
+            self.send(message)
+        case .register(let topic, let deviceID):
+            self.register(topic: topic, deviceID: deviceID, attemptsLeft: 3)
+        case .lookUp(let tokens):
+            self.lookUp(tokens)
+        case .resume(let tokens, let reply):
+            self.resume(tokens, reply: reply)
+        case .unregister(let token, let topic):
+            self.relay.unregister(token, on: context.eventLoop).assumeIsolated().whenComplete { result in
+                switch result {
+                case .success(let timestamp):
+                    if let subscriber = self.subscriber { self.relay.unsubscribe(token, subscriber) }
+                    self.perform(self.machine.unregistered(topic: topic, token: token, timestamp: timestamp))
+                case .failure(let error):
+                    self.perform(self.machine.fail(.internalError, "could not unregister: \(error)"))
+                }
+            }
+        case .acknowledge(let uniqueID):
+            self.relay.acknowledge(uniqueID: uniqueID, on: context.eventLoop).assumeIsolated().whenFailure { error in
+                self.perform(self.machine.fail(.internalError, "could not record the acknowledgement: \(error)"))
+            }
+        case .fail(let error):
+            self.logger.debug("device protocol error", metadata: ["device.error": "\(error)"])
+            self.send(.error(code: error.code, message: error.message))
+            context.close(promise: nil)
+        }
+    }
+
+    private func register(topic: String, deviceID: String, attemptsLeft: Int) {
+        guard let context = self.context else { return }
+        let token = DeviceToken.random()
+        self.relay.register(token: token, topic: topic, deviceID: deviceID, on: context.eventLoop)
+            .assumeIsolated().whenComplete { result in
+                switch result {
+                case .success(.registered):
+                    if let subscriber = self.subscriber { self.relay.subscribe(token, subscriber) }
+                    self.perform(self.machine.registered(topic: topic, token: token))
+                case .success(.tokenTaken) where attemptsLeft > 1:
+                    self.register(topic: topic, deviceID: deviceID, attemptsLeft: attemptsLeft - 1)
+                case .success(let outcome):
+                    self.perform(self.machine.fail(.internalError, "could not issue a token: \(outcome)"))
+                case .failure(let error):
+                    self.perform(self.machine.fail(.internalError, "could not issue a token: \(error)"))
+                }
+            }
+    }
+
+    /// Reads the presented tokens' records for the machine to decide which resume.
+    private func lookUp(_ tokens: [DeviceToken]) {
+        do {
+            let records = try self.relay.records(of: tokens)
+            self.perform(self.machine.lookedUp(records, registeredOnly: self.relay.tokenPolicy == .registered))
+        } catch {
+            self.perform(self.machine.fail(.internalError, "could not look the tokens up: \(error)"))
+        }
+    }
+
+    /// Subscribes the resumed tokens, answers `resumed`, then hands over what is queued.
+    private func resume(_ tokens: [DeviceToken], reply: DeviceServerMessage) {
+        guard let subscriber = self.subscriber else { return }
+        // Subscribe before reading the queue: a notification accepted in between arrives live
+        // and is not sent twice.
+        for token in tokens { self.relay.subscribe(token, subscriber) }
+        self.send(reply)
+        do {
+            for token in tokens {
+                for queued in try self.relay.queued(for: token) { self.deliver(queued.notification) }
+            }
+        } catch {
+            self.perform(self.machine.fail(.internalError, "could not read the queue: \(error)"))
+        }
+    }
+}

@@ -1,0 +1,141 @@
+import APNsCore
+import APNsStore
+import APNsWire
+
+/// The protocol state of one device connection (docs/device-protocol.md), as a value that turns
+/// messages and store results into actions for ``DeviceSessionHandler`` to perform. It decides
+/// which tokens a connection may resume (the token policy), and which notifications go out:
+/// only for tokens it holds, never after their expiration, and once until acknowledged.
+struct DeviceSessionStateMachine {
+    enum State: Equatable {
+        case awaitingHello
+        case active(deviceID: String)
+        case closed
+    }
+
+    enum Action: Equatable {
+        case none
+        case send(DeviceServerMessage)
+        case register(topic: String, deviceID: String)
+        /// Look these tokens up in the store (then call ``lookedUp(_:registeredOnly:)``).
+        case lookUp([DeviceToken])
+        /// Route these tokens' notifications here, send `reply`, then hand over what they have queued.
+        case resume([DeviceToken], reply: DeviceServerMessage)
+        case unregister(DeviceToken, topic: String)
+        case acknowledge(uniqueID: String)
+        /// Send an error frame, then close.
+        case fail(DeviceProtocolError)
+    }
+
+    private(set) var state = State.awaitingHello
+    /// The tokens this connection holds (registered or resumed here), with their topic ("" if unknown).
+    private(set) var tokens: [DeviceToken: String] = [:]
+    /// Unique ids sent on this connection and not yet acknowledged: a notification that reaches
+    /// the session twice (live and from the queue on resume) is sent once.
+    private var unacknowledged: Set<String> = []
+
+    mutating func received(_ message: DeviceClientMessage) -> Action {
+        switch (self.state, message) {
+        case (.closed, _):
+            return .none
+        case (.awaitingHello, .hello(let version, let deviceID)):
+            guard version == DeviceProtocol.version else {
+                return self.fail(.unsupportedVersion, "this server speaks version \(DeviceProtocol.version), not \(version)")
+            }
+            guard !deviceID.isEmpty, deviceID.utf8.count <= DeviceProtocol.maximumIdentifierLength else {
+                return self.fail(.invalidArgument, "a device id has 1 to \(DeviceProtocol.maximumIdentifierLength) bytes")
+            }
+            self.state = .active(deviceID: deviceID)
+            return .send(.welcome(version: DeviceProtocol.version))
+        case (.awaitingHello, _):
+            return self.fail(.unexpectedMessage, "the first message must be hello")
+        case (.active, .hello):
+            return self.fail(.unexpectedMessage, "hello was already received")
+        case (.active(let deviceID), .register(let topic)):
+            guard !topic.isEmpty, topic.utf8.count <= DeviceProtocol.maximumTopicLength else {
+                return self.fail(.invalidArgument, "a topic has 1 to \(DeviceProtocol.maximumTopicLength) bytes")
+            }
+            return .register(topic: topic, deviceID: deviceID)
+        case (.active, .resume(let tokens)):
+            return .lookUp(tokens)
+        case (.active, .unregister(let topic)):
+            guard let token = self.tokens.first(where: { $0.value == topic })?.key else {
+                return self.fail(.invalidArgument, "this connection holds no token for topic \(topic)")
+            }
+            return .unregister(token, topic: topic)
+        case (.active, .ack(let uniqueID)):
+            self.unacknowledged.remove(uniqueID)
+            return .acknowledge(uniqueID: uniqueID)
+        case (.active, .ping(let opaque)):
+            return .send(.pong(opaque))
+        }
+    }
+
+    /// The store issued `token` for `topic`.
+    mutating func registered(topic: String, token: DeviceToken) -> Action {
+        guard case .active = self.state else { return .none }
+        self.tokens[token] = topic
+        return .send(.registered(topic: topic, token: token))
+    }
+
+    /// The tokens presented in `resume` were looked up in the store. An unregistered token is
+    /// refused, and so is one the store never issued when only registered tokens are taken
+    /// (`registeredOnly`); the others are resumed, with their topic ("" when unknown).
+    mutating func lookedUp(_ records: [(token: DeviceToken, record: TokenRecord?)], registeredOnly: Bool) -> Action {
+        guard case .active = self.state else { return .none }
+        var results: [ResumeResult] = []
+        var resumed: [DeviceToken] = []
+        for (token, record) in records {
+            if record?.unregisteredAt != nil {
+                results.append(ResumeResult(token: token, status: .unregistered))
+            } else if record == nil && registeredOnly {
+                results.append(ResumeResult(token: token, status: .unknown))
+            } else {
+                results.append(ResumeResult(token: token, status: .resumed))
+                self.tokens[token] = record?.topic ?? ""
+                resumed.append(token)
+            }
+        }
+        return .resume(resumed, reply: .resumed(results))
+    }
+
+    /// A notification for this connection (live, or from a queue on resume): sent when the
+    /// connection holds its token, it has not expired (the sweeper may not have removed it yet;
+    /// expiration 0 was decided at acceptance), and it is not already awaiting acknowledgement.
+    mutating func handOver(_ notification: Notification, nowSeconds: Int64, maximumStorageSeconds: Int64) -> Action {
+        guard self.holds(notification.token) else { return .none }
+        if notification.expiration != 0 {
+            let expiry = notification.effectiveExpiration(maximumStorageSeconds: maximumStorageSeconds)
+            guard expiry > nowSeconds else { return .none }
+        }
+        guard self.unacknowledged.insert(notification.uniqueID).inserted else { return .none }
+        return .send(.notification(notification))
+    }
+
+    /// The store unregistered `token`.
+    mutating func unregistered(topic: String, token: DeviceToken, timestamp: Int64) -> Action {
+        guard case .active = self.state else { return .none }
+        self.tokens[token] = nil
+        return .send(.unregistered(topic: topic, token: token, timestamp: timestamp))
+    }
+
+    /// Something went wrong that ends the session.
+    mutating func fail(_ code: DeviceErrorCode, _ message: String) -> Action {
+        guard self.state != .closed else { return .none }
+        self.state = .closed
+        return .fail(DeviceProtocolError(code, message))
+    }
+
+    /// The connection closed.
+    mutating func closed() -> [DeviceToken] {
+        self.state = .closed
+        defer { self.tokens = [:] }
+        return Array(self.tokens.keys)
+    }
+
+    /// Whether notifications for `token` go to this connection.
+    func holds(_ token: DeviceToken) -> Bool {
+        guard case .active = self.state else { return false }
+        return self.tokens[token] != nil
+    }
+}

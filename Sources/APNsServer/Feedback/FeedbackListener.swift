@@ -1,0 +1,28 @@
+import APNsAuth
+import APNsCore
+import NIOCore
+import NIOSSL
+
+extension TLSListener {
+    /// The feedback service (APNs' port 2196): tokens that became invalid, read once. In strict
+    /// mode a provider reads only the tokens of its certificate's topics.
+    static func feedback(
+        _ listener: Listener,
+        sslContext: NIOSSLContext,
+        relay: Relay,
+        auth: AuthMode,
+        environment: APNsEnvironment,
+        idleTimeout: TimeAmount,
+        onBound: @escaping @Sendable (SocketAddress) -> Void
+    ) -> TLSListener {
+        let logger = listener.logger
+        // A provider that never finishes the handshake would hold the tuples' write open.
+        return TLSListener(listener: listener, sslContext: sslContext, idleTimeout: idleTimeout, onBound: onBound) { channel, certificate in
+            var topics: Set<String>?
+            if auth == .strict {
+                topics = Set(try ProviderCertificate.binaryProvider(certificate, environment: environment, listener: "feedback").topics)
+            }
+            try channel.pipeline.syncOperations.addHandler(FeedbackSessionHandler(relay: relay, topics: topics, logger: logger))
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import APNsAuth
+import APNsCore
+import APNsWire
+import NIOCore
+import NIOSSL
+
+extension TLSListener {
+    /// The legacy binary gateway (commands 0, 1 and 2 over TLS, APNs' port 2195).
+    static func binaryGateway(
+        _ listener: Listener,
+        sslContext: NIOSSLContext,
+        context: GatewayContext,
+        idleTimeout: TimeAmount,
+        onBound: @escaping @Sendable (SocketAddress) -> Void
+    ) -> TLSListener {
+        TLSListener(listener: listener, sslContext: sslContext, idleTimeout: idleTimeout, onBound: onBound) { channel, certificate in
+            var topic: String?
+            if context.auth == .strict {
+                let certificate = try ProviderCertificate.binaryProvider(certificate, environment: context.environment, listener: "gateway")
+                // A certificate without a topic is status 3 (missing topic) on every notification.
+                topic = certificate.bundleID ?? ""
+            }
+            let pipeline = channel.pipeline.syncOperations
+            try pipeline.addHandler(ByteToMessageHandler(BinaryGatewayDecoder()))
+            try pipeline.addHandler(GatewaySessionHandler(context: context, topic: topic))
+            context.inspection.metrics.countConnection(.binary, channel)
+        }
+    }
+}
+
+extension ProviderCertificate {
+    /// The certificate of a provider on a binary interface in strict mode, where the TLS handshake
+    /// has required one; a certificate for the other environment ends the connection, as the
+    /// binary interface has no way to say why.
+    static func binaryProvider(_ certificate: ProviderCertificate?, environment: APNsEnvironment, listener: String) throws -> ProviderCertificate {
+        guard let certificate else {
+            throw ServerError(.listener, subject: listener, "the provider's client certificate could not be read")
+        }
+        guard certificate.environments.contains(environment) else {
+            let theirs = certificate.environments.map(\.rawValue).sorted().joined(separator: ", ")
+            throw ServerError(.listener, subject: listener, "the provider's certificate is for \(theirs); this emulator plays \(environment)")
+        }
+        return certificate
+    }
+}

@@ -1,0 +1,28 @@
+import APNsAuth
+import APNsCore
+
+/// What the streams of one provider connection share; confined to its event loop.
+final class ProviderConnectionState {
+    private var ids = APNsIDGenerator()
+    /// The connection's authentication state in strict mode; `nil` when any provider is accepted.
+    private var auth: ProviderAuthStateMachine?
+    /// Lifts the one-stream limit of a connection that has not authenticated yet.
+    var unlockStreams: () -> Void = {}
+
+    init(auth: ProviderAuthStateMachine?) {
+        self.auth = auth
+    }
+
+    /// A new `apns-id` or unique id.
+    func makeID() -> String { self.ids.uuid() }
+
+    /// Runs the connection's authentication for one request, in place; `nil` when any provider
+    /// is accepted. The first request that authenticates lifts the one-stream limit.
+    func authenticate(_ authorization: String?, nowMillis: Int64, verifier: ProviderTokenVerifier) -> ProviderAuthStateMachine.Decision? {
+        let decision = self.auth?.authenticate(authorization: authorization, nowSeconds: nowMillis / 1000) {
+            verifier.verify(authorization: $0)
+        }
+        if case .allow(_, unlocksStreams: true)? = decision { self.unlockStreams() }
+        return decision
+    }
+}

@@ -1,0 +1,19 @@
+import APNsAuth
+import APNsCore
+import APNsInspection
+import Logging
+import NIOCore
+
+/// What every provider stream shares: the relay, the rules and the logger.
+struct ProviderContext: Sendable {
+    let relay: Relay
+    let auth: AuthMode
+    let authRules: ProviderAuthStateMachine.Rules
+    let verifier: ProviderTokenVerifier
+    let validator: PushValidator
+    let inspection: Inspection
+    let environment: APNsEnvironment
+    let shutdownGrace: TimeAmount
+    let clock: @Sendable () -> Int64
+    let logger: Logger
+}

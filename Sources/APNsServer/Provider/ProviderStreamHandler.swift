@@ -1,0 +1,183 @@
+import APNsAuth
+import APNsCore
+import APNsInspection
+import APNsStore
+import APNsWire
+import Logging
+import NIOCore
+import NIOHPACK
+import NIOHTTP2
+
+/// Handles one HTTP/2 stream of the provider API: gathers the request, validates it, hands it to
+/// the relay and answers once it is durable. Runs on the connection's event loop.
+final class ProviderStreamHandler: ChannelInboundHandler {
+    typealias InboundIn = HTTP2Frame.FramePayload
+    typealias OutboundOut = HTTP2Frame.FramePayload
+
+    private let context: ProviderContext
+    private let connection: NIOLoopBound<ProviderConnectionState>
+    private var request: PushRequest?
+    private var answered = false
+    /// When the request was complete: wall clock for the journal, monotonic for the latency metric.
+    private var receivedAt: Int64 = 0
+    private var started = NIODeadline.uptimeNanoseconds(0)
+    /// The fault rule that shaped this request's answer, if any.
+    private var fault: FaultMark?
+
+    init(context: ProviderContext, connection: NIOLoopBound<ProviderConnectionState>) {
+        self.context = context
+        self.connection = connection
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch self.unwrapInboundIn(data) {
+        case .headers(let headers):
+            if self.request == nil {
+                self.request = HTTP2PushRequestDecoder.request(from: headers.headers)
+            }
+            // A second HEADERS block is a trailer; APNs ignores it.
+            if headers.endStream { self.finish(context: context) }
+        case .data(let frame):
+            if case .byteBuffer(let buffer) = frame.data { self.request?.appendBody(buffer) }
+            if frame.endStream { self.finish(context: context) }
+        default:
+            break
+        }
+    }
+
+    private func finish(context: ChannelHandlerContext) {
+        guard !self.answered, let request = self.request else { return }
+        self.answered = true
+        let shared = self.context
+        let connection = self.connection.value
+        self.started = .now()
+        self.receivedAt = shared.clock()
+        var credential: ProviderCredential?
+        if let decision = connection.authenticate(request.authorization, nowMillis: self.receivedAt, verifier: shared.verifier) {
+            switch decision {
+            case .refuse(let reason):
+                shared.logger.debug("refused a provider", metadata: ["apns.reason": "\(reason.wire)"])
+                self.respond(Rejection(reason: reason, apnsID: self.apnsID(for: request)), context: context)
+                return
+            case .allow(let allowed, _):
+                credential = allowed
+            }
+        }
+        let rule = shared.inspection.fault(
+            for: FaultRequest(
+                interface: .http2,
+                token: { RejectedPush.token(fromPath: request.path) },
+                topic: request.topic ?? Self.certificateTopic(credential),
+                pushType: request.pushType
+            )
+        )
+        guard let rule else {
+            self.process(request, credential: credential, context: context)
+            return
+        }
+        self.fault = FaultMark(ruleID: rule.id, action: rule.action.name)
+        switch rule.action {
+        case .respond(let wire, let status, _):
+            let reason = Reason.injected(wire: wire ?? "", status: status)
+            let timestamp = reason == .unregistered ? self.receivedAt : nil
+            self.respond(Rejection(reason: reason, apnsID: self.apnsID(for: request)), timestamp: timestamp, context: context)
+        case .delay(let delay):
+            context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(delay)) {
+                self.process(request, credential: credential, context: context)
+            }
+        case .reset:
+            self.record(reason: nil)
+            if let parent = context.channel.parent { ConnectionReset.reset(parent) }
+        case .goAway(let reason):
+            self.record(reason: reason)
+            let streamID = try? context.channel.syncOptions?.getOption(HTTP2StreamChannelOptions.streamID)
+            guard let streamID, let parent = context.channel.parent,
+                let handler = try? parent.pipeline.syncOperations.handler(type: ProviderConnectionHandler.self)
+            else { return }
+            handler.goAway(from: streamID, reason: reason)
+        }
+    }
+
+    /// Validates and stores the request (after a delay, when a fault rule asked for one).
+    private func process(_ request: PushRequest, credential: ProviderCredential?, context: ChannelHandlerContext) {
+        let shared = self.context
+        let connection = self.connection.value
+        switch shared.validator.validate(request, nowMillis: self.receivedAt, source: .http2, generateID: connection.makeID) {
+        case .failure(let rejection):
+            shared.logger.debug(
+                "rejected push",
+                metadata: ["apns.reason": "\(rejection.reason.wire)", "apns.detail": "\(rejection.detail ?? "")"]
+            )
+            self.respond(rejection, context: context)
+        case .success(var notification):
+            if let credential {
+                switch ProviderAuthStateMachine.topic(for: notification.topic, credential: credential) {
+                case .success(let topic): notification.topic = topic
+                case .failure(let reason):
+                    self.respond(Rejection(reason: reason, apnsID: notification.apnsID), context: context)
+                    return
+                }
+            }
+            self.accept(notification, context: context)
+        }
+    }
+
+    private func accept(_ notification: Notification, context: ChannelHandlerContext) {
+        let shared = self.context
+        shared.relay.accept(notification, on: context.eventLoop).assumeIsolated().whenComplete { result in
+            switch result {
+            case .success(let outcome):
+                if let refusal = Relay.refusal(for: outcome) {
+                    let rejection = Rejection(reason: refusal.reason, apnsID: notification.apnsID)
+                    self.respond(rejection, timestamp: refusal.timestamp, context: context)
+                    return
+                }
+                shared.inspection.metrics.accepted(.http2, after: .nanoseconds(Int64(NIODeadline.now().uptimeNanoseconds - self.started.uptimeNanoseconds)))
+                if let fault = self.fault { shared.inspection.delayed(uniqueID: notification.uniqueID, by: fault) }
+                let uniqueID = shared.environment == .development ? notification.uniqueID : nil
+                let headers = HTTP2PushResponseEncoder.success(apnsID: notification.apnsID, uniqueID: uniqueID)
+                context.writeAndFlush(
+                    self.wrapOutboundOut(.headers(.init(headers: headers, endStream: true))),
+                    promise: nil
+                )
+            case .failure(let error):
+                shared.logger.info("could not store a push", metadata: ["store.error": "\(error)"])
+                let rejection = Rejection(reason: Relay.reason(for: error), apnsID: notification.apnsID)
+                self.respond(rejection, context: context)
+            }
+        }
+    }
+
+    /// Answers with an error, and records it in the journal.
+    private func respond(_ rejection: Rejection, timestamp: Int64? = nil, context: ChannelHandlerContext) {
+        self.record(reason: rejection.reason.wire, status: rejection.reason.status, apnsID: rejection.apnsID)
+        let response = HTTP2PushResponseEncoder.failure(rejection, timestamp: timestamp, allocator: context.channel.allocator)
+        context.write(self.wrapOutboundOut(.headers(.init(headers: response.headers))), promise: nil)
+        context.writeAndFlush(
+            self.wrapOutboundOut(.data(.init(data: .byteBuffer(response.body), endStream: true))),
+            promise: nil
+        )
+    }
+
+    /// Journals the request as rejected: with the reason and status the provider got, or none
+    /// (the connection was reset or sent away).
+    private func record(reason: String?, status: Int? = nil, apnsID: String? = nil) {
+        guard let request = self.request else { return }
+        let connection = self.connection.value
+        let rejected = RejectedPush(
+            request, id: connection.makeID(), apnsID: apnsID ?? request.apnsID, reason: reason, httpStatus: status, receivedAt: self.receivedAt
+        )
+        self.context.inspection.rejected(rejected, fault: self.fault)
+    }
+
+    /// The topic a request without `apns-topic` goes to: its certificate's only topic.
+    private static func certificateTopic(_ credential: ProviderCredential?) -> String? {
+        guard case .certificate(let certificate)? = credential else { return nil }
+        return certificate.defaultTopic
+    }
+
+    /// The `apns-id` an error answer carries: the provider's when it is canonical, else a new one.
+    private func apnsID(for request: PushRequest) -> String {
+        request.apnsID.flatMap { APNsID.isCanonical($0) ? $0 : nil } ?? self.connection.value.makeID()
+    }
+}

@@ -1,0 +1,68 @@
+import APNsCore
+import APNsStore
+import NIOCore
+
+/// What device sessions and the binary gateway need of the store and the hub.
+extension Relay {
+    /// Issues `token` for an app on a device; `.registered`, or `.tokenTaken` when it is in use.
+    func register(token: DeviceToken, topic: String, deviceID: String?, on eventLoop: any EventLoop) -> EventLoopFuture<StoreOutcome> {
+        self.submit(.register(token: token, topic: topic, deviceID: deviceID), on: eventLoop)
+    }
+
+    /// Unregisters `token` (the app was removed); the future holds when (ms since the UNIX epoch).
+    func unregister(_ token: DeviceToken, on eventLoop: any EventLoop) -> EventLoopFuture<Int64> {
+        self.submit(.unregister(token: token), on: eventLoop).flatMapThrowing { outcome in
+            guard case .unregistered(let timestamp) = outcome else {
+                throw ServerError(.store, subject: "unregister", "unexpected store outcome \(outcome)")
+            }
+            return timestamp
+        }
+    }
+
+    /// A device acknowledged a notification: it leaves its queue.
+    func acknowledge(uniqueID: String, on eventLoop: any EventLoop) -> EventLoopFuture<Void> {
+        self.submit(.acknowledge(uniqueID: uniqueID), on: eventLoop).map { _ in }
+    }
+
+    /// Routes `token`'s notifications to `subscriber` from now on.
+    func subscribe(_ token: DeviceToken, _ subscriber: DeviceSubscriber) {
+        self.hub.subscribe(token, subscriber)
+    }
+
+    /// Stops routing `token` to `subscriber` (unless another connection took it over).
+    func unsubscribe(_ token: DeviceToken, _ subscriber: DeviceSubscriber) {
+        self.hub.unsubscribe(token, subscriber)
+    }
+
+    /// Whether a device holding `token` is connected.
+    func isConnected(_ token: DeviceToken) -> Bool { self.hub.isConnected(token) }
+
+    /// How many tokens have a device connected.
+    var connectedCount: Int { self.hub.connectedCount }
+
+    /// The store's records of `tokens`, in order (nil for a token it does not know).
+    func records(of tokens: [DeviceToken]) throws(StoreError) -> [(token: DeviceToken, record: TokenRecord?)] {
+        var records: [(token: DeviceToken, record: TokenRecord?)] = []
+        for token in tokens { records.append((token, try self.store.token(token))) }
+        return records
+    }
+
+    /// `token`'s queued notifications, oldest first.
+    func queued(for token: DeviceToken) throws(StoreError) -> [QueuedNotification] {
+        try self.store.queued(for: token)
+    }
+
+    /// Which tokens a push may go to, and how long a notification is kept at most.
+    var tokenPolicy: TokenPolicy { self.store.configuration.tokenPolicy }
+    var maximumStorageSeconds: Int64 { self.store.configuration.maximumStorageSeconds }
+
+    /// Now, on the store's clock, in seconds since the UNIX epoch.
+    var nowSeconds: Int64 { self.store.configuration.clock() / 1000 }
+
+    /// The status a binary notification is refused with before it is submitted, when the store
+    /// would refuse its token: everything a connection sends after a bad notification must be
+    /// discarded, so the gateway cannot wait for the commit to find out.
+    func binaryTokenRefusal(for notification: Notification) throws(StoreError) -> BinaryStatus? {
+        try self.store.tokenRefusal(for: notification.token, topic: notification.topic).flatMap(Self.binaryRefusal(for:))
+    }
+}

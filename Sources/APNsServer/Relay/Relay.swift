@@ -1,0 +1,86 @@
+import APNsCore
+import APNsStore
+import NIOCore
+
+/// Ties the front doors to the store and the connected devices: a validated notification goes
+/// in, an outcome comes back once it is durable. One relay serves every interface; the front
+/// doors reach the store and the hub only through it, and the store's outcomes become answers
+/// (HTTP/2 reasons, binary status bytes) here, in one place.
+public final class Relay: Sendable {
+    let store: NotificationStore
+    let hub: DeliveryHub
+    private let batchers: [ObjectIdentifier: StoreBatcher]
+
+    /// - Parameter group: the event loops the listeners run on; each gets its own batcher.
+    public init(store: NotificationStore, hub: DeliveryHub, group: any EventLoopGroup) {
+        self.store = store
+        self.hub = hub
+        var batchers: [ObjectIdentifier: StoreBatcher] = [:]
+        for loop in group.makeIterator() {
+            batchers[ObjectIdentifier(loop)] = StoreBatcher(eventLoop: loop, store: store)
+        }
+        self.batchers = batchers
+    }
+
+    /// Stores `notification` and, once it is durable, hands it to its device if one is connected.
+    /// The future completes on `eventLoop` after the commit. Call on `eventLoop`.
+    public func accept(_ notification: Notification, on eventLoop: any EventLoop) -> EventLoopFuture<StoreOutcome> {
+        // Whether the device is connected is decided at acceptance: it matters for expiration 0.
+        let operation: StoreOperation =
+            self.hub.isConnected(notification.token) ? .acceptForConnectedDevice(notification) : .accept(notification)
+        let hub = self.hub
+        return self.submit(operation, on: eventLoop).map { outcome in
+            switch outcome {
+            case .queued, .deliverOnce: hub.deliver(notification)
+            default: break
+            }
+            return outcome
+        }
+    }
+
+    /// Runs one store operation in the next group commit of `eventLoop`'s batch. Call on `eventLoop`.
+    func submit(_ operation: StoreOperation, on eventLoop: any EventLoop) -> EventLoopFuture<StoreOutcome> {
+        guard let batcher = self.batchers[ObjectIdentifier(eventLoop)] else {
+            // A loop outside the group (never expected): submit directly, without batching.
+            let promise = eventLoop.makePromise(of: StoreOutcome.self)
+            self.store.submit([operation]) { result in
+                let outcome = result.flatMap { outcomes in
+                    outcomes.first.map { .success($0) } ?? .failure(.closed)
+                }
+                promise.completeWith(outcome.mapError { $0 as any Error })
+            }
+            return promise.futureResult
+        }
+        return batcher.enqueue(operation)
+    }
+
+    /// How a provider is answered for what the store did with its notification: `nil` for 200,
+    /// otherwise the reason and, for a 410, when the token stopped being valid.
+    public static func refusal(for outcome: StoreOutcome) -> (reason: Reason, timestamp: Int64?)? {
+        switch outcome {
+        case .unknownToken: return (.badDeviceToken, nil)
+        case .tokenNotForTopic: return (.deviceTokenNotForTopic, nil)
+        case .tokenUnregistered(let timestamp): return (.unregistered, timestamp)
+        default: return nil
+        }
+    }
+
+    /// The status a binary provider gets for what the store did: a token that is unknown (in the
+    /// registered policy) or not for the topic is invalid (8). An unregistered token is taken
+    /// silently and reported by the feedback service, as APNs did.
+    public static func binaryRefusal(for outcome: StoreOutcome) -> BinaryStatus? {
+        switch outcome {
+        case .unknownToken, .tokenNotForTopic: return .invalidToken
+        default: return nil
+        }
+    }
+
+    /// The reason a provider gets when the store could not take a notification.
+    public static func reason(for error: any Error) -> Reason {
+        switch error as? StoreError {
+        case .mapFull: return .serviceUnavailable
+        case .closed: return .shutdown
+        default: return .internalServerError
+        }
+    }
+}

@@ -1,0 +1,108 @@
+import APNsAuth
+import APNsCore
+import APNsInspection
+import APNsStore
+import Logging
+import NIOCore
+import NIOPosix
+import ServiceLifecycle
+import UnixSignals
+
+/// The whole emulator: store, relay and listeners, run as one ServiceGroup.
+public final class Emulator: Sendable {
+    public let configuration: EmulatorConfiguration
+    public let store: NotificationStore
+    private let group: MultiThreadedEventLoopGroup
+    private let serviceGroup: ServiceGroup
+    private let readiness = ReadinessGate()
+    /// The relay between the front doors, the store and connected devices.
+    public let relay: Relay
+    /// The journal, fault rules and metrics behind the admin API.
+    public let inspection: Inspection
+    private let verifier: ProviderTokenVerifier
+    private let logger: Logger
+
+    /// How many provider-token keys the key store holds now.
+    public var providerKeyCount: Int { self.verifier.keys.count }
+
+    /// Prepares everything (certificates, store, TLS) without opening a socket.
+    ///
+    /// - Parameters:
+    ///   - signals: signals that start a graceful shutdown (none for tests).
+    ///   - onListening: told each listener's name and URL once it is bound.
+    public init(
+        configuration: EmulatorConfiguration,
+        logger: Logger,
+        signals: [UnixSignal] = [.sigterm, .sigint],
+        onListening: @escaping @Sendable (_ name: String, _ url: String) -> Void = { _, _ in }
+    ) throws {
+        self.configuration = configuration
+        self.logger = logger
+        let tls = try EmulatorTLS(configuration, logger: logger)
+        self.verifier = ProviderTokenVerifier(keys: try ProviderKeyStore(directory: configuration.keysDirectory, logger: logger))
+        self.inspection = Inspection(journalCapacity: configuration.journalSize, logger: logger)
+        self.store = try Self.openStore(configuration, inspection: self.inspection, logger: logger)
+        self.group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, configuration.eventLoopThreads))
+        self.relay = Relay(store: self.store, hub: DeliveryHub(), group: self.group)
+        let parts = EmulatorParts(
+            configuration: configuration,
+            group: self.group,
+            relay: self.relay,
+            inspection: self.inspection,
+            verifier: self.verifier,
+            readiness: self.readiness,
+            tls: tls,
+            logger: logger,
+            onListening: onListening
+        )
+        let services: [any Service] = [StoreService(store: self.store)] + parts.listeners()
+        self.serviceGroup = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: services.map {
+                    .init(service: $0, successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup)
+                },
+                gracefulShutdownSignals: signals,
+                logger: logger
+            )
+        )
+    }
+
+    /// Opens the store with the inspection as its observer, and loads what it holds into the journal.
+    private static func openStore(_ configuration: EmulatorConfiguration, inspection: Inspection, logger: Logger) throws -> NotificationStore {
+        let store = try NotificationStore(configuration: configuration.storeConfiguration, logger: logger) { commit in
+            inspection.committed(commit)
+        }
+        let queued = try store.allQueued(limit: configuration.journalSize)
+        let logged = try store.logged(limit: configuration.journalSize)
+        inspection.journal.seed(
+            queued.map { (sequence: $0.sequence, status: nil, at: nil, notification: $0.notification) }
+                + logged.map { (sequence: $0.sequence, status: $0.status, at: $0.at, notification: $0.notification) }
+        )
+        return store
+    }
+
+    /// Serves until a shutdown signal or ``shutdown()``; returns after every accepted request
+    /// has been answered and the store is closed.
+    public func run() async throws {
+        do {
+            try await self.serviceGroup.run()
+        } catch {
+            self.readiness.failed(error)
+            self.store.close()
+            try await self.group.shutdownGracefully()
+            throw error
+        }
+        self.readiness.failed(ServerError(.stopped, subject: "emulator", "stopped"))
+        try await self.group.shutdownGracefully()
+    }
+
+    /// Where the listeners are, once they are all bound.
+    public func listening() async throws -> ListeningAddresses {
+        try await self.readiness.wait()
+    }
+
+    /// Starts a graceful shutdown, as SIGTERM would.
+    public func shutdown() async {
+        await self.serviceGroup.triggerGracefulShutdown()
+    }
+}

@@ -1,0 +1,91 @@
+import APNsAuth
+import APNsCore
+import APNsStore
+import NIOCore
+
+/// Everything the emulator needs to start, with the defaults `apns-emulator serve` uses.
+public struct EmulatorConfiguration: Sendable {
+    /// The address every listener binds to.
+    public var host: String = "127.0.0.1"
+    /// HTTP/2 provider API port (APNs' alternative port 2197); 0 picks a free port.
+    public var http2Port: Int = 2197
+    /// Admin HTTP/1.1 API port; 0 picks a free port.
+    public var adminPort: Int = 8197
+    /// Device listener port (APNs' own device port 5223); 0 picks a free port.
+    public var devicePort: Int = 5223
+    /// Legacy binary gateway port (APNs' 2195); 0 picks a free port.
+    public var gatewayPort: Int = 2195
+    /// Feedback service port (APNs' 2196); 0 picks a free port.
+    public var feedbackPort: Int = 2196
+    /// A gateway or feedback connection that sends nothing for this long is closed.
+    public var idleTimeout: Duration = .seconds(3600)
+    /// Where LMDB keeps its files.
+    public var dataDirectory: String = ".apns-emulator"
+    /// The server certificate (PEM) providers see, and its private key.
+    public var certificatePath: String = "certs/server.pem"
+    public var privateKeyPath: String = "certs/server-key.pem"
+    /// Where development certificates are generated when the two files above are missing.
+    public var certificatesDirectory: String = "certs"
+    public var durability: Durability = .durable
+    /// LMDB map size: the most the store can hold.
+    public var mapSizeBytes: Int = 4 << 30
+    /// Which tokens a push may go to.
+    public var tokenPolicy: TokenPolicy = .open
+    /// What an offline device's queue keeps.
+    public var storagePolicy: StoragePolicy = .all
+    /// The most notifications one device queue holds under the `all` policy.
+    public var maximumQueuedPerDevice: Int = 1000
+    /// The longest a notification is kept, whatever its expiration (APNs: 30 days).
+    public var maximumExpirationSeconds: Int64 = 30 * 86_400
+    /// How many delivered, expired, discarded or dropped notifications are kept for inspection.
+    public var deliveredLogSize: Int = 10_000
+    /// How many notifications (accepted or rejected) the admin API's journal keeps, newest first.
+    public var journalSize: Int = 10_000
+    public var environment: APNsEnvironment = .development
+    /// How long graceful shutdown waits for a connection's unfinished requests before closing it.
+    public var shutdownGrace: Duration = .seconds(10)
+    /// Whether providers must authenticate (by client certificate or provider token).
+    public var auth: AuthMode = .none
+    /// CA certificates (PEM files) provider certificates may chain to, besides the development CA.
+    public var providerCAPaths: [String] = []
+    /// The provider-token key store: one `<key id>.json` per key (`apns-emulator keys create`).
+    public var keysDirectory: String = "keys"
+    /// A provider token older than this is `ExpiredProviderToken` (APNs: one hour).
+    public var tokenLifetime: Duration = .seconds(3600)
+    /// A connection may change its provider token at most this often (APNs: 20 minutes).
+    public var tokenUpdateInterval: Duration = .seconds(1200)
+    /// Event-loop threads for the listeners (defaults to the number of cores).
+    public var eventLoopThreads: Int = System.coreCount
+    /// Milliseconds since the UNIX epoch; tests replace it.
+    public var clock: @Sendable () -> Int64 = StoreConfiguration.systemClock
+
+    public init() {}
+
+    /// The development CA: the server certificate chains to it, and provider certificates may.
+    public var developmentCAPath: String { self.certificatesDirectory + "/ca.pem" }
+
+    /// The per-connection authentication rules that follow from this configuration.
+    var authRules: ProviderAuthStateMachine.Rules {
+        ProviderAuthStateMachine.Rules(
+            tokenLifetime: self.tokenLifetime.components.seconds,
+            tokenUpdateInterval: self.tokenUpdateInterval.components.seconds,
+            environment: self.environment
+        )
+    }
+
+    /// The store settings that follow from this configuration.
+    public var storeConfiguration: StoreConfiguration {
+        var configuration = StoreConfiguration(
+            directory: self.dataDirectory,
+            mapSizeBytes: self.mapSizeBytes,
+            durability: self.durability,
+            logLimit: self.deliveredLogSize,
+            maximumStorageSeconds: self.maximumExpirationSeconds,
+            clock: self.clock
+        )
+        configuration.tokenPolicy = self.tokenPolicy
+        configuration.storagePolicy = self.storagePolicy
+        configuration.maximumQueuedPerDevice = self.maximumQueuedPerDevice
+        return configuration
+    }
+}

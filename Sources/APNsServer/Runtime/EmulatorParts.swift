@@ -1,0 +1,120 @@
+import APNsAuth
+import APNsCore
+import APNsInspection
+import Logging
+import NIOCore
+import NIOPosix
+import ServiceLifecycle
+
+/// What the listeners are built from, and one function per listener: the emulator's assembly.
+struct EmulatorParts {
+    let configuration: EmulatorConfiguration
+    let group: MultiThreadedEventLoopGroup
+    let relay: Relay
+    let inspection: Inspection
+    let verifier: ProviderTokenVerifier
+    let readiness: ReadinessGate
+    let tls: EmulatorTLS
+    let logger: Logger
+    let onListening: @Sendable (_ name: String, _ url: String) -> Void
+
+    /// Every listener, each a service.
+    func listeners() -> [any Service] {
+        [self.http2(), self.gateway(), self.feedback(), self.device(), self.admin()]
+    }
+
+    private func listener(_ name: String, port: Int) -> Listener {
+        Listener(name: name, host: self.configuration.host, port: port, group: self.group, logger: self.logger)
+    }
+
+    /// Tells readiness and the console where a listener is bound.
+    private func bound(
+        _ title: String,
+        scheme: String,
+        _ record: @escaping @Sendable (ReadinessGate, SocketAddress) -> Void
+    ) -> @Sendable (SocketAddress) -> Void {
+        let (readiness, onListening) = (self.readiness, self.onListening)
+        return { address in
+            record(readiness, address)
+            onListening(title, Self.url(scheme: scheme, address))
+        }
+    }
+
+    private func http2() -> TLSListener {
+        let configuration = self.configuration
+        let context = ProviderContext(
+            relay: self.relay,
+            auth: configuration.auth,
+            authRules: configuration.authRules,
+            verifier: self.verifier,
+            validator: PushValidator(),
+            inspection: self.inspection,
+            environment: configuration.environment,
+            shutdownGrace: TimeAmount(configuration.shutdownGrace),
+            clock: configuration.clock,
+            logger: self.logger
+        )
+        return TLSListener.http2Provider(
+            self.listener("http2", port: configuration.http2Port),
+            sslContext: self.tls.http2,
+            context: context,
+            onBound: self.bound("HTTP/2 provider API", scheme: "https") { $0.bound(http2: $1) }
+        )
+    }
+
+    private func gateway() -> TLSListener {
+        let configuration = self.configuration
+        let context = GatewayContext(
+            relay: self.relay,
+            validator: BinaryPushValidator(),
+            inspection: self.inspection,
+            auth: configuration.auth,
+            environment: configuration.environment,
+            checksTokens: configuration.tokenPolicy == .registered,
+            clock: configuration.clock,
+            logger: self.logger
+        )
+        return TLSListener.binaryGateway(
+            self.listener("gateway", port: configuration.gatewayPort),
+            sslContext: self.tls.binary,
+            context: context,
+            idleTimeout: TimeAmount(configuration.idleTimeout),
+            onBound: self.bound("binary gateway", scheme: "tls") { $0.bound(gateway: $1) }
+        )
+    }
+
+    private func feedback() -> TLSListener {
+        TLSListener.feedback(
+            self.listener("feedback", port: self.configuration.feedbackPort),
+            sslContext: self.tls.binary,
+            relay: self.relay,
+            auth: self.configuration.auth,
+            environment: self.configuration.environment,
+            idleTimeout: TimeAmount(self.configuration.idleTimeout),
+            onBound: self.bound("feedback service", scheme: "tls") { $0.bound(feedback: $1) }
+        )
+    }
+
+    private func device() -> TLSListener {
+        TLSListener.device(
+            self.listener("device", port: self.configuration.devicePort),
+            sslContext: self.tls.device,
+            relay: self.relay,
+            onBound: self.bound("device listener", scheme: "tls") { $0.bound(device: $1) }
+        )
+    }
+
+    private func admin() -> AdminListener {
+        AdminListener(
+            listener: self.listener("admin", port: self.configuration.adminPort),
+            router: AdminRouter(relay: self.relay, inspection: self.inspection, readiness: self.readiness),
+            onBound: self.bound("admin API", scheme: "http") { $0.bound(admin: $1) }
+        )
+    }
+
+    static func url(scheme: String, _ address: SocketAddress) -> String {
+        let host = address.ipAddress ?? "localhost"
+        let shown = host.contains(":") ? "[\(host)]" : host
+        return "\(scheme)://\(shown):\(address.port ?? 0)"
+    }
+}

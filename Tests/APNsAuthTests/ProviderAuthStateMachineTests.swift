@@ -1,0 +1,133 @@
+import APNsCore
+import Crypto
+import Testing
+
+@testable import APNsAuth
+
+@Suite("Provider authentication state machine")
+struct ProviderAuthStateMachineTests {
+    typealias Machine = ProviderAuthStateMachine
+
+    static let key = ProviderKey(keyID: "KEY1234567", teamID: "TEAM123456", publicKey: P256.Signing.PrivateKey().publicKey)
+
+    static func verified(_ iat: Int64, team: String = "TEAM123456", key: ProviderKey = key) -> ProviderTokenVerifier.Verdict {
+        .valid(VerifiedProviderToken(token: ProviderToken(keyID: key.keyID, teamID: team, issuedAt: iat, signingInput: [], signature: []), key: key))
+    }
+
+    func reason(_ decision: Machine.Decision) -> Reason? {
+        if case .refuse(let reason) = decision { return reason }
+        return nil
+    }
+
+    @Test("a connection verifies its token once, however many requests carry it; the first unlocks streams")
+    func verifiesOnce() {
+        var machine = Machine(rules: .init(), certificate: nil)
+        #expect(machine.streamsLimited)
+        var calls = 0
+        let verify: (String) -> ProviderTokenVerifier.Verdict = { _ in
+            calls += 1
+            return Self.verified(1000)
+        }
+        guard case .allow(_, unlocksStreams: true) = machine.authenticate(authorization: "bearer a", nowSeconds: 1000, verify: verify) else {
+            Issue.record("the first request should authenticate and unlock streams")
+            return
+        }
+        for second in 1001...1100 {
+            guard case .allow(_, unlocksStreams: false) = machine.authenticate(authorization: "bearer a", nowSeconds: Int64(second), verify: verify) else {
+                Issue.record("request at \(second) refused")
+                return
+            }
+        }
+        #expect(calls == 1)
+        #expect(!machine.streamsLimited)
+    }
+
+    @Test("the token's age is checked on every request, against the configured lifetime")
+    func lifetime() {
+        var machine = Machine(rules: .init(tokenLifetime: 10, tokenUpdateInterval: 5), certificate: nil)
+        let verify: (String) -> ProviderTokenVerifier.Verdict = { _ in Self.verified(100) }
+        #expect(self.reason(machine.authenticate(authorization: "bearer a", nowSeconds: 110, verify: verify)) == nil)
+        #expect(self.reason(machine.authenticate(authorization: "bearer a", nowSeconds: 111, verify: verify)) == .expiredProviderToken)
+    }
+
+    @Test("a new token is refused within the update interval and keeps the old one; after it, it is adopted")
+    func updates() {
+        var machine = Machine(rules: .init(tokenLifetime: 3600, tokenUpdateInterval: 1200), certificate: nil)
+        let verify: (String) -> ProviderTokenVerifier.Verdict = { $0 == "bearer a" ? Self.verified(0) : Self.verified(500) }
+        #expect(self.reason(machine.authenticate(authorization: "bearer a", nowSeconds: 0, verify: verify)) == nil)
+        #expect(self.reason(machine.authenticate(authorization: "bearer b", nowSeconds: 1199, verify: verify)) == .tooManyProviderTokenUpdates)
+        #expect(self.reason(machine.authenticate(authorization: "bearer a", nowSeconds: 1199, verify: verify)) == nil)
+        #expect(self.reason(machine.authenticate(authorization: "bearer b", nowSeconds: 1200, verify: verify)) == nil)
+        // Now "a" would be a change again.
+        #expect(self.reason(machine.authenticate(authorization: "bearer a", nowSeconds: 1300, verify: verify)) == .tooManyProviderTokenUpdates)
+    }
+
+    @Test("the team is pinned by the first token; an invalid token is refused with its verdict")
+    func team() {
+        var machine = Machine(rules: .init(tokenUpdateInterval: 0), certificate: nil)
+        #expect(self.reason(machine.authenticate(authorization: "bearer a", nowSeconds: 0) { _ in Self.verified(0) }) == nil)
+        #expect(self.reason(machine.authenticate(authorization: "bearer b", nowSeconds: 1) { _ in Self.verified(0, team: "OTHERTEAM1") }) == .invalidProviderToken)
+        #expect(self.reason(machine.authenticate(authorization: "bearer c", nowSeconds: 2) { _ in .invalid(.invalidProviderToken) }) == .invalidProviderToken)
+    }
+
+    @Test("certificates: no topic, wrong environment, default topic, disallowed topic; never stream-limited")
+    func certificates() throws {
+        let single = ProviderCertificate(topics: ["com.example.app"], environments: [.development])
+        var machine = Machine(rules: .init(environment: .development), certificate: single)
+        #expect(!machine.streamsLimited)
+        guard case .allow(let credential, unlocksStreams: false) = machine.authenticate(authorization: nil, nowSeconds: 0, verify: { _ in .invalid(.internalServerError) }) else {
+            Issue.record("a valid certificate should authenticate")
+            return
+        }
+        #expect(try Machine.topic(for: nil, credential: credential).get() == "com.example.app")
+        #expect(throws: Reason.topicDisallowed) { try Machine.topic(for: "com.example.other", credential: credential).get() }
+        let multi = ProviderCertificate(topics: ["com.example.app", "com.example.app.voip"])
+        #expect(throws: Reason.missingTopic) { try Machine.topic(for: nil, credential: .certificate(multi)).get() }
+
+        var noTopics = Machine(rules: .init(), certificate: ProviderCertificate(topics: []))
+        #expect(self.reason(noTopics.authenticate(authorization: nil, nowSeconds: 0) { _ in .invalid(.internalServerError) }) == .badCertificate)
+        var production = Machine(rules: .init(environment: .development), certificate: ProviderCertificate(topics: ["a"], environments: [.production]))
+        #expect(self.reason(production.authenticate(authorization: nil, nowSeconds: 0) { _ in .invalid(.internalServerError) }) == .badCertificateEnvironment)
+    }
+}
+
+@Suite("Provider tokens and certificate topics")
+struct ProviderTokenTests {
+    @Test("a signed token parses back, whatever the case of 'bearer'; its signature verifies against its key only")
+    func roundTrip() throws {
+        let key = P256.Signing.PrivateKey()
+        let jwt = try ProviderToken.sign(keyID: "KEY1234567", teamID: "TEAM123456", issuedAt: 1_800_000_000, with: key)
+        let token = try ProviderToken.parse(authorization: "Bearer " + jwt).get()
+        #expect(token.keyID == "KEY1234567")
+        #expect(token.teamID == "TEAM123456")
+        #expect(token.issuedAt == 1_800_000_000)
+        let signature = try P256.Signing.ECDSASignature(rawRepresentation: token.signature)
+        #expect(key.publicKey.isValidSignature(signature, for: token.signingInput))
+        #expect(!P256.Signing.PrivateKey().publicKey.isValidSignature(signature, for: token.signingInput))
+    }
+
+    @Test("not bearer is MissingProviderToken; broken JWTs are InvalidProviderToken")
+    func malformed() {
+        #expect(throws: Reason.missingProviderToken) { try ProviderToken.parse(authorization: nil).get() }
+        #expect(throws: Reason.missingProviderToken) { try ProviderToken.parse(authorization: "Basic abc").get() }
+        for broken in ["bearer x", "bearer a.b.c", "bearer e30.e30.", "bearer eyJhbGciOiJFUzI1NiJ9.e30.AAAA"] {
+            #expect(throws: Reason.invalidProviderToken, "\(broken)") { try ProviderToken.parse(authorization: broken).get() }
+        }
+    }
+
+    @Test("Apple's topics extension round-trips; only the topic strings are read")
+    func topicsExtension() throws {
+        let bytes = try ProviderCertificate.encodeTopics([("com.example.app", "app"), ("com.example.app.voip", "voip")])
+        #expect(ProviderCertificate.decodeTopics(bytes[...]) == ["com.example.app", "com.example.app.voip"])
+        #expect(ProviderCertificate.decodeTopics([0x30, 0x03, 0x0C][...]).isEmpty)
+    }
+
+    @Test("a key scoped to a bundle id allows its suffixed topics, not look-alikes")
+    func keyScope() {
+        let key = ProviderKey(keyID: "K", teamID: "T", publicKey: P256.Signing.PrivateKey().publicKey, topics: ["com.example.app"])
+        #expect(key.allows(topic: "com.example.app"))
+        #expect(key.allows(topic: "com.example.app.voip"))
+        #expect(!key.allows(topic: "com.example.application"))
+        #expect(!key.allows(topic: "com.example"))
+    }
+}
