@@ -161,66 +161,82 @@ final class StoreWriter: Sendable {
         var sequence = state.nextSequence
         let result = Result { () throws(StoreError) -> [[StoreOutcome]] in
             try self.environment.write { txn throws(StoreError) -> [[StoreOutcome]] in
-                var outcomes: [[StoreOutcome]] = []
-                outcomes.reserveCapacity(batch.count)
-                var logged = false
-                for submission in batch {
-                    var submissionOutcomes: [StoreOutcome] = []
-                    submissionOutcomes.reserveCapacity(submission.operations.count)
-                    for operation in submission.operations {
-                        let outcome = try self.apply(operation, txn, nowMillis: now, sequence: &sequence)
-                        switch outcome {
-                        case .queued, .discarded, .deliverOnce, .recorded, .acknowledged(true), .unregistered: logged = true
-                        case .swept(let count) where count > 0: logged = true
-                        default: break
-                        }
-                        submissionOutcomes.append(outcome)
-                    }
-                    outcomes.append(submissionOutcomes)
-                }
-                if logged { try self.trimLog(txn) }
-                var sequenceBytes: [UInt8] = []
-                sequenceBytes.appendBigEndian(sequence)
-                try txn.put(self.environment.meta, StoreKeys.nextSequence, sequenceBytes)
-                return outcomes
+                try self.write(batch, txn, nowMillis: now, sequence: &sequence)
             }
         }
         switch result {
         case .success(let outcomes):
             state.nextSequence = sequence
-            let operationCount = outcomes.reduce(0) { $0 + $1.count }
-            self.statistics.withLock {
-                $0.commits += 1
-                $0.operations += operationCount
-            }
-            if let observer = self.observer {
-                let changes = self.changes.withLock { changes in
-                    defer { changes.removeAll(keepingCapacity: true) }
-                    return changes
-                }
-                observer(StoreCommit(operations: operationCount, duration: ContinuousClock.now - started, changes: changes))
-            }
-            if state.mapFullLogged {
-                self.logger.info("store accepts writes again")
-                state.mapFullLogged = false
-            }
-            for (submission, outcome) in zip(batch, outcomes) { submission.completion(.success(outcome)) }
+            self.committed(batch, outcomes, duration: ContinuousClock.now - started, &state)
         case .failure(let error):
-            self.statistics.withLock { $0.failedCommits += 1 }
-            self.queueLengths.withLock { $0.removeAll() }
-            self.changes.withLock { $0.removeAll(keepingCapacity: true) }
-            if case .mapFull = error {
-                if !state.mapFullLogged {
-                    self.logger.info(
-                        "store full: answering providers 503 ServiceUnavailable until space is freed",
-                        metadata: ["store.error": "\(error)", "store.directory": "\(self.configuration.directory)"]
-                    )
-                    state.mapFullLogged = true
-                }
-            } else {
-                self.logger.info("store commit failed", metadata: ["store.error": "\(error)"])
-            }
-            for submission in batch { submission.completion(.failure(error)) }
+            self.failed(batch, error, &state)
         }
+    }
+
+    /// The body of a batch's transaction: every operation in order, then the log trimmed (when
+    /// something was logged) and the next sequence number stored.
+    private func write(_ batch: [Submission], _ txn: Transaction, nowMillis now: Int64, sequence: inout UInt64) throws(StoreError) -> [[StoreOutcome]] {
+        var outcomes: [[StoreOutcome]] = []
+        outcomes.reserveCapacity(batch.count)
+        var logged = false
+        for submission in batch {
+            var submissionOutcomes: [StoreOutcome] = []
+            submissionOutcomes.reserveCapacity(submission.operations.count)
+            for operation in submission.operations {
+                let outcome = try self.apply(operation, txn, nowMillis: now, sequence: &sequence)
+                switch outcome {
+                case .queued, .discarded, .deliverOnce, .recorded, .acknowledged(true), .unregistered: logged = true
+                case .swept(let count) where count > 0: logged = true
+                default: break
+                }
+                submissionOutcomes.append(outcome)
+            }
+            outcomes.append(submissionOutcomes)
+        }
+        if logged { try self.trimLog(txn) }
+        var sequenceBytes: [UInt8] = []
+        sequenceBytes.appendBigEndian(sequence)
+        try txn.put(self.environment.meta, StoreKeys.nextSequence, sequenceBytes)
+        return outcomes
+    }
+
+    /// After a commit: counts it, tells the observer, then completes every submission.
+    private func committed(_ batch: [Submission], _ outcomes: [[StoreOutcome]], duration: Duration, _ state: inout WriterState) {
+        let operationCount = outcomes.reduce(0) { $0 + $1.count }
+        self.statistics.withLock {
+            $0.commits += 1
+            $0.operations += operationCount
+        }
+        if let observer = self.observer {
+            let changes = self.changes.withLock { changes in
+                defer { changes.removeAll(keepingCapacity: true) }
+                return changes
+            }
+            observer(StoreCommit(operations: operationCount, duration: duration, changes: changes))
+        }
+        if state.mapFullLogged {
+            self.logger.info("store accepts writes again")
+            state.mapFullLogged = false
+        }
+        for (submission, outcome) in zip(batch, outcomes) { submission.completion(.success(outcome)) }
+    }
+
+    /// After a failed transaction (nothing of it was written): logs it and fails every submission.
+    private func failed(_ batch: [Submission], _ error: StoreError, _ state: inout WriterState) {
+        self.statistics.withLock { $0.failedCommits += 1 }
+        self.queueLengths.withLock { $0.removeAll() }
+        self.changes.withLock { $0.removeAll(keepingCapacity: true) }
+        if case .mapFull = error {
+            if !state.mapFullLogged {
+                self.logger.info(
+                    "store full: answering providers 503 ServiceUnavailable until space is freed",
+                    metadata: ["store.error": "\(error)", "store.directory": "\(self.configuration.directory)"]
+                )
+                state.mapFullLogged = true
+            }
+        } else {
+            self.logger.info("store commit failed", metadata: ["store.error": "\(error)"])
+        }
+        for submission in batch { submission.completion(.failure(error)) }
     }
 }
