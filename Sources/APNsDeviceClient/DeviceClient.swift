@@ -107,19 +107,3 @@ public final class DeviceClient: Sendable {
         return try await promise.futureResult.get()
     }
 }
-
-/// What went wrong on the client side of the device protocol.
-public enum DeviceClientError: Error, CustomStringConvertible {
-    /// The server sent an error frame and closed the connection.
-    case server(code: DeviceErrorCode, message: String)
-    case unexpectedReply(DeviceServerMessage)
-    case closed
-
-    public var description: String {
-        switch self {
-        case .server(let code, let message): return "the emulator refused: \(code): \(message)"
-        case .unexpectedReply(let reply): return "unexpected reply \(reply)"
-        case .closed: return "the connection closed"
-        }
-    }
-}

@@ -83,7 +83,7 @@ final class DeviceClientHandler: ChannelInboundHandler {
         let waiting = self.waiting.values.flatMap { $0 }
         self.waiting = [:]
         for promise in waiting { promise.fail(first) }
-        if case DeviceClientError.closed = first {
+        if (first as? DeviceClientError)?.code == .closed {
             self.notifications.finish()
         } else {
             self.notifications.finish(throwing: first)

@@ -259,8 +259,8 @@ struct DeviceDeliveryTests {
         await #expect {
             _ = try await device.unregister(topic: "com.example.other")
         } throws: { error in
-            guard case DeviceClientError.server(let code, _) = error else { return false }
-            return code == .invalidArgument
+            guard let error = error as? DeviceClientError, error.code == .refused else { return false }
+            return error.serverCode == .invalidArgument
         }
         // The unacknowledged notification is still there for the next connection.
         let again = try await emulator.device("phone")

@@ -1,0 +1,53 @@
+import APNsWire
+
+/// What went wrong on the client side of the device protocol: a code that can grow (an open
+/// set of `static let` members, as swift-nio-http2's `HTTP2ErrorCode`), the server's error code
+/// when the server refused, and words for a person.
+public struct DeviceClientError: Error, Hashable, Sendable, CustomStringConvertible {
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        public let name: String
+
+        public init(_ name: String) { self.name = name }
+
+        /// The server sent an error frame and closed the connection.
+        public static let refused = Code("refused")
+        /// The server answered with a message the client did not ask for.
+        public static let unexpectedReply = Code("unexpected reply")
+        /// The connection closed.
+        public static let closed = Code("closed")
+
+        public var description: String { self.name }
+    }
+
+    public let code: Code
+    /// The server's error code, when it refused.
+    public let serverCode: DeviceErrorCode?
+    public let message: String
+
+    public init(_ code: Code, serverCode: DeviceErrorCode? = nil, message: String) {
+        self.code = code
+        self.serverCode = serverCode
+        self.message = message
+    }
+
+    /// The server refused with an error frame.
+    public static func server(code: DeviceErrorCode, message: String) -> DeviceClientError {
+        DeviceClientError(.refused, serverCode: code, message: message)
+    }
+
+    /// A reply of the wrong kind.
+    public static func unexpectedReply(_ reply: DeviceServerMessage) -> DeviceClientError {
+        DeviceClientError(.unexpectedReply, message: "\(reply)")
+    }
+
+    /// The connection closed.
+    public static let closed = DeviceClientError(.closed, message: "the connection closed")
+
+    public var description: String {
+        switch self.code {
+        case .refused: return "the emulator refused: \(self.serverCode.map { "\($0)" } ?? "?"): \(self.message)"
+        case .unexpectedReply: return "unexpected reply \(self.message)"
+        default: return self.message
+        }
+    }
+}
