@@ -84,6 +84,21 @@ public enum DevelopmentCertificates {
         return files
     }
 
+    /// Makes sure a server certificate and key exist: when either file is missing and both are the
+    /// default ones in `directory`, a new CA and server certificate are generated there and their
+    /// files returned; a missing file given explicitly is an error. Nil when both exist.
+    public static func ensure(certificate: String, privateKey: String, in directory: String) throws -> Files? {
+        let manager = FileManager.default
+        let certificateExists = manager.fileExists(atPath: certificate)
+        let keyExists = manager.fileExists(atPath: privateKey)
+        if certificateExists && keyExists { return nil }
+        let files = Files(directory: directory)
+        guard certificate == files.serverCertificate, privateKey == files.serverPrivateKey else {
+            throw AuthError(.certificates, "no such file: \(certificateExists ? privateKey : certificate)")
+        }
+        return try self.generate(into: directory)
+    }
+
     static func write(_ text: String, to path: String, secret: Bool) throws {
         let attributes: [FileAttributeKey: Any] = [.posixPermissions: secret ? 0o600 : 0o644]
         _ = FileManager.default.createFile(atPath: path, contents: nil, attributes: attributes)

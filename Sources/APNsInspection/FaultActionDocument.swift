@@ -1,16 +1,15 @@
 import APNsCore
-import APNsInspection
 
 /// A fault rule's `action`: `{"type": "respond" | "delay" | "reset" | "goaway", ...}`, or just the
 /// type's name as a string.
-struct ActionBody: Decodable {
-    var action: FaultRule.Action
+public struct FaultActionDocument: Decodable {
+    public var action: FaultRule.Action
 
-    static let notAnAction = FaultRuleBody.bad(#"action must be an object with a "type": respond, delay, reset or goaway"#)
+    static let notAnAction = FaultRuleDocument.bad(#"action must be an object with a "type": respond, delay, reset or goaway"#)
 
     private enum CodingKeys: String, CodingKey, CaseIterable { case type, reason, status, statusByte, ms }
 
-    init(from decoder: any Decoder) throws {
+    public init(from decoder: any Decoder) throws {
         if let name = try? decoder.singleValueContainer().decode(String.self) {
             self.action = try Self.action(type: name, container: nil)
             return
@@ -27,7 +26,7 @@ struct ActionBody: Decodable {
         case "respond": return try self.respond(container)
         case "delay":
             guard let ms = try? container?.decodeIfPresent(Int.self, forKey: .ms), (1...60_000).contains(ms) else {
-                throw FaultRuleBody.bad("a delay action needs ms, from 1 to 60000")
+                throw FaultRuleDocument.bad("a delay action needs ms, from 1 to 60000")
             }
             return .delay(.milliseconds(ms))
         case "reset":
@@ -36,7 +35,7 @@ struct ActionBody: Decodable {
             let reason = try self.text(.reason, container) ?? Reason.shutdown.wire
             return .goAway(reason: reason)
         default:
-            throw FaultRuleBody.bad("action.type must be respond, delay, reset or goaway")
+            throw FaultRuleDocument.bad("action.type must be respond, delay, reset or goaway")
         }
     }
 
@@ -45,10 +44,10 @@ struct ActionBody: Decodable {
         let status = try self.number(.status, container, in: 400...599, "status must be an HTTP error status from 400 to 599")
         let statusByte = try self.number(.statusByte, container, in: 1...255, "statusByte must be from 1 to 255")
         guard reason != nil || statusByte != nil else {
-            throw FaultRuleBody.bad("a respond action needs a reason (HTTP/2) or a statusByte (binary), or both")
+            throw FaultRuleDocument.bad("a respond action needs a reason (HTTP/2) or a statusByte (binary), or both")
         }
         if let reason, status == nil, Reason(wire: reason) == nil {
-            throw FaultRuleBody.bad("\(reason) is not an APNs reason; give its status too")
+            throw FaultRuleDocument.bad("\(reason) is not an APNs reason; give its status too")
         }
         return .respond(reason: reason, status: status, statusByte: statusByte.map { UInt8($0) })
     }
@@ -57,7 +56,7 @@ struct ActionBody: Decodable {
     private static func text(_ key: CodingKeys, _ container: KeyedDecodingContainer<CodingKeys>?) throws -> String? {
         guard let container, container.contains(key), try !container.decodeNil(forKey: key) else { return nil }
         guard let value = try? container.decode(String.self, forKey: key), !value.isEmpty else {
-            throw FaultRuleBody.bad("\(key.stringValue) must be a non-empty string")
+            throw FaultRuleDocument.bad("\(key.stringValue) must be a non-empty string")
         }
         return value
     }
@@ -70,7 +69,7 @@ struct ActionBody: Decodable {
         _ message: String
     ) throws -> Int? {
         guard let container, container.contains(key), try !container.decodeNil(forKey: key) else { return nil }
-        guard let value = try? container.decode(Int.self, forKey: key), range.contains(value) else { throw FaultRuleBody.bad(message) }
+        guard let value = try? container.decode(Int.self, forKey: key), range.contains(value) else { throw FaultRuleDocument.bad(message) }
         return value
     }
 }

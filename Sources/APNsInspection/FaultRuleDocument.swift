@@ -1,24 +1,23 @@
 import APNsCore
-import APNsInspection
 
 /// The body of `POST /api/v1/faults`:
 /// `{"match": {...}, "action": {"type": ..., ...} | "reset", "times": N, "probability": p}`.
-struct FaultRuleBody: Decodable {
-    var match = FaultRule.Match()
-    var action: FaultRule.Action
-    var times: Int?
-    var probability = 1.0
+public struct FaultRuleDocument: Decodable {
+    public var match = FaultRule.Match()
+    public var action: FaultRule.Action
+    public var times: Int?
+    public var probability = 1.0
 
-    static let example = #"{"match": {...}, "action": {"type": ...}}"#
+    public static let example = #"{"match": {...}, "action": {"type": ...}}"#
 
     private enum CodingKeys: String, CodingKey, CaseIterable { case match, action, times, probability }
 
-    init(from decoder: any Decoder) throws {
+    public init(from decoder: any Decoder) throws {
         try decoder.refuseUnknownKeys(CodingKeys.self, in: "a fault rule")
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        if let match = try container.decodeIfPresent(MatchBody.self, forKey: .match) { self.match = match.match }
-        guard container.contains(.action), try !container.decodeNil(forKey: .action) else { throw ActionBody.notAnAction }
-        self.action = try container.decode(ActionBody.self, forKey: .action).action
+        if let match = try container.decodeIfPresent(FaultMatchDocument.self, forKey: .match) { self.match = match.match }
+        guard container.contains(.action), try !container.decodeNil(forKey: .action) else { throw FaultActionDocument.notAnAction }
+        self.action = try container.decode(FaultActionDocument.self, forKey: .action).action
         if container.contains(.times), try !container.decodeNil(forKey: .times) {
             guard let times = try? container.decode(Int.self, forKey: .times), times >= 1 else {
                 throw Self.bad("times must be a whole number of at least 1")
@@ -36,7 +35,7 @@ struct FaultRuleBody: Decodable {
         }
     }
 
-    static func bad(_ message: String) -> ServerError { ServerError(.badRequest, subject: "fault", message) }
+    static func bad(_ message: String) -> InspectionError { InspectionError(.badDocument, field: "fault", message) }
 
     private static func interfaces(of action: FaultRule.Action) -> String {
         switch action {
@@ -50,25 +49,25 @@ struct FaultRuleBody: Decodable {
 }
 
 /// A fault rule's `match`: which requests it is for.
-struct MatchBody: Decodable {
-    var match: FaultRule.Match
+public struct FaultMatchDocument: Decodable {
+    public var match: FaultRule.Match
 
     private enum CodingKeys: String, CodingKey, CaseIterable { case token, topic, pushType, interface }
 
-    init(from decoder: any Decoder) throws {
-        guard (try? decoder.container(keyedBy: AnyCodingKey.self)) != nil else { throw FaultRuleBody.bad("match must be an object") }
+    public init(from decoder: any Decoder) throws {
+        guard (try? decoder.container(keyedBy: AnyCodingKey.self)) != nil else { throw FaultRuleDocument.bad("match must be an object") }
         try decoder.refuseUnknownKeys(CodingKeys.self, in: "match")
         let container = try decoder.container(keyedBy: CodingKeys.self)
         func text(_ key: CodingKeys) throws -> String? {
             guard container.contains(key), try !container.decodeNil(forKey: key) else { return nil }
             guard let value = try? container.decode(String.self, forKey: key), !value.isEmpty else {
-                throw FaultRuleBody.bad("match.\(key.stringValue) must be a string")
+                throw FaultRuleDocument.bad("match.\(key.stringValue) must be a string")
             }
             return value
         }
         var interface: Interface?
         if let name = try text(.interface) {
-            guard let parsed = Interface(rawValue: name) else { throw FaultRuleBody.bad("match.interface must be http2 or binary") }
+            guard let parsed = Interface(rawValue: name) else { throw FaultRuleDocument.bad("match.interface must be http2 or binary") }
             interface = parsed
         }
         self.match = FaultRule.Match(token: try text(.token), topic: try text(.topic), pushType: try text(.pushType), interface: interface)

@@ -30,6 +30,11 @@ public struct JSONWriter: Sendable {
         if let value { self.string(value) } else { self.raw("null") }
     }
 
+    /// An RFC 3339 time from milliseconds since the UNIX epoch, or `null`.
+    public mutating func optionalTime(_ millis: Int64?) {
+        if let millis { self.string(Timestamp.rfc3339(millis: millis)) } else { self.raw("null") }
+    }
+
     public mutating func number<I: BinaryInteger>(_ value: I) { self.raw(String(value)) }
 
     /// Appends text that is already JSON.
@@ -45,6 +50,20 @@ public struct JSONWriter: Sendable {
         body(&members)
         members.writer.raw("}")
         self = members.writer
+    }
+
+    /// The JSON text of `[...]` of `items`.
+    public static func array<S: Sequence>(_ items: S, _ element: (inout JSONWriter, S.Element) -> Void) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.array(items, element)
+        return writer.bytes
+    }
+
+    /// `{"error": message}`, the admin API's error document.
+    public static func error(_ message: String) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.object { members in members.member("error") { $0.string(message) } }
+        return writer.bytes
     }
 
     /// Writes `[...]` of `items`.

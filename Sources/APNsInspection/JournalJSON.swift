@@ -53,6 +53,31 @@ public enum JournalJSON {
         return writer.bytes
     }
 
+    /// One page of the journal: `{"total", "items", "next"}` (`next` the cursor of the next page).
+    public static func page(total: Int, items: [JournalEntry], next: UInt64?) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.object { members in
+            members.member("total") { $0.number(total) }
+            members.member("items") { $0.array(items) { writer, entry in JournalJSON.write(entry, into: &writer) } }
+            members.member("next") { $0.optionalString(next.map { String($0) }) }
+        }
+        return writer.bytes
+    }
+
+    /// One fault rule's JSON text.
+    public static func rule(_ rule: FaultRule) -> [UInt8] {
+        var writer = JSONWriter()
+        self.write(rule, into: &writer)
+        return writer.bytes
+    }
+
+    /// A journal event as a Server-Sent Event: `event: <kind>` and `data: <entry JSON>` (JSON has
+    /// no raw newlines, so one data line).
+    public static func serverSentEvent(_ event: Journal.Event) -> String {
+        let data = event.entry.map { String(decoding: self.entry($0), as: UTF8.self) } ?? "{}"
+        return "event: \(event.kind)\ndata: \(data)\n\n"
+    }
+
     /// One fault rule as the API shows it (the same shape it is posted in, plus its id and counts).
     public static func write(_ rule: FaultRule, into writer: inout JSONWriter) {
         writer.object { members in

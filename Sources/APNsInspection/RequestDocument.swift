@@ -1,23 +1,23 @@
 import Foundation
 
-/// Decodes admin request bodies with `Decodable` types: unknown fields are refused by name, and
-/// every failure becomes a 400 whose message says which field is wrong and how.
-enum AdminBody {
+/// Decodes request documents (the admin API's bodies) with `Decodable` types: unknown fields
+/// are refused by name, and every failure says which field is wrong and how.
+public enum RequestDocument {
     /// Decodes `body` as `T`. `example` is shown when the body is not a JSON object of that shape.
-    static func decode<T: Decodable>(_ type: T.Type, from body: [UInt8], example: String) throws(ServerError) -> T {
+    public static func decode<T: Decodable>(_ type: T.Type, from body: [UInt8], example: String) throws(InspectionError) -> T {
         do {
             return try JSONDecoder().decode(T.self, from: Data(body))
-        } catch let error as ServerError {
+        } catch let error as InspectionError {
             throw error
         } catch let error as DecodingError {
             throw Self.explain(error, example: example)
         } catch {
-            throw ServerError(.badRequest, subject: "body", "the body must be a JSON object: \(example)")
+            throw InspectionError(.badDocument, field: "body", "the body must be a JSON object: \(example)")
         }
     }
 
     /// A decoding failure in words: the field's path and what it must be.
-    private static func explain(_ error: DecodingError, example: String) -> ServerError {
+    private static func explain(_ error: DecodingError, example: String) -> InspectionError {
         let (path, what): ([any CodingKey], String)
         switch error {
         case .keyNotFound(let key, let context): (path, what) = (context.codingPath + [key], "is missing")
@@ -26,9 +26,9 @@ enum AdminBody {
         case .dataCorrupted(let context): (path, what) = (context.codingPath, context.debugDescription)
         @unknown default: (path, what) = ([], "\(error)")
         }
-        guard !path.isEmpty else { return ServerError(.badRequest, subject: "body", "the body must be a JSON object: \(example)") }
+        guard !path.isEmpty else { return InspectionError(.badDocument, field: "body", "the body must be a JSON object: \(example)") }
         let field = path.map(\.stringValue).joined(separator: ".")
-        return ServerError(.badRequest, subject: field, "\(field) \(what)")
+        return InspectionError(.badDocument, field: field, "\(field) \(what)")
     }
 
     private static func name(of type: Any.Type) -> String {
@@ -59,6 +59,6 @@ extension Decoder {
         let known = Set(Keys.allCases.map(\.stringValue))
         guard let unknown = container.allKeys.first(where: { !known.contains($0.stringValue) }) else { return }
         let names = Keys.allCases.map(\.stringValue).joined(separator: ", ")
-        throw ServerError(.badRequest, subject: unknown.stringValue, "\(object) has no field \(unknown.stringValue); use \(names)")
+        throw InspectionError(.badDocument, field: unknown.stringValue, "\(object) has no field \(unknown.stringValue); use \(names)")
     }
 }

@@ -1,22 +1,15 @@
 import APNsInspection
-import Logging
 import NIOCore
 import NIOHTTP1
 import ServiceLifecycle
 
 /// The admin API: plain HTTP/1.1 and JSON, for people and tests.
-public final class AdminListener: Service {
-    private let listener: Listener
-    private let router: AdminRouter
-    private let onBound: @Sendable (SocketAddress) -> Void
+struct AdminListener: Service {
+    let listener: Listener
+    let router: AdminRouter
+    let onBound: @Sendable (SocketAddress) -> Void
 
-    init(listener: Listener, router: AdminRouter, onBound: @escaping @Sendable (SocketAddress) -> Void) {
-        self.listener = listener
-        self.router = router
-        self.onBound = onBound
-    }
-
-    public func run() async throws {
+    func run() async throws {
         let router = self.router
         try await self.listener.run(
             initializeChild: { channel in
@@ -105,7 +98,7 @@ final class AdminHTTPHandler: ChannelInboundHandler {
         let bound = NIOLoopBound((handler: self, context: context), eventLoop: loop)
         self.subscription = self.router.inspection.journal.subscribe { event in
             guard event.entry.map(filter.matches) ?? true else { return }
-            let text = Self.serverSentEvent(event)
+            let text = JournalJSON.serverSentEvent(event)
             loop.execute { bound.value.handler.writeEvent(text, context: bound.value.context) }
         }
         self.scheduleKeepAlive(context: context)
@@ -131,11 +124,5 @@ final class AdminHTTPHandler: ChannelInboundHandler {
         self.subscription = nil
         self.keepAliveTask?.cancel()
         self.keepAliveTask = nil
-    }
-
-    /// `event: <kind>` and `data: <entry JSON>` (JSON has no raw newlines, so one data line).
-    static func serverSentEvent(_ event: Journal.Event) -> String {
-        let data = event.entry.map { String(decoding: JournalJSON.entry($0), as: UTF8.self) } ?? "{}"
-        return "event: \(event.kind)\ndata: \(data)\n\n"
     }
 }

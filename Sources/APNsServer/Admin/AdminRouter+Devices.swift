@@ -1,6 +1,5 @@
 import APNsCore
 import APNsInspection
-import APNsStore
 import NIOCore
 
 extension AdminRouter {
@@ -34,9 +33,7 @@ extension AdminRouter {
     func queued(for token: DeviceToken) -> Response {
         do {
             let queued = try self.relay.queued(for: token)
-            var writer = JSONWriter()
-            writer.array(queued) { writer, item in NotificationJSON.write(item.notification, into: &writer) }
-            return Response(status: 200, body: writer.bytes)
+            return Response(status: 200, body: JSONWriter.array(queued) { NotificationJSON.write($1.notification, into: &$0) })
         } catch {
             return Self.error(500, "\(error)")
         }
@@ -50,23 +47,10 @@ extension AdminRouter {
             for token in counts.keys.sorted(by: { $0.hex < $1.hex }) where !known.contains(token) {
                 records.append(TokenRecord(token: token, topic: "", deviceID: nil, registeredAt: 0, unregisteredAt: nil))
             }
-            var writer = JSONWriter()
-            writer.array(records) { writer, record in
-                writer.object { members in
-                    members.member("token") { $0.string(record.token.hex) }
-                    members.member("topic") { $0.optionalString(record.topic.isEmpty ? nil : record.topic) }
-                    members.member("deviceId") { $0.optionalString(record.deviceID) }
-                    members.member("connected") { $0.raw(self.relay.isConnected(record.token) ? "true" : "false") }
-                    members.member("queued") { $0.number(counts[record.token] ?? 0) }
-                    members.member("registeredAt") { writer in
-                        if record.registeredAt > 0 { writer.string(Timestamp.rfc3339(millis: record.registeredAt)) } else { writer.raw("null") }
-                    }
-                    members.member("unregisteredAt") { writer in
-                        if let at = record.unregisteredAt { writer.string(Timestamp.rfc3339(millis: at)) } else { writer.raw("null") }
-                    }
-                }
+            let body = JSONWriter.array(records) { writer, record in
+                DeviceJSON.write(record, connected: self.relay.isConnected(record.token), queued: counts[record.token] ?? 0, into: &writer)
             }
-            return Response(status: 200, body: writer.bytes)
+            return Response(status: 200, body: body)
         } catch {
             return Self.error(500, "\(error)")
         }
@@ -75,9 +59,9 @@ extension AdminRouter {
     /// `{"topic": ...}` → a new token, as a device registering would get; with `"token"` too,
     /// that token (a test's fixed token, or an unregistered one made valid again).
     func register(body: [UInt8], on eventLoop: any EventLoop) -> EventLoopFuture<Response> {
-        let registration: RegistrationBody
+        let registration: RegistrationDocument
         do {
-            registration = try AdminBody.decode(RegistrationBody.self, from: body, example: RegistrationBody.example)
+            registration = try RequestDocument.decode(RegistrationDocument.self, from: body, example: RegistrationDocument.example)
         } catch {
             return eventLoop.makeSucceededFuture(Self.error(400, error.message))
         }
@@ -90,28 +74,14 @@ extension AdminRouter {
             guard outcome == .registered else {
                 return Self.error(409, chosen ? "the token is registered and valid" : "token collision; try again")
             }
-            var writer = JSONWriter()
-            writer.object { members in
-                members.member("token") { $0.string(token.hex) }
-                members.member("topic") { $0.string(topic) }
-            }
-            return Response(status: 201, body: writer.bytes)
+            return Response(status: 201, body: DeviceJSON.registered(token, topic: topic))
         }.recover { Self.error(503, "\($0)") }
     }
 
     /// The tuples the feedback service would send now, without clearing them.
     func feedback() -> Response {
         do {
-            var writer = JSONWriter()
-            writer.array(try self.relay.feedback()) { writer, entry in
-                writer.object { members in
-                    members.member("token") { $0.string(entry.token.hex) }
-                    members.member("topic") { $0.string(entry.topic) }
-                    members.member("time") { $0.number(entry.at / 1000) }
-                    members.member("unregisteredAt") { $0.string(Timestamp.rfc3339(millis: entry.at)) }
-                }
-            }
-            return Response(status: 200, body: writer.bytes)
+            return Response(status: 200, body: JSONWriter.array(try self.relay.feedback()) { DeviceJSON.write($1, into: &$0) })
         } catch {
             return Self.error(500, "\(error)")
         }
@@ -119,13 +89,7 @@ extension AdminRouter {
 
     func unregister(_ token: DeviceToken, on eventLoop: any EventLoop) -> EventLoopFuture<Response> {
         self.relay.unregister(token, on: eventLoop).map { timestamp in
-            var writer = JSONWriter()
-            writer.object { members in
-                members.member("token") { $0.string(token.hex) }
-                members.member("unregisteredAt") { $0.number(timestamp) }
-            }
-            return Response(status: 200, body: writer.bytes)
+            Response(status: 200, body: DeviceJSON.unregistered(token, at: timestamp))
         }.recover { Self.error(503, "\($0)") }
     }
-
 }

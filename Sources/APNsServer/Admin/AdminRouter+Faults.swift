@@ -17,16 +17,12 @@ extension AdminRouter {
         let book = self.inspection.faults
         switch (method, id) {
         case ("GET", nil):
-            var writer = JSONWriter()
-            writer.array(book.all) { writer, rule in JournalJSON.write(rule, into: &writer) }
-            return Response(status: 200, body: writer.bytes)
+            return Response(status: 200, body: JSONWriter.array(book.all) { JournalJSON.write($1, into: &$0) })
         case ("POST", nil):
             do {
-                let parsed = try AdminBody.decode(FaultRuleBody.self, from: body, example: FaultRuleBody.example)
+                let parsed = try RequestDocument.decode(FaultRuleDocument.self, from: body, example: FaultRuleDocument.example)
                 let rule = book.add(match: parsed.match, action: parsed.action, times: parsed.times, probability: parsed.probability)
-                var writer = JSONWriter()
-                JournalJSON.write(rule, into: &writer)
-                return Response(status: 201, body: writer.bytes)
+                return Response(status: 201, body: JournalJSON.rule(rule))
             } catch {
                 return Self.error(400, error.message)
             }
@@ -36,9 +32,7 @@ extension AdminRouter {
             return Response(status: 200, body: Array(#"{"deleted":\#(count)}"#.utf8))
         case ("GET", let id?):
             guard let rule = book.rule(id: id) else { return Self.error(404, "no fault rule \(id)") }
-            var writer = JSONWriter()
-            JournalJSON.write(rule, into: &writer)
-            return Response(status: 200, body: writer.bytes)
+            return Response(status: 200, body: JournalJSON.rule(rule))
         case ("DELETE", let id?):
             guard book.remove(id: id) else { return Self.error(404, "no fault rule \(id)") }
             return Response(status: 200, body: Array(#"{"deleted":1}"#.utf8))

@@ -46,13 +46,7 @@ extension AdminRouter {
             before = parsed
         }
         let page = self.inspection.journal.read { $0.page(matching: filter, limit: limit, before: before) }
-        var writer = JSONWriter()
-        writer.object { members in
-            members.member("total") { $0.number(page.total) }
-            members.member("items") { $0.array(page.items) { writer, entry in JournalJSON.write(entry, into: &writer) } }
-            members.member("next") { $0.optionalString(page.next.map { String($0) }) }
-        }
-        return Response(status: 200, body: writer.bytes)
+        return Response(status: 200, body: JournalJSON.page(total: page.total, items: page.items, next: page.next))
     }
 
     /// `GET /api/v1/notifications/<id>`.
@@ -120,7 +114,12 @@ extension AdminRouter {
     /// `POST /api/v1/reset`: empties queues, journal, log and feedback, removes fault rules and
     /// zeroes counters; with `devices` (query flag or `{"devices": true}`), forgets tokens too.
     func reset(_ query: QueryParameters, body: [UInt8], on eventLoop: any EventLoop) throws(ServerError) -> EventLoopFuture<Response> {
-        let fromBody = try ResetBody.decode(body).devices
+        let fromBody: Bool
+        do {
+            fromBody = try ResetDocument.decode(body).devices
+        } catch {
+            throw ServerError(.badRequest, subject: error.field, error.message)
+        }
         let devices = query.flag("devices") || fromBody
         self.inspection.faults.removeAll()
         self.inspection.metrics.resetCounters()

@@ -108,8 +108,6 @@ struct AdminRouter: Sendable {
     static let badToken = error(400, "a device token is even-length hex of 32 to 100 bytes")
 
     static func error(_ status: Int, _ message: String) -> Response {
-        var writer = JSONWriter()
-        writer.object { members in members.member("error") { $0.string(message) } }
-        return Response(status: status, body: writer.bytes)
+        Response(status: status, body: JSONWriter.error(message))
     }
 }

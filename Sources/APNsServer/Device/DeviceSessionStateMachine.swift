@@ -1,5 +1,4 @@
 import APNsCore
-import APNsStore
 import APNsWire
 
 /// The protocol state of one device connection (docs/device-protocol.md), as a value that turns

@@ -1,5 +1,4 @@
 import APNsCore
-import APNsStore
 import APNsWire
 import Logging
 import NIOCore

@@ -27,19 +27,3 @@ extension TLSListener {
         }
     }
 }
-
-extension ProviderCertificate {
-    /// The certificate of a provider on a binary interface in strict mode, where the TLS handshake
-    /// has required one; a certificate for the other environment ends the connection, as the
-    /// binary interface has no way to say why.
-    static func binaryProvider(_ certificate: ProviderCertificate?, environment: APNsEnvironment, listener: String) throws -> ProviderCertificate {
-        guard let certificate else {
-            throw ServerError(.listener, subject: listener, "the provider's client certificate could not be read")
-        }
-        guard certificate.environments.contains(environment) else {
-            let theirs = certificate.environments.map(\.rawValue).sorted().joined(separator: ", ")
-            throw ServerError(.listener, subject: listener, "the provider's certificate is for \(theirs); this emulator plays \(environment)")
-        }
-        return certificate
-    }
-}

@@ -1,9 +1,6 @@
-import APNsAuth
 import APNsCore
 import APNsInspection
-import APNsStore
 import APNsWire
-import Logging
 import NIOCore
 
 /// Performs one legacy gateway connection: validates each notification, hands the good ones to
@@ -60,15 +57,13 @@ final class GatewaySessionHandler: ChannelDuplexHandler {
                 "rejected binary push",
                 metadata: ["apns.status": "\(rejection.status)", "apns.detail": "\(rejection.detail)"]
             )
-            self.record(request, status: rejection.status, receivedAt: receivedAt)
-            self.perform(self.machine.refused(rejection.status, identifier: rejection.identifier), context: context)
+            self.refuse(request, rejection.status, receivedAt: receivedAt, context: context)
             return
         case .success(let valid):
             notification = valid
         }
         if let status = self.earlyRefusal(of: notification) {
-            self.record(request, status: status, receivedAt: receivedAt)
-            self.perform(self.machine.refused(status, identifier: request.identifier), context: context)
+            self.refuse(request, status, receivedAt: receivedAt, context: context)
             return
         }
 
@@ -105,8 +100,7 @@ final class GatewaySessionHandler: ChannelDuplexHandler {
         switch rule.action {
         case .respond(_, _, let byte?):
             let status = BinaryStatus(code: byte) ?? BinaryStatus(code: byte, meaning: "Injected")
-            self.record(request, status: status, receivedAt: receivedAt, fault: mark)
-            self.perform(self.machine.refused(status, identifier: request.identifier), context: context)
+            self.refuse(request, status, receivedAt: receivedAt, fault: mark, context: context)
         case .reset:
             let rejected = RejectedPush(request, id: self.ids.uuid(), topic: self.topic, statusByte: nil, receivedAt: receivedAt)
             self.shared.inspection.rejected(rejected, fault: mark)
@@ -117,6 +111,13 @@ final class GatewaySessionHandler: ChannelDuplexHandler {
             return false
         }
         return true
+    }
+
+    /// Refuses a notification on arrival: noted for the journal, and the machine decides when the
+    /// error response goes out.
+    private func refuse(_ request: BinaryPushRequest, _ status: BinaryStatus, receivedAt: Int64, fault: FaultMark? = nil, context: ChannelHandlerContext) {
+        self.record(request, status: status, receivedAt: receivedAt, fault: fault)
+        self.perform(self.machine.refused(status, identifier: request.identifier), context: context)
     }
 
     /// Notes a refused notification; it is journaled when (and if) the error response names it,

@@ -15,17 +15,25 @@ struct EmulatorTLS: Sendable {
     /// Devices: plain TLS, no client certificate.
     let device: NIOSSLContext
 
+    /// Whether a listener asks providers for a client certificate.
+    enum ClientCertificates {
+        /// Not asked for (`--auth none`, and device connections).
+        case ignored
+        /// Asked for; a connection without one may still use a provider token. One that is
+        /// presented must chain to `trustRoots`, or the handshake fails.
+        case optional(trustRoots: [NIOSSLCertificate])
+        /// Required, chaining to `trustRoots` (the binary gateway and feedback in strict mode).
+        case required(trustRoots: [NIOSSLCertificate])
+    }
+
     init(_ configuration: EmulatorConfiguration, logger: Logger) throws {
         try Self.ensureCertificates(configuration, logger: logger)
         let strict = configuration.auth == .strict
         let roots = try Self.providerTrustRoots(configuration)
-        func context(_ protocols: [String], _ clientCertificates: TLSFiles.ClientCertificates) throws -> NIOSSLContext {
-            try TLSFiles.serverContext(
-                certificatePath: configuration.certificatePath,
-                privateKeyPath: configuration.privateKeyPath,
-                protocols: protocols,
-                clientCertificates: clientCertificates
-            )
+        let chain = try NIOSSLCertificate.fromPEMFile(configuration.certificatePath).map { NIOSSLCertificateSource.certificate($0) }
+        let key = try NIOSSLPrivateKey(file: configuration.privateKeyPath, format: .pem)
+        func context(_ protocols: [String], _ clientCertificates: ClientCertificates) throws -> NIOSSLContext {
+            try Self.serverContext(chain: chain, key: key, protocols: protocols, clientCertificates: clientCertificates)
         }
         self.http2 = try context(["h2"], strict ? .optional(trustRoots: roots) : .ignored)
         // Devices, the gateway and feedback speak plain TLS, without ALPN.
@@ -33,19 +41,38 @@ struct EmulatorTLS: Sendable {
         self.device = try context([], .ignored)
     }
 
-    /// Generates development certificates when the configured ones are missing and are the
-    /// ones in the certificates directory; a missing file given explicitly is an error.
-    static func ensureCertificates(_ configuration: EmulatorConfiguration, logger: Logger) throws {
-        let manager = FileManager.default
-        let certificateExists = manager.fileExists(atPath: configuration.certificatePath)
-        let keyExists = manager.fileExists(atPath: configuration.privateKeyPath)
-        if certificateExists && keyExists { return }
-        let files = DevelopmentCertificates.Files(directory: configuration.certificatesDirectory)
-        guard configuration.certificatePath == files.serverCertificate, configuration.privateKeyPath == files.serverPrivateKey else {
-            let missing = certificateExists ? configuration.privateKeyPath : configuration.certificatePath
-            throw ServerError(.tls, subject: "tls", "no such file: \(missing)")
+    /// A server context offering `protocols` by ALPN, TLS 1.2 or newer.
+    static func serverContext(
+        chain: [NIOSSLCertificateSource],
+        key: NIOSSLPrivateKey,
+        protocols: [String],
+        clientCertificates: ClientCertificates
+    ) throws -> NIOSSLContext {
+        var configuration = TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key))
+        configuration.minimumTLSVersion = .tlsv12
+        configuration.applicationProtocols = protocols
+        switch clientCertificates {
+        case .ignored:
+            configuration.certificateVerification = .none
+        case .optional(let roots):
+            configuration.certificateVerification = .optionalVerification
+            configuration.trustRoots = .certificates(roots)
+        case .required(let roots):
+            configuration.certificateVerification = .noHostnameVerification
+            configuration.trustRoots = .certificates(roots)
         }
-        try DevelopmentCertificates.generate(into: configuration.certificatesDirectory)
+        return try NIOSSLContext(configuration: configuration)
+    }
+
+    /// Generates development certificates when the configured ones are missing and are the
+    /// ones in the certificates directory (logged, with where the CA is).
+    static func ensureCertificates(_ configuration: EmulatorConfiguration, logger: Logger) throws {
+        let generated = try DevelopmentCertificates.ensure(
+            certificate: configuration.certificatePath,
+            privateKey: configuration.privateKeyPath,
+            in: configuration.certificatesDirectory
+        )
+        guard let files = generated else { return }
         logger.info(
             "generated a development CA and a localhost server certificate; trust the CA to connect without warnings",
             metadata: ["tls.ca": "\(files.caCertificate)", "tls.certificate": "\(files.serverCertificate)"]
@@ -59,6 +86,12 @@ struct EmulatorTLS: Sendable {
         if FileManager.default.fileExists(atPath: configuration.developmentCAPath) {
             paths.insert(configuration.developmentCAPath, at: 0)
         }
-        return try TLSFiles.trustRoots(paths)
+        return try paths.flatMap { path in
+            do {
+                return try NIOSSLCertificate.fromPEMFile(path)
+            } catch {
+                throw ServerError(.tls, subject: "tls", "cannot read the CA certificates in \(path): \(error)")
+            }
+        }
     }
 }

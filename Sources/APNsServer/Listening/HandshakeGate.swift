@@ -49,7 +49,7 @@ final class HandshakeGate: ChannelInboundHandler, RemovableChannelHandler {
 
 extension TLSListener {
     /// A TLS listener whose pipeline after TLS is built once the handshake is done.
-    convenience init(
+    init(
         listener: Listener,
         sslContext: NIOSSLContext,
         idleTimeout: TimeAmount? = nil,

@@ -3,41 +3,44 @@ import Synchronization
 
 /// Where the emulator's listeners are bound, once they all are.
 public struct ListeningAddresses: Sendable {
-    public var http2: SocketAddress
-    public var admin: SocketAddress
-    public var device: SocketAddress
-    public var gateway: SocketAddress
-    public var feedback: SocketAddress
+    /// The emulator's listeners.
+    public enum Front: CaseIterable, Sendable {
+        case http2, admin, device, gateway, feedback
+    }
+
+    let bound: [Front: SocketAddress]
+
+    public var http2: SocketAddress { self[.http2] }
+    public var admin: SocketAddress { self[.admin] }
+    public var device: SocketAddress { self[.device] }
+    public var gateway: SocketAddress { self[.gateway] }
+    public var feedback: SocketAddress { self[.feedback] }
+
+    /// Made only once every listener is bound, so every front has an address.
+    public subscript(_ front: Front) -> SocketAddress {
+        guard let address = self.bound[front] else { preconditionFailure("\(front) is not bound") }
+        return address
+    }
 }
 
 /// Lets callers wait until every listener is bound, or learn that starting failed.
 final class ReadinessGate: Sendable {
+    private typealias Waiter = CheckedContinuation<ListeningAddresses, any Error>
+
     private struct State {
-        var http2: SocketAddress?
-        var admin: SocketAddress?
-        var device: SocketAddress?
-        var gateway: SocketAddress?
-        var feedback: SocketAddress?
+        var bound: [ListeningAddresses.Front: SocketAddress] = [:]
         var failure: (any Error)?
-        var waiters: [CheckedContinuation<ListeningAddresses, any Error>] = []
+        var waiters: [Waiter] = []
 
         var ready: ListeningAddresses? {
-            guard let http2, let admin, let device, let gateway, let feedback else { return nil }
-            return ListeningAddresses(http2: http2, admin: admin, device: device, gateway: gateway, feedback: feedback)
+            self.bound.count == ListeningAddresses.Front.allCases.count ? ListeningAddresses(bound: self.bound) : nil
         }
     }
 
     private let state = Mutex(State())
 
-    func bound(http2 address: SocketAddress) { self.update { $0.http2 = address } }
-
-    func bound(admin address: SocketAddress) { self.update { $0.admin = address } }
-
-    func bound(device address: SocketAddress) { self.update { $0.device = address } }
-
-    func bound(gateway address: SocketAddress) { self.update { $0.gateway = address } }
-
-    func bound(feedback address: SocketAddress) { self.update { $0.feedback = address } }
+    /// `front` listens at `address`.
+    func bound(_ front: ListeningAddresses.Front, at address: SocketAddress) { self.update { $0.bound[front] = address } }
 
     func failed(_ error: any Error) { self.update { $0.failure = $0.failure ?? error } }
 
@@ -58,10 +61,9 @@ final class ReadinessGate: Sendable {
     }
 
     private func update(_ change: (inout State) -> Void) {
-        let (waiters, result) = self.state.withLock { state -> ([CheckedContinuation<ListeningAddresses, any Error>], Result<ListeningAddresses, any Error>?) in
+        let (waiters, result) = self.state.withLock { state -> ([Waiter], Result<ListeningAddresses, any Error>?) in
             change(&state)
-            let result: Result<ListeningAddresses, any Error>? =
-                state.ready.map { .success($0) } ?? state.failure.map { .failure($0) }
+            let result: Result<ListeningAddresses, any Error>? = state.ready.map { .success($0) } ?? state.failure.map { .failure($0) }
             guard result != nil else { return ([], nil) }
             defer { state.waiters = [] }
             return (state.waiters, result)

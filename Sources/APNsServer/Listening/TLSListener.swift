@@ -4,32 +4,17 @@ import ServiceLifecycle
 
 /// A listener whose connections start with TLS: the HTTP/2 provider API, the binary gateway,
 /// the feedback service and the device listener are each one, differing only in what follows TLS.
-public final class TLSListener: Service {
-    private let listener: Listener
-    private let sslContext: NIOSSLContext
-    private let idleTimeout: TimeAmount?
-    private let initialize: @Sendable (any Channel) throws -> Void
-    private let onBound: @Sendable (SocketAddress) -> Void
+struct TLSListener: Service {
+    let listener: Listener
+    let sslContext: NIOSSLContext
+    /// When set, a connection that receives no bytes for this long (handshake included) gets an
+    /// `IdleStateEvent.read` to act on.
+    var idleTimeout: TimeAmount? = nil
+    let onBound: @Sendable (SocketAddress) -> Void
+    /// Adds the handlers after TLS to a new connection's pipeline, on its event loop.
+    let initialize: @Sendable (any Channel) throws -> Void
 
-    /// - Parameters:
-    ///   - idleTimeout: when set, a connection that receives no bytes for this long (handshake
-    ///     included) gets an `IdleStateEvent.read` to act on.
-    ///   - initialize: adds the handlers after TLS to a new connection's pipeline, on its event loop.
-    init(
-        listener: Listener,
-        sslContext: NIOSSLContext,
-        idleTimeout: TimeAmount? = nil,
-        onBound: @escaping @Sendable (SocketAddress) -> Void,
-        initialize: @escaping @Sendable (any Channel) throws -> Void
-    ) {
-        self.listener = listener
-        self.sslContext = sslContext
-        self.idleTimeout = idleTimeout
-        self.onBound = onBound
-        self.initialize = initialize
-    }
-
-    public func run() async throws {
+    func run() async throws {
         let sslContext = self.sslContext
         let initialize = self.initialize
         let idleTimeout = self.idleTimeout

@@ -1,9 +1,7 @@
 import APNsAuth
 import APNsCore
 import APNsInspection
-import APNsStore
 import APNsWire
-import Logging
 import NIOCore
 import NIOHPACK
 import NIOHTTP2
@@ -67,7 +65,7 @@ final class ProviderStreamHandler: ChannelInboundHandler {
             for: FaultRequest(
                 interface: .http2,
                 token: { RejectedPush.token(fromPath: request.path) },
-                topic: request.topic ?? Self.certificateTopic(credential),
+                topic: request.topic ?? credential?.defaultTopic,
                 pushType: request.pushType
             )
         )
@@ -168,12 +166,6 @@ final class ProviderStreamHandler: ChannelInboundHandler {
             request, id: connection.makeID(), apnsID: apnsID ?? request.apnsID, reason: reason, httpStatus: status, receivedAt: self.receivedAt
         )
         self.context.inspection.rejected(rejected, fault: self.fault)
-    }
-
-    /// The topic a request without `apns-topic` goes to: its certificate's only topic.
-    private static func certificateTopic(_ credential: ProviderCredential?) -> String? {
-        guard case .certificate(let certificate)? = credential else { return nil }
-        return certificate.defaultTopic
     }
 
     /// The `apns-id` an error answer carries: the provider's when it is canonical, else a new one.

@@ -41,15 +41,8 @@ public final class Relay: Sendable {
     /// Runs one store operation in the next group commit of `eventLoop`'s batch. Call on `eventLoop`.
     func submit(_ operation: StoreOperation, on eventLoop: any EventLoop) -> EventLoopFuture<StoreOutcome> {
         guard let batcher = self.batchers[ObjectIdentifier(eventLoop)] else {
-            // A loop outside the group (never expected): submit directly, without batching.
-            let promise = eventLoop.makePromise(of: StoreOutcome.self)
-            self.store.submit([operation]) { result in
-                let outcome = result.flatMap { outcomes in
-                    outcomes.first.map { .success($0) } ?? .failure(.closed)
-                }
-                promise.completeWith(outcome.mapError { $0 as any Error })
-            }
-            return promise.futureResult
+            // Every listener runs on the emulator's own group; anything else is a wiring mistake.
+            return eventLoop.makeFailedFuture(ServerError(.store, subject: "relay", "submitted from an event loop outside the emulator's group"))
         }
         return batcher.enqueue(operation)
     }

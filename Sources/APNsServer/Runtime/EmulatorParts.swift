@@ -28,14 +28,10 @@ struct EmulatorParts {
     }
 
     /// Tells readiness and the console where a listener is bound.
-    private func bound(
-        _ title: String,
-        scheme: String,
-        _ record: @escaping @Sendable (ReadinessGate, SocketAddress) -> Void
-    ) -> @Sendable (SocketAddress) -> Void {
+    private func bound(_ front: ListeningAddresses.Front, _ title: String, scheme: String) -> @Sendable (SocketAddress) -> Void {
         let (readiness, onListening) = (self.readiness, self.onListening)
         return { address in
-            record(readiness, address)
+            readiness.bound(front, at: address)
             onListening(title, Self.url(scheme: scheme, address))
         }
     }
@@ -58,7 +54,7 @@ struct EmulatorParts {
             self.listener("http2", port: configuration.http2Port),
             sslContext: self.tls.http2,
             context: context,
-            onBound: self.bound("HTTP/2 provider API", scheme: "https") { $0.bound(http2: $1) }
+            onBound: self.bound(.http2, "HTTP/2 provider API", scheme: "https")
         )
     }
 
@@ -79,7 +75,7 @@ struct EmulatorParts {
             sslContext: self.tls.binary,
             context: context,
             idleTimeout: TimeAmount(configuration.idleTimeout),
-            onBound: self.bound("binary gateway", scheme: "tls") { $0.bound(gateway: $1) }
+            onBound: self.bound(.gateway, "binary gateway", scheme: "tls")
         )
     }
 
@@ -91,7 +87,7 @@ struct EmulatorParts {
             auth: self.configuration.auth,
             environment: self.configuration.environment,
             idleTimeout: TimeAmount(self.configuration.idleTimeout),
-            onBound: self.bound("feedback service", scheme: "tls") { $0.bound(feedback: $1) }
+            onBound: self.bound(.feedback, "feedback service", scheme: "tls")
         )
     }
 
@@ -100,7 +96,7 @@ struct EmulatorParts {
             self.listener("device", port: self.configuration.devicePort),
             sslContext: self.tls.device,
             relay: self.relay,
-            onBound: self.bound("device listener", scheme: "tls") { $0.bound(device: $1) }
+            onBound: self.bound(.device, "device listener", scheme: "tls")
         )
     }
 
@@ -108,7 +104,7 @@ struct EmulatorParts {
         AdminListener(
             listener: self.listener("admin", port: self.configuration.adminPort),
             router: AdminRouter(relay: self.relay, inspection: self.inspection, readiness: self.readiness),
-            onBound: self.bound("admin API", scheme: "http") { $0.bound(admin: $1) }
+            onBound: self.bound(.admin, "admin API", scheme: "http")
         )
     }
 

@@ -1,0 +1,17 @@
+import APNsCore
+
+extension ProviderCertificate {
+    /// The certificate of a provider on a binary interface (gateway or feedback, named by
+    /// `listener`) in strict mode, where the TLS handshake has required one; a certificate for
+    /// the other environment ends the connection, as the binary interface has no way to say why.
+    public static func binaryProvider(_ certificate: ProviderCertificate?, environment: APNsEnvironment, listener: String) throws(AuthError) -> ProviderCertificate {
+        guard let certificate else {
+            throw AuthError(.certificates, "\(listener): the provider's client certificate could not be read")
+        }
+        guard certificate.environments.contains(environment) else {
+            let theirs = certificate.environments.map(\.rawValue).sorted().joined(separator: ", ")
+            throw AuthError(.certificates, "\(listener): the provider's certificate is for \(theirs); this emulator plays \(environment)")
+        }
+        return certificate
+    }
+}

@@ -1,0 +1,48 @@
+import APNsCore
+
+/// The admin API's JSON of device tokens and of the feedback list.
+public enum DeviceJSON {
+    /// One token: its app, device, whether a device holds it now, its queue length and its dates
+    /// (`null` when unknown: a token that only has a queue was never registered here).
+    public static func write(_ record: TokenRecord, connected: Bool, queued: Int, into writer: inout JSONWriter) {
+        writer.object { members in
+            members.member("token") { $0.string(record.token.hex) }
+            members.member("topic") { $0.optionalString(record.topic.isEmpty ? nil : record.topic) }
+            members.member("deviceId") { $0.optionalString(record.deviceID) }
+            members.member("connected") { $0.raw(connected ? "true" : "false") }
+            members.member("queued") { $0.number(queued) }
+            members.member("registeredAt") { $0.optionalTime(record.registeredAt > 0 ? record.registeredAt : nil) }
+            members.member("unregisteredAt") { $0.optionalTime(record.unregisteredAt) }
+        }
+    }
+
+    /// One feedback tuple as the feedback service would send it, with its time in both forms.
+    public static func write(_ entry: FeedbackEntry, into writer: inout JSONWriter) {
+        writer.object { members in
+            members.member("token") { $0.string(entry.token.hex) }
+            members.member("topic") { $0.string(entry.topic) }
+            members.member("time") { $0.number(entry.at / 1000) }
+            members.member("unregisteredAt") { $0.string(Timestamp.rfc3339(millis: entry.at)) }
+        }
+    }
+
+    /// `{"token", "topic"}` of a token just issued.
+    public static func registered(_ token: DeviceToken, topic: String) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.object { members in
+            members.member("token") { $0.string(token.hex) }
+            members.member("topic") { $0.string(topic) }
+        }
+        return writer.bytes
+    }
+
+    /// `{"token", "unregisteredAt"}` (ms) of a token just unregistered.
+    public static func unregistered(_ token: DeviceToken, at timestamp: Int64) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.object { members in
+            members.member("token") { $0.string(token.hex) }
+            members.member("unregisteredAt") { $0.number(timestamp) }
+        }
+        return writer.bytes
+    }
+}
