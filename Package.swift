@@ -62,7 +62,7 @@ let package = Package(
             dependencies: [
                 "APNsCore",
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                .product(name: "NIOHPACK", package: "swift-nio-http2"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -165,6 +165,7 @@ let package = Package(
         .testTarget(
             name: "APNsWireTests",
             dependencies: [
+                "APNsCore",
                 "APNsWire",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
@@ -194,26 +195,29 @@ let package = Package(
                 "APNsTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
                 .product(name: "NIOHPACK", package: "swift-nio-http2"),
             ],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "APNsStoreTests", dependencies: ["APNsStore", "APNsTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "APNsStoreTests",
+            dependencies: ["APNsCore", "APNsStore", "APNsTestSupport", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
                 "APNsCore",
                 "APNsAuth",
-                "APNsInspection",
                 "APNsServer",
                 "APNsWire",
+                "APNsDeviceClient",
                 "APNsTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -1,0 +1,137 @@
+import APNsAuth
+import APNsCore
+import APNsInspection
+import Foundation
+import Logging
+import NIOCore
+import NIOEmbedded
+import NIOHPACK
+import NIOHTTP2
+import Testing
+
+@testable import APNsServer
+
+/// One HTTP/2 stream of the provider API on an `EmbeddedChannel`: frames in, frames out, no
+/// socket. These cover the answers given before the store (validation, authentication, faults);
+/// the end-to-end tests cover the stored path over real TLS.
+@Suite("Provider stream handler")
+struct ProviderStreamHandlerTests {
+    static let token = String(repeating: "ab", count: 32)
+
+    /// A stream channel with the handler, in `mode`; `unlocked` counts lifted stream limits.
+    final class Stream {
+        let fixture: AdminRouterFixture
+        let channel = EmbeddedChannel()
+        var unlocked = 0
+
+        init(auth: AuthMode = .none) throws {
+            self.fixture = try AdminRouterFixture()
+            let keys = try ProviderKeyStore(directory: self.fixture.directory.appending("keys"))
+            let context = ProviderContext(
+                relay: self.fixture.relay,
+                auth: auth,
+                authRules: .init(),
+                verifier: ProviderTokenVerifier(keys: keys),
+                validator: PushValidator(),
+                inspection: self.fixture.inspection,
+                environment: .development,
+                shutdownGrace: .seconds(1),
+                clock: { 1_800_000_000_000 },
+                logger: Logger(label: "stream-test")
+            )
+            let machine = auth == .strict ? ProviderAuthStateMachine(rules: .init(), certificate: nil) : nil
+            let state = ProviderConnectionState(auth: machine)
+            state.unlockStreams = { [unowned self] in self.unlocked += 1 }
+            let bound = NIOLoopBound(state, eventLoop: self.channel.embeddedEventLoop)
+            try self.channel.pipeline.syncOperations.addHandler(ProviderStreamHandler(context: context, connection: bound))
+        }
+
+        /// Sends a request's HEADERS (and its body in `chunks` DATA frames, the last ending the stream).
+        func send(_ headers: [(String, String)], body chunks: [String] = []) throws {
+            let base: [(String, String)] = [(":method", "POST"), (":scheme", "https"), (":path", "/3/device/\(ProviderStreamHandlerTests.token)")]
+            let all = HPACKHeaders(base.filter { name, _ in !headers.contains { $0.0 == name } } + headers)
+            try self.channel.writeInbound(HTTP2Frame.FramePayload.headers(.init(headers: all, endStream: chunks.isEmpty)))
+            for (index, chunk) in chunks.enumerated() {
+                var buffer = self.channel.allocator.buffer(capacity: chunk.utf8.count)
+                buffer.writeString(chunk)
+                try self.channel.writeInbound(HTTP2Frame.FramePayload.data(.init(data: .byteBuffer(buffer), endStream: index == chunks.count - 1)))
+            }
+        }
+
+        /// The answer written so far: its `:status`, headers and JSON body; nil when nothing was written.
+        func answer() throws -> (status: String, headers: HPACKHeaders, body: [String: Any])? {
+            guard case .headers(let head)? = try self.channel.readOutbound(as: HTTP2Frame.FramePayload.self) else { return nil }
+            var body: [String: Any] = [:]
+            if case .data(let data)? = try self.channel.readOutbound(as: HTTP2Frame.FramePayload.self), case .byteBuffer(let buffer) = data.data {
+                body = (try JSONSerialization.jsonObject(with: Data(buffer.readableBytesView))) as? [String: Any] ?? [:]
+            }
+            return (head.headers.first(name: ":status") ?? "", head.headers, body)
+        }
+
+        func close() throws {
+            _ = try? self.channel.finish()
+            try self.fixture.close()
+        }
+    }
+
+    @Test("a request is answered only once its last DATA frame arrives, with Apple's reason and the journal's entry")
+    func validationAcrossFrames() throws {
+        let stream = try Stream()
+        try stream.send([("apns-topic", "com.example.app"), ("apns-push-type", "bogus")], body: [#"{"aps":"#, #"{"alert":"hi"}}"#])
+        let answer = try #require(try stream.answer())
+        #expect(answer.status == "400")
+        #expect(answer.body["reason"] as? String == "InvalidPushType")
+        #expect(answer.headers.first(name: "apns-id") != nil)
+        let entry = try #require(stream.fixture.inspection.journal.read { $0.newest(matching: JournalFilter()) })
+        #expect(entry.status == .rejected)
+        guard case .rejected(let rejected) = entry.push else { Issue.record("not a rejection"); return }
+        #expect(rejected.reason == "InvalidPushType" && rejected.httpStatus == 400)
+        #expect(String(decoding: rejected.body, as: UTF8.self) == #"{"aps":{"alert":"hi"}}"#)
+        try stream.close()
+    }
+
+    @Test("the provider's canonical apns-id comes back on an error; a bad path is 404 BadPath")
+    func apnsIDAndPath() throws {
+        let stream = try Stream()
+        let id = "1C2F3C8A-6D27-4C1B-9A1E-3D4A5B6C7D8E"
+        try stream.send([(":path", "/3/phone/x"), ("apns-id", id)], body: ["{}"])
+        let answer = try #require(try stream.answer())
+        #expect(answer.status == "404" && answer.body["reason"] as? String == "BadPath")
+        #expect(answer.headers.first(name: "apns-id")?.uppercased() == id)
+        try stream.close()
+    }
+
+    @Test("strict mode: no authorization is 403 MissingProviderToken and lifts no stream limit")
+    func strictWithoutToken() throws {
+        let stream = try Stream(auth: .strict)
+        try stream.send([("apns-topic", "com.example.app")], body: [#"{"aps":{}}"#])
+        let answer = try #require(try stream.answer())
+        #expect(answer.status == "403" && answer.body["reason"] as? String == "MissingProviderToken")
+        #expect(stream.unlocked == 0)
+        try stream.close()
+    }
+
+    @Test("a fault rule answers in place of the emulator, and the journal marks it")
+    func injectedFault() throws {
+        let stream = try Stream()
+        let rule = stream.fixture.inspection.faults.add(match: .init(topic: "com.example.app"), action: .respond(reason: "Unregistered", status: nil, statusByte: nil), times: 1, probability: 1)
+        try stream.send([("apns-topic", "com.example.app")], body: [#"{"aps":{}}"#])
+        let answer = try #require(try stream.answer())
+        #expect(answer.status == "410" && answer.body["reason"] as? String == "Unregistered")
+        #expect(answer.body["timestamp"] as? Int == 1_800_000_000_000, "410 carries when the token stopped being valid")
+        let entry = try #require(stream.fixture.inspection.journal.read { $0.newest(matching: JournalFilter()) })
+        #expect(entry.fault == FaultMark(ruleID: rule.id, action: "respond"))
+        #expect(stream.fixture.inspection.faults.all.isEmpty, "times 1: the rule is gone")
+        try stream.close()
+    }
+
+    @Test("a trailer after the body is ignored; one answer per stream")
+    func oneAnswer() throws {
+        let stream = try Stream()
+        try stream.send([("apns-topic", "com.example.app"), ("apns-priority", "7")], body: [#"{"aps":{}}"#])
+        #expect(try stream.answer()?.body["reason"] as? String == "BadPriority")
+        try stream.channel.writeInbound(HTTP2Frame.FramePayload.headers(.init(headers: HPACKHeaders([("x-trailer", "1")]), endStream: true)))
+        #expect(try stream.answer() == nil)
+        try stream.close()
+    }
+}
