@@ -4,6 +4,10 @@
 #   .ci/benchmark.sh [requests] [tokens]     durable and relaxed, --auth none
 #   .ci/benchmark.sh auth [rounds] [requests] relaxed, --auth none and --auth strict with a provider
 #                                             token, alternating, with the medians and their ratio
+#   .ci/benchmark.sh compare BINARY [rounds] [requests]
+#                                             this build against another build's apns-emulator
+#                                             (e.g. a release build of an earlier commit), durable
+#                                             and relaxed, alternating, with the medians and ratios
 #
 # Builds the release binary, then for each run starts a fresh emulator on its own data directory
 # and drives it with h2load over TLS: 4 connections x 100 concurrent streams, 320-byte payloads,
@@ -11,6 +15,9 @@
 set -euo pipefail
 if [ "${1:-}" = auth ]; then
   suite=auth; rounds=${2:-3}; requests=${3:-300000}; tokens=10000
+elif [ "${1:-}" = compare ]; then
+  suite=compare; other=${2:?"compare needs the path of the other build's apns-emulator"}; rounds=${3:-3}; requests=${4:-300000}; tokens=10000
+  [ -x "$other" ] || { echo "$other is not an executable" >&2; exit 1; }
 else
   suite=durability; requests=${1:-300000}; tokens=${2:-10000}
 fi
@@ -41,9 +48,9 @@ for i in $(seq 1 "$tokens"); do printf 'https://127.0.0.1:%d/3/device/%064x\n' "
 "$binary" keys create --team-id BENCH12345 --key-id BENCHKEY01 --keys "$work/keys" --out "$work" > /dev/null
 jwt=$("$binary" keys token "$work/AuthKey_BENCHKEY01.p8" --team-id BENCH12345)
 
-# run MODE AUTH LABEL: one emulator, a warm-up, the measured run; prints a line, sets $rate.
+# run MODE AUTH LABEL [BINARY]: one emulator, a warm-up, the measured run; prints a line, sets $rate.
 run() {
-  local mode=$1 auth=$2 label=$3 run_id=$((++runs))
+  local mode=$1 auth=$2 label=$3 binary=${4:-$binary} run_id=$((++runs))
   local data="$work/data-$run_id" log="$work/serve-$run_id.log" out="$work/h2load-$run_id.txt"
   local headers=(-H 'apns-topic: com.example.app')
   [ "$auth" = strict ] && headers+=(-H "authorization: bearer $jwt")
@@ -69,11 +76,25 @@ if [ "$suite" = durability ]; then
   exit 0
 fi
 
+median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+if [ "$suite" = compare ]; then
+  for mode in durable relaxed; do
+    this=(); that=()
+    for round in $(seq 1 "$rounds"); do
+      run "$mode" none "other $mode #$round" "$other"; that+=("$rate")
+      run "$mode" none "this $mode #$round"; this+=("$rate")
+    done
+    m_this=$(median "${this[@]}"); m_that=$(median "${that[@]}")
+    awk -v m="$mode" -v a="$m_that" -v b="$m_this" 'BEGIN { printf "median %s: other %.0f/s, this %.0f/s: this is %.1f%% of other\n", m, a, b, 100 * b / a }'
+  done
+  exit 0
+fi
+
 none=(); strict=()
 for round in $(seq 1 "$rounds"); do
   run relaxed none "none #$round"; none+=("$rate")
   run relaxed strict "strict+token #$round"; strict+=("$rate")
 done
-median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 m_none=$(median "${none[@]}"); m_strict=$(median "${strict[@]}")
 awk -v a="$m_none" -v b="$m_strict" 'BEGIN { printf "median: none %.0f/s, strict+token %.0f/s: strict is %.1f%% of none\n", a, b, 100 * b / a }'
