@@ -33,6 +33,9 @@ public struct StoreConfiguration: Sendable {
     public var maximumQueuedPerDevice: Int = 1000
     /// Milliseconds since the UNIX epoch; tests replace it to move time.
     public var clock: @Sendable () -> Int64
+    /// Whether operations are checked before their transaction (always, but for the tests that
+    /// prove a bad operation fails alone even when it reaches the transaction).
+    var checksOperations = true
 
     public init(
         directory: String,

@@ -12,6 +12,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case dataDirectory(path: String, reason: String)
     /// The store was closed before the operation ran.
     case closed
+    /// This one operation could not be stored (it was refused, or failed alone); others were not affected.
+    case refused(String)
 
     public var description: String {
         switch self {
@@ -26,6 +28,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
             return "cannot use data directory \(path): \(reason)"
         case .closed:
             return "the store is closed"
+        case .refused(let why):
+            return "the store refused an operation: \(why)"
         }
     }
 

@@ -60,6 +60,9 @@ public enum StoreOutcome: Sendable, Equatable {
     case deleted(count: Int)
     /// Everything was emptied.
     case cleared
+    /// Not done: the operation could not be stored (why, in words). Nothing else in its batch
+    /// was affected: a bad operation fails alone.
+    case refused(String)
 }
 
 /// Which tokens a push may go to.

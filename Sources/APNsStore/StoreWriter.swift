@@ -168,8 +168,43 @@ final class StoreWriter: Sendable {
         case .success(let outcomes):
             state.nextSequence = sequence
             self.committed(batch, outcomes, duration: ContinuousClock.now - started, &state)
+        case .failure(let error) where Self.isolates(error) && batch.reduce(0, { $0 + $1.operations.count }) > 1:
+            // One operation failed the transaction for everyone: give each its own, so only it fails.
+            self.statistics.withLock { $0.failedCommits += 1 }
+            self.discardChanges()
+            self.logger.info("store commit failed; retrying each operation alone", metadata: ["store.error": "\(error)"])
+            self.isolate(batch, &state)
         case .failure(let error):
             self.failed(batch, error, &state)
+        }
+    }
+
+    /// Whether a failed transaction is worth retrying operation by operation: not when the map
+    /// is full or the store closed, which no operation escapes.
+    private static func isolates(_ error: StoreError) -> Bool {
+        switch error {
+        case .mapFull, .closed: return false
+        default: return true
+        }
+    }
+
+    /// Commits every operation of `batch` in a transaction of its own, then completes each
+    /// submission with its operations' outcomes (`.refused` for one that failed).
+    private func isolate(_ batch: [Submission], _ state: inout WriterState) {
+        for submission in batch {
+            let outcomes = Mutex<[StoreOutcome]>([])
+            for operation in submission.operations {
+                let single = Submission(operations: [operation]) { result in
+                    let outcome: StoreOutcome
+                    switch result {
+                    case .success(let done): outcome = done.first ?? .refused("no outcome")
+                    case .failure(let error): outcome = .refused("\(error)")
+                    }
+                    outcomes.withLock { $0.append(outcome) }
+                }
+                self.commit([single], &state)
+            }
+            submission.completion(.success(outcomes.withLock { $0 }))
         }
     }
 
@@ -183,6 +218,10 @@ final class StoreWriter: Sendable {
             var submissionOutcomes: [StoreOutcome] = []
             submissionOutcomes.reserveCapacity(submission.operations.count)
             for operation in submission.operations {
+                if self.configuration.checksOperations, let problem = operation.problem {
+                    submissionOutcomes.append(.refused(problem))
+                    continue
+                }
                 let outcome = try self.apply(operation, txn, nowMillis: now, sequence: &sequence)
                 switch outcome {
                 case .queued, .discarded, .deliverOnce, .recorded, .acknowledged(true), .unregistered: logged = true
@@ -221,11 +260,16 @@ final class StoreWriter: Sendable {
         for (submission, outcome) in zip(batch, outcomes) { submission.completion(.success(outcome)) }
     }
 
+    /// Forgets what a failed transaction did: the queue lengths may include its changes.
+    private func discardChanges() {
+        self.queueLengths.withLock { $0.removeAll() }
+        self.changes.withLock { $0.removeAll(keepingCapacity: true) }
+    }
+
     /// After a failed transaction (nothing of it was written): logs it and fails every submission.
     private func failed(_ batch: [Submission], _ error: StoreError, _ state: inout WriterState) {
         self.statistics.withLock { $0.failedCommits += 1 }
-        self.queueLengths.withLock { $0.removeAll() }
-        self.changes.withLock { $0.removeAll(keepingCapacity: true) }
+        self.discardChanges()
         if case .mapFull = error {
             if !state.mapFullLogged {
                 self.logger.info(

@@ -44,7 +44,14 @@ final class StoreBatcher: Sendable {
             eventLoop.execute {
                 switch result {
                 case .success(let outcomes):
-                    for (promise, outcome) in zip(promises, outcomes) { promise.succeed(outcome) }
+                    for (promise, outcome) in zip(promises, outcomes) {
+                        // An operation the store refused fails alone; its neighbours in the batch succeed.
+                        if case .refused(let why) = outcome {
+                            promise.fail(StoreError.refused(why))
+                        } else {
+                            promise.succeed(outcome)
+                        }
+                    }
                 case .failure(let error):
                     for promise in promises { promise.fail(error) }
                 }

@@ -1,0 +1,30 @@
+import APNsCore
+
+extension StoreOperation {
+    /// LMDB's largest key (its default `MDB_MAXKEYSIZE`): a longer or empty key makes `mdb_put`
+    /// and `mdb_get` fail with `MDB_BAD_VALSIZE`, and with them the whole transaction.
+    static let maximumKeySize = 511
+
+    /// Why the store would refuse this operation, found before the transaction so that it fails
+    /// alone instead of aborting the batch it shares with everyone else; nil when it is fine.
+    var problem: String? {
+        switch self {
+        case .acknowledge(let uniqueID):
+            return Self.keyProblem(uniqueID, "an acknowledged unique id")
+        case .accept(let notification), .acceptForConnectedDevice(let notification), .record(let notification, _):
+            return Self.keyProblem(notification.uniqueID, "a notification's unique id")
+        case .register(_, let topic, _):
+            return topic.isEmpty ? "a token needs a topic" : nil
+        case .sweepExpired, .unregister, .clearFeedback, .delete, .clear:
+            // Tokens are 32 to 100 bytes by construction; the rest carries no key from outside.
+            return nil
+        }
+    }
+
+    private static func keyProblem(_ key: String, _ what: String) -> String? {
+        let size = key.utf8.count
+        guard size > 0 else { return "\(what) is empty" }
+        guard size <= Self.maximumKeySize else { return "\(what) has \(size) bytes, more than the \(Self.maximumKeySize) a key may have" }
+        return nil
+    }
+}
