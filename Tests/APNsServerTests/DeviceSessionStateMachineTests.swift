@@ -127,12 +127,37 @@ struct DeviceSessionStateMachineTests {
     @Test("ack and ping; closing releases the held tokens and nothing is delivered after")
     func ackPingClose() {
         var machine = self.active()
-        #expect(machine.received(.ack(uniqueID: "u")) == .acknowledge(uniqueID: "u"))
         #expect(machine.received(.ping(9)) == .send(.pong(9)))
         _ = machine.registered(topic: "t", token: Self.token)
         #expect(machine.closed() == [Self.token])
         #expect(!machine.holds(Self.token))
         #expect(machine.received(.ping(1)) == .none)
         #expect(machine.registered(topic: "t", token: Self.other) == .none)
+    }
+
+    @Test("an ack is for a notification this connection was sent: empty, unknown or repeated ids are errors (issue 13, item 7)")
+    func acks() {
+        var machine = self.active()
+        _ = machine.registered(topic: "com.example.app", token: Self.token)
+        let push = Notification(
+            apnsID: "a", uniqueID: "u1", token: Self.token, topic: "com.example.app", pushType: .alert, priority: .immediate,
+            expiration: nil, collapseID: nil, payload: Array("{}".utf8), receivedAt: 1_000_000, source: .http2
+        )
+        _ = machine.handOver(push, nowSeconds: 1_000, maximumStorageSeconds: 86_400)
+        #expect(machine.received(.ack(uniqueID: "u1")) == .acknowledge(uniqueID: "u1"))
+        #expect(self.failureCode(machine.received(.ack(uniqueID: "u1"))) == .invalidArgument)
+
+        var empty = self.active()
+        #expect(self.failureCode(empty.received(.ack(uniqueID: ""))) == .invalidArgument)
+        var stranger = self.active()
+        #expect(self.failureCode(stranger.received(.ack(uniqueID: "never-sent"))) == .invalidArgument)
+    }
+
+    @Test("unregister with an empty topic is an error, even when a resumed token's topic is unknown (issue 13, item 6)")
+    func unregisterEmptyTopic() {
+        var machine = self.active()
+        _ = machine.lookedUp([(token: Self.token, record: nil)], registeredOnly: false)
+        #expect(machine.tokens[Self.token] == "")
+        #expect(self.failureCode(machine.received(.unregister(topic: ""))) == .invalidArgument)
     }
 }

@@ -58,12 +58,22 @@ struct DeviceSessionStateMachine {
         case (.active, .resume(let tokens)):
             return .lookUp(tokens)
         case (.active, .unregister(let topic)):
+            // A resumed token whose topic the store did not know is held under "": an empty
+            // topic must not reach it.
+            guard !topic.isEmpty, topic.utf8.count <= DeviceProtocol.maximumTopicLength else {
+                return self.fail(.invalidArgument, "a topic has 1 to \(DeviceProtocol.maximumTopicLength) bytes")
+            }
             guard let token = self.tokens.first(where: { $0.value == topic })?.key else {
                 return self.fail(.invalidArgument, "this connection holds no token for topic \(topic)")
             }
             return .unregister(token, topic: topic)
         case (.active, .ack(let uniqueID)):
-            self.unacknowledged.remove(uniqueID)
+            // Only what this connection was sent and has not acknowledged yet: anything else
+            // (an empty id, a stranger's, a second ack) is the device's mistake, refused here
+            // before it could reach the store.
+            guard self.unacknowledged.remove(uniqueID) != nil else {
+                return self.fail(.invalidArgument, "no notification \(uniqueID.isEmpty ? "with an empty id" : uniqueID) awaits acknowledgement on this connection")
+            }
             return .acknowledge(uniqueID: uniqueID)
         case (.active, .ping(let opaque)):
             return .send(.pong(opaque))

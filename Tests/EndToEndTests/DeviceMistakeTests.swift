@@ -1,0 +1,60 @@
+import APNsCore
+import APNsDeviceClient
+import APNsTestSupport
+import APNsWire
+import Foundation
+import Testing
+
+/// A device's mistakes end its own session with an error frame and harm no one else (issue 13,
+/// items 1, 6 and 7), over real TLS.
+@Suite("Device mistakes")
+struct DeviceMistakeTests {
+    static let topic = "com.example.app"
+
+    func refusal(_ error: any Error) -> DeviceErrorCode? {
+        guard let error = error as? DeviceClientError, error.code == .refused else { return nil }
+        return error.serverCode
+    }
+
+    @Test("devices acking empty and unknown ids get invalidArgument, while every provider's push is stored")
+    func badAcksHarmNoOne() async throws {
+        let emulator = try await RunningEmulator.start()
+        let provider = try await emulator.http2Client()
+        var devices: [DeviceClient] = []
+        for n in 0..<10 {
+            let device = try await emulator.device("careless-\(n)")
+            _ = try await device.register(topic: Self.topic)
+            devices.append(device)
+        }
+        let pushes = Task {
+            var statuses: [Int] = []
+            for n in 0..<300 {
+                let token = String(format: "%064x", n)
+                statuses.append(try await provider.push(token: token, headers: [("apns-topic", Self.topic)], json: #"{"n":\#(n)}"#).status)
+            }
+            return statuses
+        }
+        for (n, device) in devices.enumerated() {
+            try await device.acknowledge(n % 2 == 0 ? "" : "never-sent-\(n)")
+            await #expect { _ = try await device.next(within: .seconds(5)) } throws: { self.refusal($0) == .invalidArgument }
+        }
+        let statuses = try await pushes.value
+        #expect(statuses.allSatisfy { $0 == 200 }, "\(Dictionary(grouping: statuses, by: { $0 }).mapValues(\.count))")
+        let page = try await emulator.adminObject("/api/v1/notifications?status=queued&limit=1")
+        #expect(page["total"] as? Int == 300)
+        try await emulator.stop()
+    }
+
+    @Test("unregister with an empty topic is invalidArgument and unregisters nothing")
+    func emptyTopicUnregister() async throws {
+        let emulator = try await RunningEmulator.start()
+        // A token the emulator never issued: under --tokens open it resumes, with no known topic.
+        let token = try #require(DeviceToken(hex: String(repeating: "ef", count: 32)))
+        let device = try await emulator.device("phone")
+        #expect(try await device.resume([token]) == [ResumeResult(token: token, status: .resumed)])
+        await #expect { _ = try await device.unregister(topic: "") } throws: { self.refusal($0) == .invalidArgument }
+        let feedback = try await emulator.admin("/api/v1/feedback")
+        #expect(feedback.text == "[]", "nothing was unregistered: \(feedback.text)")
+        try await emulator.stop()
+    }
+}
