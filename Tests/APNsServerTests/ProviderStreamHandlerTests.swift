@@ -125,6 +125,17 @@ struct ProviderStreamHandlerTests {
         try stream.close()
     }
 
+    @Test("every 410 carries a timestamp: ExpiredToken as well as Unregistered (issue 13, item 9)")
+    func expiredTokenTimestamp() throws {
+        let stream = try Stream()
+        stream.fixture.inspection.faults.add(match: .init(), action: .respond(reason: "ExpiredToken", status: nil, statusByte: nil), times: 1, probability: 1)
+        try stream.send([("apns-topic", "com.example.app")], body: [#"{"aps":{}}"#])
+        let answer = try #require(try stream.answer())
+        #expect(answer.status == "410" && answer.body["reason"] as? String == "ExpiredToken")
+        #expect(answer.body["timestamp"] as? Int == 1_800_000_000_000)
+        try stream.close()
+    }
+
     @Test("a trailer after the body is ignored; one answer per stream")
     func oneAnswer() throws {
         let stream = try Stream()

@@ -77,8 +77,7 @@ final class ProviderStreamHandler: ChannelInboundHandler {
         switch rule.action {
         case .respond(let wire, let status, _):
             let reason = Reason.injected(wire: wire ?? "", status: status)
-            let timestamp = reason == .unregistered ? self.receivedAt : nil
-            self.respond(Rejection(reason: reason, apnsID: self.apnsID(for: request)), timestamp: timestamp, context: context)
+            self.respond(Rejection(reason: reason, apnsID: self.apnsID(for: request)), context: context)
         case .delay(let delay):
             context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(delay)) {
                 self.process(request, credential: credential, context: context)
@@ -149,6 +148,9 @@ final class ProviderStreamHandler: ChannelInboundHandler {
     /// Answers with an error, and records it in the journal.
     private func respond(_ rejection: Rejection, timestamp: Int64? = nil, context: ChannelHandlerContext) {
         self.record(reason: rejection.reason.wire, status: rejection.reason.status, apnsID: rejection.apnsID)
+        // Every 410 (Unregistered, ExpiredToken) says since when the token is no longer valid;
+        // client libraries read the field unconditionally.
+        let timestamp = timestamp ?? (rejection.reason.status == 410 ? self.receivedAt : nil)
         let response = HTTP2PushResponseEncoder.failure(rejection, timestamp: timestamp, allocator: context.channel.allocator)
         context.write(self.wrapOutboundOut(.headers(.init(headers: response.headers))), promise: nil)
         context.writeAndFlush(
