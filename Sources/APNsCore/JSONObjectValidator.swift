@@ -121,9 +121,14 @@ public enum JSONObjectValidator {
         mutating func string() throws {
             try self.expect(UInt8(ascii: "\""))
             var pendingContinuation = 0
+            // The range the next continuation byte must be in: narrower after E0, ED, F0 and F4,
+            // which would otherwise let in overlong forms, UTF-16 surrogates (U+D800–U+DFFF) and
+            // code points above U+10FFFF (RFC 3629, section 4).
+            var continuation: ClosedRange<UInt8> = 0x80...0xBF
             while let byte = self.peek() {
                 if pendingContinuation > 0 {
-                    guard byte & 0xC0 == 0x80 else { throw self.fail("invalid UTF-8") }
+                    guard continuation.contains(byte) else { throw self.fail("invalid UTF-8") }
+                    continuation = 0x80...0xBF
                     pendingContinuation -= 1
                     self.offset += 1
                     continue
@@ -144,9 +149,11 @@ public enum JSONObjectValidator {
                     self.offset += 1
                 case 0xE0..<0xF0:
                     pendingContinuation = 2
+                    continuation = byte == 0xE0 ? 0xA0...0xBF : byte == 0xED ? 0x80...0x9F : 0x80...0xBF
                     self.offset += 1
                 case 0xF0..<0xF5:
                     pendingContinuation = 3
+                    continuation = byte == 0xF0 ? 0x90...0xBF : byte == 0xF4 ? 0x80...0x8F : 0x80...0xBF
                     self.offset += 1
                 case 0xF5...0xFF:
                     throw self.fail("invalid UTF-8")
