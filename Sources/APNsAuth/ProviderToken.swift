@@ -31,10 +31,24 @@ public struct ProviderToken: Sendable, Equatable {
               header["alg"] as? String == "ES256",
               let keyID = header["kid"] as? String, !keyID.isEmpty,
               let teamID = claims["iss"] as? String, !teamID.isEmpty,
-              let issuedAt = (claims["iat"] as? NSNumber).flatMap({ Int64(exactly: $0.doubleValue.rounded(.down)) })
+              let issuedAt = Self.seconds(claims["iat"])
         else { return .failure(.invalidProviderToken) }
         let signingInput = Array(jwt[jwt.startIndex..<parts[1].endIndex])
         return .success(ProviderToken(keyID: keyID, teamID: teamID, issuedAt: issuedAt, signingInput: signingInput, signature: signature))
+    }
+
+    /// The `iat` claim: a JSON number, or a string of digits, which APNs takes too (a widely used
+    /// Python library has always sent it so).
+    private static func seconds(_ claim: Any?) -> Int64? {
+        switch claim {
+        case let text as String:
+            guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+            return Int64(text)
+        case let number as NSNumber:
+            return Int64(exactly: number.doubleValue.rounded(.down))
+        default:
+            return nil
+        }
     }
 
     private static func object(_ part: Substring.UTF8View.SubSequence) -> [String: Any]? {

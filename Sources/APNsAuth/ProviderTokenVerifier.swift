@@ -40,10 +40,17 @@ public final class ProviderTokenVerifier: Sendable {
         // Not remembered: the key may be registered a moment from now.
         guard let key = self.keys.key(id: token.keyID) else { return .invalid(.invalidProviderToken) }
         guard key.teamID == token.teamID,
-              let signature = try? P256.Signing.ECDSASignature(rawRepresentation: token.signature),
+              let signature = Self.signature(token.signature),
               (try? key.publicKey)?.isValidSignature(signature, for: token.signingInput) == true
         else { return self.remember(.invalid(.invalidProviderToken), for: authorization) }
         return self.remember(.valid(VerifiedProviderToken(token: token, key: key)), for: authorization)
+    }
+
+    /// The token's ECDSA signature: JWS's 64-byte `r || s`, or the DER (ASN.1) form some provider
+    /// libraries sign with and APNs accepts all the same.
+    static func signature(_ bytes: [UInt8]) -> P256.Signing.ECDSASignature? {
+        if bytes.count == 64, let raw = try? P256.Signing.ECDSASignature(rawRepresentation: bytes) { return raw }
+        return try? P256.Signing.ECDSASignature(derRepresentation: bytes)
     }
 
     private func remember(_ verdict: Verdict, for authorization: String) -> Verdict {
