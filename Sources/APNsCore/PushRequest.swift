@@ -18,6 +18,8 @@ public struct PushRequest: Sendable {
     public var body: [UInt8]
     /// How many body bytes the provider sent in all, even past what was buffered.
     public var bodyLength: Int
+    /// The `content-length` header, when it was sent and is a number: how long the body says it is.
+    public var contentLength: Int?
 
     public init(
         method: String? = "POST",

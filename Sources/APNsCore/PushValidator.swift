@@ -6,6 +6,9 @@
 public struct PushValidator: Sendable {
     /// The most body bytes worth buffering: one more than the largest payload any push type allows.
     public static let maximumBufferedBody = 5121
+    /// The largest payload any push type allows: a body longer than this is too large whatever
+    /// else the request says, so it can be refused before the rest of it arrives.
+    public static let largestPayload = PushType.all.map(\.maximumPayloadSize).max() ?? 4096
     /// The longest `apns-collapse-id`, in bytes.
     public static let maximumCollapseIDLength = 64
     /// The longest topic the emulator takes, in bytes (APNs' binary interface used one length byte pair too).

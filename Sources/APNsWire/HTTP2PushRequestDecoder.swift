@@ -18,6 +18,8 @@ public enum HTTP2PushRequestDecoder {
                 request.method = value
             case ":path":
                 request.path = value
+            case "content-length":
+                request.contentLength = Int(value)
             case "authorization":
                 note(1 << 0)
                 request.authorization = value

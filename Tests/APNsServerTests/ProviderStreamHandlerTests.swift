@@ -136,6 +136,43 @@ struct ProviderStreamHandlerTests {
         try stream.close()
     }
 
+    @Test("a body over every push type's limit is answered 413 once it passes it, and the stream reset (issue 13, item 3)")
+    func oversizedBody() throws {
+        let stream = try Stream()
+        let chunk = String(repeating: "x", count: 4000)
+        // No content-length: the second DATA frame takes the body past 5120 bytes.
+        let headers = HPACKHeaders([(":method", "POST"), (":path", "/3/device/\(Self.token)"), ("apns-topic", "com.example.app")])
+        try stream.channel.writeInbound(HTTP2Frame.FramePayload.headers(.init(headers: headers)))
+        for n in 0..<2 {
+            var buffer = stream.channel.allocator.buffer(capacity: chunk.utf8.count)
+            buffer.writeString(chunk)
+            try stream.channel.writeInbound(HTTP2Frame.FramePayload.data(.init(data: .byteBuffer(buffer))))
+            if n == 0 { #expect(try stream.channel.readOutbound(as: HTTP2Frame.FramePayload.self) == nil, "4000 bytes may still be a VoIP push") }
+        }
+        let answer = try #require(try stream.answer())
+        #expect(answer.status == "413" && answer.body["reason"] as? String == "PayloadTooLarge")
+        guard case .rstStream(let code)? = try stream.channel.readOutbound(as: HTTP2Frame.FramePayload.self) else {
+            Issue.record("no RST_STREAM after the answer")
+            return
+        }
+        #expect(code == .noError)
+        // More DATA is dropped, not buffered, and not answered again.
+        var more = stream.channel.allocator.buffer(capacity: 4)
+        more.writeString("xxxx")
+        try stream.channel.writeInbound(HTTP2Frame.FramePayload.data(.init(data: .byteBuffer(more), endStream: true)))
+        #expect(try stream.channel.readOutbound(as: HTTP2Frame.FramePayload.self) == nil)
+        try stream.close()
+    }
+
+    @Test("a content-length over the limit is answered before any DATA arrives")
+    func oversizedContentLength() throws {
+        let stream = try Stream()
+        let headers = HPACKHeaders([(":method", "POST"), (":path", "/3/device/\(Self.token)"), ("content-length", "1000000000000")])
+        try stream.channel.writeInbound(HTTP2Frame.FramePayload.headers(.init(headers: headers)))
+        #expect(try stream.answer()?.status == "413")
+        try stream.close()
+    }
+
     @Test("a trailer after the body is ignored; one answer per stream")
     func oneAnswer() throws {
         let stream = try Stream()

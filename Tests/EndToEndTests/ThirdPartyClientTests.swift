@@ -85,4 +85,29 @@ struct ThirdPartyClientTests {
         #expect(items.first?["apnsId"] as? String == "11111111-2222-3333-4444-555555555555")
         try await emulator.stop()
     }
+
+    @Test("a body far over the limit is answered 413 at once and the stream reset, on a connection that goes on serving (issue 13, item 3)")
+    func hugeBody() async throws {
+        let emulator = try await RunningEmulator.start()
+        // 64 MiB: before, every byte was read (and the emulator answered only at the end).
+        let huge = emulator.directory.appending("huge.json")
+        try #require(FileManager.default.createFile(atPath: huge, contents: nil))
+        let handle = try #require(FileHandle(forWritingAtPath: huge))
+        try handle.write(contentsOf: Data(#"{"a":""#.utf8))
+        let chunk = Data(repeating: UInt8(ascii: "x"), count: 1 << 20)
+        for _ in 0..<64 { try handle.write(contentsOf: chunk) }
+        try handle.write(contentsOf: Data(#""}"#.utf8))
+        try handle.close()
+        let started = ContinuousClock.now
+        let tooLarge = try await self.curl(emulator, ["--data-binary", "@\(huge)"])
+        #expect(tooLarge.status == 413)
+        #expect(tooLarge.body == #"{"reason":"PayloadTooLarge"}"#)
+        #expect(tooLarge.headers["apns-emulator-detail"]?.contains("no push type allows more than 5120") == true)
+        print("413 for a 64 MiB body after \(ContinuousClock.now - started)")
+        // The emulator still serves, and stored nothing of it.
+        let ok = try await self.curl(emulator, ["-H", "apns-topic: com.example.app", "-d", #"{"aps":{}}"#])
+        #expect(ok.status == 200)
+        #expect(try await emulator.queued(Self.token).count == 1)
+        try await emulator.stop()
+    }
 }

@@ -33,11 +33,20 @@ final class ProviderStreamHandler: ChannelInboundHandler {
             if self.request == nil {
                 self.request = HTTP2PushRequestDecoder.request(from: headers.headers)
             }
-            // A second HEADERS block is a trailer; APNs ignores it.
-            if headers.endStream { self.finish(context: context) }
+            if let declared = self.request?.contentLength, declared > PushValidator.largestPayload {
+                self.refuseOversized(declared, context: context)
+            } else if headers.endStream {
+                // A second HEADERS block is a trailer; APNs ignores it.
+                self.finish(context: context)
+            }
         case .data(let frame):
+            guard !self.answered else { return }
             if case .byteBuffer(let buffer) = frame.data { self.request?.appendBody(buffer) }
-            if frame.endStream { self.finish(context: context) }
+            if let length = self.request?.bodyLength, length > PushValidator.largestPayload {
+                self.refuseOversized(length, context: context)
+            } else if frame.endStream {
+                self.finish(context: context)
+            }
         default:
             break
         }
@@ -95,6 +104,21 @@ final class ProviderStreamHandler: ChannelInboundHandler {
         }
     }
 
+    /// Answers 413 PayloadTooLarge as soon as the body is (or says it will be) longer than any
+    /// push type allows, then resets the stream with NO_ERROR so the provider stops sending
+    /// (RFC 9113, section 8.1): nothing more of it is read or held.
+    private func refuseOversized(_ length: Int, context: ChannelHandlerContext) {
+        guard !self.answered, let request = self.request else { return }
+        self.answered = true
+        self.receivedAt = self.context.clock()
+        let detail = "payload is at least \(length) bytes; no push type allows more than \(PushValidator.largestPayload)"
+        // The reset waits for the answer's DATA: NIOHTTP2 drops DATA still queued when RST_STREAM is written.
+        self.respond(Rejection(reason: .payloadTooLarge, apnsID: self.apnsID(for: request), detail: detail), context: context)
+            .assumeIsolated().whenComplete { _ in
+                context.writeAndFlush(self.wrapOutboundOut(.rstStream(.noError)), promise: nil)
+            }
+    }
+
     /// Validates and stores the request (after a delay, when a fault rule asked for one).
     private func process(_ request: PushRequest, credential: ProviderCredential?, context: ChannelHandlerContext) {
         let shared = self.context
@@ -146,17 +170,15 @@ final class ProviderStreamHandler: ChannelInboundHandler {
     }
 
     /// Answers with an error, and records it in the journal.
-    private func respond(_ rejection: Rejection, timestamp: Int64? = nil, context: ChannelHandlerContext) {
+    @discardableResult
+    private func respond(_ rejection: Rejection, timestamp: Int64? = nil, context: ChannelHandlerContext) -> EventLoopFuture<Void> {
         self.record(reason: rejection.reason.wire, status: rejection.reason.status, apnsID: rejection.apnsID)
         // Every 410 (Unregistered, ExpiredToken) says since when the token is no longer valid;
         // client libraries read the field unconditionally.
         let timestamp = timestamp ?? (rejection.reason.status == 410 ? self.receivedAt : nil)
         let response = HTTP2PushResponseEncoder.failure(rejection, timestamp: timestamp, allocator: context.channel.allocator)
         context.write(self.wrapOutboundOut(.headers(.init(headers: response.headers))), promise: nil)
-        context.writeAndFlush(
-            self.wrapOutboundOut(.data(.init(data: .byteBuffer(response.body), endStream: true))),
-            promise: nil
-        )
+        return context.writeAndFlush(self.wrapOutboundOut(.data(.init(data: .byteBuffer(response.body), endStream: true))))
     }
 
     /// Journals the request as rejected: with the reason and status the provider got, or none
