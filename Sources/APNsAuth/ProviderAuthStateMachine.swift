@@ -79,6 +79,11 @@ public struct ProviderAuthStateMachine: Sendable {
         return .allow(credential, unlocksStreams: unlocks)
     }
 
+    /// ``authenticate(authorization:nowSeconds:verify:)`` with the emulator's shared verifier.
+    public mutating func authenticate(authorization: String?, nowSeconds: Int64, verifier: ProviderTokenVerifier) -> Decision {
+        self.authenticate(authorization: authorization, nowSeconds: nowSeconds) { verifier.verify(authorization: $0) }
+    }
+
     private mutating func token(
         _ authorization: String,
         nowSeconds: Int64,

@@ -1,23 +1,11 @@
+import APNsCore
 import APNsWire
 
 /// What went wrong on the client side of the device protocol: a code that can grow (an open
-/// set of `static let` members, as swift-nio-http2's `HTTP2ErrorCode`), the server's error code
+/// set of ``ErrorCode`` members), the server's error code
 /// when the server refused, and words for a person.
 public struct DeviceClientError: Error, Hashable, Sendable, CustomStringConvertible {
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        public let name: String
-
-        public init(_ name: String) { self.name = name }
-
-        /// The server sent an error frame and closed the connection.
-        public static let refused = Code("refused")
-        /// The server answered with a message the client did not ask for.
-        public static let unexpectedReply = Code("unexpected reply")
-        /// The connection closed.
-        public static let closed = Code("closed")
-
-        public var description: String { self.name }
-    }
+    public typealias Code = ErrorCode<DeviceClientError>
 
     public let code: Code
     /// The server's error code, when it refused.
@@ -50,4 +38,13 @@ public struct DeviceClientError: Error, Hashable, Sendable, CustomStringConverti
         default: return self.message
         }
     }
+}
+
+extension ErrorCode where Domain == DeviceClientError {
+    /// The server sent an error frame and closed the connection.
+    public static var refused: Self { Self("refused") }
+    /// The server answered with a message the client did not ask for.
+    public static var unexpectedReply: Self { Self("unexpected reply") }
+    /// The connection closed.
+    public static var closed: Self { Self("closed") }
 }

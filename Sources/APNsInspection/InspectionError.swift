@@ -1,18 +1,11 @@
+import APNsCore
+
 /// The one error type of the inspection module: a request document (an admin API body) that is
 /// not what it must be, with which field is wrong and how, in words for a person.
 ///
-/// Codes are an open set (`static let` members), so a new kind of failure is a new member.
+/// Codes are an open set (``ErrorCode`` members), so a new kind of failure is a new member.
 public struct InspectionError: Error, Hashable, Sendable, CustomStringConvertible {
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        public let name: String
-
-        public init(_ name: String) { self.name = name }
-
-        /// A body that is not JSON, not an object, or has a field missing, unknown or wrong.
-        public static let badDocument = Code("bad document")
-
-        public var description: String { self.name }
-    }
+    public typealias Code = ErrorCode<InspectionError>
 
     public let code: Code
     /// The field it is about (`body` for the document as a whole).
@@ -26,4 +19,9 @@ public struct InspectionError: Error, Hashable, Sendable, CustomStringConvertibl
     }
 
     public var description: String { self.message }
+}
+
+extension ErrorCode where Domain == InspectionError {
+    /// A body that is not JSON, not an object, or has a field missing, unknown or wrong.
+    public static var badDocument: Self { Self("bad document") }
 }

@@ -13,11 +13,11 @@ public final class RunningEmulator: Sendable {
 
     /// The throw-away CA the emulator's server certificate chains to.
     public var caPath: String { self.emulator.configuration.certificatesDirectory + "/ca.pem" }
-    public var http2Port: Int { self.addresses.http2.port ?? 0 }
-    public var adminPort: Int { self.addresses.admin.port ?? 0 }
-    public var devicePort: Int { self.addresses.device.port ?? 0 }
-    public var gatewayPort: Int { self.addresses.gateway.port ?? 0 }
-    public var feedbackPort: Int { self.addresses.feedback.port ?? 0 }
+    public var http2Port: Int { self.addresses.port(.http2) }
+    public var adminPort: Int { self.addresses.port(.admin) }
+    public var devicePort: Int { self.addresses.port(.device) }
+    public var gatewayPort: Int { self.addresses.port(.gateway) }
+    public var feedbackPort: Int { self.addresses.port(.feedback) }
     public var dataDirectory: String { self.emulator.configuration.dataDirectory }
 
     /// Starts an emulator. `configure` may change anything; ports and directories default to

@@ -21,11 +21,9 @@ struct GatewaySessionHandlerTests {
             self.fixture = try AdminRouterFixture()
             let context = GatewayContext(
                 relay: self.fixture.relay,
-                validator: BinaryPushValidator(),
                 inspection: self.fixture.inspection,
                 auth: .none,
                 environment: .development,
-                checksTokens: false,
                 clock: { 1_800_000_000_000 },
                 logger: Logger(label: "gateway-test")
             )

@@ -68,18 +68,18 @@ struct GatewaySessionReadingTests {
     func refusals() {
         var machine = Machine()
         machine.submitted()
-        machine.noteRefusal(Self.rejected(5, status: .invalidTokenSize), identifier: 5)
-        machine.noteRefusal(Self.rejected(5, status: .missingPayload), identifier: 5)
-        machine.noteRefusal(Self.rejected(6, status: .missingPayload), identifier: 6)
+        machine.refusals.note(Self.rejected(5, status: .invalidTokenSize), identifier: 5)
+        machine.refusals.note(Self.rejected(5, status: .missingPayload), identifier: 5)
+        machine.refusals.note(Self.rejected(6, status: .missingPayload), identifier: 6)
         // A store refusal of an earlier notification takes the place of the later ones.
         let response = BinaryErrorResponse(status: .invalidToken, identifier: 4)
-        #expect(machine.refusal(namedBy: response) == nil)
-        #expect(machine.refusal(namedBy: BinaryErrorResponse(status: .invalidTokenSize, identifier: 5)) == nil, "forgotten once an answer went out")
+        #expect(machine.refusals.take(identifier: response.identifier, statusByte: response.status.code) == nil)
+        #expect(machine.refusals.take(identifier: 5, statusByte: BinaryStatus.invalidTokenSize.code) == nil, "forgotten once an answer went out")
 
         var named = Machine()
-        named.noteRefusal(Self.rejected(5, status: .invalidTokenSize), identifier: 5)
-        named.noteRefusal(Self.rejected(5, status: .missingPayload), identifier: 5)
-        let refused = named.refusal(namedBy: BinaryErrorResponse(status: .invalidTokenSize, identifier: 5))
+        named.refusals.note(Self.rejected(5, status: .invalidTokenSize), identifier: 5)
+        named.refusals.note(Self.rejected(5, status: .missingPayload), identifier: 5)
+        let refused = named.refusals.take(identifier: 5, statusByte: BinaryStatus.invalidTokenSize.code)
         #expect(refused?.push.id == "r5", "the first refusal of an identifier counts")
         #expect(refused?.push.statusByte == BinaryStatus.invalidTokenSize.code)
     }

@@ -32,7 +32,6 @@ struct ProviderStreamHandlerTests {
                 auth: auth,
                 authRules: .init(),
                 verifier: ProviderTokenVerifier(keys: keys),
-                validator: PushValidator(),
                 inspection: self.fixture.inspection,
                 environment: .development,
                 shutdownGrace: .seconds(1),

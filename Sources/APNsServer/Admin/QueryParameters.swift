@@ -1,3 +1,4 @@
+import APNsCore
 import Foundation
 
 /// The query string of an admin request, decoded (`%XX` and `+`); the first value of a name wins.
@@ -36,15 +37,9 @@ struct QueryParameters: Sendable {
     /// A duration such as `5s`, `250ms`, `1.5s` or `2` (seconds), at most `maximum`.
     func duration(_ name: String, fallback: Duration, maximum: Duration) throws(ServerError) -> Duration {
         guard let text = self[name] else { return fallback }
-        let (number, scale): (Substring, Double) =
-            if text.hasSuffix("ms") { (text.dropLast(2), 0.001) }
-            else if text.hasSuffix("s") { (text.dropLast(), 1) }
-            else if text.hasSuffix("m") { (text.dropLast(), 60) }
-            else { (Substring(text), 1) }
-        guard let value = Double(number), value.isFinite, value >= 0 else {
+        guard let duration = DurationText.parse(text) else {
             throw ServerError(.badRequest, subject: name, "\(name) must be a duration such as 5s or 250ms")
         }
-        let duration = Duration.milliseconds(Int64((value * scale * 1000).rounded()))
         guard duration <= maximum else { throw ServerError(.badRequest, subject: name, "\(name) must be at most \(maximum)") }
         return duration
     }

@@ -49,7 +49,7 @@ final class GatewaySessionHandler: ChannelDuplexHandler {
         let receivedAt = shared.clock()
         let started = NIODeadline.now()
         if self.injectFault(into: request, receivedAt: receivedAt, context: context) { return }
-        let validated = shared.validator.validate(request, topic: self.topic, nowMillis: receivedAt) { self.ids.uuid() }
+        let validated = BinaryPushValidator().validate(request, topic: self.topic, nowMillis: receivedAt) { self.ids.uuid() }
         let notification: Notification
         switch validated {
         case .failure(let rejection):
@@ -124,15 +124,11 @@ final class GatewaySessionHandler: ChannelDuplexHandler {
     /// after the notifications before it have been committed, as the provider learns of it.
     private func record(_ request: BinaryPushRequest, status: BinaryStatus, receivedAt: Int64, fault: FaultMark? = nil) {
         let rejected = RejectedPush(request, id: self.ids.uuid(), topic: self.topic, statusByte: status.code, receivedAt: receivedAt)
-        self.machine.noteRefusal(rejected, identifier: request.identifier, fault: fault)
+        self.machine.refusals.note(rejected, identifier: request.identifier, fault: fault)
     }
 
-    /// Refuses a token before submitting when the store would: everything a connection sends after
-    /// a bad notification must be discarded, so it cannot wait for the commit to find out.
-    /// Only the registered policy or a topic can refuse a token; an unregistered one is taken
-    /// silently and reported by the feedback service, as APNs did.
+    /// Refuses a token before submitting when the store would (see ``Relay/binaryTokenRefusal(for:)``).
     private func earlyRefusal(of notification: Notification) -> BinaryStatus? {
-        guard self.shared.checksTokens || notification.topic != nil else { return nil }
         do {
             return try self.shared.relay.binaryTokenRefusal(for: notification)
         } catch {
@@ -173,7 +169,7 @@ final class GatewaySessionHandler: ChannelDuplexHandler {
         case .close:
             context.close(promise: nil)
         case .writeErrorAndClose(let response):
-            if let refused = self.machine.refusal(namedBy: response) {
+            if let refused = self.machine.refusals.take(identifier: response.identifier, statusByte: response.status.code) {
                 self.shared.inspection.rejected(refused.push, fault: refused.fault)
             }
             var buffer = context.channel.allocator.buffer(capacity: BinaryErrorResponse.size)

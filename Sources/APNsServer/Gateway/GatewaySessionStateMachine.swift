@@ -55,8 +55,8 @@ struct GatewaySessionStateMachine {
     private(set) var lingering = false
     private var readsWhileLingering = 0
     private var lingerChecks = 0
-    /// Notifications refused so far, by identifier, until the error response says which one counts.
-    private var refusals: [UInt32: (push: RejectedPush, fault: FaultMark?)] = [:]
+    /// Notifications refused so far, until the error response says which one the journal gets.
+    var refusals = PendingRefusals()
 
     init(maximumInFlight: Int = 8192, lingerLimit: Int = 20) {
         self.maximumInFlight = maximumInFlight
@@ -161,21 +161,5 @@ struct GatewaySessionStateMachine {
         let quiet = self.readsWhileLingering == 0
         self.readsWhileLingering = 0
         return quiet || self.lingerChecks >= self.lingerLimit
-    }
-
-    // MARK: Refusals for the journal
-
-    /// Notes a refused notification; the first refusal of an identifier counts.
-    mutating func noteRefusal(_ push: RejectedPush, identifier: UInt32, fault: FaultMark? = nil) {
-        guard self.refusals[identifier] == nil else { return }
-        self.refusals[identifier] = (push, fault)
-    }
-
-    /// The refusal the error response names, to be journaled as the provider learns of it; the
-    /// others are forgotten (APNs ignores everything after the first bad notification).
-    mutating func refusal(namedBy response: BinaryErrorResponse) -> (push: RejectedPush, fault: FaultMark?)? {
-        defer { self.refusals = [:] }
-        guard let refused = self.refusals[response.identifier], refused.push.statusByte == response.status.code else { return nil }
-        return refused
     }
 }

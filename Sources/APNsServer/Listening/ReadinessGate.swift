@@ -10,17 +10,8 @@ public struct ListeningAddresses: Sendable {
 
     let bound: [Front: SocketAddress]
 
-    public var http2: SocketAddress { self[.http2] }
-    public var admin: SocketAddress { self[.admin] }
-    public var device: SocketAddress { self[.device] }
-    public var gateway: SocketAddress { self[.gateway] }
-    public var feedback: SocketAddress { self[.feedback] }
-
-    /// Made only once every listener is bound, so every front has an address.
-    public subscript(_ front: Front) -> SocketAddress {
-        guard let address = self.bound[front] else { preconditionFailure("\(front) is not bound") }
-        return address
-    }
+    /// The port `front` listens on (the addresses are made once every listener is bound).
+    public func port(_ front: Front) -> Int { self.bound[front]?.port ?? 0 }
 }
 
 /// Lets callers wait until every listener is bound, or learn that starting failed.

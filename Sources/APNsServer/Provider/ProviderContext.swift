@@ -10,7 +10,6 @@ struct ProviderContext: Sendable {
     let auth: AuthMode
     let authRules: ProviderAuthStateMachine.Rules
     let verifier: ProviderTokenVerifier
-    let validator: PushValidator
     let inspection: Inspection
     let environment: APNsEnvironment
     let shutdownGrace: TimeAmount

@@ -123,7 +123,7 @@ final class ProviderStreamHandler: ChannelInboundHandler {
     private func process(_ request: PushRequest, credential: ProviderCredential?, context: ChannelHandlerContext) {
         let shared = self.context
         let connection = self.connection.value
-        switch shared.validator.validate(request, nowMillis: self.receivedAt, source: .http2, generateID: connection.makeID) {
+        switch PushValidator().validate(request, nowMillis: self.receivedAt, source: .http2, generateID: connection.makeID) {
         case .failure(let rejection):
             shared.logger.debug(
                 "rejected push",

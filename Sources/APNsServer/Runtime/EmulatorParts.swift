@@ -43,7 +43,6 @@ struct EmulatorParts {
             auth: configuration.auth,
             authRules: configuration.authRules,
             verifier: self.verifier,
-            validator: PushValidator(),
             inspection: self.inspection,
             environment: configuration.environment,
             shutdownGrace: TimeAmount(configuration.shutdownGrace),
@@ -62,11 +61,9 @@ struct EmulatorParts {
         let configuration = self.configuration
         let context = GatewayContext(
             relay: self.relay,
-            validator: BinaryPushValidator(),
             inspection: self.inspection,
             auth: configuration.auth,
             environment: configuration.environment,
-            checksTokens: configuration.tokenPolicy == .registered,
             clock: configuration.clock,
             logger: self.logger
         )

@@ -1,28 +1,12 @@
+import APNsCore
+
 /// The one error type of the server module: what kind of thing failed, which one (a listener, a
 /// file, a request parameter), and what a person needs to know to fix it.
 ///
-/// Codes are an open set (`static let` members, the shape of swift-nio-http2's `HTTP2ErrorCode`),
+/// Codes are an open set (``ErrorCode`` members),
 /// so a new kind of failure is a new member rather than a breaking change.
 public struct ServerError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// What kind of thing failed.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        public let name: String
-
-        public init(_ name: String) { self.name = name }
-
-        /// A listener could not bind its socket.
-        public static let listener = Code("listener")
-        /// The server certificate, its key or a CA file is missing or unreadable.
-        public static let tls = Code("tls")
-        /// An admin request named a bad parameter or sent a bad body.
-        public static let badRequest = Code("bad request")
-        /// The store failed, or answered an operation unexpectedly.
-        public static let store = Code("store")
-        /// The emulator stopped (or never started) serving.
-        public static let stopped = Code("stopped")
-
-        public var description: String { self.name }
-    }
+    public typealias Code = ErrorCode<ServerError>
 
     public let code: Code
     /// Which listener, file or parameter it is about.
@@ -36,4 +20,17 @@ public struct ServerError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { "\(self.subject): \(self.message)" }
+}
+
+extension ErrorCode where Domain == ServerError {
+    /// A listener could not bind its socket.
+    public static var listener: Self { Self("listener") }
+    /// The server certificate, its key or a CA file is missing or unreadable.
+    public static var tls: Self { Self("tls") }
+    /// An admin request named a bad parameter or sent a bad body.
+    public static var badRequest: Self { Self("bad request") }
+    /// The store failed, or answered an operation unexpectedly.
+    public static var store: Self { Self("store") }
+    /// The emulator stopped (or never started) serving.
+    public static var stopped: Self { Self("stopped") }
 }

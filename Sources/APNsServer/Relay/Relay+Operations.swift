@@ -2,7 +2,8 @@ import APNsCore
 import APNsStore
 import NIOCore
 
-/// What device sessions and the binary gateway need of the store and the hub.
+/// What the front doors need of the store and the hub: device sessions, the binary gateway,
+/// the feedback service and the admin API.
 extension Relay {
     /// Issues `token` for an app on a device; `.registered`, or `.tokenTaken` when it is in use.
     func register(token: DeviceToken, topic: String, deviceID: String?, on eventLoop: any EventLoop) -> EventLoopFuture<StoreOutcome> {
@@ -61,8 +62,43 @@ extension Relay {
 
     /// The status a binary notification is refused with before it is submitted, when the store
     /// would refuse its token: everything a connection sends after a bad notification must be
-    /// discarded, so the gateway cannot wait for the commit to find out.
+    /// discarded, so the gateway cannot wait for the commit to find out. Only the registered
+    /// policy or a topic can refuse a token; an unregistered one is taken silently and reported
+    /// by the feedback service, as APNs did.
     func binaryTokenRefusal(for notification: Notification) throws(StoreError) -> BinaryStatus? {
-        try self.store.tokenRefusal(for: notification.token, topic: notification.topic).flatMap(Self.binaryRefusal(for:))
+        guard self.tokenPolicy == .registered || notification.topic != nil else { return nil }
+        return try self.store.tokenRefusal(for: notification.token, topic: notification.topic).flatMap(Self.binaryRefusal(for:))
+    }
+
+    // MARK: The feedback service and the admin API
+
+    /// The tokens that became invalid and are not yet read, limited to `topics` when given.
+    func feedback(topics: Set<String>? = nil) throws(StoreError) -> [FeedbackEntry] {
+        let all = try self.store.feedback()
+        guard let topics else { return all }
+        return all.filter { topics.contains($0.topic) }
+    }
+
+    /// The feedback service handed `entries` to a provider: they leave the list.
+    func clearFeedback(_ entries: [FeedbackEntry], on eventLoop: any EventLoop) -> EventLoopFuture<Void> {
+        self.submit(.clearFeedback(entries), on: eventLoop).map { _ in }
+    }
+
+    /// Every token the store knows, with how many notifications each has queued.
+    func tokens() throws(StoreError) -> (records: [TokenRecord], queued: [DeviceToken: Int]) {
+        (try self.store.tokens(), try self.store.queueCounts())
+    }
+
+    /// How many notifications wait in all queues.
+    func queuedCount() throws(StoreError) -> Int { try self.store.queuedCount() }
+
+    /// Forgets these notifications: out of their queues and out of the log.
+    func delete(_ keys: [StoredNotificationKey], on eventLoop: any EventLoop) -> EventLoopFuture<Void> {
+        self.submit(.delete(keys), on: eventLoop).map { _ in }
+    }
+
+    /// Empties every queue, the log and the feedback list; with `devices`, forgets tokens too.
+    func clear(devices: Bool, on eventLoop: any EventLoop) -> EventLoopFuture<Void> {
+        self.submit(.clear(devices: devices), on: eventLoop).map { _ in }
     }
 }
