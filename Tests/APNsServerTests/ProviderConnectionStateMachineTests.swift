@@ -69,4 +69,22 @@ struct ProviderConnectionStateMachineTests {
         #expect(machine.state == .open)
         #expect(machine.highestStreamID == 1)
     }
+
+    @Test("a connection error stops reading: close at once when idle, else once the streams finish (issue 13, item 2)")
+    func connectionError() {
+        var idle = Machine()
+        let now = idle.connectionError()
+        #expect(now == .stopReadingThenClose(closeNow: true))
+        let again = idle.connectionError()
+        #expect(again == .none)
+
+        var busy = Machine()
+        busy.streamCreated(1)
+        let later = busy.connectionError()
+        #expect(later == .stopReadingThenClose(closeNow: false))
+        let shutdown = busy.shutdown()
+        #expect(shutdown == .none, "no GOAWAY of ours after NIOHTTP2's")
+        let last = busy.streamClosed()
+        #expect(last == .closeAfterFlush)
+    }
 }

@@ -23,7 +23,8 @@ extension TLSListener {
             let pipeline = channel.pipeline.syncOperations
             try pipeline.addHandler(ByteToMessageHandler(BinaryGatewayDecoder()))
             try pipeline.addHandler(GatewaySessionHandler(context: context, topic: topic))
-            context.inspection.metrics.countConnection(.binary, channel)
+            context.inspection.metrics.providerConnection(.binary, 1)
+            channel.closeFuture.whenComplete { _ in context.inspection.metrics.providerConnection(.binary, -1) }
         }
     }
 }

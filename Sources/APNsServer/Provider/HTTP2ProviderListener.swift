@@ -67,7 +67,8 @@ extension TLSListener {
     ) -> TLSListener {
         TLSListener(listener: listener, sslContext: sslContext, onBound: onBound) { channel, certificate in
             try HTTP2ProviderListener.configure(channel: channel, certificate: certificate, context: context)
-            context.inspection.metrics.countConnection(.http2, channel)
+            context.inspection.metrics.providerConnection(.http2, 1)
+            channel.closeFuture.whenComplete { _ in context.inspection.metrics.providerConnection(.http2, -1) }
         }
     }
 }

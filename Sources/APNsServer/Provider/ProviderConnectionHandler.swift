@@ -71,6 +71,13 @@ final class ProviderConnectionHandler: ChannelDuplexHandler {
         context.fireUserInboundEventTriggered(event)
     }
 
+    /// Stream errors were answered with RST_STREAM and concern one stream; any other error ended
+    /// the connection (NIOHTTP2 sent GOAWAY for it), and nothing more is read from it.
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if !(error is NIOHTTP2Errors.StreamError) { self.perform(self.machine.connectionError()) }
+        context.fireErrorCaught(error)
+    }
+
     /// Sends GOAWAY saying streams from `streamID` on were not processed (a fault rule's), with
     /// debug data `{"reason": reason}`; NIOHTTP2 closes those streams, and the connection closes
     /// once the earlier ones are answered.
@@ -94,14 +101,20 @@ final class ProviderConnectionHandler: ChannelDuplexHandler {
             let debugData = HTTP2PushResponseEncoder.body(reason: reason, allocator: context.channel.allocator)
             let goAway = HTTP2Frame(streamID: .rootStream, payload: .goAway(lastStreamID: lastStreamID, errorCode: .noError, opaqueData: debugData))
             context.writeAndFlush(self.wrapOutboundOut(goAway), promise: nil)
-            if closeNow {
+            self.close(now: closeNow, context: context)
+        case .stopReadingThenClose(let closeNow):
+            do {
+                try context.channel.syncOptions?.setOption(.autoRead, value: false)
+                self.close(now: closeNow, context: context)
+            } catch {
                 context.close(promise: nil)
-            } else {
-                context.eventLoop.assumeIsolated().scheduleTask(in: self.shutdownGrace) {
-                    context.close(promise: nil)
-                }
             }
         }
+    }
+
+    private func close(now: Bool, context: ChannelHandlerContext) {
+        guard !now else { return context.close(promise: nil) }
+        context.eventLoop.assumeIsolated().scheduleTask(in: self.shutdownGrace) { context.close(promise: nil) }
     }
 }
 

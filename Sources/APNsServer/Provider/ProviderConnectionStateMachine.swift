@@ -18,6 +18,8 @@ struct ProviderConnectionStateMachine {
         case goAway(lastStreamID: HTTP2StreamID, reason: String, closeNow: Bool)
         /// The last stream of a quiescing connection finished: close once its frames are out.
         case closeAfterFlush
+        /// Read nothing more, and close once the open streams finish, within the shutdown grace.
+        case stopReadingThenClose(closeNow: Bool)
     }
 
     private(set) var state = State.open
@@ -36,6 +38,15 @@ struct ProviderConnectionStateMachine {
         guard self.state == .quiescing, self.openStreams <= 0 else { return .none }
         self.state = .closed
         return .closeAfterFlush
+    }
+
+    /// A connection error, which NIOHTTP2 has answered with GOAWAY: whatever the client sends
+    /// now is not read, and the connection closes once its open streams finish.
+    mutating func connectionError() -> Action {
+        guard self.state != .closed else { return .none }
+        let closeNow = self.openStreams <= 0
+        self.state = closeNow ? .closed : .quiescing
+        return .stopReadingThenClose(closeNow: closeNow)
     }
 
     /// Graceful shutdown: GOAWAY naming the highest stream seen (every accepted stream is
