@@ -78,6 +78,7 @@ final class AdminHTTPHandler: ChannelInboundHandler {
         var headers = HTTPHeaders()
         headers.add(name: "content-type", value: response.contentType)
         headers.add(name: "content-length", value: String(response.body.count))
+        if let allow = response.allow { headers.add(name: "allow", value: allow) }
         let status = HTTPResponseStatus(statusCode: response.status)
         context.write(self.wrapOutboundOut(.head(.init(version: version, status: status, headers: headers))), promise: nil)
         var buffer = context.channel.allocator.buffer(capacity: response.body.count)

@@ -13,7 +13,7 @@ extension AdminRouter {
             switch request.method {
             case "GET": return request.now(self.devices())
             case "POST": return request.later(self.register(body: request.body, on: request.eventLoop))
-            default: return request.now(Self.error(405, "use GET or POST"))
+            default: return request.now(Self.notAllowed("GET", "POST"))
             }
         case ("devices", 5) where segments[4] == "notifications":
             return try request.only("GET") {

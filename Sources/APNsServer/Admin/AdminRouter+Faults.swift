@@ -37,7 +37,7 @@ extension AdminRouter {
             guard book.remove(id: id) else { return Self.error(404, "no fault rule \(id)") }
             return Response(status: 200, body: Array(#"{"deleted":1}"#.utf8))
         default:
-            return Self.error(405, id == nil ? "use GET, POST or DELETE" : "use GET or DELETE")
+            return id == nil ? Self.notAllowed("GET", "POST", "DELETE") : Self.notAllowed("GET", "DELETE")
         }
     }
 }

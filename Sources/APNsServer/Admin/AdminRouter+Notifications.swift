@@ -12,7 +12,7 @@ extension AdminRouter {
             switch request.method {
             case "GET": return request.now(try self.notifications(query))
             case "DELETE": return request.later(try self.deleteNotifications(query, on: eventLoop))
-            default: return request.now(Self.error(405, "use GET or DELETE"))
+            default: return request.now(Self.notAllowed("GET", "DELETE"))
             }
         case ("notifications", 4) where segments[3] == "latest":
             return try request.only("GET") { () throws(ServerError) in request.now(try self.latest(query)) }
@@ -40,11 +40,7 @@ extension AdminRouter {
     func notifications(_ query: QueryParameters) throws(ServerError) -> Response {
         let filter = try JournalFilter.parse(query)
         let limit = try query.integer("limit", fallback: Self.defaultPage, maximum: Self.maximumPage)
-        var before: UInt64?
-        if let cursor = query["cursor"] {
-            guard let parsed = UInt64(cursor) else { throw ServerError(.badRequest, subject: "cursor", "cursor must be the next value of an earlier page") }
-            before = parsed
-        }
+        let before = try query.parsed("cursor", { UInt64($0) }, "cursor must be the next value of an earlier page")
         let page = self.inspection.journal.read { $0.page(matching: filter, limit: limit, before: before) }
         return Response(status: 200, body: JournalJSON.page(total: page.total, items: page.items, next: page.next))
     }
@@ -120,7 +116,7 @@ extension AdminRouter {
         } catch {
             throw ServerError(.badRequest, subject: error.field, error.message)
         }
-        let devices = query.flag("devices") || fromBody
+        let devices = try query.flag("devices") || fromBody
         self.inspection.faults.removeAll()
         self.inspection.metrics.resetCounters()
         // The journal empties when the store's commit says so, in order with every other change.

@@ -12,6 +12,8 @@ struct AdminRouter: Sendable {
         var status: Int
         var body: [UInt8]
         var contentType = "application/json"
+        /// The methods a path takes, with a 405 (RFC 9110, section 15.5.6).
+        var allow: String?
     }
 
     /// What the connection does with a request: answer it, or stream events until the client leaves.
@@ -34,7 +36,7 @@ struct AdminRouter: Sendable {
 
         /// Answers with `answer` when the method is `allowed`, else 405.
         func only(_ allowed: String, _ answer: () throws(ServerError) -> EventLoopFuture<Reply>) throws(ServerError) -> EventLoopFuture<Reply> {
-            self.method == allowed ? try answer() : self.now(AdminRouter.error(405, "use \(allowed)"))
+            self.method == allowed ? try answer() : self.now(AdminRouter.notAllowed(allowed))
         }
     }
 
@@ -42,15 +44,12 @@ struct AdminRouter: Sendable {
     /// go through the relay's group commit).
     func respond(method: String, uri: String, body: [UInt8], on eventLoop: any EventLoop) -> EventLoopFuture<Reply> {
         let path = uri.split(separator: "?", maxSplits: 1).first.map(String.init) ?? uri
-        let request = Request(
-            method: method,
-            path: path,
-            segments: path.split(separator: "/", omittingEmptySubsequences: true).map(String.init),
-            query: QueryParameters(uri: uri),
-            body: body,
-            eventLoop: eventLoop
-        )
-        do {
+        let segments = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        let request = Request(method: method, path: path, segments: segments, query: QueryParameters(uri: uri), body: body, eventLoop: eventLoop)
+        do throws(ServerError) {
+            if let empty = request.query.emptyValue(except: ["devices"]) {
+                throw ServerError(.badRequest, subject: empty, "\(empty) is empty; leave it out to match anything")
+            }
             return try self.route(request)
         } catch {
             return eventLoop.makeSucceededFuture(.response(Self.error(400, error.message)))
@@ -106,6 +105,12 @@ struct AdminRouter: Sendable {
     }
 
     static let badToken = error(400, "a device token is even-length hex of 32 to 100 bytes")
+
+    /// 405, naming the methods the path takes in words and in `Allow`.
+    static func notAllowed(_ methods: String...) -> Response {
+        let words = methods.count > 1 ? methods.dropLast().joined(separator: ", ") + " or " + (methods.last ?? "") : methods.joined()
+        return Response(status: 405, body: JSONWriter.error("use " + words), allow: methods.joined(separator: ", "))
+    }
 
     static func error(_ status: Int, _ message: String) -> Response {
         Response(status: status, body: JSONWriter.error(message))

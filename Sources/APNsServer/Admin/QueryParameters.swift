@@ -19,10 +19,26 @@ struct QueryParameters: Sendable {
         return value
     }
 
-    /// Whether the parameter is given as true (`1`, `true`, `yes`, or present without a value).
-    func flag(_ name: String) -> Bool {
-        guard let value = self.values[name] else { return false }
-        return ["", "1", "true", "yes"].contains(value.lowercased())
+    /// The first parameter given with an empty value, other than the flags in `flags`.
+    func emptyValue(except flags: Set<String>) -> String? {
+        self.values.first { $0.value.isEmpty && !flags.contains($0.key) }?.key
+    }
+
+    /// Whether the parameter is given as true (`1`, `true`, `yes`, or present without a value) or
+    /// false (absent, `0`, `false`, `no`); anything else is an error naming it.
+    func flag(_ name: String) throws(ServerError) -> Bool {
+        guard let value = self.values[name]?.lowercased() else { return false }
+        guard let flag = ["": true, "1": true, "true": true, "yes": true, "0": false, "false": false, "no": false][value] else {
+            throw ServerError(.badRequest, subject: name, "\(name) must be true or false")
+        }
+        return flag
+    }
+
+    /// The parameter read by `parse`; nil when absent, and `message` when it does not parse.
+    func parsed<T>(_ name: String, _ parse: (String) -> T?, _ message: @autoclosure () -> String) throws(ServerError) -> T? {
+        guard let text = self[name] else { return nil }
+        guard let value = parse(text) else { throw ServerError(.badRequest, subject: name, message()) }
+        return value
     }
 
     /// A positive integer parameter, at most `maximum`; `fallback` when absent.
