@@ -13,6 +13,7 @@ enum EnvironmentTwins {
         ("--gateway-port", "APNS_EMULATOR_GATEWAY_PORT"),
         ("--feedback-port", "APNS_EMULATOR_FEEDBACK_PORT"),
         ("--idle-timeout", "APNS_EMULATOR_IDLE_TIMEOUT"),
+        ("--handshake-timeout", "APNS_EMULATOR_HANDSHAKE_TIMEOUT"),
         ("--data-dir", "APNS_EMULATOR_DATA_DIR"),
         ("--certs-dir", "APNS_EMULATOR_CERTS_DIR"),
         ("--tls-cert", "APNS_EMULATOR_TLS_CERT"),

@@ -41,6 +41,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("idle-timeout"), help: "Seconds after which a silent gateway or feedback connection is closed. (env: \(EnvironmentTwins.variable(for: "--idle-timeout")))")
     var idleTimeout: Double = 3600
 
+    @Option(name: .customLong("handshake-timeout"), help: "Seconds a connection to a TLS port has to finish its handshake before it is closed. (env: \(EnvironmentTwins.variable(for: "--handshake-timeout")))")
+    var handshakeTimeout: Double = 10
+
     @Option(name: .customLong("data-dir"), help: "Directory of the LMDB store. (env: \(EnvironmentTwins.variable(for: "--data-dir")))")
     var dataDirectory = ".apns-emulator"
 
@@ -110,6 +113,7 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("\(name) must be between 0 and 65535, not \(port)")
         }
         guard self.idleTimeout > 0, self.idleTimeout.isFinite else { throw ValidationError("--idle-timeout must be a positive number of seconds") }
+        guard self.handshakeTimeout > 0, self.handshakeTimeout <= 3600 else { throw ValidationError("--handshake-timeout must be a number of seconds above 0 and at most 3600") }
         guard self.tokenLifetime >= 1 else { throw ValidationError("--token-lifetime must be at least 1 second") }
         guard self.tokenUpdateInterval >= 0 else { throw ValidationError("--token-update-interval must not be negative") }
         for path in self.providerCAPaths where !FileManager.default.fileExists(atPath: path) {
@@ -143,6 +147,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.gatewayPort = self.gatewayPort
         configuration.feedbackPort = self.feedbackPort
         configuration.idleTimeout = .milliseconds(Int64(self.idleTimeout * 1000))
+        configuration.handshakeTimeout = .milliseconds(Int64(self.handshakeTimeout * 1000))
         configuration.tokenPolicy = self.tokenPolicy
         configuration.storagePolicy = self.storagePolicy
         configuration.maximumQueuedPerDevice = self.maximumQueuedPerDevice

@@ -11,7 +11,7 @@ extension TLSListener {
         onBound: @escaping @Sendable (SocketAddress) -> Void
     ) -> TLSListener {
         let logger = listener.logger
-        return TLSListener(listener: listener, sslContext: sslContext, onBound: onBound) { channel in
+        return TLSListener(listener: listener, sslContext: sslContext, onBound: onBound) { channel, _ in
             let pipeline = channel.pipeline.syncOperations
             try pipeline.addHandler(ByteToMessageHandler(DeviceFrameDecoder()))
             try pipeline.addHandler(MessageToByteHandler(DeviceFrameEncoder()))

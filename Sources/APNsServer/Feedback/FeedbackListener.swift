@@ -18,10 +18,8 @@ extension TLSListener {
         let logger = listener.logger
         // A provider that never finishes the handshake would hold the tuples' write open.
         return TLSListener(listener: listener, sslContext: sslContext, idleTimeout: idleTimeout, onBound: onBound) { channel, certificate in
-            var topics: Set<String>?
-            if auth == .strict {
-                topics = Set(try ProviderCertificate.binaryProvider(certificate, environment: environment, listener: "feedback").topics)
-            }
+            let provider = try ProviderCertificate.binaryProvider(certificate, auth: auth, environment: environment, listener: "feedback")
+            let topics = provider.map { Set($0.topics) }
             try channel.pipeline.syncOperations.addHandler(FeedbackSessionHandler(relay: relay, topics: topics, logger: logger))
         }
     }

@@ -14,12 +14,9 @@ extension TLSListener {
         onBound: @escaping @Sendable (SocketAddress) -> Void
     ) -> TLSListener {
         TLSListener(listener: listener, sslContext: sslContext, idleTimeout: idleTimeout, onBound: onBound) { channel, certificate in
-            var topic: String?
-            if context.auth == .strict {
-                let certificate = try ProviderCertificate.binaryProvider(certificate, environment: context.environment, listener: "gateway")
-                // A certificate without a topic is status 3 (missing topic) on every notification.
-                topic = certificate.bundleID ?? ""
-            }
+            let provider = try ProviderCertificate.binaryProvider(certificate, auth: context.auth, environment: context.environment, listener: "gateway")
+            // A certificate without a topic is status 3 (missing topic) on every notification.
+            let topic = provider.map { $0.bundleID ?? "" }
             let pipeline = channel.pipeline.syncOperations
             try pipeline.addHandler(ByteToMessageHandler(BinaryGatewayDecoder()))
             try pipeline.addHandler(GatewaySessionHandler(context: context, topic: topic))

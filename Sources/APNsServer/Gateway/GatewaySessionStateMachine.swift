@@ -118,8 +118,6 @@ struct GatewaySessionStateMachine {
         return .writeErrorAndClose(BinaryErrorResponse(status: status, identifier: identifier ?? self.lastProcessed))
     }
 
-    // MARK: Reading
-
     /// The channel asks for more bytes.
     mutating func read() -> ReadDecision {
         if self.lingering { return .read }
@@ -138,8 +136,6 @@ struct GatewaySessionStateMachine {
         self.readHeld = false
         return true
     }
-
-    // MARK: Lingering after the error response
 
     /// The error response is out: read and drop until the provider is quiet.
     mutating func errorResponseWritten() {

@@ -12,16 +12,33 @@ final class HandshakeGate: ChannelInboundHandler, RemovableChannelHandler {
 
     private let configure: (any Channel, ProviderCertificate?) throws -> Void
     private let logger: Logger
+    /// A connection whose handshake is not done by then is closed: a client that opens TCP and
+    /// never starts TLS would otherwise hold its socket forever.
+    private let timeout: TimeAmount
+    private var deadline: Scheduled<Void>?
 
     /// - Parameter configure: adds the handlers that follow TLS; throwing closes the connection.
-    init(logger: Logger, configure: @escaping (any Channel, ProviderCertificate?) throws -> Void) {
+    init(logger: Logger, timeout: TimeAmount, configure: @escaping (any Channel, ProviderCertificate?) throws -> Void) {
         self.logger = logger
+        self.timeout = timeout
         self.configure = configure
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.deadline = context.eventLoop.assumeIsolated().scheduleTask(in: self.timeout) {
+            self.logger.debug("TLS handshake timed out", metadata: ["connection.peer": "\(context.channel.remoteAddress.map { "\($0)" } ?? "?")"])
+            context.close(promise: nil)
+        }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.deadline?.cancel()
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         switch event {
         case TLSUserEvent.handshakeCompleted:
+            self.deadline?.cancel()
             do {
                 try self.configure(context.channel, Self.peerCertificate(of: context))
                 context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
@@ -44,21 +61,5 @@ final class HandshakeGate: ChannelInboundHandler, RemovableChannelHandler {
               let certificate = tls.peerCertificate, let der = try? certificate.toDERBytes()
         else { return nil }
         return ProviderCertificate(derEncoded: der)
-    }
-}
-
-extension TLSListener {
-    /// A TLS listener whose pipeline after TLS is built once the handshake is done.
-    init(
-        listener: Listener,
-        sslContext: NIOSSLContext,
-        idleTimeout: TimeAmount? = nil,
-        onBound: @escaping @Sendable (SocketAddress) -> Void,
-        afterHandshake configure: @escaping @Sendable (any Channel, ProviderCertificate?) throws -> Void
-    ) {
-        let logger = listener.logger
-        self.init(listener: listener, sslContext: sslContext, idleTimeout: idleTimeout, onBound: onBound) { channel in
-            try channel.pipeline.syncOperations.addHandler(HandshakeGate(logger: logger, configure: configure))
-        }
     }
 }

@@ -13,6 +13,8 @@ struct Listener: Sendable {
     let port: Int
     let group: any EventLoopGroup
     let logger: Logger
+    /// How long a TLS listener's connection may take to finish its handshake.
+    var handshakeTimeout = TimeAmount.seconds(10)
 
     /// Serves until graceful shutdown. `initializeChild` sets up each accepted connection;
     /// `onBound` learns the bound address (port 0 resolved).

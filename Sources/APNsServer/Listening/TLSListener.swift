@@ -1,3 +1,4 @@
+import APNsAuth
 import NIOCore
 import NIOSSL
 import ServiceLifecycle
@@ -11,12 +12,13 @@ struct TLSListener: Service {
     /// `IdleStateEvent.read` to act on.
     var idleTimeout: TimeAmount? = nil
     let onBound: @Sendable (SocketAddress) -> Void
-    /// Adds the handlers after TLS to a new connection's pipeline, on its event loop.
-    let initialize: @Sendable (any Channel) throws -> Void
+    /// Adds the handlers after TLS to a connection's pipeline once its handshake is done, knowing
+    /// the client's certificate; on its event loop.
+    let configure: @Sendable (any Channel, ProviderCertificate?) throws -> Void
 
     func run() async throws {
         let sslContext = self.sslContext
-        let initialize = self.initialize
+        let (configure, logger, handshakeTimeout) = (self.configure, self.listener.logger, self.listener.handshakeTimeout)
         let idleTimeout = self.idleTimeout
         try await self.listener.run(
             initializeChild: { channel in
@@ -24,7 +26,7 @@ struct TLSListener: Service {
                     // Below TLS, so that the clock counts bytes on the wire: a slow handshake is not silence.
                     if let idleTimeout { try channel.pipeline.syncOperations.addHandler(IdleStateHandler(readTimeout: idleTimeout)) }
                     try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: sslContext))
-                    try initialize(channel)
+                    try channel.pipeline.syncOperations.addHandler(HandshakeGate(logger: logger, timeout: handshakeTimeout, configure: configure))
                 }
             },
             onBound: self.onBound

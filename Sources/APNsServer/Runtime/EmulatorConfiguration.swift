@@ -19,6 +19,8 @@ public struct EmulatorConfiguration: Sendable {
     public var feedbackPort: Int = 2196
     /// A gateway or feedback connection that sends nothing for this long is closed.
     public var idleTimeout: Duration = .seconds(3600)
+    /// A connection to a TLS port whose handshake is not done after this long is closed.
+    public var handshakeTimeout: Duration = .seconds(10)
     /// Where LMDB keeps its files.
     public var dataDirectory: String = ".apns-emulator"
     /// The server certificate (PEM) providers see, and its private key.

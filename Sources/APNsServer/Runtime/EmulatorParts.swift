@@ -24,7 +24,8 @@ struct EmulatorParts {
     }
 
     private func listener(_ name: String, port: Int) -> Listener {
-        Listener(name: name, host: self.configuration.host, port: port, group: self.group, logger: self.logger)
+        let handshake = TimeAmount(self.configuration.handshakeTimeout)
+        return Listener(name: name, host: self.configuration.host, port: port, group: self.group, logger: self.logger, handshakeTimeout: handshake)
     }
 
     /// Tells readiness and the console where a listener is bound.

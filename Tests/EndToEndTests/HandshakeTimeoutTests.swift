@@ -1,0 +1,47 @@
+import APNsTestSupport
+import Foundation
+import NIOCore
+import NIOPosix
+import Synchronization
+import Testing
+
+/// A connection to a TLS port that never finishes its handshake is closed after the handshake
+/// timeout, on every TLS port (issue 13, item 4): before, 2,000 such connections were held forever.
+@Suite("TLS handshake timeout")
+struct HandshakeTimeoutTests {
+    /// Opens a plain TCP connection that never sends a byte and waits for it to end: true when the
+    /// server closed it, false when the test's own 30-second watchdog had to.
+    static func serverClosesSilentConnection(port: Int, group: any EventLoopGroup) async throws -> (closedByServer: Bool, after: Duration) {
+        let channel = try await ClientBootstrap(group: group).connect(host: "127.0.0.1", port: port).get()
+        let started = ContinuousClock.now
+        let watchdogFired = Mutex(false)
+        let watchdog = channel.eventLoop.scheduleTask(in: .seconds(30)) {
+            watchdogFired.withLock { $0 = true }
+            channel.close(promise: nil)
+        }
+        try await channel.closeFuture.get()
+        watchdog.cancel()
+        return (!watchdogFired.withLock { $0 }, ContinuousClock.now - started)
+    }
+
+    @Test("HTTP/2, gateway, feedback and device ports close a silent TCP connection after --handshake-timeout; the admin port is not TLS")
+    func silentConnectionsAreClosed() async throws {
+        let emulator = try await RunningEmulator.start {
+            $0.handshakeTimeout = .seconds(1)
+            // Longer than the handshake timeout, so it is not what closes the gateway and feedback connections.
+            $0.idleTimeout = .seconds(60)
+        }
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let ports = [("http2", emulator.http2Port), ("gateway", emulator.gatewayPort), ("feedback", emulator.feedbackPort), ("device", emulator.devicePort)]
+        for (name, port) in ports {
+            let (closedByServer, after) = try await Self.serverClosesSilentConnection(port: port, group: group)
+            #expect(closedByServer, "\(name): still open after 30 s")
+            #expect(after >= .milliseconds(900), "\(name): closed after \(after), before the timeout")
+        }
+        // A real client is unaffected: its handshake completes well within the timeout.
+        let provider = try await emulator.http2Client()
+        #expect(try await provider.push(token: String(repeating: "ab", count: 32), headers: [("apns-topic", "t")]).status == 200)
+        try await group.shutdownGracefully()
+        try await emulator.stop()
+    }
+}
