@@ -9,11 +9,14 @@ import Testing
 struct AdminContractTests {
     @Test("schemathesis finds no mismatch between /openapi.json and the answers")
     func schemathesis() async throws {
-        let probe = try await Subprocess.run("schemathesis", ["--version"])
-        try #require(probe.status == 0, "schemathesis is missing: python3 -m pip install schemathesis==4.32.5")
+        let python = ProcessInfo.processInfo.environment["APNS_EMULATOR_PYTHON"] ?? "python3"
+        let probe = try await Subprocess.run(python, ["-c", "import schemathesis"])
+        try #require(probe.status == 0, "schemathesis is missing: python3 -m pip install schemathesis==4.32.5 (\(probe.stderr))")
         let emulator = try await RunningEmulator.start()
+        // Through the interpreter rather than the console script, which a fresh pyenv may not have on PATH yet.
+        let cli = "import sys; from schemathesis.cli import schemathesis; sys.argv[0] = 'schemathesis'; sys.exit(schemathesis())"
         let run = try await Subprocess.run("timeout", [
-            "120", "schemathesis", "run", "http://127.0.0.1:\(emulator.adminPort)/openapi.json",
+            "120", python, "-c", cli, "run", "http://127.0.0.1:\(emulator.adminPort)/openapi.json",
             "--checks", "all", "-n", "30", "--seed", "1", "--max-failures", "10",
             // A long poll answers 408 when nothing arrives, and the event stream never ends: both
             // have tests of their own.
