@@ -14,6 +14,8 @@ enum EnvironmentTwins {
         ("--feedback-port", "APNS_EMULATOR_FEEDBACK_PORT"),
         ("--idle-timeout", "APNS_EMULATOR_IDLE_TIMEOUT"),
         ("--handshake-timeout", "APNS_EMULATOR_HANDSHAKE_TIMEOUT"),
+        ("--http2-idle-timeout", "APNS_EMULATOR_HTTP2_IDLE_TIMEOUT"),
+        ("--device-idle-timeout", "APNS_EMULATOR_DEVICE_IDLE_TIMEOUT"),
         ("--data-dir", "APNS_EMULATOR_DATA_DIR"),
         ("--certs-dir", "APNS_EMULATOR_CERTS_DIR"),
         ("--tls-cert", "APNS_EMULATOR_TLS_CERT"),

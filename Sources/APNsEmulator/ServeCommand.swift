@@ -44,6 +44,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("handshake-timeout"), help: "Seconds a connection to a TLS port has to finish its handshake before it is closed. (env: \(EnvironmentTwins.variable(for: "--handshake-timeout")))")
     var handshakeTimeout: Double = 10
 
+    @Option(name: .customLong("http2-idle-timeout"), help: "Seconds after which a silent HTTP/2 provider connection gets GOAWAY IdleTimeout and is closed. (env: \(EnvironmentTwins.variable(for: "--http2-idle-timeout")))")
+    var http2IdleTimeout: Double = 3600
+
+    @Option(name: .customLong("device-idle-timeout"), help: "Seconds after which a silent device connection (one that does not even ping) is closed. (env: \(EnvironmentTwins.variable(for: "--device-idle-timeout")))")
+    var deviceIdleTimeout: Double = 3600
+
     @Option(name: .customLong("data-dir"), help: "Directory of the LMDB store. (env: \(EnvironmentTwins.variable(for: "--data-dir")))")
     var dataDirectory = ".apns-emulator"
 
@@ -114,6 +120,9 @@ struct ServeCommand: AsyncParsableCommand {
         }
         guard self.idleTimeout > 0, self.idleTimeout.isFinite else { throw ValidationError("--idle-timeout must be a positive number of seconds") }
         guard self.handshakeTimeout > 0, self.handshakeTimeout <= 3600 else { throw ValidationError("--handshake-timeout must be a number of seconds above 0 and at most 3600") }
+        for (name, seconds) in [("--http2-idle-timeout", self.http2IdleTimeout), ("--device-idle-timeout", self.deviceIdleTimeout)] {
+            guard seconds > 0, seconds.isFinite else { throw ValidationError("\(name) must be a positive number of seconds") }
+        }
         guard self.tokenLifetime >= 1 else { throw ValidationError("--token-lifetime must be at least 1 second") }
         guard self.tokenUpdateInterval >= 0 else { throw ValidationError("--token-update-interval must not be negative") }
         for path in self.providerCAPaths where !FileManager.default.fileExists(atPath: path) {
@@ -148,6 +157,8 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.feedbackPort = self.feedbackPort
         configuration.idleTimeout = .milliseconds(Int64(self.idleTimeout * 1000))
         configuration.handshakeTimeout = .milliseconds(Int64(self.handshakeTimeout * 1000))
+        configuration.http2IdleTimeout = .milliseconds(Int64(self.http2IdleTimeout * 1000))
+        configuration.deviceIdleTimeout = .milliseconds(Int64(self.deviceIdleTimeout * 1000))
         configuration.tokenPolicy = self.tokenPolicy
         configuration.storagePolicy = self.storagePolicy
         configuration.maximumQueuedPerDevice = self.maximumQueuedPerDevice

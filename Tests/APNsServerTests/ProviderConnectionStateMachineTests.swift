@@ -87,4 +87,17 @@ struct ProviderConnectionStateMachineTests {
         let last = busy.streamClosed()
         #expect(last == .closeAfterFlush)
     }
+
+    @Test("idle: GOAWAY IdleTimeout naming the highest stream, then close once streams finish (issue 13, item 4)")
+    func idle() {
+        var machine = Machine()
+        machine.streamCreated(1)
+        machine.streamCreated(3)
+        let first = machine.streamClosed()
+        #expect(first == .none)
+        let idle = machine.idle()
+        #expect(idle == .goAway(lastStreamID: 3, reason: "IdleTimeout", closeNow: false))
+        let last = machine.streamClosed()
+        #expect(last == .closeAfterFlush)
+    }
 }

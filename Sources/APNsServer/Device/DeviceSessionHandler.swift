@@ -57,8 +57,9 @@ final class DeviceSessionHandler: ChannelInboundHandler {
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        // Graceful shutdown: devices reconnect later; what they did not acknowledge stays queued.
-        if event is ChannelShouldQuiesceEvent {
+        // Graceful shutdown or silence (devices ping): devices reconnect later, and what they did
+        // not acknowledge stays queued.
+        if event is ChannelShouldQuiesceEvent || event is IdleStateHandler.IdleStateEvent {
             context.close(promise: nil)
             return
         }

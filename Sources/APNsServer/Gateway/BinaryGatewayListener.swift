@@ -10,10 +10,9 @@ extension TLSListener {
         _ listener: Listener,
         sslContext: NIOSSLContext,
         context: GatewayContext,
-        idleTimeout: TimeAmount,
         onBound: @escaping @Sendable (SocketAddress) -> Void
     ) -> TLSListener {
-        TLSListener(listener: listener, sslContext: sslContext, idleTimeout: idleTimeout, onBound: onBound) { channel, certificate in
+        TLSListener(listener: listener, sslContext: sslContext, onBound: onBound) { channel, certificate in
             let provider = try ProviderCertificate.binaryProvider(certificate, auth: context.auth, environment: context.environment, listener: "gateway")
             // A certificate without a topic is status 3 (missing topic) on every notification.
             let topic = provider.map { $0.bundleID ?? "" }

@@ -15,6 +15,9 @@ struct Listener: Sendable {
     let logger: Logger
     /// How long a TLS listener's connection may take to finish its handshake.
     var handshakeTimeout = TimeAmount.seconds(10)
+    /// A TLS listener's connection that receives nothing for this long is told so
+    /// (`IdleStateEvent.read`): HTTP/2 answers GOAWAY IdleTimeout, the others close.
+    var idleTimeout: TimeAmount?
 
     /// Serves until graceful shutdown. `initializeChild` sets up each accepted connection;
     /// `onBound` learns the bound address (port 0 resolved).

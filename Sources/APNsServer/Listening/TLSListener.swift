@@ -8,9 +8,6 @@ import ServiceLifecycle
 struct TLSListener: Service {
     let listener: Listener
     let sslContext: NIOSSLContext
-    /// When set, a connection that receives no bytes for this long (handshake included) gets an
-    /// `IdleStateEvent.read` to act on.
-    var idleTimeout: TimeAmount? = nil
     let onBound: @Sendable (SocketAddress) -> Void
     /// Adds the handlers after TLS to a connection's pipeline once its handshake is done, knowing
     /// the client's certificate; on its event loop.
@@ -19,7 +16,7 @@ struct TLSListener: Service {
     func run() async throws {
         let sslContext = self.sslContext
         let (configure, logger, handshakeTimeout) = (self.configure, self.listener.logger, self.listener.handshakeTimeout)
-        let idleTimeout = self.idleTimeout
+        let idleTimeout = self.listener.idleTimeout
         try await self.listener.run(
             initializeChild: { channel in
                 channel.eventLoop.makeCompletedFuture {

@@ -65,8 +65,9 @@ final class ProviderConnectionHandler: ChannelDuplexHandler {
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if event is ChannelShouldQuiesceEvent {
-            self.perform(self.machine.shutdown())
-            return
+            return self.perform(self.machine.shutdown())
+        } else if let idle = event as? IdleStateHandler.IdleStateEvent, idle == .read {
+            return self.perform(self.machine.idle())
         }
         context.fireUserInboundEventTriggered(event)
     }

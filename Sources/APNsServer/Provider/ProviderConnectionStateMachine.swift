@@ -55,6 +55,12 @@ struct ProviderConnectionStateMachine {
         self.quiesce(lastStreamID: self.highestStreamID, reason: "Shutdown")
     }
 
+    /// Nothing arrived for the idle timeout: GOAWAY with `{"reason":"IdleTimeout"}`, as APNs
+    /// sends, naming the highest stream seen.
+    mutating func idle() -> Action {
+        self.quiesce(lastStreamID: self.highestStreamID, reason: "IdleTimeout")
+    }
+
     /// A fault rule sends the connection away from `streamID` on: GOAWAY names the stream before
     /// it, so it and any later ones were not processed and may be retried.
     mutating func goAway(from streamID: HTTP2StreamID, reason: String) -> Action {

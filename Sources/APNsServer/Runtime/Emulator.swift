@@ -55,7 +55,7 @@ public final class Emulator: Sendable {
             logger: logger,
             onListening: onListening
         )
-        let services: [any Service] = [StoreService(store: self.store)] + parts.listeners()
+        let services: [any Service] = parts.listeners()
         self.serviceGroup = ServiceGroup(
             configuration: ServiceGroupConfiguration(
                 services: services.map {
@@ -92,6 +92,8 @@ public final class Emulator: Sendable {
             try await self.group.shutdownGracefully()
             throw error
         }
+        // Every listener has finished the work it accepted: the store closes last.
+        self.store.close()
         self.readiness.failed(ServerError(.stopped, subject: "emulator", "stopped"))
         try await self.group.shutdownGracefully()
     }

@@ -19,6 +19,10 @@ public struct EmulatorConfiguration: Sendable {
     public var feedbackPort: Int = 2196
     /// A gateway or feedback connection that sends nothing for this long is closed.
     public var idleTimeout: Duration = .seconds(3600)
+    /// An HTTP/2 provider connection that sends nothing for this long gets GOAWAY IdleTimeout.
+    public var http2IdleTimeout: Duration = .seconds(3600)
+    /// A device connection that sends nothing (not even a ping) for this long is closed.
+    public var deviceIdleTimeout: Duration = .seconds(3600)
     /// A connection to a TLS port whose handshake is not done after this long is closed.
     public var handshakeTimeout: Duration = .seconds(10)
     /// Where LMDB keeps its files.

@@ -23,9 +23,12 @@ struct EmulatorParts {
         [self.http2(), self.gateway(), self.feedback(), self.device(), self.admin()]
     }
 
-    private func listener(_ name: String, port: Int) -> Listener {
+    private func listener(_ name: String, port: Int, idle: Duration? = nil) -> Listener {
         let handshake = TimeAmount(self.configuration.handshakeTimeout)
-        return Listener(name: name, host: self.configuration.host, port: port, group: self.group, logger: self.logger, handshakeTimeout: handshake)
+        return Listener(
+            name: name, host: self.configuration.host, port: port, group: self.group, logger: self.logger,
+            handshakeTimeout: handshake, idleTimeout: idle.map { TimeAmount($0) }
+        )
     }
 
     /// Tells readiness and the console where a listener is bound.
@@ -51,7 +54,7 @@ struct EmulatorParts {
             logger: self.logger
         )
         return TLSListener.http2Provider(
-            self.listener("http2", port: configuration.http2Port),
+            self.listener("http2", port: configuration.http2Port, idle: configuration.http2IdleTimeout),
             sslContext: self.tls.http2,
             context: context,
             onBound: self.bound(.http2, "HTTP/2 provider API", scheme: "https")
@@ -69,29 +72,27 @@ struct EmulatorParts {
             logger: self.logger
         )
         return TLSListener.binaryGateway(
-            self.listener("gateway", port: configuration.gatewayPort),
+            self.listener("gateway", port: configuration.gatewayPort, idle: configuration.idleTimeout),
             sslContext: self.tls.binary,
             context: context,
-            idleTimeout: TimeAmount(configuration.idleTimeout),
             onBound: self.bound(.gateway, "binary gateway", scheme: "tls")
         )
     }
 
     private func feedback() -> TLSListener {
         TLSListener.feedback(
-            self.listener("feedback", port: self.configuration.feedbackPort),
+            self.listener("feedback", port: self.configuration.feedbackPort, idle: self.configuration.idleTimeout),
             sslContext: self.tls.binary,
             relay: self.relay,
             auth: self.configuration.auth,
             environment: self.configuration.environment,
-            idleTimeout: TimeAmount(self.configuration.idleTimeout),
             onBound: self.bound(.feedback, "feedback service", scheme: "tls")
         )
     }
 
     private func device() -> TLSListener {
         TLSListener.device(
-            self.listener("device", port: self.configuration.devicePort),
+            self.listener("device", port: self.configuration.devicePort, idle: self.configuration.deviceIdleTimeout),
             sslContext: self.tls.device,
             relay: self.relay,
             onBound: self.bound(.device, "device listener", scheme: "tls")
