@@ -36,7 +36,7 @@ struct DeviceMistakeTests {
         }
         for (n, device) in devices.enumerated() {
             try await device.acknowledge(n % 2 == 0 ? "" : "never-sent-\(n)")
-            await #expect { _ = try await device.next(within: .seconds(5)) } throws: { self.refusal($0) == .invalidArgument }
+            await #expect { _ = try await device.next(within: .seconds(30)) } throws: { self.refusal($0) == .invalidArgument }
         }
         let statuses = try await pushes.value
         #expect(statuses.allSatisfy { $0 == 200 }, "\(Dictionary(grouping: statuses, by: { $0 }).mapValues(\.count))")
