@@ -24,9 +24,10 @@ struct HandshakeTimeoutTests {
         return (!watchdogFired.withLock { $0 }, ContinuousClock.now - started)
     }
 
-    @Test("HTTP/2, gateway, feedback and device ports close a silent TCP connection after --handshake-timeout; the admin port is not TLS")
+    @Test("HTTP/2, gateway, feedback and device ports close a silent TCP connection after --handshake-timeout")
     func silentConnectionsAreClosed() async throws {
-        // 3 s: long enough that a real client's handshake on a busy machine is not cut short.
+        // Only silent connections here: a real client's handshake on a machine busy with the whole
+        // suite can itself take seconds, and every other test runs with the default 10 s.
         let emulator = try await RunningEmulator.start {
             $0.handshakeTimeout = .seconds(3)
             // Longer than the handshake timeout, so it is not what closes the connections.
@@ -46,9 +47,6 @@ struct HandshakeTimeoutTests {
             }
             try await tasks.waitForAll()
         }
-        // A real client is unaffected: its handshake completes well within the timeout.
-        let provider = try await emulator.http2Client()
-        #expect(try await provider.push(token: String(repeating: "ab", count: 32), headers: [("apns-topic", "t")]).status == 200)
         try await group.shutdownGracefully()
         try await emulator.stop()
     }
