@@ -113,10 +113,11 @@ final class ProviderStreamHandler: ChannelInboundHandler {
         self.receivedAt = self.context.clock()
         let detail = "payload is at least \(length) bytes; no push type allows more than \(PushValidator.largestPayload)"
         // The reset waits for the answer's DATA: NIOHTTP2 drops DATA still queued when RST_STREAM is written.
-        self.respond(Rejection(reason: .payloadTooLarge, apnsID: self.apnsID(for: request), detail: detail), context: context)
-            .assumeIsolated().whenComplete { _ in
-                context.writeAndFlush(self.wrapOutboundOut(.rstStream(.noError)), promise: nil)
-            }
+        let written = context.eventLoop.makePromise(of: Void.self)
+        written.futureResult.assumeIsolated().whenComplete { _ in
+            context.writeAndFlush(self.wrapOutboundOut(.rstStream(.noError)), promise: nil)
+        }
+        self.respond(Rejection(reason: .payloadTooLarge, apnsID: self.apnsID(for: request), detail: detail), context: context, written: written)
     }
 
     /// Validates and stores the request (after a delay, when a fault rule asked for one).
@@ -170,15 +171,15 @@ final class ProviderStreamHandler: ChannelInboundHandler {
     }
 
     /// Answers with an error, and records it in the journal.
-    @discardableResult
-    private func respond(_ rejection: Rejection, timestamp: Int64? = nil, context: ChannelHandlerContext) -> EventLoopFuture<Void> {
+    /// `written`, when given, completes once the answer's last frame is written.
+    private func respond(_ rejection: Rejection, timestamp: Int64? = nil, context: ChannelHandlerContext, written: EventLoopPromise<Void>? = nil) {
         self.record(reason: rejection.reason.wire, status: rejection.reason.status, apnsID: rejection.apnsID)
         // Every 410 (Unregistered, ExpiredToken) says since when the token is no longer valid;
         // client libraries read the field unconditionally.
         let timestamp = timestamp ?? (rejection.reason.status == 410 ? self.receivedAt : nil)
         let response = HTTP2PushResponseEncoder.failure(rejection, timestamp: timestamp, allocator: context.channel.allocator)
         context.write(self.wrapOutboundOut(.headers(.init(headers: response.headers))), promise: nil)
-        return context.writeAndFlush(self.wrapOutboundOut(.data(.init(data: .byteBuffer(response.body), endStream: true))))
+        context.writeAndFlush(self.wrapOutboundOut(.data(.init(data: .byteBuffer(response.body), endStream: true))), promise: written)
     }
 
     /// Journals the request as rejected: with the reason and status the provider got, or none
