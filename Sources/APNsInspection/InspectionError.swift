@@ -24,4 +24,6 @@ public struct InspectionError: Error, Hashable, Sendable, CustomStringConvertibl
 extension ErrorCode where Domain == InspectionError {
     /// A body that is not JSON, not an object, or has a field missing, unknown or wrong.
     public static var badDocument: Self { Self("bad document") }
+    /// A query parameter that is empty, out of range or does not parse.
+    public static var badParameter: Self { Self("bad parameter") }
 }

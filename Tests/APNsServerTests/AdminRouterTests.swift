@@ -1,4 +1,5 @@
 import APNsCore
+import APNsInspection
 import Testing
 @testable import APNsServer
 

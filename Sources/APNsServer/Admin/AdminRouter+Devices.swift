@@ -4,7 +4,7 @@ import NIOCore
 
 extension AdminRouter {
     /// `/api/v1/devices`, `/api/v1/devices/<token>/notifications|unregister`, `/api/v1/feedback`.
-    func routeDevices(_ request: Request) throws(ServerError) -> EventLoopFuture<Reply> {
+    func routeDevices(_ request: Request) throws(InspectionError) -> EventLoopFuture<Reply> {
         let segments = request.segments
         switch (segments[2], segments.count) {
         case ("feedback", 3):

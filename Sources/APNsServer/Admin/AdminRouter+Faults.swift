@@ -4,7 +4,7 @@ import NIOCore
 
 extension AdminRouter {
     /// `/api/v1/faults[/<id>]`.
-    func routeFaults(_ request: Request) throws(ServerError) -> EventLoopFuture<Reply> {
+    func routeFaults(_ request: Request) throws(InspectionError) -> EventLoopFuture<Reply> {
         switch request.segments.count {
         case 3: return request.now(self.faults(method: request.method, id: nil, body: request.body))
         case 4: return request.now(self.faults(method: request.method, id: request.segments[3], body: request.body))

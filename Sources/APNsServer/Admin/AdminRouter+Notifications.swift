@@ -5,7 +5,7 @@ import NIOCore
 
 extension AdminRouter {
     /// `/api/v1/notifications[/latest|/wait|/<id>]`, `/api/v1/events`, `/api/v1/reset`.
-    func routeNotifications(_ request: Request) throws(ServerError) -> EventLoopFuture<Reply> {
+    func routeNotifications(_ request: Request) throws(InspectionError) -> EventLoopFuture<Reply> {
         let (segments, query, eventLoop) = (request.segments, request.query, request.eventLoop)
         switch (segments[2], segments.count) {
         case ("notifications", 3):
@@ -15,15 +15,15 @@ extension AdminRouter {
             default: return request.now(Self.notAllowed("GET", "DELETE"))
             }
         case ("notifications", 4) where segments[3] == "latest":
-            return try request.only("GET") { () throws(ServerError) in request.now(try self.latest(query)) }
+            return try request.only("GET") { () throws(InspectionError) in request.now(try self.latest(query)) }
         case ("notifications", 4) where segments[3] == "wait":
-            return try request.only("GET") { () throws(ServerError) in request.later(try self.wait(query, on: eventLoop)) }
+            return try request.only("GET") { () throws(InspectionError) in request.later(try self.wait(query, on: eventLoop)) }
         case ("notifications", 4):
             return try request.only("GET") { request.now(self.notification(id: segments[3])) }
         case ("events", 3):
-            return try request.only("GET") { () throws(ServerError) in eventLoop.makeSucceededFuture(.events(try JournalFilter.parse(query))) }
+            return try request.only("GET") { () throws(InspectionError) in eventLoop.makeSucceededFuture(.events(try JournalFilter.parse(query))) }
         case ("reset", 3):
-            return try request.only("POST") { () throws(ServerError) in request.later(try self.reset(query, body: request.body, on: eventLoop)) }
+            return try request.only("POST") { () throws(InspectionError) in request.later(try self.reset(query, body: request.body, on: eventLoop)) }
         default:
             return request.now(Self.error(404, "no such endpoint: \(request.path)"))
         }
@@ -37,7 +37,7 @@ extension AdminRouter {
     static let defaultWait = Duration.seconds(5)
 
     /// `GET /api/v1/notifications`: newest first, filtered, one page at a time.
-    func notifications(_ query: QueryParameters) throws(ServerError) -> Response {
+    func notifications(_ query: QueryParameters) throws(InspectionError) -> Response {
         let filter = try JournalFilter.parse(query)
         let limit = try query.integer("limit", fallback: Self.defaultPage, maximum: Self.maximumPage)
         let before = try query.parsed("cursor", { UInt64($0) }, "cursor must be the next value of an earlier page")
@@ -54,7 +54,7 @@ extension AdminRouter {
     }
 
     /// `GET /api/v1/notifications/latest`: the newest matching entry.
-    func latest(_ query: QueryParameters) throws(ServerError) -> Response {
+    func latest(_ query: QueryParameters) throws(InspectionError) -> Response {
         let filter = try JournalFilter.parse(query)
         guard let entry = self.inspection.journal.read({ $0.newest(matching: filter) }) else {
             return Self.error(404, "no matching notification in the journal")
@@ -64,14 +64,14 @@ extension AdminRouter {
 
     /// `GET /api/v1/notifications/wait`: the oldest matching notification accepted after `after`
     /// (a unique id; by default, anything in the journal), as soon as there is one; 408 after `timeout`.
-    func wait(_ query: QueryParameters, on eventLoop: any EventLoop) throws(ServerError) -> EventLoopFuture<Response> {
+    func wait(_ query: QueryParameters, on eventLoop: any EventLoop) throws(InspectionError) -> EventLoopFuture<Response> {
         let filter = try JournalFilter.parse(query)
         let timeout = try query.duration("timeout", fallback: Self.defaultWait, maximum: Self.maximumWait)
         let journal = self.inspection.journal
         var after: UInt64 = 0
         if let id = query["after"] {
             guard let found = journal.read({ $0.id(of: id) }) else {
-                throw ServerError(.badRequest, subject: "after", "after must be the id of a notification in the journal")
+                throw InspectionError(.badParameter, field: "after", "after must be the id of a notification in the journal")
             }
             after = found
         }
@@ -95,7 +95,7 @@ extension AdminRouter {
 
     /// `DELETE /api/v1/notifications`: forgets matching notifications, in the journal and the store
     /// (a queued one is then never delivered).
-    func deleteNotifications(_ query: QueryParameters, on eventLoop: any EventLoop) throws(ServerError) -> EventLoopFuture<Response> {
+    func deleteNotifications(_ query: QueryParameters, on eventLoop: any EventLoop) throws(InspectionError) -> EventLoopFuture<Response> {
         let filter = try JournalFilter.parse(query)
         let removed = self.inspection.journal.remove(matching: filter)
         let keys = removed.compactMap { entry -> StoredNotificationKey? in
@@ -109,13 +109,8 @@ extension AdminRouter {
 
     /// `POST /api/v1/reset`: empties queues, journal, log and feedback, removes fault rules and
     /// zeroes counters; with `devices` (query flag or `{"devices": true}`), forgets tokens too.
-    func reset(_ query: QueryParameters, body: [UInt8], on eventLoop: any EventLoop) throws(ServerError) -> EventLoopFuture<Response> {
-        let fromBody: Bool
-        do {
-            fromBody = try ResetDocument.decode(body).devices
-        } catch {
-            throw ServerError(.badRequest, subject: error.field, error.message)
-        }
+    func reset(_ query: QueryParameters, body: [UInt8], on eventLoop: any EventLoop) throws(InspectionError) -> EventLoopFuture<Response> {
+        let fromBody = try ResetDocument.decode(body).devices
         let devices = try query.flag("devices") || fromBody
         self.inspection.faults.removeAll()
         self.inspection.metrics.resetCounters()

@@ -35,7 +35,7 @@ struct AdminRouter: Sendable {
         func later(_ response: EventLoopFuture<Response>) -> EventLoopFuture<Reply> { response.map { .response($0) } }
 
         /// Answers with `answer` when the method is `allowed`, else 405.
-        func only(_ allowed: String, _ answer: () throws(ServerError) -> EventLoopFuture<Reply>) throws(ServerError) -> EventLoopFuture<Reply> {
+        func only(_ allowed: String, _ answer: () throws(InspectionError) -> EventLoopFuture<Reply>) throws(InspectionError) -> EventLoopFuture<Reply> {
             self.method == allowed ? try answer() : self.now(AdminRouter.notAllowed(allowed))
         }
     }
@@ -46,9 +46,9 @@ struct AdminRouter: Sendable {
         let path = uri.split(separator: "?", maxSplits: 1).first.map(String.init) ?? uri
         let segments = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         let request = Request(method: method, path: path, segments: segments, query: QueryParameters(uri: uri), body: body, eventLoop: eventLoop)
-        do throws(ServerError) {
+        do throws(InspectionError) {
             if let empty = request.query.emptyValue(except: ["devices"]) {
-                throw ServerError(.badRequest, subject: empty, "\(empty) is empty; leave it out to match anything")
+                throw InspectionError(.badParameter, field: empty, "\(empty) is empty; leave it out to match anything")
             }
             return try self.route(request)
         } catch {
@@ -56,7 +56,7 @@ struct AdminRouter: Sendable {
         }
     }
 
-    private func route(_ request: Request) throws(ServerError) -> EventLoopFuture<Reply> {
+    private func route(_ request: Request) throws(InspectionError) -> EventLoopFuture<Reply> {
         let segments = request.segments
         if segments.count == 1, ["healthz", "readyz", "metrics", "openapi.json"].contains(segments[0]) {
             return try self.routeService(request)
@@ -73,8 +73,8 @@ struct AdminRouter: Sendable {
     }
 
     /// `/healthz`, `/readyz`, `/metrics`, `/openapi.json`.
-    private func routeService(_ request: Request) throws(ServerError) -> EventLoopFuture<Reply> {
-        try request.only("GET") { () throws(ServerError) in
+    private func routeService(_ request: Request) throws(InspectionError) -> EventLoopFuture<Reply> {
+        try request.only("GET") { () throws(InspectionError) in
             switch request.segments[0] {
             case "healthz":
                 return request.now(Response(status: 200, body: Array(#"{"status":"ok"}"#.utf8)))
@@ -93,7 +93,7 @@ struct AdminRouter: Sendable {
     }
 
     /// `GET /metrics`: Prometheus text, with queue depth and connections read now.
-    private func metrics() throws(ServerError) -> Response {
+    private func metrics() throws(InspectionError) -> Response {
         let depth: Int
         do {
             depth = try self.relay.queuedCount()

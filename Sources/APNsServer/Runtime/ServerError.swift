@@ -27,8 +27,6 @@ extension ErrorCode where Domain == ServerError {
     public static var listener: Self { Self("listener") }
     /// The server certificate, its key or a CA file is missing or unreadable.
     public static var tls: Self { Self("tls") }
-    /// An admin request named a bad parameter or sent a bad body.
-    public static var badRequest: Self { Self("bad request") }
     /// The store failed, or answered an operation unexpectedly.
     public static var store: Self { Self("store") }
     /// The emulator stopped (or never started) serving.

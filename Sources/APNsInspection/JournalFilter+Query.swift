@@ -1,10 +1,9 @@
 import APNsCore
-import APNsInspection
 
 extension JournalFilter {
     /// Reads `token`, `topic`, `pushType`, `status`, `interface` and `since` from a query string;
     /// the error names the parameter that is wrong.
-    static func parse(_ query: QueryParameters) throws(ServerError) -> JournalFilter {
+    public static func parse(_ query: QueryParameters) throws(InspectionError) -> JournalFilter {
         var filter = JournalFilter(token: query["token"], topic: query["topic"], pushType: query["pushType"])
         let statuses = JournalStatus.all.map(\.rawValue).joined(separator: ", ")
         filter.status = try query.parsed("status", JournalStatus.init(rawValue:), "status must be one of \(statuses)")

@@ -2,10 +2,10 @@ import APNsCore
 import Foundation
 
 /// The query string of an admin request, decoded (`%XX` and `+`); the first value of a name wins.
-struct QueryParameters: Sendable {
+public struct QueryParameters: Sendable {
     private var values: [String: String] = [:]
 
-    init(uri: String) {
+    public init(uri: String) {
         guard let mark = uri.firstIndex(of: "?") else { return }
         for pair in uri[uri.index(after: mark)...].split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
@@ -14,49 +14,49 @@ struct QueryParameters: Sendable {
         }
     }
 
-    subscript(name: String) -> String? {
+    public subscript(name: String) -> String? {
         guard let value = self.values[name], !value.isEmpty else { return nil }
         return value
     }
 
     /// The first parameter given with an empty value, other than the flags in `flags`.
-    func emptyValue(except flags: Set<String>) -> String? {
+    public func emptyValue(except flags: Set<String>) -> String? {
         self.values.first { $0.value.isEmpty && !flags.contains($0.key) }?.key
     }
 
     /// Whether the parameter is given as true (`1`, `true`, `yes`, or present without a value) or
     /// false (absent, `0`, `false`, `no`); anything else is an error naming it.
-    func flag(_ name: String) throws(ServerError) -> Bool {
+    public func flag(_ name: String) throws(InspectionError) -> Bool {
         guard let value = self.values[name]?.lowercased() else { return false }
         guard let flag = ["": true, "1": true, "true": true, "yes": true, "0": false, "false": false, "no": false][value] else {
-            throw ServerError(.badRequest, subject: name, "\(name) must be true or false")
+            throw InspectionError(.badParameter, field: name, "\(name) must be true or false")
         }
         return flag
     }
 
     /// The parameter read by `parse`; nil when absent, and `message` when it does not parse.
-    func parsed<T>(_ name: String, _ parse: (String) -> T?, _ message: @autoclosure () -> String) throws(ServerError) -> T? {
+    public func parsed<T>(_ name: String, _ parse: (String) -> T?, _ message: @autoclosure () -> String) throws(InspectionError) -> T? {
         guard let text = self[name] else { return nil }
-        guard let value = parse(text) else { throw ServerError(.badRequest, subject: name, message()) }
+        guard let value = parse(text) else { throw InspectionError(.badParameter, field: name, message()) }
         return value
     }
 
     /// A positive integer parameter, at most `maximum`; `fallback` when absent.
-    func integer(_ name: String, fallback: Int, maximum: Int) throws(ServerError) -> Int {
+    public func integer(_ name: String, fallback: Int, maximum: Int) throws(InspectionError) -> Int {
         guard let text = self[name] else { return fallback }
         guard let value = Int(text), value > 0, value <= maximum else {
-            throw ServerError(.badRequest, subject: name, "\(name) must be a whole number from 1 to \(maximum)")
+            throw InspectionError(.badParameter, field: name, "\(name) must be a whole number from 1 to \(maximum)")
         }
         return value
     }
 
     /// A duration such as `5s`, `250ms`, `1.5s` or `2` (seconds), at most `maximum`.
-    func duration(_ name: String, fallback: Duration, maximum: Duration) throws(ServerError) -> Duration {
+    public func duration(_ name: String, fallback: Duration, maximum: Duration) throws(InspectionError) -> Duration {
         guard let text = self[name] else { return fallback }
         guard let duration = DurationText.parse(text) else {
-            throw ServerError(.badRequest, subject: name, "\(name) must be a duration such as 5s or 250ms")
+            throw InspectionError(.badParameter, field: name, "\(name) must be a duration such as 5s or 250ms")
         }
-        guard duration <= maximum else { throw ServerError(.badRequest, subject: name, "\(name) must be at most \(maximum)") }
+        guard duration <= maximum else { throw InspectionError(.badParameter, field: name, "\(name) must be at most \(maximum)") }
         return duration
     }
 
