@@ -15,7 +15,7 @@ struct AdminRouterTests {
         #expect(try query.duration("e", fallback: .zero, maximum: .seconds(300)) == .seconds(3))
         #expect(try query.duration("g", fallback: .zero, maximum: .seconds(300)) == .seconds(5))
         #expect(try query.duration("missing", fallback: .seconds(7), maximum: .seconds(300)) == .seconds(7))
-        #expect(throws: ServerError.self) { try query.duration("f", fallback: .zero, maximum: .seconds(300)) }
-        #expect(throws: ServerError.self) { try query.duration("d", fallback: .zero, maximum: .seconds(60)) }
+        #expect(throws: InspectionError.self) { try query.duration("f", fallback: .zero, maximum: .seconds(300)) }
+        #expect(throws: InspectionError.self) { try query.duration("d", fallback: .zero, maximum: .seconds(60)) }
     }
 }
