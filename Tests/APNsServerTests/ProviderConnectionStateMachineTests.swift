@@ -16,11 +16,11 @@ struct ProviderConnectionStateMachineTests {
         let action1 = machine.shutdown()
         #expect(action1 == .goAway(lastStreamID: 5, reason: "Shutdown", closeNow: false))
         #expect(machine.state == .quiescing)
-        let action2 = machine.streamClosed()
+        let action2 = machine.streamClosed(1)
         #expect(action2 == .none)
-        let action3 = machine.streamClosed()
+        let action3 = machine.streamClosed(1)
         #expect(action3 == .none)
-        let action4 = machine.streamClosed()
+        let action4 = machine.streamClosed(1)
         #expect(action4 == .closeAfterFlush)
         #expect(machine.state == .closed)
     }
@@ -46,9 +46,9 @@ struct ProviderConnectionStateMachineTests {
         // A later graceful shutdown sends nothing more.
         let action9 = machine.shutdown()
         #expect(action9 == .none)
-        let action10 = machine.streamClosed()
+        let action10 = machine.streamClosed(1)
         #expect(action10 == .none)
-        let action11 = machine.streamClosed()
+        let action11 = machine.streamClosed(1)
         #expect(action11 == .closeAfterFlush)
     }
 
@@ -64,7 +64,7 @@ struct ProviderConnectionStateMachineTests {
     func openConnection() {
         var machine = Machine()
         machine.streamCreated(1)
-        let action13 = machine.streamClosed()
+        let action13 = machine.streamClosed(1)
         #expect(action13 == .none)
         #expect(machine.state == .open)
         #expect(machine.highestStreamID == 1)
@@ -84,7 +84,7 @@ struct ProviderConnectionStateMachineTests {
         #expect(later == .stopReadingThenClose(closeNow: false))
         let shutdown = busy.shutdown()
         #expect(shutdown == .none, "no GOAWAY of ours after NIOHTTP2's")
-        let last = busy.streamClosed()
+        let last = busy.streamClosed(1)
         #expect(last == .closeAfterFlush)
     }
 
@@ -93,11 +93,27 @@ struct ProviderConnectionStateMachineTests {
         var machine = Machine()
         machine.streamCreated(1)
         machine.streamCreated(3)
-        let first = machine.streamClosed()
+        let first = machine.streamClosed(1)
         #expect(first == .none)
         let idle = machine.idle()
         #expect(idle == .goAway(lastStreamID: 3, reason: "IdleTimeout", closeNow: false))
-        let last = machine.streamClosed()
+        let last = machine.streamClosed(1)
         #expect(last == .closeAfterFlush)
+    }
+}
+
+@Suite("Provider connection state machine: reset codes")
+struct ProviderConnectionResetCodeTests {
+    @Test("PROTOCOL_ERROR on a stream whose request is complete becomes STREAM_CLOSED (RFC 9113 5.1, half-closed remote); others stand")
+    func halfClosedRemote() {
+        var machine = ProviderConnectionStateMachine()
+        machine.streamCreated(1)
+        machine.streamCreated(3)
+        machine.requestEnded(1)
+        #expect(machine.resetCode(stream: 1, .protocolError) == .streamClosed)
+        #expect(machine.resetCode(stream: 3, .protocolError) == .protocolError)
+        #expect(machine.resetCode(stream: 1, .flowControlError) == .flowControlError)
+        _ = machine.streamClosed(1)
+        #expect(machine.resetCode(stream: 1, .protocolError) == .protocolError)
     }
 }

@@ -1,5 +1,6 @@
 import APNsAuth
 import APNsCore
+import APNsWire
 import NIOCore
 import NIOHTTP2
 import NIOSSL
@@ -14,6 +15,11 @@ enum HTTP2ProviderListener {
         HTTP2Setting(parameter: .maxFrameSize, value: 16_384),
         HTTP2Setting(parameter: .maxHeaderListSize, value: 8000),
     ]
+    /// The header list size a request may have (`settings` advertises it); larger ones get 431.
+    static let headerListSize = 8000
+    /// The header list size that fails the connection: NIOHTTP2 enforces the configured value as
+    /// a connection error, so it is configured with this and ``HTTP2WireAdjuster`` advertises 8000.
+    static let hardHeaderListSize = 16_384
     /// The connection window: room for 1000 streams of a full 5 KiB payload plus framing, so that
     /// a provider using every stream never waits for a WINDOW_UPDATE.
     static let connectionWindow = 8 << 20
@@ -29,19 +35,27 @@ enum HTTP2ProviderListener {
         let auth = context.auth == .strict ? ProviderAuthStateMachine(rules: context.authRules, certificate: certificate) : nil
         let connectionState = ProviderConnectionState(auth: auth)
         var connection = NIOHTTP2Handler.ConnectionConfiguration()
-        connection.initialSettings = Self.settings
-        if auth?.streamsLimited == true {
-            connection.initialSettings = Self.settings.map {
-                $0.parameter == .maxConcurrentStreams ? HTTP2Setting(parameter: .maxConcurrentStreams, value: 1) : $0
+        connection.initialSettings = Self.settings.map {
+            switch $0.parameter {
+            case .maxHeaderListSize: HTTP2Setting(parameter: .maxHeaderListSize, value: Self.hardHeaderListSize)
+            case .maxConcurrentStreams where auth?.streamsLimited == true: HTTP2Setting(parameter: .maxConcurrentStreams, value: 1)
+            default: $0
             }
         }
         var stream = NIOHTTP2Handler.StreamConfiguration()
         stream.targetWindowSize = Self.connectionWindow
         let connectionHandler = ProviderConnectionHandler(connectionWindow: Self.connectionWindow, shutdownGrace: context.shutdownGrace)
         let loopBoundHandler = NIOLoopBound(connectionHandler, eventLoop: channel.eventLoop)
+        let adjuster = HTTP2FrameAdjuster(
+            headerListSize: UInt32(Self.headerListSize),
+            lastStreamID: { loopBoundHandler.value.lastStreamID },
+            resetCode: { loopBoundHandler.value.resetCode(stream: $0, $1) }
+        )
+        try pipeline.addHandler(HTTP2WireAdjuster(adjuster) { loopBoundHandler.value.connectionErrorSent(written: $0) })
         // Only the stream limit changes; the rest of the SETTINGS stand as first sent.
         let unlocked: HTTP2Settings = Self.settings.filter { $0.parameter == .maxConcurrentStreams }
         connectionState.unlockStreams = { loopBoundHandler.value.announce(unlocked) }
+        connectionState.requestEnded = { loopBoundHandler.value.requestEnded($0) }
         let loopBoundState = NIOLoopBound(connectionState, eventLoop: channel.eventLoop)
         _ = try pipeline.configureHTTP2Pipeline(
             mode: .server,

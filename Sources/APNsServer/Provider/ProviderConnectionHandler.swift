@@ -59,8 +59,8 @@ final class ProviderConnectionHandler: ChannelDuplexHandler {
     }
 
     /// A stream closed; a quiescing connection closes after its last stream.
-    func streamClosed() {
-        self.perform(self.machine.streamClosed())
+    func streamClosed(_ id: HTTP2StreamID) {
+        self.perform(self.machine.streamClosed(id))
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
@@ -72,11 +72,27 @@ final class ProviderConnectionHandler: ChannelDuplexHandler {
         context.fireUserInboundEventTriggered(event)
     }
 
-    /// Stream errors were answered with RST_STREAM and concern one stream; any other error ended
-    /// the connection (NIOHTTP2 sent GOAWAY for it), and nothing more is read from it.
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        if !(error is NIOHTTP2Errors.StreamError) { self.perform(self.machine.connectionError()) }
-        context.fireErrorCaught(error)
+    /// NIOHTTP2 sent GOAWAY for a connection error (told by ``HTTP2WireAdjuster``; stream errors,
+    /// answered with RST_STREAM, leave the connection be): nothing more is read, and the
+    /// connection closes once the GOAWAY is written and the open streams are answered.
+    func connectionErrorSent(written: EventLoopFuture<Void>) {
+        guard let context, case .stopReadingThenClose(let closeNow) = self.machine.connectionError() else { return }
+        do {
+            try context.channel.syncOptions?.setOption(.autoRead, value: false)
+        } catch {
+            return context.close(promise: nil)
+        }
+        if closeNow { written.assumeIsolated().whenComplete { _ in context.close(promise: nil) } }
+        self.close(now: false, context: context)
+    }
+
+    /// The highest stream the connection opened.
+    var lastStreamID: Int32 { Int32(self.machine.highestStreamID) }
+
+    func requestEnded(_ id: HTTP2StreamID) { self.machine.requestEnded(id) }
+
+    func resetCode(stream id: Int32, _ code: UInt32) -> UInt32 {
+        UInt32(self.machine.resetCode(stream: HTTP2StreamID(id), HTTP2ErrorCode(networkCode: Int(code))).networkCode)
     }
 
     /// Sends GOAWAY saying streams from `streamID` on were not processed (a fault rule's), with
@@ -103,13 +119,8 @@ final class ProviderConnectionHandler: ChannelDuplexHandler {
             let goAway = HTTP2Frame(streamID: .rootStream, payload: .goAway(lastStreamID: lastStreamID, errorCode: .noError, opaqueData: debugData))
             context.writeAndFlush(self.wrapOutboundOut(goAway), promise: nil)
             self.close(now: closeNow, context: context)
-        case .stopReadingThenClose(let closeNow):
-            do {
-                try context.channel.syncOptions?.setOption(.autoRead, value: false)
-                self.close(now: closeNow, context: context)
-            } catch {
-                context.close(promise: nil)
-            }
+        case .stopReadingThenClose:
+            break  // only ever the answer to connectionError(), performed by connectionErrorSent
         }
     }
 
@@ -126,9 +137,10 @@ struct StreamTracker: NIOHTTP2StreamDelegate {
 
     func streamCreated(_ id: HTTP2StreamID, channel: any Channel) {
         self.handler.value.streamCreated(id)
+        (try? channel.pipeline.syncOperations.handler(type: ProviderStreamHandler.self))?.streamID = id
     }
 
     func streamClosed(_ id: HTTP2StreamID, channel: any Channel) {
-        self.handler.value.streamClosed()
+        self.handler.value.streamClosed(id)
     }
 }

@@ -1,5 +1,6 @@
 import APNsAuth
 import APNsCore
+import NIOHTTP2
 
 /// What the streams of one provider connection share; confined to its event loop.
 final class ProviderConnectionState {
@@ -8,6 +9,8 @@ final class ProviderConnectionState {
     private var auth: ProviderAuthStateMachine?
     /// Lifts the one-stream limit of a connection that has not authenticated yet.
     var unlockStreams: () -> Void = {}
+    /// Tells the connection a stream's request is complete.
+    var requestEnded: (HTTP2StreamID) -> Void = { _ in }
 
     init(auth: ProviderAuthStateMachine?) {
         self.auth = auth

@@ -21,6 +21,10 @@ final class ProviderStreamHandler: ChannelInboundHandler {
     private var started = NIODeadline.uptimeNanoseconds(0)
     /// The fault rule that shaped this request's answer, if any.
     private var fault: FaultMark?
+    /// Set by ``StreamTracker`` when NIOHTTP2 reports the stream (after its first frame).
+    var streamID: HTTP2StreamID? { didSet { self.reportEnded() } }
+    /// Whether the client has ended the stream (the request is complete).
+    private var ended = false
 
     init(context: ProviderContext, connection: NIOLoopBound<ProviderConnectionState>) {
         self.context = context
@@ -33,7 +37,11 @@ final class ProviderStreamHandler: ChannelInboundHandler {
             if self.request == nil {
                 self.request = HTTP2PushRequestDecoder.request(from: headers.headers)
             }
-            if let declared = self.request?.contentLength, declared > PushValidator.largestPayload {
+            let listSize = headers.headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 32 }  // RFC 9113 6.5.2
+            if listSize > HTTP2ProviderListener.headerListSize {
+                let detail = "the header list is \(listSize) bytes; SETTINGS_MAX_HEADER_LIST_SIZE is \(HTTP2ProviderListener.headerListSize)"
+                self.refuse(Reason(wire: "RequestHeaderFieldsTooLarge", status: 431), detail: detail, endStream: headers.endStream, context: context)
+            } else if let declared = self.request?.contentLength, declared > PushValidator.largestPayload {
                 self.refuseOversized(declared, context: context)
             } else if headers.endStream {
                 // A second HEADERS block is a trailer; APNs ignores it.
@@ -53,6 +61,8 @@ final class ProviderStreamHandler: ChannelInboundHandler {
     }
 
     private func finish(context: ChannelHandlerContext) {
+        self.ended = true
+        self.reportEnded()
         guard !self.answered, let request = self.request else { return }
         self.answered = true
         let shared = self.context
@@ -96,8 +106,7 @@ final class ProviderStreamHandler: ChannelInboundHandler {
             if let parent = context.channel.parent { ConnectionReset.reset(parent) }
         case .goAway(let reason):
             self.record(reason: reason)
-            let streamID = try? context.channel.syncOptions?.getOption(HTTP2StreamChannelOptions.streamID)
-            guard let streamID, let parent = context.channel.parent,
+            guard let streamID = self.streamID, let parent = context.channel.parent,
                 let handler = try? parent.pipeline.syncOperations.handler(type: ProviderConnectionHandler.self)
             else { return }
             handler.goAway(from: streamID, reason: reason)
@@ -108,16 +117,26 @@ final class ProviderStreamHandler: ChannelInboundHandler {
     /// push type allows, then resets the stream with NO_ERROR so the provider stops sending
     /// (RFC 9113, section 8.1): nothing more of it is read or held.
     private func refuseOversized(_ length: Int, context: ChannelHandlerContext) {
+        let detail = "payload is at least \(length) bytes; no push type allows more than \(PushValidator.largestPayload)"
+        self.refuse(.payloadTooLarge, detail: detail, endStream: false, context: context)
+    }
+
+    /// Answers before the request is complete; unless the client has ended the stream, resets it
+    /// after the answer, so nothing more of it is read.
+    private func refuse(_ reason: Reason, detail: String, endStream: Bool, context: ChannelHandlerContext) {
         guard !self.answered, let request = self.request else { return }
         self.answered = true
         self.receivedAt = self.context.clock()
-        let detail = "payload is at least \(length) bytes; no push type allows more than \(PushValidator.largestPayload)"
         // The reset waits for the answer's DATA: NIOHTTP2 drops DATA still queued when RST_STREAM is written.
         let written = context.eventLoop.makePromise(of: Void.self)
         written.futureResult.assumeIsolated().whenComplete { _ in
-            context.writeAndFlush(self.wrapOutboundOut(.rstStream(.noError)), promise: nil)
+            if !endStream { context.writeAndFlush(self.wrapOutboundOut(.rstStream(.noError)), promise: nil) }
         }
-        self.respond(Rejection(reason: .payloadTooLarge, apnsID: self.apnsID(for: request), detail: detail), context: context, written: written)
+        self.respond(Rejection(reason: reason, apnsID: self.apnsID(for: request), detail: detail), context: context, written: written)
+    }
+
+    private func reportEnded() {
+        if self.ended, let id = self.streamID { self.connection.value.requestEnded(id) }
     }
 
     /// Validates and stores the request (after a delay, when a fault rule asked for one).
