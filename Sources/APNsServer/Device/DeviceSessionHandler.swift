@@ -14,6 +14,7 @@ final class DeviceSessionHandler: ChannelInboundHandler {
     private var machine = DeviceSessionStateMachine()
     private var context: ChannelHandlerContext?
     private var subscriber: DeviceSubscriber?
+    private var readingPaused = false
 
     init(relay: Relay, logger: Logger) {
         self.relay = relay
@@ -34,15 +35,17 @@ final class DeviceSessionHandler: ChannelInboundHandler {
             let message = try DeviceClientMessage(frame: frame)
             self.perform(self.machine.received(message))
         } catch let error as DeviceProtocolError {
-            self.perform(self.machine.fail(error.code, error.message))
+            self.perform(self.machine.receivedInvalid(error.code, error.message))
         } catch {
-            self.perform(self.machine.fail(.malformedFrame, "\(error)"))
+            self.perform(self.machine.receivedInvalid(.malformedFrame, "\(error)"))
         }
+        // While a request is at the store, later ones wait: read no more until it is answered.
+        if self.machine.busy, !self.readingPaused { self.readingPaused = (try? context.channel.syncOptions?.setOption(.autoRead, value: false)) != nil }
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         if let error = error as? DeviceProtocolError {
-            self.perform(self.machine.fail(error.code, error.message))
+            self.perform(self.machine.receivedInvalid(error.code, error.message))
         } else {
             self.logger.debug("device connection error", metadata: ["device.error": "\(error)"])
             context.close(promise: nil)
@@ -96,6 +99,7 @@ final class DeviceSessionHandler: ChannelInboundHandler {
                 case .success(let timestamp):
                     if let subscriber = self.subscriber { self.relay.unsubscribe(token, subscriber) }
                     self.perform(self.machine.unregistered(topic: topic, token: token, timestamp: timestamp))
+                    self.answerWaiting()
                 case .failure(let error):
                     self.perform(self.machine.fail(.internalError, "could not unregister: \(error)"))
                 }
@@ -120,6 +124,7 @@ final class DeviceSessionHandler: ChannelInboundHandler {
                 case .success(.registered):
                     if let subscriber = self.subscriber { self.relay.subscribe(token, subscriber) }
                     self.perform(self.machine.registered(topic: topic, token: token))
+                    self.answerWaiting()
                 case .success(.tokenTaken) where attemptsLeft > 1:
                     self.register(topic: topic, deviceID: deviceID, attemptsLeft: attemptsLeft - 1)
                 case .success(let outcome):
@@ -128,6 +133,14 @@ final class DeviceSessionHandler: ChannelInboundHandler {
                     self.perform(self.machine.fail(.internalError, "could not issue a token: \(error)"))
                 }
             }
+    }
+
+    /// A request left the store: what waited behind it is answered in order, then reading resumes.
+    private func answerWaiting() {
+        while let action = self.machine.next() { self.perform(action) }
+        guard !self.machine.busy, self.readingPaused, let context = self.context else { return }
+        self.readingPaused = false
+        try? context.channel.syncOptions?.setOption(.autoRead, value: true)
     }
 
     /// Reads the presented tokens' records for the machine to decide which resume.

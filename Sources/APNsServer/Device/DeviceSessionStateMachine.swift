@@ -32,8 +32,44 @@ struct DeviceSessionStateMachine {
     /// Unique ids sent on this connection and not yet acknowledged: a notification that reaches
     /// the session twice (live and from the queue on resume) is sent once.
     private var unacknowledged: Set<String> = []
+    /// A register or unregister is at the store: answers go out in the order of requests, so
+    /// what arrives meanwhile (a failure too) waits in `waiting`.
+    private(set) var busy = false
+    private var waiting: [Result<DeviceClientMessage, DeviceProtocolError>] = []
 
+    /// A message from the device; it waits while an earlier one is at the store.
     mutating func received(_ message: DeviceClientMessage) -> Action {
+        guard !self.busy else {
+            self.waiting.append(.success(message))
+            return .none
+        }
+        let action = self.process(message)
+        switch action {
+        case .register, .unregister: self.busy = true
+        default: break
+        }
+        return action
+    }
+
+    /// A frame that did not decode: an error, once every earlier request is answered.
+    mutating func receivedInvalid(_ code: DeviceErrorCode, _ message: String) -> Action {
+        guard !self.busy else {
+            self.waiting.append(.failure(DeviceProtocolError(code, message)))
+            return .none
+        }
+        return self.fail(code, message)
+    }
+
+    /// The next waiting message's action, once nothing is at the store; nil when there is none.
+    mutating func next() -> Action? {
+        guard !self.busy, !self.waiting.isEmpty else { return nil }
+        switch self.waiting.removeFirst() {
+        case .success(let message): return self.received(message)
+        case .failure(let error): return self.fail(error.code, error.message)
+        }
+    }
+
+    private mutating func process(_ message: DeviceClientMessage) -> Action {
         switch (self.state, message) {
         case (.closed, _):
             return .none
@@ -82,6 +118,7 @@ struct DeviceSessionStateMachine {
 
     /// The store issued `token` for `topic`.
     mutating func registered(topic: String, token: DeviceToken) -> Action {
+        self.busy = false
         guard case .active = self.state else { return .none }
         self.tokens[token] = topic
         return .send(.registered(topic: topic, token: token))
@@ -123,6 +160,7 @@ struct DeviceSessionStateMachine {
 
     /// The store unregistered `token`.
     mutating func unregistered(topic: String, token: DeviceToken, timestamp: Int64) -> Action {
+        self.busy = false
         guard case .active = self.state else { return .none }
         self.tokens[token] = nil
         return .send(.unregistered(topic: topic, token: token, timestamp: timestamp))
