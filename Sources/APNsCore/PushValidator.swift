@@ -57,9 +57,8 @@ public struct PushValidator: Sendable {
             }
             priority = parsed
         }
-        if pushType == .background && priority == .immediate {
-            return reject(.badPriority, "a background push must use priority 5 or 1")
-        }
+        // A background push at priority 10 is accepted (PushLint warns): Apple's guide calls it an
+        // error, but providers' reports show APNs answering 200 and devices not waking the app.
 
         var expiration: Int64? = nil
         if let value = request.expiration {
@@ -76,6 +75,11 @@ public struct PushValidator: Sendable {
         } else if request.authorization != nil {
             // Token-based providers must always name the topic.
             return reject(.missingTopic)
+        }
+        // A VoIP topic takes only VoIP pushes: providers report InvalidPushType for a `.voip`
+        // topic sent with no push type (alert).
+        if let topic, topic.hasSuffix(".voip"), pushType != .voip {
+            return reject(.invalidPushType, "\(topic) is a VoIP topic: apns-push-type must be voip, not \(pushType)")
         }
 
         let collapseID = request.collapseID.flatMap { $0.isEmpty ? nil : $0 }

@@ -34,6 +34,7 @@ public final class EmulatorMetrics: Sendable {
     private let acceptLatency: PerInterface<CoreMetrics.Timer>
     private let finished: [LogStatus: CoreMetrics.Counter]
     private let rejected = Mutex<[RejectionKey: CoreMetrics.Counter]>([:])
+    private let warnings = Mutex<[String: CoreMetrics.Counter]>([:])
     private let faults: CoreMetrics.Counter
     private let commitBatch: CoreMetrics.Recorder
     private let commitDuration: CoreMetrics.Timer
@@ -120,6 +121,19 @@ public final class EmulatorMetrics: Sendable {
         counter.increment()
     }
 
+    /// Counts the warnings of an accepted notification, under their code.
+    public func warned(_ warnings: [PushWarning]) {
+        for warning in warnings {
+            let counter = self.warnings.withLock { counters in
+                if let counter = counters[warning.code] { return counter }
+                let counter = CoreMetrics.Counter(label: "apns_notifications_warnings_total", dimensions: [("code", warning.code)], factory: self.factory)
+                counters[warning.code] = counter
+                return counter
+            }
+            counter.increment()
+        }
+    }
+
     /// A fault rule shaped an answer that is not a rejection (a delay).
     public func faultInjected() { self.faults.increment() }
 
@@ -138,6 +152,7 @@ public final class EmulatorMetrics: Sendable {
         for counter in self.finished.values { counter.reset() }
         self.faults.reset()
         self.rejected.withLock { counters in for counter in counters.values { counter.reset() } }
+        self.warnings.withLock { counters in for counter in counters.values { counter.reset() } }
     }
 
     /// The Prometheus text exposition, with the gauges read now.

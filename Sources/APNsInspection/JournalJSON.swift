@@ -37,6 +37,10 @@ public enum JournalJSON {
                     if let byte = rejected.statusByte { writer.number(byte) } else { writer.raw("null") }
                 }
             }
+            members.member("warnings") { writer in
+                guard case .accepted(let notification) = entry.push else { return writer.raw("[]") }
+                writer.array(PushLint.warnings(for: notification)) { $0.string($1.description) }
+            }
             members.member("fault") { writer in
                 guard let fault = entry.fault else { return writer.raw("null") }
                 writer.object { fields in

@@ -8,13 +8,18 @@ public enum HTTP2PushResponseEncoder {
     public static let detailHeader = "apns-emulator-detail"
 
     /// `200` with `apns-id`, plus `apns-unique-id` when given (the development environment).
-    public static func success(apnsID: String, uniqueID: String?) -> HPACKHeaders {
+    public static func success(apnsID: String, uniqueID: String?, warnings: [PushWarning] = []) -> HPACKHeaders {
         var headers = HPACKHeaders()
-        headers.reserveCapacity(3)
+        headers.reserveCapacity(3 + warnings.count)
         headers.add(name: ":status", value: "200")
         // Identifiers are unique per response: indexing them would only churn the HPACK table.
         headers.add(name: "apns-id", value: apnsID, indexing: .nonIndexable)
         if let uniqueID { headers.add(name: "apns-unique-id", value: uniqueID, indexing: .nonIndexable) }
+        for warning in warnings {
+            // A field value holds no control characters (RFC 9110, section 5.5); payload text may.
+            let value = String(String.UnicodeScalarView(warning.description.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? " " : $0 }))
+            headers.add(name: "apns-emulator-warning", value: value)
+        }
         return headers
     }
 

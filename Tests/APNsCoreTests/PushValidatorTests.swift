@@ -88,12 +88,22 @@ struct PushValidatorTests {
         #expect(self.reason { $0.pushType = "voip"; $0.bodyLength = 5121 } == .payloadTooLarge)
     }
 
-    @Test("background pushes may not use priority 10; 5 and 1 are fine")
+    @Test("background pushes at any priority are accepted (priority 10 gets a warning, not a 400)")
     func backgroundPriority() {
-        #expect(self.reason { $0.pushType = "background" } == .badPriority)
-        #expect(self.reason { $0.pushType = "background"; $0.priority = "10" } == .badPriority)
+        // node-apn #241, parse-server #6106: APNs answers 200 and the device does not wake the app.
+        #expect(self.reason { $0.pushType = "background" } == nil)
+        #expect(self.reason { $0.pushType = "background"; $0.priority = "10" } == nil)
         #expect(self.reason { $0.pushType = "background"; $0.priority = "5" } == nil)
         #expect(self.reason { $0.pushType = "background"; $0.priority = "1" } == nil)
+    }
+
+    @Test("a .voip topic takes only voip pushes: InvalidPushType otherwise (AndrewBarba/apns2 #23)")
+    func voipTopic() {
+        #expect(self.reason { $0.topic = "com.example.app.voip" } == .invalidPushType)
+        #expect(self.reason { $0.topic = "com.example.app.voip"; $0.pushType = "alert" } == .invalidPushType)
+        #expect(self.reason { $0.topic = "com.example.app.voip"; $0.pushType = "voip" } == nil)
+        #expect(self.reason { $0.topic = "com.example.app.voip-ptt"; $0.pushType = "pushtotalk" } == nil)
+        #expect(self.reason { $0.topic = "com.example.app"; $0.pushType = "voip" } == nil, "accepted, with a warning")
     }
 
     @Test("checks run in APNs' order: the first fault decides the reason")

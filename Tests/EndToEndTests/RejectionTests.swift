@@ -31,7 +31,7 @@ struct RejectionTests {
         Case(name: "malformed apns-id", headers: [("apns-id", "not-a-uuid")], reason: .badMessageId),
         Case(name: "unknown push type", headers: [("apns-push-type", "banner")], reason: .invalidPushType),
         Case(name: "priority 7", headers: [("apns-priority", "7")], reason: .badPriority),
-        Case(name: "background at priority 10", headers: [("apns-push-type", "background"), ("apns-priority", "10")], reason: .badPriority),
+        Case(name: "a .voip topic with no push type", headers: [("apns-topic", "com.example.app.voip")], reason: .invalidPushType),
         Case(name: "negative expiration", headers: [("apns-expiration", "-1")], reason: .badExpirationDate),
         Case(name: "text expiration", headers: [("apns-expiration", "tomorrow")], reason: .badExpirationDate),
         Case(name: "token auth without topic", headers: [("authorization", "bearer x.y.z")], reason: .missingTopic),

@@ -83,6 +83,7 @@ final class GatewaySessionHandler: ChannelDuplexHandler {
             } else {
                 let elapsed = NIODeadline.now().uptimeNanoseconds - started.uptimeNanoseconds
                 shared.inspection.metrics.accepted(.binary, after: .nanoseconds(Int64(elapsed)))
+                shared.inspection.metrics.warned(PushLint.warnings(for: notification))
             }
             self.perform(self.machine.committed(identifier: identifier, refusal: refusal), context: context)
             if self.machine.resumeReading() { context.read() }

@@ -176,7 +176,9 @@ final class ProviderStreamHandler: ChannelInboundHandler {
                 shared.inspection.metrics.accepted(.http2, after: .nanoseconds(Int64(NIODeadline.now().uptimeNanoseconds - self.started.uptimeNanoseconds)))
                 if let fault = self.fault { shared.inspection.delayed(uniqueID: notification.uniqueID, by: fault) }
                 let uniqueID = shared.environment == .development ? notification.uniqueID : nil
-                let headers = HTTP2PushResponseEncoder.success(apnsID: notification.apnsID, uniqueID: uniqueID)
+                let warnings = PushLint.warnings(for: notification)
+                shared.inspection.metrics.warned(warnings)
+                let headers = HTTP2PushResponseEncoder.success(apnsID: notification.apnsID, uniqueID: uniqueID, warnings: warnings)
                 context.writeAndFlush(
                     self.wrapOutboundOut(.headers(.init(headers: headers, endStream: true))),
                     promise: nil
