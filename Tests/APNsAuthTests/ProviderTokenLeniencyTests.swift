@@ -67,4 +67,23 @@ struct ProviderTokenLeniencyTests {
         let hs256 = try self.jwt(header: #"{"alg":"HS256","kid":"K"}"#, claims: claims, key: key)
         #expect(throws: Reason.invalidProviderToken) { try ProviderToken.parse(authorization: "bearer " + hs256).get() }
     }
+
+    @Test("the rest of the audit: Bearer in any case, fractional iat, extra claims and header fields are taken; padding, a missing kid or iss are not")
+    func audit() throws {
+        let key = P256.Signing.PrivateKey()
+        let header = #"{"alg":"ES256","kid":"K"}"#
+        func parses(_ authorization: String) -> Bool { (try? ProviderToken.parse(authorization: authorization).get()) != nil }
+        let plain = try self.jwt(header: header, claims: #"{"iss":"T","iat":1800000000}"#, key: key)
+        #expect(parses("Bearer " + plain) && parses("BEARER " + plain) && parses("bearer  " + plain))
+        // Python providers passing time.time() unrounded; RFC 7519 NumericDate allows fractions.
+        let fractional = try ProviderToken.parse(authorization: "bearer " + self.jwt(header: header, claims: #"{"iss":"T","iat":1800000000.75}"#, key: key)).get()
+        #expect(fractional.issuedAt == 1_800_000_000)
+        // Claims and header fields APNs does not use are ignored, as JWT libraries add them.
+        #expect(parses("bearer " + (try self.jwt(header: #"{"alg":"ES256","kid":"K","typ":"JWT","x5t":"abc"}"#, claims: #"{"iss":"T","iat":1800000000,"exp":1800003600,"aud":"apns"}"#, key: key))))
+        // RFC 7515 base64url has no padding; a padded segment is not a JWS compact serialization.
+        #expect(!parses("bearer " + plain.replacingOccurrences(of: ".", with: "=.")))
+        #expect(!parses("bearer " + (try self.jwt(header: #"{"alg":"ES256"}"#, claims: #"{"iss":"T","iat":1800000000}"#, key: key))))
+        #expect(!parses("bearer " + (try self.jwt(header: header, claims: #"{"iat":1800000000}"#, key: key))))
+        #expect(!parses("basic " + plain))
+    }
 }

@@ -213,6 +213,34 @@ struct DeviceDeliveryTests {
         try await emulator.stop()
     }
 
+    @Test("a PushKit token belongs to <bundle>.voip: voip pushes there arrive, other topics and push types are refused")
+    func voipToken() async throws {
+        // PyAPNs2 #134, pushok #97: a token is for one topic; AndrewBarba/apns2 #23: a .voip topic takes only voip.
+        let emulator = try await RunningEmulator.start()
+        let device = try await emulator.device("caller")
+        let regular = try await device.register(topic: Self.topic)
+        let voip = try await device.register(topic: Self.topic + ".voip")
+        #expect(voip != regular)
+        let provider = try await emulator.http2Client()
+        let call = try await provider.push(
+            token: voip.hex, headers: [("apns-topic", Self.topic + ".voip"), ("apns-push-type", "voip")], json: #"{"n":1}"#
+        )
+        #expect(call.status == 200)
+        let received = try await device.next()
+        #expect(received.token == voip)
+        #expect(received.topic == Self.topic + ".voip")
+        #expect(received.pushType == .voip)
+        let wrongTopic = try await provider.push(token: voip.hex, headers: [("apns-topic", Self.topic), ("apns-push-type", "voip")])
+        #expect(wrongTopic.status == 400)
+        #expect(wrongTopic.reason == "DeviceTokenNotForTopic")
+        let regularToVoip = try await provider.push(token: regular.hex, headers: [("apns-topic", Self.topic + ".voip"), ("apns-push-type", "voip")])
+        #expect(regularToVoip.reason == "DeviceTokenNotForTopic")
+        let alertToVoip = try await provider.push(token: voip.hex, headers: [("apns-topic", Self.topic + ".voip")])
+        #expect(alertToVoip.status == 400)
+        #expect(alertToVoip.reason == "InvalidPushType")
+        try await emulator.stop()
+    }
+
     @Test("1000 connected devices each receive their push")
     func fanOut() async throws {
         let emulator = try await RunningEmulator.start { $0.durability = .relaxed }

@@ -32,6 +32,7 @@ enum HTTP2ProviderListener {
     static func configure(channel: any Channel, certificate: ProviderCertificate?, context: ProviderContext) throws {
         let pipeline = channel.pipeline.syncOperations
         try pipeline.addHandler(FlushCoalescingHandler())
+        try pipeline.addHandler(DetachReadsHandler())
         let auth = context.auth == .strict ? ProviderAuthStateMachine(rules: context.authRules, certificate: certificate) : nil
         let connectionState = ProviderConnectionState(auth: auth)
         var connection = NIOHTTP2Handler.ConnectionConfiguration()
