@@ -4,6 +4,10 @@
 #   .ci/benchmark.sh [requests] [tokens]     durable and relaxed, --auth none
 #   .ci/benchmark.sh auth [rounds] [requests] relaxed, --auth none and --auth strict with a provider
 #                                             token, alternating, with the medians and their ratio
+#   .ci/benchmark.sh reference [rounds] [requests]
+#                                             nghttpd (nghttp2's C server: a static 200 for every
+#                                             token path), relaxed and durable, alternating round by
+#                                             round, with each median and its ratio to nghttpd
 #   .ci/benchmark.sh compare BINARY [rounds] [requests]
 #                                             this build against another build's apns-emulator
 #                                             (e.g. a release build of an earlier commit), durable
@@ -15,6 +19,9 @@
 set -euo pipefail
 if [ "${1:-}" = auth ]; then
   suite=auth; rounds=${2:-3}; requests=${3:-300000}; tokens=10000
+elif [ "${1:-}" = reference ]; then
+  suite=reference; rounds=${2:-3}; requests=${3:-300000}; tokens=10000
+  command -v nghttpd >/dev/null || { echo "nghttpd is missing: apt-get install -y nghttp2-server" >&2; exit 1; }
 elif [ "${1:-}" = compare ]; then
   suite=compare; other=${2:?"compare needs the path of the other build's apns-emulator"}; rounds=${3:-3}; requests=${4:-300000}; tokens=10000
   [ -x "$other" ] || { echo "$other is not an executable" >&2; exit 1; }
@@ -71,12 +78,45 @@ run() {
 }
 runs=0
 
+# reference LABEL: nghttpd serving an empty file for every token path, driven as the emulator is.
+reference() {
+  local label=$1 run_id=$((++runs))
+  local out="$work/h2load-$run_id.txt"
+  if [ ! -d "$work/docroot" ]; then
+    mkdir -p "$work/docroot/3/device"
+    (cd "$work/docroot/3/device" && for i in $(seq 1 "$tokens"); do : > "$(printf '%064x' "$i")"; done)
+    [ -f "$work/certs/server.pem" ] || "$binary" certs generate --out "$work/certs" > /dev/null
+  fi
+  nghttpd -d "$work/docroot" "$port" "$work/certs/server-key.pem" "$work/certs/server.pem" > "$work/nghttpd-$run_id.log" 2>&1 &
+  local pid=$!
+  for _ in $(seq 1 100); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.1; done
+  h2load -c 4 -m 100 -n 20000 -d "$work/payload.json" -H 'apns-topic: com.example.app' -i "$work/uris.txt" > /dev/null
+  h2load -c 4 -m 100 -n "$requests" -d "$work/payload.json" -H 'apns-topic: com.example.app' -i "$work/uris.txt" > "$out"
+  kill -TERM "$pid"
+  wait "$pid" 2>/dev/null || true
+  rate=$(awk '/^finished in/ {print $4}' "$out")
+  printf '%-16s %10s requests/s answered       (%d requests, %s)\n' "$label" "$rate" "$requests" "$(grep '^status codes:' "$out" | sed 's/status codes: //')"
+}
+
 if [ "$suite" = durability ]; then
   for mode in durable relaxed; do run "$mode" none "$mode"; done
   exit 0
 fi
 
 median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+if [ "$suite" = reference ]; then
+  ref=(); relaxed=(); durable=()
+  for round in $(seq 1 "$rounds"); do
+    reference "nghttpd #$round"; ref+=("$rate")
+    run relaxed none "relaxed #$round"; relaxed+=("$rate")
+    run durable none "durable #$round"; durable+=("$rate")
+  done
+  m_ref=$(median "${ref[@]}"); m_relaxed=$(median "${relaxed[@]}"); m_durable=$(median "${durable[@]}")
+  awk -v n="$m_ref" -v r="$m_relaxed" -v d="$m_durable" 'BEGIN {
+    printf "median nghttpd %.0f/s; relaxed %.0f/s = %.3fx nghttpd; durable %.0f/s = %.3fx nghttpd\n", n, r, r / n, d, d / n }'
+  exit 0
+fi
 
 if [ "$suite" = compare ]; then
   for mode in durable relaxed; do
