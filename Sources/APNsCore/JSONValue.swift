@@ -19,6 +19,14 @@ public enum JSONValue: Sendable, Equatable {
         return reader.offset == bytes.count ? value : nil
     }
 
+    /// The member `key` of the JSON object in `bytes`, parsed; the other members are skipped
+    /// without being built. Nil when `bytes` are not an object or have no such member.
+    public static func member(_ key: String, ofObjectIn bytes: [UInt8]) -> JSONValue? {
+        var reader = Reader(bytes: bytes)
+        guard reader.seek(key) else { return nil }
+        return reader.value(depth: 1)
+    }
+
     /// The member `key` of an object; nil for anything else.
     public subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
@@ -38,7 +46,7 @@ public enum JSONValue: Sendable, Equatable {
     /// Whether the value is JSON's `1` (how `content-available` and `mutable-content` are set).
     public var isOne: Bool { self.number == 1 }
 
-    private struct Reader {
+    struct Reader {
         let bytes: [UInt8]
         var offset = 0
 
@@ -103,8 +111,84 @@ public enum JSONValue: Sendable, Equatable {
             return Double(String(decoding: self.bytes[start..<self.offset], as: UTF8.self)).map(JSONValue.number)
         }
 
+        /// Moves to the value of member `key` of the object at the offset; false when there is none.
+        mutating func seek(_ key: String) -> Bool {
+            guard self.take(UInt8(ascii: "{")), !self.take(UInt8(ascii: "}")) else { return false }
+            repeat {
+                self.skipWhitespace()
+                guard let name = self.stringBytes(), self.take(UInt8(ascii: ":")) else { return false }
+                if name.elementsEqual(key.utf8) { return true }
+                guard self.skip(depth: 1) else { return false }
+            } while self.take(UInt8(ascii: ","))
+            return false
+        }
+
+        /// Calls `body` with each member name of the object at the offset, the reader at its
+        /// value; `body` moves past the value (or returns false to stop). False when not an object.
+        mutating func members(_ body: (ArraySlice<UInt8>, inout Reader) -> Bool) -> Bool {
+            guard self.take(UInt8(ascii: "{")) else { return false }
+            if self.take(UInt8(ascii: "}")) { return true }
+            repeat {
+                self.skipWhitespace()
+                guard let name = self.stringBytes(), self.take(UInt8(ascii: ":")), body(name, &self) else { return false }
+            } while self.take(UInt8(ascii: ","))
+            return self.take(UInt8(ascii: "}"))
+        }
+
+        /// The byte at the offset, after white space.
+        mutating func peek() -> UInt8? {
+            self.skipWhitespace()
+            return self.offset < self.bytes.count ? self.bytes[self.offset] : nil
+        }
+
+        /// The raw bytes of the string at the offset (escapes left as they are), moving past it.
+        mutating func stringBytes() -> ArraySlice<UInt8>? {
+            guard self.offset < self.bytes.count, self.bytes[self.offset] == UInt8(ascii: "\"") else { return nil }
+            let start = self.offset + 1
+            var index = start
+            while index < self.bytes.count {
+                switch self.bytes[index] {
+                case UInt8(ascii: "\""):
+                    self.offset = index + 1
+                    return self.bytes[start..<index]
+                case UInt8(ascii: "\\"): index += 2
+                default: index += 1
+                }
+            }
+            return nil
+        }
+
+        /// Moves past one value without building it.
+        mutating func skip(depth: Int) -> Bool {
+            self.skipWhitespace()
+            guard depth < JSONObjectValidator.maximumDepth, self.offset < self.bytes.count else { return false }
+            switch self.bytes[self.offset] {
+            case UInt8(ascii: "\""):
+                return self.stringBytes() != nil
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                let close = self.bytes[self.offset] == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
+                self.offset += 1
+                if self.take(close) { return true }
+                repeat {
+                    if close == UInt8(ascii: "}") {
+                        self.skipWhitespace()
+                        guard self.stringBytes() != nil, self.take(UInt8(ascii: ":")) else { return false }
+                    }
+                    guard self.skip(depth: depth + 1) else { return false }
+                } while self.take(UInt8(ascii: ","))
+                return self.take(close)
+            default:
+                let start = self.offset
+                while self.offset < self.bytes.count, "+-.eE0123456789truefalsn".utf8.contains(self.bytes[self.offset]) { self.offset += 1 }
+                return self.offset > start
+            }
+        }
+
         /// A string at the offset, its escapes decoded (a lone surrogate becomes U+FFFD).
         mutating func string() -> String? {
+            let mark = self.offset
+            if let raw = self.stringBytes(), !raw.contains(UInt8(ascii: "\\")) { return String(decoding: raw, as: UTF8.self) }
+            self.offset = mark
             guard self.offset < self.bytes.count, self.bytes[self.offset] == UInt8(ascii: "\"") else { return nil }
             self.offset += 1
             var scalars = String.UnicodeScalarView()

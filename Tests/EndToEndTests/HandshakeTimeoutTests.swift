@@ -12,8 +12,10 @@ struct HandshakeTimeoutTests {
     /// Opens a plain TCP connection that never sends a byte and waits for it to end: true when the
     /// server closed it, false when the test's own 30-second watchdog had to.
     static func serverClosesSilentConnection(port: Int, group: any EventLoopGroup) async throws -> (closedByServer: Bool, after: Duration) {
-        let channel = try await ClientBootstrap(group: group).connect(host: "127.0.0.1", port: port).get()
+        // Timed from before the connect: the server's clock starts at its accept, which comes after,
+        // so a busy machine delaying this task can only make the measured time longer.
         let started = ContinuousClock.now
+        let channel = try await ClientBootstrap(group: group).connect(host: "127.0.0.1", port: port).get()
         let watchdogFired = Mutex(false)
         let watchdog = channel.eventLoop.scheduleTask(in: .seconds(30)) {
             watchdogFired.withLock { $0 = true }
