@@ -116,7 +116,9 @@ def run(case, host, port, ca):
         c.send(frame(0x1, 0x4, 3, c.headers()) + frame(0x0, 0x1, 3, b'{"aps":{}}'))
         return outcome(c, first + c.read(answered(3)))
     if case == "headers_on_half_closed":  # h2spec 5.1/6
-        c.send(frame(0x1, 0x5, 1, c.headers()) + frame(0x1, 0x5, 1, c.headers()))
+        # The request ends with its DATA; the store has not answered it yet when a second HEADERS
+        # (END_STREAM) arrives in the same write, so the stream is half-closed (remote).
+        c.send(frame(0x1, 0x4, 1, c.headers()) + body + frame(0x1, 0x5, 1, c.headers()))
         frames = c.read(lambda fs: any(f["type"] == "RST_STREAM" for f in fs) or goaway(fs))
         c.send(frame(0x1, 0x4, 3, c.headers()) + frame(0x0, 0x1, 3, b'{"aps":{}}'))
         return outcome(c, frames + c.read(answered(3)))

@@ -25,7 +25,7 @@ enum HTTP2ProviderListener {
     static let connectionWindow = 8 << 20
 
     /// Builds a provider connection's pipeline once TLS is up: HTTP/2, the connection handler,
-    /// and one ``ProviderStreamHandler`` per stream. On the channel's event loop.
+    /// and ``ProviderStreamsHandler`` for the streams. On the channel's event loop.
     ///
     /// In strict mode a connection without a client certificate starts with one stream, as APNs
     /// allows a token-based connection until a request has authenticated.
@@ -43,8 +43,6 @@ enum HTTP2ProviderListener {
             default: $0
             }
         }
-        var stream = NIOHTTP2Handler.StreamConfiguration()
-        stream.targetWindowSize = Self.connectionWindow
         let connectionHandler = ProviderConnectionHandler(connectionWindow: Self.connectionWindow, shutdownGrace: context.shutdownGrace)
         let loopBoundHandler = NIOLoopBound(connectionHandler, eventLoop: channel.eventLoop)
         let adjuster = HTTP2FrameAdjuster(
@@ -57,18 +55,12 @@ enum HTTP2ProviderListener {
         let unlocked: HTTP2Settings = Self.settings.filter { $0.parameter == .maxConcurrentStreams }
         connectionState.unlockStreams = { loopBoundHandler.value.announce(unlocked) }
         connectionState.requestEnded = { loopBoundHandler.value.requestEnded($0) }
-        let loopBoundState = NIOLoopBound(connectionState, eventLoop: channel.eventLoop)
-        _ = try pipeline.configureHTTP2Pipeline(
-            mode: .server,
-            connectionConfiguration: connection,
-            streamConfiguration: stream,
-            streamDelegate: StreamTracker(handler: loopBoundHandler)
-        ) { streamChannel in
-            streamChannel.eventLoop.makeCompletedFuture {
-                try streamChannel.pipeline.syncOperations.addHandler(ProviderStreamHandler(context: context, connection: loopBoundState))
-            }
-        }
+        // No stream multiplexer: a channel per stream cost more than the rest of a request's work.
+        try pipeline.addHandler(NIOHTTP2Handler(mode: .server, frameDelegate: nil, connectionConfiguration: connection))
         try pipeline.addHandler(connectionHandler)
+        try pipeline.addHandler(
+            ProviderStreamsHandler(context: context, connection: connectionState, connectionHandler: connectionHandler, eventLoop: channel.eventLoop)
+        )
     }
 }
 

@@ -53,17 +53,19 @@ final class ProviderConnectionHandler: ChannelDuplexHandler {
         context.writeAndFlush(self.wrapOutboundOut(HTTP2Frame(streamID: .rootStream, payload: .settings(.settings(settings)))), promise: nil)
     }
 
-    /// A stream opened (told by ``StreamTracker``).
-    func streamCreated(_ id: HTTP2StreamID) {
-        self.machine.streamCreated(id)
-    }
-
-    /// A stream closed; a quiescing connection closes after its last stream.
-    func streamClosed(_ id: HTTP2StreamID) {
-        self.perform(self.machine.streamClosed(id))
-    }
-
+    /// NIOHTTP2 (with no stream multiplexer) reports streams and the connection window here.
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let created = event as? NIOHTTP2StreamCreatedEvent {
+            self.machine.streamCreated(created.streamID)
+        } else if let closed = event as? StreamClosedEvent {
+            self.perform(self.machine.streamClosed(closed.streamID))
+        } else if let window = event as? NIOHTTP2WindowUpdatedEvent, window.streamID == .rootStream, let inbound = window.inboundWindowSize,
+            inbound <= self.connectionWindow / 2
+        {
+            // What the multiplexer would do: top the connection window up once half is used.
+            let update = HTTP2Frame(streamID: .rootStream, payload: .windowUpdate(windowSizeIncrement: self.connectionWindow - inbound))
+            context.writeAndFlush(self.wrapOutboundOut(update), promise: nil)
+        }
         if event is ChannelShouldQuiesceEvent {
             return self.perform(self.machine.shutdown())
         } else if let idle = event as? IdleStateHandler.IdleStateEvent, idle == .read {
@@ -127,20 +129,5 @@ final class ProviderConnectionHandler: ChannelDuplexHandler {
     private func close(now: Bool, context: ChannelHandlerContext) {
         guard !now else { return context.close(promise: nil) }
         context.eventLoop.assumeIsolated().scheduleTask(in: self.shutdownGrace) { context.close(promise: nil) }
-    }
-}
-
-/// Tells the connection handler about its streams. NIOHTTP2's inline multiplexer reports stream
-/// creation and closure to a delegate, not down the pipeline. Called on the connection's event loop.
-struct StreamTracker: NIOHTTP2StreamDelegate {
-    let handler: NIOLoopBound<ProviderConnectionHandler>
-
-    func streamCreated(_ id: HTTP2StreamID, channel: any Channel) {
-        self.handler.value.streamCreated(id)
-        (try? channel.pipeline.syncOperations.handler(type: ProviderStreamHandler.self))?.streamID = id
-    }
-
-    func streamClosed(_ id: HTTP2StreamID, channel: any Channel) {
-        self.handler.value.streamClosed(id)
     }
 }

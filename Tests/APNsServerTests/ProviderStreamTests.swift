@@ -11,11 +11,11 @@ import Testing
 
 @testable import APNsServer
 
-/// One HTTP/2 stream of the provider API on an `EmbeddedChannel`: frames in, frames out, no
-/// socket. These cover the answers given before the store (validation, authentication, faults);
+/// One HTTP/2 stream of the provider API (``ProviderStreamsHandler`` and its ``ProviderStream``) on
+/// an `EmbeddedChannel`: frames of stream 1 in, frames out, no socket. These cover the answers given before the store (validation, authentication, faults);
 /// the end-to-end tests cover the stored path over real TLS.
-@Suite("Provider stream handler")
-struct ProviderStreamHandlerTests {
+@Suite("Provider stream")
+struct ProviderStreamTests {
     static let token = String(repeating: "ab", count: 32)
 
     /// A stream channel with the handler, in `mode`; `unlocked` counts lifted stream limits.
@@ -23,6 +23,8 @@ struct ProviderStreamHandlerTests {
         let fixture: AdminRouterFixture
         let channel = EmbeddedChannel()
         var unlocked = 0
+        /// Not in the pipeline: the streams handler only asks it for fault rules' GOAWAY.
+        let connectionHandler = ProviderConnectionHandler(connectionWindow: 1 << 20, shutdownGrace: .seconds(1))
 
         init(auth: AuthMode = .none) throws {
             self.fixture = try AdminRouterFixture()
@@ -41,27 +43,29 @@ struct ProviderStreamHandlerTests {
             let machine = auth == .strict ? ProviderAuthStateMachine(rules: .init(), certificate: nil) : nil
             let state = ProviderConnectionState(auth: machine)
             state.unlockStreams = { [unowned self] in self.unlocked += 1 }
-            let bound = NIOLoopBound(state, eventLoop: self.channel.embeddedEventLoop)
-            try self.channel.pipeline.syncOperations.addHandler(ProviderStreamHandler(context: context, connection: bound))
+            let streams = ProviderStreamsHandler(
+                context: context, connection: state, connectionHandler: self.connectionHandler, eventLoop: self.channel.embeddedEventLoop
+            )
+            try self.channel.pipeline.syncOperations.addHandler(streams)
         }
 
         /// Sends a request's HEADERS (and its body in `chunks` DATA frames, the last ending the stream).
         func send(_ headers: [(String, String)], body chunks: [String] = []) throws {
-            let base: [(String, String)] = [(":method", "POST"), (":scheme", "https"), (":path", "/3/device/\(ProviderStreamHandlerTests.token)")]
+            let base: [(String, String)] = [(":method", "POST"), (":scheme", "https"), (":path", "/3/device/\(ProviderStreamTests.token)")]
             let all = HPACKHeaders(base.filter { name, _ in !headers.contains { $0.0 == name } } + headers)
-            try self.channel.writeInbound(HTTP2Frame.FramePayload.headers(.init(headers: all, endStream: chunks.isEmpty)))
+            try self.channel.writeInbound(HTTP2Frame(streamID: 1, payload: .headers(.init(headers: all, endStream: chunks.isEmpty))))
             for (index, chunk) in chunks.enumerated() {
                 var buffer = self.channel.allocator.buffer(capacity: chunk.utf8.count)
                 buffer.writeString(chunk)
-                try self.channel.writeInbound(HTTP2Frame.FramePayload.data(.init(data: .byteBuffer(buffer), endStream: index == chunks.count - 1)))
+                try self.channel.writeInbound(HTTP2Frame(streamID: 1, payload: .data(.init(data: .byteBuffer(buffer), endStream: index == chunks.count - 1))))
             }
         }
 
         /// The answer written so far: its `:status`, headers and JSON body; nil when nothing was written.
         func answer() throws -> (status: String, headers: HPACKHeaders, body: [String: Any])? {
-            guard case .headers(let head)? = try self.channel.readOutbound(as: HTTP2Frame.FramePayload.self) else { return nil }
+            guard case .headers(let head)? = try self.channel.readOutbound(as: HTTP2Frame.self)?.payload else { return nil }
             var body: [String: Any] = [:]
-            if case .data(let data)? = try self.channel.readOutbound(as: HTTP2Frame.FramePayload.self), case .byteBuffer(let buffer) = data.data {
+            if case .data(let data)? = try self.channel.readOutbound(as: HTTP2Frame.self)?.payload, case .byteBuffer(let buffer) = data.data {
                 body = (try JSONSerialization.jsonObject(with: Data(buffer.readableBytesView))) as? [String: Any] ?? [:]
             }
             return (head.headers.first(name: ":status") ?? "", head.headers, body)
@@ -141,16 +145,16 @@ struct ProviderStreamHandlerTests {
         let chunk = String(repeating: "x", count: 4000)
         // No content-length: the second DATA frame takes the body past 5120 bytes.
         let headers = HPACKHeaders([(":method", "POST"), (":path", "/3/device/\(Self.token)"), ("apns-topic", "com.example.app")])
-        try stream.channel.writeInbound(HTTP2Frame.FramePayload.headers(.init(headers: headers)))
+        try stream.channel.writeInbound(HTTP2Frame(streamID: 1, payload: .headers(.init(headers: headers))))
         for n in 0..<2 {
             var buffer = stream.channel.allocator.buffer(capacity: chunk.utf8.count)
             buffer.writeString(chunk)
-            try stream.channel.writeInbound(HTTP2Frame.FramePayload.data(.init(data: .byteBuffer(buffer))))
-            if n == 0 { #expect(try stream.channel.readOutbound(as: HTTP2Frame.FramePayload.self) == nil, "4000 bytes may still be a VoIP push") }
+            try stream.channel.writeInbound(HTTP2Frame(streamID: 1, payload: .data(.init(data: .byteBuffer(buffer)))))
+            if n == 0 { #expect(try stream.channel.readOutbound(as: HTTP2Frame.self) == nil, "4000 bytes may still be a VoIP push") }
         }
         let answer = try #require(try stream.answer())
         #expect(answer.status == "413" && answer.body["reason"] as? String == "PayloadTooLarge")
-        guard case .rstStream(let code)? = try stream.channel.readOutbound(as: HTTP2Frame.FramePayload.self) else {
+        guard case .rstStream(let code)? = try stream.channel.readOutbound(as: HTTP2Frame.self)?.payload else {
             Issue.record("no RST_STREAM after the answer")
             return
         }
@@ -158,8 +162,8 @@ struct ProviderStreamHandlerTests {
         // More DATA is dropped, not buffered, and not answered again.
         var more = stream.channel.allocator.buffer(capacity: 4)
         more.writeString("xxxx")
-        try stream.channel.writeInbound(HTTP2Frame.FramePayload.data(.init(data: .byteBuffer(more), endStream: true)))
-        #expect(try stream.channel.readOutbound(as: HTTP2Frame.FramePayload.self) == nil)
+        try stream.channel.writeInbound(HTTP2Frame(streamID: 1, payload: .data(.init(data: .byteBuffer(more), endStream: true))))
+        #expect(try stream.channel.readOutbound(as: HTTP2Frame.self) == nil)
         try stream.close()
     }
 
@@ -167,7 +171,7 @@ struct ProviderStreamHandlerTests {
     func oversizedContentLength() throws {
         let stream = try Stream()
         let headers = HPACKHeaders([(":method", "POST"), (":path", "/3/device/\(Self.token)"), ("content-length", "1000000000000")])
-        try stream.channel.writeInbound(HTTP2Frame.FramePayload.headers(.init(headers: headers)))
+        try stream.channel.writeInbound(HTTP2Frame(streamID: 1, payload: .headers(.init(headers: headers))))
         #expect(try stream.answer()?.status == "413")
         try stream.close()
     }
@@ -177,7 +181,7 @@ struct ProviderStreamHandlerTests {
         let stream = try Stream()
         try stream.send([("apns-topic", "com.example.app"), ("apns-priority", "7")], body: [#"{"aps":{}}"#])
         #expect(try stream.answer()?.body["reason"] as? String == "BadPriority")
-        try stream.channel.writeInbound(HTTP2Frame.FramePayload.headers(.init(headers: HPACKHeaders([("x-trailer", "1")]), endStream: true)))
+        try stream.channel.writeInbound(HTTP2Frame(streamID: 1, payload: .headers(.init(headers: HPACKHeaders([("x-trailer", "1")]), endStream: true))))
         #expect(try stream.answer() == nil)
         try stream.close()
     }

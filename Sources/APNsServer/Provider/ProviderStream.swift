@@ -6,14 +6,14 @@ import NIOCore
 import NIOHPACK
 import NIOHTTP2
 
-/// Handles one HTTP/2 stream of the provider API: gathers the request, validates it, hands it to
-/// the relay and answers once it is durable. Runs on the connection's event loop.
-final class ProviderStreamHandler: ChannelInboundHandler {
-    typealias InboundIn = HTTP2Frame.FramePayload
-    typealias OutboundOut = HTTP2Frame.FramePayload
-
+/// One HTTP/2 stream of the provider API: gathers the request, validates it, hands it to the
+/// relay and answers once it is durable. A plain object, not a channel: ``ProviderStreamsHandler``
+/// feeds it the stream's frames and writes its answers. On the connection's event loop.
+final class ProviderStream {
+    let id: HTTP2StreamID
     private let context: ProviderContext
-    private let connection: NIOLoopBound<ProviderConnectionState>
+    private let connection: ProviderConnectionState
+    private unowned let output: ProviderStreamsHandler
     private var request: PushRequest?
     private var answered = false
     /// When the request was complete: wall clock for the journal, monotonic for the latency metric.
@@ -21,18 +21,17 @@ final class ProviderStreamHandler: ChannelInboundHandler {
     private var started = NIODeadline.uptimeNanoseconds(0)
     /// The fault rule that shaped this request's answer, if any.
     private var fault: FaultMark?
-    /// Set by ``StreamTracker`` when NIOHTTP2 reports the stream (after its first frame).
-    var streamID: HTTP2StreamID? { didSet { self.reportEnded() } }
-    /// Whether the client has ended the stream (the request is complete).
-    private var ended = false
 
-    init(context: ProviderContext, connection: NIOLoopBound<ProviderConnectionState>) {
+    init(id: HTTP2StreamID, context: ProviderContext, connection: ProviderConnectionState, output: ProviderStreamsHandler) {
+        self.id = id
         self.context = context
         self.connection = connection
+        self.output = output
     }
 
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        switch self.unwrapInboundIn(data) {
+    /// One of the stream's frames.
+    func receive(_ payload: HTTP2Frame.FramePayload) {
+        switch payload {
         case .headers(let headers):
             if self.request == nil {
                 self.request = HTTP2PushRequestDecoder.request(from: headers.headers)
@@ -40,33 +39,32 @@ final class ProviderStreamHandler: ChannelInboundHandler {
             let listSize = headers.headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 32 }  // RFC 9113 6.5.2
             if listSize > HTTP2ProviderListener.headerListSize {
                 let detail = "the header list is \(listSize) bytes; SETTINGS_MAX_HEADER_LIST_SIZE is \(HTTP2ProviderListener.headerListSize)"
-                self.refuse(Reason(wire: "RequestHeaderFieldsTooLarge", status: 431), detail: detail, endStream: headers.endStream, context: context)
+                self.refuse(Reason(wire: "RequestHeaderFieldsTooLarge", status: 431), detail: detail, endStream: headers.endStream)
             } else if let declared = self.request?.contentLength, declared > PushValidator.largestPayload {
-                self.refuseOversized(declared, context: context)
+                self.refuseOversized(declared)
             } else if headers.endStream {
                 // A second HEADERS block is a trailer; APNs ignores it.
-                self.finish(context: context)
+                self.finish()
             }
         case .data(let frame):
             guard !self.answered else { return }
             if case .byteBuffer(let buffer) = frame.data { self.request?.appendBody(buffer) }
             if let length = self.request?.bodyLength, length > PushValidator.largestPayload {
-                self.refuseOversized(length, context: context)
+                self.refuseOversized(length)
             } else if frame.endStream {
-                self.finish(context: context)
+                self.finish()
             }
         default:
             break
         }
     }
 
-    private func finish(context: ChannelHandlerContext) {
-        self.ended = true
-        self.reportEnded()
+    private func finish() {
+        self.connection.requestEnded(self.id)
         guard !self.answered, let request = self.request else { return }
         self.answered = true
         let shared = self.context
-        let connection = self.connection.value
+        let connection = self.connection
         self.started = .now()
         self.receivedAt = shared.clock()
         var credential: ProviderCredential?
@@ -74,7 +72,7 @@ final class ProviderStreamHandler: ChannelInboundHandler {
             switch decision {
             case .refuse(let reason):
                 shared.logger.debug("refused a provider", metadata: ["apns.reason": "\(reason.wire)"])
-                self.respond(Rejection(reason: reason, apnsID: self.apnsID(for: request)), context: context)
+                self.respond(Rejection(reason: reason, apnsID: self.apnsID(for: request)))
                 return
             case .allow(let allowed, _):
                 credential = allowed
@@ -89,88 +87,81 @@ final class ProviderStreamHandler: ChannelInboundHandler {
             )
         )
         guard let rule else {
-            self.process(request, credential: credential, context: context)
+            self.process(request, credential: credential)
             return
         }
         self.fault = FaultMark(ruleID: rule.id, action: rule.action.name)
         switch rule.action {
         case .respond(let wire, let status, _):
             let reason = Reason.injected(wire: wire ?? "", status: status)
-            self.respond(Rejection(reason: reason, apnsID: self.apnsID(for: request)), context: context)
+            self.respond(Rejection(reason: reason, apnsID: self.apnsID(for: request)))
         case .delay(let delay):
-            context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(delay)) {
-                self.process(request, credential: credential, context: context)
+            self.output.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(delay)) {
+                self.process(request, credential: credential)
             }
         case .reset:
             self.record(reason: nil)
-            if let parent = context.channel.parent { ConnectionReset.reset(parent) }
+            self.output.resetConnection()
         case .goAway(let reason):
             self.record(reason: reason)
-            guard let streamID = self.streamID, let parent = context.channel.parent,
-                let handler = try? parent.pipeline.syncOperations.handler(type: ProviderConnectionHandler.self)
-            else { return }
-            handler.goAway(from: streamID, reason: reason)
+            self.output.goAway(from: self.id, reason: reason)
         }
     }
 
     /// Answers 413 PayloadTooLarge as soon as the body is (or says it will be) longer than any
     /// push type allows, then resets the stream with NO_ERROR so the provider stops sending
     /// (RFC 9113, section 8.1): nothing more of it is read or held.
-    private func refuseOversized(_ length: Int, context: ChannelHandlerContext) {
+    private func refuseOversized(_ length: Int) {
         let detail = "payload is at least \(length) bytes; no push type allows more than \(PushValidator.largestPayload)"
-        self.refuse(.payloadTooLarge, detail: detail, endStream: false, context: context)
+        self.refuse(.payloadTooLarge, detail: detail, endStream: false)
     }
 
     /// Answers before the request is complete; unless the client has ended the stream, resets it
     /// after the answer, so nothing more of it is read.
-    private func refuse(_ reason: Reason, detail: String, endStream: Bool, context: ChannelHandlerContext) {
+    private func refuse(_ reason: Reason, detail: String, endStream: Bool) {
         guard !self.answered, let request = self.request else { return }
         self.answered = true
         self.receivedAt = self.context.clock()
         // The reset waits for the answer's DATA: NIOHTTP2 drops DATA still queued when RST_STREAM is written.
-        let written = context.eventLoop.makePromise(of: Void.self)
+        let written = self.output.eventLoop.makePromise(of: Void.self)
         written.futureResult.assumeIsolated().whenComplete { _ in
-            if !endStream { context.writeAndFlush(self.wrapOutboundOut(.rstStream(.noError)), promise: nil) }
+            if !endStream { self.output.write(.rstStream(.noError), on: self.id, flush: true) }
         }
-        self.respond(Rejection(reason: reason, apnsID: self.apnsID(for: request), detail: detail), context: context, written: written)
-    }
-
-    private func reportEnded() {
-        if self.ended, let id = self.streamID { self.connection.value.requestEnded(id) }
+        self.respond(Rejection(reason: reason, apnsID: self.apnsID(for: request), detail: detail), written: written)
     }
 
     /// Validates and stores the request (after a delay, when a fault rule asked for one).
-    private func process(_ request: PushRequest, credential: ProviderCredential?, context: ChannelHandlerContext) {
+    private func process(_ request: PushRequest, credential: ProviderCredential?) {
         let shared = self.context
-        let connection = self.connection.value
+        let connection = self.connection
         switch PushValidator().validate(request, nowMillis: self.receivedAt, source: .http2, generateID: connection.makeID) {
         case .failure(let rejection):
             shared.logger.debug(
                 "rejected push",
                 metadata: ["apns.reason": "\(rejection.reason.wire)", "apns.detail": "\(rejection.detail ?? "")"]
             )
-            self.respond(rejection, context: context)
+            self.respond(rejection)
         case .success(var notification):
             if let credential {
                 switch ProviderAuthStateMachine.topic(for: notification.topic, credential: credential) {
                 case .success(let topic): notification.topic = topic
                 case .failure(let reason):
-                    self.respond(Rejection(reason: reason, apnsID: notification.apnsID), context: context)
+                    self.respond(Rejection(reason: reason, apnsID: notification.apnsID))
                     return
                 }
             }
-            self.accept(notification, context: context)
+            self.accept(notification)
         }
     }
 
-    private func accept(_ notification: Notification, context: ChannelHandlerContext) {
+    private func accept(_ notification: Notification) {
         let shared = self.context
-        shared.relay.accept(notification, on: context.eventLoop).assumeIsolated().whenComplete { result in
+        shared.relay.accept(notification, on: self.output.eventLoop).assumeIsolated().whenComplete { result in
             switch result {
             case .success(let outcome):
                 if let refusal = Relay.refusal(for: outcome) {
                     let rejection = Rejection(reason: refusal.reason, apnsID: notification.apnsID)
-                    self.respond(rejection, timestamp: refusal.timestamp, context: context)
+                    self.respond(rejection, timestamp: refusal.timestamp)
                     return
                 }
                 shared.inspection.metrics.accepted(.http2, after: .nanoseconds(Int64(NIODeadline.now().uptimeNanoseconds - self.started.uptimeNanoseconds)))
@@ -179,35 +170,32 @@ final class ProviderStreamHandler: ChannelInboundHandler {
                 let warnings = PushLint.warnings(for: notification)
                 shared.inspection.metrics.warned(warnings)
                 let headers = HTTP2PushResponseEncoder.success(apnsID: notification.apnsID, uniqueID: uniqueID, warnings: warnings)
-                context.writeAndFlush(
-                    self.wrapOutboundOut(.headers(.init(headers: headers, endStream: true))),
-                    promise: nil
-                )
+                self.output.write(.headers(.init(headers: headers, endStream: true)), on: self.id, flush: true)
             case .failure(let error):
                 shared.logger.info("could not store a push", metadata: ["store.error": "\(error)"])
                 let rejection = Rejection(reason: Relay.reason(for: error), apnsID: notification.apnsID)
-                self.respond(rejection, context: context)
+                self.respond(rejection)
             }
         }
     }
 
     /// Answers with an error, and records it in the journal.
     /// `written`, when given, completes once the answer's last frame is written.
-    private func respond(_ rejection: Rejection, timestamp: Int64? = nil, context: ChannelHandlerContext, written: EventLoopPromise<Void>? = nil) {
+    private func respond(_ rejection: Rejection, timestamp: Int64? = nil, written: EventLoopPromise<Void>? = nil) {
         self.record(reason: rejection.reason.wire, status: rejection.reason.status, apnsID: rejection.apnsID)
         // Every 410 (Unregistered, ExpiredToken) says since when the token is no longer valid;
         // client libraries read the field unconditionally.
         let timestamp = timestamp ?? (rejection.reason.status == 410 ? self.receivedAt : nil)
-        let response = HTTP2PushResponseEncoder.failure(rejection, timestamp: timestamp, allocator: context.channel.allocator)
-        context.write(self.wrapOutboundOut(.headers(.init(headers: response.headers))), promise: nil)
-        context.writeAndFlush(self.wrapOutboundOut(.data(.init(data: .byteBuffer(response.body), endStream: true))), promise: written)
+        let response = HTTP2PushResponseEncoder.failure(rejection, timestamp: timestamp, allocator: self.output.allocator)
+        self.output.write(.headers(.init(headers: response.headers)), on: self.id, flush: false)
+        self.output.write(.data(.init(data: .byteBuffer(response.body), endStream: true)), on: self.id, flush: true, promise: written)
     }
 
     /// Journals the request as rejected: with the reason and status the provider got, or none
     /// (the connection was reset or sent away).
     private func record(reason: String?, status: Int? = nil, apnsID: String? = nil) {
         guard let request = self.request else { return }
-        let connection = self.connection.value
+        let connection = self.connection
         let rejected = RejectedPush(
             request, id: connection.makeID(), apnsID: apnsID ?? request.apnsID, reason: reason, httpStatus: status, receivedAt: self.receivedAt
         )
@@ -216,6 +204,6 @@ final class ProviderStreamHandler: ChannelInboundHandler {
 
     /// The `apns-id` an error answer carries: the provider's when it is canonical, else a new one.
     private func apnsID(for request: PushRequest) -> String {
-        request.apnsID.flatMap { APNsID.isCanonical($0) ? $0 : nil } ?? self.connection.value.makeID()
+        request.apnsID.flatMap { APNsID.isCanonical($0) ? $0 : nil } ?? self.connection.makeID()
     }
 }

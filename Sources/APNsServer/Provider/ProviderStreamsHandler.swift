@@ -1,0 +1,74 @@
+import NIOCore
+import NIOHTTP2
+
+/// Runs a provider connection's streams without a channel per stream: NIOHTTP2 (with no stream
+/// multiplexer) passes every frame here, each stream's go to its ``ProviderStream``, and the
+/// answers go back as frames on the connection. Last in the connection's pipeline, after
+/// ``ProviderConnectionHandler``; on the connection's event loop.
+final class ProviderStreamsHandler: ChannelInboundHandler {
+    typealias InboundIn = HTTP2Frame
+    typealias OutboundOut = HTTP2Frame
+
+    private let shared: ProviderContext
+    private let connection: ProviderConnectionState
+    private unowned let connectionHandler: ProviderConnectionHandler
+    private var streams: [HTTP2StreamID: ProviderStream] = [:]
+    private var context: ChannelHandlerContext?
+    /// The connection's event loop, which every stream runs on.
+    let eventLoop: any EventLoop
+
+    init(context: ProviderContext, connection: ProviderConnectionState, connectionHandler: ProviderConnectionHandler, eventLoop: any EventLoop) {
+        self.eventLoop = eventLoop
+        self.shared = context
+        self.connection = connection
+        self.connectionHandler = connectionHandler
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
+        self.streams = [:]
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let frame = self.unwrapInboundIn(data)
+        guard frame.streamID != .rootStream else { return }
+        if let stream = self.streams[frame.streamID] {
+            stream.receive(frame.payload)
+        } else if case .headers = frame.payload {
+            let stream = ProviderStream(id: frame.streamID, context: self.shared, connection: self.connection, output: self)
+            self.streams[frame.streamID] = stream
+            stream.receive(frame.payload)
+        }
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let closed = event as? StreamClosedEvent { self.streams[closed.streamID] = nil }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    var allocator: ByteBufferAllocator { self.context?.channel.allocator ?? ByteBufferAllocator() }
+
+    /// Writes one frame of stream `id` (NIOHTTP2 drops frames for a stream that has closed).
+    func write(_ payload: HTTP2Frame.FramePayload, on id: HTTP2StreamID, flush: Bool, promise: EventLoopPromise<Void>? = nil) {
+        guard let context = self.context else {
+            promise?.fail(ChannelError.ioOnClosedChannel)
+            return
+        }
+        context.write(self.wrapOutboundOut(HTTP2Frame(streamID: id, payload: payload)), promise: promise)
+        if flush { context.flush() }
+    }
+
+    /// A fault rule's reset: the TCP connection ends at once.
+    func resetConnection() {
+        if let channel = self.context?.channel { ConnectionReset.reset(channel) }
+    }
+
+    /// A fault rule's GOAWAY from stream `id` on.
+    func goAway(from id: HTTP2StreamID, reason: String) {
+        self.connectionHandler.goAway(from: id, reason: reason)
+    }
+}
