@@ -67,16 +67,24 @@ run() {
   for _ in $(seq 1 100); do grep -q "HTTP/2 provider API on" "$log" && break; sleep 0.1; done
   if ! kill -0 "$pid" 2>/dev/null; then echo "the emulator did not start:" >&2; cat "$log" >&2; exit 1; fi
   h2load -c 4 -m 100 -n 20000 -d "$work/payload.json" "${headers[@]}" -i "$work/uris.txt" > /dev/null
-  h2load -c 4 -m 100 -n "$requests" -d "$work/payload.json" "${headers[@]}" -i "$work/uris.txt" > "$out"
+  # shellcheck disable=SC2086 # $shape is word-split on purpose: h2load's -c and -m.
+  h2load $shape -n "${count:-$requests}" -d "$work/payload.json" "${headers[@]}" -i "$work/uris.txt" > "$out"
+  # Peak resident set, and at the end how much of it is the emulator's own memory (anonymous)
+  # and how much LMDB's file pages mapped in (the stored notifications, shared with the page cache).
+  peak_rss=$(awk '/^VmHWM:/ {h = $2} /^RssAnon:/ {a = $2} /^RssFile:/ {f = $2} END {printf "%.0f (own %.0f, store file %.0f)", h / 1024, a / 1024, f / 1024}' "/proc/$pid/status")
   kill -TERM "$pid"
   wait "$pid" || true
   rate=$(awk '/^finished in/ {print $4}' "$out")
   local codes latency
   codes=$(grep '^status codes:' "$out" | sed 's/status codes: //')
   latency=$(awk '/^time for request:/ {print "mean " $6 ", max " $5}' "$out")
-  printf '%-16s %10s notifications/s accepted   (%d requests, %s; request time %s)\n' "$label" "$rate" "$requests" "$codes" "$latency"
+  mean_ms=$(awk '/^time for request:/ {print $6}' "$out")
+  max_ms=$(awk '/^time for request:/ {print $5}' "$out")
+  printf '%-16s %10s notifications/s accepted   (%d requests, %s; request time %s; peak RSS %s MiB)\n' \
+    "$label" "$rate" "${count:-$requests}" "$codes" "$latency" "$peak_rss"
 }
 runs=0
+shape="-c 4 -m 100"
 
 # reference LABEL: nghttpd serving an empty file for every token path, driven as the emulator is.
 reference() {
@@ -115,6 +123,11 @@ if [ "$suite" = reference ]; then
   m_ref=$(median "${ref[@]}"); m_relaxed=$(median "${relaxed[@]}"); m_durable=$(median "${durable[@]}")
   awk -v n="$m_ref" -v r="$m_relaxed" -v d="$m_durable" 'BEGIN {
     printf "median nghttpd %.0f/s; relaxed %.0f/s = %.3fx nghttpd; durable %.0f/s = %.3fx nghttpd\n", n, r, r / n, d, d / n }'
+  # One request at a time, then few connections with many streams each (relaxed).
+  shape="-c 1 -m 1" count=20000 run relaxed none "relaxed -c1 -m1"
+  echo "one at a time: mean request time $mean_ms"
+  shape="-c 2 -m 1000" run relaxed none "relaxed -c2 -m1000"
+  awk -v a="$rate" -v r="$m_relaxed" -v m="$max_ms" 'BEGIN { printf "-c2 -m1000: %.0f/s = %.2fx the -c4 -m100 median; max request time %s\n", a, a / r, m }'
   exit 0
 fi
 
