@@ -47,6 +47,32 @@ public struct DeviceToken: Hashable, Sendable, CustomStringConvertible {
         self.bytes = uncheckedBytes
     }
 
+    /// Compared as one block of memory: the derived conformance compares element by element,
+    /// and tokens are compared and hashed on every accept (queues, subscriptions).
+    public static func == (lhs: DeviceToken, rhs: DeviceToken) -> Bool {
+        guard lhs.bytes.count == rhs.bytes.count else { return false }
+        return lhs.bytes.withUnsafeBytes { left in
+            rhs.bytes.withUnsafeBytes { right in
+                var offset = 0
+                while offset + 8 <= left.count {
+                    guard left.loadUnaligned(fromByteOffset: offset, as: UInt64.self) == right.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                    else { return false }
+                    offset += 8
+                }
+                while offset < left.count {
+                    guard left[offset] == right[offset] else { return false }
+                    offset += 1
+                }
+                return true
+            }
+        }
+    }
+
+    /// Hashed as one block of memory, not byte by byte.
+    public func hash(into hasher: inout Hasher) {
+        self.bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+    }
+
     /// Lower-case hex, as the admin API and logs show it.
     public var hex: String { Hex.encode(self.bytes) }
 
