@@ -20,8 +20,24 @@ public enum APNsID {
     /// A new random (version 4) UUID in lower case.
     public static func random<G: RandomNumberGenerator>(using generator: inout G) -> String {
         let high = ((generator.next() as UInt64) & ~0xF000) | 0x4000  // version 4
-        let low = ((generator.next() as UInt64) & ~(0xC000 << 48)) | (0x8000 << 48)  // RFC 4122 variant
-        return String(unsafeUninitializedCapacity: 36) { buffer in
+        return self.format(high: high, low: self.variant(generator.next()))
+    }
+
+    /// A new time-ordered (version 7, RFC 9562) UUID in lower case: the first 48 bits are
+    /// `nowMillis`, the rest random. Identifiers made later sort later, so the store's index of
+    /// them grows at one end instead of touching a random page per notification.
+    public static func timeOrdered<G: RandomNumberGenerator>(nowMillis: Int64, using generator: inout G) -> String {
+        let high = UInt64(truncatingIfNeeded: nowMillis) << 16 | 0x7000 | ((generator.next() as UInt64) & 0x0FFF)  // version 7
+        return self.format(high: high, low: self.variant(generator.next()))
+    }
+
+    /// `bits` with the RFC 4122 variant in its top two bits.
+    private static func variant(_ bits: UInt64) -> UInt64 {
+        (bits & ~(0xC000 << 48)) | (0x8000 << 48)
+    }
+
+    private static func format(high: UInt64, low: UInt64) -> String {
+        String(unsafeUninitializedCapacity: 36) { buffer in
             let digits: StaticString = "0123456789abcdef"
             var out = 0
             for nibble in 0..<32 {

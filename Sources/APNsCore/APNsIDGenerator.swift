@@ -28,6 +28,11 @@ public struct APNsIDGenerator: RandomNumberGenerator {
     public mutating func uuid() -> String {
         APNsID.random(using: &self)
     }
+
+    /// A new time-ordered (version 7) UUID string for `nowMillis`.
+    public mutating func timeOrderedUUID(nowMillis: Int64) -> String {
+        APNsID.timeOrdered(nowMillis: nowMillis, using: &self)
+    }
 }
 
 @inline(__always)

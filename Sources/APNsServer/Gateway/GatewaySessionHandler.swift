@@ -49,7 +49,9 @@ final class GatewaySessionHandler: ChannelDuplexHandler {
         let receivedAt = shared.clock()
         let started = NIODeadline.now()
         if self.injectFault(into: request, receivedAt: receivedAt, context: context) { return }
-        let validated = BinaryPushValidator().validate(request, topic: self.topic, nowMillis: receivedAt) { self.ids.uuid() }
+        let validated = BinaryPushValidator().validate(request, topic: self.topic, nowMillis: receivedAt) {
+            self.ids.timeOrderedUUID(nowMillis: receivedAt)
+        }
         let notification: Notification
         switch validated {
         case .failure(let rejection):

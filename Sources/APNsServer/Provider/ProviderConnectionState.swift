@@ -19,6 +19,9 @@ final class ProviderConnectionState {
     /// A new `apns-id` or unique id.
     func makeID() -> String { self.ids.uuid() }
 
+    /// A new time-ordered id for an accepted notification (its unique id sorts by arrival in the store).
+    func makeID(nowMillis: Int64) -> String { self.ids.timeOrderedUUID(nowMillis: nowMillis) }
+
     /// Runs the connection's authentication for one request, in place; `nil` when any provider
     /// is accepted. The first request that authenticates lifts the one-stream limit.
     func authenticate(_ authorization: String?, nowMillis: Int64, verifier: ProviderTokenVerifier) -> ProviderAuthStateMachine.Decision? {

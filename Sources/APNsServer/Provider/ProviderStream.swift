@@ -134,7 +134,8 @@ final class ProviderStream {
     private func process(_ request: PushRequest, credential: ProviderCredential?) {
         let shared = self.context
         let connection = self.connection
-        switch PushValidator().validate(request, nowMillis: self.receivedAt, source: .http2, generateID: connection.makeID) {
+        let now = self.receivedAt
+        switch PushValidator().validate(request, nowMillis: now, source: .http2, generateID: { connection.makeID(nowMillis: now) }) {
         case .failure(let rejection):
             shared.logger.debug(
                 "rejected push",
