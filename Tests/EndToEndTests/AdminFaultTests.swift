@@ -87,6 +87,29 @@ struct AdminFaultTests {
         try await emulator.stop()
     }
 
+    @Test("delay: a provider that closes its connection before the answer loses only its answer; the push is stored")
+    func delayedPastTheConnection() async throws {
+        let emulator = try await RunningEmulator.start()
+        _ = try await self.addFault(emulator, #"{"match":{"interface":"http2"},"action":{"type":"delay","ms":300},"times":1}"#)
+        let provider = try await emulator.http2Client()
+        let token = String(repeating: "16", count: 32)
+        let pending = try await provider.begin(path: "/3/device/\(token)", headers: [("apns-topic", Self.topic)], body: Array(#"{"aps":{}}"#.utf8))
+        try await provider.close()
+        _ = try? await pending.get()
+        // The delayed request is processed after its connection is gone, and the emulator goes on.
+        let deadline = ContinuousClock.now + .seconds(10)
+        var total = 0
+        while ContinuousClock.now < deadline {
+            total = try await emulator.adminObject("/api/v1/notifications?token=\(token)")["total"] as? Int ?? 0
+            if total > 0 { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(total == 1)
+        let again = try await emulator.http2Client()
+        #expect(try await again.push(token: token, headers: [("apns-topic", Self.topic)]).status == 200)
+        try await emulator.stop()
+    }
+
     @Test("reset: the HTTP/2 connection is reset (ECONNRESET), nothing stored; a new connection works")
     func resetHTTP2() async throws {
         let emulator = try await RunningEmulator.start()

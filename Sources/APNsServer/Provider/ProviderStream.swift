@@ -13,7 +13,9 @@ final class ProviderStream {
     let id: HTTP2StreamID
     private let context: ProviderContext
     private let connection: ProviderConnectionState
-    private unowned let output: ProviderStreamsHandler
+    /// Strong: an answer may come after the connection closed (the store or a fault's delay
+    /// outlives it); the handler then drops it. The handler lets go of its streams when removed.
+    private let output: ProviderStreamsHandler
     private var request: PushRequest?
     private var answered = false
     /// When the request was complete: wall clock for the journal, monotonic for the latency metric.

@@ -11,7 +11,7 @@ final class ProviderStreamsHandler: ChannelInboundHandler {
 
     private let shared: ProviderContext
     private let connection: ProviderConnectionState
-    private unowned let connectionHandler: ProviderConnectionHandler
+    private weak var connectionHandler: ProviderConnectionHandler?
     private var streams: [HTTP2StreamID: ProviderStream] = [:]
     private var context: ChannelHandlerContext?
     /// The connection's event loop, which every stream runs on.
@@ -69,6 +69,6 @@ final class ProviderStreamsHandler: ChannelInboundHandler {
 
     /// A fault rule's GOAWAY from stream `id` on.
     func goAway(from id: HTTP2StreamID, reason: String) {
-        self.connectionHandler.goAway(from: id, reason: reason)
+        self.connectionHandler?.goAway(from: id, reason: reason)
     }
 }
