@@ -40,7 +40,7 @@ final class DeviceSessionHandler: ChannelInboundHandler {
             self.perform(self.machine.receivedInvalid(.malformedFrame, "\(error)"))
         }
         // While a request is at the store, later ones wait: read no more until it is answered.
-        if self.machine.busy, !self.readingPaused { self.readingPaused = (try? context.channel.syncOptions?.setOption(.autoRead, value: false)) != nil }
+        if self.machine.busy, !self.readingPaused { self.setReading(false, context: context) }
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
@@ -139,8 +139,18 @@ final class DeviceSessionHandler: ChannelInboundHandler {
     private func answerWaiting() {
         while let action = self.machine.next() { self.perform(action) }
         guard !self.machine.busy, self.readingPaused, let context = self.context else { return }
-        self.readingPaused = false
-        try? context.channel.syncOptions?.setOption(.autoRead, value: true)
+        self.setReading(true, context: context)
+    }
+
+    /// Pauses or resumes reading; a channel that refuses is closed (the device reconnects).
+    private func setReading(_ on: Bool, context: ChannelHandlerContext) {
+        do {
+            try context.channel.syncOptions?.setOption(.autoRead, value: on)
+            self.readingPaused = !on
+        } catch {
+            self.logger.info("could not pause or resume reading a device connection", metadata: ["device.error": "\(error)"])
+            context.close(promise: nil)
+        }
     }
 
     /// Reads the presented tokens' records for the machine to decide which resume.
