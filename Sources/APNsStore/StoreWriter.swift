@@ -104,13 +104,24 @@ final class StoreWriter: Sendable {
         let clock = ContinuousClock()
         state.nextSweep = clock.now + self.configuration.sweepInterval
         state.nextSync = clock.now + self.configuration.relaxedSyncInterval
+        var idleSince: ContinuousClock.Instant?
         while true {
+            let looked = clock.now
+            let spinning = idleSince.map { looked - $0 < Self.spin } ?? true
             let (batch, closing) = self.inbox.withLock { inbox -> ([Submission], Bool) in
                 let batch = inbox.submissions
                 inbox.submissions.removeAll(keepingCapacity: true)
-                if batch.isEmpty && !inbox.closing { inbox.sleeping = true }
+                if batch.isEmpty && !inbox.closing && !spinning { inbox.sleeping = true }
                 return (batch, inbox.closing)
             }
+            if batch.isEmpty && !closing && spinning {
+                // A request answered a moment ago is often followed by the next one: looking again
+                // for a short while spares it the wake-up of a sleeping thread.
+                if idleSince == nil { idleSince = looked }
+                sched_yield()
+                continue
+            }
+            idleSince = nil
             if !batch.isEmpty {
                 self.commit(batch, &state)
             }
@@ -138,6 +149,9 @@ final class StoreWriter: Sendable {
         }
         if self.configuration.durability == .relaxed { self.syncToDisk() }
     }
+
+    /// How long the writer keeps looking for work after its inbox empties before it sleeps.
+    private static let spin = Duration.microseconds(300)
 
     private func syncToDisk() {
         do {
