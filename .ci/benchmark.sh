@@ -7,7 +7,10 @@
 #   .ci/benchmark.sh reference [rounds] [requests]
 #                                             nghttpd (nghttp2's C server: a static 200 for every
 #                                             token path), relaxed and durable, alternating round by
-#                                             round, with each median and its ratio to nghttpd
+#                                             round, with each median and its ratio to nghttpd;
+#                                             also the bare stack (APNsBenchmark floor: swift-nio,
+#                                             -ssl and -http2 answering 200, nothing else), to show
+#                                             how much of the gap the libraries set
 #   .ci/benchmark.sh compare BINARY [rounds] [requests]
 #                                             this build against another build's apns-emulator
 #                                             (e.g. a release build of an earlier commit), durable
@@ -33,6 +36,9 @@ command -v h2load >/dev/null || { echo "h2load is missing: apt-get install -y ng
 
 swift build -c release --product apns-emulator --package-path "$root" >&2
 binary="$root/.build/release/apns-emulator"
+if [ "$suite" = reference ]; then
+  swift build -c release --product APNsBenchmark --package-path "$root" >&2
+fi
 work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
 
@@ -106,6 +112,21 @@ reference() {
   printf '%-16s %10s requests/s answered       (%d requests, %s)\n' "$label" "$rate" "$requests" "$(grep '^status codes:' "$out" | sed 's/status codes: //')"
 }
 
+# stack LABEL: the bare swift-nio HTTP/2 server (APNsBenchmark floor), driven as the emulator is.
+stack() {
+  local label=$1 run_id=$((++runs))
+  local out="$work/h2load-$run_id.txt" log="$work/floor-$run_id.log"
+  "$root/.build/release/APNsBenchmark" floor "$port" "$work/certs/server-key.pem" "$work/certs/server.pem" > "$log" 2>&1 &
+  local pid=$!
+  for _ in $(seq 1 100); do grep -q "stack floor on" "$log" && break; sleep 0.1; done
+  h2load -c 4 -m 100 -n 20000 -d "$work/payload.json" -H 'apns-topic: com.example.app' -i "$work/uris.txt" > /dev/null
+  h2load -c 4 -m 100 -n "$requests" -d "$work/payload.json" -H 'apns-topic: com.example.app' -i "$work/uris.txt" > "$out"
+  kill -TERM "$pid"
+  wait "$pid" 2>/dev/null || true
+  rate=$(awk '/^finished in/ {print $4}' "$out")
+  printf '%-16s %10s requests/s answered       (%d requests, %s)\n' "$label" "$rate" "$requests" "$(grep '^status codes:' "$out" | sed 's/status codes: //')"
+}
+
 if [ "$suite" = durability ]; then
   for mode in durable relaxed; do run "$mode" none "$mode"; done
   exit 0
@@ -114,15 +135,17 @@ fi
 median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 if [ "$suite" = reference ]; then
-  ref=(); relaxed=(); durable=()
+  ref=(); floor=(); relaxed=(); durable=()
   for round in $(seq 1 "$rounds"); do
     reference "nghttpd #$round"; ref+=("$rate")
+    stack "stack floor #$round"; floor+=("$rate")
     run relaxed none "relaxed #$round"; relaxed+=("$rate")
     run durable none "durable #$round"; durable+=("$rate")
   done
-  m_ref=$(median "${ref[@]}"); m_relaxed=$(median "${relaxed[@]}"); m_durable=$(median "${durable[@]}")
-  awk -v n="$m_ref" -v r="$m_relaxed" -v d="$m_durable" 'BEGIN {
-    printf "median nghttpd %.0f/s; relaxed %.0f/s = %.3fx nghttpd; durable %.0f/s = %.3fx nghttpd\n", n, r, r / n, d, d / n }'
+  m_ref=$(median "${ref[@]}"); m_floor=$(median "${floor[@]}"); m_relaxed=$(median "${relaxed[@]}"); m_durable=$(median "${durable[@]}")
+  awk -v n="$m_ref" -v f="$m_floor" -v r="$m_relaxed" -v d="$m_durable" 'BEGIN {
+    printf "median nghttpd %.0f/s; relaxed %.0f/s = %.3fx nghttpd; durable %.0f/s = %.3fx nghttpd\n", n, r, r / n, d, d / n
+    printf "median stack floor %.0f/s = %.3fx nghttpd; relaxed is %.0f%% of the floor, durable %.0f%%\n", f, f / n, 100 * r / f, 100 * d / f }'
   # One request at a time, then few connections with many streams each (relaxed).
   shape="-c 1 -m 1" count=20000 run relaxed none "relaxed -c1 -m1"
   echo "one at a time: mean request time $mean_ms"

@@ -4,10 +4,15 @@ import Foundation
 ///
 ///   swift run -c release APNsBenchmark [devices] [pushes] [providers]         push-to-device latency
 ///   swift run -c release APNsBenchmark gateway [connections] [frames] [tokens]  binary gateway throughput
+///   swift run -c release APNsBenchmark floor PORT KEY.pem CERT.pem [threads]    the bare stack's 200s
 @main
 struct Benchmark {
     static func main() async throws {
         var arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.first == "floor" {
+            try await StackFloor.run(Array(arguments.dropFirst()))
+            return
+        }
         let gateway = arguments.first == "gateway"
         if gateway || arguments.first == "delivery" { arguments.removeFirst() }
         let numbers = arguments.compactMap { Int($0) }

@@ -1,0 +1,96 @@
+import Foundation
+import NIOCore
+import NIOHPACK
+import NIOHTTP2
+import NIOPosix
+import NIOSSL
+
+/// The floor of the stack: swift-nio, swift-nio-ssl and swift-nio-http2 configured as the
+/// emulator configures them (TLS with ALPN h2, the same SETTINGS, no stream multiplexer, one
+/// event loop per core), answering every request with `200` and an `apns-id` and doing nothing
+/// else: no validation, no store, no journal. `.ci/benchmark.sh reference` drives it beside
+/// nghttpd and the emulator, so the share of the gap that the libraries themselves set is a
+/// figure, not a guess.
+///
+///   swift run -c release APNsBenchmark floor PORT KEY.pem CERT.pem [threads]
+enum StackFloor {
+    nonisolated static func run(_ arguments: [String]) async throws {
+        guard arguments.count >= 3, let port = Int(arguments[0]) else {
+            print("usage: APNsBenchmark floor PORT KEY.pem CERT.pem [threads]")
+            exit(2)
+        }
+        let threads = arguments.count > 3 ? Int(arguments[3]) ?? System.coreCount : System.coreCount
+        var tls = TLSConfiguration.makeServerConfiguration(
+            certificateChain: try NIOSSLCertificate.fromPEMFile(arguments[2]).map { .certificate($0) },
+            privateKey: .privateKey(try NIOSSLPrivateKey(file: arguments[1], format: .pem))
+        )
+        tls.applicationProtocols = ["h2"]
+        let context = try NIOSSLContext(configuration: tls)
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: threads)
+        let channel = try await ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 256)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let pipeline = channel.pipeline.syncOperations
+                    try pipeline.addHandler(NIOSSLServerHandler(context: context))
+                    var connection = NIOHTTP2Handler.ConnectionConfiguration()
+                    connection.initialSettings = [
+                        HTTP2Setting(parameter: .maxConcurrentStreams, value: 1000),
+                        HTTP2Setting(parameter: .headerTableSize, value: 4096),
+                        HTTP2Setting(parameter: .initialWindowSize, value: 65_535),
+                        HTTP2Setting(parameter: .maxFrameSize, value: 16_384),
+                        HTTP2Setting(parameter: .maxHeaderListSize, value: 16_384),
+                    ]
+                    try pipeline.addHandler(NIOHTTP2Handler(mode: .server, frameDelegate: nil, connectionConfiguration: connection))
+                    try pipeline.addHandler(FloorResponder())
+                }
+            }
+            .bind(host: "127.0.0.1", port: port)
+            .get()
+        print("stack floor on \(channel.localAddress.map { "\($0)" } ?? "?") with \(threads) event loops")
+        try await channel.closeFuture.get()
+    }
+}
+
+/// Answers each request when its body has ended, and keeps the connection window as open as the
+/// emulator keeps it (8 MiB, topped up at half).
+private final class FloorResponder: ChannelInboundHandler {
+    typealias InboundIn = HTTP2Frame
+    typealias OutboundOut = HTTP2Frame
+
+    private static let window = 8 << 20
+    private var received = 0
+    private var opened = false
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let frame = self.unwrapInboundIn(data)
+        if !self.opened {
+            self.opened = true
+            let update = HTTP2Frame(streamID: .rootStream, payload: .windowUpdate(windowSizeIncrement: Self.window - 65_535))
+            context.write(self.wrapOutboundOut(update), promise: nil)
+        }
+        let ended: Bool
+        switch frame.payload {
+        case .headers(let headers): ended = headers.endStream
+        case .data(let data):
+            ended = data.endStream
+            self.received += data.data.readableBytes
+            if self.received >= Self.window / 2 {
+                let update = HTTP2Frame(streamID: .rootStream, payload: .windowUpdate(windowSizeIncrement: self.received))
+                context.write(self.wrapOutboundOut(update), promise: nil)
+                self.received = 0
+            }
+        default: ended = false
+        }
+        guard ended else { return }
+        let headers: HPACKHeaders = [":status": "200", "apns-id": UUID().uuidString]
+        let answer = HTTP2Frame(streamID: frame.streamID, payload: .headers(.init(headers: headers, endStream: true)))
+        context.write(self.wrapOutboundOut(answer), promise: nil)
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        context.flush()
+    }
+}
