@@ -37,6 +37,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "APNsDevice",
+            dependencies: ["APNsCore"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "APNsAuth",
             dependencies: [
                 "APNsCore",
@@ -164,6 +169,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "APNsCoreTests", dependencies: ["APNsCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "APNsDeviceTests", dependencies: ["APNsDevice", "APNsCore"], swiftSettings: swiftSettings),
         .testTarget(
             name: "APNsWireTests",
             dependencies: [

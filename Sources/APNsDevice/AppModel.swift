@@ -1,0 +1,77 @@
+/// One app on the emulated phone, as iOS keeps it for notifications: what the user allows, what
+/// the app registered, where it is, the phone's language, and what Notification Center shows.
+public struct AppModel: Hashable, Sendable, Codable {
+    public var authorization = Authorization.notDetermined
+    public var categories: [NotificationCategory] = []
+    public var appState = AppState.notRunning
+    public var foregroundOptions = ForegroundOptions.none
+    public var alertStyle = AlertStyle.banner
+    /// The phone's language (a BCP 47 identifier such as `en` or `fr`).
+    public var language = "en"
+    /// The app's localised strings: language, then key, then format (`%@`, `%1$@`).
+    public var strings: [String: [String: String]] = [:]
+    /// The sounds bundled with the app: file name, then duration in seconds.
+    public var sounds: [String: Double] = [:]
+    /// The number on the app's icon (0: none).
+    public var badge = 0
+    /// Notification Center: what was shown and not yet acted on, oldest first.
+    public var delivered: [DeliveredNotification] = []
+
+    public init() {}
+
+    /// The most notifications kept in Notification Center per app; older ones drop off.
+    public static let deliveredLimit = 100
+
+    /// The category registered under `identifier`.
+    public func category(_ identifier: String?) -> NotificationCategory? {
+        guard let identifier else { return nil }
+        return self.categories.first { $0.identifier == identifier }
+    }
+
+    /// Refuses categories the app could not register: two with one identifier, or one that is
+    /// itself invalid.
+    public static func validate(categories: [NotificationCategory]) throws(DeviceModelError) {
+        var seen: Set<String> = []
+        for (index, category) in categories.enumerated() {
+            try category.validate(at: "categories[\(index)]")
+            guard seen.insert(category.identifier).inserted else {
+                throw DeviceModelError(.invalid, field: "categories[\(index)].identifier", "two categories are named \(category.identifier); each must be unique")
+            }
+        }
+    }
+
+    /// Adds a shown notification to Notification Center (replacing one with the same id).
+    public mutating func addDelivered(_ notification: DeliveredNotification) {
+        self.delivered.removeAll { $0.uniqueID == notification.uniqueID }
+        self.delivered.append(notification)
+        if self.delivered.count > Self.deliveredLimit { self.delivered.removeFirst(self.delivered.count - Self.deliveredLimit) }
+    }
+
+    /// Removes notifications from Notification Center: those named, or all; returns how many.
+    @discardableResult
+    public mutating func removeDelivered(_ uniqueID: String?) -> Int {
+        let before = self.delivered.count
+        if let uniqueID {
+            self.delivered.removeAll { $0.uniqueID == uniqueID }
+        } else {
+            self.delivered.removeAll()
+        }
+        return before - self.delivered.count
+    }
+}
+
+/// A notification in Notification Center.
+public struct DeliveredNotification: Hashable, Sendable, Codable {
+    public var uniqueID: String
+    /// Milliseconds since the UNIX epoch when it was presented.
+    public var presentedAt: Int64
+    public var presentation: Presentation
+
+    public init(uniqueID: String, presentedAt: Int64, presentation: Presentation) {
+        self.uniqueID = uniqueID
+        self.presentedAt = presentedAt
+        self.presentation = presentation
+    }
+
+    private enum CodingKeys: String, CodingKey { case uniqueID = "uniqueId", presentedAt, presentation }
+}

@@ -1,0 +1,124 @@
+/// A change to an app's settings: what a user changes in Settings, what an app registers, or what
+/// a test arranges. Every field is optional; those given replace the app's value whole.
+public struct AppUpdate: Hashable, Sendable, Decodable {
+    public var authorization: Authorization?
+    public var categories: [NotificationCategory]?
+    public var appState: AppState?
+    public var foregroundOptions: ForegroundOptions?
+    public var alertStyle: AlertStyle?
+    public var language: String?
+    public var strings: [String: [String: String]]?
+    public var sounds: [String: Double]?
+    public var badge: Int?
+
+    public init(
+        authorization: Authorization? = nil,
+        categories: [NotificationCategory]? = nil,
+        appState: AppState? = nil,
+        foregroundOptions: ForegroundOptions? = nil,
+        alertStyle: AlertStyle? = nil,
+        language: String? = nil,
+        strings: [String: [String: String]]? = nil,
+        sounds: [String: Double]? = nil,
+        badge: Int? = nil
+    ) {
+        self.authorization = authorization
+        self.categories = categories
+        self.appState = appState
+        self.foregroundOptions = foregroundOptions
+        self.alertStyle = alertStyle
+        self.language = language
+        self.strings = strings
+        self.sounds = sounds
+        self.badge = badge
+    }
+
+    public static let example = #"{"authorization": {"status": "authorized", "alert": true, "sound": true, "badge": true}, "appState": "background"}"#
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case authorization, categories, appState, foregroundOptions, alertStyle, language, strings, sounds, badge
+    }
+
+    public init(from decoder: any Decoder) throws {
+        try decoder.refuseUnknown(CodingKeys.self, in: "an app")
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.authorization = try container.decodeIfPresent(AuthorizationDocument.self, forKey: .authorization)?.authorization
+        self.categories = try container.decodeIfPresent([NotificationCategory].self, forKey: .categories)
+        self.appState = try Self.decodeName(AppState.self, container, .appState)
+        self.foregroundOptions = try container.decodeIfPresent(ForegroundOptions.self, forKey: .foregroundOptions)
+        self.alertStyle = try Self.decodeName(AlertStyle.self, container, .alertStyle)
+        self.language = try container.decodeIfPresent(String.self, forKey: .language)
+        self.strings = try container.decodeIfPresent([String: [String: String]].self, forKey: .strings)
+        self.sounds = try container.decodeIfPresent([String: Double].self, forKey: .sounds)
+        self.badge = try container.decodeIfPresent(Int.self, forKey: .badge)
+        try self.validate()
+    }
+
+    /// An enumeration's name, refused with the names it may be.
+    private static func decodeName<T: RawRepresentable & CaseIterable>(_ type: T.Type, _ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys) throws -> T? where T.RawValue == String {
+        guard let name = try container.decodeIfPresent(String.self, forKey: key) else { return nil }
+        guard let value = T(rawValue: name) else {
+            let names = T.allCases.map(\.rawValue).joined(separator: ", ")
+            throw DeviceModelError(.invalid, field: key.stringValue, "\(key.stringValue) \(name) is not one of \(names)")
+        }
+        return value
+    }
+
+    /// Refuses values no phone could have.
+    public func validate() throws(DeviceModelError) {
+        if let categories { try AppModel.validate(categories: categories) }
+        if let language, language.isEmpty || language.utf8.count > 35 {
+            throw DeviceModelError(.invalid, field: "language", "language must be a BCP 47 identifier such as en or fr-CA")
+        }
+        if let badge, badge < 0 { throw DeviceModelError(.invalid, field: "badge", "badge must be 0 or more") }
+        for (name, seconds) in self.sounds ?? [:] {
+            guard !name.isEmpty else { throw DeviceModelError(.invalid, field: "sounds", "a sound needs a file name") }
+            guard seconds.isFinite, seconds >= 0 else { throw DeviceModelError(.invalid, field: "sounds.\(name)", "the duration of \(name) must be a number of seconds, 0 or more") }
+        }
+    }
+
+    /// The app after this change.
+    public func applied(to app: AppModel) -> AppModel {
+        var app = app
+        if let authorization { app.authorization = authorization }
+        if let categories { app.categories = categories }
+        if let appState { app.appState = appState }
+        if let foregroundOptions { app.foregroundOptions = foregroundOptions }
+        if let alertStyle { app.alertStyle = alertStyle }
+        if let language { app.language = language }
+        if let strings { app.strings = strings }
+        if let sounds { app.sounds = sounds }
+        if let badge { app.badge = badge }
+        return app
+    }
+
+    /// Whether the change touches only what an app may change itself (not what the user allows).
+    public var isAppsOwn: Bool { self.authorization == nil && self.alertStyle == nil }
+}
+
+/// `{"status": "authorized", "alert": true, "sound": false, "badge": true}`: what the user allows.
+/// A status other than `authorized` allows nothing, whatever the flags say.
+struct AuthorizationDocument: Decodable {
+    let authorization: Authorization
+
+    private enum CodingKeys: String, CodingKey, CaseIterable { case status, alert, sound, badge }
+
+    init(from decoder: any Decoder) throws {
+        try decoder.refuseUnknown(CodingKeys.self, in: "authorization")
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let name = try container.decode(String.self, forKey: .status)
+        guard let status = Authorization.Status(rawValue: name) else {
+            throw DeviceModelError(.invalid, field: "authorization.status", "authorization.status \(name) is not one of notDetermined, denied, authorized")
+        }
+        guard status == .authorized else {
+            self.authorization = Authorization(status: status)
+            return
+        }
+        self.authorization = Authorization(
+            status: .authorized,
+            alert: try container.decodeIfPresent(Bool.self, forKey: .alert) ?? false,
+            sound: try container.decodeIfPresent(Bool.self, forKey: .sound) ?? false,
+            badge: try container.decodeIfPresent(Bool.self, forKey: .badge) ?? false
+        )
+    }
+}

@@ -1,0 +1,102 @@
+/// What the phone did with one notification when it arrived: what the user saw and heard, what
+/// was held back and why, and whether the app itself was told.
+public struct Presentation: Hashable, Sendable, Codable {
+    /// Whether the notification reached the screen or Notification Center.
+    public var shown = false
+    /// How it appeared: an alert or a banner, or none (Notification Center only, or not shown).
+    public var style = PresentationStyle.none
+    /// The texts as shown, after localisation.
+    public var title: String?
+    public var subtitle: String?
+    public var body: String?
+    /// The sound played: `default` or a bundled file's name; nil when none played.
+    public var sound: String?
+    /// The number the app's icon was set to; nil when the badge was left alone.
+    public var badge: Int?
+    /// The category the payload named (registered or not).
+    public var category: String?
+    public var threadID: String?
+    /// The buttons in the default context (an alert): at most four.
+    public var actions: [NotificationAction] = []
+    /// The buttons in the minimal context (banner, lock screen, Notification Center): at most two.
+    public var minimalActions: [NotificationAction] = []
+    /// What the payload asked for that the phone did not do, and why.
+    public var suppressed: [Suppression] = []
+    /// Nothing for the user: no alert, sound or badge in the payload.
+    public var silent = false
+    /// Each localisable text, with whether the app's strings had its key.
+    public var localized: [LocalizedText] = []
+    /// Whether the app was handed the notification (in the foreground, or woken in the background).
+    public var appNotified = false
+    /// Other things a person would want to know (a sound replaced, a category not registered).
+    public var notes: [String] = []
+
+    public init() {}
+
+    enum CodingKeys: String, CodingKey {
+        case shown, style, title, subtitle, body, sound, badge, category, threadID = "threadId", actions, minimalActions, suppressed,
+            silent, localized, appNotified, notes
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(self.shown, forKey: .shown)
+        try container.encode(self.style, forKey: .style)
+        // Absent texts, sound and badge are null rather than missing: a reader sees every field.
+        try container.encode(self.title, forKey: .title)
+        try container.encode(self.subtitle, forKey: .subtitle)
+        try container.encode(self.body, forKey: .body)
+        try container.encode(self.sound, forKey: .sound)
+        try container.encode(self.badge, forKey: .badge)
+        try container.encode(self.category, forKey: .category)
+        try container.encode(self.threadID, forKey: .threadID)
+        try container.encode(self.actions, forKey: .actions)
+        try container.encode(self.minimalActions, forKey: .minimalActions)
+        try container.encode(self.suppressed, forKey: .suppressed)
+        try container.encode(self.silent, forKey: .silent)
+        try container.encode(self.localized, forKey: .localized)
+        try container.encode(self.appNotified, forKey: .appNotified)
+        try container.encode(self.notes, forKey: .notes)
+    }
+
+    /// The buttons offered in `context`.
+    public func actions(in context: ActionContext) -> [NotificationAction] {
+        context == .alert ? self.actions : self.minimalActions
+    }
+}
+
+public enum PresentationStyle: String, Hashable, Sendable, Codable {
+    case alert
+    case banner
+    case none
+}
+
+/// Something the payload asked for that the phone did not do.
+public struct Suppression: Hashable, Sendable, Codable {
+    /// `alert`, `sound` or `badge`.
+    public var what: String
+    public var reason: String
+
+    public init(what: String, reason: String) {
+        self.what = what
+        self.reason = reason
+    }
+}
+
+/// A text given by a localisation key.
+public struct LocalizedText: Hashable, Sendable, Codable {
+    /// `title`, `subtitle` or `body`.
+    public var field: String
+    public var key: String
+    /// The language it was looked up in (the phone's at presentation time).
+    public var language: String
+    /// False when the app has no such key: the key itself is shown.
+    public var found: Bool
+
+    public init(field: String, key: String, language: String, found: Bool) {
+        self.field = field
+        self.key = key
+        self.language = language
+        self.found = found
+    }
+}
