@@ -55,6 +55,7 @@ let package = Package(
         .target(
             name: "APNsInspection",
             dependencies: [
+                "APNsDevice",
                 "APNsCore",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
@@ -74,6 +75,7 @@ let package = Package(
         .target(
             name: "APNsStore",
             dependencies: [
+                "APNsDevice",
                 "APNsCore",
                 "CLMDB",
                 .product(name: "Logging", package: "swift-log"),
@@ -83,6 +85,7 @@ let package = Package(
         .target(
             name: "APNsServer",
             dependencies: [
+                "APNsDevice",
                 "APNsCore",
                 "APNsAuth",
                 "APNsInspection",
@@ -107,6 +110,7 @@ let package = Package(
             name: "APNsDeviceClient",
             dependencies: [
                 "APNsCore",
+                "APNsDevice",
                 "APNsWire",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -75,3 +75,52 @@ public struct DeliveredNotification: Hashable, Sendable, Codable {
 
     private enum CodingKeys: String, CodingKey { case uniqueID = "uniqueId", presentedAt, presentation }
 }
+
+/// One app on one device: what the phone keeps its settings under. A token the emulator did not
+/// issue has no device; its own hex stands for the device.
+public struct AppInstall: Hashable, Sendable, CustomStringConvertible {
+    public var deviceID: String
+    public var topic: String
+
+    public init(deviceID: String, topic: String) {
+        self.deviceID = deviceID
+        self.topic = topic
+    }
+
+    public var description: String { "\(self.topic) on \(self.deviceID)" }
+}
+
+/// What a change did to an app, as the store writes it: the settings when they changed, and
+/// Notification Center's additions and removals.
+public struct AppChange: Hashable, Sendable {
+    public var install: AppInstall
+    /// The app's settings after the change (Notification Center aside); nil when unchanged.
+    public var settings: AppModel?
+    public var added: [DeliveredNotification]
+    public var removed: [DeliveredNotification]
+
+    public init(install: AppInstall, settings: AppModel?, added: [DeliveredNotification], removed: [DeliveredNotification]) {
+        self.install = install
+        self.settings = settings
+        self.added = added
+        self.removed = removed
+    }
+
+    /// The difference between an app before and after.
+    public init(install: AppInstall, from before: AppModel?, to after: AppModel) {
+        var beforeSettings = before
+        beforeSettings?.delivered = []
+        var afterSettings = after
+        afterSettings.delivered = []
+        let old = Set((before?.delivered ?? []).map(\.uniqueID))
+        let new = Set(after.delivered.map(\.uniqueID))
+        self.init(
+            install: install,
+            settings: beforeSettings == afterSettings ? nil : afterSettings,
+            added: after.delivered.filter { !old.contains($0.uniqueID) },
+            removed: (before?.delivered ?? []).filter { !new.contains($0.uniqueID) }
+        )
+    }
+
+    public var isEmpty: Bool { self.settings == nil && self.added.isEmpty && self.removed.isEmpty }
+}

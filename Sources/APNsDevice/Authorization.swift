@@ -63,6 +63,12 @@ public struct Authorization: Hashable, Sendable, Codable {
         public var granted: Bool
         /// Whether the user was asked (only the first time).
         public var prompted: Bool
+
+        public init(authorization: Authorization, granted: Bool, prompted: Bool) {
+            self.authorization = authorization
+            self.granted = granted
+            self.prompted = prompted
+        }
     }
 
     /// An app asks for `options`. The first time, the emulated user answers (`userAllows`) and the

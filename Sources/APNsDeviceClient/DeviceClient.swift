@@ -1,5 +1,7 @@
 import APNsCore
+import APNsDevice
 import APNsWire
+import Foundation
 import NIOCore
 import NIOPosix
 import NIOSSL
@@ -9,7 +11,12 @@ import NIOSSL
 public final class DeviceClient: Sendable {
     /// Notifications as they arrive. The stream ends when the connection closes, with an error
     /// if the server sent one.
-    public let notifications: AsyncThrowingStream<Notification, any Error>
+    public let notifications: AsyncThrowingStream<APNsCore.Notification, any Error>
+    /// What the phone did (presentations, responses, app changes), for a version-2 session;
+    /// ends with the connection.
+    public let events: AsyncStream<DeviceEvent>
+    /// The protocol version the session speaks.
+    public let version: UInt8
     private let channel: any Channel
     private let handler: NIOLoopBound<DeviceClientHandler>
 
@@ -20,13 +27,15 @@ public final class DeviceClient: Sendable {
         port: Int,
         caPath: String,
         deviceID: String,
+        version: UInt8 = DeviceProtocol.version,
         serverName: String = "localhost",
         group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) async throws -> DeviceClient {
         var tls = TLSConfiguration.makeClientConfiguration()
         tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(caPath))
         let sslContext = try NIOSSLContext(configuration: tls)
-        let (stream, continuation) = AsyncThrowingStream.makeStream(of: Notification.self, throwing: (any Error).self)
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: APNsCore.Notification.self, throwing: (any Error).self)
+        let (events, eventContinuation) = AsyncStream.makeStream(of: DeviceEvent.self)
         let channel = try await ClientBootstrap(group: group)
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
             .connect(host: host, port: port) { channel in
@@ -35,23 +44,31 @@ public final class DeviceClient: Sendable {
                     try pipeline.addHandler(NIOSSLClientHandler(context: sslContext, serverHostname: serverName))
                     try pipeline.addHandler(ByteToMessageHandler(DeviceFrameDecoder()))
                     try pipeline.addHandler(MessageToByteHandler(DeviceFrameEncoder()))
-                    try pipeline.addHandler(DeviceClientHandler(notifications: continuation))
+                    try pipeline.addHandler(DeviceClientHandler(notifications: continuation, events: eventContinuation))
                     return channel
                 }
             }
         let handler = try await channel.eventLoop.submit {
             NIOLoopBound(try channel.pipeline.syncOperations.handler(type: DeviceClientHandler.self), eventLoop: channel.eventLoop)
         }.get()
-        let client = DeviceClient(channel: channel, handler: handler, notifications: stream)
-        let reply = try await client.request(.hello(version: DeviceProtocol.version, deviceID: deviceID), expecting: .welcome)
+        let client = DeviceClient(channel: channel, handler: handler, notifications: stream, events: events, version: version)
+        let reply = try await client.request(.hello(version: version, deviceID: deviceID), expecting: .welcome)
         guard case .welcome = reply else { throw DeviceClientError.unexpectedReply(reply) }
         return client
     }
 
-    private init(channel: any Channel, handler: NIOLoopBound<DeviceClientHandler>, notifications: AsyncThrowingStream<Notification, any Error>) {
+    private init(
+        channel: any Channel,
+        handler: NIOLoopBound<DeviceClientHandler>,
+        notifications: AsyncThrowingStream<APNsCore.Notification, any Error>,
+        events: AsyncStream<DeviceEvent>,
+        version: UInt8
+    ) {
         self.channel = channel
         self.handler = handler
         self.notifications = notifications
+        self.events = events
+        self.version = version
     }
 
     /// Asks for a new token for an app; it is held by this connection from now on.
@@ -96,14 +113,16 @@ public final class DeviceClient: Sendable {
         }
     }
 
-    private func request(_ message: DeviceClientMessage, expecting kind: ReplyKind) async throws -> DeviceServerMessage {
+    func request(_ message: DeviceClientMessage, expecting kind: ReplyKind, subject: String = "") async throws -> DeviceServerMessage {
         let promise = self.channel.eventLoop.makePromise(of: DeviceServerMessage.self)
         let handler = self.handler
         let frame = message.frame(allocator: self.channel.allocator)
         self.channel.eventLoop.execute {
-            handler.value.expect(kind, promise)
+            handler.value.expect(kind, subject: subject, promise)
             handler.value.send(frame)
         }
-        return try await promise.futureResult.get()
+        let reply = try await promise.futureResult.get()
+        if case .refused(_, let status, let text) = reply { throw DeviceClientError.declined(status: status, message: text) }
+        return reply
     }
 }

@@ -31,6 +31,11 @@ public struct DeviceClientError: Error, Hashable, Sendable, CustomStringConverti
     /// The connection closed.
     public static let closed = DeviceClientError(.closed, message: "the connection closed")
 
+    /// The emulator declined a version-2 request without closing (`status` 400, 404 or 409).
+    public static func declined(status: UInt16, message: String) -> DeviceClientError {
+        DeviceClientError(.declined, message: "\(status): \(message)")
+    }
+
     public var description: String {
         switch self.code {
         case .refused: return "the emulator refused: \(self.serverCode.map { "\($0)" } ?? "?"): \(self.message)"
@@ -47,4 +52,6 @@ extension ErrorCode where Domain == DeviceClientError {
     public static var unexpectedReply: Self { Self("unexpected reply") }
     /// The connection closed.
     public static var closed: Self { Self("closed") }
+    /// The server declined a version-2 request (`refused` frame); the session goes on.
+    public static var declined: Self { Self("declined") }
 }

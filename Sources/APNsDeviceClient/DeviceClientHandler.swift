@@ -1,10 +1,25 @@
 import APNsCore
+import APNsDevice
 import APNsWire
+import Foundation
 import NIOCore
 
 /// The kinds of reply a request waits for.
 enum ReplyKind: Hashable {
     case welcome, registered, resumed, unregistered, pong
+    /// Version 2, answered by their own message or by `refused`, matched by subject (topic or
+    /// unique id) since the same messages also arrive unasked.
+    case authorization, app, response
+}
+
+/// What the phone did, as a version-2 device hears it.
+public enum DeviceEvent: Sendable {
+    /// How the phone presented a notification (it follows the notification).
+    case presented(uniqueID: String, Presentation)
+    /// The user responded to a notification (here or through the admin API).
+    case response(UserResponse)
+    /// An app's settings after a change.
+    case app(topic: String, AppModel)
 }
 
 /// Routes server messages: replies to the request waiting for that kind (in order), notifications
@@ -13,22 +28,27 @@ final class DeviceClientHandler: ChannelInboundHandler {
     typealias InboundIn = DeviceFrame
     typealias OutboundOut = DeviceFrame
 
-    private let notifications: AsyncThrowingStream<Notification, any Error>.Continuation
+    private let notifications: AsyncThrowingStream<APNsCore.Notification, any Error>.Continuation
+    private let events: AsyncStream<DeviceEvent>.Continuation
     private var waiting: [ReplyKind: [EventLoopPromise<DeviceServerMessage>]] = [:]
+    private var phoneWaiting: [(kind: ReplyKind, subject: String, promise: EventLoopPromise<DeviceServerMessage>)] = []
     private var context: ChannelHandlerContext?
     private var failure: (any Error)?
 
-    init(notifications: AsyncThrowingStream<Notification, any Error>.Continuation) {
+    init(notifications: AsyncThrowingStream<APNsCore.Notification, any Error>.Continuation, events: AsyncStream<DeviceEvent>.Continuation) {
         self.notifications = notifications
+        self.events = events
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
     }
 
-    func expect(_ kind: ReplyKind, _ promise: EventLoopPromise<DeviceServerMessage>) {
+    func expect(_ kind: ReplyKind, subject: String = "", _ promise: EventLoopPromise<DeviceServerMessage>) {
         if let failure = self.failure {
             promise.fail(failure)
+        } else if [.authorization, .app, .response].contains(kind) {
+            self.phoneWaiting.append((kind, subject, promise))
         } else {
             self.waiting[kind, default: []].append(promise)
         }
@@ -55,6 +75,18 @@ final class DeviceClientHandler: ChannelInboundHandler {
         case .unregistered: self.reply(.unregistered, message)
         case .pong: self.reply(.pong, message)
         case .error(let code, let text): self.fail(DeviceClientError.server(code: code, message: text))
+        case .authorization(let topic, _, _, _, _): self.phoneReply(.authorization, topic, message)
+        case .app(let topic, let document):
+            if let app = try? JSONDecoder().decode(AppModel.self, from: Data(document)) { self.events.yield(.app(topic: topic, app)) }
+            self.phoneReply(.app, topic, message)
+        case .presented(let uniqueID, let document):
+            if let presentation = try? JSONDecoder().decode(Presentation.self, from: Data(document)) {
+                self.events.yield(.presented(uniqueID: uniqueID, presentation))
+            }
+        case .response(let uniqueID, let document):
+            if let response = try? JSONDecoder().decode(UserResponse.self, from: Data(document)) { self.events.yield(.response(response)) }
+            self.phoneReply(.response, uniqueID, message)
+        case .refused(let subject, _, _): self.phoneReply(nil, subject, message)
         }
     }
 
@@ -66,6 +98,13 @@ final class DeviceClientHandler: ChannelInboundHandler {
     func channelInactive(context: ChannelHandlerContext) {
         self.fail(DeviceClientError.closed)
         context.fireChannelInactive()
+    }
+
+    /// A version-2 answer goes to the oldest request waiting for it (`kind` nil: a refusal, which
+    /// answers any kind); one nobody asked for is only an event.
+    private func phoneReply(_ kind: ReplyKind?, _ subject: String, _ message: DeviceServerMessage) {
+        guard let index = self.phoneWaiting.firstIndex(where: { $0.subject == subject && (kind == nil || $0.kind == kind) }) else { return }
+        self.phoneWaiting.remove(at: index).promise.succeed(message)
     }
 
     private func reply(_ kind: ReplyKind, _ message: DeviceServerMessage) {
@@ -80,8 +119,10 @@ final class DeviceClientHandler: ChannelInboundHandler {
     private func fail(_ error: any Error) {
         let first = self.failure ?? error
         self.failure = first
-        let waiting = self.waiting.values.flatMap { $0 }
+        let waiting = self.waiting.values.flatMap { $0 } + self.phoneWaiting.map(\.promise)
         self.waiting = [:]
+        self.phoneWaiting = []
+        self.events.finish()
         for promise in waiting { promise.fail(first) }
         if (first as? DeviceClientError)?.code == .closed {
             self.notifications.finish()

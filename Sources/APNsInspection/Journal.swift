@@ -1,4 +1,5 @@
 import APNsCore
+import APNsDevice
 import Synchronization
 
 /// Every notification the emulator received, newest `capacity` kept: accepted ones as the store
@@ -10,7 +11,8 @@ import Synchronization
 public final class Journal: Sendable {
     /// One change, as the event stream shows it.
     public struct Event: Sendable {
-        /// accepted, rejected, delivered, expired, discarded, replaced, dropped, or reset.
+        /// accepted, rejected, delivered, expired, discarded, replaced, dropped, presented,
+        /// response, or reset.
         public var kind: String
         public var entry: JournalEntry?
     }
@@ -82,6 +84,22 @@ public final class Journal: Sendable {
     /// Marks an accepted notification's answer as shaped by a fault rule (e.g. delayed).
     public func mark(uniqueID: String, fault: FaultMark) {
         _ = self.state.withLock { $0.journal.mark(uniqueID: uniqueID, fault: fault) }
+    }
+
+    /// The phone presented an accepted notification to its device.
+    public func presented(uniqueID: String, _ presentation: Presentation) {
+        self.state.withLock { state in
+            guard let entry = state.journal.modify(uniqueID: uniqueID, { $0.presentation = presentation }) else { return }
+            Self.emit(Event(kind: "presented", entry: entry), &state)
+        }
+    }
+
+    /// The user responded to a notification on the phone.
+    public func responded(uniqueID: String, _ response: UserResponse) {
+        self.state.withLock { state in
+            guard let entry = state.journal.modify(uniqueID: uniqueID, { $0.response = response }) else { return }
+            Self.emit(Event(kind: "response", entry: entry), &state)
+        }
     }
 
     /// Loads what the store already holds (at start, before anyone listens).

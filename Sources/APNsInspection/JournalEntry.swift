@@ -1,4 +1,5 @@
 import APNsCore
+import APNsDevice
 
 /// One notification in the journal: what arrived, where it stands, and since when.
 public struct JournalEntry: Sendable {
@@ -17,6 +18,10 @@ public struct JournalEntry: Sendable {
     public var sequence: UInt64?
     /// The fault rule that shaped the answer, if any.
     public var fault: FaultMark?
+    /// How the phone presented it when it was handed to its device.
+    public var presentation: Presentation?
+    /// What the user did with it.
+    public var response: UserResponse?
 
     /// The `apns-unique-id` of an accepted notification; the journal's key of a rejected one.
     public var uniqueID: String {

@@ -41,6 +41,8 @@ public enum JournalJSON {
                 guard case .accepted(let notification) = entry.push else { return writer.raw("[]") }
                 writer.array(PushLint.warnings(for: notification)) { $0.string($1.description) }
             }
+            members.member("presentation") { $0.raw(PhoneJSON.encoded(entry.presentation)) }
+            members.member("response") { $0.raw(PhoneJSON.encoded(entry.response)) }
             members.member("fault") { writer in
                 guard let fault = entry.fault else { return writer.raw("null") }
                 writer.object { fields in

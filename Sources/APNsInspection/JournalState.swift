@@ -59,6 +59,13 @@ public struct JournalState: Sendable {
         return self.modify(id: id) { $0.fault = fault }
     }
 
+    /// Changes the entry with this unique id; nil when the journal no longer holds it.
+    @discardableResult
+    public mutating func modify(uniqueID: String, _ change: (inout JournalEntry) -> Void) -> JournalEntry? {
+        guard let id = self.id(of: uniqueID) else { return nil }
+        return self.modify(id: id, change)
+    }
+
     private mutating func modify(id: UInt64, _ change: (inout JournalEntry) -> Void) -> JournalEntry? {
         let slot = self.slot(id)
         guard var entry = self.slots[slot], entry.id == id else { return nil }

@@ -1,3 +1,4 @@
+import APNsDevice
 import Foundation
 
 /// Decodes request documents (the admin API's bodies) with `Decodable` types: unknown fields
@@ -9,6 +10,8 @@ public enum RequestDocument {
             return try JSONDecoder().decode(T.self, from: Data(body))
         } catch let error as InspectionError {
             throw error
+        } catch let error as DeviceModelError {
+            throw InspectionError(.badDocument, field: error.field, error.message)
         } catch let error as DecodingError {
             throw Self.explain(error, example: example)
         } catch {

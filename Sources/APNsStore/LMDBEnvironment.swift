@@ -17,6 +17,10 @@ struct LMDBEnvironment: @unchecked Sendable {
     let meta: MDB_dbi
     let tokens: MDB_dbi
     let feedback: MDB_dbi
+    /// Each app's settings, by device id and topic (``StoreKeys/appKey(_:)``).
+    let apps: MDB_dbi
+    /// Each app's Notification Center: app key, time presented, unique id.
+    let delivered: MDB_dbi
 
     /// Opens (creating if needed) the environment in `directory`.
     static func open(directory: String, mapSize: Int, sync: Bool) throws(StoreError) -> LMDBEnvironment {
@@ -57,7 +61,7 @@ struct LMDBEnvironment: @unchecked Sendable {
                     env: env, mapSize: mapSize,
                     queue: try openDB("queue"), expiry: try openDB("expiry"), unique: try openDB("unique"),
                     log: try openDB("log"), meta: try openDB("meta"), tokens: try openDB("tokens"),
-                    feedback: try openDB("feedback")
+                    feedback: try openDB("feedback"), apps: try openDB("apps"), delivered: try openDB("delivered")
                 )
             } catch {
                 mdb_txn_abort(txn)

@@ -15,6 +15,11 @@ extension StoreOperation {
             return Self.keyProblem(notification.uniqueID, "a notification's unique id")
         case .register(_, let topic, _):
             return topic.isEmpty ? "a token needs a topic" : nil
+        case .saveApp(let change):
+            // Settings live under the device id and topic; delivered notifications add their id.
+            let size = StoreKeys.appKey(change.install).count + 9
+            let longest = (change.added + change.removed).map(\.uniqueID.utf8.count).max() ?? 0
+            return size + longest > Self.maximumKeySize ? "the device id and topic are too long to keep an app under" : nil
         case .sweepExpired, .unregister, .clearFeedback, .delete, .clear:
             // Tokens are 32 to 100 bytes by construction; the rest carries no key from outside.
             return nil

@@ -1,4 +1,5 @@
 import APNsCore
+import APNsDevice
 
 /// One change for the writer to make; many are committed together.
 public enum StoreOperation: Sendable {
@@ -24,8 +25,11 @@ public enum StoreOperation: Sendable {
     case clearFeedback([FeedbackEntry])
     /// Forget these notifications: out of their queues (never delivered) and out of the log.
     case delete([StoredNotificationKey])
-    /// Empty every queue, the log and the feedback list; with `devices`, forget every token too.
+    /// Empty every queue, the log, the feedback list and Notification Center; with `devices`,
+    /// forget every token and every app's settings too.
     case clear(devices: Bool)
+    /// The phone changed an app: its settings, its Notification Center.
+    case saveApp(AppChange)
 }
 
 /// What an operation did, once its transaction has committed.
@@ -60,6 +64,8 @@ public enum StoreOutcome: Sendable, Equatable {
     case deleted(count: Int)
     /// Everything was emptied.
     case cleared
+    /// An app's change was written.
+    case appSaved
     /// Not done: the operation could not be stored (why, in words). Nothing else in its batch
     /// was affected: a bad operation fails alone.
     case refused(String)

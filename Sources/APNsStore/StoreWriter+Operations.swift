@@ -35,6 +35,8 @@ extension StoreWriter {
             return try self.delete(keys, txn)
         case .clear(let devices):
             return try self.clear(devices: devices, txn)
+        case .saveApp(let change):
+            return try self.saveApp(change, txn)
         }
     }
 
@@ -104,7 +106,11 @@ extension StoreWriter {
         for dbi in [environment.queue, environment.expiry, environment.unique, environment.log, environment.feedback] {
             try txn.empty(dbi)
         }
-        if devices { try txn.empty(environment.tokens) }
+        try txn.empty(environment.delivered)
+        if devices {
+            try txn.empty(environment.tokens)
+            try txn.empty(environment.apps)
+        }
         self.queueLengths.withLock { $0.removeAll() }
         self.publish(.cleared(devices: devices))
         return .cleared

@@ -51,6 +51,14 @@ struct DeviceBodyReader {
 
     mutating func payload() throws -> [UInt8] { try self.bytes(Int(try self.u32())) }
 
+    mutating func flag() throws -> Bool {
+        switch try self.u8() {
+        case 0: return false
+        case 1: return true
+        case let flag: throw DeviceProtocolError(.malformedFrame, "flag \(flag) is neither 0 nor 1")
+        }
+    }
+
     /// Every body must be consumed exactly.
     func finish() throws {
         guard self.buffer.readableBytes == 0 else {
@@ -73,6 +81,11 @@ extension ByteBuffer {
         } else {
             self.writeInteger(UInt8(0))
         }
+    }
+
+    mutating func writeDevicePayload(_ bytes: [UInt8]) {
+        self.writeInteger(UInt32(bytes.count))
+        self.writeBytes(bytes)
     }
 
     mutating func writeDeviceToken(_ token: DeviceToken) {

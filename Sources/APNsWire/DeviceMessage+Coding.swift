@@ -22,6 +22,12 @@ extension DeviceClientMessage {
             self = .ack(uniqueID: try body.string())
         case DeviceMessageType.ping:
             self = .ping(try body.u64())
+        case DeviceMessageType.authorize:
+            self = .authorize(topic: try body.string(), options: try body.u8(), allow: try body.flag())
+        case DeviceMessageType.configure:
+            self = .configure(topic: try body.string(), document: try body.payload())
+        case DeviceMessageType.respond:
+            self = .respond(uniqueID: try body.string(), action: try body.string(), text: try body.optionalString(), context: try body.u8())
         default:
             throw DeviceProtocolError(.unknownMessage, "unknown message type 0x\(String(frame.type, radix: 16))")
         }
@@ -53,6 +59,21 @@ extension DeviceClientMessage {
         case .ping(let opaque):
             type = DeviceMessageType.ping
             body.writeInteger(opaque)
+        case .authorize(let topic, let options, let allow):
+            type = DeviceMessageType.authorize
+            body.writeDeviceString(topic)
+            body.writeInteger(options)
+            body.writeInteger(UInt8(allow ? 1 : 0))
+        case .configure(let topic, let document):
+            type = DeviceMessageType.configure
+            body.writeDeviceString(topic)
+            body.writeDevicePayload(document)
+        case .respond(let uniqueID, let action, let text, let context):
+            type = DeviceMessageType.respond
+            body.writeDeviceString(uniqueID)
+            body.writeDeviceString(action)
+            body.writeDeviceOptionalString(text)
+            body.writeInteger(context)
         }
         return DeviceFrame(type: type, body: body)
     }
@@ -109,6 +130,16 @@ extension DeviceServerMessage {
             self = .pong(try body.u64())
         case DeviceMessageType.error:
             self = .error(code: DeviceErrorCode(rawValue: try body.u8()), message: try body.string())
+        case DeviceMessageType.authorization:
+            self = .authorization(topic: try body.string(), status: try body.u8(), options: try body.u8(), granted: try body.flag(), prompted: try body.flag())
+        case DeviceMessageType.app:
+            self = .app(topic: try body.string(), document: try body.payload())
+        case DeviceMessageType.presented:
+            self = .presented(uniqueID: try body.string(), document: try body.payload())
+        case DeviceMessageType.response:
+            self = .response(uniqueID: try body.string(), document: try body.payload())
+        case DeviceMessageType.refused:
+            self = .refused(subject: try body.string(), status: try body.u16(), message: try body.string())
         default:
             throw DeviceProtocolError(.unknownMessage, "unknown message type 0x\(String(frame.type, radix: 16))")
         }
@@ -160,6 +191,30 @@ extension DeviceServerMessage {
         case .error(let code, let message):
             type = DeviceMessageType.error
             body.writeInteger(code.rawValue)
+            body.writeDeviceString(message)
+        case .authorization(let topic, let status, let options, let granted, let prompted):
+            type = DeviceMessageType.authorization
+            body.writeDeviceString(topic)
+            body.writeInteger(status)
+            body.writeInteger(options)
+            body.writeInteger(UInt8(granted ? 1 : 0))
+            body.writeInteger(UInt8(prompted ? 1 : 0))
+        case .app(let topic, let document):
+            type = DeviceMessageType.app
+            body.writeDeviceString(topic)
+            body.writeDevicePayload(document)
+        case .presented(let uniqueID, let document):
+            type = DeviceMessageType.presented
+            body.writeDeviceString(uniqueID)
+            body.writeDevicePayload(document)
+        case .response(let uniqueID, let document):
+            type = DeviceMessageType.response
+            body.writeDeviceString(uniqueID)
+            body.writeDevicePayload(document)
+        case .refused(let subject, let status, let message):
+            type = DeviceMessageType.refused
+            body.writeDeviceString(subject)
+            body.writeInteger(status)
             body.writeDeviceString(message)
         }
         return DeviceFrame(type: type, body: body)

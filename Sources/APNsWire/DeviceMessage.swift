@@ -8,6 +8,40 @@ public enum DeviceClientMessage: Hashable, Sendable {
     case unregister(topic: String)
     case ack(uniqueID: String)
     case ping(UInt64)
+    /// Version 2: the app asks for `options` (``AuthorizationOptionBits``); `allow` is what the
+    /// emulated user answers if asked.
+    case authorize(topic: String, options: UInt8, allow: Bool)
+    /// Version 2: the app changes its own settings (a JSON document: categories, app state,
+    /// foreground options, language, strings, sounds, badge).
+    case configure(topic: String, document: [UInt8])
+    /// Version 2: the user responds to a notification on screen; `context` 0 = the one it was
+    /// shown in, 1 = banner, 2 = alert.
+    case respond(uniqueID: String, action: String, text: String?, context: UInt8)
+}
+
+extension DeviceClientMessage {
+    /// Whether the message exists only from protocol version 2 on.
+    public var needsVersion2: Bool {
+        switch self {
+        case .authorize, .configure, .respond: true
+        default: false
+        }
+    }
+
+    /// The message's name, as the protocol document calls it.
+    public var name: String {
+        switch self {
+        case .hello: "hello"
+        case .register: "register"
+        case .resume: "resume"
+        case .unregister: "unregister"
+        case .ack: "ack"
+        case .ping: "ping"
+        case .authorize: "authorize"
+        case .configure: "configure"
+        case .respond: "respond"
+        }
+    }
 }
 
 /// What the server sends to a device.
@@ -19,6 +53,18 @@ public enum DeviceServerMessage: Hashable, Sendable {
     case notification(Notification)
     case pong(UInt64)
     case error(code: DeviceErrorCode, message: String)
+    /// Version 2: the answer to `authorize`. `status` 0 notDetermined, 1 denied, 2 authorized.
+    case authorization(topic: String, status: UInt8, options: UInt8, granted: Bool, prompted: Bool)
+    /// Version 2: an app's settings and Notification Center as JSON (after `configure`, or when
+    /// they change elsewhere).
+    case app(topic: String, document: [UInt8])
+    /// Version 2: how the phone presented a notification (JSON), right after the notification.
+    case presented(uniqueID: String, document: [UInt8])
+    /// Version 2: the user's response to a notification (JSON).
+    case response(uniqueID: String, document: [UInt8])
+    /// Version 2: a request refused without ending the session: `subject` is its topic or unique
+    /// id, `status` an HTTP-like code (400 a bad request, 404 nothing there, 409 not offered).
+    case refused(subject: String, status: UInt16, message: String)
 }
 
 /// How the server took one token a device presented in `resume`.
@@ -40,8 +86,9 @@ public struct ResumeResult: Hashable, Sendable {
 
 /// Limits of the device protocol.
 public enum DeviceProtocol {
-    /// The only protocol version so far.
-    public static let version: UInt8 = 1
+    /// The newest protocol version; version 1 sessions work as before.
+    public static let version: UInt8 = 2
+    public static let versions: ClosedRange<UInt8> = 1...2
     /// The largest frame length (type byte plus body).
     public static let maximumFrameLength = 65_536
     /// The longest device id and topic, in bytes.
@@ -57,11 +104,19 @@ enum DeviceMessageType {
     static let unregister: UInt8 = 0x04
     static let ack: UInt8 = 0x05
     static let ping: UInt8 = 0x06
+    static let authorize: UInt8 = 0x07
+    static let configure: UInt8 = 0x08
+    static let respond: UInt8 = 0x09
     static let welcome: UInt8 = 0x81
     static let registered: UInt8 = 0x82
     static let resumed: UInt8 = 0x83
     static let unregistered: UInt8 = 0x84
     static let notification: UInt8 = 0x85
     static let pong: UInt8 = 0x86
+    static let authorization: UInt8 = 0x87
+    static let app: UInt8 = 0x88
+    static let presented: UInt8 = 0x89
+    static let response: UInt8 = 0x8A
+    static let refused: UInt8 = 0x8B
     static let error: UInt8 = 0x8F
 }

@@ -27,7 +27,7 @@ final class AdminRouterFixture {
         self.inspection = inspection
         let configuration = StoreConfiguration(directory: self.directory.path, mapSizeBytes: 64 << 20, durability: .relaxed)
         self.store = try NotificationStore(configuration: configuration, logger: logger) { inspection.committed($0) }
-        self.relay = Relay(store: self.store, hub: DeliveryHub(), group: self.group)
+        self.relay = Relay(store: self.store, hub: DeliveryHub(), group: self.group, journal: inspection.journal, logger: logger)
         self.router = AdminRouter(relay: self.relay, inspection: inspection, readiness: self.readiness)
     }
 

@@ -25,7 +25,31 @@ struct DeviceSessionStateMachineTests {
     func hello() {
         var machine = DeviceSessionStateMachine()
         #expect(machine.received(.hello(version: 1, deviceID: "phone")) == .send(.welcome(version: 1)))
-        #expect(machine.state == .active(deviceID: "phone"))
+        #expect(machine.state == .active(deviceID: "phone", version: 1))
+        var second = DeviceSessionStateMachine()
+        #expect(second.received(.hello(version: 2, deviceID: "phone")) == .send(.welcome(version: 2)))
+        #expect(second.version == 2)
+    }
+
+    @Test("version-2 requests: refused on a version-1 session, held in order on a version-2 one")
+    func version2() {
+        var old = self.active()
+        #expect(self.failureCode(old.received(.authorize(topic: "com.example.app", options: 7, allow: true))) == .unexpectedMessage)
+
+        var machine = DeviceSessionStateMachine()
+        _ = machine.received(.hello(version: 2, deviceID: "phone"))
+        #expect(machine.received(.authorize(topic: "com.example.app", options: 3, allow: true)) == .authorize(deviceID: "phone", topic: "com.example.app", options: 3, allow: true))
+        #expect(machine.busy)
+        // A ping behind it waits for the answer.
+        #expect(machine.received(.ping(9)) == .none)
+        let answer = DeviceServerMessage.authorization(topic: "com.example.app", status: 2, options: 3, granted: true, prompted: true)
+        #expect(machine.answered(answer) == .send(answer))
+        #expect(machine.next() == .send(.pong(9)))
+        #expect(self.failureCode(machine.received(.authorize(topic: "com.example.app", options: 8, allow: true))) == .invalidArgument)
+
+        var responding = DeviceSessionStateMachine()
+        _ = responding.received(.hello(version: 2, deviceID: "phone"))
+        #expect(self.failureCode(responding.received(.respond(uniqueID: "u", action: "default", text: nil, context: 3))) == .invalidArgument)
     }
 
     @Test("anything before hello, a second hello, a wrong version or a bad device id ends the session")
@@ -39,7 +63,7 @@ struct DeviceSessionStateMachineTests {
         #expect(self.failureCode(twice.received(.hello(version: 1, deviceID: "phone"))) == .unexpectedMessage)
 
         var version = DeviceSessionStateMachine()
-        #expect(self.failureCode(version.received(.hello(version: 2, deviceID: "phone"))) == .unsupportedVersion)
+        #expect(self.failureCode(version.received(.hello(version: 3, deviceID: "phone"))) == .unsupportedVersion)
 
         var empty = DeviceSessionStateMachine()
         #expect(self.failureCode(empty.received(.hello(version: 1, deviceID: ""))) == .invalidArgument)

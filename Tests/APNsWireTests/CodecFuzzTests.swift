@@ -168,18 +168,32 @@ struct CodecFuzzTests {
     }
 
     static func clientMessage(_ random: inout SeededGenerator) -> DeviceClientMessage {
-        switch Int.random(in: 0..<6, using: &random) {
+        switch Int.random(in: 0..<9, using: &random) {
         case 0: return .hello(version: UInt8.random(in: 0...255, using: &random), deviceID: Self.text(&random))
         case 1: return .register(topic: Self.text(&random))
         case 2: return .resume(tokens: (0..<Int.random(in: 0...5, using: &random)).map { _ in Self.token(&random) })
         case 3: return .unregister(topic: Self.text(&random))
         case 4: return .ack(uniqueID: Self.text(&random))
+        case 5: return .authorize(topic: Self.text(&random), options: UInt8.random(in: 0...255, using: &random), allow: Bool.random(using: &random))
+        case 6: return .configure(topic: Self.text(&random), document: Array(Self.text(&random).utf8))
+        case 7:
+            let text = Bool.random(using: &random) ? Self.text(&random) : nil
+            return .respond(uniqueID: Self.text(&random), action: Self.text(&random), text: text, context: UInt8.random(in: 0...255, using: &random))
         default: return .ping(UInt64.random(in: 0...UInt64.max, using: &random))
         }
     }
 
     static func serverMessage(_ random: inout SeededGenerator) -> DeviceServerMessage {
-        switch Int.random(in: 0..<6, using: &random) {
+        switch Int.random(in: 0..<11, using: &random) {
+        case 6:
+            return .authorization(
+                topic: Self.text(&random), status: UInt8.random(in: 0...2, using: &random), options: UInt8.random(in: 0...7, using: &random),
+                granted: Bool.random(using: &random), prompted: Bool.random(using: &random)
+            )
+        case 7: return .app(topic: Self.text(&random), document: Array(Self.text(&random).utf8))
+        case 8: return .presented(uniqueID: Self.text(&random), document: Array(Self.text(&random).utf8))
+        case 9: return .response(uniqueID: Self.text(&random), document: Array(Self.text(&random).utf8))
+        case 10: return .refused(subject: Self.text(&random), status: UInt16.random(in: 0...999, using: &random), message: Self.text(&random))
         case 0: return .welcome(version: UInt8.random(in: 0...255, using: &random))
         case 1: return .registered(topic: Self.text(&random), token: Self.token(&random))
         case 2:
@@ -245,7 +259,7 @@ struct CodecFuzzTests {
                     #expect(error.code == .malformedFrame)
                 }
             }
-            let unknown = DeviceFrame(type: UInt8.random(in: 0x07...0x7F, using: &random), body: ByteBuffer(bytes: bytes))
+            let unknown = DeviceFrame(type: UInt8.random(in: 0x0A...0x7F, using: &random), body: ByteBuffer(bytes: bytes))
             #expect { try DeviceClientMessage(frame: unknown) } throws: { ($0 as? DeviceProtocolError)?.code == .unknownMessage }
         }
         for _ in 0..<Self.cases {

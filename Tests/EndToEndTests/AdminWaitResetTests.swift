@@ -69,7 +69,7 @@ struct AdminWaitResetTests {
         try await emulator.stop()
     }
 
-    @Test("the event stream tells accepted, rejected, delivered and discarded, in order, filtered by token")
+    @Test("the event stream tells accepted, presented, delivered, rejected and discarded, in order, filtered by token")
     func events() async throws {
         let emulator = try await RunningEmulator.start()
         let device = try await emulator.device()
@@ -88,12 +88,14 @@ struct AdminWaitResetTests {
         let other = String(repeating: "0a", count: 32)
         #expect(try await provider.push(token: other, headers: [("apns-expiration", "0")]).status == 200)
 
-        let events = try await stream.waitForEvents(4)
-        #expect(events.map(\.kind) == ["accepted", "delivered", "accepted", "rejected"])
+        // Each notification is presented as it is handed to the connected device.
+        let events = try await stream.waitForEvents(6)
+        #expect(events.map(\.kind) == ["accepted", "presented", "delivered", "accepted", "presented", "rejected"])
         #expect(events[0].data["uniqueId"] as? String == pushed.header("apns-unique-id"))
-        #expect(events[1].data["status"] as? String == "delivered")
-        #expect(events[3].data["reason"] as? String == "BadPriority")
-        let all = try await everything.waitForEvents(6)
+        #expect(events[1].data["presentation"] is [String: Any])
+        #expect(events[2].data["status"] as? String == "delivered")
+        #expect(events[5].data["reason"] as? String == "BadPriority")
+        let all = try await everything.waitForEvents(8)
         #expect(all.suffix(2).map(\.kind) == ["accepted", "discarded"])
         #expect(all.last?.data["token"] as? String == other)
         try await stream.close()

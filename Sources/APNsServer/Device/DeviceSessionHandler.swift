@@ -1,4 +1,5 @@
 import APNsCore
+import APNsDevice
 import APNsWire
 import Logging
 import NIOCore
@@ -9,10 +10,10 @@ final class DeviceSessionHandler: ChannelInboundHandler {
     typealias InboundIn = DeviceFrame
     typealias OutboundOut = DeviceFrame
 
-    private let relay: Relay
-    private let logger: Logger
-    private var machine = DeviceSessionStateMachine()
-    private var context: ChannelHandlerContext?
+    let relay: Relay
+    let logger: Logger
+    var machine = DeviceSessionStateMachine()
+    private(set) var context: ChannelHandlerContext?
     private var subscriber: DeviceSubscriber?
     private var readingPaused = false
 
@@ -24,9 +25,11 @@ final class DeviceSessionHandler: ChannelInboundHandler {
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
         let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
-        self.subscriber = DeviceSubscriber(eventLoop: context.eventLoop) { notification in
-            bound.value.deliver(notification)
-        }
+        self.subscriber = DeviceSubscriber(
+            eventLoop: context.eventLoop,
+            handOver: { notification in bound.value.deliver(notification) },
+            tell: { message in bound.value.tell(message) }
+        )
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -75,18 +78,38 @@ final class DeviceSessionHandler: ChannelInboundHandler {
         self.perform(self.machine.handOver(notification, nowSeconds: relay.nowSeconds, maximumStorageSeconds: relay.maximumStorageSeconds))
     }
 
-    private func send(_ message: DeviceServerMessage) {
+    /// Something the phone did that a version-2 device hears of (a response, a changed app);
+    /// a version-1 device does not know these messages.
+    func tell(_ message: DeviceServerMessage) {
+        guard self.machine.version >= 2 else { return }
+        self.send(message)
+    }
+
+    func send(_ message: DeviceServerMessage) {
         guard let context = self.context else { return }
         context.writeAndFlush(self.wrapOutboundOut(message.frame(allocator: context.channel.allocator)), promise: nil)
     }
 
-    private func perform(_ action: DeviceSessionStateMachine.Action) {
+    func perform(_ action: DeviceSessionStateMachine.Action) {
         guard let context = self.context else { return }
         switch action {
         case .none:
             break
+        case .send(.notification(let notification)):
+            self.send(.notification(notification))
+            // The phone decides how it shows the notification as it hands it over; a version-2
+            // device is told right after the notification itself.
+            if let presentation = self.relay.phone.present(notification), self.machine.version >= 2 {
+                self.send(.presented(uniqueID: notification.uniqueID, document: Phone.json(presentation)))
+            }
         case .send(let message):
             self.send(message)
+        case .authorize(let deviceID, let topic, let options, let allow):
+            self.authorize(AppInstall(deviceID: deviceID, topic: topic), options: options, allow: allow)
+        case .configure(let deviceID, let topic, let document):
+            self.configure(AppInstall(deviceID: deviceID, topic: topic), document: document)
+        case .respond(let uniqueID, let action, let text, let context):
+            self.respond(uniqueID, action: action, text: text, context: context)
         case .register(let topic, let deviceID):
             self.register(topic: topic, deviceID: deviceID, attemptsLeft: 3)
         case .lookUp(let tokens):
@@ -105,6 +128,7 @@ final class DeviceSessionHandler: ChannelInboundHandler {
                 }
             }
         case .acknowledge(let uniqueID):
+            self.relay.phone.acknowledged(uniqueID)
             self.relay.acknowledge(uniqueID: uniqueID, on: context.eventLoop).assumeIsolated().whenFailure { error in
                 self.perform(self.machine.fail(.internalError, "could not record the acknowledgement: \(error)"))
             }
@@ -136,7 +160,7 @@ final class DeviceSessionHandler: ChannelInboundHandler {
     }
 
     /// A request left the store: what waited behind it is answered in order, then reading resumes.
-    private func answerWaiting() {
+    func answerWaiting() {
         while let action = self.machine.next() { self.perform(action) }
         guard !self.machine.busy, self.readingPaused, let context = self.context else { return }
         self.setReading(true, context: context)

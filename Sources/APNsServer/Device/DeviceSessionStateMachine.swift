@@ -8,7 +8,7 @@ import APNsWire
 struct DeviceSessionStateMachine {
     enum State: Equatable {
         case awaitingHello
-        case active(deviceID: String)
+        case active(deviceID: String, version: UInt8)
         case closed
     }
 
@@ -22,6 +22,12 @@ struct DeviceSessionStateMachine {
         case resume([DeviceToken], reply: DeviceServerMessage)
         case unregister(DeviceToken, topic: String)
         case acknowledge(uniqueID: String)
+        /// Version 2: the app on this device asks for authorization (then ``answered(_:)``).
+        case authorize(deviceID: String, topic: String, options: UInt8, allow: Bool)
+        /// Version 2: the app changes its settings (then ``answered(_:)``).
+        case configure(deviceID: String, topic: String, document: [UInt8])
+        /// Version 2: the user responds to a notification (then ``answered(_:)``).
+        case respond(uniqueID: String, action: String, text: String?, context: UInt8)
         /// Send an error frame, then close.
         case fail(DeviceProtocolError)
     }
@@ -45,7 +51,7 @@ struct DeviceSessionStateMachine {
         }
         let action = self.process(message)
         switch action {
-        case .register, .unregister: self.busy = true
+        case .register, .unregister, .authorize, .configure, .respond: self.busy = true
         default: break
         }
         return action
@@ -74,19 +80,35 @@ struct DeviceSessionStateMachine {
         case (.closed, _):
             return .none
         case (.awaitingHello, .hello(let version, let deviceID)):
-            guard version == DeviceProtocol.version else {
-                return self.fail(.unsupportedVersion, "this server speaks version \(DeviceProtocol.version), not \(version)")
+            guard DeviceProtocol.versions.contains(version) else {
+                return self.fail(.unsupportedVersion, "this server speaks versions \(DeviceProtocol.versions.lowerBound) to \(DeviceProtocol.versions.upperBound), not \(version)")
             }
             guard !deviceID.isEmpty, deviceID.utf8.count <= DeviceProtocol.maximumIdentifierLength else {
                 return self.fail(.invalidArgument, "a device id has 1 to \(DeviceProtocol.maximumIdentifierLength) bytes")
             }
-            self.state = .active(deviceID: deviceID)
-            return .send(.welcome(version: DeviceProtocol.version))
+            self.state = .active(deviceID: deviceID, version: version)
+            return .send(.welcome(version: version))
         case (.awaitingHello, _):
             return self.fail(.unexpectedMessage, "the first message must be hello")
         case (.active, .hello):
             return self.fail(.unexpectedMessage, "hello was already received")
-        case (.active(let deviceID), .register(let topic)):
+        case (.active(_, let version), _) where message.needsVersion2 && version < 2:
+            return self.fail(.unexpectedMessage, "\(message.name) needs protocol version 2 (this session said hello with version \(version))")
+        case (.active(let deviceID, _), .authorize(let topic, let options, let allow)):
+            guard !topic.isEmpty, topic.utf8.count <= DeviceProtocol.maximumTopicLength else {
+                return self.fail(.invalidArgument, "a topic has 1 to \(DeviceProtocol.maximumTopicLength) bytes")
+            }
+            guard options <= 7 else { return self.fail(.invalidArgument, "authorization options are bits 1 alert, 2 sound, 4 badge; \(options) has others") }
+            return .authorize(deviceID: deviceID, topic: topic, options: options, allow: allow)
+        case (.active(let deviceID, _), .configure(let topic, let document)):
+            guard !topic.isEmpty, topic.utf8.count <= DeviceProtocol.maximumTopicLength else {
+                return self.fail(.invalidArgument, "a topic has 1 to \(DeviceProtocol.maximumTopicLength) bytes")
+            }
+            return .configure(deviceID: deviceID, topic: topic, document: document)
+        case (.active, .respond(let uniqueID, let action, let text, let context)):
+            guard context <= 2 else { return self.fail(.invalidArgument, "a response context is 0 (as shown), 1 (banner) or 2 (alert), not \(context)") }
+            return .respond(uniqueID: uniqueID, action: action, text: text, context: context)
+        case (.active(let deviceID, _), .register(let topic)):
             guard !topic.isEmpty, topic.utf8.count <= DeviceProtocol.maximumTopicLength else {
                 return self.fail(.invalidArgument, "a topic has 1 to \(DeviceProtocol.maximumTopicLength) bytes")
             }
@@ -114,6 +136,19 @@ struct DeviceSessionStateMachine {
         case (.active, .ping(let opaque)):
             return .send(.pong(opaque))
         }
+    }
+
+    /// A version-2 request (authorize, configure, respond) was carried out; `answer` goes out.
+    mutating func answered(_ answer: DeviceServerMessage) -> Action {
+        self.busy = false
+        guard case .active = self.state else { return .none }
+        return .send(answer)
+    }
+
+    /// The protocol version the session said hello with (0 before hello).
+    var version: UInt8 {
+        guard case .active(_, let version) = self.state else { return 0 }
+        return version
     }
 
     /// The store issued `token` for `topic`.

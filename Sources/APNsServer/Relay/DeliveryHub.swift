@@ -1,4 +1,5 @@
 import APNsCore
+import APNsWire
 import NIOCore
 import Synchronization
 
@@ -7,10 +8,22 @@ public final class DeviceSubscriber: Sendable {
     let eventLoop: any EventLoop
     /// Hands a notification to the session; runs on `eventLoop`.
     private let handOver: @Sendable (Notification) -> Void
+    /// Tells the session something the phone did (a response, a changed app); runs on `eventLoop`.
+    private let tell: @Sendable (DeviceServerMessage) -> Void
 
-    init(eventLoop: any EventLoop, handOver: @escaping @Sendable (Notification) -> Void) {
+    init(eventLoop: any EventLoop, handOver: @escaping @Sendable (Notification) -> Void, tell: @escaping @Sendable (DeviceServerMessage) -> Void) {
         self.eventLoop = eventLoop
         self.handOver = handOver
+        self.tell = tell
+    }
+
+    /// Tells the session `message`, from any thread.
+    func inform(_ message: DeviceServerMessage) {
+        if self.eventLoop.inEventLoop {
+            self.tell(message)
+        } else {
+            self.eventLoop.execute { self.tell(message) }
+        }
     }
 
     /// Delivers on the session's event loop, from any thread.
@@ -48,6 +61,11 @@ public final class DeliveryHub: Sendable {
 
     /// How many tokens have a device connected.
     public var connectedCount: Int { self.subscribers.withLock { $0.count } }
+
+    /// Tells `token`'s device, if connected, what the phone did.
+    func inform(_ token: DeviceToken, _ message: DeviceServerMessage) {
+        self.subscribers.withLock { $0[token] }?.inform(message)
+    }
 
     /// Hands `notification` to its token's device, if connected; returns whether it was.
     @discardableResult

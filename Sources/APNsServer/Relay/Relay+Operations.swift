@@ -99,6 +99,9 @@ extension Relay {
 
     /// Empties every queue, the log and the feedback list; with `devices`, forgets tokens too.
     func clear(devices: Bool, on eventLoop: any EventLoop) -> EventLoopFuture<Void> {
-        self.submit(.clear(devices: devices), on: eventLoop).map { _ in }
+        // The phone forgets what the store is about to empty: Notification Center, and with
+        // devices every app's settings.
+        self.phone.reset(devices: devices)
+        return self.submit(.clear(devices: devices), on: eventLoop).map { _ in }
     }
 }

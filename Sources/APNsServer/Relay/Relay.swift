@@ -1,5 +1,7 @@
 import APNsCore
+import APNsInspection
 import APNsStore
+import Logging
 import NIOCore
 
 /// Ties the front doors to the store and the connected devices: a validated notification goes
@@ -9,12 +11,16 @@ import NIOCore
 public final class Relay: Sendable {
     let store: NotificationStore
     let hub: DeliveryHub
+    /// The emulated phone: apps, presentations, responses.
+    public let phone: Phone
     private let batchers: [ObjectIdentifier: StoreBatcher]
 
     /// - Parameter group: the event loops the listeners run on; each gets its own batcher.
-    public init(store: NotificationStore, hub: DeliveryHub, group: any EventLoopGroup) {
+    public init(store: NotificationStore, hub: DeliveryHub, group: any EventLoopGroup, journal: Journal, logger: Logger) {
         self.store = store
         self.hub = hub
+        let clock = store.configuration.clock
+        self.phone = Phone(store: store, hub: hub, journal: journal, clock: clock, logger: logger)
         var batchers: [ObjectIdentifier: StoreBatcher] = [:]
         for loop in group.makeIterator() {
             batchers[ObjectIdentifier(loop)] = StoreBatcher(eventLoop: loop, store: store)

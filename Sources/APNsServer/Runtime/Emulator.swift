@@ -43,7 +43,7 @@ public final class Emulator: Sendable {
         self.inspection = Inspection(journalCapacity: configuration.journalSize, logger: logger)
         self.store = try Self.openStore(configuration, inspection: self.inspection, logger: logger)
         self.group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, configuration.eventLoopThreads))
-        self.relay = Relay(store: self.store, hub: DeliveryHub(), group: self.group)
+        self.relay = Relay(store: self.store, hub: DeliveryHub(), group: self.group, journal: self.inspection.journal, logger: logger)
         let parts = EmulatorParts(
             configuration: configuration,
             group: self.group,

@@ -1,0 +1,58 @@
+import APNsDevice
+import Foundation
+
+/// The admin API's JSON of the emulated phone: apps, presentations, responses.
+public enum PhoneJSON {
+    /// A value's JSON text (`null` for nil), keys sorted so the same value reads the same.
+    public static func encoded<T: Encodable>(_ value: T?) -> String {
+        guard let value else { return "null" }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        do {
+            return String(decoding: try encoder.encode(value), as: UTF8.self)
+        } catch {
+            // The phone's values are plain strings, numbers and flags: this cannot happen, but
+            // say so rather than send a broken document.
+            return #"{"error": "could not encode \#(T.self)"}"#
+        }
+    }
+
+    /// An app as `GET /api/v1/devices/<token>/app` shows it.
+    public static func app(_ app: AppModel, token: String, topic: String, deviceID: String) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.object { members in
+            members.member("token") { $0.string(token) }
+            members.member("topic") { $0.string(topic) }
+            members.member("deviceId") { $0.string(deviceID) }
+            members.member("authorization") { $0.raw(Self.encoded(app.authorization)) }
+            members.member("categories") { $0.raw(Self.encoded(app.categories)) }
+            members.member("appState") { $0.string(app.appState.rawValue) }
+            members.member("foregroundOptions") { $0.raw(Self.encoded(app.foregroundOptions)) }
+            members.member("alertStyle") { $0.string(app.alertStyle.rawValue) }
+            members.member("language") { $0.string(app.language) }
+            members.member("strings") { $0.raw(Self.encoded(app.strings)) }
+            members.member("sounds") { $0.raw(Self.encoded(app.sounds)) }
+            members.member("badge") { $0.number(app.badge) }
+            members.member("delivered") { $0.number(app.delivered.count) }
+        }
+        return writer.bytes
+    }
+
+    /// Notification Center, oldest first, as `GET /api/v1/devices/<token>/delivered` shows it.
+    public static func delivered(_ delivered: [DeliveredNotification]) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.object { members in
+            members.member("total") { $0.number(delivered.count) }
+            members.member("items") { items in
+                items.array(delivered) { writer, notification in
+                    writer.object { fields in
+                        fields.member("uniqueId") { $0.string(notification.uniqueID) }
+                        fields.member("presentedAt") { $0.string(Timestamp.rfc3339(millis: notification.presentedAt)) }
+                        fields.member("presentation") { $0.raw(Self.encoded(notification.presentation)) }
+                    }
+                }
+            }
+        }
+        return writer.bytes
+    }
+}

@@ -1,0 +1,139 @@
+import APNsCore
+import APNsDevice
+import APNsInspection
+import APNsStore
+import NIOCore
+
+extension AdminRouter {
+    /// `/api/v1/devices/<token>/app`, `/api/v1/devices/<token>/delivered[/<id>]`,
+    /// `/api/v1/notifications/<uniqueId>/respond`: the emulated phone.
+    func routePhone(_ request: Request) throws(InspectionError) -> EventLoopFuture<Reply> {
+        let segments = request.segments
+        if segments[2] == "notifications" {
+            return try request.only("POST") { request.later(self.respond(to: segments[3], body: request.body, on: request.eventLoop)) }
+        }
+        guard let token = DeviceToken(hex: segments[3]) else { return request.now(Self.badToken) }
+        switch (segments[4], segments.count) {
+        case ("app", 5):
+            switch request.method {
+            case "GET": return request.now(self.app(of: token))
+            case "PUT": return request.later(self.changeApp(of: token, body: request.body, on: request.eventLoop))
+            default: return request.now(Self.notAllowed("GET", "PUT"))
+            }
+        case ("delivered", 5):
+            switch request.method {
+            case "GET": return request.now(self.delivered(of: token))
+            case "DELETE": return request.later(self.removeDelivered(of: token, nil, on: request.eventLoop))
+            default: return request.now(Self.notAllowed("GET", "DELETE"))
+            }
+        case ("delivered", 6):
+            return try request.only("DELETE") { request.later(self.removeDelivered(of: token, segments[5], on: request.eventLoop)) }
+        default:
+            return request.now(Self.error(404, "no such endpoint: \(request.path)"))
+        }
+    }
+
+    /// The app a token belongs to, or the answer saying why there is none.
+    private enum Lookup {
+        case success(AppInstall)
+        case failure(Response)
+    }
+
+    private func install(of token: DeviceToken) -> Lookup {
+        do {
+            guard let install = try self.relay.phone.install(of: token) else {
+                return .failure(Self.error(404, "token \(token.hex) is not known to the emulator: a device registers it, or POST /api/v1/devices"))
+            }
+            return .success(install)
+        } catch {
+            return .failure(Self.error(500, "could not read the token: \(error)"))
+        }
+    }
+
+    func app(of token: DeviceToken) -> Response {
+        switch self.install(of: token) {
+        case .failure(let response): return response
+        case .success(let install):
+            do {
+                let app = try self.relay.phone.app(install)
+                return Response(status: 200, body: PhoneJSON.app(app, token: token.hex, topic: install.topic, deviceID: install.deviceID))
+            } catch {
+                return Self.error(500, "could not read the app: \(error)")
+            }
+        }
+    }
+
+    /// `PUT .../app`: what a user changes in Settings, or a test arranges. The device, if
+    /// connected with version 2, hears of the change.
+    func changeApp(of token: DeviceToken, body: [UInt8], on eventLoop: any EventLoop) -> EventLoopFuture<Response> {
+        let install: AppInstall
+        switch self.install(of: token) {
+        case .failure(let response): return eventLoop.makeSucceededFuture(response)
+        case .success(let found): install = found
+        }
+        let update: AppUpdate
+        do {
+            update = try RequestDocument.decode(AppUpdate.self, from: body, example: AppUpdate.example)
+        } catch {
+            return eventLoop.makeSucceededFuture(Self.error(400, error.message))
+        }
+        let relay = self.relay
+        return relay.phone.change(install, on: eventLoop) { (app: inout AppModel) in app = update.applied(to: app) }.map { _, app in
+            relay.hub.inform(token, .app(topic: install.topic, document: Phone.json(app)))
+            return Response(status: 200, body: PhoneJSON.app(app, token: token.hex, topic: install.topic, deviceID: install.deviceID))
+        }.recover { Self.error(503, "could not save the app: \($0)") }
+    }
+
+    func delivered(of token: DeviceToken) -> Response {
+        switch self.install(of: token) {
+        case .failure(let response): return response
+        case .success(let install):
+            do {
+                return Response(status: 200, body: PhoneJSON.delivered(try self.relay.phone.app(install).delivered))
+            } catch {
+                return Self.error(500, "could not read Notification Center: \(error)")
+            }
+        }
+    }
+
+    /// `DELETE .../delivered[/<id>]`: clears Notification Center, or one notification from it
+    /// (404 when it is not there), as an app's `removeDeliveredNotifications` does.
+    func removeDelivered(of token: DeviceToken, _ uniqueID: String?, on eventLoop: any EventLoop) -> EventLoopFuture<Response> {
+        let install: AppInstall
+        switch self.install(of: token) {
+        case .failure(let response): return eventLoop.makeSucceededFuture(response)
+        case .success(let found): install = found
+        }
+        return self.relay.phone.change(install, on: eventLoop) { (app: inout AppModel) -> Int in app.removeDelivered(uniqueID) }.map { removed, _ in
+            if let uniqueID, removed == 0 { return Self.error(404, "notification \(uniqueID) is not in this app's Notification Center") }
+            return Response(status: 200, body: Array(#"{"removed":\#(removed)}"#.utf8))
+        }.recover { Self.error(503, "could not change Notification Center: \($0)") }
+    }
+
+    /// `POST /api/v1/notifications/<uniqueId>/respond`: the user taps, picks an action, replies or
+    /// dismisses. 409 when that is not offered on screen; the device hears of it.
+    func respond(to uniqueID: String, body: [UInt8], on eventLoop: any EventLoop) -> EventLoopFuture<Response> {
+        let document: RespondDocument
+        do {
+            document = try RequestDocument.decode(RespondDocument.self, from: body, example: RespondDocument.example)
+        } catch {
+            return eventLoop.makeSucceededFuture(Self.error(400, error.message))
+        }
+        let relay = self.relay
+        do {
+            guard try relay.phone.owner(of: uniqueID) != nil else {
+                return eventLoop.makeSucceededFuture(Self.error(404, "no notification \(uniqueID) was presented on a phone (or it is no longer in the journal)"))
+            }
+        } catch {
+            return eventLoop.makeSucceededFuture(Self.error(500, "could not look the notification up: \(error)"))
+        }
+        return relay.phone.respond(to: uniqueID, action: document.action, text: document.text, context: document.context, on: eventLoop)
+            .map { token, response in
+                relay.hub.inform(token, .response(uniqueID: uniqueID, document: Phone.json(response)))
+                return Response(status: 200, body: Array(PhoneJSON.encoded(response).utf8))
+            }.recover { error in
+                guard let refusal = error as? DeviceModelError else { return Self.error(503, "could not record the response: \(error)") }
+                return Self.error(refusal.code == .notOffered ? 409 : 400, refusal.message)
+            }
+    }
+}

@@ -1,0 +1,94 @@
+import APNsDevice
+import APNsStore
+import APNsWire
+import Foundation
+import NIOCore
+
+/// Version 2 of the device protocol: the app asks for authorization and changes its settings,
+/// the user responds to notifications. Each is answered in order, like the other requests.
+extension DeviceSessionHandler {
+    func authorize(_ install: AppInstall, options bits: UInt8, allow: Bool) {
+        guard let context = self.context else { return }
+        let options = Authorization.Options(rawValue: bits)
+        self.relay.phone.change(install, on: context.eventLoop) { (app: inout AppModel) -> Authorization.Answer in
+            let answer = app.authorization.request(options, userAllows: allow)
+            app.authorization = answer.authorization
+            return answer
+        }.assumeIsolated().whenComplete { result in
+            switch result {
+            case .success((let answer, _)):
+                let saved = answer.authorization
+                let status: UInt8 = switch saved.status {
+                case .notDetermined: 0
+                case .denied: 1
+                case .authorized: 2
+                }
+                let allowed: Authorization.Options = [
+                    saved.alert ? .alert : [], saved.sound ? .sound : [], saved.badge ? .badge : [],
+                ]
+                self.answered(
+                    .authorization(topic: install.topic, status: status, options: allowed.rawValue, granted: answer.granted, prompted: answer.prompted)
+                )
+            case .failure(let error):
+                self.failed(error, subject: install.topic)
+            }
+        }
+    }
+
+    func configure(_ install: AppInstall, document: [UInt8]) {
+        guard let context = self.context else { return }
+        let update: AppUpdate
+        do {
+            update = try JSONDecoder().decode(AppUpdate.self, from: Data(document))
+        } catch let error as DeviceModelError {
+            return self.answered(.refused(subject: install.topic, status: 400, message: error.message))
+        } catch {
+            return self.answered(.refused(subject: install.topic, status: 400, message: "the app document is not valid: \(error)"))
+        }
+        guard update.isAppsOwn else {
+            let message = "an app cannot set its own authorization or alert style: ask with authorize; the user changes them in Settings"
+            return self.answered(.refused(subject: install.topic, status: 400, message: message))
+        }
+        self.relay.phone.change(install, on: context.eventLoop) { (app: inout AppModel) in
+            app = update.applied(to: app)
+        }.assumeIsolated().whenComplete { result in
+            switch result {
+            case .success((_, let app)): self.answered(.app(topic: install.topic, document: Phone.json(app)))
+            case .failure(let error): self.failed(error, subject: install.topic)
+            }
+        }
+    }
+
+    func respond(_ uniqueID: String, action: String, text: String?, context code: UInt8) {
+        guard let context = self.context else { return }
+        let actionContext: ActionContext? = switch code {
+        case 1: .banner
+        case 2: .alert
+        default: nil
+        }
+        self.relay.phone.respond(to: uniqueID, action: action, text: text, context: actionContext, on: context.eventLoop)
+            .assumeIsolated().whenComplete { result in
+                switch result {
+                case .success((_, let response)): self.answered(.response(uniqueID: uniqueID, document: Phone.json(response)))
+                case .failure(let error): self.failed(error, subject: uniqueID)
+                }
+            }
+    }
+
+    /// A version-2 request is done: its answer goes out, then what waited behind it.
+    private func answered(_ answer: DeviceServerMessage) {
+        self.perform(self.machine.answered(answer))
+        self.answerWaiting()
+    }
+
+    /// A refusal the device can act on goes back as `refused`; a store failure ends the session.
+    private func failed(_ error: any Error, subject: String) {
+        if let error = error as? DeviceModelError {
+            self.answered(.refused(subject: subject, status: error.code == .notOffered ? 409 : 400, message: error.message))
+        } else {
+            self.logger.warning("the phone could not be changed", metadata: ["device.error": "\(error)"])
+            self.perform(self.machine.fail(.internalError, "could not change the app: \(error)"))
+            self.answerWaiting()
+        }
+    }
+}

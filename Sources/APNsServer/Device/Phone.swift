@@ -1,0 +1,197 @@
+import APNsCore
+import APNsDevice
+import APNsInspection
+import APNsStore
+import Foundation
+import Logging
+import NIOCore
+import Synchronization
+
+/// The emulated phone's side of every device: each app's settings and Notification Center
+/// (``AppModel``, loaded from the store on first use and kept in memory), the presentation of
+/// each notification handed to a device, and the user's responses. Every change is made under
+/// one lock, so that two at once (a push presented while a test changes the settings) never
+/// lose each other, and written to the store in the order made.
+///
+/// Thread-safe.
+public final class Phone: Sendable {
+    private struct State {
+        var apps: [AppInstall: AppModel] = [:]
+        /// What was decided for each notification handed over (a notification sent again after
+        /// a reconnect is not presented twice), until its device acknowledges it.
+        var presented: [String: (install: AppInstall, token: DeviceToken, presentation: Presentation)] = [:]
+        var presentedOrder: [String] = []
+    }
+
+    private let store: NotificationStore
+    private let hub: DeliveryHub
+    private let journal: Journal
+    private let clock: @Sendable () -> Int64
+    private let logger: Logger
+    private let state = Mutex(State())
+    /// The most presentations remembered for devices that do not acknowledge.
+    static let presentedLimit = 10_000
+
+    init(store: NotificationStore, hub: DeliveryHub, journal: Journal, clock: @escaping @Sendable () -> Int64, logger: Logger) {
+        self.store = store
+        self.hub = hub
+        self.journal = journal
+        self.clock = clock
+        self.logger = logger
+    }
+
+    /// The app a token belongs to: the device that registered it (or the token itself when no
+    /// device did) and its topic (else the notification's).
+    func install(of token: DeviceToken, topic: String? = nil) throws(StoreError) -> AppInstall? {
+        let record = try self.store.token(token)
+        guard let topic = record.map(\.topic).flatMap({ $0.isEmpty ? nil : $0 }) ?? topic else { return nil }
+        return AppInstall(deviceID: record?.deviceID ?? "token:\(token.hex)", topic: topic)
+    }
+
+    /// The app as it is now.
+    func app(_ install: AppInstall) throws(StoreError) -> AppModel {
+        try self.state.withLock { state throws(StoreError) in try Self.load(install, &state, self.store) }
+    }
+
+    /// Changes an app under the lock and writes the change; the future holds `body`'s result and
+    /// the app afterwards once the change is durable. `body` throwing changes nothing.
+    func change<R: Sendable>(
+        _ install: AppInstall,
+        on eventLoop: any EventLoop,
+        _ body: (inout AppModel) throws(DeviceModelError) -> R
+    ) -> EventLoopFuture<(R, AppModel)> {
+        let promise = eventLoop.makePromise(of: (R, AppModel).self)
+        do {
+            try self.state.withLock { state throws in
+                let before = try Self.load(install, &state, self.store)
+                var app = before
+                let result = try body(&app)
+                state.apps[install] = app
+                let change = AppChange(install: install, from: before, to: app)
+                guard !change.isEmpty else { return promise.succeed((result, app)) }
+                // Submitted under the lock: the writer takes changes in the order they were made.
+                self.store.submit([.saveApp(change)]) { [app] outcome in
+                    switch outcome {
+                    case .success: promise.succeed((result, app))
+                    case .failure(let error): promise.fail(error)
+                    }
+                }
+            }
+        } catch {
+            promise.fail(error)
+        }
+        return promise.futureResult
+    }
+
+    private static func load(_ install: AppInstall, _ state: inout State, _ store: NotificationStore) throws(StoreError) -> AppModel {
+        if let app = state.apps[install] { return app }
+        let app = try store.app(install) ?? AppModel()
+        state.apps[install] = app
+        return app
+    }
+
+    /// Decides how the phone presents `notification` as it is handed to its device, records it
+    /// (journal, event, Notification Center) and returns it; the same decision again for a
+    /// notification handed over twice. Nil when no app can be named for its token.
+    func present(_ notification: APNsCore.Notification) -> Presentation? {
+        do {
+            guard let install = try self.install(of: notification.token, topic: notification.topic) else { return nil }
+            return try self.present(notification, in: install)
+        } catch {
+            self.logger.warning("could not present a notification", metadata: ["apns.unique_id": "\(notification.uniqueID)", "store.error": "\(error)"])
+            return nil
+        }
+    }
+
+    private func present(_ notification: APNsCore.Notification, in install: AppInstall) throws(StoreError) -> Presentation {
+        let now = self.clock()
+        let decided = try self.state.withLock { state throws(StoreError) -> (Presentation, fresh: Bool) in
+            if let known = state.presented[notification.uniqueID] { return (known.presentation, false) }
+            let before = try Self.load(install, &state, self.store)
+            let (presentation, after) = Presenter.present(payload: notification.payload, uniqueID: notification.uniqueID, at: now, to: before)
+            state.apps[install] = after
+            let change = AppChange(install: install, from: before, to: after)
+            if !change.isEmpty { self.store.submit([.saveApp(change)]) { _ in } }
+            state.presented[notification.uniqueID] = (install, notification.token, presentation)
+            state.presentedOrder.append(notification.uniqueID)
+            if state.presentedOrder.count > Self.presentedLimit {
+                let dropped = state.presentedOrder.prefix(Self.presentedLimit / 10)
+                for id in dropped { state.presented[id] = nil }
+                state.presentedOrder.removeFirst(dropped.count)
+            }
+            return (presentation, true)
+        }
+        let (presentation, fresh) = decided
+        if fresh { self.journal.presented(uniqueID: notification.uniqueID, presentation) }
+        return presentation
+    }
+
+    /// The device acknowledged a notification: it will not be handed over again.
+    func acknowledged(_ uniqueID: String) {
+        self.state.withLock { state in
+            guard state.presented.removeValue(forKey: uniqueID) != nil else { return }
+            state.presentedOrder.removeAll { $0 == uniqueID }
+        }
+    }
+
+    /// The token and app of a notification the phone presented (or the journal still holds).
+    func owner(of uniqueID: String) throws(StoreError) -> (token: DeviceToken, install: AppInstall)? {
+        if let known = self.state.withLock({ $0.presented[uniqueID] }) { return (known.token, known.install) }
+        let entry = self.journal.read { $0.entry(uniqueID: uniqueID) }
+        guard case .accepted(let notification) = entry?.push else { return nil }
+        guard let install = try self.install(of: notification.token, topic: notification.topic) else { return nil }
+        return (notification.token, install)
+    }
+
+    /// The user responds to notification `uniqueID` on its phone; recorded (journal, event) once
+    /// durable. The caller tells the device.
+    func respond(
+        to uniqueID: String,
+        action: String,
+        text: String?,
+        context: ActionContext?,
+        on eventLoop: any EventLoop
+    ) -> EventLoopFuture<(token: DeviceToken, response: UserResponse)> {
+        let owner: (token: DeviceToken, install: AppInstall)
+        do {
+            guard let found = try self.owner(of: uniqueID) else {
+                return eventLoop.makeFailedFuture(
+                    DeviceModelError(.notOffered, field: "uniqueId", "notification \(uniqueID) was never presented on a phone (or is no longer in the journal)")
+                )
+            }
+            owner = found
+        } catch {
+            return eventLoop.makeFailedFuture(error)
+        }
+        let now = self.clock()
+        return self.change(owner.install, on: eventLoop) { (app: inout AppModel) throws(DeviceModelError) -> UserResponse in
+            let (response, after) = try UserResponse.respond(to: uniqueID, action: action, text: text, context: context, at: now, app: app)
+            app = after
+            return response
+        }.map { response, _ in
+            self.journal.responded(uniqueID: uniqueID, response)
+            return (owner.token, response)
+        }
+    }
+
+    /// Empties every Notification Center, and with `devices` forgets every app (the store is
+    /// emptied alongside by the admin API's reset).
+    func reset(devices: Bool) {
+        self.state.withLock { state in
+            if devices {
+                state.apps = [:]
+            } else {
+                for install in state.apps.keys { state.apps[install]?.delivered = [] }
+            }
+            state.presented = [:]
+            state.presentedOrder = []
+        }
+    }
+
+    /// A value as JSON text, for the device protocol and the admin API.
+    static func json<T: Encodable>(_ value: T) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return (try? Array(encoder.encode(value))) ?? Array("null".utf8)
+    }
+}

@@ -1,0 +1,82 @@
+import APNsDevice
+import Foundation
+
+/// Apps and their delivered notifications as the store keeps them: JSON, so that a person reading
+/// the database, and a later version of the emulator, can make sense of them.
+enum AppCodec {
+    static func encode<T: Encodable>(_ value: T) throws(StoreError) -> [UInt8] {
+        do {
+            return Array(try JSONEncoder().encode(value))
+        } catch {
+            throw .corruptRecord("could not encode \(T.self): \(error)")
+        }
+    }
+
+    static func decode<T: Decodable>(_ type: T.Type, _ bytes: [UInt8]) throws(StoreError) -> T {
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(bytes))
+        } catch {
+            throw .corruptRecord("\(T.self) record: \(error)")
+        }
+    }
+}
+
+extension StoreKeys {
+    /// An app's key: device id and topic, each with its length (u16), so no two apps share a
+    /// prefix.
+    static func appKey(_ install: AppInstall) -> [UInt8] {
+        var key: [UInt8] = []
+        for part in [install.deviceID, install.topic] {
+            let bytes = Array(part.utf8)
+            key.appendBigEndian(UInt16(clamping: bytes.count))
+            key.append(contentsOf: bytes)
+        }
+        return key
+    }
+
+    /// A delivered notification's key: its app's key, when it was presented, its unique id
+    /// (Notification Center in the order things arrived).
+    static func deliveredKey(_ install: AppInstall, _ notification: DeliveredNotification) -> [UInt8] {
+        var key = self.appKey(install)
+        key.appendBigEndian(UInt64(max(notification.presentedAt, 0)))
+        key.append(contentsOf: notification.uniqueID.utf8)
+        return key
+    }
+}
+
+extension StoreWriter {
+    /// Writes an app's change; writer thread only.
+    func saveApp(_ change: AppChange, _ txn: Transaction) throws(StoreError) -> StoreOutcome {
+        if let settings = change.settings {
+            try txn.put(self.environment.apps, StoreKeys.appKey(change.install), AppCodec.encode(settings))
+        }
+        for notification in change.removed {
+            _ = try txn.delete(self.environment.delivered, StoreKeys.deliveredKey(change.install, notification))
+        }
+        for notification in change.added {
+            try txn.put(self.environment.delivered, StoreKeys.deliveredKey(change.install, notification), AppCodec.encode(notification))
+        }
+        return .appSaved
+    }
+}
+
+extension NotificationStore {
+    /// The app as the store keeps it, its Notification Center included; nil when nothing was
+    /// ever saved for it.
+    public func app(_ install: AppInstall) throws(StoreError) -> AppModel? {
+        try self.read { txn throws(StoreError) -> AppModel? in
+            let key = StoreKeys.appKey(install)
+            var app = try txn.get(self.environment.apps, key).map { bytes throws(StoreError) in try AppCodec.decode(AppModel.self, bytes) }
+            var delivered: [DeliveredNotification] = []
+            try txn.scan(self.environment.delivered, from: key) { entryKey, value throws(StoreError) in
+                guard entryKey.count > key.count + 8, entryKey.starts(with: key) else { return false }
+                delivered.append(try AppCodec.decode(DeliveredNotification.self, Array(value)))
+                return true
+            }
+            guard app != nil || !delivered.isEmpty else { return nil }
+            if app == nil { app = AppModel() }
+            app?.delivered = delivered
+            return app
+        }
+    }
+}
