@@ -154,6 +154,7 @@ let package = Package(
         .target(
             name: "APNsTestSupport",
             dependencies: [
+                "APNsDevice",
                 "APNsCore",
                 "APNsAuth",
                 "APNsServer",
@@ -222,6 +223,7 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
+                "APNsDevice",
                 "APNsCore",
                 "APNsAuth",
                 "APNsServer",

@@ -11,7 +11,8 @@ public enum RequestDocument {
         } catch let error as InspectionError {
             throw error
         } catch let error as DeviceModelError {
-            throw InspectionError(.badDocument, field: error.field, error.message)
+            let message = error.message.hasPrefix(error.field) ? error.message : "\(error.field): \(error.message)"
+            throw InspectionError(.badDocument, field: error.field, message)
         } catch let error as DecodingError {
             throw Self.explain(error, example: example)
         } catch {

@@ -1,4 +1,5 @@
 import APNsCore
+import APNsDevice
 import APNsDeviceClient
 import Foundation
 
@@ -58,5 +59,35 @@ extension RunningEmulator {
         let token = try await device.register(topic: topic)
         try await device.close()
         return token
+    }
+}
+
+extension DeviceClient {
+    /// The next thing the phone tells this (version-2) device that `matching` accepts, or an
+    /// error if none comes within `timeout`. A timeout ends the event stream.
+    public func nextEvent(within timeout: Duration = .seconds(10), _ matching: @escaping @Sendable (DeviceEvent) -> Bool) async throws -> DeviceEvent {
+        try await withThrowingTaskGroup(of: DeviceEvent?.self) { group in
+            group.addTask {
+                for await event in self.events where matching(event) { return event }
+                throw DeviceClientError.closed
+            }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let event = first else { throw TestClientError.timedOut }
+            return event
+        }
+    }
+
+    /// How the phone presented notification `uniqueID` (it follows the notification).
+    public func presentation(of uniqueID: String, within timeout: Duration = .seconds(10)) async throws -> Presentation {
+        let event = try await self.nextEvent(within: timeout) { event in
+            if case .presented(uniqueID, _) = event { return true }
+            return false
+        }
+        guard case .presented(_, let presentation) = event else { throw TestClientError.timedOut }
+        return presentation
     }
 }
