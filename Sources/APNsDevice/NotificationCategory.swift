@@ -51,7 +51,11 @@ public struct NotificationCategory: Hashable, Sendable, Codable {
         }
     }
 
-    private enum CodingKeys: String, CodingKey, CaseIterable { case identifier, actions, minimalActions, options }
+    /// `intentIdentifiers` (SiriKit's, which the phone does not use) and `customDismissAction` as a
+    /// flag are taken too, as UserNotifications spells them.
+    private enum CodingKeys: String, CodingKey, CaseIterable {
+        case identifier, actions, minimalActions, options, intentIdentifiers, customDismissAction
+    }
 
     public init(from decoder: any Decoder) throws {
         try decoder.refuseUnknown(CodingKeys.self, in: "a category")
@@ -59,11 +63,12 @@ public struct NotificationCategory: Hashable, Sendable, Codable {
         self.identifier = try container.decode(String.self, forKey: .identifier)
         self.actions = try container.decodeIfPresent([NotificationAction].self, forKey: .actions) ?? []
         self.minimalActions = try container.decodeIfPresent([String].self, forKey: .minimalActions)
+        _ = try container.decodeIfPresent([String].self, forKey: .intentIdentifiers)
         let options = try container.decodeIfPresent([String].self, forKey: .options) ?? []
         for option in options where option != "customDismissAction" {
             throw DeviceModelError(.invalid, field: decoder.fieldPath + ".options", "\(option) is not a category option; use customDismissAction")
         }
-        self.customDismissAction = options.contains("customDismissAction")
+        self.customDismissAction = try options.contains("customDismissAction") || container.decodeIfPresent(Bool.self, forKey: .customDismissAction) == true
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -120,7 +125,11 @@ public struct NotificationAction: Hashable, Sendable, Codable {
         self.textInput = textInput
     }
 
-    private enum CodingKeys: String, CodingKey, CaseIterable { case identifier, title, options, textInput }
+    /// The options may also be flags (`"foreground": true`), and a text-input action may be
+    /// given as UserNotifications spells it (`textInputButtonTitle`, `textInputPlaceholder`).
+    private enum CodingKeys: String, CodingKey, CaseIterable {
+        case identifier, title, options, textInput, foreground, destructive, authenticationRequired, textInputButtonTitle, textInputPlaceholder
+    }
     private static let optionNames = ["foreground", "destructive", "authenticationRequired"]
 
     public init(from decoder: any Decoder) throws {
@@ -132,10 +141,18 @@ public struct NotificationAction: Hashable, Sendable, Codable {
         for option in options where !Self.optionNames.contains(option) {
             throw DeviceModelError(.invalid, field: decoder.fieldPath + ".options", "\(option) is not an action option; use \(Self.optionNames.joined(separator: ", "))")
         }
-        self.foreground = options.contains("foreground")
-        self.destructive = options.contains("destructive")
-        self.authenticationRequired = options.contains("authenticationRequired")
+        func flag(_ key: CodingKeys) throws -> Bool {
+            try options.contains(key.stringValue) || container.decodeIfPresent(Bool.self, forKey: key) == true
+        }
+        self.foreground = try flag(.foreground)
+        self.destructive = try flag(.destructive)
+        self.authenticationRequired = try flag(.authenticationRequired)
         self.textInput = try container.decodeIfPresent(TextInput.self, forKey: .textInput)
+        let buttonTitle = try container.decodeIfPresent(String.self, forKey: .textInputButtonTitle)
+        let placeholder = try container.decodeIfPresent(String.self, forKey: .textInputPlaceholder)
+        if self.textInput == nil, buttonTitle != nil || placeholder != nil {
+            self.textInput = TextInput(buttonTitle: buttonTitle ?? "Send", placeholder: placeholder ?? "")
+        }
     }
 
     public func encode(to encoder: any Encoder) throws {

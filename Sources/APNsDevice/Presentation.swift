@@ -20,7 +20,8 @@ public struct Presentation: Hashable, Sendable, Codable {
     public var actions: [NotificationAction] = []
     /// The buttons in the minimal context (banner, lock screen, Notification Center): at most two.
     public var minimalActions: [NotificationAction] = []
-    /// What the payload asked for that the phone did not do, and why.
+    /// What the payload asked for that the phone did not do, and why (in JSON an object from
+    /// `alert`, `sound`, `badge` to the reason).
     public var suppressed: [Suppression] = []
     /// Nothing for the user: no alert, sound or badge in the payload.
     public var silent = false
@@ -52,11 +53,33 @@ public struct Presentation: Hashable, Sendable, Codable {
         try container.encode(self.threadID, forKey: .threadID)
         try container.encode(self.actions, forKey: .actions)
         try container.encode(self.minimalActions, forKey: .minimalActions)
-        try container.encode(self.suppressed, forKey: .suppressed)
+        var suppressed = container.nestedContainer(keyedBy: AnyKey.self, forKey: .suppressed)
+        for item in self.suppressed { try suppressed.encode(item.reason, forKey: AnyKey(stringValue: item.what)) }
         try container.encode(self.silent, forKey: .silent)
         try container.encode(self.localized, forKey: .localized)
         try container.encode(self.appNotified, forKey: .appNotified)
         try container.encode(self.notes, forKey: .notes)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.shown = try container.decode(Bool.self, forKey: .shown)
+        self.style = try container.decode(PresentationStyle.self, forKey: .style)
+        self.title = try container.decodeIfPresent(String.self, forKey: .title)
+        self.subtitle = try container.decodeIfPresent(String.self, forKey: .subtitle)
+        self.body = try container.decodeIfPresent(String.self, forKey: .body)
+        self.sound = try container.decodeIfPresent(String.self, forKey: .sound)
+        self.badge = try container.decodeIfPresent(Int.self, forKey: .badge)
+        self.category = try container.decodeIfPresent(String.self, forKey: .category)
+        self.threadID = try container.decodeIfPresent(String.self, forKey: .threadID)
+        self.actions = try container.decode([NotificationAction].self, forKey: .actions)
+        self.minimalActions = try container.decode([NotificationAction].self, forKey: .minimalActions)
+        let suppressed = try container.decode([String: String].self, forKey: .suppressed)
+        self.suppressed = ["alert", "sound", "badge"].compactMap { what in suppressed[what].map { Suppression(what: what, reason: $0) } }
+        self.silent = try container.decode(Bool.self, forKey: .silent)
+        self.localized = try container.decode([LocalizedText].self, forKey: .localized)
+        self.appNotified = try container.decode(Bool.self, forKey: .appNotified)
+        self.notes = try container.decode([String].self, forKey: .notes)
     }
 
     /// The buttons offered in `context`.

@@ -1,4 +1,5 @@
 import APNsCore
+import APNsDevice
 import APNsDeviceClient
 import APNsInspection
 import ArgumentParser
@@ -11,12 +12,19 @@ struct DeviceCommand: AsyncParsableCommand {
         abstract: "Connect as a device: register (or resume) a token, print it, then print each notification as a JSON line.",
         discussion: """
             The first line of output is the token (hex). Each notification follows as one JSON line with the \
-            admin API's fields, and is acknowledged unless --no-ack. Notifications queued while the device \
-            was offline arrive first, oldest first.
+            admin API's fields and its presentation (how the emulated phone showed it), and is acknowledged \
+            unless --no-ack. Notifications queued while the device was offline arrive first, oldest first.
+
+            The app's settings: --authorize asks for permission (the first time, the emulated user answers \
+            --prompt), --categories, --state, --language and --strings are sent as the app would at launch.
+
+            Act as the user by typing on standard input, one command a line (IDs may be shortened to a \
+            prefix of a printed unique id): tap ID, action ID ACTION, text ID ACTION "reply", dismiss ID, \
+            state foreground|background|notRunning. Each response is printed as a {"response": ...} line.
             """
     )
 
-    @Option(help: "Register a new token for this app (bundle id).")
+    @Option(help: "The app (bundle id): a new token is registered for it, unless --token resumes one.")
     var topic: String?
 
     @Option(name: .customLong("token"), help: "Resume a token issued before (hex); repeat for several.")
@@ -40,10 +48,35 @@ struct DeviceCommand: AsyncParsableCommand {
     @Option(help: "Exit after this many notifications (0: just register or resume, print the token, exit).")
     var count: Int?
 
+    @Option(help: "Ask for authorization to alert, sound and badge (comma-separated, or empty for none).")
+    var authorize: String?
+
+    @Option(help: "What the emulated user answers the first time the app asks: allow or deny.")
+    var prompt = "allow"
+
+    @Option(name: .customLong("categories"), help: "A JSON file of the app's categories (an array, or {\"categories\": [...]}).")
+    var categoriesFile: String?
+
+    @Option(help: "The app's state: foreground, background or notRunning.")
+    var state: String?
+
+    @Option(help: "The phone's language (e.g. en, fr).")
+    var language: String?
+
+    @Option(name: .customLong("strings"), help: "A JSON file of the app's localised strings: {\"<lang>\": {\"<key>\": \"<format>\"}}.")
+    var stringsFile: String?
+
     func validate() throws {
-        guard (self.topic == nil) != self.tokens.isEmpty else {
-            throw ValidationError("give either --topic (register a new token) or --token (resume)")
+        guard self.topic != nil || !self.tokens.isEmpty else {
+            throw ValidationError("give --topic (register a new token for this app) or --token (resume)")
         }
+        let settings = [self.authorize, self.categoriesFile, self.state, self.language, self.stringsFile].contains { $0 != nil }
+        if settings, self.topic == nil { throw ValidationError("--authorize, --categories, --state, --language and --strings need --topic (the app)") }
+        if let authorize = self.authorize {
+            do { _ = try Authorization.Options(list: authorize) } catch { throw ValidationError("--authorize: \(error.message)") }
+        }
+        guard ["allow", "deny"].contains(self.prompt) else { throw ValidationError("--prompt is allow or deny") }
+        if let state = self.state, AppState(rawValue: state) == nil { throw ValidationError("--state is foreground, background or notRunning") }
         for token in self.tokens where DeviceToken(hex: token) == nil {
             throw ValidationError("--token \(token) is not even-length hex of 32 to 100 bytes")
         }
@@ -52,7 +85,7 @@ struct DeviceCommand: AsyncParsableCommand {
 
     func run() async throws {
         let client = try await DeviceClient.connect(host: self.host, port: self.devicePort, caPath: self.caPath, deviceID: self.deviceID)
-        if let topic = self.topic {
+        if self.tokens.isEmpty, let topic = self.topic {
             say(try await client.register(topic: topic).hex)
         } else {
             let results = try await client.resume(self.tokens.compactMap { DeviceToken(hex: $0) })
@@ -63,16 +96,73 @@ struct DeviceCommand: AsyncParsableCommand {
                 say(result.token.hex)
             }
         }
-        var received = 0
+        if let topic = self.topic { try await self.configureApp(client, topic: topic) }
         if self.count == 0 { return try await client.close() }
-        for try await notification in client.notifications {
-            say(NotificationJSON.line(notification))
-            if !self.noAck { try await client.acknowledge(notification.uniqueID) }
-            received += 1
-            if let count = self.count, received >= count { break }
+        try await self.serve(client)
+    }
+
+    private enum Input: Sendable {
+        case notification(APNsCore.Notification)
+        case event(DeviceEvent)
+        case command(String)
+        case closed((any Error)?)
+    }
+
+    /// Prints notifications with their presentations and carries out typed commands until
+    /// --count notifications were printed or the connection ends.
+    private func serve(_ client: DeviceClient) async throws {
+        let (inputs, input) = AsyncStream.makeStream(of: Input.self)
+        let notifications = Task {
+            do {
+                for try await notification in client.notifications { input.yield(.notification(notification)) }
+                input.yield(.closed(nil))
+            } catch {
+                input.yield(.closed(error))
+            }
         }
-        if self.count.map({ received < $0 }) ?? true {
-            throw DeviceCommandError("the emulator closed the connection")
+        let events = Task { for await event in client.events { input.yield(.event(event)) } }
+        // Standard input blocks a thread of its own; /dev/null ends it at once.
+        Thread.detachNewThread {
+            while let line = readLine() { input.yield(.command(line)) }
+        }
+        defer {
+            notifications.cancel()
+            events.cancel()
+        }
+        var waiting: [String: APNsCore.Notification] = [:]
+        var early: [String: Presentation] = [:]
+        var seen: [String] = []
+        for await next in inputs {
+            var printed: APNsCore.Notification?
+            switch next {
+            case .notification(let notification):
+                // Its presentation follows it; print the two together.
+                if let presentation = early.removeValue(forKey: notification.uniqueID) {
+                    say(Self.line(notification, presentation))
+                    printed = notification
+                } else {
+                    waiting[notification.uniqueID] = notification
+                }
+            case .event(.presented(let uniqueID, let presentation)):
+                if let notification = waiting.removeValue(forKey: uniqueID) {
+                    say(Self.line(notification, presentation))
+                    printed = notification
+                } else {
+                    early[uniqueID] = presentation
+                }
+            case .event(.response(let response)):
+                say(#"{"response":"# + PhoneJSON.encoded(response) + "}")
+            case .event(.app):
+                break
+            case .command(let line):
+                await self.perform(line, on: client, topic: self.topic, seen: seen)
+            case .closed(let error):
+                throw DeviceCommandError("the emulator closed the connection\(error.map { ": \($0)" } ?? "")")
+            }
+            guard let notification = printed else { continue }
+            seen.append(notification.uniqueID)
+            if !self.noAck { try await client.acknowledge(notification.uniqueID) }
+            if let count = self.count, seen.count >= count { break }
         }
         // Make sure the last acknowledgement reached the emulator before leaving.
         try await client.ping()

@@ -14,7 +14,12 @@ public struct RespondDocument: Decodable {
     public init(from decoder: any Decoder) throws {
         try decoder.refuseUnknownKeys(CodingKeys.self, in: "a response")
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.action = try container.decode(String.self, forKey: .action)
+        // UserNotifications' own names for a tap and a dismissal are taken too.
+        switch try container.decode(String.self, forKey: .action) {
+        case "com.apple.UNNotificationDefaultActionIdentifier": self.action = NotificationAction.defaultIdentifier
+        case "com.apple.UNNotificationDismissActionIdentifier": self.action = NotificationAction.dismissIdentifier
+        case let action: self.action = action
+        }
         guard !self.action.isEmpty else { throw InspectionError(.badDocument, field: "action", "action is default, dismiss or an action's identifier") }
         self.text = try container.decodeIfPresent(String.self, forKey: .text)
         if let name = try container.decodeIfPresent(String.self, forKey: .context) {

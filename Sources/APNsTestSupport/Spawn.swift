@@ -16,13 +16,14 @@ public enum Spawn {
         public var signal: Int32?
     }
 
-    /// Starts `arguments[0]` (looked up on PATH) with standard output to `stdout` and standard error
+    /// Starts `arguments[0]` (looked up on PATH) with standard input from `stdin` (a file or a
+    /// FIFO: the child waits until a writer opens it), standard output to `stdout` and standard error
     /// to `stderr` (files, created or truncated), and `environment` added to this process's.
-    static func start(_ arguments: [String], environment: [String: String] = [:], stdout: String, stderr: String) throws -> pid_t {
+    static func start(_ arguments: [String], environment: [String: String] = [:], stdin: String = "/dev/null", stdout: String, stderr: String) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 0, stdin, O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         if stderr == stdout {
             posix_spawn_file_actions_adddup2(&actions, 1, 2)

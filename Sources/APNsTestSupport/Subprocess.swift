@@ -110,8 +110,10 @@ public final class BackgroundProcess: Sendable {
     public let pid: Int32
     public let output: String
 
-    public init(_ executable: String, _ arguments: [String], output: String) throws {
-        self.pid = try Spawn.start([executable] + arguments, stdout: output, stderr: output)
+    /// - Parameter input: what standard input reads (default /dev/null); a FIFO made with
+    ///   `mkfifo` lets a test type commands while the program runs.
+    public init(_ executable: String, _ arguments: [String], output: String, input: String = "/dev/null") throws {
+        self.pid = try Spawn.start([executable] + arguments, stdin: input, stdout: output, stderr: output)
         self.output = output
     }
 

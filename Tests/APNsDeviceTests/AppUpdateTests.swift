@@ -51,6 +51,24 @@ struct AppUpdateTests {
         }
     }
 
+    @Test("UserNotifications' spellings are taken too: flags for options, textInputButtonTitle, intentIdentifiers")
+    func aliases() throws {
+        let update = try self.decode(#"{"categories":[{"identifier":"C","intentIdentifiers":[],"customDismissAction":true,"actions":[{"identifier":"R","title":"Reply","foreground":true,"textInputButtonTitle":"Send","textInputPlaceholder":"Say"}]}]}"#)
+        let category = try #require(update.categories?.first)
+        #expect(category.customDismissAction && category.actions[0].foreground && !category.actions[0].destructive)
+        #expect(category.actions[0].textInput == .init(buttonTitle: "Send", placeholder: "Say"))
+    }
+
+    @Test("a presentation's suppressed parts are an object from what to why in JSON, and read back")
+    func suppressedJSON() throws {
+        var app = AppModel()
+        app.authorization = Authorization(status: .authorized, alert: true)
+        let presentation = Presenter.present(payload: Array(#"{"aps":{"alert":"x","sound":"default","badge":1}}"#.utf8), uniqueID: "u", at: 1, to: app).0
+        let json = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(presentation)) as? [String: Any])
+        #expect((json["suppressed"] as? [String: String])?.keys.sorted() == ["badge", "sound"])
+        #expect(try JSONDecoder().decode(Presentation.self, from: JSONEncoder().encode(presentation)) == presentation)
+    }
+
     @Test("an app round-trips through JSON unchanged (as the store keeps it)")
     func roundTrip() throws {
         var app = AppModel()

@@ -117,3 +117,50 @@ struct DeviceCommandTests {
         try await emulator.stop()
     }
 }
+
+@Suite("apns-emulator device: the phone")
+struct DeviceCommandPhoneTests {
+    @Test("--authorize, --categories, --state: each line carries its presentation; typed commands act as the user")
+    func phone() async throws {
+        let emulator = try await RunningEmulator.start()
+        let categories = emulator.directory.appending("categories.json")
+        try #"[{"identifier": "INVITE", "actions": [{"identifier": "ACCEPT", "title": "Accept"}, {"identifier": "REPLY", "title": "Reply", "textInput": {"buttonTitle": "Send"}}]}]"#
+            .write(toFile: categories, atomically: true, encoding: .utf8)
+        let commands = emulator.directory.appending("commands")
+        #expect(mkfifo(commands, 0o600) == 0)
+        let arguments = [
+            "device", "--topic", "com.example.app", "--device-port", String(emulator.devicePort), "--ca", emulator.caPath,
+            "--authorize", "alert,sound", "--prompt", "allow", "--categories", categories, "--state", "background", "--count", "2",
+        ]
+        // Opened for reading and writing, the FIFO has a writer before the device opens it to read
+        // (so neither side waits for the other); closing it ends the device's input.
+        let descriptor = open(commands, O_RDWR)
+        try #require(descriptor >= 0)
+        let typing = FileHandle(fileDescriptor: descriptor, closeOnDealloc: false)
+        let device = try BackgroundProcess(Subprocess.emulatorExecutable, arguments, output: emulator.directory.appending("phone.log"), input: commands)
+        let token = try #require(try await device.waitForLines(1).first)
+
+        let provider = try await emulator.http2Client()
+        let first = try await provider.push(token: token, headers: [("apns-topic", "com.example.app")], json: #"{"aps":{"alert":"Lunch?","sound":"default","category":"INVITE"}}"#)
+        let uniqueID = try #require(first.header("apns-unique-id"))
+        let printed = try await device.waitForLines(3)
+        let line = try #require(printed.first { $0.contains(uniqueID) && $0.hasPrefix("{") })
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        let presentation = try #require(json["presentation"] as? [String: Any])
+        #expect(presentation["shown"] as? Bool == true && presentation["sound"] as? String == "default")
+        #expect((presentation["actions"] as? [[String: Any]])?.map { $0["identifier"] as? String } == ["ACCEPT", "REPLY"])
+
+        typing.write(Data("text \(uniqueID.prefix(8)) REPLY \"On my way\"\n".utf8))
+        let answered = await eventually { device.lines.contains { $0.hasPrefix(#"{"response""#) } }
+        #expect(answered, "\(device.lines)")
+        let journal = try await emulator.adminObject("/api/v1/notifications/\(uniqueID)")
+        #expect((journal["response"] as? [String: Any])?["text"] as? String == "On my way")
+
+        #expect(try await provider.push(token: token, headers: [("apns-topic", "com.example.app")], json: #"{"aps":{"alert":"2"}}"#).status == 200)
+        #expect(await device.wait() == 0)
+        close(descriptor)
+        let app = try await emulator.adminObject("/api/v1/devices/\(token)/app")
+        #expect((app["authorization"] as? [String: Any])?["status"] as? String == "authorized")
+        try await emulator.stop()
+    }
+}

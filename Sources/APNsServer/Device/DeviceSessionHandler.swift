@@ -99,8 +99,9 @@ final class DeviceSessionHandler: ChannelInboundHandler {
             self.send(.notification(notification))
             // The phone decides how it shows the notification as it hands it over; a version-2
             // device is told right after the notification itself.
-            if let presentation = self.relay.phone.present(notification), self.machine.version >= 2 {
-                self.send(.presented(uniqueID: notification.uniqueID, document: Phone.json(presentation)))
+            let presentation = self.relay.phone.present(notification)
+            if self.machine.version >= 2 {
+                self.send(.presented(uniqueID: notification.uniqueID, document: Phone.json(presentation ?? Phone.noApp)))
             }
         case .send(let message):
             self.send(message)

@@ -188,6 +188,14 @@ public final class Phone: Sendable {
         }
     }
 
+    /// What a version-2 device is told for a notification no app could be named for (a token the
+    /// emulator never issued, pushed without a topic): nothing was decided.
+    static let noApp: Presentation = {
+        var presentation = Presentation()
+        presentation.notes = ["the emulator knows no app for this token (never registered, pushed without apns-topic), so the phone decided nothing"]
+        return presentation
+    }()
+
     /// A value as JSON text, for the device protocol and the admin API.
     static func json<T: Encodable>(_ value: T) -> [UInt8] {
         let encoder = JSONEncoder()

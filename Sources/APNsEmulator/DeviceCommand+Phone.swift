@@ -1,0 +1,105 @@
+import APNsCore
+import APNsDevice
+import APNsDeviceClient
+import APNsInspection
+import Foundation
+
+/// The phone side of `apns-emulator device`: the app's settings from the command line, each
+/// notification printed with its presentation, and the user's actions typed on standard input.
+extension DeviceCommand {
+    /// Asks for authorization and sends the app's settings, as an app does at launch.
+    func configureApp(_ client: DeviceClient, topic: String) async throws {
+        if let authorize = self.authorize {
+            let options = try Authorization.Options(list: authorize)
+            let answer = try await client.requestAuthorization(topic: topic, options: options, userAllows: self.prompt == "allow")
+            let saved = answer.authorization
+            let allowed = [saved.alert ? "alert" : nil, saved.sound ? "sound" : nil, saved.badge ? "badge" : nil].compactMap { $0 }
+            sayError(
+                "authorization: \(saved.status.rawValue)\(allowed.isEmpty ? "" : " (" + allowed.joined(separator: ", ") + ")")"
+                    + (answer.prompted ? ", the user was asked" : ", as saved before")
+            )
+        }
+        var document: [String: String] = [:]
+        if let path = self.categoriesFile {
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            document["categories"] = trimmed.hasPrefix("[") ? trimmed : try Self.member("categories", of: trimmed, in: path)
+        }
+        if let path = self.stringsFile { document["strings"] = try String(contentsOfFile: path, encoding: .utf8) }
+        if let state = self.state { document["appState"] = "\"\(state)\"" }
+        if let language = self.language { document["language"] = Self.quoted(language) }
+        guard !document.isEmpty else { return }
+        let json = "{" + document.map { "\"\($0.key)\": \($0.value)" }.joined(separator: ", ") + "}"
+        _ = try await client.configure(topic: topic, document: Array(json.utf8))
+    }
+
+    /// The member `name` of the JSON object in `text` (a file given as `{"categories": [...]}`).
+    private static func member(_ name: String, of text: String, in path: String) throws -> String {
+        guard let object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], let value = object[name] else {
+            throw DeviceCommandError("\(path) must be a JSON array of categories, or an object with \"\(name)\"")
+        }
+        return String(decoding: try JSONSerialization.data(withJSONObject: value), as: UTF8.self)
+    }
+
+    static func quoted(_ text: String) -> String {
+        String(decoding: (try? JSONEncoder().encode(text)) ?? Data("\"\"".utf8), as: UTF8.self)
+    }
+
+    /// A notification's line: the admin API's fields and, for a version-2 session, how the phone
+    /// presented it.
+    static func line(_ notification: APNsCore.Notification, _ presentation: Presentation?) -> String {
+        let line = NotificationJSON.line(notification)
+        guard let presentation, line.hasSuffix("}") else { return line }
+        return String(line.dropLast()) + ",\"presentation\":" + PhoneJSON.encoded(presentation) + "}"
+    }
+
+    /// Carries out one typed command: `tap ID`, `action ID ACTION`, `text ID ACTION "reply"`,
+    /// `dismiss ID`, `state foreground|background|notRunning`. IDs may be shortened to a prefix of
+    /// a unique id printed before.
+    func perform(_ command: String, on client: DeviceClient, topic: String?, seen: [String]) async {
+        let words = command.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+        guard let verb = words.first else { return }
+        do {
+            switch (verb, words.count) {
+            case ("state", 2):
+                guard let topic else { throw DeviceCommandError("state needs --topic (the app to change)") }
+                guard let state = AppState(rawValue: words[1]) else { throw DeviceCommandError("state is foreground, background or notRunning") }
+                _ = try await client.setAppState(topic: topic, state)
+                sayError("app state: \(state.rawValue)")
+                return
+            case ("tap", 2), ("dismiss", 2), ("action", 3), ("text", 4...):
+                break
+            default:
+                throw DeviceCommandError("commands: tap ID, action ID ACTION, text ID ACTION \"reply\", dismiss ID, state foreground|background")
+            }
+            let id = try Self.resolve(words[1], seen: seen)
+            let response: UserResponse
+            switch verb {
+            case "tap": response = try await client.respond(to: id, action: NotificationAction.defaultIdentifier)
+            case "dismiss": response = try await client.respond(to: id, action: NotificationAction.dismissIdentifier)
+            case "action": response = try await client.respond(to: id, action: words[2])
+            default:
+                let reply = words.dropFirst(3).joined(separator: " ").trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))
+                response = try await client.respond(to: id, action: words[2], text: reply)
+            }
+            say(#"{"response":"# + PhoneJSON.encoded(response) + "}")
+        } catch {
+            sayError("\(command): \(error)")
+        }
+    }
+
+    /// The unique id a typed id stands for: itself, or the one printed id it begins.
+    static func resolve(_ typed: String, seen: [String]) throws -> String {
+        if seen.contains(typed) { return typed }
+        let matches = seen.filter { $0.lowercased().hasPrefix(typed.lowercased()) }
+        guard matches.count == 1, let match = matches.first else {
+            throw DeviceCommandError(matches.isEmpty ? "no notification \(typed) was printed" : "\(typed) begins \(matches.count) ids; type more of it")
+        }
+        return match
+    }
+}
+
+/// Prints a line on standard error (what is said about the session, not a notification).
+func sayError(_ line: String) {
+    FileHandle.standardError.write(Data((line + "\n").utf8))
+}
