@@ -180,6 +180,25 @@ struct PhoneTests {
         try await second.stop()
     }
 
+    @Test("a version-1 device works as before: notifications only; the phone still decides, in the journal; version-2 messages end its session")
+    func versionOne() async throws {
+        let emulator = try await RunningEmulator.start()
+        let device = try await DeviceClient.connect(host: "127.0.0.1", port: emulator.devicePort, caPath: emulator.caPath, deviceID: "old-phone", version: 1)
+        let token = try await device.register(topic: Self.topic)
+        let provider = try await emulator.http2Client()
+        let response = try await provider.push(token: token.hex, headers: [("apns-topic", Self.topic)], json: #"{"aps":{"alert":"Hi"}}"#)
+        let uniqueID = try #require(response.header("apns-unique-id"))
+        #expect(try await device.next().uniqueID == uniqueID)
+        let recorded = await eventually {
+            ((try? await emulator.adminObject("/api/v1/notifications/\(uniqueID)"))?["presentation"] as? [String: Any]) != nil
+        }
+        #expect(recorded)
+        await #expect { _ = try await device.requestAuthorization(topic: Self.topic, options: [.alert], userAllows: true) } throws: { error in
+            (error as? DeviceClientError)?.serverCode == .unexpectedMessage
+        }
+        try await emulator.stop()
+    }
+
     @Test("the app and Notification Center through the admin API: errors name what is wrong")
     func adminErrors() async throws {
         let emulator = try await RunningEmulator.start()
