@@ -34,6 +34,21 @@ extension StoreKeys {
         return key
     }
 
+    /// The app an app key names; nil when the key is not one.
+    static func install(ofAppKey key: [UInt8]) -> AppInstall? {
+        var parts: [String] = []
+        var offset = 0
+        while parts.count < 2 {
+            guard offset + 2 <= key.count else { return nil }
+            let length = Int(key[offset]) << 8 | Int(key[offset + 1])
+            offset += 2
+            guard offset + length <= key.count, let part = String(validating: key[offset..<offset + length], as: UTF8.self) else { return nil }
+            parts.append(part)
+            offset += length
+        }
+        return offset == key.count ? AppInstall(deviceID: parts[0], topic: parts[1]) : nil
+    }
+
     /// A delivered notification's key: its app's key, when it was presented, its unique id
     /// (Notification Center in the order things arrived).
     static func deliveredKey(_ install: AppInstall, _ notification: DeliveredNotification) -> [UInt8] {
@@ -61,6 +76,19 @@ extension StoreWriter {
 }
 
 extension NotificationStore {
+    /// Every app whose settings the store keeps.
+    public func appInstalls() throws(StoreError) -> [AppInstall] {
+        try self.read { txn throws(StoreError) in
+            var installs: [AppInstall] = []
+            try txn.scan(self.environment.apps) { key, _ throws(StoreError) in
+                guard let install = StoreKeys.install(ofAppKey: Array(key)) else { throw .corruptRecord("app key") }
+                installs.append(install)
+                return true
+            }
+            return installs
+        }
+    }
+
     /// The app as the store keeps it, its Notification Center included; nil when nothing was
     /// ever saved for it.
     public func app(_ install: AppInstall) throws(StoreError) -> AppModel? {

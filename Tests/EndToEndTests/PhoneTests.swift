@@ -199,6 +199,31 @@ struct PhoneTests {
         try await emulator.stop()
     }
 
+    @Test("a token no device holds: once its app has settings, each push is presented as it is accepted; the admin API acts as the user")
+    func deviceless() async throws {
+        let emulator = try await RunningEmulator.start()
+        let issued = try await emulator.adminObject("/api/v1/devices", method: "POST", body: #"{"topic": "\#(Self.topic)"}"#, status: 201)
+        let token = try #require(issued["token"] as? String)
+        let provider = try await emulator.http2Client()
+        // No settings yet: nothing is decided for a phone nobody holds.
+        let before = try #require(try await provider.push(token: token, headers: [("apns-topic", Self.topic)]).header("apns-unique-id"))
+        #expect(try await emulator.adminObject("/api/v1/notifications/\(before)")["presentation"] is NSNull)
+
+        _ = try await emulator.adminObject(
+            "/api/v1/devices/\(token)/app", method: "PUT",
+            body: #"{"authorization": {"status": "authorized", "alert": true, "badge": true}, "alertStyle": "alert", "categories": [{"identifier": "C", "actions": [{"identifier": "OK", "title": "OK"}]}]}"#
+        )
+        let response = try await provider.push(token: token, headers: [("apns-topic", Self.topic)], json: #"{"aps":{"alert":"Hi","sound":"default","badge":9,"category":"C"}}"#)
+        let uniqueID = try #require(response.header("apns-unique-id"))
+        let presentation = try #require(try await emulator.adminObject("/api/v1/notifications/\(uniqueID)")["presentation"] as? [String: Any])
+        #expect(presentation["shown"] as? Bool == true && presentation["style"] as? String == "alert")
+        #expect((presentation["suppressed"] as? [String: String])?.keys.sorted() == ["sound"])
+        #expect(try await emulator.adminObject("/api/v1/devices/\(token)/app")["badge"] as? Int == 9)
+        let answer = try await emulator.adminObject("/api/v1/notifications/\(uniqueID)/respond", method: "POST", body: #"{"action": "OK"}"#)
+        #expect(answer["context"] as? String == "alert" && answer["launched"] as? Bool == true)
+        try await emulator.stop()
+    }
+
     @Test("the app and Notification Center through the admin API: errors name what is wrong")
     func adminErrors() async throws {
         let emulator = try await RunningEmulator.start()

@@ -21,6 +21,9 @@ public final class Phone: Sendable {
         /// a reconnect is not presented twice), until its device acknowledges it.
         var presented: [String: (install: AppInstall, token: DeviceToken, presentation: Presentation)] = [:]
         var presentedOrder: [String] = []
+        /// Tokens no device holds whose app has settings: their notifications are presented as
+        /// they are accepted, since no device will ever be handed them.
+        var deviceless: Set<DeviceToken> = []
     }
 
     private let store: NotificationStore
@@ -38,6 +41,24 @@ public final class Phone: Sendable {
         self.journal = journal
         self.clock = clock
         self.logger = logger
+        do {
+            let tokens = try store.appInstalls().compactMap { Self.devicelessToken($0) }
+            self.state.withLock { $0.deviceless = Set(tokens) }
+        } catch {
+            logger.warning("could not read the apps the store keeps", metadata: ["store.error": "\(error)"])
+        }
+    }
+
+    /// The token an app without a device stands for (its device id is `token:<hex>`).
+    static func devicelessToken(_ install: AppInstall) -> DeviceToken? {
+        guard install.deviceID.hasPrefix("token:") else { return nil }
+        return DeviceToken(hex: String(install.deviceID.dropFirst("token:".count)))
+    }
+
+    /// Whether `token`'s notifications are presented as they are accepted (no device holds it,
+    /// and its app has settings). One lock and a set lookup: this is on the accept path.
+    func presentsOnAcceptance(_ token: DeviceToken) -> Bool {
+        self.state.withLock { !$0.deviceless.isEmpty && $0.deviceless.contains(token) }
     }
 
     /// The app a token belongs to: the device that registered it (or the token itself when no
@@ -67,6 +88,7 @@ public final class Phone: Sendable {
                 var app = before
                 let result = try body(&app)
                 state.apps[install] = app
+                if let token = Self.devicelessToken(install) { state.deviceless.insert(token) }
                 let change = AppChange(install: install, from: before, to: app)
                 guard !change.isEmpty else { return promise.succeed((result, app)) }
                 // Submitted under the lock: the writer takes changes in the order they were made.
@@ -180,6 +202,7 @@ public final class Phone: Sendable {
         self.state.withLock { state in
             if devices {
                 state.apps = [:]
+                state.deviceless = []
             } else {
                 for install in state.apps.keys { state.apps[install]?.delivered = [] }
             }

@@ -34,10 +34,12 @@ public final class Relay: Sendable {
         // Whether the device is connected is decided at acceptance: it matters for expiration 0.
         let operation: StoreOperation =
             self.hub.isConnected(notification.token) ? .acceptForConnectedDevice(notification) : .accept(notification)
-        let hub = self.hub
+        let (hub, phone) = (self.hub, self.phone)
         return self.submit(operation, on: eventLoop).map { outcome in
             switch outcome {
-            case .queued, .deliverOnce: hub.deliver(notification)
+            case .queued, .deliverOnce:
+                // A token no device holds has no hand-over to wait for: the phone decides now.
+                if !hub.deliver(notification), phone.presentsOnAcceptance(notification.token) { _ = phone.present(notification) }
             default: break
             }
             return outcome
