@@ -89,7 +89,7 @@ public final class Journal: Sendable {
     /// The phone presented an accepted notification to its device.
     public func presented(uniqueID: String, _ presentation: Presentation) {
         self.state.withLock { state in
-            guard let entry = state.journal.modify(uniqueID: uniqueID, { $0.presentation = presentation }) else { return }
+            guard let entry = state.journal.modify(uniqueID: uniqueID, { $0.phone = PhoneRecord(presentation: presentation, response: $0.response) }) else { return }
             Self.emit(Event(kind: "presented", entry: entry), &state)
         }
     }
@@ -97,7 +97,7 @@ public final class Journal: Sendable {
     /// The user responded to a notification on the phone.
     public func responded(uniqueID: String, _ response: UserResponse) {
         self.state.withLock { state in
-            guard let entry = state.journal.modify(uniqueID: uniqueID, { $0.response = response }) else { return }
+            guard let entry = state.journal.modify(uniqueID: uniqueID, { $0.phone = PhoneRecord(presentation: $0.presentation, response: response) }) else { return }
             Self.emit(Event(kind: "response", entry: entry), &state)
         }
     }

@@ -18,10 +18,14 @@ public struct JournalEntry: Sendable {
     public var sequence: UInt64?
     /// The fault rule that shaped the answer, if any.
     public var fault: FaultMark?
+    /// What the phone did with it; one reference, so that the entries of the many notifications
+    /// no phone saw stay small (the journal copies entries on the accept path).
+    public var phone: PhoneRecord?
+
     /// How the phone presented it when it was handed to its device.
-    public var presentation: Presentation?
+    public var presentation: Presentation? { self.phone?.presentation }
     /// What the user did with it.
-    public var response: UserResponse?
+    public var response: UserResponse? { self.phone?.response }
 
     /// The `apns-unique-id` of an accepted notification; the journal's key of a rejected one.
     public var uniqueID: String {
@@ -65,5 +69,17 @@ public struct JournalEntry: Sendable {
         case .accepted(let notification): return notification.token == token
         case .rejected(let rejected): return rejected.token == token.hex
         }
+    }
+}
+
+/// How the phone presented a notification and what the user did with it. Immutable: a change
+/// makes a new record.
+public final class PhoneRecord: Sendable {
+    public let presentation: Presentation?
+    public let response: UserResponse?
+
+    public init(presentation: Presentation?, response: UserResponse?) {
+        self.presentation = presentation
+        self.response = response
     }
 }
