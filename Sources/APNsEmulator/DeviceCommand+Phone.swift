@@ -62,7 +62,7 @@ extension DeviceCommand {
         do {
             switch (verb, words.count) {
             case ("state", 2):
-                guard let topic else { throw DeviceCommandError("state needs --topic (the app to change)") }
+                guard let topic else { throw DeviceCommandError("state needs --topic (the app to change), or a notification printed first") }
                 guard let state = AppState(rawValue: words[1]) else { throw DeviceCommandError("state is foreground, background or notRunning") }
                 _ = try await client.setAppState(topic: topic, state)
                 sayError("app state: \(state.rawValue)")

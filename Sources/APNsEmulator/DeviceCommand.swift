@@ -132,6 +132,8 @@ struct DeviceCommand: AsyncParsableCommand {
         var waiting: [String: APNsCore.Notification] = [:]
         var early: [String: Presentation] = [:]
         var seen: [String] = []
+        // The app `state` changes: --topic, else the topic of the notifications (a resumed token's).
+        var topic = self.topic
         for await next in inputs {
             var printed: APNsCore.Notification?
             switch next {
@@ -155,12 +157,13 @@ struct DeviceCommand: AsyncParsableCommand {
             case .event(.app):
                 break
             case .command(let line):
-                await self.perform(line, on: client, topic: self.topic, seen: seen)
+                await self.perform(line, on: client, topic: topic, seen: seen)
             case .closed(let error):
                 throw DeviceCommandError("the emulator closed the connection\(error.map { ": \($0)" } ?? "")")
             }
             guard let notification = printed else { continue }
             seen.append(notification.uniqueID)
+            if topic == nil { topic = notification.topic }
             if !self.noAck { try await client.acknowledge(notification.uniqueID) }
             if let count = self.count, seen.count >= count { break }
         }
