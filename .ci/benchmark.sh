@@ -104,6 +104,13 @@ reference() {
   nghttpd -d "$work/docroot" "$port" "$work/certs/server-key.pem" "$work/certs/server.pem" > "$work/nghttpd-$run_id.log" 2>&1 &
   local pid=$!
   for _ in $(seq 1 100); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.1; done
+  answered "$label" "$pid" "$out"
+}
+
+# answered LABEL PID OUT: a warm-up and the measured run against the server PID (not the
+# emulator), which is stopped after; prints a line, sets $rate.
+answered() {
+  local label=$1 pid=$2 out=$3
   h2load -c 4 -m 100 -n 20000 -d "$work/payload.json" -H 'apns-topic: com.example.app' -i "$work/uris.txt" > /dev/null
   h2load -c 4 -m 100 -n "$requests" -d "$work/payload.json" -H 'apns-topic: com.example.app' -i "$work/uris.txt" > "$out"
   kill -TERM "$pid"
@@ -119,12 +126,7 @@ stack() {
   "$root/.build/release/APNsBenchmark" floor "$port" "$work/certs/server-key.pem" "$work/certs/server.pem" > "$log" 2>&1 &
   local pid=$!
   for _ in $(seq 1 100); do grep -q "stack floor on" "$log" && break; sleep 0.1; done
-  h2load -c 4 -m 100 -n 20000 -d "$work/payload.json" -H 'apns-topic: com.example.app' -i "$work/uris.txt" > /dev/null
-  h2load -c 4 -m 100 -n "$requests" -d "$work/payload.json" -H 'apns-topic: com.example.app' -i "$work/uris.txt" > "$out"
-  kill -TERM "$pid"
-  wait "$pid" 2>/dev/null || true
-  rate=$(awk '/^finished in/ {print $4}' "$out")
-  printf '%-16s %10s requests/s answered       (%d requests, %s)\n' "$label" "$rate" "$requests" "$(grep '^status codes:' "$out" | sed 's/status codes: //')"
+  answered "$label" "$pid" "$out"
 }
 
 if [ "$suite" = durability ]; then

@@ -1,3 +1,5 @@
+import APNsCore
+
 /// What the phone did with one notification when it arrived: what the user saw and heard, what
 /// was held back and why, and whether the app itself was told.
 public struct Presentation: Hashable, Sendable, Codable {
@@ -53,8 +55,8 @@ public struct Presentation: Hashable, Sendable, Codable {
         try container.encode(self.threadID, forKey: .threadID)
         try container.encode(self.actions, forKey: .actions)
         try container.encode(self.minimalActions, forKey: .minimalActions)
-        var suppressed = container.nestedContainer(keyedBy: AnyKey.self, forKey: .suppressed)
-        for item in self.suppressed { try suppressed.encode(item.reason, forKey: AnyKey(stringValue: item.what)) }
+        var suppressed = container.nestedContainer(keyedBy: AnyCodingKey.self, forKey: .suppressed)
+        for item in self.suppressed { try suppressed.encode(item.reason, forKey: AnyCodingKey(stringValue: item.what)) }
         try container.encode(self.silent, forKey: .silent)
         try container.encode(self.localized, forKey: .localized)
         try container.encode(self.appNotified, forKey: .appNotified)

@@ -46,23 +46,10 @@ public enum RequestDocument {
     }
 }
 
-/// Any key of a JSON object, to see every field a body has.
-struct AnyCodingKey: CodingKey {
-    let stringValue: String
-    var intValue: Int? { nil }
-
-    init(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { nil }
-}
-
 extension Decoder {
-    /// Throws when the object being decoded has a field `Keys` does not name; `hint` lists the
-    /// fields it may have.
+    /// Throws when the object being decoded has a field `Keys` does not name, listing those it may have.
     func refuseUnknownKeys<Keys: CodingKey & CaseIterable>(_ keys: Keys.Type, in object: String) throws {
-        let container = try self.container(keyedBy: AnyCodingKey.self)
-        let known = Set(Keys.allCases.map(\.stringValue))
-        guard let unknown = container.allKeys.first(where: { !known.contains($0.stringValue) }) else { return }
-        let names = Keys.allCases.map(\.stringValue).joined(separator: ", ")
-        throw InspectionError(.badDocument, field: unknown.stringValue, "\(object) has no field \(unknown.stringValue); use \(names)")
+        guard let (unknown, known) = try self.unknownKey(keys) else { return }
+        throw InspectionError(.badDocument, field: unknown, "\(object) has no field \(unknown); use \(known)")
     }
 }

@@ -7,18 +7,9 @@ extension DeviceClient {
     /// The next notification, or an error if none arrives within `timeout`. A timeout ends the
     /// notification stream, so use it last when expecting nothing.
     public func next(within timeout: Duration = .seconds(10)) async throws -> APNsCore.Notification {
-        try await withThrowingTaskGroup(of: APNsCore.Notification?.self) { group in
-            group.addTask {
-                var iterator = self.notifications.makeAsyncIterator()
-                guard let notification = try await iterator.next() else { throw DeviceClientError.closed }
-                return notification
-            }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard let first = try await group.next(), let notification = first else { throw TestClientError.timedOut }
+        try await firstResult(within: timeout) {
+            var iterator = self.notifications.makeAsyncIterator()
+            guard let notification = try await iterator.next() else { throw DeviceClientError.closed }
             return notification
         }
     }
@@ -39,6 +30,21 @@ extension RunningEmulator {
     /// A device connected to this emulator.
     public func device(_ id: String = "device-\(UUID().uuidString.prefix(8))") async throws -> DeviceClient {
         try await DeviceClient.connect(host: "127.0.0.1", port: self.devicePort, caPath: self.caPath, deviceID: id)
+    }
+}
+
+/// What `body` returns, or `TestClientError.timedOut` if it takes longer than `timeout` (the
+/// body is then cancelled).
+func firstResult<T: Sendable>(within timeout: Duration, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+    try await withThrowingTaskGroup(of: T?.self) { group in
+        group.addTask { try await body() }
+        group.addTask {
+            try await Task.sleep(for: timeout)
+            return nil
+        }
+        defer { group.cancelAll() }
+        guard let first = try await group.next(), let value = first else { throw TestClientError.timedOut }
+        return value
     }
 }
 
@@ -66,18 +72,9 @@ extension DeviceClient {
     /// The next thing the phone tells this (version-2) device that `matching` accepts, or an
     /// error if none comes within `timeout`. A timeout ends the event stream.
     public func nextEvent(within timeout: Duration = .seconds(10), _ matching: @escaping @Sendable (DeviceEvent) -> Bool) async throws -> DeviceEvent {
-        try await withThrowingTaskGroup(of: DeviceEvent?.self) { group in
-            group.addTask {
-                for await event in self.events where matching(event) { return event }
-                throw DeviceClientError.closed
-            }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard let first = try await group.next(), let event = first else { throw TestClientError.timedOut }
-            return event
+        try await firstResult(within: timeout) {
+            for await event in self.events where matching(event) { return event }
+            throw DeviceClientError.closed
         }
     }
 
