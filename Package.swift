@@ -217,7 +217,7 @@ let package = Package(
         ),
         .testTarget(
             name: "APNsStoreTests",
-            dependencies: ["APNsCore", "APNsStore", "APNsTestSupport", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["APNsCore", "APNsDevice", "APNsStore", "APNsTestSupport", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
         .testTarget(

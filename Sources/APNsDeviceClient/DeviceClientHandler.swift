@@ -77,14 +77,15 @@ final class DeviceClientHandler: ChannelInboundHandler {
         case .error(let code, let text): self.fail(DeviceClientError.server(code: code, message: text))
         case .authorization(let topic, _, _, _, _): self.phoneReply(.authorization, topic, message)
         case .app(let topic, let document):
-            if let app = try? JSONDecoder().decode(AppModel.self, from: Data(document)) { self.events.yield(.app(topic: topic, app)) }
+            guard let app = self.decode(AppModel.self, document, context: context) else { return }
+            self.events.yield(.app(topic: topic, app))
             self.phoneReply(.app, topic, message)
         case .presented(let uniqueID, let document):
-            if let presentation = try? JSONDecoder().decode(Presentation.self, from: Data(document)) {
-                self.events.yield(.presented(uniqueID: uniqueID, presentation))
-            }
+            guard let presentation = self.decode(Presentation.self, document, context: context) else { return }
+            self.events.yield(.presented(uniqueID: uniqueID, presentation))
         case .response(let uniqueID, let document):
-            if let response = try? JSONDecoder().decode(UserResponse.self, from: Data(document)) { self.events.yield(.response(response)) }
+            guard let response = self.decode(UserResponse.self, document, context: context) else { return }
+            self.events.yield(.response(response))
             self.phoneReply(.response, uniqueID, message)
         case .refused(let subject, _, _): self.phoneReply(nil, subject, message)
         }
@@ -98,6 +99,18 @@ final class DeviceClientHandler: ChannelInboundHandler {
     func channelInactive(context: ChannelHandlerContext) {
         self.fail(DeviceClientError.closed)
         context.fireChannelInactive()
+    }
+
+    /// A JSON document the server sent; one that does not decode ends the connection, as a
+    /// malformed frame does.
+    private func decode<T: Decodable>(_ type: T.Type, _ document: [UInt8], context: ChannelHandlerContext) -> T? {
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(document))
+        } catch {
+            self.fail(DeviceClientError(.unexpectedReply, message: "the server sent a \(T.self) that does not decode: \(error)"))
+            context.close(promise: nil)
+            return nil
+        }
     }
 
     /// A version-2 answer goes to the oldest request waiting for it (`kind` nil: a refusal, which

@@ -42,7 +42,7 @@ extension DeviceCommand {
     }
 
     static func quoted(_ text: String) -> String {
-        String(decoding: (try? JSONEncoder().encode(text)) ?? Data("\"\"".utf8), as: UTF8.self)
+        PhoneJSON.encoded(text)
     }
 
     /// A notification's line: the admin API's fields and, for a version-2 session, how the phone

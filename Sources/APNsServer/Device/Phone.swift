@@ -92,11 +92,8 @@ public final class Phone: Sendable {
                 let change = AppChange(install: install, from: before, to: app)
                 guard !change.isEmpty else { return promise.succeed((result, app)) }
                 // Submitted under the lock: the writer takes changes in the order they were made.
-                self.store.submit([.saveApp(change)]) { [app] outcome in
-                    switch outcome {
-                    case .success: promise.succeed((result, app))
-                    case .failure(let error): promise.fail(error)
-                    }
+                self.save(change) { [app] error in
+                    if let error { promise.fail(error) } else { promise.succeed((result, app)) }
                 }
             }
         } catch {
@@ -133,7 +130,7 @@ public final class Phone: Sendable {
             let (presentation, after) = Presenter.present(payload: notification.payload, uniqueID: notification.uniqueID, at: now, to: before)
             state.apps[install] = after
             let change = AppChange(install: install, from: before, to: after)
-            if !change.isEmpty { self.store.submit([.saveApp(change)]) { _ in } }
+            if !change.isEmpty { self.save(change) { _ in } }
             state.presented[notification.uniqueID] = (install, notification.token, presentation)
             state.presentedOrder.append(notification.uniqueID)
             if state.presentedOrder.count > Self.presentedLimit {
@@ -150,9 +147,24 @@ public final class Phone: Sendable {
 
     /// The device acknowledged a notification: it will not be handed over again.
     func acknowledged(_ uniqueID: String) {
-        self.state.withLock { state in
-            guard state.presented.removeValue(forKey: uniqueID) != nil else { return }
-            state.presentedOrder.removeAll { $0 == uniqueID }
+        // Its id stays in `presentedOrder` until trimmed: removing it there would scan the list.
+        _ = self.state.withLock { $0.presented.removeValue(forKey: uniqueID) }
+    }
+
+    /// Writes a change; `done` gets nil once it is durable, or why it is not (also logged: a
+    /// presentation's change has nobody waiting to hear of a failure).
+    private func save(_ change: AppChange, done: @escaping @Sendable ((any Error)?) -> Void) {
+        let logger = self.logger
+        self.store.submit([.saveApp(change)]) { result in
+            var failure: (any Error)?
+            switch result {
+            case .success(let outcomes):
+                if case .refused(let why) = outcomes.first { failure = ServerError(.store, subject: "app \(change.install)", why) }
+            case .failure(let error):
+                failure = error
+            }
+            if let failure { logger.warning("could not save an app", metadata: ["apns.app": "\(change.install)", "store.error": "\(failure)"]) }
+            done(failure)
         }
     }
 
@@ -221,8 +233,6 @@ public final class Phone: Sendable {
 
     /// A value as JSON text, for the device protocol and the admin API.
     static func json<T: Encodable>(_ value: T) -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return (try? Array(encoder.encode(value))) ?? Array("null".utf8)
+        Array(PhoneJSON.encoded(value).utf8)
     }
 }
