@@ -35,6 +35,7 @@ enum EnvironmentTwins {
         ("--token-lifetime", "APNS_EMULATOR_TOKEN_LIFETIME"),
         ("--token-update-interval", "APNS_EMULATOR_TOKEN_UPDATE_INTERVAL"),
         ("--threads", "APNS_EMULATOR_THREADS"),
+        ("--writer-spin", "APNS_EMULATOR_WRITER_SPIN"),
         ("--log-level", "APNS_EMULATOR_LOG_LEVEL"),
     ]
 

@@ -31,6 +31,11 @@ public struct StoreConfiguration: Sendable {
     public var storagePolicy: StoragePolicy = .all
     /// The most notifications one token's queue holds under the `all` policy; the oldest go first.
     public var maximumQueuedPerDevice: Int = 1000
+    /// How long the writer keeps looking for work after a commit before it sleeps, while requests
+    /// follow each other closely (zero: it sleeps at once). It spares one request at a time the
+    /// wake-up of a sleeping thread, at the price of a core's time while it looks: worth it for an
+    /// emulator in a process of its own, not for many in one process (a test suite).
+    public var writerSpin: Duration = .zero
     /// Milliseconds since the UNIX epoch; tests replace it to move time.
     public var clock: @Sendable () -> Int64
     /// Whether operations are checked before their transaction (always, but for the tests that

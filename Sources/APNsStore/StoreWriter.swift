@@ -104,10 +104,16 @@ final class StoreWriter: Sendable {
         let clock = ContinuousClock()
         state.nextSweep = clock.now + self.configuration.sweepInterval
         state.nextSync = clock.now + self.configuration.relaxedSyncInterval
+        // Spinning pays only while requests follow each other closely (one client sending one
+        // request at a time): it is allowed after work came during a spin or soon after a short
+        // sleep, and stops when a spin finds nothing. Sporadic work leaves the writer asleep.
+        let spin = self.configuration.writerSpin
         var idleSince: ContinuousClock.Instant?
+        var spinAllowed = false
+        var slept: Duration?
         while true {
             let looked = clock.now
-            let spinning = idleSince.map { looked - $0 < Self.spin } ?? true
+            let spinning = spinAllowed && (idleSince.map { looked - $0 < spin } ?? true)
             let (batch, closing) = self.inbox.withLock { inbox -> ([Submission], Bool) in
                 let batch = inbox.submissions
                 inbox.submissions.removeAll(keepingCapacity: true)
@@ -115,13 +121,21 @@ final class StoreWriter: Sendable {
                 return (batch, inbox.closing)
             }
             if batch.isEmpty && !closing && spinning {
-                // A request answered a moment ago is often followed by the next one: looking again
-                // for a short while spares it the wake-up of a sleeping thread.
                 if idleSince == nil { idleSince = looked }
                 sched_yield()
                 continue
             }
+            if !batch.isEmpty {
+                if idleSince != nil {
+                    spinAllowed = true
+                } else if let slept {
+                    spinAllowed = slept < spin * 4
+                }
+            } else {
+                spinAllowed = false
+            }
             idleSince = nil
+            slept = nil
             if !batch.isEmpty {
                 self.commit(batch, &state)
             }
@@ -143,15 +157,15 @@ final class StoreWriter: Sendable {
                 if self.configuration.durability == .relaxed { deadline = min(deadline, state.nextSync) }
                 let wait = max(.zero, deadline - clock.now)
                 let nanoseconds = wait.components.seconds * 1_000_000_000 + wait.components.attoseconds / 1_000_000_000
+                let asleep = clock.now
                 _ = self.wakeup.wait(timeout: .now() + .nanoseconds(Int(nanoseconds)))
+                slept = clock.now - asleep
                 self.inbox.withLock { $0.sleeping = false }
             }
         }
         if self.configuration.durability == .relaxed { self.syncToDisk() }
     }
 
-    /// How long the writer keeps looking for work after its inbox empties before it sleeps.
-    private static let spin = Duration.microseconds(300)
 
     private func syncToDisk() {
         do {

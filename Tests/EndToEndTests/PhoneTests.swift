@@ -150,6 +150,11 @@ struct PhoneTests {
         _ = try await emulator.adminObject("/api/v1/devices/\(token.hex)/app", method: "PUT", body: #"{"language": "fr"}"#)
         let (_, french) = try await self.push(payload, to: token, device: device, provider: provider)
         #expect(french.body == "La table de Ada est prête")
+        // The language is the phone's: another app on the device speaks it too.
+        let second = try await device.register(topic: Self.topic + ".news")
+        _ = try await device.setAppState(topic: Self.topic + ".news", .background)
+        _ = try await emulator.adminObject("/api/v1/devices/\(token.hex)/app", method: "PUT", body: #"{"language": "de"}"#)
+        #expect(try await emulator.adminObject("/api/v1/devices/\(second.hex)/app")["language"] as? String == "de")
         try await emulator.stop()
     }
 

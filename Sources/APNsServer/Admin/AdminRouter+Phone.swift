@@ -78,7 +78,7 @@ extension AdminRouter {
             return eventLoop.makeSucceededFuture(Self.error(400, error.message))
         }
         let relay = self.relay
-        return relay.phone.change(install, on: eventLoop) { (app: inout AppModel) in app = update.applied(to: app) }.map { _, app in
+        return relay.phone.update(install, with: update, on: eventLoop).map { app in
             relay.hub.inform(token, .app(topic: install.topic, document: Phone.json(app)))
             return Response(status: 200, body: PhoneJSON.app(app, token: token.hex, topic: install.topic, deviceID: install.deviceID))
         }.recover { Self.error(503, "could not save the app: \($0)") }

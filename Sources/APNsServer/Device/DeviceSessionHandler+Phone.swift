@@ -49,11 +49,9 @@ extension DeviceSessionHandler {
             let message = "an app cannot set its own authorization or alert style: ask with authorize; the user changes them in Settings"
             return self.answered(.refused(subject: install.topic, status: 400, message: message))
         }
-        self.relay.phone.change(install, on: context.eventLoop) { (app: inout AppModel) in
-            app = update.applied(to: app)
-        }.assumeIsolated().whenComplete { result in
+        self.relay.phone.update(install, with: update, on: context.eventLoop).assumeIsolated().whenComplete { result in
             switch result {
-            case .success((_, let app)): self.answered(.app(topic: install.topic, document: Phone.json(app)))
+            case .success(let app): self.answered(.app(topic: install.topic, document: Phone.json(app)))
             case .failure(let error): self.failed(error, subject: install.topic)
             }
         }

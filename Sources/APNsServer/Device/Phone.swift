@@ -102,6 +102,29 @@ public final class Phone: Sendable {
         return promise.futureResult
     }
 
+    /// Applies `update` to an app. The language is the phone's, not the app's: it changes for
+    /// every app of the device (those the store or memory holds), in the same write.
+    func update(_ install: AppInstall, with update: AppUpdate, on eventLoop: any EventLoop) -> EventLoopFuture<AppModel> {
+        let language = update.language
+        let others: [AppInstall]
+        do {
+            others = language == nil ? [] : try self.installs(onDevice: install.deviceID).filter { $0 != install }
+        } catch {
+            return eventLoop.makeFailedFuture(error)
+        }
+        for other in others {
+            _ = self.change(other, on: eventLoop) { (app: inout AppModel) in app.language = language ?? app.language }
+        }
+        return self.change(install, on: eventLoop) { (app: inout AppModel) in app = update.applied(to: app) }.map { $1 }
+    }
+
+    /// The apps of one device that the store or memory holds.
+    private func installs(onDevice deviceID: String) throws(StoreError) -> [AppInstall] {
+        let stored = try self.store.appInstalls().filter { $0.deviceID == deviceID }
+        let cached = self.state.withLock { Array($0.apps.keys.filter { $0.deviceID == deviceID }) }
+        return Array(Set(stored + cached))
+    }
+
     private static func load(_ install: AppInstall, _ state: inout State, _ store: NotificationStore) throws(StoreError) -> AppModel {
         if let app = state.apps[install] { return app }
         let app = try store.app(install) ?? AppModel()

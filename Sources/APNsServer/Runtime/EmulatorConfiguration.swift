@@ -62,6 +62,8 @@ public struct EmulatorConfiguration: Sendable {
     public var tokenUpdateInterval: Duration = .seconds(1200)
     /// Event-loop threads for the listeners (defaults to the number of cores).
     public var eventLoopThreads: Int = System.coreCount
+    /// See ``StoreConfiguration/writerSpin``: off unless asked for (`serve` asks for 300 µs).
+    public var writerSpin: Duration = .zero
     /// Milliseconds since the UNIX epoch; tests replace it.
     public var clock: @Sendable () -> Int64 = StoreConfiguration.systemClock
 
@@ -92,6 +94,7 @@ public struct EmulatorConfiguration: Sendable {
         configuration.tokenPolicy = self.tokenPolicy
         configuration.storagePolicy = self.storagePolicy
         configuration.maximumQueuedPerDevice = self.maximumQueuedPerDevice
+        configuration.writerSpin = self.writerSpin
         return configuration
     }
 }
