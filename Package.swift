@@ -223,6 +223,7 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
+                "APNsInspection",
                 "APNsDevice",
                 "APNsCore",
                 "APNsAuth",

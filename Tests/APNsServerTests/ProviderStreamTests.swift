@@ -38,6 +38,7 @@ struct ProviderStreamTests {
                 environment: .development,
                 shutdownGrace: .seconds(1),
                 clock: { 1_800_000_000_000 },
+                realClock: { 1_800_000_000_000 },
                 logger: Logger(label: "stream-test")
             )
             let machine = auth == .strict ? ProviderAuthStateMachine(rules: .init(), certificate: nil) : nil

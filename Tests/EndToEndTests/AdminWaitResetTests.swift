@@ -83,6 +83,8 @@ struct AdminWaitResetTests {
         let pushed = try await provider.push(token: token.hex, headers: [("apns-topic", Self.topic)])
         let received = try await device.next()
         try await device.acknowledge(received.uniqueID)
+        // The acknowledgement reaches the store on its own path: wait for it, so the events' order is fixed.
+        _ = try await emulator.adminObject("/api/v1/notifications/wait?token=\(token.hex)&status=delivered&timeout=10s")
         #expect(try await provider.push(token: token.hex, headers: [("apns-topic", Self.topic)], json: #"{"n":2}"#).status == 200)
         #expect(try await provider.push(token: token.hex, headers: [("apns-priority", "7")]).status == 400)
         let other = String(repeating: "0a", count: 32)

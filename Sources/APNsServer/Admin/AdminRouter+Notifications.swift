@@ -114,6 +114,7 @@ extension AdminRouter {
         let devices = try query.flag("devices") || fromBody
         self.inspection.faults.removeAll()
         self.inspection.metrics.resetCounters()
+        self.clock.reset()
         // The journal empties when the store's commit says so, in order with every other change.
         return self.relay.clear(devices: devices, on: eventLoop).map {
             Response(status: 200, body: Array(#"{"reset":true,"devices":\#(devices)}"#.utf8))

@@ -7,6 +7,7 @@ struct AdminRouter: Sendable {
     let relay: Relay
     let inspection: Inspection
     let readiness: ReadinessGate
+    let clock: EmulatorClock
 
     struct Response: Equatable {
         var status: Int
@@ -67,6 +68,7 @@ struct AdminRouter: Sendable {
             case "devices" where segments.count >= 5 && ["app", "delivered"].contains(segments[4]): return try self.routePhone(request)
             case "notifications", "events", "reset": return try self.routeNotifications(request)
             case "faults": return try self.routeFaults(request)
+            case "clock" where segments.count == 3: return try self.routeClock(request)
             case "devices", "feedback": return try self.routeDevices(request)
             default: break
             }

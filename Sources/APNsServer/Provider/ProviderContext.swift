@@ -13,6 +13,9 @@ struct ProviderContext: Sendable {
     let inspection: Inspection
     let environment: APNsEnvironment
     let shutdownGrace: TimeAmount
+    /// The emulator's clock (receipt times, expiry), in milliseconds since the UNIX epoch.
     let clock: @Sendable () -> Int64
+    /// Real time, for provider-token ages: providers sign with real clocks.
+    let realClock: @Sendable () -> Int64
     let logger: Logger
 }

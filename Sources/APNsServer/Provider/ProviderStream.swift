@@ -70,7 +70,7 @@ final class ProviderStream {
         self.started = .now()
         self.receivedAt = shared.clock()
         var credential: ProviderCredential?
-        if let decision = connection.authenticate(request.authorization, nowMillis: self.receivedAt, verifier: shared.verifier) {
+        if let decision = connection.authenticate(request.authorization, nowMillis: shared.realClock(), verifier: shared.verifier) {
             switch decision {
             case .refuse(let reason):
                 shared.logger.debug("refused a provider", metadata: ["apns.reason": "\(reason.wire)"])

@@ -98,6 +98,11 @@ extension Relay {
     }
 
     /// Empties every queue, the log and the feedback list; with `devices`, forgets tokens too.
+    /// Moves what has expired out of the queues now (after the clock moved).
+    func sweep(on eventLoop: any EventLoop) -> EventLoopFuture<Void> {
+        self.submit(.sweepExpired, on: eventLoop).map { _ in }
+    }
+
     func clear(devices: Bool, on eventLoop: any EventLoop) -> EventLoopFuture<Void> {
         // The phone forgets what the store is about to empty: Notification Center, and with
         // devices every app's settings.

@@ -19,6 +19,8 @@ public final class Emulator: Sendable {
     public let relay: Relay
     /// The journal, fault rules and metrics behind the admin API.
     public let inspection: Inspection
+    /// The clock that governs expiry and the phone; tests move it through the admin API.
+    public let clock: EmulatorClock
     private let verifier: ProviderTokenVerifier
     private let logger: Logger
 
@@ -41,7 +43,8 @@ public final class Emulator: Sendable {
         let tls = try EmulatorTLS(configuration, logger: logger)
         self.verifier = ProviderTokenVerifier(keys: try ProviderKeyStore(directory: configuration.keysDirectory, logger: logger))
         self.inspection = Inspection(journalCapacity: configuration.journalSize, logger: logger)
-        self.store = try Self.openStore(configuration, inspection: self.inspection, logger: logger)
+        self.clock = EmulatorClock(real: configuration.clock)
+        self.store = try Self.openStore(configuration, clock: self.clock, inspection: self.inspection, logger: logger)
         self.group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, configuration.eventLoopThreads))
         self.relay = Relay(store: self.store, hub: DeliveryHub(), group: self.group, journal: self.inspection.journal, logger: logger)
         let parts = EmulatorParts(
@@ -49,6 +52,7 @@ public final class Emulator: Sendable {
             group: self.group,
             relay: self.relay,
             inspection: self.inspection,
+            clock: self.clock,
             verifier: self.verifier,
             readiness: self.readiness,
             tls: tls,
@@ -68,8 +72,10 @@ public final class Emulator: Sendable {
     }
 
     /// Opens the store with the inspection as its observer, and loads what it holds into the journal.
-    private static func openStore(_ configuration: EmulatorConfiguration, inspection: Inspection, logger: Logger) throws -> NotificationStore {
-        let store = try NotificationStore(configuration: configuration.storeConfiguration, logger: logger) { commit in
+    private static func openStore(_ configuration: EmulatorConfiguration, clock: EmulatorClock, inspection: Inspection, logger: Logger) throws -> NotificationStore {
+        var storeConfiguration = configuration.storeConfiguration
+        storeConfiguration.clock = { clock.nowMillis }
+        let store = try NotificationStore(configuration: storeConfiguration, logger: logger) { commit in
             inspection.committed(commit)
         }
         let queued = try store.allQueued(limit: configuration.journalSize)

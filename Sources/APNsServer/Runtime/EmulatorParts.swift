@@ -12,6 +12,7 @@ struct EmulatorParts {
     let group: MultiThreadedEventLoopGroup
     let relay: Relay
     let inspection: Inspection
+    let clock: EmulatorClock
     let verifier: ProviderTokenVerifier
     let readiness: ReadinessGate
     let tls: EmulatorTLS
@@ -50,7 +51,8 @@ struct EmulatorParts {
             inspection: self.inspection,
             environment: configuration.environment,
             shutdownGrace: TimeAmount(configuration.shutdownGrace),
-            clock: configuration.clock,
+            clock: { [clock] in clock.nowMillis },
+            realClock: configuration.clock,
             logger: self.logger
         )
         return TLSListener.http2Provider(
@@ -68,7 +70,7 @@ struct EmulatorParts {
             inspection: self.inspection,
             auth: configuration.auth,
             environment: configuration.environment,
-            clock: configuration.clock,
+            clock: { [clock] in clock.nowMillis },
             logger: self.logger
         )
         return TLSListener.binaryGateway(
@@ -102,7 +104,7 @@ struct EmulatorParts {
     private func admin() -> AdminListener {
         AdminListener(
             listener: self.listener("admin", port: self.configuration.adminPort),
-            router: AdminRouter(relay: self.relay, inspection: self.inspection, readiness: self.readiness),
+            router: AdminRouter(relay: self.relay, inspection: self.inspection, readiness: self.readiness, clock: self.clock),
             onBound: self.bound(.admin, "admin API", scheme: "http")
         )
     }

@@ -1,0 +1,60 @@
+import APNsCore
+import APNsInspection
+import NIOCore
+
+extension AdminRouter {
+    /// `GET /api/v1/clock` shows the emulator's clock; `POST` moves it forward.
+    func routeClock(_ request: Request) throws(InspectionError) -> EventLoopFuture<Reply> {
+        switch request.method {
+        case "GET": return request.now(self.clockState())
+        case "POST": return request.later(self.moveClock(body: request.body, on: request.eventLoop))
+        default: return request.now(Self.notAllowed("GET", "POST"))
+        }
+    }
+
+    /// `{"now", "real", "offsetMs", "offset"}`: the emulator's time, real time, and how far ahead.
+    func clockState() -> Response {
+        let offset = self.clock.offsetMillis
+        var writer = JSONWriter()
+        writer.object { members in
+            members.member("now") { $0.string(Timestamp.rfc3339(millis: self.clock.nowMillis)) }
+            members.member("real") { $0.string(Timestamp.rfc3339(millis: self.clock.realMillis)) }
+            members.member("offsetMs") { $0.number(offset) }
+            members.member("offset") { $0.string(Self.words(offset)) }
+        }
+        return Response(status: 200, body: writer.bytes)
+    }
+
+    /// Moves the clock forward, then sweeps at once: what the move expired leaves its queue now.
+    func moveClock(body: [UInt8], on eventLoop: any EventLoop) -> EventLoopFuture<Response> {
+        let move: ClockDocument.Move
+        do {
+            move = try RequestDocument.decode(ClockDocument.self, from: body, example: ClockDocument.example).move
+        } catch {
+            return eventLoop.makeSucceededFuture(Self.error(400, error.message))
+        }
+        switch move {
+        case .advance(let milliseconds):
+            self.clock.advance(by: milliseconds)
+        case .set(let millis):
+            guard self.clock.set(to: millis) else {
+                let now = Timestamp.rfc3339(millis: self.clock.nowMillis)
+                return eventLoop.makeSucceededFuture(Self.error(409, "set: \(Timestamp.rfc3339(millis: millis)) is before the clock's now (\(now)); the clock only moves forward"))
+            }
+        }
+        return self.relay.sweep(on: eventLoop).map { self.clockState() }.recover { Self.error(503, "the clock moved, but the sweep failed: \($0)") }
+    }
+
+    /// An offset in words: `1h30m`, `0s`.
+    static func words(_ millis: Int64) -> String {
+        var rest = millis / 1000
+        var text = ""
+        for (unit, seconds) in [("d", Int64(86_400)), ("h", 3600), ("m", 60), ("s", 1)] where rest >= seconds {
+            text += "\(rest / seconds)\(unit)"
+            rest %= seconds
+        }
+        let milliseconds = millis % 1000
+        if milliseconds > 0 { text += "\(milliseconds)ms" }
+        return text.isEmpty ? "0s" : text
+    }
+}
