@@ -16,8 +16,31 @@ public struct AppModel: Hashable, Sendable, Codable {
     public var badge = 0
     /// Notification Center: what was shown and not yet acted on, oldest first.
     public var delivered: [DeliveredNotification] = []
+    /// Local notifications the app scheduled that have not fired (repeating ones stay).
+    public var pending: [LocalNotificationRequest] = []
 
     public init() {}
+
+    /// Every field may be missing (a record written by an earlier version): it keeps its default.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        func field<T: Decodable>(_ key: CodingKeys, _ fallback: T) throws -> T { try container.decodeIfPresent(T.self, forKey: key) ?? fallback }
+        self.authorization = try field(.authorization, Authorization.notDetermined)
+        self.categories = try field(.categories, [])
+        self.appState = try field(.appState, .notRunning)
+        self.foregroundOptions = try field(.foregroundOptions, .none)
+        self.alertStyle = try field(.alertStyle, .banner)
+        self.language = try field(.language, "en")
+        self.strings = try field(.strings, [:])
+        self.sounds = try field(.sounds, [:])
+        self.badge = try field(.badge, 0)
+        self.delivered = try field(.delivered, [])
+        self.pending = try field(.pending, [])
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case authorization, categories, appState, foregroundOptions, alertStyle, language, strings, sounds, badge, delivered, pending
+    }
 
     /// The most notifications kept in Notification Center per app; older ones drop off.
     public static let deliveredLimit = 100

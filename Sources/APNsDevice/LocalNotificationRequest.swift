@@ -1,0 +1,115 @@
+import APNsCore
+import Foundation
+
+/// A notification an app scheduled on the phone (`UNNotificationRequest`): what it shows, and
+/// when it fires.
+public struct LocalNotificationRequest: Hashable, Sendable, Codable {
+    public var identifier: String
+    public var content: LocalContent
+    public var trigger: NotificationTrigger
+    /// Milliseconds since the UNIX epoch (the emulator's clock) when it was scheduled.
+    public var scheduledAt: Int64
+    /// When it fires next by the clock; nil for a location trigger (it waits for the device to
+    /// move).
+    public var nextFireAt: Int64?
+
+    public init(identifier: String, content: LocalContent, trigger: NotificationTrigger, scheduledAt: Int64, nextFireAt: Int64?) {
+        self.identifier = identifier
+        self.content = content
+        self.trigger = trigger
+        self.scheduledAt = scheduledAt
+        self.nextFireAt = nextFireAt
+    }
+}
+
+/// What a local notification shows: the same parts as a remote one's `aps`, plus the app's data.
+public struct LocalContent: Hashable, Sendable, Codable {
+    public var title: String?
+    public var subtitle: String?
+    public var body: String?
+    public var titleLocKey: String?
+    public var titleLocArgs: [String]?
+    public var locKey: String?
+    public var locArgs: [String]?
+    /// `default` or a bundled sound's name.
+    public var sound: String?
+    public var badge: Int?
+    public var categoryIdentifier: String?
+    public var threadIdentifier: String?
+    /// The app's own data, as a JSON object's text.
+    public var userInfo: String?
+
+    public init(title: String? = nil, subtitle: String? = nil, body: String? = nil, sound: String? = nil, badge: Int? = nil, categoryIdentifier: String? = nil) {
+        (self.title, self.subtitle, self.body, self.sound, self.badge, self.categoryIdentifier) = (title, subtitle, body, sound, badge, categoryIdentifier)
+    }
+
+    /// The content as a remote notification's payload, so that it is presented the same way
+    /// ("they look the same to the user", seed 004): `aps` from the fields, the user info beside it.
+    public var payload: [UInt8] {
+        var alert: [String: Any] = [:]
+        alert["title"] = self.title
+        alert["subtitle"] = self.subtitle
+        alert["body"] = self.body
+        alert["title-loc-key"] = self.titleLocKey
+        alert["title-loc-args"] = self.titleLocArgs
+        alert["loc-key"] = self.locKey
+        alert["loc-args"] = self.locArgs
+        var aps: [String: Any] = [:]
+        if !alert.isEmpty { aps["alert"] = alert }
+        aps["sound"] = self.sound
+        aps["badge"] = self.badge
+        aps["category"] = self.categoryIdentifier
+        aps["thread-id"] = self.threadIdentifier
+        var object: [String: Any] = [:]
+        if let userInfo = self.userInfo, let data = userInfo.data(using: .utf8), let info = try? JSONSerialization.jsonObject(with: data) as? [String: Any] {
+            for (key, value) in info where key != "aps" { object[key] = value }
+        }
+        object["aps"] = aps
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data(#"{"aps":{}}"#.utf8)
+        return Array(data)
+    }
+}
+
+extension AppModel {
+    /// iOS keeps at most this many pending local notifications per app: the soonest-firing ones.
+    public static let pendingLimit = 64
+
+    /// Schedules `request` (replacing one with the same identifier) and keeps the 64 that fire
+    /// soonest; returns those that no longer fit (the latest-firing, location triggers last).
+    @discardableResult
+    public mutating func schedule(_ request: LocalNotificationRequest) -> [LocalNotificationRequest] {
+        self.pending.removeAll { $0.identifier == request.identifier }
+        self.pending.append(request)
+        guard self.pending.count > Self.pendingLimit else { return [] }
+        let ordered = self.pending.enumerated().sorted { a, b in
+            switch (a.element.nextFireAt, b.element.nextFireAt) {
+            case (let x?, let y?): return x != y ? x < y : a.offset < b.offset
+            case (.some, nil): return true
+            case (nil, .some): return false
+            case (nil, nil): return a.offset < b.offset
+            }
+        }.map(\.element)
+        self.pending = Array(ordered.prefix(Self.pendingLimit))
+        return Array(ordered.dropFirst(Self.pendingLimit))
+    }
+
+    /// Takes out what is due at `now`: a non-repeating request leaves the pending list, a
+    /// repeating one stays with its next time (a request late by several periods fires once).
+    public mutating func takeDue(now: Int64, deviceTimeZone: TimeZone) -> [LocalNotificationRequest] {
+        var due: [LocalNotificationRequest] = []
+        var kept: [LocalNotificationRequest] = []
+        for var request in self.pending {
+            guard let at = request.nextFireAt, at <= now else {
+                kept.append(request)
+                continue
+            }
+            due.append(request)
+            if request.trigger.repeats, let next = request.trigger.nextFire(after: now, scheduledAt: request.scheduledAt, deviceTimeZone: deviceTimeZone) {
+                request.nextFireAt = next
+                kept.append(request)
+            }
+        }
+        self.pending = kept
+        return due
+    }
+}
