@@ -8,6 +8,8 @@ public struct AppModel: Hashable, Sendable, Codable {
     public var alertStyle = AlertStyle.banner
     /// The phone's language (a BCP 47 identifier such as `en` or `fr`).
     public var language = "en"
+    /// The phone's time zone (an IANA name): floating calendar triggers follow it.
+    public var timeZone = "UTC"
     /// The app's localised strings: language, then key, then format (`%@`, `%1$@`).
     public var strings: [String: [String: String]] = [:]
     /// The sounds bundled with the app: file name, then duration in seconds.
@@ -31,6 +33,7 @@ public struct AppModel: Hashable, Sendable, Codable {
         self.foregroundOptions = try field(.foregroundOptions, .none)
         self.alertStyle = try field(.alertStyle, .banner)
         self.language = try field(.language, "en")
+        self.timeZone = try field(.timeZone, "UTC")
         self.strings = try field(.strings, [:])
         self.sounds = try field(.sounds, [:])
         self.badge = try field(.badge, 0)
@@ -39,7 +42,7 @@ public struct AppModel: Hashable, Sendable, Codable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case authorization, categories, appState, foregroundOptions, alertStyle, language, strings, sounds, badge, delivered, pending
+        case authorization, categories, appState, foregroundOptions, alertStyle, language, timeZone, strings, sounds, badge, delivered, pending
     }
 
     /// The most notifications kept in Notification Center per app; older ones drop off.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A change to an app's settings: what a user changes in Settings, what an app registers, or what
 /// a test arranges. Every field is optional; those given replace the app's value whole.
 public struct AppUpdate: Hashable, Sendable, Decodable {
@@ -7,6 +9,7 @@ public struct AppUpdate: Hashable, Sendable, Decodable {
     public var foregroundOptions: ForegroundOptions?
     public var alertStyle: AlertStyle?
     public var language: String?
+    public var timeZone: String?
     public var strings: [String: [String: String]]?
     public var sounds: [String: Double]?
     public var badge: Int?
@@ -36,7 +39,7 @@ public struct AppUpdate: Hashable, Sendable, Decodable {
     public static let example = #"{"authorization": {"status": "authorized", "alert": true, "sound": true, "badge": true}, "appState": "background"}"#
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case authorization, categories, appState, foregroundOptions, alertStyle, language, strings, sounds, badge
+        case authorization, categories, appState, foregroundOptions, alertStyle, language, timeZone, strings, sounds, badge
     }
 
     public init(from decoder: any Decoder) throws {
@@ -48,6 +51,7 @@ public struct AppUpdate: Hashable, Sendable, Decodable {
         self.foregroundOptions = try container.decodeIfPresent(ForegroundOptions.self, forKey: .foregroundOptions)
         self.alertStyle = try Self.decodeName(AlertStyle.self, container, .alertStyle)
         self.language = try container.decodeIfPresent(String.self, forKey: .language)
+        self.timeZone = try container.decodeIfPresent(String.self, forKey: .timeZone)
         self.strings = try container.decodeIfPresent([String: [String: String]].self, forKey: .strings)
         self.sounds = try container.decodeIfPresent([String: Double].self, forKey: .sounds)
         self.badge = try container.decodeIfPresent(Int.self, forKey: .badge)
@@ -70,6 +74,9 @@ public struct AppUpdate: Hashable, Sendable, Decodable {
         if let language, language.isEmpty || language.utf8.count > 35 {
             throw DeviceModelError(.invalid, field: "language", "language must be a BCP 47 identifier such as en or fr-CA")
         }
+        if let timeZone, TimeZone(identifier: timeZone) == nil {
+            throw DeviceModelError(.invalid, field: "timeZone", "\(timeZone) is not a time zone (use an IANA name such as Europe/Paris)")
+        }
         if let badge, badge < 0 { throw DeviceModelError(.invalid, field: "badge", "badge must be 0 or more") }
         for (name, seconds) in self.sounds ?? [:] {
             guard !name.isEmpty else { throw DeviceModelError(.invalid, field: "sounds", "a sound needs a file name") }
@@ -86,6 +93,7 @@ public struct AppUpdate: Hashable, Sendable, Decodable {
         if let foregroundOptions { app.foregroundOptions = foregroundOptions }
         if let alertStyle { app.alertStyle = alertStyle }
         if let language { app.language = language }
+        if let timeZone { app.timeZone = timeZone }
         if let strings { app.strings = strings }
         if let sounds { app.sounds = sounds }
         if let badge { app.badge = badge }

@@ -113,3 +113,18 @@ extension AppModel {
         return due
     }
 }
+
+extension AppModel {
+    /// The phone's time zone as a value (UTC if the name is unknown).
+    public var deviceTimeZone: TimeZone { TimeZone(identifier: self.timeZone) ?? TimeZone(identifier: "UTC") ?? .current }
+
+    /// After the device's time zone changed: floating calendar requests fire at their wall-clock
+    /// time in the new zone; fixed-zone ones and intervals keep their instant.
+    public mutating func timeZoneChanged(now: Int64) {
+        let zone = self.deviceTimeZone
+        for index in self.pending.indices {
+            guard case .calendar(_, nil, _) = self.pending[index].trigger else { continue }
+            self.pending[index].nextFireAt = self.pending[index].trigger.nextFire(after: now, scheduledAt: self.pending[index].scheduledAt, deviceTimeZone: zone)
+        }
+    }
+}

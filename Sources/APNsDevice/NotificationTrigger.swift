@@ -9,7 +9,8 @@ public enum NotificationTrigger: Hashable, Sendable {
     /// (an IANA name: a fixed instant) or, when nil, in the device's time zone (floating wall-clock
     /// time that follows the device).
     case calendar(components: DateComponentsValue, timeZone: String?, repeats: Bool)
-    /// Entering and/or leaving a circular region; fires only with location authorization.
+    /// Entering and/or leaving a circular region; fires only with location authorization. One
+    /// with neither is taken, as iOS takes it, and never fires.
     case location(Region, repeats: Bool)
 
     public var repeats: Bool {
@@ -25,12 +26,13 @@ public enum NotificationTrigger: Hashable, Sendable {
     public func validate() throws(DeviceModelError) {
         switch self {
         case .timeInterval(let seconds, let repeats):
-            guard seconds.isFinite, seconds > 0 else { throw DeviceModelError(.invalid, field: "trigger.seconds", "seconds must be more than 0") }
+            guard seconds.isFinite, seconds > 0, seconds <= 1e9 else { throw DeviceModelError(.invalid, field: "trigger.seconds", "seconds must be more than 0 and at most 1e9") }
             if repeats, seconds < Self.shortestRepeatingInterval {
                 throw DeviceModelError(.invalid, field: "trigger.seconds", "a repeating interval must be at least 60 seconds (iOS refuses less)")
             }
         case .calendar(let components, let timeZone, _):
             guard !components.isEmpty else { throw DeviceModelError(.invalid, field: "trigger.dateComponents", "dateComponents needs at least one of year, month, day, hour, minute, second, weekday") }
+            if let problem = components.problem { throw DeviceModelError(.invalid, field: "trigger.dateComponents", problem) }
             if let timeZone, TimeZone(identifier: timeZone) == nil {
                 throw DeviceModelError(.invalid, field: "trigger.timeZone", "\(timeZone) is not a time zone (use an IANA name such as Europe/Paris)")
             }
@@ -38,10 +40,7 @@ public enum NotificationTrigger: Hashable, Sendable {
             guard (-90...90).contains(region.latitude), (-180...180).contains(region.longitude) else {
                 throw DeviceModelError(.invalid, field: "trigger.latitude", "latitude is -90 to 90 and longitude -180 to 180")
             }
-            guard region.radius > 0, region.radius.isFinite else { throw DeviceModelError(.invalid, field: "trigger.radius", "radius must be more than 0 metres") }
-            guard region.notifyOnEntry || region.notifyOnExit else {
-                throw DeviceModelError(.invalid, field: "trigger.notifyOnEntry", "a region trigger needs notifyOnEntry or notifyOnExit")
-            }
+            guard region.radius > 0, region.radius <= 1e7 else { throw DeviceModelError(.invalid, field: "trigger.radius", "radius must be more than 0 and at most 10,000 km (1e7 metres)") }
         }
     }
 
@@ -81,6 +80,30 @@ public struct DateComponentsValue: Hashable, Sendable, Codable {
 
     public init(year: Int? = nil, month: Int? = nil, day: Int? = nil, hour: Int? = nil, minute: Int? = nil, second: Int? = nil, weekday: Int? = nil) {
         (self.year, self.month, self.day, self.hour, self.minute, self.second, self.weekday) = (year, month, day, hour, minute, second, weekday)
+    }
+
+    private enum CodingKeys: String, CodingKey, CaseIterable { case year, month, day, hour, minute, second, weekday }
+
+    public init(from decoder: any Decoder) throws {
+        try decoder.refuseUnknown(CodingKeys.self, in: "dateComponents")
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        func field(_ key: CodingKeys) throws -> Int? { try container.decodeIfPresent(Int.self, forKey: key) }
+        self.init(
+            year: try field(.year), month: try field(.month), day: try field(.day), hour: try field(.hour),
+            minute: try field(.minute), second: try field(.second), weekday: try field(.weekday)
+        )
+    }
+
+    /// Why these components can never match (a field out of its range), if so.
+    public var problem: String? {
+        let ranges: [(String, Int?, ClosedRange<Int>)] = [
+            ("year", self.year, 1970...9999), ("month", self.month, 1...12), ("day", self.day, 1...31), ("hour", self.hour, 0...23),
+            ("minute", self.minute, 0...59), ("second", self.second, 0...59), ("weekday", self.weekday, 1...7),
+        ]
+        for (name, value, range) in ranges {
+            if let value, !range.contains(value) { return "\(name) must be \(range.lowerBound) to \(range.upperBound), not \(value)" }
+        }
+        return nil
     }
 
     public var isEmpty: Bool { [self.year, self.month, self.day, self.hour, self.minute, self.second, self.weekday].allSatisfy { $0 == nil } }

@@ -85,12 +85,12 @@ struct LocalNotificationTests {
         #expect(app.schedule(self.request("here", location)).map(\.identifier) == ["here"])
     }
 
-    @Test("regions: inside by great-circle distance; a trigger needs entry or exit")
+    @Test("regions: inside by great-circle distance; a radius must be positive")
     func region() {
         let louvre = Region(latitude: 48.8606, longitude: 2.3376, radius: 200)
         #expect(louvre.contains(latitude: 48.8610, longitude: 2.3380))
         #expect(!louvre.contains(latitude: 48.8738, longitude: 2.2950))
-        #expect(throws: DeviceModelError.self) { try NotificationTrigger.location(Region(latitude: 1, longitude: 1, radius: 10, notifyOnEntry: false), repeats: false).validate() }
+        #expect(throws: DeviceModelError.self) { try NotificationTrigger.location(Region(latitude: 1, longitude: 1, radius: 0), repeats: false).validate() }
     }
 
     @Test("content becomes a payload the presenter reads like a remote one; triggers decode from UserNotifications' names")

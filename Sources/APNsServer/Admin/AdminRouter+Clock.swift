@@ -42,7 +42,12 @@ extension AdminRouter {
                 return eventLoop.makeSucceededFuture(Self.error(409, "set: \(Timestamp.rfc3339(millis: millis)) is before the clock's now (\(now)); the clock only moves forward"))
             }
         }
-        return self.relay.sweep(on: eventLoop).map { self.clockState() }.recover { Self.error(503, "the clock moved, but the sweep failed: \($0)") }
+        // What the move expired leaves its queue, and local notifications it reached fire, before the answer.
+        let relay = self.relay
+        return relay.sweep(on: eventLoop)
+            .flatMap { relay.phone.fireDue(through: relay, on: eventLoop) }
+            .map { self.clockState() }
+            .recover { Self.error(503, "the clock moved, but sweeping or firing failed: \($0)") }
     }
 
     /// An offset in words: `1h30m`, `0s`.

@@ -28,18 +28,27 @@ extension AdminRouter {
             }
         case ("delivered", 6):
             return try request.only("DELETE") { request.later(self.removeDelivered(of: token, segments[5], on: request.eventLoop)) }
+        case ("pending", 5):
+            switch request.method {
+            case "GET": return request.now(self.pending(of: token))
+            case "POST": return request.later(self.schedule(for: token, body: request.body, on: request.eventLoop))
+            case "DELETE": return request.later(self.cancel(for: token, nil, on: request.eventLoop))
+            default: return request.now(Self.notAllowed("GET", "POST", "DELETE"))
+            }
+        case ("pending", 6):
+            return try request.only("DELETE") { request.later(self.cancel(for: token, segments[5], on: request.eventLoop)) }
         default:
             return request.now(Self.error(404, "no such endpoint: \(request.path)"))
         }
     }
 
     /// The app a token belongs to, or the answer saying why there is none.
-    private enum Lookup {
+    enum Lookup {
         case success(AppInstall)
         case failure(Response)
     }
 
-    private func install(of token: DeviceToken) -> Lookup {
+    func phoneInstall(of token: DeviceToken) -> Lookup {
         do {
             guard let install = try self.relay.phone.install(of: token) else {
                 return .failure(Self.error(404, "token \(token.hex) is not known to the emulator: a device registers it, or POST /api/v1/devices"))
@@ -51,7 +60,7 @@ extension AdminRouter {
     }
 
     func app(of token: DeviceToken) -> Response {
-        switch self.install(of: token) {
+        switch self.phoneInstall(of: token) {
         case .failure(let response): return response
         case .success(let install):
             do {
@@ -67,7 +76,7 @@ extension AdminRouter {
     /// connected with version 2, hears of the change.
     func changeApp(of token: DeviceToken, body: [UInt8], on eventLoop: any EventLoop) -> EventLoopFuture<Response> {
         let install: AppInstall
-        switch self.install(of: token) {
+        switch self.phoneInstall(of: token) {
         case .failure(let response): return eventLoop.makeSucceededFuture(response)
         case .success(let found): install = found
         }
@@ -85,7 +94,7 @@ extension AdminRouter {
     }
 
     func delivered(of token: DeviceToken) -> Response {
-        switch self.install(of: token) {
+        switch self.phoneInstall(of: token) {
         case .failure(let response): return response
         case .success(let install):
             do {
@@ -100,7 +109,7 @@ extension AdminRouter {
     /// (404 when it is not there), as an app's `removeDeliveredNotifications` does.
     func removeDelivered(of token: DeviceToken, _ uniqueID: String?, on eventLoop: any EventLoop) -> EventLoopFuture<Response> {
         let install: AppInstall
-        switch self.install(of: token) {
+        switch self.phoneInstall(of: token) {
         case .failure(let response): return eventLoop.makeSucceededFuture(response)
         case .success(let found): install = found
         }

@@ -15,7 +15,7 @@ import Synchronization
 ///
 /// Thread-safe.
 public final class Phone: Sendable {
-    private struct State {
+    struct State {
         var apps: [AppInstall: AppModel] = [:]
         /// What was decided for each notification handed over (a notification sent again after
         /// a reconnect is not presented twice), until its device acknowledges it.
@@ -24,14 +24,17 @@ public final class Phone: Sendable {
         /// Tokens no device holds whose app has settings: their notifications are presented as
         /// they are accepted, since no device will ever be handed them.
         var deviceless: Set<DeviceToken> = []
+        /// Apps with local notifications pending: what the scheduler looks at.
+        var scheduled: Set<AppInstall> = []
     }
 
-    private let store: NotificationStore
+    let store: NotificationStore
     private let hub: DeliveryHub
     private let journal: Journal
-    private let clock: @Sendable () -> Int64
-    private let logger: Logger
-    private let state = Mutex(State())
+    let clock: @Sendable () -> Int64
+    let logger: Logger
+    let state = Mutex(State())
+    let ids = Mutex(APNsIDGenerator())
     /// The most presentations remembered for devices that do not acknowledge.
     static let presentedLimit = 10_000
 
@@ -42,8 +45,13 @@ public final class Phone: Sendable {
         self.clock = clock
         self.logger = logger
         do {
-            let tokens = try store.appInstalls().compactMap { Self.devicelessToken($0) }
-            self.state.withLock { $0.deviceless = Set(tokens) }
+            let installs = try store.appInstalls()
+            let tokens = installs.compactMap { Self.devicelessToken($0) }
+            let scheduled = try installs.filter { try !(store.app($0)?.pending.isEmpty ?? true) }
+            self.state.withLock {
+                $0.deviceless = Set(tokens)
+                $0.scheduled = Set(scheduled)
+            }
         } catch {
             logger.warning("could not read the apps the store keeps", metadata: ["store.error": "\(error)"])
         }
@@ -89,6 +97,7 @@ public final class Phone: Sendable {
                 let result = try body(&app)
                 state.apps[install] = app
                 if let token = Self.devicelessToken(install) { state.deviceless.insert(token) }
+                if app.pending.isEmpty { state.scheduled.remove(install) } else { state.scheduled.insert(install) }
                 let change = AppChange(install: install, from: before, to: app)
                 guard !change.isEmpty else { return promise.succeed((result, app)) }
                 // Submitted under the lock: the writer takes changes in the order they were made.
@@ -102,20 +111,32 @@ public final class Phone: Sendable {
         return promise.futureResult
     }
 
-    /// Applies `update` to an app. The language is the phone's, not the app's: it changes for
-    /// every app of the device (those the store or memory holds), in the same write.
+    /// Applies `update` to an app. The language and the time zone are the phone's, not the app's:
+    /// they change for every app of the device (those the store or memory holds).
     func update(_ install: AppInstall, with update: AppUpdate, on eventLoop: any EventLoop) -> EventLoopFuture<AppModel> {
-        let language = update.language
+        let (language, timeZone) = (update.language, update.timeZone)
+        let now = self.clock()
         let others: [AppInstall]
         do {
-            others = language == nil ? [] : try self.installs(onDevice: install.deviceID).filter { $0 != install }
+            others = language == nil && timeZone == nil ? [] : try self.installs(onDevice: install.deviceID).filter { $0 != install }
         } catch {
             return eventLoop.makeFailedFuture(error)
         }
-        for other in others {
-            _ = self.change(other, on: eventLoop) { (app: inout AppModel) in app.language = language ?? app.language }
+        // The language and the time zone are the device's: every app of it follows.
+        let devicewide = { (app: inout AppModel) in
+            if let language { app.language = language }
+            if let timeZone, timeZone != app.timeZone {
+                app.timeZone = timeZone
+                app.timeZoneChanged(now: now)
+            }
         }
-        return self.change(install, on: eventLoop) { (app: inout AppModel) in app = update.applied(to: app) }.map { $1 }
+        for other in others { _ = self.change(other, on: eventLoop, devicewide) }
+        return self.change(install, on: eventLoop) { (app: inout AppModel) in
+            var changed = update
+            changed.timeZone = nil
+            app = changed.applied(to: app)
+            devicewide(&app)
+        }.map { $1 }
     }
 
     /// The apps of one device that the store or memory holds.
@@ -125,7 +146,7 @@ public final class Phone: Sendable {
         return Array(Set(stored + cached))
     }
 
-    private static func load(_ install: AppInstall, _ state: inout State, _ store: NotificationStore) throws(StoreError) -> AppModel {
+    static func load(_ install: AppInstall, _ state: inout State, _ store: NotificationStore) throws(StoreError) -> AppModel {
         if let app = state.apps[install] { return app }
         let app = try store.app(install) ?? AppModel()
         state.apps[install] = app
@@ -238,6 +259,7 @@ public final class Phone: Sendable {
             if devices {
                 state.apps = [:]
                 state.deviceless = []
+                state.scheduled = []
             } else {
                 for install in state.apps.keys { state.apps[install]?.delivered = [] }
             }

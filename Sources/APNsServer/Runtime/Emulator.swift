@@ -23,6 +23,8 @@ public final class Emulator: Sendable {
     public let clock: EmulatorClock
     private let verifier: ProviderTokenVerifier
     private let logger: Logger
+    /// Fires local notifications as the clock reaches them (moving the clock fires them too).
+    private let localNotifications: RepeatedTask
 
     /// How many provider-token keys the key store holds now.
     public var providerKeyCount: Int { self.verifier.keys.count }
@@ -47,6 +49,12 @@ public final class Emulator: Sendable {
         self.store = try Self.openStore(configuration, clock: self.clock, inspection: self.inspection, logger: logger)
         self.group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, configuration.eventLoopThreads))
         self.relay = Relay(store: self.store, hub: DeliveryHub(), group: self.group, journal: self.inspection.journal, logger: logger)
+        let (loop, relay) = (self.group.next(), self.relay)
+        self.localNotifications = loop.scheduleRepeatedAsyncTask(initialDelay: .seconds(1), delay: .milliseconds(500)) { _ in
+            relay.phone.fireDue(through: relay, on: loop).recover { error in
+                logger.warning("could not fire local notifications", metadata: ["store.error": "\(error)"])
+            }
+        }
         let parts = EmulatorParts(
             configuration: configuration,
             group: self.group,
@@ -94,11 +102,13 @@ public final class Emulator: Sendable {
             try await self.serviceGroup.run()
         } catch {
             self.readiness.failed(error)
+            self.localNotifications.cancel()
             self.store.close()
             try await self.group.shutdownGracefully()
             throw error
         }
         // Every listener has finished the work it accepted: the store closes last.
+        self.localNotifications.cancel()
         self.store.close()
         self.readiness.failed(ServerError(.stopped, subject: "emulator", "stopped"))
         try await self.group.shutdownGracefully()

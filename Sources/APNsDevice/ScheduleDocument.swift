@@ -1,0 +1,82 @@
+import Foundation
+
+/// A request to schedule a local notification, as the admin API and the device protocol take it:
+/// `{"identifier", "content": {"title", "subtitle", "body", "sound", "badge", "categoryIdentifier",
+/// "threadIdentifier", "userInfo", "titleLocKey", "titleLocArgs", "locKey", "locArgs"}, "trigger"}`.
+public struct ScheduleDocument: Decodable, Sendable {
+    public var identifier: String
+    public var content: LocalContent
+    public var trigger: NotificationTrigger
+
+    public static let example = #"{"identifier": "reminder", "content": {"title": "Stand up"}, "trigger": {"type": "timeInterval", "seconds": 3600}}"#
+
+    private enum CodingKeys: String, CodingKey, CaseIterable { case identifier, content, trigger }
+    private enum ContentKeys: String, CodingKey, CaseIterable {
+        case title, subtitle, body, titleLocKey, titleLocArgs, locKey, locArgs, sound, badge, categoryIdentifier, threadIdentifier, userInfo
+    }
+
+    public init(from decoder: any Decoder) throws {
+        try decoder.refuseUnknown(CodingKeys.self, in: "a local notification request")
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.identifier = try container.decode(String.self, forKey: .identifier)
+        guard !self.identifier.isEmpty, self.identifier.utf8.count <= 200 else {
+            throw DeviceModelError(.invalid, field: "identifier", "identifier must have 1 to 200 bytes")
+        }
+        let content = try container.superDecoder(forKey: .content)
+        try content.refuseUnknown(ContentKeys.self, in: "content")
+        let fields = try content.container(keyedBy: ContentKeys.self)
+        var value = LocalContent(
+            title: try fields.decodeIfPresent(String.self, forKey: .title),
+            subtitle: try fields.decodeIfPresent(String.self, forKey: .subtitle),
+            body: try fields.decodeIfPresent(String.self, forKey: .body),
+            sound: try fields.decodeIfPresent(String.self, forKey: .sound),
+            badge: try fields.decodeIfPresent(Int.self, forKey: .badge),
+            categoryIdentifier: try fields.decodeIfPresent(String.self, forKey: .categoryIdentifier)
+        )
+        value.titleLocKey = try fields.decodeIfPresent(String.self, forKey: .titleLocKey)
+        value.titleLocArgs = try fields.decodeIfPresent([String].self, forKey: .titleLocArgs)
+        value.locKey = try fields.decodeIfPresent(String.self, forKey: .locKey)
+        value.locArgs = try fields.decodeIfPresent([String].self, forKey: .locArgs)
+        value.threadIdentifier = try fields.decodeIfPresent(String.self, forKey: .threadIdentifier)
+        if let info = try fields.decodeIfPresent(AnyJSON.self, forKey: .userInfo) {
+            guard case .object = info else { throw DeviceModelError(.invalid, field: "content.userInfo", "userInfo must be a JSON object") }
+            value.userInfo = String(decoding: try JSONEncoder().encode(info), as: UTF8.self)
+        }
+        if let badge = value.badge, badge < 0 { throw DeviceModelError(.invalid, field: "content.badge", "badge must be 0 or more") }
+        self.content = value
+        self.trigger = try container.decode(NotificationTrigger.self, forKey: .trigger)
+        try self.trigger.validate()
+    }
+}
+
+/// Any JSON value, to carry an app's user info through unchanged.
+indirect enum AnyJSON: Codable, Hashable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([AnyJSON])
+    case object([String: AnyJSON])
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() { self = .null }
+        else if let value = try? container.decode(Bool.self) { self = .bool(value) }
+        else if let value = try? container.decode(Double.self) { self = .number(value) }
+        else if let value = try? container.decode(String.self) { self = .string(value) }
+        else if let value = try? container.decode([AnyJSON].self) { self = .array(value) }
+        else { self = .object(try container.decode([String: AnyJSON].self)) }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let value): try container.encode(value)
+        case .number(let value): try container.encode(value)
+        case .string(let value): try container.encode(value)
+        case .array(let value): try container.encode(value)
+        case .object(let value): try container.encode(value)
+        }
+    }
+}

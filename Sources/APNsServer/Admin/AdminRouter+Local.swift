@@ -1,0 +1,59 @@
+import APNsCore
+import APNsDevice
+import APNsInspection
+import NIOCore
+
+/// `/api/v1/devices/<token>/pending[/<id>]`: the app's pending local notifications.
+extension AdminRouter {
+    func pending(of token: DeviceToken) -> Response {
+        switch self.phoneInstall(of: token) {
+        case .failure(let response): return response
+        case .success(let install):
+            do {
+                let pending = try self.relay.phone.app(install).pending
+                return Response(status: 200, body: Array(#"{"total":\#(pending.count),"items":\#(PhoneJSON.encoded(pending))}"#.utf8))
+            } catch {
+                return Self.error(500, "could not read the pending requests: \(error)")
+            }
+        }
+    }
+
+    /// `POST .../pending`: the app schedules a request (201, with when it fires next); one with the
+    /// same identifier is replaced, and the 64-request limit may push the latest-firing out.
+    func schedule(for token: DeviceToken, body: [UInt8], on eventLoop: any EventLoop) -> EventLoopFuture<Response> {
+        let install: AppInstall
+        switch self.phoneInstall(of: token) {
+        case .failure(let response): return eventLoop.makeSucceededFuture(response)
+        case .success(let found): install = found
+        }
+        let document: ScheduleDocument
+        do {
+            document = try RequestDocument.decode(ScheduleDocument.self, from: body, example: ScheduleDocument.example)
+        } catch {
+            return eventLoop.makeSucceededFuture(Self.error(400, error.message))
+        }
+        let relay = self.relay
+        return relay.phone.schedule(document, for: install, on: eventLoop)
+            .flatMap { scheduled in
+                // A request already due (an interval of 0.5 s on a moved clock) fires at once.
+                relay.phone.fireDue(through: relay, on: eventLoop).map { scheduled }
+            }
+            .map { request, evicted in
+                let body = #"{"request":\#(PhoneJSON.encoded(request)),"evicted":\#(PhoneJSON.encoded(evicted.map(\.identifier)))}"#
+                return Response(status: 201, body: Array(body.utf8))
+            }.recover { Self.error(503, "could not schedule: \($0)") }
+    }
+
+    /// `DELETE .../pending[/<id>]`: cancels one (404 when there is none by that name) or all.
+    func cancel(for token: DeviceToken, _ identifier: String?, on eventLoop: any EventLoop) -> EventLoopFuture<Response> {
+        let install: AppInstall
+        switch self.phoneInstall(of: token) {
+        case .failure(let response): return eventLoop.makeSucceededFuture(response)
+        case .success(let found): install = found
+        }
+        return self.relay.phone.cancel(identifier, for: install, on: eventLoop).map { removed in
+            if let identifier, removed == 0 { return Self.error(404, "no pending request \(identifier)") }
+            return Response(status: 200, body: Array(#"{"removed":\#(removed)}"#.utf8))
+        }.recover { Self.error(503, "could not cancel: \($0)") }
+    }
+}

@@ -1,0 +1,129 @@
+import APNsCore
+import APNsDevice
+import APNsDeviceClient
+import APNsInspection
+import APNsTestSupport
+import Foundation
+import Testing
+
+/// Local notifications over real sockets: scheduled through the admin API, fired by the moved
+/// clock, journaled and presented like remote ones.
+@Suite("Local notifications, end to end")
+struct LocalNotificationEndToEndTests {
+    static let topic = "com.example.local"
+
+    /// A token no device holds, its app allowed to alert, in UTC.
+    func app(_ emulator: RunningEmulator) async throws -> String {
+        let issued = try await emulator.adminObject("/api/v1/devices", method: "POST", body: #"{"topic": "\#(Self.topic)"}"#, status: 201)
+        let token = try #require(issued["token"] as? String)
+        _ = try await emulator.adminObject("/api/v1/devices/\(token)/app", method: "PUT", body: #"{"authorization": {"status": "authorized", "alert": true, "sound": true}, "timeZone": "UTC"}"#)
+        return token
+    }
+
+    func schedule(_ emulator: RunningEmulator, _ token: String, _ id: String, title: String = "Stand up", trigger: String) async throws -> [String: Any] {
+        try await emulator.adminObject(
+            "/api/v1/devices/\(token)/pending", method: "POST",
+            body: #"{"identifier": "\#(id)", "content": {"title": "\#(title)", "body": "now", "userInfo": {"k": [1, 2]}}, "trigger": \#(trigger)}"#, status: 201
+        )
+    }
+
+    func local(_ emulator: RunningEmulator) async throws -> [[String: Any]] {
+        try await emulator.journal("interface=local")
+    }
+
+    func advance(_ emulator: RunningEmulator, _ by: String) async throws {
+        _ = try await emulator.adminObject("/api/v1/clock", method: "POST", body: #"{"advance": "\#(by)"}"#)
+    }
+
+    @Test("an interval fires after the clock reaches it and not before, once; it is journaled and presented like a remote push")
+    func interval() async throws {
+        let emulator = try await RunningEmulator.start()
+        let token = try await self.app(emulator)
+        let scheduled = try await self.schedule(emulator, token, "standup", trigger: #"{"type": "timeInterval", "seconds": 3600, "repeats": false}"#)
+        #expect((scheduled["request"] as? [String: Any])?["nextFireAt"] is Int)
+        try await self.advance(emulator, "59m")
+        #expect(try await self.local(emulator).isEmpty)
+        #expect(try await emulator.adminObject("/api/v1/devices/\(token)/pending")["total"] as? Int == 1)
+        try await self.advance(emulator, "2m")
+        let fired = try await self.local(emulator)
+        try #require(fired.count == 1)
+        #expect(fired[0]["source"] as? String == "local" && fired[0]["topic"] as? String == Self.topic)
+        #expect((fired[0]["payload"] as? [String: Any])?["k"] as? [Int] == [1, 2])
+        #expect((fired[0]["presentation"] as? [String: Any])?["title"] as? String == "Stand up")
+        #expect(try await emulator.adminObject("/api/v1/devices/\(token)/pending")["total"] as? Int == 0)
+        try await self.advance(emulator, "2h")
+        #expect(try await self.local(emulator).count == 1)
+        try await emulator.stop()
+    }
+
+    @Test("a daily calendar request fires and stays pending for the next day")
+    func daily() async throws {
+        let emulator = try await RunningEmulator.start()
+        let token = try await self.app(emulator)
+        let clock = try await emulator.adminObject("/api/v1/clock")
+        let nowText = try #require(clock["now"] as? String)
+        let now = try #require(Timestamp.parse(nowText))
+        let utc = try #require(TimeZone(identifier: "UTC"))
+        let inTwoHours = Calendar(identifier: .gregorian).dateComponents(in: utc, from: Date(timeIntervalSince1970: Double(now) / 1000 + 7200))
+        let (hour, minute) = (try #require(inTwoHours.hour), try #require(inTwoHours.minute))
+        let trigger = #"{"type": "calendar", "dateComponents": {"hour": \#(hour), "minute": \#(minute)}, "repeats": true}"#
+        _ = try await self.schedule(emulator, token, "daily", trigger: trigger)
+        try await self.advance(emulator, "3h")
+        #expect(try await self.local(emulator).count == 1)
+        let pending = try await emulator.adminObject("/api/v1/devices/\(token)/pending")
+        let items = try #require(pending["items"] as? [[String: Any]])
+        #expect(items.count == 1 && items[0]["identifier"] as? String == "daily")
+        #expect((items[0]["nextFireAt"] as? Int ?? 0) > now + 86_400_000)
+        try await self.advance(emulator, "1d")
+        #expect(try await self.local(emulator).count == 2)
+        try await emulator.stop()
+    }
+
+    @Test("scheduling an identifier again replaces it; cancel removes one (404 after) or all")
+    func replaceAndCancel() async throws {
+        let emulator = try await RunningEmulator.start()
+        let token = try await self.app(emulator)
+        _ = try await self.schedule(emulator, token, "a", title: "first", trigger: #"{"type": "timeInterval", "seconds": 600}"#)
+        _ = try await self.schedule(emulator, token, "a", title: "second", trigger: #"{"type": "timeInterval", "seconds": 600}"#)
+        _ = try await self.schedule(emulator, token, "b", trigger: #"{"type": "timeInterval", "seconds": 600}"#)
+        let listed = try await emulator.adminObject("/api/v1/devices/\(token)/pending")
+        let pending = try #require(listed["items"] as? [[String: Any]])
+        #expect(pending.count == 2)
+        #expect(((pending.first { $0["identifier"] as? String == "a" })?["content"] as? [String: Any])?["title"] as? String == "second")
+        #expect(try await emulator.adminObject("/api/v1/devices/\(token)/pending/a", method: "DELETE")["removed"] as? Int == 1)
+        #expect(try await emulator.admin("/api/v1/devices/\(token)/pending/a", method: "DELETE").status == 404)
+        #expect(try await emulator.adminObject("/api/v1/devices/\(token)/pending", method: "DELETE")["removed"] as? Int == 1)
+        try await self.advance(emulator, "1h")
+        #expect(try await self.local(emulator).isEmpty)
+        for body in [#"{"identifier": "x", "content": {}, "trigger": {"type": "timeInterval", "seconds": 30, "repeats": true}}"#,
+                     #"{"identifier": "x", "content": {"colour": 1}, "trigger": {"type": "timeInterval", "seconds": 30}}"#,
+                     #"{"identifier": "", "content": {}, "trigger": {"type": "timeInterval", "seconds": 30}}"#] {
+            #expect(try await emulator.admin("/api/v1/devices/\(token)/pending", method: "POST", body: body).status == 400, "\(body)")
+        }
+        try await emulator.stop()
+    }
+
+    @Test("a request pending across a restart fires after it, once; a connected device receives it live")
+    func restart() async throws {
+        let directory = try TemporaryDirectory()
+        let first = try await RunningEmulator.start(directory: directory)
+        let device = try await first.device("alarm-phone")
+        let token = try await device.register(topic: Self.topic)
+        _ = try await device.requestAuthorization(topic: Self.topic, options: [.alert], userAllows: true)
+        _ = try await self.schedule(first, token.hex, "wake", title: "Wake up", trigger: #"{"type": "timeInterval", "seconds": 3600}"#)
+        try await device.close()
+        try await first.stop()
+
+        let second = try await RunningEmulator.start(directory: directory)
+        let phone = try await second.device("alarm-phone")
+        _ = try await phone.resume([token])
+        try await self.advance(second, "2h")
+        let notification = try await phone.next()
+        #expect(notification.source == .local)
+        let presentation = try await phone.presentation(of: notification.uniqueID)
+        #expect(presentation.shown && presentation.title == "Wake up")
+        try await self.advance(second, "2h")
+        #expect(try await self.local(second).count == 1)
+        try await second.stop()
+    }
+}
