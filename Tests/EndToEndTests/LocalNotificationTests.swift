@@ -79,6 +79,31 @@ struct LocalNotificationEndToEndTests {
         try await emulator.stop()
     }
 
+    @Test("a time-zone change: a floating 07:00 moves to 07:00 in the new zone, a fixed-zone one keeps its instant")
+    func timeZones() async throws {
+        let emulator = try await RunningEmulator.start()
+        let token = try await self.app(emulator)
+        _ = try await emulator.adminObject("/api/v1/devices/\(token)/app", method: "PUT", body: #"{"timeZone": "Europe/Paris"}"#)
+        _ = try await self.schedule(emulator, token, "floating", trigger: #"{"type": "calendar", "dateComponents": {"hour": 7, "minute": 0}, "repeats": true}"#)
+        _ = try await self.schedule(emulator, token, "fixed", trigger: #"{"type": "calendar", "dateComponents": {"hour": 7, "minute": 0}, "timeZone": "Europe/Paris", "repeats": true}"#)
+        func next() async throws -> [String: Int] {
+            let listed = try await emulator.adminObject("/api/v1/devices/\(token)/pending")
+            let items = try #require(listed["items"] as? [[String: Any]])
+            return Dictionary(uniqueKeysWithValues: items.compactMap { item in (item["identifier"] as? String).map { ($0, item["nextFireAt"] as? Int ?? 0) } })
+        }
+        let before = try await next()
+        #expect(before["floating"] == before["fixed"])
+        _ = try await emulator.adminObject("/api/v1/devices/\(token)/app", method: "PUT", body: #"{"timeZone": "America/New_York"}"#)
+        let after = try await next()
+        #expect(after["fixed"] == before["fixed"])
+        let floating = try #require(after["floating"])
+        // 07:00 in New York, in UTC: 11:00 or 12:00 depending on daylight saving time.
+        let hour = Calendar(identifier: .gregorian).dateComponents(in: try #require(TimeZone(identifier: "America/New_York")), from: Date(timeIntervalSince1970: Double(floating) / 1000)).hour
+        #expect(hour == 7)
+        #expect(floating != before["floating"])
+        try await emulator.stop()
+    }
+
     @Test("scheduling an identifier again replaces it; cancel removes one (404 after) or all")
     func replaceAndCancel() async throws {
         let emulator = try await RunningEmulator.start()
