@@ -6,26 +6,21 @@ import NIOCore
 /// `/api/v1/devices/<token>/pending[/<id>]`: the app's pending local notifications.
 extension AdminRouter {
     func pending(of token: DeviceToken) -> Response {
-        switch self.phoneInstall(of: token) {
-        case .failure(let response): return response
-        case .success(let install):
-            do {
-                let pending = try self.relay.phone.app(install).pending
-                return Response(status: 200, body: Array(#"{"total":\#(pending.count),"items":\#(PhoneJSON.encoded(pending))}"#.utf8))
-            } catch {
-                return Self.error(500, "could not read the pending requests: \(error)")
-            }
+        let found = self.phoneInstall(of: token)
+        guard let install = found.install else { return found.refusal }
+        do {
+            let pending = try self.relay.phone.app(install).pending
+            return Response(status: 200, body: Array(#"{"total":\#(pending.count),"items":\#(PhoneJSON.encoded(pending))}"#.utf8))
+        } catch {
+            return Self.error(500, "could not read the pending requests: \(error)")
         }
     }
 
     /// `POST .../pending`: the app schedules a request (201, with when it fires next); one with the
     /// same identifier is replaced, and the 64-request limit may push the latest-firing out.
     func schedule(for token: DeviceToken, body: [UInt8], on eventLoop: any EventLoop) -> EventLoopFuture<Response> {
-        let install: AppInstall
-        switch self.phoneInstall(of: token) {
-        case .failure(let response): return eventLoop.makeSucceededFuture(response)
-        case .success(let found): install = found
-        }
+        let found = self.phoneInstall(of: token)
+        guard let install = found.install else { return eventLoop.makeSucceededFuture(found.refusal) }
         let document: ScheduleDocument
         do {
             document = try RequestDocument.decode(ScheduleDocument.self, from: body, example: ScheduleDocument.example)
@@ -46,11 +41,8 @@ extension AdminRouter {
 
     /// `DELETE .../pending[/<id>]`: cancels one (404 when there is none by that name) or all.
     func cancel(for token: DeviceToken, _ identifier: String?, on eventLoop: any EventLoop) -> EventLoopFuture<Response> {
-        let install: AppInstall
-        switch self.phoneInstall(of: token) {
-        case .failure(let response): return eventLoop.makeSucceededFuture(response)
-        case .success(let found): install = found
-        }
+        let found = self.phoneInstall(of: token)
+        guard let install = found.install else { return eventLoop.makeSucceededFuture(found.refusal) }
         return self.relay.phone.cancel(identifier, for: install, on: eventLoop).map { removed in
             if let identifier, removed == 0 { return Self.error(404, "no pending request \(identifier)") }
             return Response(status: 200, body: Array(#"{"removed":\#(removed)}"#.utf8))

@@ -42,44 +42,34 @@ extension AdminRouter {
         }
     }
 
-    /// The app a token belongs to, or the answer saying why there is none.
-    enum Lookup {
-        case success(AppInstall)
-        case failure(Response)
-    }
-
-    func phoneInstall(of token: DeviceToken) -> Lookup {
+    /// The app a token belongs to, or (`install` nil) the answer saying why there is none.
+    func phoneInstall(of token: DeviceToken) -> (install: AppInstall?, refusal: Response) {
         do {
             guard let install = try self.relay.phone.install(of: token) else {
-                return .failure(Self.error(404, "token \(token.hex) is not known to the emulator: a device registers it, or POST /api/v1/devices"))
+                return (nil, Self.error(404, "token \(token.hex) is not known to the emulator: a device registers it, or POST /api/v1/devices"))
             }
-            return .success(install)
+            return (install, Response(status: 200, body: []))  // not a refusal: never sent
         } catch {
-            return .failure(Self.error(500, "could not read the token: \(error)"))
+            return (nil, Self.error(500, "could not read the token: \(error)"))
         }
     }
 
     func app(of token: DeviceToken) -> Response {
-        switch self.phoneInstall(of: token) {
-        case .failure(let response): return response
-        case .success(let install):
-            do {
-                let app = try self.relay.phone.app(install)
-                return Response(status: 200, body: PhoneJSON.app(app, token: token.hex, topic: install.topic, deviceID: install.deviceID))
-            } catch {
-                return Self.error(500, "could not read the app: \(error)")
-            }
+        let found = self.phoneInstall(of: token)
+        guard let install = found.install else { return found.refusal }
+        do {
+            let app = try self.relay.phone.app(install)
+            return Response(status: 200, body: PhoneJSON.app(app, token: token.hex, topic: install.topic, deviceID: install.deviceID))
+        } catch {
+            return Self.error(500, "could not read the app: \(error)")
         }
     }
 
     /// `PUT .../app`: what a user changes in Settings, or a test arranges. The device, if
     /// connected with version 2, hears of the change.
     func changeApp(of token: DeviceToken, body: [UInt8], on eventLoop: any EventLoop) -> EventLoopFuture<Response> {
-        let install: AppInstall
-        switch self.phoneInstall(of: token) {
-        case .failure(let response): return eventLoop.makeSucceededFuture(response)
-        case .success(let found): install = found
-        }
+        let found = self.phoneInstall(of: token)
+        guard let install = found.install else { return eventLoop.makeSucceededFuture(found.refusal) }
         let update: AppUpdate
         do {
             update = try RequestDocument.decode(AppUpdate.self, from: body, example: AppUpdate.example)
@@ -94,25 +84,20 @@ extension AdminRouter {
     }
 
     func delivered(of token: DeviceToken) -> Response {
-        switch self.phoneInstall(of: token) {
-        case .failure(let response): return response
-        case .success(let install):
-            do {
-                return Response(status: 200, body: PhoneJSON.delivered(try self.relay.phone.app(install).delivered))
-            } catch {
-                return Self.error(500, "could not read Notification Center: \(error)")
-            }
+        let found = self.phoneInstall(of: token)
+        guard let install = found.install else { return found.refusal }
+        do {
+            return Response(status: 200, body: PhoneJSON.delivered(try self.relay.phone.app(install).delivered))
+        } catch {
+            return Self.error(500, "could not read Notification Center: \(error)")
         }
     }
 
     /// `DELETE .../delivered[/<id>]`: clears Notification Center, or one notification from it
     /// (404 when it is not there), as an app's `removeDeliveredNotifications` does.
     func removeDelivered(of token: DeviceToken, _ uniqueID: String?, on eventLoop: any EventLoop) -> EventLoopFuture<Response> {
-        let install: AppInstall
-        switch self.phoneInstall(of: token) {
-        case .failure(let response): return eventLoop.makeSucceededFuture(response)
-        case .success(let found): install = found
-        }
+        let found = self.phoneInstall(of: token)
+        guard let install = found.install else { return eventLoop.makeSucceededFuture(found.refusal) }
         return self.relay.phone.change(install, on: eventLoop) { (app: inout AppModel) -> Int in app.removeDelivered(uniqueID) }.map { removed, _ in
             if let uniqueID, removed == 0 { return Self.error(404, "notification \(uniqueID) is not in this app's Notification Center") }
             return Response(status: 200, body: Array(#"{"removed":\#(removed)}"#.utf8))
