@@ -20,6 +20,11 @@ public struct AppModel: Hashable, Sendable, Codable {
     public var delivered: [DeliveredNotification] = []
     /// Local notifications the app scheduled that have not fired (repeating ones stay).
     public var pending: [LocalNotificationRequest] = []
+    /// Whether the user lets the app use the device's location (Core Location's answer): region
+    /// triggers fire only when authorized.
+    public var locationAuthorization = LocationAuthorization.notDetermined
+    /// Where the device is (nil until it is first placed).
+    public var location: Coordinate?
 
     public init() {}
 
@@ -39,10 +44,12 @@ public struct AppModel: Hashable, Sendable, Codable {
         self.badge = try field(.badge, 0)
         self.delivered = try field(.delivered, [])
         self.pending = try field(.pending, [])
+        self.locationAuthorization = try field(.locationAuthorization, .notDetermined)
+        self.location = try container.decodeIfPresent(Coordinate.self, forKey: .location)
     }
 
     enum CodingKeys: String, CodingKey {
-        case authorization, categories, appState, foregroundOptions, alertStyle, language, timeZone, strings, sounds, badge, delivered, pending
+        case authorization, categories, appState, foregroundOptions, alertStyle, language, timeZone, strings, sounds, badge, delivered, pending, locationAuthorization, location
     }
 
     /// The most notifications kept in Notification Center per app; older ones drop off.
@@ -92,6 +99,8 @@ public struct DeliveredNotification: Hashable, Sendable, Codable {
     /// Milliseconds since the UNIX epoch when it was presented.
     public var presentedAt: Int64
     public var presentation: Presentation
+    /// The local notification request it came from, if any (cancelling it takes this away too).
+    public var requestIdentifier: String?
 
     public init(uniqueID: String, presentedAt: Int64, presentation: Presentation) {
         self.uniqueID = uniqueID
@@ -99,7 +108,7 @@ public struct DeliveredNotification: Hashable, Sendable, Codable {
         self.presentation = presentation
     }
 
-    private enum CodingKeys: String, CodingKey { case uniqueID = "uniqueId", presentedAt, presentation }
+    private enum CodingKeys: String, CodingKey { case uniqueID = "uniqueId", presentedAt, presentation, requestIdentifier }
 }
 
 /// One app on one device: what the phone keeps its settings under. A token the emulator did not

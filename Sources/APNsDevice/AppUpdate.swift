@@ -10,6 +10,7 @@ public struct AppUpdate: Hashable, Sendable, Decodable {
     public var alertStyle: AlertStyle?
     public var language: String?
     public var timeZone: String?
+    public var locationAuthorization: LocationAuthorization?
     public var strings: [String: [String: String]]?
     public var sounds: [String: Double]?
     public var badge: Int?
@@ -39,7 +40,7 @@ public struct AppUpdate: Hashable, Sendable, Decodable {
     public static let example = #"{"authorization": {"status": "authorized", "alert": true, "sound": true, "badge": true}, "appState": "background"}"#
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case authorization, categories, appState, foregroundOptions, alertStyle, language, timeZone, strings, sounds, badge
+        case authorization, categories, appState, foregroundOptions, alertStyle, language, timeZone, locationAuthorization, strings, sounds, badge
     }
 
     public init(from decoder: any Decoder) throws {
@@ -52,6 +53,7 @@ public struct AppUpdate: Hashable, Sendable, Decodable {
         self.alertStyle = try Self.decodeName(AlertStyle.self, container, .alertStyle)
         self.language = try container.decodeIfPresent(String.self, forKey: .language)
         self.timeZone = try container.decodeIfPresent(String.self, forKey: .timeZone)
+        self.locationAuthorization = try Self.decodeName(LocationAuthorization.self, container, .locationAuthorization)
         self.strings = try container.decodeIfPresent([String: [String: String]].self, forKey: .strings)
         self.sounds = try container.decodeIfPresent([String: Double].self, forKey: .sounds)
         self.badge = try container.decodeIfPresent(Int.self, forKey: .badge)
@@ -94,6 +96,7 @@ public struct AppUpdate: Hashable, Sendable, Decodable {
         if let alertStyle { app.alertStyle = alertStyle }
         if let language { app.language = language }
         if let timeZone { app.timeZone = timeZone }
+        if let locationAuthorization { app.locationAuthorization = locationAuthorization }
         if let strings { app.strings = strings }
         if let sounds { app.sounds = sounds }
         if let badge { app.badge = badge }
@@ -101,7 +104,7 @@ public struct AppUpdate: Hashable, Sendable, Decodable {
     }
 
     /// Whether the change touches only what an app may change itself (not what the user allows).
-    public var isAppsOwn: Bool { self.authorization == nil && self.alertStyle == nil }
+    public var isAppsOwn: Bool { self.authorization == nil && self.alertStyle == nil && self.locationAuthorization == nil }
 }
 
 /// `{"status": "authorized", "alert": true, "sound": false, "badge": true}`: what the user allows.

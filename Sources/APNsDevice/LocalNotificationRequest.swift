@@ -128,3 +128,23 @@ extension AppModel {
         }
     }
 }
+
+extension AppModel {
+    /// The device moved to `to`: the region requests it entered or left (as each asks) fire, if
+    /// the user lets the app use the location; a one-shot request then leaves the pending list.
+    public mutating func moved(to point: Coordinate) -> [LocalNotificationRequest] {
+        let from = self.location
+        self.location = point
+        guard self.locationAuthorization.allows else { return [] }
+        var fired: [LocalNotificationRequest] = []
+        self.pending.removeAll { request in
+            guard case .location(let region, let repeats) = request.trigger else { return false }
+            let wasInside = from.map { region.contains(latitude: $0.latitude, longitude: $0.longitude) } ?? false
+            let isInside = region.contains(latitude: point.latitude, longitude: point.longitude)
+            guard (!wasInside && isInside && region.notifyOnEntry) || (wasInside && !isInside && region.notifyOnExit) else { return false }
+            fired.append(request)
+            return !repeats
+        }
+        return fired
+    }
+}

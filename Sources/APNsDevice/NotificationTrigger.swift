@@ -194,3 +194,24 @@ extension NotificationTrigger: Codable {
         }
     }
 }
+
+/// A point on the map.
+public struct Coordinate: Hashable, Sendable, Codable {
+    public var latitude: Double
+    public var longitude: Double
+
+    public init(latitude: Double, longitude: Double) {
+        self.latitude = latitude
+        self.longitude = longitude
+    }
+}
+
+/// What the user allows an app to know of the device's location (Core Location's statuses).
+public enum LocationAuthorization: String, Hashable, Sendable, Codable, CaseIterable {
+    case notDetermined
+    case denied
+    case authorizedWhenInUse
+    case authorizedAlways
+
+    public var allows: Bool { self == .authorizedWhenInUse || self == .authorizedAlways }
+}

@@ -30,6 +30,9 @@ public enum PhoneJSON {
             members.member("foregroundOptions") { $0.raw(Self.encoded(app.foregroundOptions)) }
             members.member("alertStyle") { $0.string(app.alertStyle.rawValue) }
             members.member("language") { $0.string(app.language) }
+            members.member("timeZone") { $0.string(app.timeZone) }
+            members.member("locationAuthorization") { $0.string(app.locationAuthorization.rawValue) }
+            members.member("location") { $0.raw(Self.encoded(app.location)) }
             members.member("strings") { $0.raw(Self.encoded(app.strings)) }
             members.member("sounds") { $0.raw(Self.encoded(app.sounds)) }
             members.member("badge") { $0.number(app.badge) }

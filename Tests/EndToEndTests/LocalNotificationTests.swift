@@ -104,6 +104,38 @@ struct LocalNotificationEndToEndTests {
         try await emulator.stop()
     }
 
+    @Test("a location request fires on entry, and only with location authorization")
+    func location() async throws {
+        let emulator = try await RunningEmulator.start()
+        let token = try await self.app(emulator)
+        let louvre = #"{"type": "location", "latitude": 48.8606, "longitude": 2.3376, "radius": 200, "notifyOnEntry": true, "notifyOnExit": false}"#
+        _ = try await self.schedule(emulator, token, "louvre", title: "Welcome", trigger: louvre)
+        let inside = #"{"latitude": 48.8610, "longitude": 2.3380}"#
+        let outside = #"{"latitude": 48.8738, "longitude": 2.2950}"#
+        // Not authorized: the phone does not use the location.
+        #expect(try await emulator.adminObject("/api/v1/devices/\(token)/location", method: "POST", body: inside)["fired"] as? [String] == [])
+        _ = try await emulator.adminObject("/api/v1/devices/\(token)/app", method: "PUT", body: #"{"locationAuthorization": "authorizedWhenInUse"}"#)
+        #expect(try await emulator.adminObject("/api/v1/devices/\(token)/location", method: "POST", body: outside)["fired"] as? [String] == [])
+        #expect(try await emulator.adminObject("/api/v1/devices/\(token)/location", method: "POST", body: inside)["fired"] as? [String] == ["louvre"])
+        let fired = try await self.local(emulator)
+        #expect(fired.count == 1 && (fired.first?["presentation"] as? [String: Any])?["title"] as? String == "Welcome")
+        #expect(try await emulator.adminObject("/api/v1/devices/\(token)/pending")["total"] as? Int == 0)
+        #expect(try await emulator.admin("/api/v1/devices/\(token)/location", method: "POST", body: #"{"latitude": 123, "longitude": 0}"#).status == 400)
+        try await emulator.stop()
+    }
+
+    @Test("cancelling a request also takes what it showed out of Notification Center")
+    func cancelDelivered() async throws {
+        let emulator = try await RunningEmulator.start()
+        let token = try await self.app(emulator)
+        _ = try await self.schedule(emulator, token, "hourly", trigger: #"{"type": "timeInterval", "seconds": 3600, "repeats": true}"#)
+        try await self.advance(emulator, "61m")
+        #expect(try await emulator.adminObject("/api/v1/devices/\(token)/delivered")["total"] as? Int == 1)
+        #expect(try await emulator.adminObject("/api/v1/devices/\(token)/pending/hourly", method: "DELETE")["removed"] as? Int == 1)
+        #expect(try await emulator.adminObject("/api/v1/devices/\(token)/delivered")["total"] as? Int == 0)
+        try await emulator.stop()
+    }
+
     @Test("scheduling an identifier again replaces it; cancel removes one (404 after) or all")
     func replaceAndCancel() async throws {
         let emulator = try await RunningEmulator.start()

@@ -48,4 +48,20 @@ extension AdminRouter {
             return Response(status: 200, body: Array(#"{"removed":\#(removed)}"#.utf8))
         }.recover { Self.error(503, "could not cancel: \($0)") }
     }
+
+    /// `POST .../location` `{"latitude", "longitude"}`: the device is there now; region requests
+    /// it entered or left fire. `{"fired": [identifiers]}`.
+    func move(_ token: DeviceToken, body: [UInt8], on eventLoop: any EventLoop) -> EventLoopFuture<Response> {
+        let found = self.phoneInstall(of: token)
+        guard let install = found.install else { return eventLoop.makeSucceededFuture(found.refusal) }
+        let point: Coordinate
+        do {
+            point = try RequestDocument.decode(LocationDocument.self, from: body, example: LocationDocument.example).coordinate
+        } catch {
+            return eventLoop.makeSucceededFuture(Self.error(400, error.message))
+        }
+        return self.relay.phone.move(install, to: point, through: self.relay, on: eventLoop).map { fired in
+            Response(status: 200, body: Array(#"{"fired":\#(PhoneJSON.encoded(fired))}"#.utf8))
+        }.recover { Self.error(503, "could not move the device: \($0)") }
+    }
 }

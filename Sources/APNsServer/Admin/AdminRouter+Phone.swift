@@ -35,6 +35,8 @@ extension AdminRouter {
             case "DELETE": return request.later(self.cancel(for: token, nil, on: request.eventLoop))
             default: return request.now(Self.notAllowed("GET", "POST", "DELETE"))
             }
+        case ("location", 5):
+            return try request.only("POST") { request.later(self.move(token, body: request.body, on: request.eventLoop)) }
         case ("pending", 6):
             return try request.only("DELETE") { request.later(self.cancel(for: token, segments[5], on: request.eventLoop)) }
         default:

@@ -65,7 +65,7 @@ struct AdminRouter: Sendable {
         if segments.count >= 3, segments[0] == "api", segments[1] == "v1" {
             switch segments[2] {
             case "notifications" where segments.count == 5 && segments[4] == "respond": return try self.routePhone(request)
-            case "devices" where segments.count >= 5 && ["app", "delivered", "pending"].contains(segments[4]): return try self.routePhone(request)
+            case "devices" where segments.count >= 5 && ["app", "delivered", "pending", "location"].contains(segments[4]): return try self.routePhone(request)
             case "notifications", "events", "reset": return try self.routeNotifications(request)
             case "faults": return try self.routeFaults(request)
             case "clock" where segments.count == 3: return try self.routeClock(request)

@@ -20,13 +20,40 @@ extension Phone {
         }.map { $0.0 }
     }
 
-    /// Cancels one pending request (or all); the future holds how many went.
+    /// Cancels one pending request (or all); what it already put in Notification Center goes too
+    /// (seed 000: cancelling also takes a displayed notification away). The future holds how many
+    /// pending requests went.
     func cancel(_ identifier: String?, for install: AppInstall, on eventLoop: any EventLoop) -> EventLoopFuture<Int> {
         self.change(install, on: eventLoop) { (app: inout AppModel) -> Int in
             let before = app.pending.count
-            if let identifier { app.pending.removeAll { $0.identifier == identifier } } else { app.pending.removeAll() }
+            if let identifier {
+                app.pending.removeAll { $0.identifier == identifier }
+                app.delivered.removeAll { $0.requestIdentifier == identifier }
+            } else {
+                app.pending.removeAll()
+                app.delivered.removeAll { $0.requestIdentifier != nil }
+            }
             return before - app.pending.count
         }.map { $0.0 }
+    }
+
+    /// The device moved: every app of it whose region requests the move entered or left fires
+    /// them (with location authorization). The future holds what fired, once stored.
+    func move(_ install: AppInstall, to point: Coordinate, through relay: Relay, on eventLoop: any EventLoop) -> EventLoopFuture<[String]> {
+        let now = self.clock()
+        let installs: [AppInstall]
+        do {
+            installs = Array(Set(try self.installs(onDevice: install.deviceID) + [install]))
+        } catch {
+            return eventLoop.makeFailedFuture(error)
+        }
+        let moved = installs.map { app in
+            self.change(app, on: eventLoop) { (model: inout AppModel) in model.moved(to: point) }.flatMap { fired, _ -> EventLoopFuture<[String]> in
+                let stored = fired.map { self.fire($0, for: app, at: now, through: relay, on: eventLoop) }
+                return EventLoopFuture.andAllComplete(stored, on: eventLoop).map { fired.map(\.identifier) }
+            }
+        }
+        return EventLoopFuture.whenAllSucceed(moved, on: eventLoop).map { $0.flatMap { $0 } }
     }
 
     /// Fires every request due by the clock: each is accepted through `relay` as a notification
@@ -58,6 +85,7 @@ extension Phone {
             return eventLoop.makeSucceededVoidFuture()
         }
         let uniqueID = self.ids.withLock { $0.timeOrderedUUID(nowMillis: now) }
+        self.state.withLock { $0.localRequests[uniqueID] = request.identifier }
         let notification = APNsCore.Notification(
             apnsID: UUID().uuidString, uniqueID: uniqueID, token: token, topic: install.topic, pushType: .alert, priority: .immediate,
             expiration: nil, collapseID: nil, payload: request.content.payload, receivedAt: now, source: .local

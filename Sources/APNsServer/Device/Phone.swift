@@ -26,6 +26,8 @@ public final class Phone: Sendable {
         var deviceless: Set<DeviceToken> = []
         /// Apps with local notifications pending: what the scheduler looks at.
         var scheduled: Set<AppInstall> = []
+        /// The request a fired local notification came from, until it is presented.
+        var localRequests: [String: String] = [:]
     }
 
     let store: NotificationStore
@@ -140,7 +142,7 @@ public final class Phone: Sendable {
     }
 
     /// The apps of one device that the store or memory holds.
-    private func installs(onDevice deviceID: String) throws(StoreError) -> [AppInstall] {
+    func installs(onDevice deviceID: String) throws(StoreError) -> [AppInstall] {
         let stored = try self.store.appInstalls().filter { $0.deviceID == deviceID }
         let cached = self.state.withLock { Array($0.apps.keys.filter { $0.deviceID == deviceID }) }
         return Array(Set(stored + cached))
@@ -171,7 +173,12 @@ public final class Phone: Sendable {
         let decided = try self.state.withLock { state throws(StoreError) -> (Presentation, fresh: Bool) in
             if let known = state.presented[notification.uniqueID] { return (known.presentation, false) }
             let before = try Self.load(install, &state, self.store)
-            let (presentation, after) = Presenter.present(payload: notification.payload, uniqueID: notification.uniqueID, at: now, to: before)
+            var (presentation, after) = Presenter.present(payload: notification.payload, uniqueID: notification.uniqueID, at: now, to: before)
+            if let request = state.localRequests.removeValue(forKey: notification.uniqueID),
+                let index = after.delivered.lastIndex(where: { $0.uniqueID == notification.uniqueID })
+            {
+                after.delivered[index].requestIdentifier = request
+            }
             state.apps[install] = after
             let change = AppChange(install: install, from: before, to: after)
             if !change.isEmpty { self.save(change) { _ in } }
