@@ -104,16 +104,10 @@ final class StoreWriter: Sendable {
         let clock = ContinuousClock()
         state.nextSweep = clock.now + self.configuration.sweepInterval
         state.nextSync = clock.now + self.configuration.relaxedSyncInterval
-        // Spinning pays only while requests follow each other closely (one client sending one
-        // request at a time): it is allowed after work came during a spin or soon after a short
-        // sleep, and stops when a spin finds nothing. Sporadic work leaves the writer asleep.
-        let spin = self.configuration.writerSpin
-        var idleSince: ContinuousClock.Instant?
-        var spinAllowed = false
-        var slept: Duration?
+        var spin = WriterSpin(window: self.configuration.writerSpin)
         while true {
             let looked = clock.now
-            let spinning = spinAllowed && (idleSince.map { looked - $0 < spin } ?? true)
+            let spinning = spin.looking(at: looked)
             let (batch, closing) = self.inbox.withLock { inbox -> ([Submission], Bool) in
                 let batch = inbox.submissions
                 inbox.submissions.removeAll(keepingCapacity: true)
@@ -121,21 +115,11 @@ final class StoreWriter: Sendable {
                 return (batch, inbox.closing)
             }
             if batch.isEmpty && !closing && spinning {
-                if idleSince == nil { idleSince = looked }
+                spin.foundNothing(at: looked)
                 sched_yield()
                 continue
             }
-            if !batch.isEmpty {
-                if idleSince != nil {
-                    spinAllowed = true
-                } else if let slept {
-                    spinAllowed = slept < spin * 4
-                }
-            } else {
-                spinAllowed = false
-            }
-            idleSince = nil
-            slept = nil
+            spin.stopped(found: !batch.isEmpty)
             if !batch.isEmpty {
                 self.commit(batch, &state)
             }
@@ -159,13 +143,12 @@ final class StoreWriter: Sendable {
                 let nanoseconds = wait.components.seconds * 1_000_000_000 + wait.components.attoseconds / 1_000_000_000
                 let asleep = clock.now
                 _ = self.wakeup.wait(timeout: .now() + .nanoseconds(Int(nanoseconds)))
-                slept = clock.now - asleep
+                spin.woke(after: clock.now - asleep)
                 self.inbox.withLock { $0.sleeping = false }
             }
         }
         if self.configuration.durability == .relaxed { self.syncToDisk() }
     }
-
 
     private func syncToDisk() {
         do {
