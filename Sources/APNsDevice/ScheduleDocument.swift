@@ -3,7 +3,7 @@ import Foundation
 /// A request to schedule a local notification, as the admin API and the device protocol take it:
 /// `{"identifier", "content": {"title", "subtitle", "body", "sound", "badge", "categoryIdentifier",
 /// "threadIdentifier", "userInfo", "titleLocKey", "titleLocArgs", "locKey", "locArgs"}, "trigger"}`.
-public struct ScheduleDocument: Decodable, Sendable {
+public struct ScheduleDocument: Codable, Sendable {
     public var identifier: String
     public var content: LocalContent
     public var trigger: NotificationTrigger
@@ -13,6 +13,10 @@ public struct ScheduleDocument: Decodable, Sendable {
     private enum CodingKeys: String, CodingKey, CaseIterable { case identifier, content, trigger }
     private enum ContentKeys: String, CodingKey, CaseIterable {
         case title, subtitle, body, titleLocKey, titleLocArgs, locKey, locArgs, sound, badge, categoryIdentifier, threadIdentifier, userInfo
+    }
+
+    public init(identifier: String, content: LocalContent, trigger: NotificationTrigger) {
+        (self.identifier, self.content, self.trigger) = (identifier, content, trigger)
     }
 
     public init(from decoder: any Decoder) throws {
@@ -47,6 +51,42 @@ public struct ScheduleDocument: Decodable, Sendable {
         self.trigger = try container.decode(NotificationTrigger.self, forKey: .trigger)
         try self.trigger.validate()
     }
+
+    /// The document as the admin API and the device protocol take it (the user info as an object).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(self.identifier, forKey: .identifier)
+        try container.encode(self.trigger, forKey: .trigger)
+        var fields = container.nestedContainer(keyedBy: ContentKeys.self, forKey: .content)
+        let content = self.content
+        try fields.encodeIfPresent(content.title, forKey: .title)
+        try fields.encodeIfPresent(content.subtitle, forKey: .subtitle)
+        try fields.encodeIfPresent(content.body, forKey: .body)
+        try fields.encodeIfPresent(content.titleLocKey, forKey: .titleLocKey)
+        try fields.encodeIfPresent(content.titleLocArgs, forKey: .titleLocArgs)
+        try fields.encodeIfPresent(content.locKey, forKey: .locKey)
+        try fields.encodeIfPresent(content.locArgs, forKey: .locArgs)
+        try fields.encodeIfPresent(content.sound, forKey: .sound)
+        try fields.encodeIfPresent(content.badge, forKey: .badge)
+        try fields.encodeIfPresent(content.categoryIdentifier, forKey: .categoryIdentifier)
+        try fields.encodeIfPresent(content.threadIdentifier, forKey: .threadIdentifier)
+        if let info = content.userInfo {
+            try fields.encode(try JSONDecoder().decode(AnyJSON.self, from: Data(info.utf8)), forKey: .userInfo)
+        }
+    }
+}
+
+/// What scheduling answers: the request with its next fire time, and the identifiers of those
+/// the 64-request limit pushed out.
+public struct ScheduledRequest: Hashable, Sendable, Decodable {
+    public var request: LocalNotificationRequest
+    public var evicted: [String]
+}
+
+/// A list of pending requests, as the admin API and the device protocol answer it.
+public struct PendingRequests: Hashable, Sendable, Decodable {
+    public var total: Int
+    public var items: [LocalNotificationRequest]
 }
 
 /// Any JSON value, to carry an app's user info through unchanged.

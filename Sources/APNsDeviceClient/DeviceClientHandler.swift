@@ -9,7 +9,15 @@ enum ReplyKind: Hashable {
     case welcome, registered, resumed, unregistered, pong
     /// Version 2, answered by their own message or by `refused`, matched by subject (topic or
     /// unique id) since the same messages also arrive unasked.
-    case authorization, app, response
+    case authorization, app, response, scheduled, pending, cancelled
+
+    /// Whether the kind is a version-2 answer (matched by subject, refusable).
+    var isPhone: Bool {
+        switch self {
+        case .welcome, .registered, .resumed, .unregistered, .pong: false
+        case .authorization, .app, .response, .scheduled, .pending, .cancelled: true
+        }
+    }
 }
 
 /// What the phone did, as a version-2 device hears it.
@@ -47,7 +55,7 @@ final class DeviceClientHandler: ChannelInboundHandler {
     func expect(_ kind: ReplyKind, subject: String = "", _ promise: EventLoopPromise<DeviceServerMessage>) {
         if let failure = self.failure {
             promise.fail(failure)
-        } else if [.authorization, .app, .response].contains(kind) {
+        } else if kind.isPhone {
             self.phoneWaiting.append((kind, subject, promise))
         } else {
             self.waiting[kind, default: []].append(promise)
@@ -88,6 +96,9 @@ final class DeviceClientHandler: ChannelInboundHandler {
             self.events.yield(.response(response))
             self.phoneReply(.response, uniqueID, message)
         case .refused(let subject, _, _): self.phoneReply(nil, subject, message)
+        case .scheduled(let topic, _): self.phoneReply(.scheduled, topic, message)
+        case .pending(let topic, _): self.phoneReply(.pending, topic, message)
+        case .cancelled(let topic, _): self.phoneReply(.cancelled, topic, message)
         }
     }
 

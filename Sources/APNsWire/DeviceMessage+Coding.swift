@@ -28,6 +28,12 @@ extension DeviceClientMessage {
             self = .configure(topic: try body.string(), document: try body.payload())
         case DeviceMessageType.respond:
             self = .respond(uniqueID: try body.string(), action: try body.string(), text: try body.optionalString(), context: try body.u8())
+        case DeviceMessageType.schedule:
+            self = .schedule(topic: try body.string(), document: try body.payload())
+        case DeviceMessageType.listPending:
+            self = .listPending(topic: try body.string())
+        case DeviceMessageType.cancel:
+            self = .cancel(topic: try body.string(), identifier: try body.optionalString())
         default:
             throw DeviceProtocolError(.unknownMessage, "unknown message type 0x\(String(frame.type, radix: 16))")
         }
@@ -74,6 +80,17 @@ extension DeviceClientMessage {
             body.writeDeviceString(action)
             body.writeDeviceOptionalString(text)
             body.writeInteger(context)
+        case .schedule(let topic, let document):
+            type = DeviceMessageType.schedule
+            body.writeDeviceString(topic)
+            body.writeDevicePayload(document)
+        case .listPending(let topic):
+            type = DeviceMessageType.listPending
+            body.writeDeviceString(topic)
+        case .cancel(let topic, let identifier):
+            type = DeviceMessageType.cancel
+            body.writeDeviceString(topic)
+            body.writeDeviceOptionalString(identifier)
         }
         return DeviceFrame(type: type, body: body)
     }
@@ -140,6 +157,12 @@ extension DeviceServerMessage {
             self = .response(uniqueID: try body.string(), document: try body.payload())
         case DeviceMessageType.refused:
             self = .refused(subject: try body.string(), status: try body.u16(), message: try body.string())
+        case DeviceMessageType.scheduled:
+            self = .scheduled(topic: try body.string(), document: try body.payload())
+        case DeviceMessageType.pending:
+            self = .pending(topic: try body.string(), document: try body.payload())
+        case DeviceMessageType.cancelled:
+            self = .cancelled(topic: try body.string(), removed: try body.u16())
         default:
             throw DeviceProtocolError(.unknownMessage, "unknown message type 0x\(String(frame.type, radix: 16))")
         }
@@ -216,6 +239,18 @@ extension DeviceServerMessage {
             body.writeDeviceString(subject)
             body.writeInteger(status)
             body.writeDeviceString(message)
+        case .scheduled(let topic, let document):
+            type = DeviceMessageType.scheduled
+            body.writeDeviceString(topic)
+            body.writeDevicePayload(document)
+        case .pending(let topic, let document):
+            type = DeviceMessageType.pending
+            body.writeDeviceString(topic)
+            body.writeDevicePayload(document)
+        case .cancelled(let topic, let removed):
+            type = DeviceMessageType.cancelled
+            body.writeDeviceString(topic)
+            body.writeInteger(removed)
         }
         return DeviceFrame(type: type, body: body)
     }

@@ -17,13 +17,20 @@ public enum DeviceClientMessage: Hashable, Sendable {
     /// Version 2: the user responds to a notification on screen; `context` 0 = the one it was
     /// shown in, 1 = banner, 2 = alert.
     case respond(uniqueID: String, action: String, text: String?, context: UInt8)
+    /// Version 2: the app schedules a local notification (a JSON document: `identifier`,
+    /// `content`, `trigger`, as the admin API's `POST .../pending`).
+    case schedule(topic: String, document: [UInt8])
+    /// Version 2: the app lists its pending local notifications.
+    case listPending(topic: String)
+    /// Version 2: the app cancels one pending local notification, or all of them (nil).
+    case cancel(topic: String, identifier: String?)
 }
 
 extension DeviceClientMessage {
     /// Whether the message exists only from protocol version 2 on.
     public var needsVersion2: Bool {
         switch self {
-        case .authorize, .configure, .respond: true
+        case .authorize, .configure, .respond, .schedule, .listPending, .cancel: true
         default: false
         }
     }
@@ -40,6 +47,9 @@ extension DeviceClientMessage {
         case .authorize: "authorize"
         case .configure: "configure"
         case .respond: "respond"
+        case .schedule: "schedule"
+        case .listPending: "pending"
+        case .cancel: "cancel"
         }
     }
 }
@@ -65,6 +75,12 @@ public enum DeviceServerMessage: Hashable, Sendable {
     /// Version 2: a request refused without ending the session: `subject` is its topic or unique
     /// id, `status` an HTTP-like code (400 a bad request, 404 nothing there, 409 not offered).
     case refused(subject: String, status: UInt16, message: String)
+    /// Version 2: the answer to `schedule` (JSON: `{"request", "evicted"}`, as the admin API's).
+    case scheduled(topic: String, document: [UInt8])
+    /// Version 2: the answer to `pending` (JSON: `{"total", "items"}`, as the admin API's).
+    case pending(topic: String, document: [UInt8])
+    /// Version 2: the answer to `cancel`: how many pending requests went.
+    case cancelled(topic: String, removed: UInt16)
 }
 
 /// How the server took one token a device presented in `resume`.
@@ -107,6 +123,9 @@ enum DeviceMessageType {
     static let authorize: UInt8 = 0x07
     static let configure: UInt8 = 0x08
     static let respond: UInt8 = 0x09
+    static let schedule: UInt8 = 0x0A
+    static let listPending: UInt8 = 0x0B
+    static let cancel: UInt8 = 0x0C
     static let welcome: UInt8 = 0x81
     static let registered: UInt8 = 0x82
     static let resumed: UInt8 = 0x83
@@ -118,5 +137,8 @@ enum DeviceMessageType {
     static let presented: UInt8 = 0x89
     static let response: UInt8 = 0x8A
     static let refused: UInt8 = 0x8B
+    static let scheduled: UInt8 = 0x8C
+    static let pending: UInt8 = 0x8D
+    static let cancelled: UInt8 = 0x8E
     static let error: UInt8 = 0x8F
 }

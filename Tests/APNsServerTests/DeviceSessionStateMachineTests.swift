@@ -52,6 +52,23 @@ struct DeviceSessionStateMachineTests {
         #expect(self.failureCode(responding.received(.respond(uniqueID: "u", action: "default", text: nil, context: 3))) == .invalidArgument)
     }
 
+    @Test("local notification requests go to the session's own app, one at a time; version 1 and empty topics are refused")
+    func localNotifications() {
+        var old = self.active()
+        #expect(self.failureCode(old.received(.listPending(topic: "com.example.app"))) == .unexpectedMessage)
+
+        var machine = DeviceSessionStateMachine()
+        _ = machine.received(.hello(version: 2, deviceID: "phone"))
+        #expect(machine.received(.schedule(topic: "t", document: [1])) == .local(.schedule(deviceID: "phone", topic: "t", document: [1])))
+        #expect(machine.received(.cancel(topic: "t", identifier: nil)) == .none)
+        #expect(machine.answered(.scheduled(topic: "t", document: [2])) == .send(.scheduled(topic: "t", document: [2])))
+        #expect(machine.next() == .local(.cancel(deviceID: "phone", topic: "t", identifier: nil)))
+        #expect(machine.answered(.cancelled(topic: "t", removed: 1)) == .send(.cancelled(topic: "t", removed: 1)))
+        #expect(machine.received(.listPending(topic: "t")) == .local(.list(deviceID: "phone", topic: "t")))
+        _ = machine.answered(.pending(topic: "t", document: []))
+        #expect(self.failureCode(machine.received(.listPending(topic: ""))) == .invalidArgument)
+    }
+
     @Test("anything before hello, a second hello, a wrong version or a bad device id ends the session")
     func helloErrors() {
         var early = DeviceSessionStateMachine()

@@ -17,6 +17,10 @@ struct DeviceCodecTests {
         .hello(version: 1, deviceID: "iphone-1"), .register(topic: "com.example.app"),
         .resume(tokens: [token, DeviceToken(bytes: [UInt8](repeating: 9, count: 100))!]), .resume(tokens: []),
         .unregister(topic: "com.example.app"), .ack(uniqueID: "00000000-0000-4000-8000-000000000001"), .ping(.max),
+        .authorize(topic: "com.example.app", options: 7, allow: true), .configure(topic: "t", document: Array(#"{"language":"fr"}"#.utf8)),
+        .respond(uniqueID: "u", action: "REPLY", text: "On my way", context: 2), .respond(uniqueID: "u", action: "default", text: nil, context: 0),
+        .schedule(topic: "t", document: Array(#"{"identifier":"a"}"#.utf8)), .listPending(topic: "t"),
+        .cancel(topic: "t", identifier: "a"), .cancel(topic: "t", identifier: nil),
     ]
 
     static let serverMessages: [DeviceServerMessage] = [
@@ -31,6 +35,10 @@ struct DeviceCodecTests {
             return n
         }()),
         .pong(42), .error(code: .invalidArgument, message: "no"),
+        .authorization(topic: "t", status: 2, options: 5, granted: false, prompted: true), .app(topic: "t", document: Array("{}".utf8)),
+        .presented(uniqueID: "u", document: Array(#"{"shown":true}"#.utf8)), .response(uniqueID: "u", document: Array("{}".utf8)),
+        .refused(subject: "t", status: 404, message: "no pending request a"), .scheduled(topic: "t", document: Array(#"{"evicted":[]}"#.utf8)),
+        .pending(topic: "t", document: Array(#"{"total":0,"items":[]}"#.utf8)), .cancelled(topic: "t", removed: 64),
     ]
 
     func bytes(_ frame: DeviceFrame) throws -> [UInt8] {
@@ -84,6 +92,11 @@ struct DeviceCodecTests {
         #expect(try self.bytes(DeviceClientMessage.hello(version: 1, deviceID: "ab").frame()) == [0, 0, 0, 6, 0x01, 1, 0, 2, 0x61, 0x62])
         #expect(try self.bytes(DeviceClientMessage.ping(258).frame()) == [0, 0, 0, 9, 0x06, 0, 0, 0, 0, 0, 0, 1, 2])
         #expect(try self.bytes(DeviceServerMessage.error(code: .frameTooLarge, message: "x").frame()) == [0, 0, 0, 5, 0x8F, 5, 0, 1, 0x78])
+        // Version 2's local notifications: schedule, pending, cancel (an absent identifier: flag 0).
+        #expect(try self.bytes(DeviceClientMessage.schedule(topic: "t", document: [0x7B, 0x7D]).frame()) == [0, 0, 0, 10, 0x0A, 0, 1, 0x74, 0, 0, 0, 2, 0x7B, 0x7D])
+        #expect(try self.bytes(DeviceClientMessage.listPending(topic: "t").frame()) == [0, 0, 0, 4, 0x0B, 0, 1, 0x74])
+        #expect(try self.bytes(DeviceClientMessage.cancel(topic: "t", identifier: nil).frame()) == [0, 0, 0, 5, 0x0C, 0, 1, 0x74, 0])
+        #expect(try self.bytes(DeviceServerMessage.cancelled(topic: "t", removed: 3).frame()) == [0, 0, 0, 6, 0x8E, 0, 1, 0x74, 0, 3])
     }
 
     func clientError(_ type: UInt8, _ body: [UInt8]) -> DeviceErrorCode? {

@@ -10,7 +10,7 @@ extension AdminRouter {
         guard let install = found.install else { return found.refusal }
         do {
             let pending = try self.relay.phone.app(install).pending
-            return Response(status: 200, body: Array(#"{"total":\#(pending.count),"items":\#(PhoneJSON.encoded(pending))}"#.utf8))
+            return Response(status: 200, body: Phone.pendingJSON(pending))
         } catch {
             return Self.error(500, "could not read the pending requests: \(error)")
         }
@@ -27,16 +27,9 @@ extension AdminRouter {
         } catch {
             return eventLoop.makeSucceededFuture(Self.error(400, error.message))
         }
-        let relay = self.relay
-        return relay.phone.schedule(document, for: install, on: eventLoop)
-            .flatMap { scheduled in
-                // A request already due (an interval of 0.5 s on a moved clock) fires at once.
-                relay.phone.fireDue(through: relay, on: eventLoop).map { scheduled }
-            }
-            .map { request, evicted in
-                let body = #"{"request":\#(PhoneJSON.encoded(request)),"evicted":\#(PhoneJSON.encoded(evicted.map(\.identifier)))}"#
-                return Response(status: 201, body: Array(body.utf8))
-            }.recover { Self.error(503, "could not schedule: \($0)") }
+        return self.relay.phone.schedule(document, for: install, through: self.relay, on: eventLoop)
+            .map { request, evicted in Response(status: 201, body: Phone.scheduledJSON(request, evicted: evicted)) }
+            .recover { Self.error(503, "could not schedule: \($0)") }
     }
 
     /// `DELETE .../pending[/<id>]`: cancels one (404 when there is none by that name) or all.

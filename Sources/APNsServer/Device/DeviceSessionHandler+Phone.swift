@@ -74,13 +74,13 @@ extension DeviceSessionHandler {
     }
 
     /// A version-2 request is done: its answer goes out, then what waited behind it.
-    private func answered(_ answer: DeviceServerMessage) {
+    func answered(_ answer: DeviceServerMessage) {
         self.perform(self.machine.answered(answer))
         self.answerWaiting()
     }
 
     /// A refusal the device can act on goes back as `refused`; a store failure ends the session.
-    private func failed(_ error: any Error, subject: String) {
+    func failed(_ error: any Error, subject: String) {
         if let error = error as? DeviceModelError {
             self.answered(.refused(subject: subject, status: error.code == .notOffered ? 409 : 400, message: error.message))
         } else {

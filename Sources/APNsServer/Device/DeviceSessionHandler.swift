@@ -111,6 +111,8 @@ final class DeviceSessionHandler: ChannelInboundHandler {
             self.configure(AppInstall(deviceID: deviceID, topic: topic), document: document)
         case .respond(let uniqueID, let action, let text, let context):
             self.respond(uniqueID, action: action, text: text, context: context)
+        case .local(let request):
+            self.local(request)
         case .register(let topic, let deviceID):
             self.register(topic: topic, deviceID: deviceID, attemptsLeft: 3)
         case .lookUp(let tokens):

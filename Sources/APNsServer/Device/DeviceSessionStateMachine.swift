@@ -1,6 +1,13 @@
 import APNsCore
 import APNsWire
 
+/// What a version-2 device asks of its app's local notifications.
+enum LocalNotificationsRequest: Equatable {
+    case schedule(deviceID: String, topic: String, document: [UInt8])
+    case list(deviceID: String, topic: String)
+    case cancel(deviceID: String, topic: String, identifier: String?)
+}
+
 /// The protocol state of one device connection (docs/device-protocol.md), as a value that turns
 /// messages and store results into actions for ``DeviceSessionHandler`` to perform. It decides
 /// which tokens a connection may resume (the token policy), and which notifications go out:
@@ -28,6 +35,8 @@ struct DeviceSessionStateMachine {
         case configure(deviceID: String, topic: String, document: [UInt8])
         /// Version 2: the user responds to a notification (then ``answered(_:)``).
         case respond(uniqueID: String, action: String, text: String?, context: UInt8)
+        /// Version 2: the app's local notifications: schedule, list or cancel (then ``answered(_:)``).
+        case local(LocalNotificationsRequest)
         /// Send an error frame, then close.
         case fail(DeviceProtocolError)
     }
@@ -51,7 +60,7 @@ struct DeviceSessionStateMachine {
         }
         let action = self.process(message)
         switch action {
-        case .register, .unregister, .authorize, .configure, .respond: self.busy = true
+        case .register, .unregister, .authorize, .configure, .respond, .local: self.busy = true
         default: break
         }
         return action
@@ -105,6 +114,16 @@ struct DeviceSessionStateMachine {
                 return self.fail(.invalidArgument, "a topic has 1 to \(DeviceProtocol.maximumTopicLength) bytes")
             }
             return .configure(deviceID: deviceID, topic: topic, document: document)
+        case (.active(let deviceID, _), .schedule(let topic, _)), (.active(let deviceID, _), .listPending(let topic)),
+            (.active(let deviceID, _), .cancel(let topic, _)):
+            guard !topic.isEmpty, topic.utf8.count <= DeviceProtocol.maximumTopicLength else {
+                return self.fail(.invalidArgument, "a topic has 1 to \(DeviceProtocol.maximumTopicLength) bytes")
+            }
+            return switch message {
+            case .schedule(_, let document): .local(.schedule(deviceID: deviceID, topic: topic, document: document))
+            case .cancel(_, let identifier): .local(.cancel(deviceID: deviceID, topic: topic, identifier: identifier))
+            default: .local(.list(deviceID: deviceID, topic: topic))
+            }
         case (.active, .respond(let uniqueID, let action, let text, let context)):
             guard context <= 2 else { return self.fail(.invalidArgument, "a response context is 0 (as shown), 1 (banner) or 2 (alert), not \(context)") }
             return .respond(uniqueID: uniqueID, action: action, text: text, context: context)
@@ -138,7 +157,8 @@ struct DeviceSessionStateMachine {
         }
     }
 
-    /// A version-2 request (authorize, configure, respond) was carried out; `answer` goes out.
+    /// A version-2 request (authorize, configure, respond, local notifications) was carried out;
+    /// `answer` goes out.
     mutating func answered(_ answer: DeviceServerMessage) -> Action {
         self.busy = false
         guard case .active = self.state else { return .none }

@@ -1,5 +1,6 @@
 import APNsCore
 import APNsDevice
+import APNsInspection
 import APNsStore
 import Foundation
 import NIOCore
@@ -18,6 +19,26 @@ extension Phone {
             let evicted = app.schedule(request)
             return (request, evicted)
         }.map { $0.0 }
+    }
+
+    /// Schedules a request as ``schedule(_:for:on:)`` does, then fires what is already due (an
+    /// interval of 0.5 s on a moved clock fires at once).
+    func schedule(
+        _ document: ScheduleDocument, for install: AppInstall, through relay: Relay, on eventLoop: any EventLoop
+    ) -> EventLoopFuture<(LocalNotificationRequest, evicted: [LocalNotificationRequest])> {
+        self.schedule(document, for: install, on: eventLoop).flatMap { scheduled in
+            self.fireDue(through: relay, on: eventLoop).map { scheduled }
+        }
+    }
+
+    /// The answer to a schedule, for the admin API and the device protocol alike.
+    static func scheduledJSON(_ request: LocalNotificationRequest, evicted: [LocalNotificationRequest]) -> [UInt8] {
+        Array(#"{"request":\#(PhoneJSON.encoded(request)),"evicted":\#(PhoneJSON.encoded(evicted.map(\.identifier)))}"#.utf8)
+    }
+
+    /// A list of pending requests, for the admin API and the device protocol alike.
+    static func pendingJSON(_ pending: [LocalNotificationRequest]) -> [UInt8] {
+        Array(#"{"total":\#(pending.count),"items":\#(PhoneJSON.encoded(pending))}"#.utf8)
     }
 
     /// Cancels one pending request (or all); what it already put in Notification Center goes too
