@@ -28,9 +28,37 @@ extension DeviceCommand {
         if let path = self.stringsFile { document["strings"] = try String(contentsOfFile: path, encoding: .utf8) }
         if let state = self.state { document["appState"] = "\"\(state)\"" }
         if let language = self.language { document["language"] = Self.quoted(language) }
-        guard !document.isEmpty else { return }
-        let json = "{" + document.map { "\"\($0.key)\": \($0.value)" }.joined(separator: ", ") + "}"
-        _ = try await client.configure(topic: topic, document: Array(json.utf8))
+        if let zone = self.timeZone { document["timeZone"] = Self.quoted(zone) }
+        if !document.isEmpty {
+            let json = "{" + document.map { "\"\($0.key)\": \($0.value)" }.joined(separator: ", ") + "}"
+            _ = try await client.configure(topic: topic, document: Array(json.utf8))
+        }
+        for path in self.scheduleFiles {
+            for request in try Self.scheduleRequests(try String(contentsOfFile: path, encoding: .utf8), from: path) {
+                try await Self.schedule(request, on: client, topic: topic)
+            }
+        }
+    }
+
+    /// The requests in a `--schedule` file or a typed `schedule`: one JSON object, or an array.
+    static func scheduleRequests(_ text: String, from source: String) throws -> [[UInt8]] {
+        let parsed: Any
+        do {
+            parsed = try JSONSerialization.jsonObject(with: Data(text.utf8))
+        } catch {
+            throw DeviceCommandError("\(source) is not JSON: a request {\"identifier\", \"content\", \"trigger\"} or an array of them")
+        }
+        let objects: [Any] = (parsed as? [Any]) ?? [parsed]
+        return try objects.map { object in
+            guard object is [String: Any] else { throw DeviceCommandError("\(source): each request is a JSON object {\"identifier\", \"content\", \"trigger\"}") }
+            return Array(try JSONSerialization.data(withJSONObject: object))
+        }
+    }
+
+    /// Schedules one request and prints what the phone keeps: `{"scheduled": {...}, "evicted": [...]}`.
+    static func schedule(_ document: [UInt8], on client: DeviceClient, topic: String) async throws {
+        let scheduled = try await client.schedule(topic: topic, document: document)
+        say(#"{"scheduled":"# + PhoneJSON.encoded(scheduled.request) + #","evicted":"# + PhoneJSON.encoded(scheduled.evicted) + "}")
     }
 
     /// The member `name` of the JSON object in `text` (a file given as `{"categories": [...]}`).
@@ -54,23 +82,23 @@ extension DeviceCommand {
     }
 
     /// Carries out one typed command: `tap ID`, `action ID ACTION`, `text ID ACTION "reply"`,
-    /// `dismiss ID`, `state foreground|background|notRunning`. IDs may be shortened to a prefix of
-    /// a unique id printed before.
+    /// `dismiss ID`, `state foreground|background|notRunning`, `timezone ZONE`, `schedule JSON|FILE`,
+    /// `pending`, `cancel ID|--all`. IDs may be shortened to a prefix of a unique id printed before.
     func perform(_ command: String, on client: DeviceClient, topic: String?, seen: [String]) async {
         let words = command.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
         guard let verb = words.first else { return }
         do {
             switch (verb, words.count) {
-            case ("state", 2):
-                guard let topic else { throw DeviceCommandError("state needs --topic (the app to change), or a notification printed first") }
-                guard let state = AppState(rawValue: words[1]) else { throw DeviceCommandError("state is foreground, background or notRunning") }
-                _ = try await client.setAppState(topic: topic, state)
-                sayError("app state: \(state.rawValue)")
-                return
+            case ("state", 2), ("timezone", 2), ("schedule", 2...), ("pending", 1), ("cancel", 2):
+                guard let topic else { throw DeviceCommandError("\(verb) needs --topic (the app), or a notification printed first") }
+                return try await self.performForApp(verb, words, command, on: client, topic: topic)
             case ("tap", 2), ("dismiss", 2), ("action", 3), ("text", 4...):
                 break
             default:
-                throw DeviceCommandError("commands: tap ID, action ID ACTION, text ID ACTION \"reply\", dismiss ID, state foreground|background")
+                throw DeviceCommandError(
+                    "commands: tap ID, action ID ACTION, text ID ACTION \"reply\", dismiss ID, state foreground|background|notRunning, "
+                        + "timezone ZONE, schedule JSON|FILE, pending, cancel ID|--all"
+                )
             }
             let id = try Self.resolve(words[1], seen: seen)
             let response: UserResponse
@@ -85,6 +113,31 @@ extension DeviceCommand {
             say(#"{"response":"# + PhoneJSON.encoded(response) + "}")
         } catch {
             sayError("\(command): \(error)")
+        }
+    }
+
+    /// A typed command for the app itself: its state, the phone's time zone, local notifications.
+    private func performForApp(_ verb: String, _ words: [String], _ command: String, on client: DeviceClient, topic: String) async throws {
+        switch verb {
+        case "state":
+            guard let state = AppState(rawValue: words[1]) else { throw DeviceCommandError("state is foreground, background or notRunning") }
+            _ = try await client.setAppState(topic: topic, state)
+            sayError("app state: \(state.rawValue)")
+        case "timezone":
+            let app = try await client.setTimeZone(topic: topic, words[1])
+            sayError("time zone: \(app.timeZone)")
+        case "schedule":
+            let argument = command.drop { $0 == " " }.dropFirst(verb.count).trimmingCharacters(in: .whitespaces)
+            let inline = argument.hasPrefix("{") || argument.hasPrefix("[")
+            let text = inline ? argument : try String(contentsOfFile: argument, encoding: .utf8)
+            for request in try Self.scheduleRequests(text, from: inline ? "schedule" : argument) {
+                try await Self.schedule(request, on: client, topic: topic)
+            }
+        case "pending":
+            say(#"{"pending":"# + PhoneJSON.encoded(try await client.pendingRequests(topic: topic)) + "}")
+        default:
+            let removed = try await client.cancelPending(topic: topic, identifier: words[1] == "--all" ? nil : words[1])
+            say(#"{"cancelled":\#(removed)}"#)
         }
     }
 

@@ -16,11 +16,15 @@ struct DeviceCommand: AsyncParsableCommand {
             unless --no-ack. Notifications queued while the device was offline arrive first, oldest first.
 
             The app's settings: --authorize asks for permission (the first time, the emulated user answers \
-            --prompt), --categories, --state, --language and --strings are sent as the app would at launch.
+            --prompt), --categories, --state, --language, --time-zone and --strings are sent as the app would \
+            at launch; --schedule FILE.json schedules local notifications (each printed as a {"scheduled": ...} \
+            line); they fire by the emulator's clock and arrive like any other notification.
 
-            Act as the user by typing on standard input, one command a line (IDs may be shortened to a \
-            prefix of a printed unique id): tap ID, action ID ACTION, text ID ACTION "reply", dismiss ID, \
-            state foreground|background|notRunning. Each response is printed as a {"response": ...} line.
+            Act as the user (or the app) by typing on standard input, one command a line (IDs may be \
+            shortened to a prefix of a printed unique id): tap ID, action ID ACTION, text ID ACTION "reply", \
+            dismiss ID, state foreground|background|notRunning, timezone ZONE, schedule JSON|FILE, pending, \
+            cancel ID|--all. Responses print as {"response": ...} lines, the others as {"scheduled": ...}, \
+            {"pending": [...]} and {"cancelled": N}.
             """
     )
 
@@ -66,12 +70,26 @@ struct DeviceCommand: AsyncParsableCommand {
     @Option(name: .customLong("strings"), help: "A JSON file of the app's localised strings: {\"<lang>\": {\"<key>\": \"<format>\"}}.")
     var stringsFile: String?
 
+    @Option(name: .customLong("time-zone"), help: "The phone's time zone (an IANA name such as Europe/Paris).")
+    var timeZone: String?
+
+    @Option(
+        name: .customLong("schedule"),
+        help: "A JSON file of local notification requests the app schedules ({\"identifier\", \"content\", \"trigger\"}, or an array of them); repeat for several."
+    )
+    var scheduleFiles: [String] = []
+
     func validate() throws {
         guard self.topic != nil || !self.tokens.isEmpty else {
             throw ValidationError("give --topic (register a new token for this app) or --token (resume)")
         }
-        let settings = [self.authorize, self.categoriesFile, self.state, self.language, self.stringsFile].contains { $0 != nil }
-        if settings, self.topic == nil { throw ValidationError("--authorize, --categories, --state, --language and --strings need --topic (the app)") }
+        let settings = [self.authorize, self.categoriesFile, self.state, self.language, self.stringsFile, self.timeZone].contains { $0 != nil }
+        if settings || !self.scheduleFiles.isEmpty, self.topic == nil {
+            throw ValidationError("--authorize, --categories, --state, --language, --time-zone, --strings and --schedule need --topic (the app)")
+        }
+        if let zone = self.timeZone, TimeZone(identifier: zone) == nil {
+            throw ValidationError("--time-zone \(zone) is not a time zone (use an IANA name such as Europe/Paris)")
+        }
         if let authorize = self.authorize {
             do { _ = try Authorization.Options(list: authorize) } catch { throw ValidationError("--authorize: \(error.message)") }
         }

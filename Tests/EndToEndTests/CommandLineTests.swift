@@ -163,4 +163,66 @@ struct DeviceCommandPhoneTests {
         #expect((app["authorization"] as? [String: Any])?["status"] as? String == "authorized")
         try await emulator.stop()
     }
+
+    @Test("--schedule and --time-zone at launch; typed schedule, pending, timezone and cancel; what fires prints as local")
+    func localNotifications() async throws {
+        let emulator = try await RunningEmulator.start()
+        let requests = emulator.directory.appending("requests.json")
+        try #"""
+            [{"identifier": "standup", "content": {"title": "Stand up", "body": "Daily"}, "trigger": {"type": "timeInterval", "seconds": 600}},
+             {"identifier": "wake", "content": {"title": "Wake"}, "trigger": {"type": "calendar", "dateComponents": {"hour": 7, "minute": 0}, "repeats": true}}]
+            """#.write(toFile: requests, atomically: true, encoding: .utf8)
+        let commands = emulator.directory.appending("local-commands")
+        #expect(mkfifo(commands, 0o600) == 0)
+        let descriptor = open(commands, O_RDWR)
+        try #require(descriptor >= 0)
+        defer { close(descriptor) }
+        let typing = FileHandle(fileDescriptor: descriptor, closeOnDealloc: false)
+        let arguments = [
+            "device", "--topic", "com.example.planner", "--device-port", String(emulator.devicePort), "--ca", emulator.caPath,
+            "--authorize", "alert", "--prompt", "allow", "--time-zone", "Europe/Paris", "--schedule", requests, "--count", "2",
+        ]
+        let device = try BackgroundProcess(Subprocess.emulatorExecutable, arguments, output: emulator.directory.appending("planner.log"), input: commands)
+        func json(_ prefix: String, after count: Int = 0) async throws -> [String: Any] {
+            var found: String?
+            _ = await eventually { found = device.lines.dropFirst(count).first { $0.hasPrefix(prefix) }; return found != nil }
+            let line = try #require(found, "no \(prefix) line in \(device.lines)")
+            return try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        }
+        func wakeHour(in zone: String, _ pending: [String: Any]) throws -> Int? {
+            let items = try #require(pending["pending"] as? [[String: Any]])
+            let next = try #require((items.first { $0["identifier"] as? String == "wake" })?["nextFireAt"] as? Int)
+            let calendar = Calendar(identifier: .gregorian)
+            return calendar.dateComponents(in: try #require(TimeZone(identifier: zone)), from: Date(timeIntervalSince1970: Double(next) / 1000)).hour
+        }
+        let scheduledLines = await eventually { device.lines.filter { $0.hasPrefix(#"{"scheduled""#) }.count == 2 }
+        #expect(scheduledLines, "\(device.lines)")
+        let token = try #require(device.lines.first)
+
+        typing.write(Data("pending\n".utf8))
+        let paris = try await json(#"{"pending""#)
+        #expect(try wakeHour(in: "Europe/Paris", paris) == 7)
+
+        // The person flies to Tokyo: the floating 07:00 follows the phone.
+        typing.write(Data("timezone Asia/Tokyo\n".utf8))
+        let seen = device.lines.count
+        typing.write(Data("pending\n".utf8))
+        let tokyo = try await json(#"{"pending""#, after: seen)
+        #expect(try wakeHour(in: "Asia/Tokyo", tokyo) == 7)
+        #expect(try await emulator.adminObject("/api/v1/devices/\(token)/app")["timeZone"] as? String == "Asia/Tokyo")
+
+        typing.write(Data("cancel wake\n".utf8))
+        #expect(try await json(#"{"cancelled""#)["cancelled"] as? Int == 1)
+        typing.write(Data("cancel nope\n".utf8))
+        #expect(await eventually { device.lines.contains { $0.hasPrefix("cancel nope:") && $0.contains("404") } }, "\(device.lines)")
+        typing.write(Data(#"schedule {"identifier": "soon", "content": {"title": "Soon"}, "trigger": {"type": "timeInterval", "seconds": 60}}"#.utf8 + Data("\n".utf8)))
+        #expect(await eventually { device.lines.contains { $0.hasPrefix(#"{"scheduled""#) && $0.contains("soon") } }, "\(device.lines)")
+        #expect(try await emulator.adminObject("/api/v1/devices/\(token)/pending")["total"] as? Int == 2)
+
+        _ = try await emulator.adminObject("/api/v1/clock", method: "POST", body: #"{"advance": "11m"}"#)
+        #expect(await device.wait() == 0)
+        let fired = try device.lines.filter { $0.contains(#""source":"local""#) }.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        #expect(fired.compactMap { ($0["presentation"] as? [String: Any])?["title"] as? String }.sorted() == ["Soon", "Stand up"], "\(device.lines)")
+        try await emulator.stop()
+    }
 }
