@@ -168,7 +168,7 @@ struct CodecFuzzTests {
     }
 
     static func clientMessage(_ random: inout SeededGenerator) -> DeviceClientMessage {
-        switch Int.random(in: 0..<9, using: &random) {
+        switch Int.random(in: 0..<12, using: &random) {
         case 0: return .hello(version: UInt8.random(in: 0...255, using: &random), deviceID: Self.text(&random))
         case 1: return .register(topic: Self.text(&random))
         case 2: return .resume(tokens: (0..<Int.random(in: 0...5, using: &random)).map { _ in Self.token(&random) })
@@ -179,12 +179,15 @@ struct CodecFuzzTests {
         case 7:
             let text = Bool.random(using: &random) ? Self.text(&random) : nil
             return .respond(uniqueID: Self.text(&random), action: Self.text(&random), text: text, context: UInt8.random(in: 0...255, using: &random))
+        case 8: return .schedule(topic: Self.text(&random), document: Array(Self.text(&random).utf8))
+        case 9: return .listPending(topic: Self.text(&random))
+        case 10: return .cancel(topic: Self.text(&random), identifier: Bool.random(using: &random) ? Self.text(&random) : nil)
         default: return .ping(UInt64.random(in: 0...UInt64.max, using: &random))
         }
     }
 
     static func serverMessage(_ random: inout SeededGenerator) -> DeviceServerMessage {
-        switch Int.random(in: 0..<11, using: &random) {
+        switch Int.random(in: 0..<15, using: &random) {
         case 6:
             return .authorization(
                 topic: Self.text(&random), status: UInt8.random(in: 0...2, using: &random), options: UInt8.random(in: 0...7, using: &random),
@@ -194,6 +197,9 @@ struct CodecFuzzTests {
         case 8: return .presented(uniqueID: Self.text(&random), document: Array(Self.text(&random).utf8))
         case 9: return .response(uniqueID: Self.text(&random), document: Array(Self.text(&random).utf8))
         case 10: return .refused(subject: Self.text(&random), status: UInt16.random(in: 0...999, using: &random), message: Self.text(&random))
+        case 11: return .scheduled(topic: Self.text(&random), document: Array(Self.text(&random).utf8))
+        case 12: return .pending(topic: Self.text(&random), document: Array(Self.text(&random).utf8))
+        case 13: return .cancelled(topic: Self.text(&random), removed: UInt16.random(in: 0...UInt16.max, using: &random))
         case 0: return .welcome(version: UInt8.random(in: 0...255, using: &random))
         case 1: return .registered(topic: Self.text(&random), token: Self.token(&random))
         case 2:
@@ -259,7 +265,7 @@ struct CodecFuzzTests {
                     #expect(error.code == .malformedFrame)
                 }
             }
-            let unknown = DeviceFrame(type: UInt8.random(in: 0x0A...0x7F, using: &random), body: ByteBuffer(bytes: bytes))
+            let unknown = DeviceFrame(type: UInt8.random(in: 0x0D...0x7F, using: &random), body: ByteBuffer(bytes: bytes))
             #expect { try DeviceClientMessage(frame: unknown) } throws: { ($0 as? DeviceProtocolError)?.code == .unknownMessage }
         }
         for _ in 0..<Self.cases {
