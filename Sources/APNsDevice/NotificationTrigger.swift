@@ -47,6 +47,10 @@ public enum NotificationTrigger: Hashable, Sendable {
     /// When it fires next after `after` (ms since the UNIX epoch), for a request scheduled at
     /// `scheduledAt`, on a device in `deviceTimeZone`; nil when it never will by the clock (a
     /// location trigger, or a calendar date that has passed).
+    /// How many candidate days a calendar trigger's next fire date is looked for in: enough for a
+    /// 29 February on a given weekday (28 years), bounded for a date that never comes.
+    static let dateSearchLimit = 64
+
     public func nextFire(after: Int64, scheduledAt: Int64, deviceTimeZone: TimeZone) -> Int64? {
         switch self {
         case .timeInterval(let seconds, let repeats):
@@ -58,9 +62,19 @@ public enum NotificationTrigger: Hashable, Sendable {
         case .calendar(let components, let timeZone, _):
             var calendar = Calendar(identifier: .gregorian)
             calendar.timeZone = timeZone.flatMap(TimeZone.init(identifier:)) ?? deviceTimeZone
-            let start = Date(timeIntervalSince1970: Double(after) / 1000)
-            guard let date = calendar.nextDate(after: start, matching: components.dateComponents, matchingPolicy: .nextTime) else { return nil }
-            return Int64((date.timeIntervalSince1970 * 1000).rounded())
+            // `.nextTime` moves a wall-clock time that a daylight-saving change skips to the next
+            // one that exists, but it also turns a date that does not exist (30 February, 31 April)
+            // into the next day: such a day is looked for again, further on, and a date no calendar
+            // has never fires.
+            var start = Date(timeIntervalSince1970: Double(after) / 1000)
+            for _ in 0..<Self.dateSearchLimit {
+                guard let date = calendar.nextDate(after: start, matching: components.dateComponents, matchingPolicy: .nextTime) else { return nil }
+                if components.sameDay(as: calendar.dateComponents([.year, .month, .day, .weekday], from: date)) {
+                    return Int64((date.timeIntervalSince1970 * 1000).rounded())
+                }
+                start = date
+            }
+            return nil
         case .location:
             return nil
         }
@@ -110,6 +124,12 @@ public struct DateComponentsValue: Hashable, Sendable, Codable {
 
     var dateComponents: DateComponents {
         DateComponents(year: self.year, month: self.month, day: self.day, hour: self.hour, minute: self.minute, second: self.second ?? (self.isTimeOnlyToTheMinute ? 0 : nil), weekday: self.weekday)
+    }
+
+    /// Whether a found date is on a day these components ask for (their date fields all match).
+    func sameDay(as found: DateComponents) -> Bool {
+        (self.year == nil || self.year == found.year) && (self.month == nil || self.month == found.month)
+            && (self.day == nil || self.day == found.day) && (self.weekday == nil || self.weekday == found.weekday)
     }
 
     /// A time given to the minute fires at its first second, as on iOS.

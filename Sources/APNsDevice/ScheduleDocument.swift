@@ -90,7 +90,7 @@ public struct PendingRequests: Hashable, Sendable, Decodable {
 }
 
 /// Any JSON value, to carry an app's user info through unchanged.
-indirect enum AnyJSON: Codable, Hashable {
+public indirect enum AnyJSON: Codable, Hashable, Sendable {
     case null
     case bool(Bool)
     case number(Double)
@@ -98,7 +98,7 @@ indirect enum AnyJSON: Codable, Hashable {
     case array([AnyJSON])
     case object([String: AnyJSON])
 
-    init(from decoder: any Decoder) throws {
+    public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() { self = .null }
         else if let value = try? container.decode(Bool.self) { self = .bool(value) }
@@ -108,7 +108,7 @@ indirect enum AnyJSON: Codable, Hashable {
         else { self = .object(try container.decode([String: AnyJSON].self)) }
     }
 
-    func encode(to encoder: any Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .null: try container.encodeNil()

@@ -47,6 +47,32 @@ struct LocalNotificationTests {
         #expect(throws: DeviceModelError.self) { try NotificationTrigger.calendar(components: DateComponentsValue(), timeZone: nil, repeats: false).validate() }
     }
 
+    // Seed 001 ("Scheduling Local Notifications": a fire date is worked out from date components
+    // in a calendar, and may recur monthly, yearly): a date the calendar does not have never
+    // comes, and a monthly 31st skips the shorter months instead of spilling into the next.
+    @Test("calendar: 31 April and 30 February never fire; the 31st of every month skips shorter months; 29 February waits for a leap year")
+    func impossibleDates() throws {
+        let utc = try #require(TimeZone(identifier: "UTC"))
+        func next(_ components: DateComponentsValue) -> Int64? {
+            NotificationTrigger.calendar(components: components, timeZone: "UTC", repeats: true).nextFire(after: Self.midnight, scheduledAt: Self.midnight, deviceTimeZone: utc)
+        }
+        func day(_ millis: Int64?) throws -> DateComponents {
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = utc
+            return calendar.dateComponents([.year, .month, .day, .hour], from: Date(timeIntervalSince1970: Double(try #require(millis)) / 1000))
+        }
+        #expect(next(DateComponentsValue(month: 4, day: 31)) == nil)
+        #expect(next(DateComponentsValue(month: 2, day: 30, hour: 9)) == nil)
+        // From 23 November 2026: the next 31st is 31 December, then 31 January (not 3 March).
+        let december = try day(next(DateComponentsValue(day: 31, hour: 9, minute: 0)))
+        #expect(december.year == 2026 && december.month == 12 && december.day == 31 && december.hour == 9)
+        let leap = try day(next(DateComponentsValue(month: 2, day: 29, hour: 8, minute: 0)))
+        #expect(leap.year == 2028 && leap.month == 2 && leap.day == 29)
+        let february = NotificationTrigger.calendar(components: DateComponentsValue(day: 31, hour: 9, minute: 0), timeZone: "UTC", repeats: true)
+        let afterJanuary = try day(february.nextFire(after: 1_801_645_200_000, scheduledAt: Self.midnight, deviceTimeZone: utc))  // 2027-02-03
+        #expect(afterJanuary.month == 3 && afterJanuary.day == 31)
+    }
+
     // Seed 004 (repeating notifications stay scheduled; a one-shot one is done once it fires).
     @Test("due: a one-shot request leaves the pending list, a repeating one stays, late by several periods it fires once")
     func due() {
