@@ -82,9 +82,23 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // A provider in Swift (HTTP/2 + TLS): the web inbox's send form and `apns-emulator push`.
+        // Listed before APNsServer, which uses it to push to itself.
+        .target(
+            name: "APNsProviderClient",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                .product(name: "NIOHPACK", package: "swift-nio-http2"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "APNsServer",
             dependencies: [
+                "APNsProviderClient",
                 "APNsDevice",
                 "APNsCore",
                 "APNsAuth",
@@ -103,7 +117,13 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
-            resources: [.embedInCode("Admin/openapi.json")],
+            resources: [
+                .embedInCode("Admin/openapi.json"),
+                .embedInCode("Admin/Inbox/index.html"),
+                .embedInCode("Admin/Inbox/inbox.css"),
+                .embedInCode("Admin/Inbox/inbox.js"),
+                .embedInCode("Admin/Inbox/icon.svg"),
+            ],
             swiftSettings: swiftSettings
         ),
         .target(

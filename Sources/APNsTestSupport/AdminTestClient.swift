@@ -8,6 +8,11 @@ public enum AdminTestClient {
     public struct Response: Sendable {
         public var status: Int
         public var body: [UInt8]
+        /// The response's headers (names in lower case), in order.
+        public var headers: [(name: String, value: String)] = []
+
+        /// The first value of a header.
+        public func header(_ name: String) -> String? { self.headers.first { $0.name == name.lowercased() }?.value }
 
         /// The body parsed as JSON.
         public func json() throws -> Any { try JSONSerialization.jsonObject(with: Data(self.body)) }
@@ -61,7 +66,9 @@ public enum AdminTestClient {
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
             switch self.unwrapInboundIn(data) {
-            case .head(let head): self.response.status = Int(head.status.code)
+            case .head(let head):
+                self.response.status = Int(head.status.code)
+                self.response.headers = head.headers.map { ($0.name.lowercased(), $0.value) }
             case .body(let buffer): self.response.body += Array(buffer.readableBytesView)
             case .end:
                 self.done = true

@@ -12,17 +12,22 @@ struct AdminContractTests {
         let python = ProcessInfo.processInfo.environment["APNS_EMULATOR_PYTHON"] ?? "python3"
         let probe = try await Subprocess.run(python, ["-c", "import schemathesis"])
         try #require(probe.status == 0, "schemathesis is missing: python3 -m pip install schemathesis==4.32.5 (\(probe.stderr))")
-        let emulator = try await RunningEmulator.start()
         // Through the interpreter rather than the console script, which a fresh pyenv may not have on PATH yet.
         let cli = "import sys; from schemathesis.cli import schemathesis; sys.argv[0] = 'schemathesis'; sys.exit(schemathesis())"
-        let run = try await Subprocess.run("timeout", [
-            "120", python, "-c", cli, "run", "http://127.0.0.1:\(emulator.adminPort)/openapi.json",
-            "--checks", "all", "-n", "30", "--seed", "1", "--max-failures", "10",
-            // A long poll answers 408 when nothing arrives, and the event stream never ends: both
-            // have tests of their own.
-            "--exclude-path", "/api/v1/notifications/wait", "--exclude-path", "/api/v1/events",
-        ])
-        #expect(run.status == 0, "schemathesis found mismatches:\n\(run.stdout.suffix(6000))\n\(run.stderr.suffix(2000))")
-        try await emulator.stop()
+        // POST /api/v1/push pushes through the emulator's own HTTP/2 API, where the delay faults
+        // the first run adds would hold its answers for up to a minute: it has a run of its own,
+        // on an emulator without faults.
+        for scope in [["--exclude-path", "/api/v1/push"], ["--include-path", "/api/v1/push"]] {
+            let emulator = try await RunningEmulator.start()
+            let run = try await Subprocess.run("timeout", [
+                "120", python, "-c", cli, "run", "http://127.0.0.1:\(emulator.adminPort)/openapi.json",
+                "--checks", "all", "-n", "30", "--seed", "1", "--max-failures", "10",
+                // A long poll answers 408 when nothing arrives, and the event stream never ends: both
+                // have tests of their own.
+                "--exclude-path", "/api/v1/notifications/wait", "--exclude-path", "/api/v1/events",
+            ] + scope)
+            #expect(run.status == 0, "schemathesis found mismatches (\(scope)):\n\(run.stdout.suffix(6000))\n\(run.stderr.suffix(2000))")
+            try await emulator.stop()
+        }
     }
 }

@@ -116,7 +116,7 @@ struct AdminWaitResetTests {
         #expect(paths.count >= 16)
         let token = String(repeating: "ab", count: 32)
         for (path, operations) in paths {
-            let concrete = path.replacingOccurrences(of: "{id}", with: "x").replacingOccurrences(of: "{token}", with: token)
+            let concrete = path.replacingOccurrences(of: "{id}", with: "x").replacingOccurrences(of: "{token}", with: token).replacingOccurrences(of: "{asset}", with: "inbox.js")
             for method in operations.keys {
                 let upper = method.uppercased()
                 // Each documented operation exists: anything but 404 (unknown path) or 405 (unknown method).

@@ -59,6 +59,9 @@ struct AdminRouter: Sendable {
 
     private func route(_ request: Request) throws(InspectionError) -> EventLoopFuture<Reply> {
         let segments = request.segments
+        if segments.isEmpty || segments[0] == "inbox" {
+            return try self.routeInbox(request)
+        }
         if segments.count == 1, ["healthz", "readyz", "metrics", "openapi.json"].contains(segments[0]) {
             return try self.routeService(request)
         }
@@ -69,6 +72,7 @@ struct AdminRouter: Sendable {
             case "notifications", "events", "reset": return try self.routeNotifications(request)
             case "faults": return try self.routeFaults(request)
             case "clock" where segments.count == 3: return try self.routeClock(request)
+            case "push" where segments.count == 3: return try request.only("POST") { request.later(self.push(body: request.body, on: request.eventLoop)) }
             case "devices", "feedback": return try self.routeDevices(request)
             default: break
             }
@@ -93,6 +97,20 @@ struct AdminRouter: Sendable {
             default:
                 return request.now(Response(status: 200, body: OpenAPIDocument.json))
             }
+        }
+    }
+
+    /// `GET /`: the web inbox; `GET /inbox/<asset>`: its style, script and icon.
+    private func routeInbox(_ request: Request) throws(InspectionError) -> EventLoopFuture<Reply> {
+        try request.only("GET") { () throws(InspectionError) in
+            if request.segments.isEmpty {
+                let port = self.readiness.address(.http2)?.port ?? 2197
+                return request.now(Response(status: 200, body: InboxAssets.page(http2Port: port), contentType: "text/html; charset=utf-8"))
+            }
+            guard request.segments.count == 2, let asset = InboxAssets.asset(request.segments[1]) else {
+                return request.now(Self.error(404, "no such endpoint: \(request.path)"))
+            }
+            return request.now(Response(status: 200, body: asset.body, contentType: asset.contentType))
         }
     }
 

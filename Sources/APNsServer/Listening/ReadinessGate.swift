@@ -33,6 +33,9 @@ final class ReadinessGate: Sendable {
     /// `front` listens at `address`.
     func bound(_ front: ListeningAddresses.Front, at address: SocketAddress) { self.update { $0.bound[front] = address } }
 
+    /// Where `front` is bound, once it is.
+    func address(_ front: ListeningAddresses.Front) -> SocketAddress? { self.state.withLock { $0.bound[front] } }
+
     func failed(_ error: any Error) { self.update { $0.failure = $0.failure ?? error } }
 
     /// Whether every listener is bound and the emulator has not stopped.

@@ -1,0 +1,55 @@
+import APNsDevice
+import Foundation
+
+/// The body of `POST /api/v1/push`: a push the emulator sends to its own HTTP/2 provider API, as
+/// a provider would (the web inbox's send form). `{"token", "topic"?, "pushType"?, "priority"?,
+/// "expiration"?, "collapseId"?, "id"?, "authorization"?, "payload"}`; the payload is a JSON
+/// object, or a string sent as it is (to see how APNs answers a malformed one). Only the shape is
+/// checked here: APNs' own validation answers the rest.
+public struct PushDocument: Decodable, Sendable {
+    public var token: String
+    public var payload: [UInt8]
+    /// The request's headers, named as APNs names them, in a fixed order.
+    public var headers: [(String, String)]
+
+    public static let example = #"{"token": "<hex>", "topic": "com.example.app", "payload": {"aps": {"alert": "Hello"}}}"#
+
+    private enum CodingKeys: String, CodingKey, CaseIterable {
+        case token, topic, pushType, priority, expiration, collapseId, id, authorization, payload
+    }
+
+    public init(from decoder: any Decoder) throws {
+        try decoder.refuseUnknownKeys(CodingKeys.self, in: "a push")
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.token = try container.decode(String.self, forKey: .token)
+        // The token goes into the request's path: letters and digits only (APNs says whether it is a token).
+        guard !self.token.isEmpty, self.token.utf8.count <= 200, self.token.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
+            throw InspectionError(.badDocument, field: "token", "token is the device token in hex (letters and digits, at most 200)")
+        }
+        var headers: [(String, String)] = []
+        // A field is there with its type, or absent: null is neither.
+        func add<T: Decodable & CustomStringConvertible>(_ name: String, _ key: CodingKeys, as type: T.Type = String.self) throws {
+            if container.contains(key) { headers.append((name, try container.decode(T.self, forKey: key).description)) }
+        }
+        try add("apns-topic", .topic)
+        try add("apns-push-type", .pushType)
+        try add("apns-priority", .priority, as: Int.self)
+        try add("apns-expiration", .expiration, as: Int64.self)
+        try add("apns-collapse-id", .collapseId)
+        try add("apns-id", .id)
+        try add("authorization", .authorization)
+        for (name, value) in headers where value.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) {
+            throw InspectionError(.badDocument, field: name, "\(name) must not hold control characters")
+        }
+        self.headers = headers
+        if let text = try? container.decode(String.self, forKey: .payload) {
+            self.payload = Array(text.utf8)
+        } else {
+            let value = try container.decode(AnyJSON.self, forKey: .payload)
+            guard case .object = value else { throw InspectionError(.badDocument, field: "payload", "payload is a JSON object (or a string sent as it is)") }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            self.payload = Array(try encoder.encode(value))
+        }
+    }
+}

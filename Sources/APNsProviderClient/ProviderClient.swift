@@ -1,0 +1,157 @@
+import NIOCore
+import NIOHPACK
+import NIOHTTP2
+import NIOPosix
+import NIOSSL
+
+/// A provider's side of the HTTP/2 API in Swift: one TLS connection (ALPN h2), any number of
+/// pushes on it, each on its own stream. The web inbox's send form and `apns-emulator push` go
+/// through it, so what they send takes the same path as any provider's push.
+public final class ProviderClient: Sendable {
+    /// How the client checks the server's certificate.
+    public enum Trust: Sendable {
+        /// Chain to these PEM certificates (the emulator's development CA).
+        case certificates([UInt8])
+        /// No check: only for the emulator talking to itself on the loopback interface.
+        case loopback
+    }
+
+    private let channel: any Channel
+    private let multiplexer: NIOHTTP2Handler.StreamMultiplexer
+
+    private init(channel: any Channel, multiplexer: NIOHTTP2Handler.StreamMultiplexer) {
+        self.channel = channel
+        self.multiplexer = multiplexer
+    }
+
+    /// Connects with TLS and ALPN h2. `identity` is a PEM certificate chain and key for
+    /// certificate-based provider authentication.
+    public static func connect(
+        host: String, port: Int, trust: Trust, serverName: String = "localhost",
+        identity: (certificates: [UInt8], key: [UInt8])? = nil,
+        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+    ) async throws -> ProviderClient {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        switch trust {
+        case .certificates(let pem): tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMBytes(pem))
+        case .loopback: tls.certificateVerification = .none
+        }
+        if let identity {
+            tls.certificateChain = try NIOSSLCertificate.fromPEMBytes(identity.certificates).map { .certificate($0) }
+            tls.privateKey = .privateKey(try NIOSSLPrivateKey(bytes: identity.key, format: .pem))
+        }
+        tls.applicationProtocols = ["h2"]
+        let context = try NIOSSLContext(configuration: tls)
+        let (channel, multiplexer) = try await ClientBootstrap(group: group)
+            .channelOption(.socketOption(.tcp_nodelay), value: 1)
+            .connectTimeout(.seconds(10))
+            .connect(host: host, port: port) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let sync = channel.pipeline.syncOperations
+                    try sync.addHandler(NIOSSLClientHandler(context: context, serverHostname: serverName))
+                    let multiplexer = try sync.configureHTTP2Pipeline(mode: .client, connectionConfiguration: .init(), streamConfiguration: .init()) {
+                        $0.eventLoop.makeSucceededVoidFuture()
+                    }
+                    return (channel, multiplexer)
+                }
+            }
+        return ProviderClient(channel: channel, multiplexer: multiplexer)
+    }
+
+    /// Sends one push and waits for APNs' answer, at most `timeout` (then throws
+    /// ``ProviderClientError/timedOut``; the push may still be answered later).
+    public func push(_ push: ProviderPush, timeout: TimeAmount? = nil) async throws -> ProviderAnswer {
+        let promise = self.channel.eventLoop.makePromise(of: ProviderAnswer.self)
+        if let timeout {
+            let deadline = self.channel.eventLoop.scheduleTask(in: timeout) { promise.fail(ProviderClientError.timedOut) }
+            promise.futureResult.whenComplete { _ in deadline.cancel() }
+        }
+        let stream: any Channel
+        do {
+            stream = try await self.multiplexer.createStreamChannel { stream in
+                stream.eventLoop.makeCompletedFuture {
+                    try stream.pipeline.syncOperations.addHandler(AnswerCollector(promise: promise))
+                }
+            }.get()
+        } catch {
+            promise.fail(error)
+            throw error
+        }
+        var headers = HPACKHeaders([(":method", "POST"), (":scheme", "https"), (":authority", "localhost"), (":path", "/3/device/\(push.token)")])
+        for (name, value) in push.headers { headers.add(name: name, value: value) }
+        var body = stream.allocator.buffer(capacity: push.payload.count)
+        body.writeBytes(push.payload)
+        stream.write(HTTP2Frame.FramePayload.headers(.init(headers: headers)), promise: nil)
+        stream.writeAndFlush(HTTP2Frame.FramePayload.data(.init(data: .byteBuffer(body), endStream: true)), promise: nil)
+        return try await promise.futureResult.get()
+    }
+
+    public func close() async throws {
+        do {
+            try await self.channel.close()
+        } catch ChannelError.alreadyClosed {
+            // The server closed it first.
+        }
+    }
+}
+
+/// Collects one stream's answer, on its event loop.
+final class AnswerCollector: ChannelInboundHandler {
+    typealias InboundIn = HTTP2Frame.FramePayload
+    private let promise: EventLoopPromise<ProviderAnswer>
+    private var answer = ProviderAnswer(status: 0, headers: [], body: [])
+    private var done = false
+
+    init(promise: EventLoopPromise<ProviderAnswer>) {
+        self.promise = promise
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch self.unwrapInboundIn(data) {
+        case .headers(let headers):
+            for (name, value, _) in headers.headers {
+                if name == ":status" { self.answer.status = Int(value) ?? 0 } else { self.answer.headers.append((name, value)) }
+            }
+            if headers.endStream { self.complete() }
+        case .data(let data):
+            if case .byteBuffer(let buffer) = data.data { self.answer.body += buffer.readableBytesView }
+            if data.endStream { self.complete() }
+        default:
+            break
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        self.fail(ProviderClientError("the stream closed before APNs answered"))
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        self.fail(error)
+        context.close(promise: nil)
+    }
+
+    // The client's timeout may have failed the promise first; a later answer is then ignored
+    // (a promise keeps its first result).
+    private func fail(_ error: any Error) {
+        guard !self.done else { return }
+        self.done = true
+        self.promise.fail(error)
+    }
+
+    private func complete() {
+        guard !self.done else { return }
+        self.done = true
+        self.promise.succeed(self.answer)
+    }
+}
+
+/// What went wrong on the provider client's side, in words.
+public struct ProviderClientError: Error, Equatable, CustomStringConvertible {
+    public let description: String
+
+    public init(_ description: String) { self.description = description }
+
+    /// No answer came within the time the caller gave.
+    public static let timedOut = ProviderClientError("no answer in time")
+}

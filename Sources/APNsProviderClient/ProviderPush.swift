@@ -1,0 +1,33 @@
+/// One push as a provider sends it: the device token (hex), the `apns-*` headers and the payload.
+public struct ProviderPush: Sendable {
+    public var token: String
+    /// Header names in lower case, in order (`apns-topic`, `apns-push-type`, `authorization`...).
+    public var headers: [(String, String)]
+    public var payload: [UInt8]
+
+    public init(token: String, headers: [(String, String)], payload: [UInt8]) {
+        self.token = token
+        self.headers = headers
+        self.payload = payload
+    }
+}
+
+/// APNs' answer to one push: the status, the headers (`apns-id`, `apns-unique-id`, warnings...)
+/// and the body (a JSON `reason` when refused).
+public struct ProviderAnswer: Sendable {
+    public var status: Int
+    public var headers: [(name: String, value: String)]
+    public var body: [UInt8]
+
+    public init(status: Int, headers: [(name: String, value: String)], body: [UInt8]) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The first value of a header.
+    public func header(_ name: String) -> String? { self.headers.first { $0.name == name }?.value }
+
+    /// Every value of a header, in order.
+    public func headers(_ name: String) -> [String] { self.headers.filter { $0.name == name }.map(\.value) }
+}

@@ -1,0 +1,21 @@
+/// The web inbox (`GET /` on the admin port): plain HTML, CSS and JavaScript kept beside this
+/// file in `Inbox/` and compiled into the binary, so it works offline and from any directory.
+enum InboxAssets {
+    /// The page, with the HTTP/2 port filled in (for the curl commands it shows).
+    static func page(http2Port: Int) -> [UInt8] {
+        Array(String(decoding: PackageResources.index_html, as: UTF8.self).replacingOccurrences(of: "{{HTTP2_PORT}}", with: String(http2Port)).utf8)
+    }
+
+    /// An asset by its name under `/inbox/`, with its content type.
+    static func asset(_ name: String) -> (body: [UInt8], contentType: String)? {
+        switch name {
+        case "inbox.css": (PackageResources.inbox_css, "text/css; charset=utf-8")
+        case "inbox.js": (PackageResources.inbox_js, "text/javascript; charset=utf-8")
+        case "icon.svg": (PackageResources.icon_svg, "image/svg+xml")
+        default: nil
+        }
+    }
+
+    /// What the page may load: its own origin only (no CDN, no inline script or style).
+    static let securityPolicy = "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+}

@@ -1,0 +1,151 @@
+"""The web inbox in a real headless browser (Chromium through selenium): what a person sees.
+
+Usage: inbox_browser.py ADMIN_URL HTTP2_PORT CA_PEM SCREENSHOT_DIR
+
+Pushes with curl over HTTP/2 and TLS, as a provider would, and checks through the page and
+the admin API: no console errors; a push appears within a second without reload; its detail
+shows payload and headers; the phone view renders a categorised push with its action buttons;
+pressing one records the response; a fault added from the page makes the next push fail with its
+reason; screenshots of the inbox, the detail and the phone. Prints one line per check; exits
+non-zero on the first failure.
+"""
+
+import json
+import os
+import subprocess
+import sys
+import time
+import urllib.request
+
+from selenium import webdriver
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions as EC
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+ADMIN, HTTP2_PORT, CA, SHOTS = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
+TOPIC = "com.example.inbox"
+
+
+def admin(method, path, body=None):
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(ADMIN + path, data=data, method=method, headers={"content-type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.loads(response.read() or b"null")
+
+
+def curl_push(token, payload, extra=()):
+    """A push over HTTP/2 with TLS; returns (status, body)."""
+    command = [
+        "curl", "-s", "--http2", "--cacert", CA, "-o", "/dev/stdout", "-w", "\n%{http_code}",
+        "-H", f"apns-topic: {TOPIC}", "-H", "apns-push-type: alert", *extra,
+        "-d", json.dumps(payload), f"https://localhost:{HTTP2_PORT}/3/device/{token}",
+    ]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=20, check=True)
+    body, _, status = result.stdout.rpartition("\n")
+    return int(status), body
+
+
+def check(condition, message):
+    if not condition:
+        raise AssertionError(message)
+    print("ok:", message, flush=True)
+
+
+def browser():
+    options = webdriver.ChromeOptions()
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--window-size=1400,1000"):
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    binary = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+    if os.path.exists(binary):
+        options.binary_location = binary
+    driver_path = os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")
+    service = webdriver.ChromeService(executable_path=driver_path) if os.path.exists(driver_path) else webdriver.ChromeService()
+    return webdriver.Chrome(options=options, service=service)
+
+
+def console_errors(driver):
+    return [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+
+
+def main():
+    os.makedirs(SHOTS, exist_ok=True)
+    token = admin("POST", "/api/v1/devices", {"topic": TOPIC})["token"]
+    driver = browser()
+    wait = WebDriverWait(driver, 10)
+    try:
+        driver.get(ADMIN + "/")
+        wait.until(EC.text_to_be_present_in_element((By.ID, "live"), "live"))
+        check(driver.title == "apns-emulator", "the page loads")
+
+        # A push with curl appears within a second, without a reload.
+        status, _ = curl_push(token, {"aps": {"alert": {"title": "Hello", "body": "From curl"}}, "order": 66})
+        check(status == 200, "curl's push is accepted")
+        WebDriverWait(driver, 1.0).until(lambda d: token[:8] in d.find_element(By.CSS_SELECTOR, "#inbox tbody").text)
+        check(True, "the push appears in the inbox within a second, without reload")
+        driver.save_screenshot(os.path.join(SHOTS, "inbox.png"))
+
+        # Its detail: payload and headers as sent.
+        driver.find_element(By.CSS_SELECTOR, "#inbox tbody tr").click()
+        wait.until(EC.visibility_of_element_located((By.ID, "detail-payload")))
+        payload = driver.find_element(By.ID, "detail-payload").text
+        headers = driver.find_element(By.ID, "detail-headers").text
+        check('"order": 66' in payload and "From curl" in payload, "the detail shows the payload")
+        check(f"apns-topic: {TOPIC}" in headers and "apns-push-type: alert" in headers, "the detail shows the headers")
+        check(f"/3/device/{token}" in driver.find_element(By.ID, "detail-curl").text, "the detail offers a curl command")
+        driver.save_screenshot(os.path.join(SHOTS, "detail.png"))
+
+        # The phone: a categorised push to an authorised app, presented with its actions.
+        admin("PUT", f"/api/v1/devices/{token}/app", {
+            "authorization": {"status": "authorized", "alert": True, "sound": True, "badge": True},
+            "alertStyle": "alert",
+            "categories": [{"identifier": "INVITE", "actions": [
+                {"identifier": "ACCEPT", "title": "Accept"},
+                {"identifier": "DECLINE", "title": "Decline", "options": ["destructive"]}]}],
+        })
+        status, _ = curl_push(token, {"aps": {"alert": {"title": "Lunch?", "body": "At noon"}, "category": "INVITE", "sound": "default", "badge": 3}})
+        check(status == 200, "the categorised push is accepted")
+        driver.get(ADMIN + f"/#phone/{token}")
+        wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, '#phone-screen .bubble button[data-action="ACCEPT"]')))
+        bubble = driver.find_element(By.CSS_SELECTOR, "#phone-screen .bubble")
+        check("Lunch?" in bubble.text and "At noon" in bubble.text, "the phone shows the title and body as presented")
+        buttons = [b.get_attribute("data-action") for b in bubble.find_elements(By.CSS_SELECTOR, ".actions button")]
+        check(buttons == ["default", "ACCEPT", "DECLINE", "dismiss"], f"the phone offers the category's actions: {buttons}")
+        check(bubble.find_element(By.CSS_SELECTOR, ".badge").text == "3", "the badge is shown")
+        driver.save_screenshot(os.path.join(SHOTS, "phone.png"))
+        unique_id = bubble.get_attribute("data-id")
+        bubble.find_element(By.CSS_SELECTOR, 'button[data-action="ACCEPT"]').click()
+        deadline = time.time() + 10
+        response = None
+        while time.time() < deadline and not response:
+            response = admin("GET", f"/api/v1/notifications/{unique_id}").get("response")
+            time.sleep(0.1)
+        check(response is not None and response["action"] == "ACCEPT", "pressing Accept records the response (admin API)")
+        wait.until(EC.text_to_be_present_in_element((By.CSS_SELECTOR, "#phone-screen .bubble .responded"), "ACCEPT"))
+
+        # A fault added from the page: the next push fails with its reason.
+        driver.find_element(By.CSS_SELECTOR, 'nav button[data-view="faults"]').click()
+        form = driver.find_element(By.ID, "fault-form")
+        form.find_element(By.NAME, "token").send_keys(token)
+        Select(form.find_element(By.NAME, "type")).select_by_visible_text("respond")
+        reason = form.find_element(By.NAME, "reason")
+        reason.clear()
+        reason.send_keys("TooManyRequests")
+        form.find_element(By.CSS_SELECTOR, 'button[type="submit"]').click()
+        wait.until(EC.text_to_be_present_in_element((By.ID, "fault-answer"), "Added"))
+        check(len(admin("GET", "/api/v1/faults")) == 1, "the rule is added")
+        status, body = curl_push(token, {"aps": {"alert": "fails"}})
+        check(status == 429 and json.loads(body)["reason"] == "TooManyRequests", f"the next push fails with the fault's reason ({status} {body})")
+
+        errors = console_errors(driver)
+        check(not errors, f"no console errors: {errors}")
+    finally:
+        driver.quit()
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except Exception as error:  # noqa: BLE001 - the failure is the output
+        print("FAILED:", repr(error), flush=True)
+        sys.exit(1)
