@@ -34,7 +34,7 @@ struct AdminRouterRoutesTests {
         #expect(paths.count >= 12)
         for (path, methods) in paths {
             let concrete = path
-                .replacingOccurrences(of: "{token}", with: String(repeating: "ab", count: 32))
+                .replacingOccurrences(of: "{token}", with: String(repeating: "ab", count: 32)).replacingOccurrences(of: "{asset}", with: "inbox.js")
                 .replacingOccurrences(of: "{id}", with: "fault-1")
             for method in methods.keys where ["get", "post", "delete"].contains(method) {
                 // A wait that finds nothing must not hold the test: ask for a short one.

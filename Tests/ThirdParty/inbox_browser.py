@@ -101,6 +101,7 @@ def main():
             "alertStyle": "alert",
             "categories": [{"identifier": "INVITE", "actions": [
                 {"identifier": "ACCEPT", "title": "Accept"},
+                {"identifier": "REPLY", "title": "Reply", "textInput": {"buttonTitle": "Send", "placeholder": "Message"}},
                 {"identifier": "DECLINE", "title": "Decline", "options": ["destructive"]}]}],
         })
         status, _ = curl_push(token, {"aps": {"alert": {"title": "Lunch?", "body": "At noon"}, "category": "INVITE", "sound": "default", "badge": 3}})
@@ -110,7 +111,7 @@ def main():
         bubble = driver.find_element(By.CSS_SELECTOR, "#phone-screen .bubble")
         check("Lunch?" in bubble.text and "At noon" in bubble.text, "the phone shows the title and body as presented")
         buttons = [b.get_attribute("data-action") for b in bubble.find_elements(By.CSS_SELECTOR, ".actions button")]
-        check(buttons == ["default", "ACCEPT", "DECLINE", "dismiss"], f"the phone offers the category's actions: {buttons}")
+        check(buttons == ["default", "ACCEPT", "REPLY", "DECLINE", "dismiss"], f"the phone offers the category's actions: {buttons}")
         check(bubble.find_element(By.CSS_SELECTOR, ".badge").text == "3", "the badge is shown")
         driver.save_screenshot(os.path.join(SHOTS, "phone.png"))
         unique_id = bubble.get_attribute("data-id")
@@ -122,6 +123,24 @@ def main():
             time.sleep(0.1)
         check(response is not None and response["action"] == "ACCEPT", "pressing Accept records the response (admin API)")
         wait.until(EC.text_to_be_present_in_element((By.CSS_SELECTOR, "#phone-screen .bubble .responded"), "ACCEPT"))
+
+        # A reply typed on the phone: the text-input action opens a field, its button sends it.
+        status, _ = curl_push(token, {"aps": {"alert": {"title": "Where?", "body": "Reply please"}, "category": "INVITE"}})
+        check(status == 200, "a second categorised push is accepted")
+        wait.until(lambda d: "Where?" in d.find_element(By.CSS_SELECTOR, "#phone-screen .bubble").text
+                   and d.find_elements(By.CSS_SELECTOR, '#phone-screen .bubble button[data-action="REPLY"]'))
+        second = driver.find_element(By.CSS_SELECTOR, "#phone-screen .bubble")
+        second_id = second.get_attribute("data-id")
+        second.find_element(By.CSS_SELECTOR, 'button[data-action="REPLY"]').click()
+        field = wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "#phone-screen .bubble .reply input")))
+        field.send_keys("On my way")
+        driver.find_element(By.CSS_SELECTOR, '#phone-screen .bubble .reply button[type="submit"]').click()
+        deadline = time.time() + 10
+        reply = None
+        while time.time() < deadline and not reply:
+            reply = admin("GET", f"/api/v1/notifications/{second_id}").get("response")
+            time.sleep(0.1)
+        check(reply is not None and reply["action"] == "REPLY" and reply.get("text") == "On my way", f"the reply's text is recorded: {reply}")
 
         # A fault added from the page: the next push fails with its reason.
         driver.find_element(By.CSS_SELECTOR, 'nav button[data-view="faults"]').click()
