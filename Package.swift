@@ -147,6 +147,7 @@ let package = Package(
                 "APNsStore",
                 "APNsServer",
                 "APNsDeviceClient",
+                "APNsProviderClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),

@@ -7,7 +7,7 @@ struct APNsEmulatorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "apns-emulator",
         abstract: "A store-and-forward emulator of the Apple Push Notification service.",
-        subcommands: [ServeCommand.self, DeviceCommand.self, CertsCommand.self, KeysCommand.self],
+        subcommands: [ServeCommand.self, PushCommand.self, DeviceCommand.self, CertsCommand.self, KeysCommand.self],
         defaultSubcommand: ServeCommand.self
     )
 

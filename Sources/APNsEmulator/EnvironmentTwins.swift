@@ -37,7 +37,11 @@ enum EnvironmentTwins {
         ("--threads", "APNS_EMULATOR_THREADS"),
         ("--writer-spin", "APNS_EMULATOR_WRITER_SPIN"),
         ("--log-level", "APNS_EMULATOR_LOG_LEVEL"),
+        ("--quiet", "APNS_EMULATOR_QUIET"),
     ]
+
+    /// Twins of flags without a value.
+    static let flags: Set<String> = ["--quiet"]
 
     /// The variable that stands in for `flag`, for help texts.
     static func variable(for flag: String) -> String {
@@ -47,12 +51,16 @@ enum EnvironmentTwins {
     /// The twins `device` shares with `serve`: where the emulator is.
     static let device = serve.filter { $0.flag == "--host" || $0.flag == "--device-port" }
 
+    /// The twins `push` shares with `serve`: where the emulator's HTTP/2 API is.
+    static let push = serve.filter { $0.flag == "--host" || $0.flag == "--http2-port" }
+
     /// `arguments` plus `--flag value` for each twin set in `environment` whose flag is absent,
     /// for `serve` (named or implied) and `device`; other subcommands take their arguments as given.
     static func apply(to arguments: [String], environment: [String: String]) -> [String] {
         let twins: [(flag: String, variable: String)]
         switch arguments.first {
         case "device": twins = self.device
+        case "push": twins = self.push
         case "serve", nil: twins = self.serve
         case let first? where first.hasPrefix("-"): twins = self.serve
         default: return arguments
@@ -61,7 +69,13 @@ enum EnvironmentTwins {
         for twin in twins {
             guard let value = environment[twin.variable], !value.isEmpty else { continue }
             let present = arguments.contains { $0 == twin.flag || $0.hasPrefix(twin.flag + "=") }
-            if !present { result += [twin.flag, value] }
+            guard !present else { continue }
+            if self.flags.contains(twin.flag) {
+                // A flag's twin turns it on with 1, true or yes.
+                if ["1", "true", "yes"].contains(value.lowercased()) { result.append(twin.flag) }
+            } else {
+                result += [twin.flag, value]
+            }
         }
         return result
     }

@@ -116,6 +116,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical. (env: \(EnvironmentTwins.variable(for: "--log-level")))")
     var logLevel = "info"
 
+    @Flag(help: "No line per push on the console (accepted or rejected); other messages stay. (env: \(EnvironmentTwins.variable(for: "--quiet")))")
+    var quiet = false
+
     func validate() throws {
         let ports = [
             ("--http2-port", self.http2Port), ("--admin-port", self.adminPort), ("--device-port", self.devicePort),
@@ -181,6 +184,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.environment = self.environment
         configuration.eventLoopThreads = self.threads ?? System.coreCount
         configuration.writerSpin = .microseconds(self.writerSpin)
+        configuration.logPushes = !self.quiet
         configuration.auth = self.auth
         configuration.providerCAPaths = self.providerCAPaths
         configuration.keysDirectory = self.keysDirectory

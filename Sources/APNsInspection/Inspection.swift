@@ -8,24 +8,29 @@ public final class Inspection: Sendable {
     public let faults: FaultBook
     public let metrics: EmulatorMetrics
     private let logger: Logger
+    private let pushLog: PushLog
 
-    public init(journalCapacity: Int, logger: Logger) {
+    /// `logPushes`: one info line per push (accepted or rejected) in `logger`.
+    public init(journalCapacity: Int, logger: Logger, logPushes: Bool = false) {
         self.journal = Journal(capacity: journalCapacity)
         self.faults = FaultBook()
         self.metrics = EmulatorMetrics()
         self.logger = logger
+        self.pushLog = PushLog(logger: logger, enabled: logPushes)
     }
 
     /// The store's observer; on the writer thread.
     public func committed(_ commit: StoreCommit) {
         self.metrics.committed(commit)
         self.journal.apply(commit)
+        self.pushLog.committed(commit)
     }
 
     /// A provider got an error for this request (`fault` set when a rule made it up).
     public func rejected(_ push: RejectedPush, fault: FaultMark?) {
         self.journal.rejected(push, fault: fault)
         self.metrics.rejected(push, faulted: fault != nil)
+        self.pushLog.rejected(push)
     }
 
     /// The fault rule that applies to a provider request, if any; logged, since every faulted

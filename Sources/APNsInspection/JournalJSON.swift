@@ -36,6 +36,7 @@ public enum JournalJSON {
                 members.member("statusByte") { writer in
                     if let byte = rejected.statusByte { writer.number(byte) } else { writer.raw("null") }
                 }
+                members.member("detail") { $0.optionalString(rejected.detail) }
             }
             members.member("warnings") { writer in
                 guard case .accepted(let notification) = entry.push else { return writer.raw("[]") }

@@ -21,6 +21,8 @@ public struct RejectedPush: Sendable {
     public var httpStatus: Int?
     /// The binary interface's answer: the error response's status byte.
     public var statusByte: UInt8?
+    /// What was wrong, for a person (the `apns-emulator-detail` the provider got).
+    public var detail: String?
 
     /// The most of a rejected body the journal keeps.
     public static let maximumBody = 8192

@@ -36,7 +36,9 @@ public enum HTTP2PushResponseEncoder {
         headers.add(name: "apns-id", value: rejection.apnsID, indexing: .nonIndexable)
         headers.add(name: "content-type", value: "application/json")
         headers.add(name: "content-length", value: String(body.readableBytes))
-        if let detail = rejection.detail {
+        // Every refusal explains itself: the check's own words, else what the reason means.
+        let detail = rejection.detail ?? rejection.reason.explanation
+        if !detail.isEmpty {
             headers.add(name: self.detailHeader, value: detail, indexing: .neverIndexed)
         }
         return (headers, body)

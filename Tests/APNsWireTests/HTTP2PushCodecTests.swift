@@ -79,6 +79,8 @@ struct HTTP2PushCodecTests {
         )
         #expect(gone.headers[":status"] == ["410"])
         #expect(String(buffer: gone.body) == #"{"reason":"Unregistered","timestamp":1700000000123}"#)
-        #expect(gone.headers[HTTP2PushResponseEncoder.detailHeader].isEmpty)
+        // Without words of its own, a refusal says what its reason means.
+        #expect(gone.headers[HTTP2PushResponseEncoder.detailHeader] == [Reason.unregistered.explanation])
+        #expect(!Reason.unregistered.explanation.isEmpty)
     }
 }

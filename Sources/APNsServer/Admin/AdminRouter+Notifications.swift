@@ -18,6 +18,8 @@ extension AdminRouter {
             return try request.only("GET") { () throws(InspectionError) in request.now(try self.latest(query)) }
         case ("notifications", 4) where segments[3] == "wait":
             return try request.only("GET") { () throws(InspectionError) in request.later(try self.wait(query, on: eventLoop)) }
+        case ("notifications", 4) where segments[3].hasSuffix(".apns"):
+            return try request.only("GET") { request.now(self.simulatorFile(id: String(segments[3].dropLast(5)))) }
         case ("notifications", 4):
             return try request.only("GET") { request.now(self.notification(id: segments[3])) }
         case ("events", 3):
@@ -51,6 +53,17 @@ extension AdminRouter {
             return Self.error(404, "no notification \(id) in the journal")
         }
         return Response(status: 200, body: JournalJSON.entry(entry))
+    }
+
+    /// `GET /api/v1/notifications/<id>.apns`: the notification as a file `xcrun simctl push` reads.
+    func simulatorFile(id: String) -> Response {
+        guard let entry = self.inspection.journal.read({ $0.entry(uniqueID: id) }) else {
+            return Self.error(404, "no notification \(id) in the journal")
+        }
+        guard let file = SimulatorPushFile.file(for: entry) else {
+            return Self.error(409, "the payload of \(id) is not a JSON object, so no .apns file can hold it")
+        }
+        return Response(status: 200, body: file)
     }
 
     /// `GET /api/v1/notifications/latest`: the newest matching entry.

@@ -126,7 +126,8 @@ final class GatewaySessionHandler: ChannelDuplexHandler {
     /// Notes a refused notification; it is journaled when (and if) the error response names it,
     /// after the notifications before it have been committed, as the provider learns of it.
     private func record(_ request: BinaryPushRequest, status: BinaryStatus, receivedAt: Int64, fault: FaultMark? = nil) {
-        let rejected = RejectedPush(request, id: self.ids.uuid(), topic: self.topic, statusByte: status.code, receivedAt: receivedAt)
+        var rejected = RejectedPush(request, id: self.ids.uuid(), topic: self.topic, statusByte: status.code, receivedAt: receivedAt)
+        rejected.detail = fault.map { "injected by fault rule \($0.ruleID)" } ?? status.meaning
         self.machine.refusals.note(rejected, identifier: request.identifier, fault: fault)
     }
 

@@ -73,7 +73,7 @@ final class ProviderStream {
         if let decision = connection.authenticate(request.authorization, nowMillis: shared.realClock(), verifier: shared.verifier) {
             switch decision {
             case .refuse(let reason):
-                shared.logger.debug("refused a provider", metadata: ["apns.reason": "\(reason.wire)"])
+                shared.logger.info("refused a provider: \(reason.wire): \(reason.explanation)", metadata: ["apns.topic": "\(request.topic ?? "-")"])
                 self.respond(Rejection(reason: reason, apnsID: self.apnsID(for: request)))
                 return
             case .allow(let allowed, _):
@@ -96,7 +96,7 @@ final class ProviderStream {
         switch rule.action {
         case .respond(let wire, let status, _):
             let reason = Reason.injected(wire: wire ?? "", status: status)
-            self.respond(Rejection(reason: reason, apnsID: self.apnsID(for: request)))
+            self.respond(Rejection(reason: reason, apnsID: self.apnsID(for: request), detail: "injected by fault rule \(rule.id)"))
         case .delay(let delay):
             self.output.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(delay)) {
                 self.process(request, credential: credential)
@@ -185,7 +185,7 @@ final class ProviderStream {
     /// Answers with an error, and records it in the journal.
     /// `written`, when given, completes once the answer's last frame is written.
     private func respond(_ rejection: Rejection, timestamp: Int64? = nil, written: EventLoopPromise<Void>? = nil) {
-        self.record(reason: rejection.reason.wire, status: rejection.reason.status, apnsID: rejection.apnsID)
+        self.record(reason: rejection.reason.wire, status: rejection.reason.status, apnsID: rejection.apnsID, detail: rejection.detail ?? rejection.reason.explanation)
         // Every 410 (Unregistered, ExpiredToken) says since when the token is no longer valid;
         // client libraries read the field unconditionally.
         let timestamp = timestamp ?? (rejection.reason.status == 410 ? self.receivedAt : nil)
@@ -196,12 +196,13 @@ final class ProviderStream {
 
     /// Journals the request as rejected: with the reason and status the provider got, or none
     /// (the connection was reset or sent away).
-    private func record(reason: String?, status: Int? = nil, apnsID: String? = nil) {
+    private func record(reason: String?, status: Int? = nil, apnsID: String? = nil, detail: String? = nil) {
         guard let request = self.request else { return }
         let connection = self.connection
-        let rejected = RejectedPush(
+        var rejected = RejectedPush(
             request, id: connection.makeID(), apnsID: apnsID ?? request.apnsID, reason: reason, httpStatus: status, receivedAt: self.receivedAt
         )
+        rejected.detail = detail.flatMap { $0.isEmpty ? nil : $0 }
         self.context.inspection.rejected(rejected, fault: self.fault)
     }
 

@@ -44,7 +44,7 @@ public final class Emulator: Sendable {
         self.logger = logger
         let tls = try EmulatorTLS(configuration, logger: logger)
         self.verifier = ProviderTokenVerifier(keys: try ProviderKeyStore(directory: configuration.keysDirectory, logger: logger))
-        self.inspection = Inspection(journalCapacity: configuration.journalSize, logger: logger)
+        self.inspection = Inspection(journalCapacity: configuration.journalSize, logger: logger, logPushes: configuration.logPushes)
         self.clock = EmulatorClock(real: configuration.clock)
         self.store = try Self.openStore(configuration, clock: self.clock, inspection: self.inspection, logger: logger)
         self.group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, configuration.eventLoopThreads))

@@ -64,6 +64,8 @@ public struct EmulatorConfiguration: Sendable {
     public var eventLoopThreads: Int = System.coreCount
     /// See ``StoreConfiguration/writerSpin``: off unless asked for (`serve` asks for 300 µs).
     public var writerSpin: Duration = .zero
+    /// One info line per push on the console (`serve --quiet` turns it off).
+    public var logPushes = false
     /// Milliseconds since the UNIX epoch; tests replace it.
     public var clock: @Sendable () -> Int64 = StoreConfiguration.systemClock
 

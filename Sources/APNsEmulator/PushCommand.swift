@@ -1,0 +1,204 @@
+import APNsAuth
+import APNsProviderClient
+import ArgumentParser
+import Crypto
+import Foundation
+import NIOCore
+
+/// `apns-emulator push`: send a push as a provider would, over HTTP/2 and TLS, and print APNs'
+/// answer; `--count` and `--concurrency` make it a small load.
+struct PushCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "push",
+        abstract: "Send a push over HTTP/2 and TLS, as a provider would, and print APNs' answer.",
+        discussion: """
+            The payload is the argument (JSON text, or - for standard input), or --file: a JSON file, or a \
+            .apns file as `xcrun simctl push` reads it (its "Simulator Target Bundle" is the topic unless \
+            --topic says otherwise). Prints the status and reason, the detail, each warning, apns-id and \
+            apns-unique-id; exits 1 when APNs refuses. With --count, prints a summary instead.
+
+            Authentication, when the emulator runs with --auth strict: --key FILE.p8 --key-id --team-id \
+            (a provider token, signed here) or --cert FILE.pem (a client certificate and its key).
+            """
+    )
+
+    @Option(help: "The device token (hex).")
+    var token: String
+
+    @Option(help: "apns-topic: the app's bundle id.")
+    var topic: String?
+
+    @Option(name: .customLong("type"), help: "apns-push-type: alert, background, voip, ...")
+    var pushType: String?
+
+    @Option(help: "apns-priority: 10, 5 or 1.")
+    var priority: Int?
+
+    @Option(help: "apns-expiration: UNIX seconds (0: deliver now or never).")
+    var expiration: Int64?
+
+    @Option(name: .customLong("collapse-id"), help: "apns-collapse-id.")
+    var collapseID: String?
+
+    @Option(name: .customLong("id"), help: "apns-id: a UUID (the emulator makes one otherwise).")
+    var apnsID: String?
+
+    @Argument(help: "The payload: JSON text, or - to read it from standard input.")
+    var payload: String?
+
+    @Option(help: "Read the payload from a JSON or .apns file.")
+    var file: String?
+
+    @Option(help: "A provider-token signing key (.p8) for token authentication.")
+    var key: String?
+
+    @Option(name: .customLong("key-id"), help: "The key's id (the token's kid).")
+    var keyID: String?
+
+    @Option(name: .customLong("team-id"), help: "The team id (the token's iss).")
+    var teamID: String?
+
+    @Option(help: "A PEM file with a provider certificate and its key, for certificate authentication.")
+    var cert: String?
+
+    @Option(help: "The emulator's address. (env: \(EnvironmentTwins.variable(for: "--host")))")
+    var host = "127.0.0.1"
+
+    @Option(name: .customLong("http2-port"), help: "The emulator's HTTP/2 port. (env: \(EnvironmentTwins.variable(for: "--http2-port")))")
+    var http2Port = 2197
+
+    @Option(name: .customLong("ca"), help: "The CA to trust: the emulator's development CA.")
+    var caPath = "certs/ca.pem"
+
+    @Option(help: "Send the push this many times (then print a summary).")
+    var count = 1
+
+    @Option(help: "How many pushes are in flight at once (with --count).")
+    var concurrency = 1
+
+    func validate() throws {
+        guard self.count >= 1 else { throw ValidationError("--count is 1 or more") }
+        guard (1...10_000).contains(self.concurrency) else { throw ValidationError("--concurrency is 1 to 10000") }
+        guard (self.payload == nil) != (self.file == nil) else {
+            throw ValidationError("give the payload as an argument (JSON, or - for standard input) or --file, not both")
+        }
+        let tokenAuth = [self.key, self.keyID, self.teamID].compactMap { $0 }.count
+        guard tokenAuth == 0 || tokenAuth == 3 else { throw ValidationError("token authentication needs --key, --key-id and --team-id together") }
+        if tokenAuth == 3, self.cert != nil { throw ValidationError("use --key (token) or --cert (certificate) authentication, not both") }
+        guard !self.token.isEmpty, self.token.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
+            throw ValidationError("--token is the device token in hex")
+        }
+    }
+
+    func run() async throws {
+        let (body, bundle) = try self.readPayload()
+        let push = ProviderPush(token: self.token, headers: try self.headers(topic: self.topic ?? bundle), payload: body)
+        let client = try await self.connect()
+        if self.count == 1 {
+            let answer = try await client.push(push)
+            try? await client.close()
+            Self.print(answer)
+            if answer.status != 200 { throw ExitCode(1) }
+        } else {
+            let summary = try await Self.load(push, count: self.count, concurrency: self.concurrency, on: client)
+            try? await client.close()
+            say(summary.text)
+            if summary.refused > 0 { throw ExitCode(1) }
+        }
+    }
+
+    /// The payload's bytes, and the topic an .apns file names.
+    private func readPayload() throws -> (body: [UInt8], bundle: String?) {
+        let text: String
+        if let path = self.file {
+            guard let contents = FileManager.default.contents(atPath: path) else {
+                throw PushCommandError("cannot read \(path) (looked in \(FileManager.default.currentDirectoryPath))")
+            }
+            text = String(decoding: contents, as: UTF8.self)
+        } else if self.payload == "-" {
+            text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+        } else {
+            text = self.payload ?? ""
+        }
+        // An .apns file: the payload with the simulator's target bundle beside `aps`.
+        if var object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any], let bundle = object["Simulator Target Bundle"] as? String {
+            object["Simulator Target Bundle"] = nil
+            let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+            return (Array(data), bundle)
+        }
+        // Anything else goes as it is: APNs says what is wrong with it.
+        return (Array(text.utf8), nil)
+    }
+
+    private func headers(topic: String?) throws -> [(String, String)] {
+        var headers: [(String, String)] = []
+        if let topic { headers.append(("apns-topic", topic)) }
+        if let pushType { headers.append(("apns-push-type", pushType)) }
+        if let priority { headers.append(("apns-priority", String(priority))) }
+        if let expiration { headers.append(("apns-expiration", String(expiration))) }
+        if let collapseID { headers.append(("apns-collapse-id", collapseID)) }
+        if let apnsID { headers.append(("apns-id", apnsID)) }
+        if let key, let keyID, let teamID {
+            let pem: String
+            do {
+                pem = try String(contentsOfFile: key, encoding: .utf8)
+            } catch {
+                throw PushCommandError("cannot read the key \(key) (looked in \(FileManager.default.currentDirectoryPath))")
+            }
+            let signingKey: P256.Signing.PrivateKey
+            do {
+                signingKey = try P256.Signing.PrivateKey(pemRepresentation: pem)
+            } catch {
+                throw PushCommandError("\(key) is not a P-256 private key in PEM (.p8): \(error)")
+            }
+            let issuedAt = Int64(Date().timeIntervalSince1970)
+            headers.append(("authorization", "bearer " + (try ProviderToken.sign(keyID: keyID, teamID: teamID, issuedAt: issuedAt, with: signingKey))))
+        }
+        return headers
+    }
+
+    private func connect() async throws -> ProviderClient {
+        guard let ca = FileManager.default.contents(atPath: self.caPath) else {
+            throw PushCommandError(
+                "no CA at \(self.caPath) (relative to \(FileManager.default.currentDirectoryPath)): pass --ca with the emulator's certs/ca.pem, or run from the folder serve started in"
+            )
+        }
+        var identity: (certificates: [UInt8], key: [UInt8])?
+        if let cert = self.cert {
+            guard let pem = FileManager.default.contents(atPath: cert) else {
+                throw PushCommandError("cannot read the certificate \(cert) (looked in \(FileManager.default.currentDirectoryPath))")
+            }
+            identity = (Array(pem), Array(pem))
+        }
+        do {
+            return try await ProviderClient.connect(host: self.host, port: self.http2Port, trust: .certificates(Array(ca)), identity: identity)
+        } catch where Self.isRefused(error) {
+            throw PushCommandError("could not connect to \(self.host):\(self.http2Port): connection refused (is `apns-emulator serve` running, on that port?)")
+        } catch {
+            throw PushCommandError("could not connect to \(self.host):\(self.http2Port) with TLS: \(error) (is that the HTTP/2 port, and \(self.caPath) the emulator's CA?)")
+        }
+    }
+
+    /// Whether connecting failed because nothing listens there (NIO wraps the socket's error).
+    static func isRefused(_ error: any Error) -> Bool {
+        if let error = error as? IOError { return error.errnoCode == ECONNREFUSED }
+        return String(describing: error).contains("errno: \(ECONNREFUSED))")
+    }
+
+    /// APNs' answer as lines: status and reason, detail, warnings, ids.
+    static func print(_ answer: ProviderAnswer) {
+        let reason = ((try? JSONSerialization.jsonObject(with: Data(answer.body))) as? [String: Any])?["reason"] as? String
+        say("\(answer.status) \(reason ?? (answer.status == 200 ? "OK" : "(no reason)"))")
+        if let detail = answer.header("apns-emulator-detail") { say("detail: \(detail)") }
+        for warning in answer.headers("apns-emulator-warning") { say("warning: \(warning)") }
+        if let id = answer.header("apns-id") { say("apns-id: \(id)") }
+        if let id = answer.header("apns-unique-id") { say("apns-unique-id: \(id)") }
+    }
+}
+
+/// A failure of `apns-emulator push`, in words.
+struct PushCommandError: Error, CustomStringConvertible {
+    let description: String
+
+    init(_ description: String) { self.description = description }
+}

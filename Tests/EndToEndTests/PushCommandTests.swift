@@ -1,0 +1,145 @@
+import APNsCore
+import APNsTestSupport
+import Foundation
+import Testing
+
+/// `apns-emulator push` from the built binary against a running emulator, and the `.apns` files it
+/// reads and the admin API exports.
+@Suite("apns-emulator push")
+struct PushCommandTests {
+    static let topic = "com.example.push"
+    static let token = String(repeating: "5e", count: 32)
+
+    func push(_ emulator: RunningEmulator, _ arguments: [String], environment: [String] = []) async throws -> Subprocess.Output {
+        let command = [Subprocess.emulatorExecutable, "push", "--http2-port", String(emulator.http2Port), "--ca", emulator.caPath] + arguments
+        return try await Subprocess.run("env", environment + command)
+    }
+
+    @Test("a JSON argument: 200 with apns-id and apns-unique-id printed, exit 0; journaled with its headers")
+    func accepted() async throws {
+        let emulator = try await RunningEmulator.start()
+        let run = try await self.push(emulator, [
+            "--token", Self.token, "--topic", Self.topic, "--type", "alert", "--priority", "5", "--collapse-id", "c1", #"{"aps":{"alert":"Hi"}}"#,
+        ])
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "200 OK")
+        let uniqueID = try #require(lines.first { $0.hasPrefix("apns-unique-id: ") }?.dropFirst(16))
+        let item = try await emulator.adminObject("/api/v1/notifications/\(uniqueID)")
+        #expect(item["topic"] as? String == Self.topic && item["priority"] as? Int == 5 && item["collapseId"] as? String == "c1")
+        #expect(lines.contains { $0 == "apns-id: \(item["apnsId"] as? String ?? "?")" })
+        try await emulator.stop()
+    }
+
+    @Test("a refusal prints APNs' status, reason and detail, and exits 1")
+    func refused() async throws {
+        let emulator = try await RunningEmulator.start()
+        let priority = try await self.push(emulator, ["--token", Self.token, "--topic", Self.topic, "--priority", "7", "{}"])
+        #expect(priority.status == 1 && priority.stdout.hasPrefix("400 BadPriority"), "\(priority.stdout)")
+        let broken = try await self.push(emulator, ["--token", Self.token, "--topic", Self.topic, "{nope"])
+        #expect(broken.status == 1 && broken.stdout.hasPrefix("400 PayloadEmpty") && broken.stdout.contains("detail: payload is not a JSON object"), "\(broken.stdout)")
+        // The journal keeps the detail the provider got.
+        let journaled = try await emulator.journal("status=rejected")
+        #expect(journaled.first?["detail"] as? String == "payload is not a JSON object: expected a member name at offset 1", "\(journaled.first ?? [:])")
+        #expect(journaled.last?["detail"] as? String == Reason.badPriority.explanation)
+        try await emulator.stop()
+    }
+
+    @Test(".apns files: exported by GET /api/v1/notifications/<id>.apns, pushed again with --file (its bundle is the topic)")
+    func simulatorFiles() async throws {
+        let emulator = try await RunningEmulator.start()
+        let first = try await self.push(emulator, ["--token", Self.token, "--topic", Self.topic, #"{"aps":{"alert":"Again"},"k":1}"#])
+        let uniqueID = try #require(first.stdout.split(separator: "\n").first { $0.hasPrefix("apns-unique-id: ") }?.dropFirst(16))
+        let exported = try await emulator.admin("/api/v1/notifications/\(uniqueID).apns")
+        #expect(exported.status == 200)
+        let file = try #require(try exported.json() as? [String: Any])
+        #expect(file["Simulator Target Bundle"] as? String == Self.topic && file["k"] as? Int == 1)
+        let path = emulator.directory.appending("again.apns")
+        try Data(exported.body).write(to: URL(fileURLWithPath: path))
+        let again = try await self.push(emulator, ["--token", Self.token, "--file", path])
+        #expect(again.status == 0, "\(again.stdout)\(again.stderr)")
+        let second = try #require(again.stdout.split(separator: "\n").first { $0.hasPrefix("apns-unique-id: ") }?.dropFirst(16))
+        let item = try await emulator.adminObject("/api/v1/notifications/\(second)")
+        #expect(item["topic"] as? String == Self.topic)
+        #expect((item["payload"] as? [String: Any])?["Simulator Target Bundle"] == nil && (item["payload"] as? [String: Any])?["k"] as? Int == 1)
+        #expect(try await emulator.admin("/api/v1/notifications/nope.apns").status == 404)
+        try await emulator.stop()
+    }
+
+    @Test("the payload from standard input; --count and --concurrency print a summary; the port from the environment")
+    func stdinAndLoad() async throws {
+        let emulator = try await RunningEmulator.start()
+        let input = emulator.directory.appending("payload.json")
+        try #"{"aps":{"alert":"from stdin"}}"#.write(toFile: input, atomically: true, encoding: .utf8)
+        let piped = try BackgroundProcess(
+            Subprocess.emulatorExecutable,
+            ["push", "--http2-port", String(emulator.http2Port), "--ca", emulator.caPath, "--token", Self.token, "--topic", Self.topic, "-"],
+            output: emulator.directory.appending("stdin.log"), input: input
+        )
+        #expect(await piped.wait() == 0, "\(piped.lines)")
+        #expect(try await emulator.journal("token=\(Self.token)").first.flatMap { ($0["payload"] as? [String: Any])?["aps"] as? [String: Any] }?["alert"] as? String == "from stdin")
+
+        let load = try await Subprocess.run("env", [
+            "APNS_EMULATOR_HTTP2_PORT=\(emulator.http2Port)", Subprocess.emulatorExecutable, "push", "--ca", emulator.caPath,
+            "--token", Self.token, "--topic", Self.topic, "--count", "60", "--concurrency", "8", "{}",
+        ])
+        #expect(load.status == 0, "\(load.stdout)\(load.stderr)")
+        #expect(load.stdout.hasPrefix("60 sent in ") && load.stdout.contains("8 in flight") && load.stdout.contains("200 OK x60"), "\(load.stdout)")
+        #expect(try await emulator.journal("token=\(Self.token)&limit=1000").count == 61)
+        try await emulator.stop()
+    }
+
+    @Test("token authentication with --key --key-id --team-id under --auth strict; without it, 403")
+    func tokenAuthentication() async throws {
+        let emulator = try await RunningEmulator.start { $0.auth = .strict }
+        let key = try emulator.registerKey(keyID: "PUSHKEY123", teamID: "TEAM123456", topics: [Self.topic])
+        let p8 = emulator.directory.appending("AuthKey_PUSHKEY123.p8")
+        try key.p8.write(toFile: p8, atomically: true, encoding: .utf8)
+        let signed = try await self.push(emulator, ["--token", Self.token, "--topic", Self.topic, "--key", p8, "--key-id", "PUSHKEY123", "--team-id", "TEAM123456", "{}"])
+        #expect(signed.status == 0 && signed.stdout.hasPrefix("200 OK"), "\(signed.stdout)\(signed.stderr)")
+        let anonymous = try await self.push(emulator, ["--token", Self.token, "--topic", Self.topic, "{}"])
+        #expect(anonymous.status == 1 && anonymous.stdout.hasPrefix("403 MissingProviderToken"), "\(anonymous.stdout)")
+        try await emulator.stop()
+    }
+
+    @Test("errors in words: a missing CA names the path and the folder; a refused connection names host and port")
+    func errors() async throws {
+        let missing = try await Subprocess.run(Subprocess.emulatorExecutable, ["push", "--ca", "/nowhere/ca.pem", "--token", Self.token, "{}"])
+        #expect(missing.status != 0 && missing.stderr.contains("no CA at /nowhere/ca.pem") && missing.stderr.contains("relative to"), "\(missing.stderr)")
+        let emulator = try await RunningEmulator.start()
+        let closed = try await Subprocess.run(Subprocess.emulatorExecutable, ["push", "--ca", emulator.caPath, "--http2-port", "1", "--token", Self.token, "{}"])
+        #expect(closed.status != 0 && closed.stderr.contains("127.0.0.1:1") && closed.stderr.contains("connection refused"), "\(closed.stderr)")
+        let both = try await Subprocess.run(Subprocess.emulatorExecutable, ["push", "--token", Self.token, "--file", "x.apns", "{}"])
+        #expect(both.status != 0 && both.stderr.contains("not both"), "\(both.stderr)")
+        try await emulator.stop()
+    }
+
+    @Test("serve prints one line per push (accepted with its latency, rejected with reason and detail); --quiet and APNS_EMULATOR_QUIET silence it")
+    func consoleLines() async throws {
+        for quiet in [false, true] {
+            let directory = try TemporaryDirectory()
+            let log = directory.appending("serve.log")
+            let emulator = try await EmulatorProcess.start(
+                arguments: ["--log-level", "info", "--data-dir", directory.appending("data"), "--certs-dir", directory.appending("certs")],
+                environment: quiet ? ["APNS_EMULATOR_QUIET": "1"] : [:],
+                output: log
+            )
+            let client = try await HTTP2TestClient.connect(host: "127.0.0.1", port: emulator.http2Port, caPath: directory.appending("certs/ca.pem"))
+            #expect(try await client.push(token: Self.token, headers: [("apns-topic", Self.topic)]).status == 200)
+            #expect(try await client.push(token: Self.token, headers: [("apns-topic", Self.topic), ("apns-priority", "7")]).status == 400)
+            try await client.close()
+            let lines = { ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init) }
+            if quiet {
+                try await Task.sleep(for: .milliseconds(300))
+                #expect(!lines().contains { $0.contains("accepted 5e5e5e5e") || $0.contains("rejected 400") }, "\(lines())")
+            } else {
+                let accepted = await eventually { lines().contains { $0.contains("accepted 5e5e5e5e… \(Self.topic) http2 ") && $0.contains(" ms") } }
+                #expect(accepted, "\(lines())")
+                let rejected = try #require(lines().first { $0.contains("rejected 400 BadPriority 5e5e5e5e… \(Self.topic) http2") }, "\(lines())")
+                #expect(rejected.contains("apns-priority must be 10, 5 or 1"))
+            }
+            _ = await emulator.kill(SIGTERM)
+            try directory.remove()
+        }
+    }
+}
