@@ -7,6 +7,7 @@ struct APNsEmulatorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "apns-emulator",
         abstract: "A store-and-forward emulator of the Apple Push Notification service.",
+        version: EmulatorVersion.string,
         subcommands: [ServeCommand.self, PushCommand.self, DeviceCommand.self, CertsCommand.self, KeysCommand.self],
         defaultSubcommand: ServeCommand.self
     )

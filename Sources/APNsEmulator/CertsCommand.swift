@@ -7,13 +7,15 @@ struct CertsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "certs",
         abstract: "Create the emulator's development certificates and provider certificates.",
+        version: EmulatorVersion.string,
         subcommands: [Generate.self, Provider.self]
     )
 
     /// `apns-emulator certs generate`: a new development CA and localhost server certificate.
     struct Generate: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Create a new development CA and a server certificate for localhost, 127.0.0.1 and ::1 (replacing any there)."
+            abstract: "Create a new development CA and a server certificate for localhost, 127.0.0.1 and ::1 (replacing any there).",
+            version: EmulatorVersion.string
         )
 
         @Option(name: .customLong("out"), help: "Directory to write ca.pem, ca-key.pem, server.pem and server-key.pem into.")
@@ -31,7 +33,8 @@ struct CertsCommand: ParsableCommand {
     /// `apns-emulator certs provider`: a provider client certificate signed by the development CA.
     struct Provider: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Mint a provider (client) certificate for a topic, signed by the development CA, as PEM and PKCS#12."
+            abstract: "Mint a provider (client) certificate for a topic, signed by the development CA, as PEM and PKCS#12.",
+            version: EmulatorVersion.string
         )
 
         @Option(help: "The app's bundle id: the certificate's UID and first topic.")
@@ -49,8 +52,8 @@ struct CertsCommand: ParsableCommand {
         @Option(name: .customLong("certs-dir"), help: "Where the development CA is (created if missing), as serve --certs-dir.")
         var certificatesDirectory = "certs"
 
-        @Option(name: .customLong("out"), help: "Directory to write <topic>.pem, <topic>-cert.pem, <topic>-key.pem and <topic>.p12 into.")
-        var directory = "."
+        @Option(name: .customLong("out"), help: "Directory to write <topic>.pem, <topic>-cert.pem, <topic>-key.pem and <topic>.p12 into (creds/ is git-ignored: it holds private keys).")
+        var directory = "creds"
 
         @Option(name: .customLong("p12-password"), help: "Password of the PKCS#12 file.")
         var pkcs12Password = ""

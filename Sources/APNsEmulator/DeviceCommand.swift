@@ -25,7 +25,8 @@ struct DeviceCommand: AsyncParsableCommand {
             dismiss ID, state foreground|background|notRunning, timezone ZONE, schedule JSON|FILE, pending, \
             cancel ID|--all. Responses print as {"response": ...} lines, the others as {"scheduled": ...}, \
             {"pending": [...]} and {"cancelled": N}.
-            """
+            """,
+        version: EmulatorVersion.string
     )
 
     @Option(help: "The app (bundle id): a new token is registered for it, unless --token resumes one.")

@@ -9,6 +9,7 @@ struct KeysCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "keys",
         abstract: "Create and register provider-token (JWT) signing keys.",
+        version: EmulatorVersion.string,
         subcommands: [Create.self, Import.self, Token.self]
     )
 
@@ -45,7 +46,8 @@ struct KeysCommand: ParsableCommand {
     /// `apns-emulator keys create`: a new `.p8` key for the provider, registered with the emulator.
     struct Create: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Create an ES256 key: writes AuthKey_<key id>.p8 for the provider and registers its public key with the emulator."
+            abstract: "Create an ES256 key: writes AuthKey_<key id>.p8 for the provider and registers its public key with the emulator.",
+            version: EmulatorVersion.string
         )
 
         @OptionGroup var registration: Registration
@@ -53,8 +55,8 @@ struct KeysCommand: ParsableCommand {
         @Option(name: .customLong("key-id"), help: "The key id (kid), 10 characters as Apple's. Default: a random one.")
         var keyID: String?
 
-        @Option(name: .customLong("out"), help: "Directory to write AuthKey_<key id>.p8 into.")
-        var directory = "."
+        @Option(name: .customLong("out"), help: "Directory to write AuthKey_<key id>.p8 into (creds/ is git-ignored: it holds private keys).")
+        var directory = "creds"
 
         func run() throws {
             let keyID = self.keyID ?? Self.randomKeyID()
@@ -77,7 +79,8 @@ struct KeysCommand: ParsableCommand {
     /// `apns-emulator keys import`: registers an existing `.p8` key.
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Register an existing .p8 key (such as one downloaded from Apple) with the emulator."
+            abstract: "Register an existing .p8 key (such as one downloaded from Apple) with the emulator.",
+            version: EmulatorVersion.string
         )
 
         @Argument(help: "The .p8 file.")
@@ -98,7 +101,8 @@ struct KeysCommand: ParsableCommand {
     /// `apns-emulator keys token`: prints a provider token, for curl and load generators.
     struct Token: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Print a provider token (JWT) signed with a .p8 key, for use as `authorization: bearer <token>`."
+            abstract: "Print a provider token (JWT) signed with a .p8 key, for use as `authorization: bearer <token>`.",
+            version: EmulatorVersion.string
         )
 
         @Argument(help: "The .p8 file.")

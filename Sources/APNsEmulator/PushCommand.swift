@@ -19,7 +19,8 @@ struct PushCommand: AsyncParsableCommand {
 
             Authentication, when the emulator runs with --auth strict: --key FILE.p8 --key-id --team-id \
             (a provider token, signed here) or --cert FILE.pem (a client certificate and its key).
-            """
+            """,
+        version: EmulatorVersion.string
     )
 
     @Option(help: "The device token (hex).")

@@ -17,7 +17,8 @@ extension AuthMode: ExpressibleByArgument {}
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Run the emulator (the default command). Every option has an environment-variable twin."
+        abstract: "Run the emulator (the default command). Every option has an environment-variable twin.",
+        version: EmulatorVersion.string
     )
 
     @Option(help: "Address every listener binds to. (env: \(EnvironmentTwins.variable(for: "--host")))")

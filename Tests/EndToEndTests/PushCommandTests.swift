@@ -142,4 +142,12 @@ struct PushCommandTests {
             try directory.remove()
         }
     }
+
+    @Test("--version on every command")
+    func versions() async throws {
+        for command in [[], ["serve"], ["push"], ["device"], ["certs"], ["certs", "generate"], ["certs", "provider"], ["keys"], ["keys", "create"], ["keys", "import"], ["keys", "token"]] {
+            let run = try await Subprocess.run(Subprocess.emulatorExecutable, command + ["--version"])
+            #expect(run.status == 0 && run.stdout.range(of: #"^\d+\.\d+\.\d+\n$"#, options: .regularExpression) != nil, "\(command): \(run.stdout)\(run.stderr)")
+        }
+    }
 }
