@@ -38,10 +38,12 @@ enum EnvironmentTwins {
         ("--writer-spin", "APNS_EMULATOR_WRITER_SPIN"),
         ("--log-level", "APNS_EMULATOR_LOG_LEVEL"),
         ("--quiet", "APNS_EMULATOR_QUIET"),
+        ("--ports-file", "APNS_EMULATOR_PORTS_FILE"),
+        ("--ephemeral", "APNS_EMULATOR_EPHEMERAL"),
     ]
 
     /// Twins of flags without a value.
-    static let flags: Set<String> = ["--quiet"]
+    static let flags: Set<String> = ["--quiet", "--ephemeral"]
 
     /// The variable that stands in for `flag`, for help texts.
     static func variable(for flag: String) -> String {

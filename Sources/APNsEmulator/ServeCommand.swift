@@ -117,6 +117,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical. (env: \(EnvironmentTwins.variable(for: "--log-level")))")
     var logLevel = "info"
 
+    @Option(name: .customLong("ports-file"), help: "Write every listener's address to this JSON file once all are bound (for a test that starts the emulator on port 0). (env: \(EnvironmentTwins.variable(for: "--ports-file")))")
+    var portsFile: String?
+
+    @Flag(help: "Keep the store in a new temporary directory, removed on exit: nothing is inherited from an earlier run. (env: \(EnvironmentTwins.variable(for: "--ephemeral")))")
+    var ephemeral = false
+
     @Flag(help: "No line per push on the console (accepted or rejected); other messages stay. (env: \(EnvironmentTwins.variable(for: "--quiet")))")
     var quiet = false
 
@@ -177,6 +183,13 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.deliveredLogSize = self.deliveredLogSize
         configuration.journalSize = self.journalSize
         configuration.dataDirectory = self.dataDirectory
+        var temporary: String?
+        if self.ephemeral {
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("apns-emulator-\(UUID().uuidString)").path
+            configuration.dataDirectory = directory
+            temporary = directory
+        }
+        defer { if let temporary { try? FileManager.default.removeItem(atPath: temporary) } }
         configuration.certificatesDirectory = self.certificatesDirectory
         configuration.certificatePath = self.certificatePath ?? self.certificatesDirectory + "/server.pem"
         configuration.privateKeyPath = self.privateKeyPath ?? self.certificatesDirectory + "/server-key.pem"
@@ -199,6 +212,28 @@ struct ServeCommand: AsyncParsableCommand {
         if configuration.auth == .strict {
             say("apns-emulator: strict provider authentication: client certificates from \(configuration.developmentCAPath)\(configuration.providerCAPaths.map { " or " + $0 }.joined()), provider-token keys in \(configuration.keysDirectory) (\(emulator.providerKeyCount) now)")
         }
-        try await emulator.run()
+        let running = Task { try await emulator.run() }
+        if let portsFile = self.portsFile {
+            do {
+                let addresses = try await emulator.listening()
+                try Self.writePorts(addresses, host: configuration.host, to: portsFile)
+            } catch {
+                await emulator.shutdown()
+                _ = await running.result
+                throw error
+            }
+        }
+        try await running.value
+    }
+
+    /// `{"host", "http2", "admin", "device", "gateway", "feedback"}`, written whole (to a temporary
+    /// name, then renamed) so a reader never sees half of it.
+    static func writePorts(_ addresses: ListeningAddresses, host: String, to path: String) throws {
+        let json = #"{"host": "\#(host)", "http2": \#(addresses.port(.http2)), "admin": \#(addresses.port(.admin)), "device": \#(addresses.port(.device)), "gateway": \#(addresses.port(.gateway)), "feedback": \#(addresses.port(.feedback))}"#
+        let partial = path + ".partial"
+        try Data((json + "\n").utf8).write(to: URL(fileURLWithPath: partial))
+        guard rename(partial, path) == 0 else {
+            throw ValidationError("--ports-file: cannot write \(path): \(String(cString: strerror(errno)))")
+        }
     }
 }

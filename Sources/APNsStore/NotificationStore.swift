@@ -12,6 +12,8 @@ public final class NotificationStore: Sendable {
     public let configuration: StoreConfiguration
     let environment: LMDBEnvironment
     private let writer: StoreWriter
+    /// This process's claim on the data directory (one emulator per directory).
+    private let lock: DataDirectoryLock
     /// Readers in flight, and whether the store is closed; `close()` waits for readers to leave.
     private let readers = Mutex((count: 0, closed: false))
 
@@ -25,15 +27,28 @@ public final class NotificationStore: Sendable {
         observer: (@Sendable (StoreCommit) -> Void)? = nil
     ) throws(StoreError) {
         self.configuration = configuration
-        self.environment = try LMDBEnvironment.open(
-            directory: configuration.directory,
-            mapSize: configuration.mapSizeBytes,
-            sync: configuration.durability == .durable
-        )
+        do {
+            try FileManager.default.createDirectory(atPath: configuration.directory, withIntermediateDirectories: true)
+        } catch {
+            throw .dataDirectory(path: configuration.directory, reason: "\(error)")
+        }
+        let lock = try DataDirectoryLock.acquire(configuration.directory)
+        self.lock = lock
+        do {
+            self.environment = try LMDBEnvironment.open(
+                directory: configuration.directory,
+                mapSize: configuration.mapSizeBytes,
+                sync: configuration.durability == .durable
+            )
+        } catch {
+            lock.release()
+            throw error
+        }
         do {
             self.writer = try StoreWriter(environment: self.environment, configuration: configuration, logger: logger, observer: observer)
         } catch {
             self.environment.close()
+            lock.release()
             throw error
         }
     }
@@ -131,6 +146,7 @@ public final class NotificationStore: Sendable {
         self.writer.close()
         while self.readers.withLock({ $0.count }) > 0 { Thread.yieldProcessor() }
         self.environment.close()
+        self.lock.release()
     }
 
     func read<T>(_ body: (Transaction) throws(StoreError) -> T) throws(StoreError) -> T {

@@ -1,0 +1,42 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An exclusive lock on a data directory while an emulator uses it: LMDB itself lets several
+/// processes share an environment, so a second emulator on the same directory would silently
+/// share the store and split the journal. The lock is `flock` on `emulator.lock` (released by the
+/// kernel however the process ends), which also holds the holder's pid for the message.
+final class DataDirectoryLock: Sendable {
+    static let fileName = "emulator.lock"
+    private let descriptor: Int32
+
+    private init(descriptor: Int32) {
+        self.descriptor = descriptor
+    }
+
+    /// Takes the lock, or throws naming the process that holds it.
+    static func acquire(_ directory: String) throws(StoreError) -> DataDirectoryLock {
+        let path = directory + "/" + Self.fileName
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw .dataDirectory(path: directory, reason: "cannot open \(path): \(String(cString: strerror(errno)))") }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            let holder = (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+            close(descriptor)
+            let who = holder.isEmpty ? "another emulator" : "another emulator (pid \(holder))"
+            throw .dataDirectory(path: directory, reason: "\(who) is using it; stop that one, or give this one another --data-dir")
+        }
+        let pid = Array("\(getpid())\n".utf8)
+        _ = ftruncate(descriptor, 0)
+        _ = pid.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+        return DataDirectoryLock(descriptor: descriptor)
+    }
+
+    /// Lets the directory go (closing the file releases the lock).
+    func release() {
+        close(self.descriptor)
+    }
+}

@@ -1,0 +1,90 @@
+import APNsTestSupport
+import Foundation
+import Testing
+
+/// Starting `serve` for tests and scripts: the ports file, a throwaway store, and one emulator per
+/// data directory.
+@Suite("serve: starting it")
+struct ServeStartTests {
+    /// Starts `serve` on port 0 everywhere with `arguments`; returns it once `file` holds the ports.
+    func start(_ directory: TemporaryDirectory, _ arguments: [String], portsFile: String) throws -> BackgroundProcess {
+        try BackgroundProcess(
+            "env",
+            [
+                Subprocess.emulatorExecutable, "serve", "--http2-port", "0", "--admin-port", "0", "--device-port", "0",
+                "--gateway-port", "0", "--feedback-port", "0", "--certs-dir", directory.appending("certs"), "--ports-file", portsFile,
+            ] + arguments,
+            output: directory.appending("serve-\(UUID().uuidString.prefix(6)).log")
+        )
+    }
+
+    func ports(_ path: String) async throws -> [String: Any] {
+        let written = await eventually(timeout: .seconds(30)) { FileManager.default.fileExists(atPath: path) }
+        try #require(written, "no ports file at \(path)")
+        return try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+    }
+
+    @Test("--ports-file holds every listener's port once all are bound; they answer")
+    func portsFile() async throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.appending("ports.json")
+        let serve = try self.start(directory, ["--data-dir", directory.appending("data")], portsFile: file)
+        let ports = try await self.ports(file)
+        for front in ["http2", "admin", "device", "gateway", "feedback"] {
+            #expect((ports[front] as? Int ?? 0) > 0, "\(front): \(ports)")
+        }
+        #expect(ports["host"] as? String == "127.0.0.1")
+        let health = try await AdminTestClient.request(host: "127.0.0.1", port: try #require(ports["admin"] as? Int), method: "GET", path: "/healthz", body: nil)
+        #expect(health.status == 200)
+        _ = Foundation.kill(serve.pid, SIGTERM)
+        #expect(await serve.wait() == 0)
+        try directory.remove()
+    }
+
+    @Test("a second emulator on the same data directory exits, naming the one that holds it")
+    func oneEmulatorPerDirectory() async throws {
+        let directory = try TemporaryDirectory()
+        let data = directory.appending("data")
+        let first = try self.start(directory, ["--data-dir", data], portsFile: directory.appending("first.json"))
+        _ = try await self.ports(directory.appending("first.json"))
+        let second = try self.start(directory, ["--data-dir", data], portsFile: directory.appending("second.json"))
+        #expect(await second.wait() != 0)
+        let said = second.lines.joined(separator: "\n")
+        #expect(said.contains("cannot use data directory \(data)") && said.contains("another emulator (pid \(first.pid)) is using it"), "\(said)")
+        #expect(!FileManager.default.fileExists(atPath: directory.appending("second.json")))
+        _ = Foundation.kill(first.pid, SIGTERM)
+        #expect(await first.wait() == 0)
+        // Once the first has stopped, the directory is free again.
+        let third = try self.start(directory, ["--data-dir", data], portsFile: directory.appending("third.json"))
+        _ = try await self.ports(directory.appending("third.json"))
+        _ = Foundation.kill(third.pid, SIGTERM)
+        #expect(await third.wait() == 0)
+        try directory.remove()
+    }
+
+    @Test("--ephemeral keeps the store in a temporary directory that is gone after exit; nothing carries over")
+    func ephemeral() async throws {
+        let directory = try TemporaryDirectory()
+        var stores: [String] = []
+        for run in 0..<2 {
+            let file = directory.appending("ports-\(run).json")
+            let serve = try self.start(directory, ["--ephemeral"], portsFile: file)
+            let ports = try await self.ports(file)
+            let admin = try #require(ports["admin"] as? Int)
+            let store = try #require(serve.lines.first { $0.contains("store in ") }.flatMap { line in
+                line.range(of: "store in ").map { String(line[$0.upperBound...].prefix { $0 != "," }) }
+            })
+            #expect(FileManager.default.fileExists(atPath: store) && !store.hasPrefix(directory.path))
+            stores.append(store)
+            let journal = try await AdminTestClient.request(host: "127.0.0.1", port: admin, method: "GET", path: "/api/v1/notifications", body: nil)
+            #expect((try journal.json() as? [String: Any])?["total"] as? Int == 0, "run \(run) inherited a journal")
+            let registered = try await AdminTestClient.request(host: "127.0.0.1", port: admin, method: "POST", path: "/api/v1/devices", body: #"{"topic": "a.b"}"#)
+            #expect(registered.status == 201)
+            _ = Foundation.kill(serve.pid, SIGTERM)
+            #expect(await serve.wait() == 0)
+            #expect(!FileManager.default.fileExists(atPath: store), "\(store) was left behind")
+        }
+        #expect(stores[0] != stores[1])
+        try directory.remove()
+    }
+}
