@@ -35,8 +35,8 @@ struct DeviceCommand: AsyncParsableCommand {
     @Option(name: .customLong("token"), help: "Resume a token issued before (hex); repeat for several.")
     var tokens: [String] = []
 
-    @Option(name: .customLong("device-id"), help: "The device's identity, kept across runs.")
-    var deviceID = "cli-\(ProcessInfo.processInfo.processIdentifier)"
+    @Option(name: .customLong("device-id"), help: "The device's identity (default: one made once and kept in ~/.config/apns-emulator/device-id, the same every run).")
+    var deviceID: String?
 
     @Option(help: "The emulator's address. (env: \(EnvironmentTwins.variable(for: "--host")))")
     var host = "127.0.0.1"
@@ -103,7 +103,7 @@ struct DeviceCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let client = try await DeviceClient.connect(host: self.host, port: self.devicePort, caPath: self.caPath, deviceID: self.deviceID)
+        let client = try await self.connect()
         if self.tokens.isEmpty, let topic = self.topic {
             say(try await client.register(topic: topic).hex)
         } else {

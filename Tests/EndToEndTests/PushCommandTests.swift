@@ -150,4 +150,29 @@ struct PushCommandTests {
             #expect(run.status == 0 && run.stdout.range(of: #"^\d+\.\d+\.\d+\n$"#, options: .regularExpression) != nil, "\(command): \(run.stdout)\(run.stderr)")
         }
     }
+
+    @Test("device: the default device id is made once and kept; errors name the CA's path and folder, the refused host and port, the TLS failure's port")
+    func deviceWords() async throws {
+        let emulator = try await RunningEmulator.start()
+        let config = emulator.directory.appending("config")
+        for _ in 0..<2 {
+            let run = try await Subprocess.run("env", [
+                "XDG_CONFIG_HOME=\(config)", Subprocess.emulatorExecutable, "device", "--topic", Self.topic,
+                "--device-port", String(emulator.devicePort), "--ca", emulator.caPath, "--count", "0",
+            ])
+            #expect(run.status == 0, "\(run.stderr)")
+        }
+        let stored = try String(contentsOfFile: config + "/apns-emulator/device-id", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let devices = try #require(try await emulator.admin("/api/v1/devices").json() as? [[String: Any]])
+        #expect(devices.count == 2 && devices.allSatisfy { $0["deviceId"] as? String == stored }, "\(devices)")
+
+        let device = [Subprocess.emulatorExecutable, "device", "--topic", Self.topic, "--device-id", "words"]
+        let missing = try await Subprocess.run("env", device + ["--ca", "nowhere/ca.pem"])
+        #expect(missing.status != 0 && missing.stderr.contains("no CA at nowhere/ca.pem (relative to "), "\(missing.stderr)")
+        let refused = try await Subprocess.run("env", device + ["--ca", emulator.caPath, "--device-port", "1"])
+        #expect(refused.status != 0 && refused.stderr.contains("127.0.0.1:1: connection refused"), "\(refused.stderr)")
+        let plain = try await Subprocess.run("env", device + ["--ca", emulator.caPath, "--device-port", String(emulator.adminPort)])
+        #expect(plain.status != 0 && plain.stderr.contains("could not speak TLS with the device listener at 127.0.0.1:\(emulator.adminPort)"), "\(plain.stderr)")
+        try await emulator.stop()
+    }
 }
