@@ -67,9 +67,22 @@ public struct FaultMatchDocument: Decodable {
         }
         var interface: Interface?
         if let name = try text(.interface) {
-            guard let parsed = Interface(rawValue: name) else { throw FaultRuleDocument.bad("match.interface must be http2 or binary") }
+            // Local notifications come from the phone, not a provider: no rule reaches them.
+            guard let parsed = Interface(rawValue: name), parsed != .local else { throw FaultRuleDocument.bad("match.interface must be http2 or binary") }
             interface = parsed
         }
-        self.match = FaultRule.Match(token: try text(.token), topic: try text(.topic), pushType: try text(.pushType), interface: interface)
+        // A rule that could never match is refused rather than left to wait forever.
+        let token = try text(.token)
+        if let token, DeviceToken(hex: token) == nil {
+            throw FaultRuleDocument.bad("match.token must be a device token: even-length hex of 32 to 100 bytes, not \(token.prefix(80))")
+        }
+        let pushType = try text(.pushType)
+        if let pushType {
+            guard PushType(rawValue: pushType) != nil else {
+                throw FaultRuleDocument.bad("match.pushType \(pushType) is not a push type APNs knows (\(PushType.all.map(\.rawValue).joined(separator: ", ")))")
+            }
+            if interface == .binary { throw FaultRuleDocument.bad("match.pushType never matches on binary: the binary interface has no push type") }
+        }
+        self.match = FaultRule.Match(token: token, topic: try text(.topic), pushType: pushType, interface: interface)
     }
 }

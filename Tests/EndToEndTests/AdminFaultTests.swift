@@ -201,6 +201,12 @@ struct AdminFaultTests {
             (#"{"match":{"colour":"red"},"action":"reset"}"#, "no field colour"),
             (#"{"match":{"interface":"binary"},"action":"goaway"}"#, "never applies to binary"),
             (#"{"match":{"interface":"http2"},"action":{"type":"respond","statusByte":8}}"#, "never applies to http2"),
+            // Rules that could never match.
+            (#"{"match":{"token":"/api/v1/devices/abab"},"action":"reset"}"#, "match.token must be a device token"),
+            (#"{"match":{"token":"abc"},"action":"reset"}"#, "even-length hex"),
+            (#"{"match":{"pushType":"email"},"action":"reset"}"#, "not a push type APNs knows"),
+            (#"{"match":{"pushType":"alert","interface":"binary"},"action":"reset"}"#, "no push type"),
+            (#"{"match":{"interface":"local"},"action":"reset"}"#, "http2 or binary"),
         ]
         for (body, hint) in bad {
             let response = try await emulator.admin("/api/v1/faults", method: "POST", body: body)
