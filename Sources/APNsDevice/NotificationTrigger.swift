@@ -101,7 +101,8 @@ public struct DateComponentsValue: Hashable, Sendable, Codable {
     public init(from decoder: any Decoder) throws {
         try decoder.refuseUnknown(CodingKeys.self, in: "dateComponents")
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        func field(_ key: CodingKeys) throws -> Int? { try container.decodeIfPresent(Int.self, forKey: key) }
+        // A field is a number or absent: null would read as "any", which nobody means.
+        func field(_ key: CodingKeys) throws -> Int? { container.contains(key) ? try container.decode(Int.self, forKey: key) : nil }
         self.init(
             year: try field(.year), month: try field(.month), day: try field(.day), hour: try field(.hour),
             minute: try field(.minute), second: try field(.second), weekday: try field(.weekday)

@@ -19,6 +19,11 @@ public struct QueryParameters: Sendable {
         return value
     }
 
+    /// A parameter that is not among `allowed` (the first by name), if any.
+    public func unknown(allowed: Set<String>) -> String? {
+        self.values.keys.filter { !allowed.contains($0) }.sorted().first
+    }
+
     /// The first parameter given with an empty value, other than the flags in `flags`.
     public func emptyValue(except flags: Set<String>) -> String? {
         self.values.first { $0.value.isEmpty && !flags.contains($0.key) }?.key

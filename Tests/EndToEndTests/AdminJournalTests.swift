@@ -110,6 +110,13 @@ struct AdminJournalTests {
             #expect(response.status == 400, "\(bad)")
             #expect((try? response.json() as? [String: Any])?["error"] is String, "\(bad)")
         }
+        // A misspelt parameter is an error naming it, not "no filter".
+        for (path, name) in [("/api/v1/notifications?tokn=\(first)", "tokn"), ("/api/v1/notifications/latest?limit=1", "limit"),
+                             ("/api/v1/faults?token=\(first)", "token"), ("/api/v1/reset?device=true", "device"), ("/healthz?verbose=1", "verbose")] {
+            let response = try await emulator.admin(path, method: path.contains("reset") ? "POST" : "GET")
+            #expect(response.status == 400 && response.text.contains("unknown query parameter \(name)"), "\(path) -> \(response.status) \(response.text)")
+        }
+        #expect(try await emulator.admin("/?utm=1").status == 200)
         try await emulator.stop()
     }
 

@@ -48,12 +48,38 @@ struct AdminRouter: Sendable {
         let segments = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         let request = Request(method: method, path: path, segments: segments, query: QueryParameters(uri: uri), body: body, eventLoop: eventLoop)
         do throws(InspectionError) {
+            // The web inbox's page and assets are not the API: a browser may add what it likes.
+            // A method the path does not take is answered 405 by the route, whatever the query.
+            let isPage = segments.isEmpty || segments[0] == "inbox"
+            if !isPage, let allowed = Self.parameters(segments, method: method), let unknown = request.query.unknown(allowed: allowed) {
+                let takes = allowed.isEmpty ? "this endpoint takes no query parameters" : "this endpoint takes " + allowed.sorted().joined(separator: ", ")
+                throw InspectionError(.badParameter, field: unknown, "unknown query parameter \(unknown): \(takes)")
+            }
             if let empty = request.query.emptyValue(except: ["devices"]) {
                 throw InspectionError(.badParameter, field: empty, "\(empty) is empty; leave it out to match anything")
             }
             return try self.route(request)
         } catch {
             return eventLoop.makeSucceededFuture(.response(Self.error(400, error.message)))
+        }
+    }
+
+    /// The query parameters a path takes: a misspelt one (`?tokn=`) is an error, not "everything".
+    /// nil: a method the path does not take (its 405 comes first).
+    static func parameters(_ segments: [String], method: String) -> Set<String>? {
+        let filter: Set<String> = ["token", "topic", "pushType", "status", "interface", "since"]
+        guard segments.count >= 3, segments[0] == "api", segments[1] == "v1" else { return [] }
+        switch (segments[2], segments.count, method) {
+        case ("notifications", 3, "GET"): return filter.union(["limit", "cursor"])
+        case ("notifications", 3, "DELETE"): return filter
+        case ("notifications", 3, _): return nil
+        case ("notifications", 4, "GET") where segments[3] == "latest": return filter
+        case ("notifications", 4, "GET") where segments[3] == "wait": return filter.union(["after", "timeout"])
+        case ("notifications", 4, _) where segments[3] == "latest" || segments[3] == "wait": return nil
+        case ("events", 3, "GET"): return filter
+        case ("reset", 3, "POST"): return ["devices"]
+        case ("events", 3, _), ("reset", 3, _): return nil
+        default: return []
         }
     }
 
