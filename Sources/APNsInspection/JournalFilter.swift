@@ -43,3 +43,28 @@ public struct JournalFilter: Sendable, Equatable {
         return true
     }
 }
+
+extension JournalFilter {
+    /// Why `entry` does not match, condition by condition (`topic: wanted a.b, was c.d`); empty
+    /// when it does. For a wait that timed out: what came closest, and what it failed.
+    public func misses(_ entry: JournalEntry) -> [String] {
+        var misses: [String] = []
+        func miss(_ name: String, _ wanted: String?, _ was: String?) {
+            guard let wanted, wanted != was else { return }
+            misses.append("\(name): wanted \(wanted), was \(was ?? "none")")
+        }
+        let token: String = switch entry.push {
+        case .accepted(let notification): notification.token.hex
+        case .rejected(let rejected): rejected.token
+        }
+        miss("token", self.token, token)
+        miss("topic", self.topic, entry.topic)
+        miss("pushType", self.pushType, entry.pushType)
+        miss("status", self.status?.rawValue, entry.status.rawValue)
+        miss("interface", self.interface?.rawValue, entry.source.rawValue)
+        if let since = self.since, entry.receivedAt < since {
+            misses.append("since: wanted at or after \(Timestamp.rfc3339(millis: since)), was received \(Timestamp.rfc3339(millis: entry.receivedAt))")
+        }
+        return misses
+    }
+}

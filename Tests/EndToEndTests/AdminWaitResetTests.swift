@@ -30,6 +30,14 @@ struct AdminWaitResetTests {
         #expect(try await provider.push(token: String(repeating: "f2", count: 32), headers: [("apns-push-type", "bogus")]).status == 400)
         let missed = try await emulator.admin("/api/v1/notifications/wait?token=\(String(repeating: "f2", count: 32))&timeout=300ms")
         #expect(missed.status == 408)
+        // The 408 says what came closest and why each did not match (newest first).
+        let nearMisses = try #require((try missed.json() as? [String: Any])?["nearMisses"] as? [[String: Any]])
+        #expect(nearMisses.count == 3, "\(nearMisses)")
+        #expect((nearMisses.first?["failed"] as? [String])?.first?.contains("was rejected") == true, "\(nearMisses)")
+        #expect((nearMisses.last?["failed"] as? [String]) == ["token: wanted \(String(repeating: "f2", count: 32)), was \(token)"], "\(nearMisses)")
+        let wrongTopic = try await emulator.admin("/api/v1/notifications/wait?token=\(token)&topic=com.example.other&after=\(firstID)&timeout=100ms")
+        let topicMisses = try #require((try wrongTopic.json() as? [String: Any])?["nearMisses"] as? [[String: Any]])
+        #expect(topicMisses.count == 2 && (topicMisses.last?["failed"] as? [String]) == ["topic: wanted com.example.other, was \(Self.topic)"], "\(topicMisses)")
         let rejected = try await emulator.adminObject("/api/v1/notifications/wait?token=\(String(repeating: "f2", count: 32))&status=rejected&timeout=1s")
         #expect(rejected["reason"] as? String == "InvalidPushType")
 

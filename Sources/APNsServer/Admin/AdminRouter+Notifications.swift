@@ -95,15 +95,50 @@ extension AdminRouter {
         if let found = waited.found {
             promise.succeed(Response(status: 200, body: JournalJSON.entry(found)))
         } else if let token = waited.token {
+            let after = after
             let timer = eventLoop.scheduleTask(in: TimeAmount(timeout)) {
                 // Only a wait still pending times out; one being resolved completes the promise itself.
                 if journal.cancelWait(token) {
-                    promise.succeed(Self.error(408, "no matching notification within \(timeout)"))
+                    promise.succeed(Self.timedOut(filter, after: after, within: timeout, journal: journal))
                 }
             }
             promise.futureResult.whenComplete { _ in timer.cancel() }
         }
         return promise.futureResult
+    }
+
+    /// How many of the newest notifications a timed-out wait describes.
+    static let nearMissCount = 5
+
+    /// 408 with what came closest (WireMock's near misses): the newest notifications since the
+    /// wait's start, each with the conditions it failed.
+    static func timedOut(_ filter: JournalFilter, after: UInt64, within timeout: Duration, journal: Journal) -> Response {
+        let recent = journal.read { state in Array(state.newestFirst().prefix { $0.id > after }.prefix(Self.nearMissCount)) }
+        var writer = JSONWriter()
+        writer.object { members in
+            let closest = recent.isEmpty ? "nothing arrived" : "the newest \(recent.count) did not match: see nearMisses"
+            members.member("error") { $0.string("no matching notification within \(timeout); \(closest)") }
+            members.member("nearMisses") { writer in
+                writer.array(recent) { writer, entry in
+                    writer.object { fields in
+                        fields.member("id") { $0.string(entry.uniqueID) }
+                        fields.member("token") { writer in
+                            switch entry.push {
+                            case .accepted(let notification): writer.string(notification.token.hex)
+                            case .rejected(let rejected): writer.string(rejected.token)
+                            }
+                        }
+                        fields.member("topic") { $0.optionalString(entry.topic) }
+                        fields.member("status") { $0.string(entry.status.rawValue) }
+                        fields.member("receivedAt") { $0.string(Timestamp.rfc3339(millis: entry.receivedAt)) }
+                        // A wait without a status takes accepted notifications only.
+                        let rejectedMiss = filter.status == nil && entry.status == .rejected ? ["status: wanted an accepted notification (or status=rejected), was rejected"] : []
+                        fields.member("failed") { $0.array(filter.misses(entry) + rejectedMiss) { $0.string($1) } }
+                    }
+                }
+            }
+        }
+        return Response(status: 408, body: writer.bytes)
     }
 
     /// `DELETE /api/v1/notifications`: forgets matching notifications, in the journal and the store
