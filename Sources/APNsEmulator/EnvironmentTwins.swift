@@ -40,6 +40,7 @@ enum EnvironmentTwins {
         ("--quiet", "APNS_EMULATOR_QUIET"),
         ("--ports-file", "APNS_EMULATOR_PORTS_FILE"),
         ("--ephemeral", "APNS_EMULATOR_EPHEMERAL"),
+        ("--forward-to-simulator", "APNS_EMULATOR_FORWARD_TO_SIMULATOR"),
     ]
 
     /// Twins of flags without a value.

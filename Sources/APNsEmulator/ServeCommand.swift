@@ -123,6 +123,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Keep the store in a new temporary directory, removed on exit: nothing is inherited from an earlier run. (env: \(EnvironmentTwins.variable(for: "--ephemeral")))")
     var ephemeral = false
 
+    @Option(
+        name: .customLong("forward-to-simulator"),
+        help: "Also hand every accepted push to this iOS Simulator (booted, or a device UDID) with `xcrun simctl push` (macOS); the outcome is in the journal and the log. (env: \(EnvironmentTwins.variable(for: "--forward-to-simulator")))"
+    )
+    var simulatorDevice: String?
+
     @Flag(help: "No line per push on the console (accepted or rejected); other messages stay. (env: \(EnvironmentTwins.variable(for: "--quiet")))")
     var quiet = false
 
@@ -199,6 +205,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.eventLoopThreads = self.threads ?? System.coreCount
         configuration.writerSpin = .microseconds(self.writerSpin)
         configuration.logPushes = !self.quiet
+        configuration.simulatorDevice = self.simulatorDevice
         configuration.auth = self.auth
         configuration.providerCAPaths = self.providerCAPaths
         configuration.keysDirectory = self.keysDirectory

@@ -94,6 +94,14 @@ public final class Journal: Sendable {
         }
     }
 
+    /// A notification was handed to the iOS Simulator (or failed to be).
+    public func forwarded(uniqueID: String, _ outcome: SimulatorForward) {
+        self.state.withLock { state in
+            guard let entry = state.journal.modify(uniqueID: uniqueID, { $0.simulator = outcome }) else { return }
+            Self.emit(Event(kind: "simulator", entry: entry), &state)
+        }
+    }
+
     /// The user responded to a notification on the phone.
     public func responded(uniqueID: String, _ response: UserResponse) {
         self.state.withLock { state in

@@ -21,6 +21,8 @@ public struct JournalEntry: Sendable {
     /// What the phone did with it; one reference, so that the entries of the many notifications
     /// no phone saw stay small (the journal copies entries on the accept path).
     public var phone: PhoneRecord?
+    /// What handing it to the iOS Simulator (`serve --forward-to-simulator`) did; a reference too.
+    public var simulator: SimulatorForward?
 
     /// How the phone presented it when it was handed to its device.
     public var presentation: Presentation? { self.phone?.presentation }
@@ -81,5 +83,23 @@ public final class PhoneRecord: Sendable {
     public init(presentation: Presentation?, response: UserResponse?) {
         self.presentation = presentation
         self.response = response
+    }
+}
+
+/// The outcome of `xcrun simctl push` for one notification (`serve --forward-to-simulator`).
+public final class SimulatorForward: Sendable {
+    /// The simulator: `booted` or a UDID.
+    public let device: String
+    /// `forwarded` (simctl exited 0) or `failed`.
+    public let status: String
+    public let exitCode: Int32?
+    /// simctl's own words (its output), or why it could not run.
+    public let message: String
+
+    public init(device: String, status: String, exitCode: Int32?, message: String) {
+        self.device = device
+        self.status = status
+        self.exitCode = exitCode
+        self.message = message
     }
 }

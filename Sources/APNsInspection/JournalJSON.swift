@@ -44,6 +44,16 @@ public enum JournalJSON {
             }
             members.member("presentation") { $0.raw(PhoneJSON.encoded(entry.presentation)) }
             members.member("response") { $0.raw(PhoneJSON.encoded(entry.response)) }
+            if let forward = entry.simulator {
+                members.member("simulator") { writer in
+                    writer.object { fields in
+                        fields.member("device") { $0.string(forward.device) }
+                        fields.member("status") { $0.string(forward.status) }
+                        fields.member("exitCode") { writer in if let code = forward.exitCode { writer.number(code) } else { writer.raw("null") } }
+                        fields.member("message") { $0.string(forward.message) }
+                    }
+                }
+            }
             members.member("fault") { writer in
                 guard let fault = entry.fault else { return writer.raw("null") }
                 writer.object { fields in

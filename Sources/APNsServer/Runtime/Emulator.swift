@@ -25,6 +25,8 @@ public final class Emulator: Sendable {
     private let logger: Logger
     /// Fires local notifications as the clock reaches them (moving the clock fires them too).
     private let localNotifications: RepeatedTask
+    /// Hands accepted pushes to the iOS Simulator, when asked to.
+    private let simulator: SimulatorBridge?
 
     /// How many provider-token keys the key store holds now.
     public var providerKeyCount: Int { self.verifier.keys.count }
@@ -47,6 +49,8 @@ public final class Emulator: Sendable {
         self.inspection = Inspection(journalCapacity: configuration.journalSize, logger: logger, logPushes: configuration.logPushes)
         self.clock = EmulatorClock(real: configuration.clock)
         self.store = try Self.openStore(configuration, clock: self.clock, inspection: self.inspection, logger: logger)
+        let journal = self.inspection.journal
+        self.simulator = configuration.simulatorDevice.map { SimulatorBridge(device: $0, journal: journal, logger: logger) }
         self.group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, configuration.eventLoopThreads))
         self.relay = Relay(store: self.store, hub: DeliveryHub(), group: self.group, journal: self.inspection.journal, logger: logger)
         let (loop, relay) = (self.group.next(), self.relay)
@@ -109,6 +113,7 @@ public final class Emulator: Sendable {
         }
         // Every listener has finished the work it accepted: the store closes last.
         self.localNotifications.cancel()
+        self.simulator?.stop()
         self.store.close()
         self.readiness.failed(ServerError(.stopped, subject: "emulator", "stopped"))
         try await self.group.shutdownGracefully()

@@ -64,6 +64,9 @@ public struct EmulatorConfiguration: Sendable {
     public var eventLoopThreads: Int = System.coreCount
     /// See ``StoreConfiguration/writerSpin``: off unless asked for (`serve` asks for 300 µs).
     public var writerSpin: Duration = .zero
+    /// Hand every accepted push to this iOS Simulator too (`booted` or a UDID) with
+    /// `xcrun simctl push`; nil: do not.
+    public var simulatorDevice: String?
     /// One info line per push on the console (`serve --quiet` turns it off).
     public var logPushes = false
     /// Milliseconds since the UNIX epoch; tests replace it.
