@@ -41,6 +41,7 @@ enum EnvironmentTwins {
         ("--ports-file", "APNS_EMULATOR_PORTS_FILE"),
         ("--ephemeral", "APNS_EMULATOR_EPHEMERAL"),
         ("--forward-to-simulator", "APNS_EMULATOR_FORWARD_TO_SIMULATOR"),
+        ("--config", "APNS_EMULATOR_CONFIG"),
     ]
 
     /// Twins of flags without a value.

@@ -117,6 +117,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical. (env: \(EnvironmentTwins.variable(for: "--log-level")))")
     var logLevel = "info"
 
+    @Option(name: .customLong("config"), help: "A JSON or YAML file of provider-token keys, devices (with their apps) and fault rules to start with. (env: \(EnvironmentTwins.variable(for: "--config")))")
+    var configFile: String?
+
     @Option(name: .customLong("ports-file"), help: "Write every listener's address to this JSON file once all are bound (for a test that starts the emulator on port 0). (env: \(EnvironmentTwins.variable(for: "--ports-file")))")
     var portsFile: String?
 
@@ -212,6 +215,8 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.tokenLifetime = .seconds(self.tokenLifetime)
         configuration.tokenUpdateInterval = .seconds(self.tokenUpdateInterval)
 
+        let config = try self.configFile.map { try ConfigFile(path: $0) }
+        try config?.registerKeys(in: configuration.keysDirectory)
         let emulator = try Emulator(configuration: configuration, logger: logger) { name, url in
             say("apns-emulator: \(name) on \(url)")
         }
@@ -220,10 +225,12 @@ struct ServeCommand: AsyncParsableCommand {
             say("apns-emulator: strict provider authentication: client certificates from \(configuration.developmentCAPath)\(configuration.providerCAPaths.map { " or " + $0 }.joined()), provider-token keys in \(configuration.keysDirectory) (\(emulator.providerKeyCount) now)")
         }
         let running = Task { try await emulator.run() }
-        if let portsFile = self.portsFile {
+        if config != nil || self.portsFile != nil {
             do {
                 let addresses = try await emulator.listening()
-                try Self.writePorts(addresses, host: configuration.host, to: portsFile)
+                // What the config seeds is there before the ports file says the emulator is up.
+                try await config?.seed(emulator)
+                if let portsFile = self.portsFile { try Self.writePorts(addresses, host: configuration.host, to: portsFile) }
             } catch {
                 await emulator.shutdown()
                 _ = await running.result

@@ -1,4 +1,5 @@
 import APNsTestSupport
+import Crypto
 import Foundation
 import Testing
 
@@ -85,6 +86,63 @@ struct ServeStartTests {
             #expect(!FileManager.default.fileExists(atPath: store), "\(store) was left behind")
         }
         #expect(stores[0] != stores[1])
+        try directory.remove()
+    }
+
+    @Test("--config (YAML) seeds keys, devices with their apps, and fault rules before the ports file appears; a bad one stops the start, naming the entry")
+    func configFile() async throws {
+        let directory = try TemporaryDirectory()
+        let key = P256.Signing.PrivateKey()
+        try key.pemRepresentation.write(toFile: directory.appending("AuthKey_CFGKEY1234.p8"), atomically: true, encoding: .utf8)
+        let token = String(repeating: "c0", count: 32)
+        let config = directory.appending("emulator.yaml")
+        try """
+            keys:
+              - {keyId: CFGKEY1234, teamId: TEAM123456, p8: AuthKey_CFGKEY1234.p8, topics: [com.example.config]}
+            devices:
+              - topic: com.example.config
+                token: \(token)
+                app:
+                  authorization: {status: authorized, alert: true, sound: false, badge: true}
+              - topic: com.example.other
+            faults:
+              - match: {topic: com.example.flaky}
+                action: {type: respond, reason: TooManyRequests}
+                times: 2
+            """.write(toFile: config, atomically: true, encoding: .utf8)
+        let file = directory.appending("ports.json")
+        let serve = try self.start(directory, ["--data-dir", directory.appending("data"), "--keys", directory.appending("keys"), "--config", config], portsFile: file)
+        let admin = try #require(try await self.ports(file)["admin"] as? Int)
+        func get(_ path: String) async throws -> Any {
+            try await AdminTestClient.request(host: "127.0.0.1", port: admin, path: path).json()
+        }
+        let devices = try #require(try await get("/api/v1/devices") as? [[String: Any]])
+        #expect(Set(devices.compactMap { $0["topic"] as? String }) == ["com.example.config", "com.example.other"])
+        let app = try #require(try await get("/api/v1/devices/\(token)/app") as? [String: Any])
+        #expect((app["authorization"] as? [String: Any])?["sound"] as? Bool == false)
+        let faults = try #require(try await get("/api/v1/faults") as? [[String: Any]])
+        #expect(faults.count == 1 && faults.first?["times"] as? Int == 2)
+        #expect(FileManager.default.fileExists(atPath: directory.appending("keys/CFGKEY1234.json")))
+        _ = Foundation.kill(serve.pid, SIGTERM)
+        #expect(await serve.wait() == 0)
+
+        // Started again on the same store: the fixed token is already there, which is fine.
+        let again = try self.start(directory, ["--data-dir", directory.appending("data"), "--keys", directory.appending("keys"), "--config", config], portsFile: directory.appending("again.json"))
+        _ = try await self.ports(directory.appending("again.json"))
+        _ = Foundation.kill(again.pid, SIGTERM)
+        #expect(await again.wait() == 0)
+
+        let bad = directory.appending("bad.json")
+        try #"{"faults": [{"action": "reset"}, {"match": {"token": "nope"}, "action": "reset"}]}"#.write(toFile: bad, atomically: true, encoding: .utf8)
+        let refused = try self.start(directory, ["--data-dir", directory.appending("data2"), "--config", bad], portsFile: directory.appending("bad-ports.json"))
+        #expect(await refused.wait() != 0)
+        let said = refused.lines.joined(separator: "\n")
+        #expect(said.contains("faults[1]") && said.contains("match.token must be a device token"), "\(said)")
+        let unknown = directory.appending("unknown.yaml")
+        try "fault:\n  - action: reset\n".write(toFile: unknown, atomically: true, encoding: .utf8)
+        let typo = try self.start(directory, ["--data-dir", directory.appending("data3"), "--config", unknown], portsFile: directory.appending("typo.json"))
+        #expect(await typo.wait() != 0)
+        #expect(typo.lines.joined().contains("unknown section fault"), "\(typo.lines)")
         try directory.remove()
     }
 }

@@ -12,9 +12,9 @@ import UnixSignals
 public final class Emulator: Sendable {
     public let configuration: EmulatorConfiguration
     public let store: NotificationStore
-    private let group: MultiThreadedEventLoopGroup
+    let group: MultiThreadedEventLoopGroup
     private let serviceGroup: ServiceGroup
-    private let readiness = ReadinessGate()
+    let readiness = ReadinessGate()
     /// The relay between the front doors, the store and connected devices.
     public let relay: Relay
     /// The journal, fault rules and metrics behind the admin API.

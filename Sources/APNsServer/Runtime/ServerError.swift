@@ -31,4 +31,6 @@ extension ErrorCode where Domain == ServerError {
     public static var store: Self { Self("store") }
     /// The emulator stopped (or never started) serving.
     public static var stopped: Self { Self("stopped") }
+    /// What a config file asked for was refused.
+    public static var badConfiguration: Self { Self("configuration") }
 }
