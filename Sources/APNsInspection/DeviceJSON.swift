@@ -13,6 +13,7 @@ public enum DeviceJSON {
             members.member("queued") { $0.number(queued) }
             members.member("registeredAt") { $0.optionalTime(record.registeredAt > 0 ? record.registeredAt : nil) }
             members.member("unregisteredAt") { $0.optionalTime(record.unregisteredAt) }
+            members.member("unregisteredAtMs") { writer in if let at = record.unregisteredAt { writer.number(at) } else { writer.raw("null") } }
         }
     }
 
@@ -23,6 +24,7 @@ public enum DeviceJSON {
             members.member("topic") { $0.string(entry.topic) }
             members.member("time") { $0.number(entry.at / 1000) }
             members.member("unregisteredAt") { $0.string(Timestamp.rfc3339(millis: entry.at)) }
+            members.member("unregisteredAtMs") { $0.number(entry.at) }
         }
     }
 
@@ -36,12 +38,14 @@ public enum DeviceJSON {
         return writer.bytes
     }
 
-    /// `{"token", "unregisteredAt"}` (ms) of a token just unregistered.
+    /// `{"token", "unregisteredAt", "unregisteredAtMs"}` of a token just unregistered: the time as
+    /// everywhere else (RFC 3339), and in milliseconds, as a 410's `timestamp` says it.
     public static func unregistered(_ token: DeviceToken, at timestamp: Int64) -> [UInt8] {
         var writer = JSONWriter()
         writer.object { members in
             members.member("token") { $0.string(token.hex) }
-            members.member("unregisteredAt") { $0.number(timestamp) }
+            members.member("unregisteredAt") { $0.string(Timestamp.rfc3339(millis: timestamp)) }
+            members.member("unregisteredAtMs") { $0.number(timestamp) }
         }
         return writer.bytes
     }

@@ -13,11 +13,23 @@ public enum JournalJSON {
             case .rejected(let rejected):
                 members.member("apnsId") { $0.optionalString(rejected.apnsID) }
                 members.member("uniqueId") { $0.raw("null") }
-                members.member("token") { $0.string(rejected.token) }
+                // A request to another path has no token: its path says where it went.
+                members.member("token") { $0.optionalString(rejected.token.isEmpty || rejected.token.hasPrefix("/") ? nil : rejected.token) }
+                if let path = rejected.path { members.member("path") { $0.string(path) } }
                 members.member("topic") { $0.optionalString(rejected.topic) }
                 members.member("pushType") { $0.optionalString(rejected.pushType) }
-                members.member("priority") { $0.optionalString(rejected.priority) }
-                members.member("expiration") { $0.optionalString(rejected.expiration) }
+                // Numbers as numbers; what did not read as one stays, as sent, under `unparsed`.
+                let priority = rejected.priority.flatMap { Int($0) }
+                let expiration = rejected.expiration.flatMap { Int64($0) }
+                members.member("priority") { writer in if let priority { writer.number(priority) } else { writer.raw("null") } }
+                members.member("expiration") { writer in if let expiration { writer.number(expiration) } else { writer.raw("null") } }
+                let unparsed = [("priority", priority == nil ? rejected.priority : nil), ("expiration", expiration == nil ? rejected.expiration : nil)]
+                    .compactMap { name, value in value.map { (name, $0) } }
+                if !unparsed.isEmpty {
+                    members.member("unparsed") { writer in
+                        writer.object { fields in for (name, value) in unparsed { fields.member(name) { $0.string(value) } } }
+                    }
+                }
                 members.member("collapseId") { $0.optionalString(rejected.collapseID) }
                 members.member("payload") { $0.raw("null") }
                 members.member("body") { $0.string(String(decoding: rejected.body, as: UTF8.self)) }

@@ -23,6 +23,8 @@ public struct RejectedPush: Sendable {
     public var statusByte: UInt8?
     /// What was wrong, for a person (the `apns-emulator-detail` the provider got).
     public var detail: String?
+    /// The HTTP/2 request's `:path`, when it is not `/3/device/<token>`.
+    public var path: String?
 
     /// The most of a rejected body the journal keeps.
     public static let maximumBody = 8192
@@ -32,6 +34,7 @@ public struct RejectedPush: Sendable {
         self.id = id
         self.apnsID = apnsID
         self.token = Self.token(fromPath: request.path)
+        if let path = request.path, !path.hasPrefix("/3/device/") { self.path = path }
         self.topic = request.topic
         self.pushType = request.pushType
         self.priority = request.priority

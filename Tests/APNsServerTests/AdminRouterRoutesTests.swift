@@ -85,7 +85,7 @@ struct AdminRouterRoutesTests {
         let listed = try #require(try await fixture.request("GET", "/api/v1/devices").json as? [[String: Any]])
         #expect(listed.count == 1 && listed[0]["topic"] as? String == "com.example.app" && listed[0]["connected"] as? Bool == false)
         let gone = try await fixture.request("POST", "/api/v1/devices/\(token)/unregister")
-        #expect(gone.status == 200 && (gone.json as? [String: Any])?["unregisteredAt"] is Int)
+        #expect(gone.status == 200 && (gone.json as? [String: Any])?["unregisteredAtMs"] is Int && (gone.json as? [String: Any])?["unregisteredAt"] is String)
         let feedback = try #require(try await fixture.request("GET", "/api/v1/feedback").json as? [[String: Any]])
         #expect(feedback.map { $0["token"] as? String } == [token])
         #expect(try await fixture.request("POST", "/api/v1/devices", body: #"{"topic":"com.example.app","token":"\#(token)"}"#).status == 201)

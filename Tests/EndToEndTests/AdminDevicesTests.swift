@@ -33,13 +33,15 @@ struct AdminDevicesTests {
 
         let unregistered = try await emulator.admin("/api/v1/devices/\(token)/unregister", method: "POST")
         #expect(unregistered.status == 200)
-        let at = try #require((try unregistered.json() as? [String: Any])?["unregisteredAt"] as? Int64)
+        let at = try #require((try unregistered.json() as? [String: Any])?["unregisteredAtMs"] as? Int64)
         let refused = try await provider.push(token: token, headers: [("apns-topic", "com.example.app")])
         #expect(refused.status == 410)
         #expect(refused.timestamp == at)
         let after = try #require(try await emulator.admin("/api/v1/devices").json() as? [[String: Any]])
         let gone = try #require(after.first { $0["token"] as? String == token })
-        #expect(gone["unregisteredAt"] is String)
+        #expect(gone["unregisteredAt"] is String && gone["unregisteredAtMs"] as? Int64 == at)
+        // One form per field: the unregister answer's time reads as the list's.
+        #expect((try unregistered.json() as? [String: Any])?["unregisteredAt"] as? String == gone["unregisteredAt"] as? String)
         #expect(gone["queued"] as? Int == 0)
         try await emulator.stop()
     }

@@ -51,7 +51,16 @@ struct AdminJournalTests {
         #expect(binaryRejected["statusByte"] as? Int == 5)
         #expect(binaryRejected["token"] as? String == "010203")
         #expect(binaryRejected["reason"] is NSNull)
+        // Numbers as numbers, on a rejected item too.
+        #expect(binaryRejected["priority"] as? Int == 10 && binaryRejected["expiration"] as? Int == 0, "\(binaryRejected)")
         #expect(items[1]["token"] as? String == binaryToken.hex)
+
+        // What did not read as a number stays as sent under unparsed; a request to another path has no token, its path says where.
+        #expect(try await provider.push(token: token, headers: [("apns-topic", Self.topic), ("apns-priority", "high")]).status == 400)
+        #expect(try await provider.send(path: "/3/devices/\(token)", headers: [("apns-topic", Self.topic)], body: Array("{}".utf8)).status == 404)
+        let odd = try await emulator.journal("status=rejected&limit=2")
+        #expect(odd[0]["token"] is NSNull && odd[0]["path"] as? String == "/3/devices/\(token)", "\(odd[0])")
+        #expect(odd[1]["priority"] is NSNull && (odd[1]["unparsed"] as? [String: String]) == ["priority": "high"], "\(odd[1])")
         try await emulator.stop()
     }
 

@@ -21,7 +21,7 @@ struct LegacyClientTests {
         let known = try await emulator.offlineToken(topic: Self.topic, device: "phone")
         let gone = try await emulator.offlineToken(topic: Self.topic, device: "old-phone")
         let unregistered = try await emulator.admin("/api/v1/devices/\(gone.hex)/unregister", method: "POST")
-        let goneAt = try #require((try unregistered.json() as? [String: Any])?["unregisteredAt"] as? Int)
+        let goneAt = try #require((try unregistered.json() as? [String: Any])?["unregisteredAtMs"] as? Int)
         let unknown = String(repeating: "e5", count: 32)
 
         let run = try await Subprocess.run(
