@@ -226,4 +226,23 @@ struct PushCommandTests {
         _ = await emulator.kill(SIGTERM)
         try directory.remove()
     }
+
+    @Test("TLS handshake failures are logged with their cause: plain HTTP to a TLS port, a client that does not trust the CA")
+    func handshakeLog() async throws {
+        let directory = try TemporaryDirectory()
+        let log = directory.appending("serve.log")
+        let emulator = try await EmulatorProcess.start(
+            arguments: ["--log-level", "info", "--data-dir", directory.appending("data"), "--certs-dir", directory.appending("certs")],
+            output: log
+        )
+        _ = try await Subprocess.run("curl", ["-s", "-m", "5", "http://127.0.0.1:\(emulator.http2Port)/"])
+        _ = try await Subprocess.run("curl", ["-s", "-m", "5", "--http2", "https://127.0.0.1:\(emulator.http2Port)/3/device/\(Self.token)"])
+        let lines = { ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init) }
+        let plain = await eventually { lines().contains { $0.contains("TLS handshake failed: the client sent plain HTTP to a TLS port") } }
+        #expect(plain, "\(lines())")
+        let untrusted = await eventually { lines().contains { $0.contains("TLS handshake failed: the client") && $0.contains("does not trust the emulator's certificate (give it certs/ca.pem)") } }
+        #expect(untrusted, "\(lines())")
+        _ = await emulator.kill(SIGTERM)
+        try directory.remove()
+    }
 }

@@ -26,9 +26,46 @@ final class HandshakeGate: ChannelInboundHandler, RemovableChannelHandler {
 
     func handlerAdded(context: ChannelHandlerContext) {
         self.deadline = context.eventLoop.assumeIsolated().scheduleTask(in: self.timeout) {
-            self.logger.debug("TLS handshake timed out", metadata: ["connection.peer": "\(context.channel.remoteAddress.map { "\($0)" } ?? "?")"])
+            self.logger.info("TLS handshake timed out: the client never finished it", metadata: Self.metadata(context))
             context.close(promise: nil)
         }
+    }
+
+    /// A failure before the handshake finished is the handshake's: logged with its cause (the
+    /// certificate that did not verify, the protocol it did not speak), for whoever wonders why
+    /// their client cannot connect.
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        var metadata = Self.metadata(context)
+        metadata["tls.error"] = "\(error)"
+        self.logger.info("TLS handshake failed: \(Self.cause(of: error))", metadata: metadata)
+        context.fireErrorCaught(error)
+    }
+
+    private static func metadata(_ context: ChannelHandlerContext) -> Logger.Metadata {
+        [
+            "connection.peer": "\(context.channel.remoteAddress.map { "\($0)" } ?? "?")",
+            "connection.port": "\(context.channel.localAddress?.port.map(String.init) ?? "?")",
+        ]
+    }
+
+    /// The reason in words, from BoringSSL's error names where it gave some.
+    static func cause(of error: any Error) -> String {
+        let text = "\(error)"
+        let causes: [(String, String)] = [
+            ("CERTIFICATE_VERIFY_FAILED", "the client certificate did not verify (not signed by a trusted CA, expired, or not for client authentication)"),
+            ("certificate has expired", "the client certificate has expired"),
+            ("PEER_DID_NOT_RETURN_A_CERTIFICATE", "the client presented no certificate, and this listener requires one"),
+            ("WRONG_VERSION_NUMBER", "the client does not speak TLS (plain HTTP, or another protocol)"),
+            ("HTTP_REQUEST", "the client sent plain HTTP to a TLS port"),
+            ("NO_SHARED_CIPHER", "no cipher both sides accept"),
+            ("UNSUPPORTED_PROTOCOL", "the client's TLS version is too old (TLS 1.2 or newer)"),
+            ("TLSV1_ALERT_UNKNOWN_CA", "the client does not trust the emulator's certificate (give it certs/ca.pem)"),
+            ("SSLV3_ALERT_BAD_CERTIFICATE", "the client rejected the emulator's certificate (give it certs/ca.pem)"),
+            // What a TLS 1.3 client that gives up on the server's certificate leaves behind.
+            ("DECRYPTION_FAILED_OR_BAD_RECORD_MAC", "the client broke the handshake off, most often because it does not trust the emulator's certificate (give it certs/ca.pem)"),
+            ("uncleanShutdown", "the client closed the connection during the handshake, most often because it does not trust the emulator's certificate (give it certs/ca.pem)"),
+        ]
+        return causes.first { text.contains($0.0) }?.1 ?? text
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
