@@ -40,6 +40,12 @@ struct AuthCommandLineTests {
         #expect(try await self.curl(emulator.http2Port, ca: ca, ["--cert", provider + "/com.example.app.pem"]) == "200")
         #expect(try await self.curl(emulator.http2Port, ca: ca, ["--cert", provider + "/com.example.app-cert.pem", "--key", provider + "/com.example.app-key.pem"]) == "200")
         #expect(try await self.curl(emulator.http2Port, ca: ca, ["--cert-type", "P12", "--cert", provider + "/com.example.app.p12:secret"]) == "200")
+        // apns-emulator push presents the same certificate.
+        let pushed = try await Subprocess.run(Subprocess.emulatorExecutable, [
+            "push", "--http2-port", String(emulator.http2Port), "--ca", ca, "--cert", provider + "/com.example.app.pem",
+            "--token", String(repeating: "ab", count: 32), #"{"aps":{"alert":"signed"}}"#,
+        ])
+        #expect(pushed.status == 0 && pushed.stdout.hasPrefix("200 OK"), "\(pushed.stdout)\(pushed.stderr)")
 
         // The key is registered while the emulator runs.
         let created = try await Subprocess.run(
