@@ -79,7 +79,7 @@ public struct AppUpdate: Hashable, Sendable, Decodable {
         if let timeZone, TimeZone(identifier: timeZone) == nil {
             throw DeviceModelError(.invalid, field: "timeZone", "\(timeZone) is not a time zone (use an IANA name such as Europe/Paris)")
         }
-        if let badge, badge < 0 { throw DeviceModelError(.invalid, field: "badge", "badge must be 0 or more") }
+        if let badge, !(0...Int(Int32.max)).contains(badge) { throw DeviceModelError(.invalid, field: "badge", "badge must be 0 to \(Int32.max)") }
         for (name, seconds) in self.sounds ?? [:] {
             guard !name.isEmpty else { throw DeviceModelError(.invalid, field: "sounds", "a sound needs a file name") }
             guard seconds.isFinite, seconds >= 0 else { throw DeviceModelError(.invalid, field: "sounds.\(name)", "the duration of \(name) must be a number of seconds, 0 or more") }

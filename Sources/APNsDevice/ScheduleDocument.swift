@@ -46,7 +46,7 @@ public struct ScheduleDocument: Codable, Sendable {
             guard case .object = info else { throw DeviceModelError(.invalid, field: "content.userInfo", "userInfo must be a JSON object") }
             value.userInfo = String(decoding: try JSONEncoder().encode(info), as: UTF8.self)
         }
-        if let badge = value.badge, badge < 0 { throw DeviceModelError(.invalid, field: "content.badge", "badge must be 0 or more") }
+        if let badge = value.badge, !(0...Int(Int32.max)).contains(badge) { throw DeviceModelError(.invalid, field: "content.badge", "badge must be 0 to \(Int32.max)") }
         self.content = value
         self.trigger = try container.decode(NotificationTrigger.self, forKey: .trigger)
         try self.trigger.validate()
