@@ -92,7 +92,7 @@ public struct ProviderAuthStateMachine: Sendable {
         // The connection's own token is checked only for age: it was verified when adopted.
         if let current = self.current, current.authorization == authorization {
             guard nowSeconds - current.verified.token.issuedAt <= self.rules.tokenLifetime else {
-                return .failure(.expiredProviderToken)
+                return .failure(self.expired(current.verified, nowSeconds: nowSeconds))
             }
             return .success(current.verified)
         }
@@ -102,20 +102,26 @@ public struct ProviderAuthStateMachine: Sendable {
         case .invalid(let reason): return .failure(reason)
         }
         if let teamID = self.teamID, teamID != verified.token.teamID {
-            return .failure(.invalidProviderToken)
+            return .failure(Reason.invalidProviderToken.explained("this connection's tokens are from team \(teamID); this one is from \(verified.token.teamID)"))
         }
         if let environment = verified.key.environment, environment != self.rules.environment {
-            return .failure(.badEnvironmentKeyIdInToken)
+            return .failure(Reason.badEnvironmentKeyIdInToken.explained("key \(verified.key.keyID) is for \(environment.rawValue); this emulator is \(self.rules.environment.rawValue)"))
         }
         guard nowSeconds - verified.token.issuedAt <= self.rules.tokenLifetime else {
-            return .failure(.expiredProviderToken)
+            return .failure(self.expired(verified, nowSeconds: nowSeconds))
         }
         if let current = self.current, nowSeconds - current.since < self.rules.tokenUpdateInterval {
-            return .failure(.tooManyProviderTokenUpdates)
+            let since = nowSeconds - current.since
+            return .failure(Reason.tooManyProviderTokenUpdates.explained("this connection changed its token \(since) s ago; at most once every \(self.rules.tokenUpdateInterval) s"))
         }
         self.current = (authorization, verified, nowSeconds)
         self.teamID = verified.token.teamID
         return .success(verified)
+    }
+
+    private func expired(_ verified: VerifiedProviderToken, nowSeconds: Int64) -> Reason {
+        let age = nowSeconds - verified.token.issuedAt
+        return Reason.expiredProviderToken.explained("the token's iat is \(age) s old (key \(verified.key.keyID)); tokens last \(self.rules.tokenLifetime) s: sign a new one")
     }
 
     /// The topic a validated request goes to under its credential, or why it may not. Depends on
@@ -131,7 +137,11 @@ public struct ProviderAuthStateMachine: Sendable {
         case .token(let verified):
             // The validator has already refused a token-based request without a topic.
             guard let requested else { return .failure(.missingTopic) }
-            return verified.key.allows(topic: requested) ? .success(requested) : .failure(.unrelatedKeyIdInToken)
+            guard verified.key.allows(topic: requested) else {
+                let allowed = verified.key.topics.joined(separator: ", ")
+                return .failure(Reason.unrelatedKeyIdInToken.explained("key \(verified.key.keyID) does not allow topic \(requested) (it allows \(allowed))"))
+            }
+            return .success(requested)
         }
     }
 }

@@ -19,6 +19,12 @@ public struct Reason: Error, Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { "\(self.status) \(self.wire)" }
 
+    /// The same reason, explained for this case (which key, which claim): the wire string and
+    /// status stay, so it is still the same reason.
+    public func explained(_ explanation: String) -> Reason {
+        Reason(wire: self.wire, status: self.status, explanation: explanation)
+    }
+
     /// A reason is its wire string and status; the explanation is only words about it.
     public static func == (lhs: Reason, rhs: Reason) -> Bool { lhs.wire == rhs.wire && lhs.status == rhs.status }
 

@@ -81,6 +81,14 @@ struct ProviderTokenAuthTests {
             let response = try await Self.push(client, authorization: authorization)
             #expect(response.status == 403, "\(what)")
             #expect(response.reason == "InvalidProviderToken", "\(what)")
+            // The detail says which key or claim failed.
+            let detail = response.header("apns-emulator-detail") ?? ""
+            let expected: [String: String] = [
+                "signed by another key": "the signature does not verify with key KEY1234567",
+                "unknown key id": "no key NOSUCHKEY1 (the token's kid) in the key store",
+                "iss not the key's team": "the token's iss OTHERTEAM1 is not the team of key KEY1234567",
+            ]
+            if let wanted = expected[what] { #expect(detail.hasPrefix(wanted), "\(what): \(detail)") }
             try await client.close()
         }
         #expect(try await emulator.queued(Self.device).isEmpty)
@@ -99,6 +107,7 @@ struct ProviderTokenAuthTests {
         let other = try await Self.push(client, authorization: try second.authorization(issuedAt: emulator.nowSeconds))
         #expect(other.status == 403)
         #expect(other.reason == "InvalidProviderToken")
+        #expect(other.header("apns-emulator-detail") == "this connection's tokens are from team TEAMAAAAAA; this one is from TEAMBBBBBB")
         // The other team's token is fine on its own connection.
         let fresh = try await emulator.http2Client()
         #expect(try await Self.push(fresh, authorization: try second.authorization(issuedAt: emulator.nowSeconds)).status == 200)
@@ -115,6 +124,7 @@ struct ProviderTokenAuthTests {
         let stale = try await Self.push(client, authorization: try key.authorization(issuedAt: emulator.nowSeconds - 3601))
         #expect(stale.status == 403)
         #expect(stale.reason == "ExpiredProviderToken")
+        #expect(stale.header("apns-emulator-detail")?.hasPrefix("the token's iat is 3601 s old (key KEY1234567); tokens last 3600 s") == true, "\(stale.headers)")
 
         // A fresh token is taken at once: the stale one was never adopted.
         let token = try key.authorization(issuedAt: emulator.nowSeconds)
@@ -157,6 +167,7 @@ struct ProviderTokenAuthTests {
         let other = try await Self.push(client, authorization: authorization, topic: "com.example.other")
         #expect(other.status == 403)
         #expect(other.reason == "UnrelatedKeyIdInToken")
+        #expect(other.header("apns-emulator-detail") == "key KEY1234567 does not allow topic com.example.other (it allows com.example.app)")
         let voip = try await client.push(
             token: Self.device,
             headers: [("authorization", authorization), ("apns-topic", "com.example.app.voip"), ("apns-push-type", "voip")]
