@@ -15,9 +15,7 @@ extension PushCommand {
         try await withThrowingTaskGroup(of: String.self) { group in
             func send() {
                 group.addTask {
-                    let answer = try await client.push(push)
-                    let reason = ((try? JSONSerialization.jsonObject(with: Data(answer.body))) as? [String: Any])?["reason"] as? String
-                    return "\(answer.status) \(reason ?? (answer.status == 200 ? "OK" : "(no reason)"))"
+                    try await client.push(push).outcome
                 }
             }
             var sent = 0

@@ -188,8 +188,7 @@ struct PushCommand: AsyncParsableCommand {
 
     /// APNs' answer as lines: status and reason, detail, warnings, ids.
     static func print(_ answer: ProviderAnswer) {
-        let reason = ((try? JSONSerialization.jsonObject(with: Data(answer.body))) as? [String: Any])?["reason"] as? String
-        say("\(answer.status) \(reason ?? (answer.status == 200 ? "OK" : "(no reason)"))")
+        say(answer.outcome)
         if let detail = answer.header("apns-emulator-detail") { say("detail: \(detail)") }
         for warning in answer.headers("apns-emulator-warning") { say("warning: \(warning)") }
         if let id = answer.header("apns-id") { say("apns-id: \(id)") }

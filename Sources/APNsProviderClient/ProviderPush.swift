@@ -1,3 +1,5 @@
+import Foundation
+
 /// One push as a provider sends it: the device token (hex), the `apns-*` headers and the payload.
 public struct ProviderPush: Sendable {
     public var token: String
@@ -27,6 +29,15 @@ public struct ProviderAnswer: Sendable {
 
     /// The first value of a header.
     public func header(_ name: String) -> String? { self.headers.first { $0.name == name }?.value }
+
+    /// The JSON error body's `reason` and `timestamp` (a 410's), when APNs refused.
+    public var error: (reason: String?, timestamp: Int64?) {
+        let body = (try? JSONSerialization.jsonObject(with: Data(self.body))) as? [String: Any]
+        return (body?["reason"] as? String, (body?["timestamp"] as? NSNumber)?.int64Value)
+    }
+
+    /// `200 OK`, or the status and reason APNs refused with.
+    public var outcome: String { "\(self.status) \(self.error.reason ?? (self.status == 200 ? "OK" : "(no reason)"))" }
 
     /// Every value of a header, in order.
     public func headers(_ name: String) -> [String] { self.headers.filter { $0.name == name }.map(\.value) }

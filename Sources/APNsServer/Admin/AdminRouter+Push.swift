@@ -48,9 +48,7 @@ extension AdminRouter {
 
     private static func answerJSON(_ answer: ProviderAnswer) -> [UInt8] {
         var writer = JSONWriter()
-        let error = (try? JSONSerialization.jsonObject(with: Data(answer.body))) as? [String: Any]
-        let reason = error?["reason"] as? String
-        let timestamp = (error?["timestamp"] as? NSNumber)?.int64Value
+        let (reason, timestamp) = answer.error
         writer.object { members in
             members.member("status") { $0.number(answer.status) }
             members.member("apnsId") { $0.optionalString(answer.header("apns-id")) }
