@@ -25,6 +25,19 @@ public struct AppModel: Hashable, Sendable, Codable {
     public var locationAuthorization = LocationAuthorization.notDetermined
     /// Where the device is (nil until it is first placed).
     public var location: Coordinate?
+    /// The `ActivityAttributes` types the app declares, by the name `attributes-type` uses.
+    public var activityTypes: [String: ActivityType] = [:]
+    /// The user's switch for the app's Live Activities (Settings, on by default).
+    public var liveActivitiesEnabled = true
+    public var frequentUpdates = FrequentUpdates()
+    /// The phone's iOS version: what exists (push-to-start from 17.2, `input-push-token` from 18).
+    public var iosVersion = "18.0"
+    /// The app's push-to-start token (hex), once it has one.
+    public var pushToStartToken: String?
+    /// The app's Live Activities, running and past (the latest ``activitiesLimit``).
+    public var activities: [LiveActivity] = []
+    /// When the pushes that draw from the budgets arrived, within the last hour.
+    public var activityBudget = ActivityBudget()
 
     public init() {}
 
@@ -46,10 +59,18 @@ public struct AppModel: Hashable, Sendable, Codable {
         self.pending = try field(.pending, [])
         self.locationAuthorization = try field(.locationAuthorization, .notDetermined)
         self.location = try container.decodeIfPresent(Coordinate.self, forKey: .location)
+        self.activityTypes = try field(.activityTypes, [:])
+        self.liveActivitiesEnabled = try field(.liveActivitiesEnabled, true)
+        self.frequentUpdates = try field(.frequentUpdates, FrequentUpdates())
+        self.iosVersion = try field(.iosVersion, "18.0")
+        self.pushToStartToken = try container.decodeIfPresent(String.self, forKey: .pushToStartToken)
+        self.activities = try field(.activities, [])
+        self.activityBudget = try field(.activityBudget, ActivityBudget())
     }
 
     enum CodingKeys: String, CodingKey {
         case authorization, categories, appState, foregroundOptions, alertStyle, language, timeZone, strings, sounds, badge, delivered, pending, locationAuthorization, location
+        case activityTypes, liveActivitiesEnabled, frequentUpdates, iosVersion, pushToStartToken, activities, activityBudget
     }
 
     /// The most notifications kept in Notification Center per app; older ones drop off.

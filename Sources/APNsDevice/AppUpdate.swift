@@ -14,6 +14,11 @@ public struct AppUpdate: Hashable, Sendable, Decodable {
     public var strings: [String: [String: String]]?
     public var sounds: [String: Double]?
     public var badge: Int?
+    /// Live Activities: the types the app declares, the user's switches, the phone's iOS version.
+    public var activityTypes: [String: ActivityType]?
+    public var liveActivitiesEnabled: Bool?
+    public var frequentUpdates: FrequentUpdates?
+    public var iosVersion: String?
 
     public init(
         authorization: Authorization? = nil,
@@ -41,6 +46,7 @@ public struct AppUpdate: Hashable, Sendable, Decodable {
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case authorization, categories, appState, foregroundOptions, alertStyle, language, timeZone, locationAuthorization, strings, sounds, badge
+        case activityTypes, liveActivitiesEnabled, frequentUpdates, iosVersion
     }
 
     public init(from decoder: any Decoder) throws {
@@ -57,6 +63,10 @@ public struct AppUpdate: Hashable, Sendable, Decodable {
         self.strings = try container.decodeIfPresent([String: [String: String]].self, forKey: .strings)
         self.sounds = try container.decodeIfPresent([String: Double].self, forKey: .sounds)
         self.badge = try container.decodeIfPresent(Int.self, forKey: .badge)
+        self.activityTypes = try container.decodeIfPresent([String: ActivityType].self, forKey: .activityTypes)
+        self.liveActivitiesEnabled = try container.decodeIfPresent(Bool.self, forKey: .liveActivitiesEnabled)
+        self.frequentUpdates = try container.decodeIfPresent(FrequentUpdates.self, forKey: .frequentUpdates)
+        self.iosVersion = try container.decodeIfPresent(String.self, forKey: .iosVersion)
         try self.validate()
     }
 
@@ -84,6 +94,12 @@ public struct AppUpdate: Hashable, Sendable, Decodable {
             guard !name.isEmpty else { throw DeviceModelError(.invalid, field: "sounds", "a sound needs a file name") }
             guard seconds.isFinite, seconds >= 0 else { throw DeviceModelError(.invalid, field: "sounds.\(name)", "the duration of \(name) must be a number of seconds, 0 or more") }
         }
+        if let iosVersion, IOSVersion(iosVersion) == nil {
+            throw DeviceModelError(.invalid, field: "iosVersion", "iosVersion \(iosVersion) is not a version such as 17.2 or 18.0")
+        }
+        for name in (self.activityTypes ?? [:]).keys where name.isEmpty || name.utf8.count > ActivityType.longestName {
+            throw DeviceModelError(.invalid, field: "activityTypes", "an activity type needs a name of 1 to \(ActivityType.longestName) bytes")
+        }
     }
 
     /// The app after this change.
@@ -100,11 +116,18 @@ public struct AppUpdate: Hashable, Sendable, Decodable {
         if let strings { app.strings = strings }
         if let sounds { app.sounds = sounds }
         if let badge { app.badge = badge }
+        if let activityTypes { app.activityTypes = activityTypes }
+        if let liveActivitiesEnabled { app.liveActivitiesEnabled = liveActivitiesEnabled }
+        if let frequentUpdates { app.frequentUpdates = frequentUpdates }
+        if let iosVersion { app.iosVersion = iosVersion }
         return app
     }
 
     /// Whether the change touches only what an app may change itself (not what the user allows).
-    public var isAppsOwn: Bool { self.authorization == nil && self.alertStyle == nil && self.locationAuthorization == nil }
+    public var isAppsOwn: Bool {
+        self.authorization == nil && self.alertStyle == nil && self.locationAuthorization == nil
+            && self.liveActivitiesEnabled == nil && self.frequentUpdates == nil && self.iosVersion == nil
+    }
 }
 
 /// `{"status": "authorized", "alert": true, "sound": false, "badge": true}`: what the user allows.

@@ -21,4 +21,7 @@ extension ErrorCode where Domain == DeviceModelError {
     public static let invalid = Self("invalid")
     /// A response to a notification that is not on screen, or with an action not offered there.
     public static let notOffered = Self("notOffered")
+    /// What the app asked for is refused as ActivityKit refuses it (Live Activities off, too
+    /// many running, an activity already ended): a conflict with the phone's state.
+    public static let refused = Self("refused")
 }

@@ -1,0 +1,79 @@
+import APNsCore
+
+/// The document form of a field type: a short string where one says it, else an object.
+extension ActivityFieldType: Codable {
+    private enum Keys: String, CodingKey, CaseIterable { case type, fields, items, optional }
+
+    public init(from decoder: any Decoder) throws {
+        if let single = try? decoder.singleValueContainer(), let text = try? single.decode(String.self) {
+            guard let type = ActivityFieldType(notation: text) else {
+                throw DeviceModelError(
+                    .invalid, field: decoder.fieldPath,
+                    "\(decoder.fieldPath): \(text) is not a field type; use string, int, double, bool, date, url, [type], type? or {\"type\": \"object\", \"fields\": {...}}"
+                )
+            }
+            self = type
+            return
+        }
+        try decoder.refuseUnknown(Keys.self, in: "a field type")
+        let container = try decoder.container(keyedBy: Keys.self)
+        let name = try container.decode(String.self, forKey: .type)
+        var base: ActivityFieldType
+        switch name.lowercased() {
+        case "object":
+            base = .object(try container.decodeIfPresent(ActivityFields.self, forKey: .fields)?.fields ?? [])
+        case "array":
+            base = .array(try container.decode(ActivityFieldType.self, forKey: .items))
+        default:
+            guard let scalar = ActivityFieldType.scalars[name.lowercased()] else {
+                throw DeviceModelError(.invalid, field: decoder.fieldPath + ".type", "\(decoder.fieldPath).type: \(name) is not string, int, double, bool, date, url, array or object")
+            }
+            base = scalar
+        }
+        if try container.decodeIfPresent(Bool.self, forKey: .optional) == true { base = .optional(base) }
+        self = base
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        if let notation = self.notation {
+            var container = encoder.singleValueContainer()
+            try container.encode(notation)
+            return
+        }
+        var container = encoder.container(keyedBy: Keys.self)
+        switch self.unwrapped {
+        case .object(let fields):
+            try container.encode("object", forKey: .type)
+            try container.encode(ActivityFields(fields), forKey: .fields)
+        case .array(let element):
+            try container.encode("array", forKey: .type)
+            try container.encode(element, forKey: .items)
+        case let scalar:
+            try container.encode(scalar.notation ?? "string", forKey: .type)
+        }
+        if self.isOptional { try container.encode(true, forKey: .optional) }
+    }
+}
+
+/// The fields of a struct as a document writes them: `{"name": <type>, ...}`, kept in name order
+/// (a JSON object has no order of its own; JSONDecoder reports the first failing field in this order).
+public struct ActivityFields: Codable, Hashable, Sendable {
+    public var fields: [ActivityField]
+
+    public init(_ fields: [ActivityField]) { self.fields = fields }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: AnyCodingKey.self)
+        var fields: [ActivityField] = []
+        for key in container.allKeys.sorted(by: { $0.stringValue < $1.stringValue }) {
+            guard !key.stringValue.isEmpty else { throw DeviceModelError(.invalid, field: decoder.fieldPath, "\(decoder.fieldPath): a field needs a name") }
+            fields.append(ActivityField(key.stringValue, try container.decode(ActivityFieldType.self, forKey: key)))
+        }
+        self.fields = fields
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        for field in self.fields { try container.encode(field.type, forKey: AnyCodingKey(stringValue: field.name)) }
+    }
+}

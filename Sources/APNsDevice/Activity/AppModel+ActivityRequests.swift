@@ -1,0 +1,95 @@
+/// What the app does with its own Live Activities: `Activity.request`, `activity.end`, and a
+/// token rotation (which a real device does on its own, and tests ask for).
+extension AppModel {
+    /// `Activity.request(attributes:content:pushType:)`: starts an activity in the app.
+    /// `json` holds `attributes` and `content-state` at the top level. Refused as ActivityKit
+    /// refuses (`ActivityAuthorizationError`): Live Activities off, too many running, an
+    /// unknown type; or when the attributes or the content state do not decode.
+    public mutating func startActivity(_ request: ActivityRequest, json: [UInt8], now: Int64, limits: ActivityLimits, issueToken: () -> String) throws(DeviceModelError) -> ActivityReport {
+        let clockChanges = self.advanceActivities(to: now, limits: limits)
+        guard let version = IOSVersion(self.iosVersion), version >= .liveActivities else {
+            throw DeviceModelError(.refused, field: "iosVersion", "ActivityAuthorizationError.unsupported: Live Activities need iOS 16.1; the phone runs \(self.iosVersion)")
+        }
+        guard self.liveActivitiesEnabled else {
+            throw DeviceModelError(.refused, field: "liveActivitiesEnabled", "ActivityAuthorizationError.denied: the user turned off Live Activities for this app")
+        }
+        guard let type = self.activityTypes[request.attributesType] else {
+            throw DeviceModelError(.invalid, field: "attributes-type", "the app declares no activity type \(request.attributesType); declare it in the app's activityTypes first")
+        }
+        let attributes = try Self.decoded(type.attributes, "attributes", json)
+        let state = try Self.decoded(type.contentState, "content-state", json)
+        guard self.activities.filter(\.isRunning).count < limits.maximumConcurrent else {
+            throw DeviceModelError(.refused, field: "activities", "ActivityAuthorizationError.targetMaximumExceeded: the app already runs \(limits.maximumConcurrent) Live Activities")
+        }
+        var activity = LiveActivity(id: issueActivityID(), attributesType: request.attributesType, attributes: attributes, contentState: state, startedBy: "app", at: now)
+        activity.staleDate = request.staleDate.map(Self.millis)
+        activity.relevanceScore = request.relevanceScore ?? 0
+        var report = ActivityReport(event: ActivityPush.start, outcome: .started, activityID: activity.id)
+        report.changes = clockChanges + [ActivityChange(activity.id, "started", .active)]
+        if request.pushType == "token" {
+            let token = issueToken()
+            activity.updateToken = token
+            report.tokens.append(ActivityTokenChange(.update, activityID: activity.id, token: token))
+            report.changes.append(ActivityChange(activity.id, "token", .active))
+        }
+        activity.record(ActivityHistoryItem(at: now, event: ActivityPush.start, outcome: .started, reason: "started in the app"))
+        self.keep(activity)
+        return report
+    }
+
+    /// `activity.end(_:dismissalPolicy:)`: the app ends one of its activities, with a final
+    /// content state (in `json`'s `content-state`) if it gives one.
+    public mutating func endActivity(_ id: String, _ request: ActivityEndRequest, json: [UInt8], now: Int64, limits: ActivityLimits) throws(DeviceModelError) -> ActivityReport {
+        let clockChanges = self.advanceActivities(to: now, limits: limits)
+        guard let index = self.activities.firstIndex(where: { $0.id == id }) else {
+            throw DeviceModelError(.invalid, field: "id", "this app has no activity \(id)")
+        }
+        guard self.activities[index].isRunning else {
+            throw DeviceModelError(.refused, field: "activityState", "the activity already \(self.activities[index].activityState.rawValue)")
+        }
+        if request.hasContentState, let type = self.activityTypes[self.activities[index].attributesType] {
+            self.activities[index].contentState = try Self.decoded(type.contentState, "content-state", json)
+        }
+        let dismissal: Int64? =
+            switch request.dismissalPolicy {
+            case .immediate: now
+            case .after(let seconds): Self.millis(seconds)
+            case .default: nil
+            }
+        var report = ActivityReport(event: ActivityPush.end, outcome: .applied, activityID: id)
+        self.activities[index].record(ActivityHistoryItem(at: now, event: ActivityPush.end, outcome: .applied, reason: "ended in the app"))
+        report.changes = clockChanges + self.end(index, at: now, dismissal: dismissal, limits: limits)
+        return report
+    }
+
+    /// Gives a running activity a new update token; the old one stops being valid.
+    public mutating func rotateActivityToken(_ id: String, now: Int64, issueToken: () -> String) throws(DeviceModelError) -> ActivityTokenChange {
+        guard let index = self.activities.firstIndex(where: { $0.id == id }) else {
+            throw DeviceModelError(.invalid, field: "id", "this app has no activity \(id)")
+        }
+        guard self.activities[index].isRunning, let old = self.activities[index].updateToken else {
+            throw DeviceModelError(.refused, field: "updateToken", "only a running activity with an update token (pushType token) gets a new one")
+        }
+        let token = issueToken()
+        self.activities[index].updateToken = token
+        self.activities[index].record(ActivityHistoryItem(at: now, event: "token", outcome: ActivityOutcome("token"), reason: "a new update token replaced the old one"))
+        return ActivityTokenChange(.update, activityID: id, token: token, replaced: old)
+    }
+
+    /// Gives the app a new push-to-start token; the old one stops being valid.
+    public mutating func rotatePushToStartToken(issueToken: () -> String) throws(DeviceModelError) -> ActivityTokenChange {
+        guard let old = self.pushToStartToken else {
+            throw DeviceModelError(.refused, field: "pushToStartToken", "the app has no push-to-start token (it needs iOS 17.2 and a declared activity type)")
+        }
+        let token = issueToken()
+        self.pushToStartToken = token
+        return ActivityTokenChange(.pushToStart, activityID: nil, token: token, replaced: old)
+    }
+
+    static func decoded(_ fields: [ActivityField], _ member: String, _ json: [UInt8]) throws(DeviceModelError) -> AnyJSON {
+        switch ActivityDecoder.decode(fields, at: [member], in: json) {
+        case .success(let value): return value
+        case .failure(let error): throw DeviceModelError(.invalid, field: error.path, "unable to decode \(member): \(error)")
+        }
+    }
+}

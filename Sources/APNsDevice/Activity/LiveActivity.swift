@@ -1,0 +1,103 @@
+/// One Live Activity on the phone: ActivityKit's `Activity` as the emulator keeps it, with what
+/// happened to it. Times are milliseconds since the UNIX epoch on the emulator's clock.
+public struct LiveActivity: Codable, Hashable, Sendable {
+    public var id: String
+    public var attributesType: String
+    public var attributes: AnyJSON
+    public var contentState: AnyJSON
+    public var activityState: ActivityState
+    public var staleDate: Int64?
+    /// When it leaves the Lock Screen (set once it ended).
+    public var dismissalDate: Int64?
+    public var relevanceScore: Double
+    /// Its update token (hex), when it has one.
+    public var updateToken: String?
+    /// The broadcast channel it listens to (`input-push-channel`), when it has one.
+    public var channelID: String?
+    /// `push-to-start` or `app`.
+    public var startedBy: String
+    public var startedAt: Int64
+    public var endedAt: Int64?
+    /// The latest `timestamp` applied, in UNIX seconds (an older one is ignored).
+    public var lastTimestamp: Double?
+    /// The last alert a push lit the screen with, and when.
+    public var alert: ActivityAlert?
+    public var alertedAt: Int64?
+    /// Each push and each change, oldest first (the latest ``historyLimit``).
+    public var history: [ActivityHistoryItem]
+
+    public init(id: String, attributesType: String, attributes: AnyJSON, contentState: AnyJSON, startedBy: String, at now: Int64) {
+        self.id = id
+        self.attributesType = attributesType
+        self.attributes = attributes
+        self.contentState = contentState
+        self.activityState = .active
+        self.relevanceScore = 0
+        self.startedBy = startedBy
+        self.startedAt = now
+        self.history = []
+    }
+
+    public static let historyLimit = 100
+
+    /// Whether it still shows as running (active or stale): what counts toward the limit.
+    public var isRunning: Bool { self.activityState == .active || self.activityState == .stale }
+
+    mutating func record(_ item: ActivityHistoryItem) {
+        self.history.append(item)
+        if self.history.count > Self.historyLimit { self.history.removeFirst(self.history.count - Self.historyLimit) }
+    }
+}
+
+/// ActivityKit's `ActivityState`, by its names.
+public enum ActivityState: String, Codable, Hashable, Sendable {
+    case active, stale, ended, dismissed
+}
+
+/// One thing that happened to an activity: a push (applied or ignored, and why), the app's own
+/// start or end, or the clock (stale, ended, dismissed).
+public struct ActivityHistoryItem: Codable, Hashable, Sendable {
+    public var at: Int64
+    /// `start`, `update`, `end` (a push's or the app's), `stale`, `dismissed`, `token`.
+    public var event: String
+    /// `applied`, `ignored`, `started`, `not started`, or what the clock did.
+    public var outcome: String
+    /// A refusal's code (`stale-timestamp`, `budget-exceeded`...).
+    public var code: String?
+    /// Why, in words, when it was ignored or not started.
+    public var reason: String?
+    /// The push's `apns-unique-id`, when a push did it.
+    public var uniqueID: String?
+    public var priority: Int?
+
+    public init(at: Int64, event: String, outcome: ActivityOutcome, reason: String? = nil, uniqueID: String? = nil, priority: Int? = nil) {
+        self.at = at
+        self.event = event
+        self.outcome = outcome.outcome
+        self.code = outcome.code
+        self.reason = reason
+        self.uniqueID = uniqueID
+        self.priority = priority
+    }
+
+    private enum CodingKeys: String, CodingKey { case at, event, outcome, code, reason, uniqueID = "uniqueId", priority }
+}
+
+/// What the phone did with a Live Activity push or an app's request: `applied`, `ignored`,
+/// `started`, `not started`, with a code for machines (`stale-timestamp`, `budget-exceeded`...).
+public struct ActivityOutcome: Codable, Hashable, Sendable {
+    public var outcome: String
+    public var code: String?
+
+    public init(_ outcome: String, code: String? = nil) {
+        self.outcome = outcome
+        self.code = code
+    }
+
+    public static let applied = ActivityOutcome("applied")
+    public static let started = ActivityOutcome("started")
+    public static func ignored(_ code: String) -> ActivityOutcome { ActivityOutcome("ignored", code: code) }
+    public static func notStarted(_ code: String) -> ActivityOutcome { ActivityOutcome("not started", code: code) }
+
+    public var isRefusal: Bool { self.code != nil }
+}
