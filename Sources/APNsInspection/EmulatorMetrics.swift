@@ -35,6 +35,7 @@ public final class EmulatorMetrics: Sendable {
     private let finished: [LogStatus: CoreMetrics.Counter]
     private let rejected = Mutex<[RejectionKey: CoreMetrics.Counter]>([:])
     private let warnings = Mutex<[String: CoreMetrics.Counter]>([:])
+    private let activityPushes = Mutex<[String: CoreMetrics.Counter]>([:])
     private let faults: CoreMetrics.Counter
     private let commitBatch: CoreMetrics.Recorder
     private let commitDuration: CoreMetrics.Timer
@@ -134,6 +135,19 @@ public final class EmulatorMetrics: Sendable {
         }
     }
 
+    /// Counts a Live Activity push by what the phone did with it (`applied`, `ignored`, `started`,
+    /// `not started`) and why (a refusal's code, or `none`).
+    public func liveActivityPush(outcome: String, reason: String) {
+        let key = outcome + "\u{0}" + reason
+        let counter = self.activityPushes.withLock { counters in
+            if let counter = counters[key] { return counter }
+            let counter = CoreMetrics.Counter(label: "apns_live_activity_pushes_total", dimensions: [("outcome", outcome), ("reason", reason)], factory: self.factory)
+            counters[key] = counter
+            return counter
+        }
+        counter.increment()
+    }
+
     /// A fault rule shaped an answer that is not a rejection (a delay).
     public func faultInjected() { self.faults.increment() }
 
@@ -153,6 +167,7 @@ public final class EmulatorMetrics: Sendable {
         self.faults.reset()
         self.rejected.withLock { counters in for counter in counters.values { counter.reset() } }
         self.warnings.withLock { counters in for counter in counters.values { counter.reset() } }
+        self.activityPushes.withLock { counters in for counter in counters.values { counter.reset() } }
     }
 
     /// The Prometheus text exposition, with the gauges read now.

@@ -12,9 +12,17 @@ public final class Journal: Sendable {
     /// One change, as the event stream shows it.
     public struct Event: Sendable {
         /// accepted, rejected, delivered, expired, discarded, replaced, dropped, presented,
-        /// response, or reset.
+        /// response, activity, or reset.
         public var kind: String
         public var entry: JournalEntry?
+        /// For `activity`: the change to a Live Activity.
+        public var activity: ActivityEvent?
+
+        public init(kind: String, entry: JournalEntry?, activity: ActivityEvent? = nil) {
+            self.kind = kind
+            self.entry = entry
+            self.activity = activity
+        }
     }
 
     public typealias Listener = @Sendable (Event) -> Void
@@ -91,6 +99,20 @@ public final class Journal: Sendable {
         self.state.withLock { state in
             guard let entry = state.journal.modify(uniqueID: uniqueID, { $0.phone = PhoneRecord(presentation: presentation, response: $0.response) }) else { return }
             Self.emit(Event(kind: "presented", entry: entry), &state)
+        }
+    }
+
+    /// The phone applied (or ignored) a Live Activity push.
+    public func activity(uniqueID: String, _ record: ActivityRecord) {
+        self.state.withLock { state in
+            _ = state.journal.modify(uniqueID: uniqueID, { $0.activity = record })
+        }
+    }
+
+    /// Live Activities changed: each change goes to the event stream as an `activity` event.
+    public func activityEvents(_ events: [ActivityEvent]) {
+        self.state.withLock { state in
+            for event in events { Self.emit(Event(kind: "activity", entry: nil, activity: event), &state) }
         }
     }
 

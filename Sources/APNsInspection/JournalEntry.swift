@@ -23,6 +23,8 @@ public struct JournalEntry: Sendable {
     public var phone: PhoneRecord?
     /// What handing it to the iOS Simulator (`serve --forward-to-simulator`) did; a reference too.
     public var simulator: SimulatorForward?
+    /// What the phone did with a Live Activity push.
+    public var activity: ActivityRecord?
 
     /// How the phone presented it when it was handed to its device.
     public var presentation: Presentation? { self.phone?.presentation }

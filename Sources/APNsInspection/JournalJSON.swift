@@ -66,6 +66,17 @@ public enum JournalJSON {
                     }
                 }
             }
+            if let activity = entry.activity {
+                members.member("activity") { writer in
+                    writer.object { fields in
+                        fields.member("id") { $0.optionalString(activity.id) }
+                        fields.member("event") { $0.string(activity.event) }
+                        fields.member("outcome") { $0.string(activity.outcome) }
+                        fields.member("code") { $0.optionalString(activity.code) }
+                        fields.member("reason") { $0.optionalString(activity.reason) }
+                    }
+                }
+            }
             members.member("fault") { writer in
                 guard let fault = entry.fault else { return writer.raw("null") }
                 writer.object { fields in
@@ -103,7 +114,7 @@ public enum JournalJSON {
     /// A journal event as a Server-Sent Event: `event: <kind>` and `data: <entry JSON>` (JSON has
     /// no raw newlines, so one data line).
     public static func serverSentEvent(_ event: Journal.Event) -> String {
-        let data = event.entry.map { String(decoding: self.entry($0), as: UTF8.self) } ?? "{}"
+        let data = event.activity?.json ?? event.entry.map { String(decoding: self.entry($0), as: UTF8.self) } ?? "{}"
         return "event: \(event.kind)\ndata: \(data)\n\n"
     }
 

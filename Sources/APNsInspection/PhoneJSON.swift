@@ -37,6 +37,12 @@ public enum PhoneJSON {
             members.member("sounds") { $0.raw(Self.encoded(app.sounds)) }
             members.member("badge") { $0.number(app.badge) }
             members.member("delivered") { $0.number(app.delivered.count) }
+            members.member("activityTypes") { $0.raw(Self.encoded(app.activityTypes)) }
+            members.member("liveActivitiesEnabled") { $0.raw(app.liveActivitiesEnabled ? "true" : "false") }
+            members.member("frequentUpdates") { $0.raw(Self.encoded(app.frequentUpdates)) }
+            members.member("iosVersion") { $0.string(app.iosVersion) }
+            members.member("pushToStartToken") { $0.optionalString(app.pushToStartToken) }
+            members.member("activities") { $0.number(app.activities.filter(\.isRunning).count) }
         }
         return writer.bytes
     }

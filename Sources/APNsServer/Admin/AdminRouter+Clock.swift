@@ -42,9 +42,11 @@ extension AdminRouter {
                 return eventLoop.makeSucceededFuture(Self.error(409, "set: \(Timestamp.rfc3339(millis: millis)) is before the clock's now (\(now)); the clock only moves forward"))
             }
         }
-        // What the move expired leaves its queue, and local notifications it reached fire, before the answer.
+        // What the move expired leaves its queue, local notifications it reached fire, and Live
+        // Activities turn stale, end or leave, before the answer.
         let relay = self.relay
         return relay.sweep(on: eventLoop)
+            .flatMap { relay.phone.advanceActivities(on: eventLoop) }
             .flatMap { relay.phone.fireDue(through: relay, on: eventLoop) }
             .map { self.clockState() }
             .recover { Self.error(503, "the clock moved, but sweeping or firing failed: \($0)") }

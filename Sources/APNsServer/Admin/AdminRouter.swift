@@ -99,6 +99,8 @@ struct AdminRouter: Sendable {
             case "faults": return try self.routeFaults(request)
             case "clock" where segments.count == 3: return try self.routeClock(request)
             case "push" where segments.count == 3: return try request.only("POST") { request.later(self.push(body: request.body, on: request.eventLoop)) }
+            case "devices" where segments.count == 5 && ["activities", "rotate-push-to-start-token"].contains(segments[4]): return try self.routeActivities(request)
+            case "activities" where (4...5).contains(segments.count): return try self.routeActivities(request)
             case "devices", "feedback": return try self.routeDevices(request)
             default: break
             }

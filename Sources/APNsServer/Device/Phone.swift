@@ -28,19 +28,32 @@ public final class Phone: Sendable {
         var scheduled: Set<AppInstall> = []
         /// The request a fired local notification came from, until it is presented.
         var localRequests: [String: String] = [:]
+        /// Live Activity tokens (push-to-start and update) and what each stands for.
+        var activityTokens: [DeviceToken: ActivityKey] = [:]
+        /// Apps whose activities the clock will still change.
+        var activityApps: Set<AppInstall> = []
+        /// Which app each activity belongs to.
+        var activityOwners: [String: AppInstall] = [:]
     }
 
     let store: NotificationStore
     private let hub: DeliveryHub
-    private let journal: Journal
+    let journal: Journal
     let clock: @Sendable () -> Int64
     let logger: Logger
     let state = Mutex(State())
     let ids = Mutex(APNsIDGenerator())
+    let activityLimits: ActivityLimits
+    let metrics: EmulatorMetrics?
     /// The most presentations remembered for devices that do not acknowledge.
     static let presentedLimit = 10_000
 
-    init(store: NotificationStore, hub: DeliveryHub, journal: Journal, clock: @escaping @Sendable () -> Int64, logger: Logger) {
+    init(
+        store: NotificationStore, hub: DeliveryHub, journal: Journal, clock: @escaping @Sendable () -> Int64, logger: Logger,
+        activityLimits: ActivityLimits = ActivityLimits(), metrics: EmulatorMetrics? = nil
+    ) {
+        self.activityLimits = activityLimits
+        self.metrics = metrics
         self.store = store
         self.hub = hub
         self.journal = journal
@@ -49,10 +62,11 @@ public final class Phone: Sendable {
         do {
             let installs = try store.appInstalls()
             let tokens = installs.compactMap { Self.devicelessToken($0) }
-            let scheduled = try installs.filter { try !(store.app($0)?.pending.isEmpty ?? true) }
-            self.state.withLock {
-                $0.deviceless = Set(tokens)
-                $0.scheduled = Set(scheduled)
+            let apps = try installs.map { ($0, try store.app($0) ?? AppModel()) }
+            self.state.withLock { state in
+                state.deviceless = Set(tokens)
+                state.scheduled = Set(apps.filter { !$0.1.pending.isEmpty }.map(\.0))
+                for (install, app) in apps { Self.indexActivityTokens(of: app, install, limits: activityLimits, into: &state) }
             }
         } catch {
             logger.warning("could not read the apps the store keeps", metadata: ["store.error": "\(error)"])
@@ -65,17 +79,28 @@ public final class Phone: Sendable {
         return DeviceToken(hex: String(install.deviceID.dropFirst("token:".count)))
     }
 
-    /// Whether `token`'s notifications are presented as they are accepted (no device holds it,
-    /// and its app has settings). One lock and a set lookup: this is on the accept path.
-    func presentsOnAcceptance(_ token: DeviceToken) -> Bool {
-        self.state.withLock { !$0.deviceless.isEmpty && $0.deviceless.contains(token) }
+    /// What the phone does with a notification no connected device took: present it now (a
+    /// token no device holds), apply it to a Live Activity, or nothing. One lock and set
+    /// lookups: this is on the accept path.
+    func takeUndelivered(_ notification: APNsCore.Notification, on eventLoop: any EventLoop) {
+        let token = notification.token
+        let route = self.state.withLock { state -> (present: Bool, activity: ActivityKey?) in
+            if !state.deviceless.isEmpty, state.deviceless.contains(token) { return (true, nil) }
+            if !state.activityTokens.isEmpty, let key = state.activityTokens[token] { return (false, key) }
+            return (false, nil)
+        }
+        if route.present {
+            _ = self.present(notification)
+        } else if let key = route.activity {
+            self.receiveActivityPush(notification, at: key, on: eventLoop)
+        }
     }
 
     /// The app a token belongs to: the device that registered it (or the token itself when no
     /// device did) and its topic (else the notification's).
     func install(of token: DeviceToken, topic: String? = nil) throws(StoreError) -> AppInstall? {
         let record = try self.store.token(token)
-        guard let topic = record.map(\.topic).flatMap({ $0.isEmpty ? nil : $0 }) ?? topic else { return nil }
+        guard let topic = (record.map(\.topic).flatMap({ $0.isEmpty ? nil : $0 }) ?? topic).map(Self.appTopic) else { return nil }
         return AppInstall(deviceID: record?.deviceID ?? "token:\(token.hex)", topic: topic)
     }
 
@@ -111,41 +136,6 @@ public final class Phone: Sendable {
             promise.fail(error)
         }
         return promise.futureResult
-    }
-
-    /// Applies `update` to an app. The language and the time zone are the phone's, not the app's:
-    /// they change for every app of the device (those the store or memory holds).
-    func update(_ install: AppInstall, with update: AppUpdate, on eventLoop: any EventLoop) -> EventLoopFuture<AppModel> {
-        let (language, timeZone) = (update.language, update.timeZone)
-        let now = self.clock()
-        let others: [AppInstall]
-        do {
-            others = language == nil && timeZone == nil ? [] : try self.installs(onDevice: install.deviceID).filter { $0 != install }
-        } catch {
-            return eventLoop.makeFailedFuture(error)
-        }
-        // The language and the time zone are the device's: every app of it follows.
-        let devicewide = { (app: inout AppModel) in
-            if let language { app.language = language }
-            if let timeZone, timeZone != app.timeZone {
-                app.timeZone = timeZone
-                app.timeZoneChanged(now: now)
-            }
-        }
-        for other in others { _ = self.change(other, on: eventLoop, devicewide) }
-        return self.change(install, on: eventLoop) { (app: inout AppModel) in
-            var changed = update
-            changed.timeZone = nil
-            app = changed.applied(to: app)
-            devicewide(&app)
-        }.map { $1 }
-    }
-
-    /// The apps of one device that the store or memory holds.
-    func installs(onDevice deviceID: String) throws(StoreError) -> [AppInstall] {
-        let stored = try self.store.appInstalls().filter { $0.deviceID == deviceID }
-        let cached = self.state.withLock { Array($0.apps.keys.filter { $0.deviceID == deviceID }) }
-        return Array(Set(stored + cached))
     }
 
     static func load(_ install: AppInstall, _ state: inout State, _ store: NotificationStore) throws(StoreError) -> AppModel {
@@ -267,6 +257,9 @@ public final class Phone: Sendable {
                 state.apps = [:]
                 state.deviceless = []
                 state.scheduled = []
+                state.activityTokens = [:]
+                state.activityApps = []
+                state.activityOwners = [:]
             } else {
                 for install in state.apps.keys { state.apps[install]?.delivered = [] }
             }

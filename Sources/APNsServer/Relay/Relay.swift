@@ -1,4 +1,5 @@
 import APNsCore
+import APNsDevice
 import APNsInspection
 import APNsStore
 import Logging
@@ -16,11 +17,14 @@ public final class Relay: Sendable {
     private let batchers: [ObjectIdentifier: StoreBatcher]
 
     /// - Parameter group: the event loops the listeners run on; each gets its own batcher.
-    public init(store: NotificationStore, hub: DeliveryHub, group: any EventLoopGroup, journal: Journal, logger: Logger) {
+    public init(
+        store: NotificationStore, hub: DeliveryHub, group: any EventLoopGroup, journal: Journal, logger: Logger,
+        activityLimits: ActivityLimits = ActivityLimits(), metrics: EmulatorMetrics? = nil
+    ) {
         self.store = store
         self.hub = hub
         let clock = store.configuration.clock
-        self.phone = Phone(store: store, hub: hub, journal: journal, clock: clock, logger: logger)
+        self.phone = Phone(store: store, hub: hub, journal: journal, clock: clock, logger: logger, activityLimits: activityLimits, metrics: metrics)
         var batchers: [ObjectIdentifier: StoreBatcher] = [:]
         for loop in group.makeIterator() {
             batchers[ObjectIdentifier(loop)] = StoreBatcher(eventLoop: loop, store: store)
@@ -39,7 +43,8 @@ public final class Relay: Sendable {
             switch outcome {
             case .queued, .deliverOnce:
                 // A token no device holds has no hand-over to wait for: the phone decides now.
-                if !hub.deliver(notification), phone.presentsOnAcceptance(notification.token) { _ = phone.present(notification) }
+                // A Live Activity token's pushes go to ActivityKit, not to the app: the phone applies them.
+                if !hub.deliver(notification) { phone.takeUndelivered(notification, on: eventLoop) }
             default: break
             }
             return outcome

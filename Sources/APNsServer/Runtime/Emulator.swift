@@ -52,10 +52,13 @@ public final class Emulator: Sendable {
         let journal = self.inspection.journal
         self.simulator = configuration.simulatorDevice.map { SimulatorBridge(device: $0, journal: journal, logger: logger) }
         self.group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, configuration.eventLoopThreads))
-        self.relay = Relay(store: self.store, hub: DeliveryHub(), group: self.group, journal: self.inspection.journal, logger: logger)
+        self.relay = Relay(
+            store: self.store, hub: DeliveryHub(), group: self.group, journal: self.inspection.journal, logger: logger,
+            activityLimits: configuration.activityLimits, metrics: self.inspection.metrics)
         let (loop, relay) = (self.group.next(), self.relay)
         self.localNotifications = loop.scheduleRepeatedAsyncTask(initialDelay: .seconds(1), delay: .milliseconds(500)) { _ in
-            relay.phone.fireDue(through: relay, on: loop).recover { error in
+            relay.phone.advanceActivities(on: loop)
+            return relay.phone.fireDue(through: relay, on: loop).recover { error in
                 logger.warning("could not fire local notifications", metadata: ["store.error": "\(error)"])
             }
         }

@@ -1,5 +1,6 @@
 import APNsAuth
 import APNsCore
+import APNsDevice
 import APNsStore
 import NIOCore
 
@@ -69,6 +70,8 @@ public struct EmulatorConfiguration: Sendable {
     public var simulatorDevice: String?
     /// One info line per push on the console (`serve --quiet` turns it off).
     public var logPushes = false
+    /// Live Activities' limits and budgets (Apple publishes none; these are settings).
+    public var activityLimits = ActivityLimits()
     /// Milliseconds since the UNIX epoch; tests replace it.
     public var clock: @Sendable () -> Int64 = StoreConfiguration.systemClock
 

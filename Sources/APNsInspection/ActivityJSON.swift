@@ -1,0 +1,63 @@
+import APNsDevice
+
+/// The admin API's JSON of Live Activities: `GET /api/v1/devices/<token>/activities` and
+/// `GET /api/v1/activities/<id>`. Times are RFC 3339; names are ActivityKit's and the payload's.
+public enum ActivityJSON {
+    /// An app's activities, in the order the system shows them (running first, by relevance).
+    public static func list(_ activities: [LiveActivity], topic: String, deviceID: String, pushToStartToken: String?) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.object { members in
+            members.member("topic") { $0.string(topic) }
+            members.member("deviceId") { $0.string(deviceID) }
+            members.member("pushToStartToken") { $0.optionalString(pushToStartToken) }
+            members.member("total") { $0.number(activities.count) }
+            members.member("items") { items in items.array(activities) { writer, activity in Self.write(activity, topic: topic, deviceID: deviceID, into: &writer) } }
+        }
+        return writer.bytes
+    }
+
+    public static func one(_ activity: LiveActivity, topic: String, deviceID: String) -> [UInt8] {
+        var writer = JSONWriter()
+        Self.write(activity, topic: topic, deviceID: deviceID, into: &writer)
+        return writer.bytes
+    }
+
+    static func write(_ activity: LiveActivity, topic: String, deviceID: String, into writer: inout JSONWriter) {
+        func time(_ millis: Int64?) -> (inout JSONWriter) -> Void {
+            { writer in if let millis { writer.string(Timestamp.rfc3339(millis: millis)) } else { writer.raw("null") } }
+        }
+        writer.object { members in
+            members.member("id") { $0.string(activity.id) }
+            members.member("type") { $0.string(activity.attributesType) }
+            members.member("topic") { $0.string(topic) }
+            members.member("deviceId") { $0.string(deviceID) }
+            members.member("attributes") { $0.raw(PhoneJSON.encoded(activity.attributes)) }
+            members.member("contentState") { $0.raw(PhoneJSON.encoded(activity.contentState)) }
+            members.member("activityState") { $0.string(activity.activityState.rawValue) }
+            members.member("staleDate", time(activity.staleDate))
+            members.member("dismissalDate", time(activity.dismissalDate))
+            members.member("relevanceScore") { $0.raw(PhoneJSON.encoded(activity.relevanceScore)) }
+            members.member("updateToken") { $0.optionalString(activity.updateToken) }
+            members.member("channelId") { $0.optionalString(activity.channelID) }
+            members.member("startedBy") { $0.string(activity.startedBy) }
+            members.member("startedAt", time(activity.startedAt))
+            members.member("endedAt", time(activity.endedAt))
+            members.member("timestamp") { $0.raw(PhoneJSON.encoded(activity.lastTimestamp)) }
+            members.member("alert") { $0.raw(PhoneJSON.encoded(activity.alert)) }
+            members.member("alertedAt", time(activity.alertedAt))
+            members.member("history") { items in
+                items.array(activity.history) { writer, item in
+                    writer.object { fields in
+                        fields.member("at", time(item.at))
+                        fields.member("event") { $0.string(item.event) }
+                        fields.member("outcome") { $0.string(item.outcome) }
+                        fields.member("code") { $0.optionalString(item.code) }
+                        fields.member("reason") { $0.optionalString(item.reason) }
+                        fields.member("uniqueId") { $0.optionalString(item.uniqueID) }
+                        fields.member("priority") { $0.raw(PhoneJSON.encoded(item.priority)) }
+                    }
+                }
+            }
+        }
+    }
+}

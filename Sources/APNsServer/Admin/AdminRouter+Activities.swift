@@ -1,0 +1,126 @@
+import APNsCore
+import APNsDevice
+import APNsInspection
+import APNsStore
+import NIOCore
+
+extension AdminRouter {
+    /// `/api/v1/devices/<token>/activities`, `/api/v1/devices/<token>/rotate-push-to-start-token`,
+    /// `/api/v1/activities/<id>[/end|/rotate-token]`: Live Activities on the emulated phone.
+    func routeActivities(_ request: Request) throws(InspectionError) -> EventLoopFuture<Reply> {
+        let segments = request.segments
+        if segments[2] == "activities" {
+            let id = segments[3]
+            guard let install = self.relay.phone.owner(ofActivity: id) else { return request.now(Self.error(404, "no Live Activity \(id) on any emulated phone")) }
+            switch segments.count == 5 ? segments[4] : "" {
+            case "" where segments.count == 4: return try request.only("GET") { request.now(self.activity(id, of: install)) }
+            case "end": return try request.only("POST") { request.later(self.endActivity(id, of: install, body: request.body, on: request.eventLoop)) }
+            case "rotate-token": return try request.only("POST") { request.later(self.rotateToken(of: install, activity: id, on: request.eventLoop)) }
+            default: return request.now(Self.error(404, "no such endpoint: \(request.path)"))
+            }
+        }
+        guard let token = DeviceToken(hex: segments[3]) else { return request.now(Self.badToken) }
+        let found = self.phoneInstall(of: token)
+        guard let install = found.install else { return request.now(found.refusal) }
+        if segments[4] == "rotate-push-to-start-token" {
+            return try request.only("POST") { request.later(self.rotateToken(of: install, activity: nil, on: request.eventLoop)) }
+        }
+        switch request.method {
+        case "GET": return request.now(self.activities(of: install))
+        case "POST": return request.later(self.startActivity(in: install, body: request.body, on: request.eventLoop))
+        default: return request.now(Self.notAllowed("GET", "POST"))
+        }
+    }
+
+    func activities(of install: AppInstall) -> Response {
+        do {
+            let app = try self.relay.phone.app(install)
+            return Response(status: 200, body: ActivityJSON.list(app.orderedActivities, topic: install.topic, deviceID: install.deviceID, pushToStartToken: app.pushToStartToken))
+        } catch {
+            return Self.error(500, "could not read the app: \(error)")
+        }
+    }
+
+    func activity(_ id: String, of install: AppInstall) -> Response {
+        do {
+            guard let activity = try self.relay.phone.app(install).activities.first(where: { $0.id == id }) else {
+                return Self.error(404, "no Live Activity \(id)")
+            }
+            return Response(status: 200, body: ActivityJSON.one(activity, topic: install.topic, deviceID: install.deviceID))
+        } catch {
+            return Self.error(500, "could not read the app: \(error)")
+        }
+    }
+
+    /// `POST .../activities`: the app calls `Activity.request`. 201 with the activity; 400 for a
+    /// type it does not declare or a state that does not decode; 409 as ActivityKit refuses.
+    func startActivity(in install: AppInstall, body: [UInt8], on eventLoop: any EventLoop) -> EventLoopFuture<Response> {
+        let request: ActivityRequest
+        do {
+            request = try RequestDocument.decode(ActivityRequest.self, from: body, example: Self.activityExample)
+        } catch {
+            return eventLoop.makeSucceededFuture(Self.error(400, error.message))
+        }
+        let (now, limits) = (self.relay.phone.clock(), self.relay.phone.activityLimits)
+        return self.answer(install, on: eventLoop, created: true) { app throws(DeviceModelError) in
+            try app.startActivity(request, json: body, now: now, limits: limits) { DeviceToken.random().hex }
+        }
+    }
+
+    /// `POST /api/v1/activities/<id>/end`: the app calls `activity.end(_:dismissalPolicy:)`.
+    func endActivity(_ id: String, of install: AppInstall, body: [UInt8], on eventLoop: any EventLoop) -> EventLoopFuture<Response> {
+        let request: ActivityEndRequest
+        do {
+            request = body.isEmpty ? ActivityEndRequest() : try RequestDocument.decode(ActivityEndRequest.self, from: body, example: Self.endExample)
+        } catch {
+            return eventLoop.makeSucceededFuture(Self.error(400, error.message))
+        }
+        let (now, limits) = (self.relay.phone.clock(), self.relay.phone.activityLimits)
+        return self.answer(install, on: eventLoop) { app throws(DeviceModelError) in
+            try app.endActivity(id, request, json: body, now: now, limits: limits)
+        }
+    }
+
+    /// `POST .../rotate-token`: a new update token (or push-to-start token, `activity` nil);
+    /// the old one answers 410 Unregistered from now on.
+    func rotateToken(of install: AppInstall, activity id: String?, on eventLoop: any EventLoop) -> EventLoopFuture<Response> {
+        let now = self.relay.phone.clock()
+        return self.relay.phone.changeActivities(install, on: eventLoop) { app throws(DeviceModelError) in
+            var report = ActivityReport(event: "token", outcome: ActivityOutcome("token"), activityID: id)
+            if let id {
+                report.tokens = [try app.rotateActivityToken(id, now: now) { DeviceToken.random().hex }]
+                report.changes = [ActivityChange(id, "token", app.activities.first { $0.id == id }?.activityState ?? .active)]
+            } else {
+                report.tokens = [try app.rotatePushToStartToken { DeviceToken.random().hex }]
+            }
+            return report
+        }.map { report, _ in
+            let change = report.tokens.first
+            var writer = JSONWriter()
+            writer.object { members in
+                members.member("token") { $0.optionalString(change?.token) }
+                members.member("replaced") { $0.optionalString(change?.replaced) }
+            }
+            return Response(status: 200, body: writer.bytes)
+        }.recover(Self.refusal)
+    }
+
+    /// Runs an app's request and answers with the activity it concerned.
+    private func answer(
+        _ install: AppInstall, on eventLoop: any EventLoop, created: Bool = false,
+        _ body: @escaping (inout AppModel) throws(DeviceModelError) -> ActivityReport
+    ) -> EventLoopFuture<Response> {
+        self.relay.phone.changeActivities(install, on: eventLoop, body).map { report, app in
+            guard let activity = app.activities.first(where: { $0.id == report.activityID }) else { return Self.error(500, "the activity went missing") }
+            return Response(status: created ? 201 : 200, body: ActivityJSON.one(activity, topic: install.topic, deviceID: install.deviceID))
+        }.recover(Self.refusal)
+    }
+
+    static func refusal(_ error: any Error) -> Response {
+        guard let refusal = error as? DeviceModelError else { return Self.error(503, "could not save the activity: \(error)") }
+        return Self.error(refusal.code == .refused ? 409 : 400, refusal.field.isEmpty || refusal.message.hasPrefix(refusal.field) ? refusal.message : "\(refusal.field): \(refusal.message)")
+    }
+
+    static let activityExample = #"{"attributes-type": "Delivery", "attributes": {"orderNumber": 7}, "content-state": {"status": "packing"}, "pushType": "token"}"#
+    static let endExample = #"{"content-state": {"status": "delivered"}, "dismissalPolicy": "immediate"}"#
+}

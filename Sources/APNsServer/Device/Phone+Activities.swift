@@ -1,0 +1,162 @@
+import APNsCore
+import APNsDevice
+import APNsInspection
+import APNsStore
+import NIOCore
+
+/// Live Activities on the phone: the tokens ActivityKit hands out (each registered in the store
+/// under `<bundle>.push-type.liveactivity`, so APNs' token and topic checks apply to them), the
+/// pushes that reach them, and what the clock does to running activities.
+extension Phone {
+    /// What a Live Activity token stands for: an app's push-to-start token or an activity's
+    /// update token.
+    struct ActivityKey: Hashable, Sendable {
+        var install: AppInstall
+        var target: ActivityTarget
+    }
+
+    static let activityTopicSuffix = ".push-type.liveactivity"
+
+    /// The app a Live Activity topic belongs to (`com.example.app.push-type.liveactivity` →
+    /// `com.example.app`); other topics are the app's own.
+    static func appTopic(_ topic: String) -> String {
+        topic.hasSuffix(Self.activityTopicSuffix) ? String(topic.dropLast(Self.activityTopicSuffix.count)) : topic
+    }
+
+    /// Indexes the Live Activity tokens an app holds (at start, and after a change).
+    static func indexActivityTokens(of app: AppModel, _ install: AppInstall, limits: ActivityLimits, into state: inout State) {
+        if let hex = app.pushToStartToken, let token = DeviceToken(hex: hex) { state.activityTokens[token] = ActivityKey(install: install, target: .pushToStart) }
+        for activity in app.activities {
+            state.activityOwners[activity.id] = install
+            if let hex = activity.updateToken, let token = DeviceToken(hex: hex) { state.activityTokens[token] = ActivityKey(install: install, target: .activity(activity.id)) }
+        }
+        if app.nextActivityChange(limits: limits) != nil { state.activityApps.insert(install) } else { state.activityApps.remove(install) }
+    }
+
+    /// A Live Activity push APNs accepted: the phone applies it (or ignores it, saying why),
+    /// records the outcome in its journal entry, and counts it as delivered, since iOS takes it
+    /// whether or not the app runs. Call after the commit, on `eventLoop`.
+    func receiveActivityPush(_ notification: APNsCore.Notification, at key: ActivityKey, on eventLoop: any EventLoop) {
+        let now = self.clock()
+        let limits = self.activityLimits
+        let push = ActivityPush(payload: notification.payload, priority: Int(notification.priority.rawValue))
+        _ = self.changeActivities(key.install, acknowledging: notification.uniqueID, on: eventLoop) { app in
+            guard notification.pushType == .liveactivity else {
+                var id: String?
+                if case .activity(let activity) = key.target { id = activity }
+                return ActivityReport(
+                    event: push.event ?? "", outcome: .ignored("not-liveactivity"),
+                    reason: "a Live Activity token takes apns-push-type liveactivity, not \(notification.pushType.rawValue)", activityID: id)
+            }
+            return app.receive(push, at: key.target, uniqueID: notification.uniqueID, now: now, limits: limits) { DeviceToken.random().hex }
+        }
+    }
+
+    /// Changes an app's activities under the lock, then writes the change with the tokens that
+    /// came and went (and the push's acknowledgement) in one commit, and tells the journal,
+    /// the metrics and the event stream. The future holds the report and the app once durable;
+    /// `body` throwing changes nothing.
+    func changeActivities(
+        _ install: AppInstall,
+        acknowledging uniqueID: String? = nil,
+        on eventLoop: any EventLoop,
+        _ body: (inout AppModel) throws(DeviceModelError) -> ActivityReport
+    ) -> EventLoopFuture<(ActivityReport, AppModel)> {
+        let promise = eventLoop.makePromise(of: (ActivityReport, AppModel).self)
+        let logger = self.logger
+        do {
+            let (report, app) = try self.state.withLock { state throws -> (ActivityReport, AppModel) in
+                let before = try Self.load(install, &state, self.store)
+                var app = before
+                let report = try body(&app)
+                state.apps[install] = app
+                var operations: [StoreOperation] = []
+                let change = AppChange(install: install, from: before, to: app)
+                if !change.isEmpty { operations.append(.saveApp(change)) }
+                operations += Self.tokenOperations(report.tokens, install, &state)
+                Self.indexActivityTokens(of: app, install, limits: self.activityLimits, into: &state)
+                if let uniqueID { operations.append(.acknowledge(uniqueID: uniqueID)) }
+                guard !operations.isEmpty else {
+                    promise.succeed((report, app))
+                    return (report, app)
+                }
+                // Submitted under the lock: the writer takes changes in the order they were made.
+                self.store.submit(operations) { [report, app] result in
+                    switch result {
+                    case .success: promise.succeed((report, app))
+                    case .failure(let error):
+                        logger.warning("could not save a Live Activity change", metadata: ["apns.app": "\(install)", "store.error": "\(error)"])
+                        promise.fail(error)
+                    }
+                }
+                return (report, app)
+            }
+            _ = app
+            self.announce(report, install: install, uniqueID: uniqueID)
+        } catch {
+            promise.fail(error)
+        }
+        return promise.futureResult
+    }
+
+    /// The store operations for tokens issued and withdrawn, and the index kept in step.
+    private static func tokenOperations(_ changes: [ActivityTokenChange], _ install: AppInstall, _ state: inout State) -> [StoreOperation] {
+        var operations: [StoreOperation] = []
+        for change in changes {
+            if let old = change.replaced.flatMap({ DeviceToken(hex: $0) }) {
+                state.activityTokens[old] = nil
+                operations.append(.unregister(token: old))
+            }
+            guard let token = DeviceToken(hex: change.token) else { continue }
+            let topic = install.topic + Self.activityTopicSuffix
+            operations.append(.register(token: token, topic: topic, deviceID: install.deviceID))
+        }
+        return operations
+    }
+
+    /// Tells the journal (the push's entry and the event stream), the metrics and the device.
+    private func announce(_ report: ActivityReport, install: AppInstall, uniqueID: String?) {
+        if let uniqueID {
+            let record = ActivityRecord(id: report.activityID, event: report.event, outcome: report.outcome.outcome, code: report.outcome.code, reason: report.reason)
+            self.journal.activity(uniqueID: uniqueID, record)
+            self.metrics?.liveActivityPush(outcome: report.outcome.outcome, reason: report.outcome.code ?? "none")
+        }
+        var events: [ActivityEvent] = []
+        for change in report.changes {
+            var event = ActivityEvent(change: change.change, activityID: change.activityID, activityState: change.state.rawValue, topic: install.topic, deviceID: install.deviceID)
+            event.uniqueID = uniqueID
+            if change.change == "ignored" { event.reason = report.reason }
+            if change.change == "token" { event.token = report.tokens.first { $0.activityID == change.activityID }?.token }
+            events.append(event)
+        }
+        for token in report.tokens where token.kind == .pushToStart {
+            var event = ActivityEvent(change: "token", activityID: nil, activityState: nil, topic: install.topic, deviceID: install.deviceID)
+            event.token = token.token
+            events.append(event)
+        }
+        if !events.isEmpty { self.journal.activityEvents(events) }
+    }
+
+    /// The app that holds activity `id`, if any.
+    func owner(ofActivity id: String) -> AppInstall? {
+        self.state.withLock { $0.activityOwners[id] }
+    }
+
+    /// Moves every app's activities to the clock's now: stale, ended, dismissed as due.
+    @discardableResult
+    func advanceActivities(on eventLoop: any EventLoop) -> EventLoopFuture<Void> {
+        let now = self.clock()
+        let limits = self.activityLimits
+        let due = self.state.withLock { state in
+            state.activityApps.filter { state.apps[$0]?.nextActivityChange(limits: limits).map { $0 <= now } ?? true }
+        }
+        let changed = due.map { install in
+            self.changeActivities(install, on: eventLoop) { app in
+                var report = ActivityReport(event: "clock", outcome: ActivityOutcome("clock"))
+                report.changes = app.advanceActivities(to: now, limits: limits)
+                return report
+            }
+        }
+        return EventLoopFuture.andAllComplete(changed, on: eventLoop)
+    }
+}

@@ -1,0 +1,187 @@
+import APNsCore
+import APNsTestSupport
+import Foundation
+import Testing
+
+/// Live Activities over real sockets: a provider pushes `liveactivity` over HTTP/2 with TLS to
+/// the tokens ActivityKit hands out; the admin API reads what the phone made of each push.
+@Suite("Live Activities, end to end")
+struct LiveActivityTests {
+    static let bundle = "com.example.delivery"
+    static let topic = bundle + ".push-type.liveactivity"
+    static let types = #"{"Delivery": {"attributes": {"order": "int"}, "contentState": {"status": "string", "eta": "date?"}}}"#
+
+    /// An app with a declared activity type; its device token and its push-to-start token.
+    static func app(_ emulator: RunningEmulator, extra: String = "") async throws -> (token: String, pushToStart: String) {
+        let created = try await emulator.adminObject("/api/v1/devices", method: "POST", body: #"{"topic": "\#(bundle)"}"#, status: 201)
+        let token = try #require(created["token"] as? String)
+        let app = try await emulator.adminObject("/api/v1/devices/\(token)/app", method: "PUT", body: #"{"activityTypes": \#(types)\#(extra)}"#)
+        return (token, try #require(app["pushToStartToken"] as? String))
+    }
+
+    static var now: Int { Int(Date().timeIntervalSince1970) }
+
+    static func start(_ extra: String = #", "input-push-token": 1"#, alert: String = #""alert": {"title": "Order 7", "body": "Packing"}"#) -> String {
+        #"{"aps": {"event": "start", "timestamp": \#(now), "attributes-type": "Delivery", "attributes": {"order": 7}, "content-state": {"status": "packing"}, \#(alert)\#(extra)}}"#
+    }
+
+    static func update(_ timestamp: Int, _ status: String, event: String = "update", extra: String = "") -> String {
+        #"{"aps": {"event": "\#(event)", "timestamp": \#(timestamp), "content-state": {"status": "\#(status)"}\#(extra)}}"#
+    }
+
+    static func send(_ provider: HTTP2TestClient, _ token: String, _ json: String, priority: Int = 10, topic: String = topic) async throws -> HTTP2TestClient.Response {
+        try await provider.push(token: token, headers: [("apns-topic", topic), ("apns-push-type", "liveactivity"), ("apns-priority", String(priority))], json: json)
+    }
+
+    /// The activity a push concerned, as the journal records it.
+    static func outcome(_ emulator: RunningEmulator, _ response: HTTP2TestClient.Response) async throws -> [String: Any] {
+        #expect(response.status == 200)
+        let uniqueID = try #require(response.header("apns-unique-id"))
+        let entry = try await emulator.adminObject("/api/v1/notifications/\(uniqueID)")
+        #expect(entry["status"] as? String == "delivered", "iOS takes a Live Activity push whether or not the app runs")
+        return try #require(entry["activity"] as? [String: Any])
+    }
+
+    static func activities(_ emulator: RunningEmulator, _ token: String) async throws -> [[String: Any]] {
+        try #require(try await emulator.adminObject("/api/v1/devices/\(token)/activities")["items"] as? [[String: Any]])
+    }
+
+    // Apple, "Starting and updating Live Activities with ActivityKit push notifications": the
+    // topic is <bundle>.push-type.liveactivity; a push-to-start carries attributes-type,
+    // attributes, content-state and an alert; input-push-token (iOS 18) asks for an update token.
+    @Test("push-to-start with input-push-token: an active activity with an update token; updates in timestamp order; an older one ignored")
+    func pushToStartAndUpdates() async throws {
+        let emulator = try await RunningEmulator.start()
+        let (token, pushToStart) = try await Self.app(emulator)
+        let provider = try await emulator.http2Client()
+        let started = try await Self.outcome(emulator, try await Self.send(provider, pushToStart, Self.start()))
+        #expect(started["outcome"] as? String == "started" && started["event"] as? String == "start")
+        let id = try #require(started["id"] as? String)
+        let activity = try await emulator.adminObject("/api/v1/activities/\(id)")
+        #expect(activity["activityState"] as? String == "active" && activity["type"] as? String == "Delivery")
+        let updateToken = try #require(activity["updateToken"] as? String)
+
+        // The bundle's own topic is not the token's (APNs: DeviceTokenNotForTopic).
+        let wrongTopic = try await Self.send(provider, updateToken, Self.update(Self.now, "x"), topic: Self.bundle)
+        #expect(wrongTopic.status == 400 && wrongTopic.reason == "DeviceTokenNotForTopic")
+
+        // ActivityKit: an update older than the last applied one is ignored (forum thread 776165).
+        // A date goes out as UNIX seconds and is read as seconds since 2001 (home-assistant/iOS #4677).
+        let newer = try await Self.outcome(emulator, try await Self.send(provider, updateToken, #"{"aps": {"event": "update", "timestamp": \#(Self.now + 60), "content-state": {"status": "on the way", "eta": 1700000000}}}"#))
+        #expect(newer["outcome"] as? String == "applied")
+        let older = try await Self.outcome(emulator, try await Self.send(provider, updateToken, Self.update(Self.now - 60, "packing")))
+        #expect(older["outcome"] as? String == "ignored" && older["code"] as? String == "stale-timestamp")
+        #expect((older["reason"] as? String)?.contains("older than the last applied") == true)
+        let after = try await emulator.adminObject("/api/v1/activities/\(id)")
+        #expect(after["contentState"] as? [String: String] == ["status": "on the way", "eta": "2054-11-14T22:13:20Z"])
+        let history = try #require(after["history"] as? [[String: Any]])
+        #expect(history.map { $0["outcome"] as? String } == ["started", "applied", "ignored"])
+        #expect(try await Self.activities(emulator, token).map { $0["id"] as? String } == [id])
+        try await emulator.stop()
+    }
+
+    // APNSwift #232: a start with an empty alert, "nothing arrives". flutter_live_activities
+    // #118: APNs 200, the device cannot decode the content state.
+    @Test("a start without alert, or with a content state that does not decode, is not started: 200 from APNs, the reason in the journal and the metrics")
+    func notStarted() async throws {
+        let emulator = try await RunningEmulator.start()
+        let (token, pushToStart) = try await Self.app(emulator)
+        let provider = try await emulator.http2Client()
+        let noAlert = try await Self.outcome(emulator, try await Self.send(provider, pushToStart, Self.start("", alert: #""alert": {"title": "", "body": ""}"#)))
+        #expect(noAlert["outcome"] as? String == "not started" && noAlert["code"] as? String == "missing-alert")
+        let badState = try await Self.outcome(emulator, try await Self.send(provider, pushToStart, Self.start().replacingOccurrences(of: #""status": "packing""#, with: #""status": 3"#)))
+        #expect(badState["code"] as? String == "content-state-decode")
+        #expect((badState["reason"] as? String)?.contains("typeMismatch at aps.content-state.status") == true)
+        #expect(try await Self.activities(emulator, token).isEmpty)
+        let metrics = try await emulator.admin("/metrics").text
+        #expect(metrics.contains(#"apns_live_activity_pushes_total{outcome="not started",reason="missing-alert"} 1"#))
+        try await emulator.stop()
+    }
+
+    // ActivityUIDismissalPolicy: .after(date) leaves at the date (within 4 hours); "Displaying
+    // live data with Live Activities": the system ends an activity after 8 hours.
+    @Test("end with a dismissal date: dismissed when the clock passes it; another activity ends by itself after 8 h")
+    func clock() async throws {
+        let emulator = try await RunningEmulator.start()
+        let (token, pushToStart) = try await Self.app(emulator)
+        let provider = try await emulator.http2Client()
+        let first = try #require(try await Self.outcome(emulator, try await Self.send(provider, pushToStart, Self.start()))["id"] as? String)
+        let second = try #require(try await Self.outcome(emulator, try await Self.send(provider, pushToStart, Self.start()))["id"] as? String)
+        let updateToken = try #require(try await emulator.adminObject("/api/v1/activities/\(first)")["updateToken"] as? String)
+        let end = Self.update(Self.now + 1, "delivered", event: "end", extra: #", "dismissal-date": \#(Self.now + 1800)"#)
+        #expect(try await Self.outcome(emulator, try await Self.send(provider, updateToken, end))["outcome"] as? String == "applied")
+        #expect(try await emulator.adminObject("/api/v1/activities/\(first)")["activityState"] as? String == "ended")
+        _ = try await emulator.adminObject("/api/v1/clock", method: "POST", body: #"{"advance": "31m"}"#)
+        let ended = try await emulator.adminObject("/api/v1/activities/\(first)")
+        #expect(ended["activityState"] as? String == "dismissed" && ended["contentState"] as? [String: String] == ["status": "delivered"])
+        #expect(try await emulator.adminObject("/api/v1/activities/\(second)")["activityState"] as? String == "active")
+        _ = try await emulator.adminObject("/api/v1/clock", method: "POST", body: #"{"advance": "450m"}"#)
+        #expect(try await emulator.adminObject("/api/v1/activities/\(second)")["activityState"] as? String == "ended")
+        _ = try await emulator.adminObject("/api/v1/clock", method: "POST", body: #"{"advance": "4h"}"#)
+        #expect(try await emulator.adminObject("/api/v1/activities/\(second)")["activityState"] as? String == "dismissed")
+        let pushAfter = try await Self.outcome(emulator, try await Self.send(provider, updateToken, Self.update(Self.now + 50_000, "again")))
+        #expect(pushAfter["code"] as? String == "activity-ended")
+        #expect(try await Self.activities(emulator, token).count == 2)
+        try await emulator.stop()
+    }
+
+    // Apple: priority 10 Live Activity updates draw from a budget, priority 5 ones do not.
+    @Test("budget: priority 10 updates past the hourly budget are ignored as budget exceeded, priority 5 ones applied")
+    func budget() async throws {
+        let emulator = try await RunningEmulator.start { $0.activityLimits.hourlyBudget = 3 }
+        let (_, pushToStart) = try await Self.app(emulator)
+        let provider = try await emulator.http2Client()
+        let id = try #require(try await Self.outcome(emulator, try await Self.send(provider, pushToStart, Self.start()))["id"] as? String)
+        let updateToken = try #require(try await emulator.adminObject("/api/v1/activities/\(id)")["updateToken"] as? String)
+        let base = Self.now
+        for n in 1...3 { #expect(try await Self.outcome(emulator, try await Self.send(provider, updateToken, Self.update(base + n, "s\(n)")))["outcome"] as? String == "applied") }
+        let throttled = try await Self.outcome(emulator, try await Self.send(provider, updateToken, Self.update(base + 4, "s4")))
+        #expect(throttled["code"] as? String == "budget-exceeded" && (throttled["reason"] as? String)?.contains("budget exceeded") == true)
+        let quiet = try await Self.outcome(emulator, try await Self.send(provider, updateToken, Self.update(base + 5, "s5"), priority: 5))
+        #expect(quiet["outcome"] as? String == "applied")
+        #expect(try await emulator.adminObject("/api/v1/activities/\(id)")["contentState"] as? [String: String] == ["status": "s5"])
+        try await emulator.stop()
+    }
+
+    @Test("a restart keeps activities and tokens; a rotated token answers 410 Unregistered")
+    func restartAndRotation() async throws {
+        let directory = try TemporaryDirectory()
+        var emulator = try await RunningEmulator.start(directory: directory)
+        let (token, pushToStart) = try await Self.app(emulator)
+        var provider = try await emulator.http2Client()
+        let id = try #require(try await Self.outcome(emulator, try await Self.send(provider, pushToStart, Self.start()))["id"] as? String)
+        let updateToken = try #require(try await emulator.adminObject("/api/v1/activities/\(id)")["updateToken"] as? String)
+        try await emulator.stop()
+
+        emulator = try await RunningEmulator.start(directory: directory)
+        provider = try await emulator.http2Client()
+        #expect(try await emulator.adminObject("/api/v1/devices/\(token)/app")["pushToStartToken"] as? String == pushToStart)
+        #expect(try await Self.outcome(emulator, try await Self.send(provider, updateToken, Self.update(Self.now + 10, "after restart")))["outcome"] as? String == "applied")
+        let rotated = try await emulator.adminObject("/api/v1/activities/\(id)/rotate-token", method: "POST")
+        #expect(rotated["replaced"] as? String == updateToken)
+        let newToken = try #require(rotated["token"] as? String)
+        let old = try await Self.send(provider, updateToken, Self.update(Self.now + 20, "old"))
+        #expect(old.status == 410 && old.reason == "Unregistered")
+        #expect(try await Self.outcome(emulator, try await Self.send(provider, newToken, Self.update(Self.now + 30, "new")))["outcome"] as? String == "applied")
+        try await emulator.stop()
+    }
+
+    @Test("in the app: Activity.request with pushType token, end with immediate dismissal; refusals say why")
+    func inApp() async throws {
+        let emulator = try await RunningEmulator.start()
+        let (token, _) = try await Self.app(emulator, extra: #", "liveActivitiesEnabled": true"#)
+        let body = #"{"attributes-type": "Delivery", "attributes": {"order": 1}, "content-state": {"status": "new"}, "pushType": "token"}"#
+        let created = try await emulator.adminObject("/api/v1/devices/\(token)/activities", method: "POST", body: body, status: 201)
+        let id = try #require(created["id"] as? String)
+        #expect(created["updateToken"] is String && created["startedBy"] as? String == "app")
+        let bad = try await emulator.admin("/api/v1/devices/\(token)/activities", method: "POST", body: body.replacingOccurrences(of: #"{"order": 1}"#, with: "{}"))
+        #expect(bad.status == 400 && bad.text.contains("keyNotFound"))
+        let ended = try await emulator.adminObject("/api/v1/activities/\(id)/end", method: "POST", body: #"{"dismissalPolicy": "immediate"}"#)
+        #expect(ended["activityState"] as? String == "dismissed")
+        #expect(try await emulator.admin("/api/v1/activities/\(id)/end", method: "POST", body: "{}").status == 409)
+        _ = try await emulator.adminObject("/api/v1/devices/\(token)/app", method: "PUT", body: #"{"liveActivitiesEnabled": false}"#)
+        let denied = try await emulator.admin("/api/v1/devices/\(token)/activities", method: "POST", body: body)
+        #expect(denied.status == 409 && denied.text.contains("denied"))
+        try await emulator.stop()
+    }
+}
