@@ -14,7 +14,7 @@ extension AppModel {
             throw DeviceModelError(.refused, field: "liveActivitiesEnabled", "ActivityAuthorizationError.denied: the user turned off Live Activities for this app")
         }
         guard let type = self.activityTypes[request.attributesType] else {
-            throw DeviceModelError(.invalid, field: "attributes-type", "the app declares no activity type \(request.attributesType); declare it in the app's activityTypes first")
+            throw DeviceModelError(.refused, field: "attributes-type", "the app declares no activity type \(request.attributesType); declare it in the app's activityTypes first")
         }
         let attributes = try Self.decoded(type.attributes, "attributes", json)
         let state = try Self.decoded(type.contentState, "content-state", json)

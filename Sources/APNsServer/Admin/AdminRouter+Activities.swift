@@ -11,25 +11,29 @@ extension AdminRouter {
         let segments = request.segments
         if segments[2] == "activities" {
             let id = segments[3]
-            guard let install = self.relay.phone.owner(ofActivity: id) else { return request.now(Self.error(404, "no Live Activity \(id) on any emulated phone")) }
-            switch segments.count == 5 ? segments[4] : "" {
-            case "" where segments.count == 4: return try request.only("GET") { request.now(self.activity(id, of: install)) }
-            case "end": return try request.only("POST") { request.later(self.endActivity(id, of: install, body: request.body, on: request.eventLoop)) }
-            case "rotate-token": return try request.only("POST") { request.later(self.rotateToken(of: install, activity: id, on: request.eventLoop)) }
-            default: return request.now(Self.error(404, "no such endpoint: \(request.path)"))
+            let action = segments.count == 5 ? segments[4] : ""
+            guard ["", "end", "rotate-token"].contains(action) else { return request.now(Self.error(404, "no such endpoint: \(request.path)")) }
+            return try request.only(action.isEmpty ? "GET" : "POST") {
+                guard let install = self.relay.phone.owner(ofActivity: id) else { return request.now(Self.error(404, "no Live Activity \(id) on any emulated phone")) }
+                switch action {
+                case "end": return request.later(self.endActivity(id, of: install, body: request.body, on: request.eventLoop))
+                case "rotate-token": return request.later(self.rotateToken(of: install, activity: id, on: request.eventLoop))
+                default: return request.now(self.activity(id, of: install))
+                }
             }
         }
         guard let token = DeviceToken(hex: segments[3]) else { return request.now(Self.badToken) }
+        if segments[4] == "rotate-push-to-start-token" {
+            return try request.only("POST") {
+                let found = self.phoneInstall(of: token)
+                guard let install = found.install else { return request.now(found.refusal) }
+                return request.later(self.rotateToken(of: install, activity: nil, on: request.eventLoop))
+            }
+        }
+        guard request.method == "GET" || request.method == "POST" else { return request.now(Self.notAllowed("GET", "POST")) }
         let found = self.phoneInstall(of: token)
         guard let install = found.install else { return request.now(found.refusal) }
-        if segments[4] == "rotate-push-to-start-token" {
-            return try request.only("POST") { request.later(self.rotateToken(of: install, activity: nil, on: request.eventLoop)) }
-        }
-        switch request.method {
-        case "GET": return request.now(self.activities(of: install))
-        case "POST": return request.later(self.startActivity(in: install, body: request.body, on: request.eventLoop))
-        default: return request.now(Self.notAllowed("GET", "POST"))
-        }
+        return request.method == "GET" ? request.now(self.activities(of: install)) : request.later(self.startActivity(in: install, body: request.body, on: request.eventLoop))
     }
 
     func activities(of install: AppInstall) -> Response {

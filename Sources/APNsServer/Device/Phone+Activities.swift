@@ -74,7 +74,7 @@ extension Phone {
                 let change = AppChange(install: install, from: before, to: app)
                 if !change.isEmpty { operations.append(.saveApp(change)) }
                 operations += Self.tokenOperations(report.tokens, install, &state)
-                Self.indexActivityTokens(of: app, install, limits: self.activityLimits, into: &state)
+                Self.track(app, install, limits: self.activityLimits, in: &state)
                 if let uniqueID { operations.append(.acknowledge(uniqueID: uniqueID)) }
                 guard !operations.isEmpty else {
                     promise.succeed((report, app))

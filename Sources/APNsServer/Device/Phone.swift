@@ -123,8 +123,7 @@ public final class Phone: Sendable {
                 var app = before
                 let result = try body(&app)
                 state.apps[install] = app
-                if let token = Self.devicelessToken(install) { state.deviceless.insert(token) }
-                if app.pending.isEmpty { state.scheduled.remove(install) } else { state.scheduled.insert(install) }
+                Self.track(app, install, limits: self.activityLimits, in: &state)
                 let change = AppChange(install: install, from: before, to: app)
                 guard !change.isEmpty else { return promise.succeed((result, app)) }
                 // Submitted under the lock: the writer takes changes in the order they were made.
@@ -136,6 +135,14 @@ public final class Phone: Sendable {
             promise.fail(error)
         }
         return promise.futureResult
+    }
+
+    /// Keeps the indexes in step with a changed app: a token no device holds now presents its
+    /// notifications, the scheduler watches apps with pending requests, Live Activity tokens.
+    static func track(_ app: AppModel, _ install: AppInstall, limits: ActivityLimits, in state: inout State) {
+        if let token = Self.devicelessToken(install) { state.deviceless.insert(token) }
+        if app.pending.isEmpty { state.scheduled.remove(install) } else { state.scheduled.insert(install) }
+        Self.indexActivityTokens(of: app, install, limits: limits, into: &state)
     }
 
     static func load(_ install: AppInstall, _ state: inout State, _ store: NotificationStore) throws(StoreError) -> AppModel {
