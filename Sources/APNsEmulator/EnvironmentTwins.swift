@@ -42,6 +42,10 @@ enum EnvironmentTwins {
         ("--ephemeral", "APNS_EMULATOR_EPHEMERAL"),
         ("--forward-to-simulator", "APNS_EMULATOR_FORWARD_TO_SIMULATOR"),
         ("--config", "APNS_EMULATOR_CONFIG"),
+        ("--activity-max-concurrent", "APNS_EMULATOR_ACTIVITY_MAX_CONCURRENT"),
+        ("--activity-budget", "APNS_EMULATOR_ACTIVITY_BUDGET"),
+        ("--activity-frequent-budget", "APNS_EMULATOR_ACTIVITY_FREQUENT_BUDGET"),
+        ("--activity-push-to-start-budget", "APNS_EMULATOR_ACTIVITY_PUSH_TO_START_BUDGET"),
     ]
 
     /// Twins of flags without a value.

@@ -132,6 +132,9 @@ struct ServeCommand: AsyncParsableCommand {
     )
     var simulatorDevice: String?
 
+    @OptionGroup(title: "Live Activities")
+    var activities: ActivityOptions
+
     @Flag(help: "No line per push on the console (accepted or rejected); other messages stay. (env: \(EnvironmentTwins.variable(for: "--quiet")))")
     var quiet = false
 
@@ -208,6 +211,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.eventLoopThreads = self.threads ?? System.coreCount
         configuration.writerSpin = .microseconds(self.writerSpin)
         configuration.logPushes = !self.quiet
+        configuration.activityLimits = self.activities.limits
         configuration.simulatorDevice = self.simulatorDevice
         configuration.auth = self.auth
         configuration.providerCAPaths = self.providerCAPaths

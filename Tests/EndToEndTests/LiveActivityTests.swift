@@ -184,4 +184,16 @@ struct LiveActivityTests {
         #expect(denied.status == 409 && denied.text.contains("denied"))
         try await emulator.stop()
     }
+
+    // Forum thread 712499 (Apple): Live Activity pushes need token authentication; a certificate
+    // connection was refused. jerryliurui/Live-Activities-Demo-NBA-Score #1 shows the reason a
+    // certificate gets for the .push-type.liveactivity topic: TopicDisallowed.
+    @Test("a certificate connection gets 400 TopicDisallowed for the liveactivity topic")
+    func certificate() async throws {
+        let emulator = try await RunningEmulator.start { $0.auth = .strict }
+        let client = try await emulator.http2Client(identity: try emulator.providerIdentity(uid: Self.bundle))
+        let refused = try await Self.send(client, String(repeating: "ab", count: 32), Self.start())
+        #expect(refused.status == 400 && refused.reason == "TopicDisallowed")
+        try await emulator.stop()
+    }
 }
