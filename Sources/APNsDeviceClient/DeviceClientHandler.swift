@@ -10,12 +10,14 @@ enum ReplyKind: Hashable {
     /// Version 2, answered by their own message or by `refused`, matched by subject (topic or
     /// unique id) since the same messages also arrive unasked.
     case authorization, app, response, scheduled, pending, cancelled
+    /// Version 3: the answer to start-activity, end-activity and activities.
+    case activities
 
     /// Whether the kind is a version-2 answer (matched by subject, refusable).
     var isPhone: Bool {
         switch self {
         case .welcome, .registered, .resumed, .unregistered, .pong: false
-        case .authorization, .app, .response, .scheduled, .pending, .cancelled: true
+        case .authorization, .app, .response, .scheduled, .pending, .cancelled, .activities: true
         }
     }
 }
@@ -28,6 +30,12 @@ public enum DeviceEvent: Sendable {
     case response(UserResponse)
     /// An app's settings after a change.
     case app(topic: String, AppModel)
+    /// Version 3: a Live Activity changed (`started`, `updated`, `ignored` with the reason,
+    /// `stale`, `ended`, `dismissed`).
+    case activity(topic: String, change: String, reason: String?, ActivitySnapshot)
+    /// Version 3: ActivityKit issued a token: an activity's update token, or the app's
+    /// push-to-start token (`activityID` nil).
+    case activityToken(topic: String, activityID: String?, token: DeviceToken)
 }
 
 /// Routes server messages: replies to the request waiting for that kind (in order), notifications
@@ -99,6 +107,11 @@ final class DeviceClientHandler: ChannelInboundHandler {
         case .scheduled(let topic, _): self.phoneReply(.scheduled, topic, message)
         case .pending(let topic, _): self.phoneReply(.pending, topic, message)
         case .cancelled(let topic, _): self.phoneReply(.cancelled, topic, message)
+        case .activities(let topic, _): self.phoneReply(.activities, topic, message)
+        case .activityToken(let topic, let activityID, let token): self.events.yield(.activityToken(topic: topic, activityID: activityID, token: token))
+        case .activity(let topic, let document):
+            guard let change = self.decode(ActivityChangeDocument.self, document, context: context) else { return }
+            self.events.yield(.activity(topic: topic, change: change.change, reason: change.reason, change.activity))
         }
     }
 

@@ -33,6 +33,10 @@ extension DeviceCommand {
             let json = "{" + document.map { "\"\($0.key)\": \($0.value)" }.joined(separator: ", ") + "}"
             _ = try await client.configure(topic: topic, document: Array(json.utf8))
         }
+        if let path = self.activityTypesFile {
+            let app = try await client.declareActivityTypes(topic: topic, document: Array(try String(contentsOfFile: path, encoding: .utf8).utf8))
+            sayError("activity types: \(app.activityTypes.keys.sorted().joined(separator: ", "))\(app.pushToStartToken.map { "; push-to-start token \($0)" } ?? "")")
+        }
         for path in self.scheduleFiles {
             for request in try Self.scheduleRequests(try String(contentsOfFile: path, encoding: .utf8), from: path) {
                 try await Self.schedule(request, on: client, topic: topic)
@@ -89,6 +93,9 @@ extension DeviceCommand {
         guard let verb = words.first else { return }
         do {
             switch (verb, words.count) {
+            case ("activities", 1), ("start", 2...), ("end", 2...):
+                guard let topic else { throw DeviceCommandError("\(verb) needs --topic (the app)") }
+                return try await self.performForActivities(verb, words, command, on: client, topic: topic)
             case ("state", 2), ("timezone", 2), ("schedule", 2...), ("pending", 1), ("cancel", 2):
                 guard let topic else { throw DeviceCommandError("\(verb) needs --topic (the app), or a notification printed first") }
                 return try await self.performForApp(verb, words, command, on: client, topic: topic)
@@ -97,7 +104,7 @@ extension DeviceCommand {
             default:
                 throw DeviceCommandError(
                     "commands: tap ID, action ID ACTION, text ID ACTION \"reply\", dismiss ID, state foreground|background|notRunning, "
-                        + "timezone ZONE, schedule JSON|FILE, pending, cancel ID|--all"
+                        + "timezone ZONE, schedule JSON|FILE, pending, cancel ID|--all, activities, start JSON|FILE, end ACTIVITY-ID [JSON]"
                 )
             }
             let id = try Self.resolve(words[1], seen: seen)

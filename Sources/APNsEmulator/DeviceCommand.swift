@@ -23,8 +23,9 @@ struct DeviceCommand: AsyncParsableCommand {
             Act as the user (or the app) by typing on standard input, one command a line (IDs may be \
             shortened to a prefix of a printed unique id): tap ID, action ID ACTION, text ID ACTION "reply", \
             dismiss ID, state foreground|background|notRunning, timezone ZONE, schedule JSON|FILE, pending, \
-            cancel ID|--all. Responses print as {"response": ...} lines, the others as {"scheduled": ...}, \
-            {"pending": [...]} and {"cancelled": N}.
+            cancel ID|--all; with --activity-types (Live Activities): activities, start JSON|FILE, end ACTIVITY-ID [JSON]. \
+            Responses print as {"response": ...} lines, the others as {"scheduled": ...}, {"pending": [...]}, \
+            {"cancelled": N}, {"activities": [...]} and {"activity": ...}.
             """,
         version: EmulatorVersion.string
     )
@@ -80,13 +81,19 @@ struct DeviceCommand: AsyncParsableCommand {
     )
     var scheduleFiles: [String] = []
 
+    @Option(
+        name: .customLong("activity-types"),
+        help: "A JSON file of the app's Live Activity types ({\"<Name>\": {\"attributes\": {...}, \"contentState\": {...}}}): declared at launch; tokens and activity changes then print as {\"activityToken\": ...} and {\"activity\": ...} lines."
+    )
+    var activityTypesFile: String?
+
     func validate() throws {
         guard self.topic != nil || !self.tokens.isEmpty else {
             throw ValidationError("give --topic (register a new token for this app) or --token (resume)")
         }
-        let settings = [self.authorize, self.categoriesFile, self.state, self.language, self.stringsFile, self.timeZone].contains { $0 != nil }
+        let settings = [self.authorize, self.categoriesFile, self.state, self.language, self.stringsFile, self.timeZone, self.activityTypesFile].contains { $0 != nil }
         if settings || !self.scheduleFiles.isEmpty, self.topic == nil {
-            throw ValidationError("--authorize, --categories, --state, --language, --time-zone, --strings and --schedule need --topic (the app)")
+            throw ValidationError("--authorize, --categories, --state, --language, --time-zone, --strings, --schedule and --activity-types need --topic (the app)")
         }
         if let zone = self.timeZone, TimeZone(identifier: zone) == nil {
             throw ValidationError("--time-zone \(zone) is not a time zone (use an IANA name such as Europe/Paris)")
@@ -175,6 +182,10 @@ struct DeviceCommand: AsyncParsableCommand {
                 say(#"{"response":"# + PhoneJSON.encoded(response) + "}")
             case .event(.app):
                 break
+            case .event(.activity(_, let change, let reason, let activity)):
+                say(Self.activityLine(change, reason: reason, activity))
+            case .event(.activityToken(_, let activityID, let token)):
+                say(Self.tokenLine(activityID: activityID, token: token))
             case .command(let line):
                 await self.perform(line, on: client, topic: topic, seen: seen)
             case .closed(let error):

@@ -34,6 +34,8 @@ extension DeviceClientMessage {
             self = .listPending(topic: try body.string())
         case DeviceMessageType.cancel:
             self = .cancel(topic: try body.string(), identifier: try body.optionalString())
+        case DeviceMessageType.declareActivities...DeviceMessageType.listActivities:
+            self = try Self.activityMessage(frame.type, &body)
         default:
             throw DeviceProtocolError(.unknownMessage, "unknown message type 0x\(String(frame.type, radix: 16))")
         }
@@ -91,6 +93,8 @@ extension DeviceClientMessage {
             type = DeviceMessageType.cancel
             body.writeDeviceString(topic)
             body.writeDeviceOptionalString(identifier)
+        case .declareActivities, .startActivity, .endActivity, .listActivities:
+            type = self.writeActivity(into: &body)
         }
         return DeviceFrame(type: type, body: body)
     }
@@ -163,6 +167,8 @@ extension DeviceServerMessage {
             self = .pending(topic: try body.string(), document: try body.payload())
         case DeviceMessageType.cancelled:
             self = .cancelled(topic: try body.string(), removed: try body.u16())
+        case DeviceMessageType.activity...DeviceMessageType.activities:
+            self = try Self.activityMessage(frame.type, &body)
         default:
             throw DeviceProtocolError(.unknownMessage, "unknown message type 0x\(String(frame.type, radix: 16))")
         }
@@ -251,6 +257,8 @@ extension DeviceServerMessage {
             type = DeviceMessageType.cancelled
             body.writeDeviceString(topic)
             body.writeInteger(removed)
+        case .activity, .activityToken, .activities:
+            type = self.writeActivity(into: &body)
         }
         return DeviceFrame(type: type, body: body)
     }

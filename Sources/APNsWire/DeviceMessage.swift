@@ -24,6 +24,16 @@ public enum DeviceClientMessage: Hashable, Sendable {
     case listPending(topic: String)
     /// Version 2: the app cancels one pending local notification, or all of them (nil).
     case cancel(topic: String, identifier: String?)
+    /// Version 3: the app declares its Live Activity types (JSON: the app document's
+    /// `activityTypes`, `{"<Name>": {"attributes": {...}, "contentState": {...}}}`).
+    case declareActivities(topic: String, document: [UInt8])
+    /// Version 3: the app starts a Live Activity (`Activity.request`; JSON as the admin API's
+    /// `POST .../activities`).
+    case startActivity(topic: String, document: [UInt8])
+    /// Version 3: the app ends one of its activities (JSON as `POST /api/v1/activities/<id>/end`).
+    case endActivity(topic: String, activityID: String, document: [UInt8])
+    /// Version 3: the app lists its activities.
+    case listActivities(topic: String)
 }
 
 extension DeviceClientMessage {
@@ -31,6 +41,14 @@ extension DeviceClientMessage {
     public var needsVersion2: Bool {
         switch self {
         case .authorize, .configure, .respond, .schedule, .listPending, .cancel: true
+        default: self.needsVersion3
+        }
+    }
+
+    /// Whether the message exists only from protocol version 3 on (Live Activities).
+    public var needsVersion3: Bool {
+        switch self {
+        case .declareActivities, .startActivity, .endActivity, .listActivities: true
         default: false
         }
     }
@@ -50,6 +68,10 @@ extension DeviceClientMessage {
         case .schedule: "schedule"
         case .listPending: "pending"
         case .cancel: "cancel"
+        case .declareActivities: "activity-types"
+        case .startActivity: "start-activity"
+        case .endActivity: "end-activity"
+        case .listActivities: "activities"
         }
     }
 }
@@ -81,6 +103,14 @@ public enum DeviceServerMessage: Hashable, Sendable {
     case pending(topic: String, document: [UInt8])
     /// Version 2: the answer to `cancel`: how many pending requests went.
     case cancelled(topic: String, removed: UInt16)
+    /// Version 3: a Live Activity changed (JSON: `{"change", "reason", "activity"}`), as the
+    /// answer to `start-activity` or `end-activity`, or on its own (a push, the clock).
+    case activity(topic: String, document: [UInt8])
+    /// Version 3: a token ActivityKit issued: an activity's update token (`pushTokenUpdates`), or
+    /// the app's push-to-start token (`pushToStartTokenUpdates`, `activityID` nil).
+    case activityToken(topic: String, activityID: String?, token: DeviceToken)
+    /// Version 3: the answer to `activities` (JSON as `GET .../activities`).
+    case activities(topic: String, document: [UInt8])
 }
 
 /// How the server took one token a device presented in `resume`.
@@ -103,8 +133,8 @@ public struct ResumeResult: Hashable, Sendable {
 /// Limits of the device protocol.
 public enum DeviceProtocol {
     /// The newest protocol version; version 1 sessions work as before.
-    public static let version: UInt8 = 2
-    public static let versions: ClosedRange<UInt8> = 1...2
+    public static let version: UInt8 = 3
+    public static let versions: ClosedRange<UInt8> = 1...3
     /// The largest frame length (type byte plus body).
     public static let maximumFrameLength = 65_536
     /// The longest device id and topic, in bytes.
@@ -126,6 +156,10 @@ enum DeviceMessageType {
     static let schedule: UInt8 = 0x0A
     static let listPending: UInt8 = 0x0B
     static let cancel: UInt8 = 0x0C
+    static let declareActivities: UInt8 = 0x0D
+    static let startActivity: UInt8 = 0x0E
+    static let endActivity: UInt8 = 0x0F
+    static let listActivities: UInt8 = 0x10
     static let welcome: UInt8 = 0x81
     static let registered: UInt8 = 0x82
     static let resumed: UInt8 = 0x83
@@ -141,4 +175,7 @@ enum DeviceMessageType {
     static let pending: UInt8 = 0x8D
     static let cancelled: UInt8 = 0x8E
     static let error: UInt8 = 0x8F
+    static let activity: UInt8 = 0x90
+    static let activityToken: UInt8 = 0x91
+    static let activities: UInt8 = 0x92
 }

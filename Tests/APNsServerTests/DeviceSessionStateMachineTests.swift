@@ -80,12 +80,27 @@ struct DeviceSessionStateMachineTests {
         #expect(self.failureCode(twice.received(.hello(version: 1, deviceID: "phone"))) == .unexpectedMessage)
 
         var version = DeviceSessionStateMachine()
-        #expect(self.failureCode(version.received(.hello(version: 3, deviceID: "phone"))) == .unsupportedVersion)
+        #expect(self.failureCode(version.received(.hello(version: 4, deviceID: "phone"))) == .unsupportedVersion)
 
         var empty = DeviceSessionStateMachine()
         #expect(self.failureCode(empty.received(.hello(version: 1, deviceID: ""))) == .invalidArgument)
         var long = DeviceSessionStateMachine()
         #expect(self.failureCode(long.received(.hello(version: 1, deviceID: String(repeating: "d", count: 129)))) == .invalidArgument)
+    }
+
+    @Test("version 3's Live Activity messages: carried out on a version-3 session, an error on version 2")
+    func activities() {
+        var three = DeviceSessionStateMachine()
+        #expect(three.received(.hello(version: 3, deviceID: "phone")) == .send(.welcome(version: 3)))
+        let start = DeviceClientMessage.startActivity(topic: "com.example.app", document: Array("{}".utf8))
+        #expect(three.received(start) == .activities(deviceID: "phone", start))
+        #expect(three.busy)
+        var two = DeviceSessionStateMachine()
+        _ = two.received(.hello(version: 2, deviceID: "phone"))
+        #expect(self.failureCode(two.received(.listActivities(topic: "com.example.app"))) == .unexpectedMessage)
+        var empty = DeviceSessionStateMachine()
+        _ = empty.received(.hello(version: 3, deviceID: "phone"))
+        #expect(self.failureCode(empty.received(.listActivities(topic: ""))) == .invalidArgument)
     }
 
     @Test("register asks the store, and the token is held once issued")

@@ -56,6 +56,9 @@ final class DeviceSessionHandler: ChannelInboundHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
+        if let subscriber = self.subscriber, let deviceID = self.machine.deviceID, self.machine.version >= 3 {
+            self.relay.hub.unsubscribe(device: deviceID, subscriber)
+        }
         if let subscriber = self.subscriber {
             for token in self.machine.closed() { self.relay.unsubscribe(token, subscriber) }
         }
@@ -104,6 +107,10 @@ final class DeviceSessionHandler: ChannelInboundHandler {
                 self.send(.presented(uniqueID: notification.uniqueID, document: Phone.json(presentation ?? Phone.noApp)))
             }
         case .send(let message):
+            // A version-3 device hears what ActivityKit does for it (tokens, activity changes).
+            if case .welcome(let version) = message, version >= 3, let deviceID = self.machine.deviceID, let subscriber = self.subscriber {
+                self.relay.hub.subscribe(device: deviceID, subscriber)
+            }
             self.send(message)
         case .authorize(let deviceID, let topic, let options, let allow):
             self.authorize(AppInstall(deviceID: deviceID, topic: topic), options: options, allow: allow)
@@ -113,6 +120,8 @@ final class DeviceSessionHandler: ChannelInboundHandler {
             self.respond(uniqueID, action: action, text: text, context: context)
         case .local(let request):
             self.local(request)
+        case .activities(let deviceID, let message):
+            self.activities(deviceID: deviceID, message)
         case .register(let topic, let deviceID):
             self.register(topic: topic, deviceID: deviceID, attemptsLeft: 3)
         case .lookUp(let tokens):

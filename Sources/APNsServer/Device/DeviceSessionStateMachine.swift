@@ -37,6 +37,8 @@ struct DeviceSessionStateMachine {
         case respond(uniqueID: String, action: String, text: String?, context: UInt8)
         /// Version 2: the app's local notifications: schedule, list or cancel (then ``answered(_:)``).
         case local(LocalNotificationsRequest)
+        /// Version 3: the app's Live Activities: declare types, start, end, list (then ``answered(_:)``).
+        case activities(deviceID: String, DeviceClientMessage)
         /// Send an error frame, then close.
         case fail(DeviceProtocolError)
     }
@@ -60,7 +62,7 @@ struct DeviceSessionStateMachine {
         }
         let action = self.process(message)
         switch action {
-        case .register, .unregister, .authorize, .configure, .respond, .local: self.busy = true
+        case .register, .unregister, .authorize, .configure, .respond, .local, .activities: self.busy = true
         default: break
         }
         return action
@@ -101,6 +103,14 @@ struct DeviceSessionStateMachine {
             return self.fail(.unexpectedMessage, "the first message must be hello")
         case (.active, .hello):
             return self.fail(.unexpectedMessage, "hello was already received")
+        case (.active(_, let version), _) where message.needsVersion3 && version < 3:
+            return self.fail(.unexpectedMessage, "\(message.name) needs protocol version 3 (this session said hello with version \(version))")
+        case (.active(let deviceID, _), .declareActivities(let topic, _)), (.active(let deviceID, _), .startActivity(let topic, _)),
+            (.active(let deviceID, _), .endActivity(let topic, _, _)), (.active(let deviceID, _), .listActivities(let topic)):
+            guard !topic.isEmpty, topic.utf8.count <= DeviceProtocol.maximumTopicLength else {
+                return self.fail(.invalidArgument, "a topic has 1 to \(DeviceProtocol.maximumTopicLength) bytes")
+            }
+            return .activities(deviceID: deviceID, message)
         case (.active(_, let version), _) where message.needsVersion2 && version < 2:
             return self.fail(.unexpectedMessage, "\(message.name) needs protocol version 2 (this session said hello with version \(version))")
         case (.active(let deviceID, _), .authorize(let topic, let options, let allow)):
@@ -163,6 +173,12 @@ struct DeviceSessionStateMachine {
         self.busy = false
         guard case .active = self.state else { return .none }
         return .send(answer)
+    }
+
+    /// The device the session speaks for (nil before hello).
+    var deviceID: String? {
+        guard case .active(let deviceID, _) = self.state else { return nil }
+        return deviceID
     }
 
     /// The protocol version the session said hello with (0 before hello).

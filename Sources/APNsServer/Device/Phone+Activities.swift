@@ -2,6 +2,7 @@ import APNsCore
 import APNsDevice
 import APNsInspection
 import APNsStore
+import APNsWire
 import NIOCore
 
 /// Live Activities on the phone: the tokens ActivityKit hands out (each registered in the store
@@ -59,6 +60,7 @@ extension Phone {
     func changeActivities(
         _ install: AppInstall,
         acknowledging uniqueID: String? = nil,
+        informDevice: Bool = true,
         on eventLoop: any EventLoop,
         _ body: (inout AppModel) throws(DeviceModelError) -> ActivityReport
     ) -> EventLoopFuture<(ActivityReport, AppModel)> {
@@ -91,8 +93,7 @@ extension Phone {
                 }
                 return (report, app)
             }
-            _ = app
-            self.announce(report, install: install, uniqueID: uniqueID)
+            self.announce(report, app: app, install: install, uniqueID: uniqueID, informDevice: informDevice)
         } catch {
             promise.fail(error)
         }
@@ -115,7 +116,7 @@ extension Phone {
     }
 
     /// Tells the journal (the push's entry and the event stream), the metrics and the device.
-    private func announce(_ report: ActivityReport, install: AppInstall, uniqueID: String?) {
+    private func announce(_ report: ActivityReport, app: AppModel, install: AppInstall, uniqueID: String?, informDevice: Bool) {
         if let uniqueID {
             let record = ActivityRecord(id: report.activityID, event: report.event, outcome: report.outcome.outcome, code: report.outcome.code, reason: report.reason)
             self.journal.activity(uniqueID: uniqueID, record)
@@ -135,6 +136,32 @@ extension Phone {
             events.append(event)
         }
         if !events.isEmpty { self.journal.activityEvents(events) }
+        guard informDevice, !install.deviceID.hasPrefix("token:") else { return }
+        for message in Self.deviceMessages(report, app: app, topic: install.topic) { self.hub.inform(device: install.deviceID, message) }
+    }
+
+    /// What a version-3 device hears of a report: each token issued, then each change with the
+    /// activity as it is now.
+    static func deviceMessages(_ report: ActivityReport, app: AppModel, topic: String) -> [DeviceServerMessage] {
+        var messages: [DeviceServerMessage] = report.tokens.compactMap { change in
+            DeviceToken(hex: change.token).map { .activityToken(topic: topic, activityID: change.activityID, token: $0) }
+        }
+        for change in report.changes where change.change != "token" {
+            guard let activity = app.activities.first(where: { $0.id == change.activityID }) else { continue }
+            messages.append(.activity(topic: topic, document: Self.activityDocument(change.change, reason: change.change == "ignored" ? report.reason : nil, activity, topic: topic)))
+        }
+        return messages
+    }
+
+    /// `{"change", "reason", "activity"}`: one change as the device protocol carries it.
+    static func activityDocument(_ change: String, reason: String?, _ activity: LiveActivity, topic: String) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.object { members in
+            members.member("change") { $0.string(change) }
+            members.member("reason") { $0.optionalString(reason) }
+            members.member("activity") { $0.raw(ActivityJSON.one(activity, topic: topic, deviceID: "")) }
+        }
+        return writer.bytes
     }
 
     /// The app that holds activity `id`, if any.

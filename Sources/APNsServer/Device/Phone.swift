@@ -37,7 +37,7 @@ public final class Phone: Sendable {
     }
 
     let store: NotificationStore
-    private let hub: DeliveryHub
+    let hub: DeliveryHub
     let journal: Journal
     let clock: @Sendable () -> Int64
     let logger: Logger

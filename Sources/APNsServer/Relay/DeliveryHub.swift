@@ -39,6 +39,9 @@ public final class DeviceSubscriber: Sendable {
 /// Which tokens have a device connected right now, and how to reach it.
 public final class DeliveryHub: Sendable {
     private let subscribers = Mutex<[DeviceToken: DeviceSubscriber]>([:])
+    /// Version-3 sessions by device id: what ActivityKit tells the device (tokens, activity
+    /// changes) is for the device, not for one token.
+    private let devices = Mutex<[String: DeviceSubscriber]>([:])
 
     public init() {}
 
@@ -73,5 +76,21 @@ public final class DeliveryHub: Sendable {
         guard let subscriber = self.subscribers.withLock({ $0[notification.token] }) else { return false }
         subscriber.deliver(notification)
         return true
+    }
+
+    /// Tells `deviceID`'s device (its newest version-3 session) from now on.
+    func subscribe(device deviceID: String, _ subscriber: DeviceSubscriber) {
+        self.devices.withLock { $0[deviceID] = subscriber }
+    }
+
+    func unsubscribe(device deviceID: String, _ subscriber: DeviceSubscriber) {
+        self.devices.withLock { devices in
+            if devices[deviceID] === subscriber { devices[deviceID] = nil }
+        }
+    }
+
+    /// Tells the device, if a version-3 session holds it, what the phone did.
+    func inform(device deviceID: String, _ message: DeviceServerMessage) {
+        self.devices.withLock { $0[deviceID] }?.inform(message)
     }
 }

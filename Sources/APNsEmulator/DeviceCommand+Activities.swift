@@ -1,0 +1,45 @@
+import APNsCore
+import APNsDeviceClient
+import APNsInspection
+import Foundation
+
+/// Live Activities in `apns-emulator device`: typed `activities`, `start`, `end`, and the lines
+/// printed for tokens and activity changes.
+extension DeviceCommand {
+    func performForActivities(_ verb: String, _ words: [String], _ command: String, on client: DeviceClient, topic: String) async throws {
+        switch verb {
+        case "activities":
+            let activities = try await client.activities(topic: topic)
+            say(#"{"activities":["# + activities.map(Self.json).joined(separator: ",") + "]}")
+        case "start":
+            let argument = command.drop { $0 == " " }.dropFirst(verb.count).trimmingCharacters(in: .whitespaces)
+            let text = argument.hasPrefix("{") ? argument : try String(contentsOfFile: argument, encoding: .utf8)
+            let activity = try await client.startActivity(topic: topic, document: Array(text.utf8))
+            say(Self.activityLine("started", reason: nil, activity))
+        default:
+            let rest = words.dropFirst(2).joined(separator: " ")
+            let activity = try await client.endActivity(topic: topic, id: words[1], document: Array((rest.isEmpty ? "{}" : rest).utf8))
+            say(Self.activityLine("ended", reason: nil, activity))
+        }
+    }
+
+    static func activityLine(_ change: String, reason: String?, _ activity: ActivitySnapshot) -> String {
+        #"{"activity":{"change":\#(Self.quoted(change)),"reason":\#(reason.map(Self.quoted) ?? "null"),"activity":\#(Self.json(activity))}}"#
+    }
+
+    static func tokenLine(activityID: String?, token: DeviceToken) -> String {
+        #"{"activityToken":{"activityId":\#(activityID.map(Self.quoted) ?? "null"),"kind":"\#(activityID == nil ? "pushToStart" : "update")","token":"\#(token.hex)"}}"#
+    }
+
+    static func json(_ activity: ActivitySnapshot) -> String {
+        var writer = JSONWriter()
+        writer.object { members in
+            members.member("id") { $0.string(activity.id) }
+            members.member("type") { $0.string(activity.type) }
+            members.member("activityState") { $0.string(activity.activityState) }
+            members.member("contentState") { $0.raw(PhoneJSON.encoded(activity.contentState)) }
+            members.member("updateToken") { $0.optionalString(activity.updateToken) }
+        }
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+}
