@@ -73,11 +73,12 @@ public final class AdminEventStream: Sendable {
         return events
     }
 
-    /// Waits (up to `timeout`) until at least `count` events arrived; returns them all.
-    public func waitForEvents(_ count: Int, timeout: Duration = .seconds(10)) async throws -> [Event] {
+    /// Waits (up to `timeout`) until at least `count` events (of `kind`, when given) arrived;
+    /// returns them all.
+    public func waitForEvents(_ count: Int, kind: String? = nil, timeout: Duration = .seconds(10)) async throws -> [Event] {
         let deadline = ContinuousClock.now + timeout
         while true {
-            let events = self.events
+            let events = self.events.filter { kind == nil || $0.kind == kind }
             if events.count >= count { return events }
             guard ContinuousClock.now < deadline else {
                 throw TestClientError.unexpected("\(events.count) events, waited for \(count): \(events.map(\.kind))")

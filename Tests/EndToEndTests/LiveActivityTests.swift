@@ -196,4 +196,23 @@ struct LiveActivityTests {
         #expect(refused.status == 400 && refused.reason == "TopicDisallowed")
         try await emulator.stop()
     }
+
+    @Test("the event stream tells each change: the push-to-start token, started, the update token, ignored with its reason, ended")
+    func events() async throws {
+        let emulator = try await RunningEmulator.start()
+        let stream = try await AdminEventStream.open(host: "127.0.0.1", port: emulator.adminPort)
+        let (_, pushToStart) = try await Self.app(emulator)
+        let provider = try await emulator.http2Client()
+        let id = try #require(try await Self.outcome(emulator, try await Self.send(provider, pushToStart, Self.start()))["id"] as? String)
+        let updateToken = try #require(try await emulator.adminObject("/api/v1/activities/\(id)")["updateToken"] as? String)
+        _ = try await Self.send(provider, updateToken, Self.update(Self.now - 100, "old"))
+        _ = try await Self.send(provider, updateToken, Self.update(Self.now + 10, "done", event: "end"))
+        let activity = try await stream.waitForEvents(5, kind: "activity").map(\.data)
+        #expect(activity.map { $0["change"] as? String } == ["token", "started", "token", "ignored", "ended"])
+        #expect(activity.first?["token"] as? String == pushToStart && activity.first?["activityId"] is NSNull)
+        #expect(activity[2]["token"] as? String == updateToken && activity[2]["activityId"] as? String == id)
+        #expect((activity[3]["reason"] as? String)?.contains("older than") == true && activity[4]["activityState"] as? String == "ended")
+        try await stream.close()
+        try await emulator.stop()
+    }
 }
