@@ -63,7 +63,7 @@ struct InboxBrowserTests {
         try await emulator.stop()
     }
 
-    @Test("in headless Chromium: live inbox, detail, phone with actions, a response, a fault from the page; no console errors")
+    @Test("in headless Chromium: live inbox, detail, phone with actions, a response, a Live Activity card with its timeline, a fault from the page; no console errors")
     func browser() async throws {
         let python = ProcessInfo.processInfo.environment["APNS_EMULATOR_PYTHON"] ?? "python3"
         let probe = try await Subprocess.run(python, ["-c", "import selenium"])
@@ -77,7 +77,7 @@ struct InboxBrowserTests {
             "180", python, script, "http://127.0.0.1:\(emulator.adminPort)", String(emulator.http2Port), emulator.caPath, Self.screenshots,
         ])
         #expect(run.status == 0, "the browser test failed:\n\(run.stdout.suffix(4000))\n\(run.stderr.suffix(3000))")
-        for shot in ["inbox.png", "detail.png", "phone.png"] {
+        for shot in ["inbox.png", "detail.png", "phone.png", "activity.png"] {
             #expect(FileManager.default.fileExists(atPath: Self.screenshots + "/" + shot), "\(shot) was saved")
         }
         try await emulator.stop()

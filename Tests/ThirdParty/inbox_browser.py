@@ -6,7 +6,9 @@ Pushes with curl over HTTP/2 and TLS, as a provider would, and checks through th
 the admin API: no console errors; a push appears within a second without reload; its detail
 shows payload and headers; the phone view renders a categorised push with its action buttons;
 pressing one records the response; a fault added from the page makes the next push fail with its
-reason; screenshots of the inbox, the detail and the phone. Prints one line per check; exits
+reason; a Live Activity drawn on the Lock Screen and in the Dynamic Island from its content
+state, with an ignored update's reason in its timeline; screenshots of the inbox, the detail, the
+phone and the activity. Prints one line per check; exits
 non-zero on the first failure.
 """
 
@@ -43,6 +45,39 @@ def curl_push(token, payload, extra=()):
     result = subprocess.run(command, capture_output=True, text=True, timeout=20, check=True)
     body, _, status = result.stdout.rpartition("\n")
     return int(status), body
+
+
+def live_activity_push(token, payload, priority="10"):
+    """A liveactivity push to the app's Live Activity topic over HTTP/2 with TLS; returns the status."""
+    command = [
+        "curl", "-s", "--http2", "--cacert", CA, "-o", "/dev/null", "-w", "%{http_code}",
+        "-H", f"apns-topic: {TOPIC}.push-type.liveactivity", "-H", "apns-push-type: liveactivity", "-H", f"apns-priority: {priority}",
+        "-d", json.dumps(payload), f"https://localhost:{HTTP2_PORT}/3/device/{token}",
+    ]
+    return int(subprocess.run(command, capture_output=True, text=True, timeout=20, check=True).stdout)
+
+
+def live_activities(driver, wait, token):
+    """A push-to-start draws a Lock Screen card and the Dynamic Island from the content state; an
+    older update shows in the card's timeline as ignored, with the reason."""
+    app = admin("PUT", f"/api/v1/devices/{token}/app", {"activityTypes": {"Delivery": {"attributes": {"order": "int"}, "contentState": {"status": "string", "minutes": "int"}}}})
+    now = int(time.time())
+    start = {"aps": {"event": "start", "timestamp": now, "attributes-type": "Delivery", "attributes": {"order": 7},
+                     "content-state": {"status": "Packing", "minutes": 25}, "alert": {"title": "Order 7", "body": "Packing"}, "input-push-token": 1}}
+    check(live_activity_push(app["pushToStartToken"], start) == 200, "the push-to-start is accepted")
+    driver.get(ADMIN + f"/#phone/{token}")
+    card = wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "#phone-activities .activity.active")))
+    check("Packing" in card.text and "minutes" in card.text and "25" in card.text, f"the Lock Screen card shows the content state: {card.text!r}")
+    island = driver.find_element(By.ID, "island")
+    check(island.is_displayed() and "Delivery" in island.text and "25" in island.text, f"the Dynamic Island's compact view: {island.text!r}")
+    update_token = admin("GET", f"/api/v1/devices/{token}/activities")["items"][0]["updateToken"]
+    live_activity_push(update_token, {"aps": {"event": "update", "timestamp": now + 60, "content-state": {"status": "On the way", "minutes": 10}}})
+    live_activity_push(update_token, {"aps": {"event": "update", "timestamp": now - 60, "content-state": {"status": "Old", "minutes": 99}}})
+    wait.until(lambda d: "On the way" in d.find_element(By.CSS_SELECTOR, "#phone-activities .activity").text)
+    driver.find_element(By.CSS_SELECTOR, "#phone-activities .activity details summary").click()
+    ignored = wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, "#phone-activities .activity details li.ignored")))
+    check("older than the last applied" in ignored.text, f"the timeline says why the older update was ignored: {ignored.text!r}")
+    driver.save_screenshot(os.path.join(SHOTS, "activity.png"))
 
 
 def check(condition, message):
@@ -141,6 +176,8 @@ def main():
             reply = admin("GET", f"/api/v1/notifications/{second_id}").get("response")
             time.sleep(0.1)
         check(reply is not None and reply["action"] == "REPLY" and reply.get("text") == "On my way", f"the reply's text is recorded: {reply}")
+
+        live_activities(driver, wait, token)
 
         # A fault added from the page: the next push fails with its reason.
         driver.find_element(By.CSS_SELECTOR, 'nav button[data-view="faults"]').click()

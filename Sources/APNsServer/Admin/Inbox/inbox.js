@@ -279,6 +279,57 @@ const Live = {
       });
     }
     source.addEventListener("reset", () => { Inbox.clear(); Phone.refresh(); });
+    source.addEventListener("activity", (event) => {
+      let change;
+      try { change = JSON.parse(event.data); } catch { return; }
+      if (Phone.app && change.topic === Phone.app.topic && change.deviceId === Phone.app.deviceId) Phone.heard({ token: Phone.token });
+    });
+  },
+};
+
+// MARK: Live Activities
+
+const Activities = {
+  /// The app's Live Activities on the Lock Screen (running first, by relevance), the most
+  /// relevant running one in the Dynamic Island, and each one's timeline with why a push was ignored.
+  async show(token, app) {
+    const area = $("#phone-activities");
+    const island = $("#island");
+    const list = app ? await api("GET", `/api/v1/devices/${token}/activities`).catch(() => ({ items: [] })) : { items: [] };
+    if (token !== Phone.token) return;
+    // Running and ended ones are on the Lock Screen; the three latest dismissed stay in view, faded, for their history.
+    const all = list.items || [];
+    const items = all.filter((a) => a.activityState !== "dismissed").concat(all.filter((a) => a.activityState === "dismissed").slice(0, 3));
+    area.replaceChildren(...items.map((a) => this.card(a)));
+    const top = (list.items || []).find((a) => a.activityState === "active" || a.activityState === "stale");
+    island.hidden = !top;
+    if (top) island.replaceChildren(...this.compact(top));
+  },
+
+  /// The content state's fields as the card's rows (nested values as JSON).
+  rows(state) {
+    const entries = Object.entries(state && typeof state === "object" ? state : {});
+    return entries.sort(([a], [b]) => a.localeCompare(b)).map(([key, value]) =>
+      [el("dt", {}, key), el("dd", {}, typeof value === "object" && value !== null ? JSON.stringify(value) : String(value))]);
+  },
+
+  /// Compact leading (the type) and trailing (the first content-state value) views.
+  compact(activity) {
+    const [first] = Object.entries(activity.contentState || {}).sort(([a], [b]) => a.localeCompare(b));
+    const trailing = first ? (typeof first[1] === "object" ? JSON.stringify(first[1]) : String(first[1])) : "";
+    return [el("span", { class: "leading" }, activity.type), el("span", { class: "trailing" }, trailing)];
+  },
+
+  card(activity) {
+    const timeline = el("ol", {}, ...(activity.history || []).map((h) =>
+      el("li", { class: h.outcome.replace(" ", "-") }, `${clock(h.at)} ${h.event}: ${h.outcome}${h.reason ? ` (${h.reason})` : ""}`)));
+    const attributes = Object.entries(activity.attributes || {}).map(([k, v]) => `${k} ${typeof v === "object" ? JSON.stringify(v) : v}`).join(" · ");
+    const alert = activity.alert ? el("div", { class: "alert" }, `${activity.alert.title || ""} ${activity.alert.body || ""}`.trim()) : null;
+    return el("article", { class: `activity ${activity.activityState}`, "data-activity": activity.id },
+      el("header", {}, el("span", {}, `${activity.type}${attributes ? ` · ${attributes}` : ""}`), el("span", { class: "state" }, activity.activityState)),
+      el("dl", {}, ...this.rows(activity.contentState).flat()),
+      alert,
+      el("details", {}, el("summary", {}, `Timeline (${(activity.history || []).length})`), timeline));
   },
 };
 
@@ -435,6 +486,7 @@ const Phone = {
     }
     this.app = app;
     this.fill(app);
+    await Activities.show(token, app);
     const onScreen = new Set((center.items || []).map((entry) => entry.uniqueId));
     $("#phone-app").textContent = app ? `${app.topic}${app.badge ? ` · badge ${app.badge}` : ""}` : "";
     const bubbles = (history.items || []).filter((item) => item.presentation).map((item) => this.bubble(item, onScreen.has(item.uniqueId)));
