@@ -14,12 +14,11 @@ extension DeviceCommand {
         case "start":
             let argument = command.drop { $0 == " " }.dropFirst(verb.count).trimmingCharacters(in: .whitespaces)
             let text = argument.hasPrefix("{") ? argument : try String(contentsOfFile: argument, encoding: .utf8)
-            let activity = try await client.startActivity(topic: topic, document: Array(text.utf8))
-            say(Self.activityLine("started", reason: nil, activity))
+            // Its token and its start print as the events that tell them, like a pushed start's.
+            _ = try await client.startActivity(topic: topic, document: Array(text.utf8))
         default:
             let rest = words.dropFirst(2).joined(separator: " ")
-            let activity = try await client.endActivity(topic: topic, id: words[1], document: Array((rest.isEmpty ? "{}" : rest).utf8))
-            say(Self.activityLine("ended", reason: nil, activity))
+            _ = try await client.endActivity(topic: topic, id: words[1], document: Array((rest.isEmpty ? "{}" : rest).utf8))
         }
     }
 
