@@ -22,6 +22,17 @@ extension DeviceCommand {
         }
     }
 
+    /// Prints what the phone did that has a line of its own (a presentation is printed with its
+    /// notification; an app change is not printed).
+    static func print(_ event: DeviceEvent) {
+        switch event {
+        case .response(let response): say(#"{"response":"# + PhoneJSON.encoded(response) + "}")
+        case .activity(_, let change, let reason, let activity): say(Self.activityLine(change, reason: reason, activity))
+        case .activityToken(_, let activityID, let token): say(Self.tokenLine(activityID: activityID, token: token))
+        case .presented, .app: break
+        }
+    }
+
     static func activityLine(_ change: String, reason: String?, _ activity: ActivitySnapshot) -> String {
         #"{"activity":{"change":\#(Self.quoted(change)),"reason":\#(reason.map(Self.quoted) ?? "null"),"activity":\#(Self.json(activity))}}"#
     }

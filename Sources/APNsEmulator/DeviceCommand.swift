@@ -178,14 +178,8 @@ struct DeviceCommand: AsyncParsableCommand {
                 } else {
                     early[uniqueID] = presentation
                 }
-            case .event(.response(let response)):
-                say(#"{"response":"# + PhoneJSON.encoded(response) + "}")
-            case .event(.app):
-                break
-            case .event(.activity(_, let change, let reason, let activity)):
-                say(Self.activityLine(change, reason: reason, activity))
-            case .event(.activityToken(_, let activityID, let token)):
-                say(Self.tokenLine(activityID: activityID, token: token))
+            case .event(let event):
+                Self.print(event)
             case .command(let line):
                 await self.perform(line, on: client, topic: topic, seen: seen)
             case .closed(let error):

@@ -58,4 +58,15 @@ public final class ActivityRecord: Sendable {
         self.code = code
         self.reason = reason
     }
+
+    /// The record as a journal item's `activity`.
+    func write(into writer: inout JSONWriter) {
+        writer.object { fields in
+            fields.member("id") { $0.optionalString(self.id) }
+            fields.member("event") { $0.string(self.event) }
+            fields.member("outcome") { $0.string(self.outcome) }
+            fields.member("code") { $0.optionalString(self.code) }
+            fields.member("reason") { $0.optionalString(self.reason) }
+        }
+    }
 }

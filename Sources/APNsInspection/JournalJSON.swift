@@ -66,17 +66,7 @@ public enum JournalJSON {
                     }
                 }
             }
-            if let activity = entry.activity {
-                members.member("activity") { writer in
-                    writer.object { fields in
-                        fields.member("id") { $0.optionalString(activity.id) }
-                        fields.member("event") { $0.string(activity.event) }
-                        fields.member("outcome") { $0.string(activity.outcome) }
-                        fields.member("code") { $0.optionalString(activity.code) }
-                        fields.member("reason") { $0.optionalString(activity.reason) }
-                    }
-                }
-            }
+            if let activity = entry.activity { members.member("activity") { activity.write(into: &$0) } }
             members.member("fault") { writer in
                 guard let fault = entry.fault else { return writer.raw("null") }
                 writer.object { fields in

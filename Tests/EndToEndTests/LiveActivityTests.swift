@@ -67,6 +67,10 @@ struct LiveActivityTests {
 
         // ActivityKit: an update older than the last applied one is ignored (forum thread 776165).
         // A date goes out as UNIX seconds and is read as seconds since 2001 (home-assistant/iOS #4677).
+        // apns-expiration 0 (now or never) still reaches it: the phone is there to take it.
+        let immediate = try await provider.push(
+            token: updateToken, headers: [("apns-topic", Self.topic), ("apns-push-type", "liveactivity"), ("apns-expiration", "0")], json: Self.update(Self.now + 30, "on the way"))
+        #expect(try await Self.outcome(emulator, immediate)["outcome"] as? String == "applied")
         let newer = try await Self.outcome(emulator, try await Self.send(provider, updateToken, #"{"aps": {"event": "update", "timestamp": \#(Self.now + 60), "content-state": {"status": "on the way", "eta": 1700000000}}}"#))
         #expect(newer["outcome"] as? String == "applied")
         let older = try await Self.outcome(emulator, try await Self.send(provider, updateToken, Self.update(Self.now - 60, "packing")))
@@ -75,7 +79,7 @@ struct LiveActivityTests {
         let after = try await emulator.adminObject("/api/v1/activities/\(id)")
         #expect(after["contentState"] as? [String: String] == ["status": "on the way", "eta": "2054-11-14T22:13:20Z"])
         let history = try #require(after["history"] as? [[String: Any]])
-        #expect(history.map { $0["outcome"] as? String } == ["started", "applied", "ignored"])
+        #expect(history.map { $0["outcome"] as? String } == ["started", "applied", "applied", "ignored"])
         #expect(try await Self.activities(emulator, token).map { $0["id"] as? String } == [id])
         try await emulator.stop()
     }

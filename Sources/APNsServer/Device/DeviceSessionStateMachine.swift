@@ -105,12 +105,9 @@ struct DeviceSessionStateMachine {
             return self.fail(.unexpectedMessage, "hello was already received")
         case (.active(_, let version), _) where message.needsVersion3 && version < 3:
             return self.fail(.unexpectedMessage, "\(message.name) needs protocol version 3 (this session said hello with version \(version))")
-        case (.active(let deviceID, _), .declareActivities(let topic, _)), (.active(let deviceID, _), .startActivity(let topic, _)),
-            (.active(let deviceID, _), .endActivity(let topic, _, _)), (.active(let deviceID, _), .listActivities(let topic)):
-            guard !topic.isEmpty, topic.utf8.count <= DeviceProtocol.maximumTopicLength else {
-                return self.fail(.invalidArgument, "a topic has 1 to \(DeviceProtocol.maximumTopicLength) bytes")
-            }
-            return .activities(deviceID: deviceID, message)
+        case (.active(let deviceID, _), .declareActivities), (.active(let deviceID, _), .startActivity),
+            (.active(let deviceID, _), .endActivity), (.active(let deviceID, _), .listActivities):
+            return self.activities(deviceID: deviceID, message)
         case (.active(_, let version), _) where message.needsVersion2 && version < 2:
             return self.fail(.unexpectedMessage, "\(message.name) needs protocol version 2 (this session said hello with version \(version))")
         case (.active(let deviceID, _), .authorize(let topic, let options, let allow)):
@@ -173,6 +170,19 @@ struct DeviceSessionStateMachine {
         self.busy = false
         guard case .active = self.state else { return .none }
         return .send(answer)
+    }
+
+    /// Version 3's Live Activity requests, once their topic is checked.
+    private mutating func activities(deviceID: String, _ message: DeviceClientMessage) -> Action {
+        let topic: String
+        switch message {
+        case .declareActivities(let name, _), .startActivity(let name, _), .endActivity(let name, _, _), .listActivities(let name): topic = name
+        default: return self.fail(.unexpectedMessage, "\(message.name) is not a Live Activity request")
+        }
+        guard !topic.isEmpty, topic.utf8.count <= DeviceProtocol.maximumTopicLength else {
+            return self.fail(.invalidArgument, "a topic has 1 to \(DeviceProtocol.maximumTopicLength) bytes")
+        }
+        return .activities(deviceID: deviceID, message)
     }
 
     /// The device the session speaks for (nil before hello).

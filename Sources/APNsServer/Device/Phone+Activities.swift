@@ -164,6 +164,12 @@ extension Phone {
         return writer.bytes
     }
 
+    /// Whether `token` is a Live Activity token the phone holds (for a push to it, the device
+    /// is online: expiration 0 still reaches it).
+    func holdsActivityToken(_ token: DeviceToken) -> Bool {
+        self.state.withLock { $0.activityTokens[token] != nil }
+    }
+
     /// The app that holds activity `id`, if any.
     func owner(ofActivity id: String) -> AppInstall? {
         self.state.withLock { $0.activityOwners[id] }

@@ -36,8 +36,9 @@ public final class Relay: Sendable {
     /// The future completes on `eventLoop` after the commit. Call on `eventLoop`.
     public func accept(_ notification: Notification, on eventLoop: any EventLoop) -> EventLoopFuture<StoreOutcome> {
         // Whether the device is connected is decided at acceptance: it matters for expiration 0.
-        let operation: StoreOperation =
-            self.hub.isConnected(notification.token) ? .acceptForConnectedDevice(notification) : .accept(notification)
+        // A Live Activity token is always reachable: the phone itself takes its pushes.
+        let online = self.hub.isConnected(notification.token) || (notification.pushType == .liveactivity && self.phone.holdsActivityToken(notification.token))
+        let operation: StoreOperation = online ? .acceptForConnectedDevice(notification) : .accept(notification)
         let (hub, phone) = (self.hub, self.phone)
         return self.submit(operation, on: eventLoop).map { outcome in
             switch outcome {
