@@ -149,6 +149,10 @@ struct ActivityLifecycleTests {
         self.app.authorization = Authorization(status: .authorized, alert: true, sound: true)
         let update = self.send(Self.push(#""event": "update", "timestamp": 1800000100, "content-state": {"status": "here"}, "alert": {"title": "Here", "body": "At the door", "sound": "default"}"#), to: .activity(id))
         #expect(update.alert == ActivityAlert(title: "Here", body: "At the door", sound: "default"))
+        #expect(update.presentation?.shown == true && update.presentation?.sound == "default" && update.presentation?.title == "Here")
+        self.app.authorization = Authorization(status: .authorized, alert: true, sound: false)
+        let quiet = self.send(Self.push(#""event": "update", "timestamp": 1800000200, "content-state": {"status": "gone"}, "alert": {"title": "Gone", "body": "Left", "sound": "default"}"#), to: .activity(id))
+        #expect(quiet.presentation?.sound == nil && quiet.presentation?.suppressed.map(\.what) == ["sound"])
         self.app.liveActivitiesEnabled = false
         #expect(self.app.dismissAllActivities(at: self.start, limits: self.limits).map(\.change) == ["ended", "dismissed"])
         #expect(self.send(Self.push(Self.startAPS), to: .pushToStart).outcome == .notStarted("live-activities-disabled"))

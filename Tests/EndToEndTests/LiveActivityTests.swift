@@ -57,6 +57,9 @@ struct LiveActivityTests {
         let started = try await Self.outcome(emulator, try await Self.send(provider, pushToStart, Self.start()))
         #expect(started["outcome"] as? String == "started" && started["event"] as? String == "start")
         let id = try #require(started["id"] as? String)
+        // Its alert lit the screen: the journal item has a presentation, as a notification's.
+        let lit = try #require(try await emulator.journal("token=\(pushToStart)").first?["presentation"] as? [String: Any])
+        #expect(lit["shown"] as? Bool == true && lit["title"] as? String == "Order 7" && lit["body"] as? String == "Packing")
         let activity = try await emulator.adminObject("/api/v1/activities/\(id)")
         #expect(activity["activityState"] as? String == "active" && activity["type"] as? String == "Delivery")
         let updateToken = try #require(activity["updateToken"] as? String)

@@ -19,6 +19,8 @@ public struct ActivityReport: Hashable, Sendable {
     public var tokens: [ActivityTokenChange] = []
     /// The alert it lit the screen with, and the sound the user's settings let it play.
     public var alert: ActivityAlert?
+    /// How that alert showed, as a notification's presentation.
+    public var presentation: Presentation?
 
     public init(event: String, outcome: ActivityOutcome, reason: String? = nil, activityID: String? = nil) {
         self.event = event

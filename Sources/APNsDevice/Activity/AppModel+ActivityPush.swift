@@ -77,6 +77,7 @@ extension AppModel {
         activity.alert = self.audible(push.alert)
         activity.alertedAt = now
         report.alert = activity.alert
+        report.presentation = push.alert.map(self.lighting)
         self.keep(activity)
         report.changes.append(ActivityChange(activity.id, "started", .active))
         if activity.updateToken != nil { report.changes.append(ActivityChange(activity.id, "token", .active)) }
@@ -132,6 +133,7 @@ extension AppModel {
             self.activities[index].alert = self.audible(alert)
             self.activities[index].alertedAt = now
             report.alert = self.activities[index].alert
+            report.presentation = self.lighting(alert)
         }
         if push.event == ActivityPush.end {
             let dismissal = push.dismissalDate.map(Self.millis)
@@ -150,6 +152,22 @@ extension AppModel {
         guard var alert else { return nil }
         if !self.authorization.allowsSound { alert.sound = nil }
         return alert
+    }
+
+    /// How an alert on a Live Activity push shows: the screen lights with the activity's
+    /// expanded view, the alert's text and, if the user allows the app's sounds, its sound.
+    func lighting(_ alert: ActivityAlert) -> Presentation {
+        var presentation = Presentation()
+        presentation.shown = true
+        presentation.style = .banner
+        presentation.title = alert.title
+        presentation.body = alert.body
+        presentation.sound = self.audible(alert)?.sound
+        if let sound = alert.sound, presentation.sound == nil {
+            presentation.suppressed.append(Suppression(what: "sound", reason: "the user does not allow this app's sounds (\(sound) not played)"))
+        }
+        presentation.notes = ["a Live Activity alert: the screen lights and shows the activity (expanded in the Dynamic Island, or on the Lock Screen)"]
+        return presentation
     }
 
     static func millis(_ seconds: Double) -> Int64 { Int64((seconds * 1000).rounded()) }

@@ -120,6 +120,7 @@ extension Phone {
         if let uniqueID {
             let record = ActivityRecord(id: report.activityID, event: report.event, outcome: report.outcome.outcome, code: report.outcome.code, reason: report.reason)
             self.journal.activity(uniqueID: uniqueID, record)
+            if let presentation = report.presentation { self.journal.presented(uniqueID: uniqueID, presentation) }
             self.metrics?.liveActivityPush(outcome: report.outcome.outcome, reason: report.outcome.code ?? "none")
         }
         var events: [ActivityEvent] = []
