@@ -94,6 +94,7 @@ struct LiveActivityTests {
         let emulator = try await RunningEmulator.start()
         let (token, pushToStart) = try await Self.app(emulator)
         let provider = try await emulator.http2Client()
+        let stream = try await AdminEventStream.open(host: "127.0.0.1", port: emulator.adminPort)
         let noAlert = try await Self.outcome(emulator, try await Self.send(provider, pushToStart, Self.start("", alert: #""alert": {"title": "", "body": ""}"#)))
         #expect(noAlert["outcome"] as? String == "not started" && noAlert["code"] as? String == "missing-alert")
         let badState = try await Self.outcome(emulator, try await Self.send(provider, pushToStart, Self.start().replacingOccurrences(of: #""status": "packing""#, with: #""status": 3"#)))
@@ -102,6 +103,11 @@ struct LiveActivityTests {
         #expect(try await Self.activities(emulator, token).isEmpty)
         let metrics = try await emulator.admin("/metrics").text
         #expect(metrics.contains(#"apns_live_activity_pushes_total{outcome="not started",reason="missing-alert"} 1"#))
+        // The event stream says so too, with no activity to name.
+        let told = try await stream.waitForEvents(2, kind: "activity").map(\.data)
+        #expect(told.map { $0["change"] as? String } == ["ignored", "ignored"] && told.allSatisfy { $0["activityId"] is NSNull })
+        #expect((told.first?["reason"] as? String)?.contains("alert with a title and a body") == true)
+        try await stream.close()
         try await emulator.stop()
     }
 

@@ -131,6 +131,13 @@ extension Phone {
             if change.change == "token" { event.token = report.tokens.first { $0.activityID == change.activityID }?.token }
             events.append(event)
         }
+        if report.outcome.outcome == ActivityOutcome.notStarted("").outcome {
+            // A push-to-start that started nothing has no activity to tell of, only its reason.
+            var event = ActivityEvent(change: "ignored", activityID: nil, activityState: nil, topic: install.topic, deviceID: install.deviceID)
+            event.uniqueID = uniqueID
+            event.reason = report.reason
+            events.append(event)
+        }
         for token in report.tokens where token.kind == .pushToStart {
             var event = ActivityEvent(change: "token", activityID: nil, activityState: nil, topic: install.topic, deviceID: install.deviceID)
             event.token = token.token
