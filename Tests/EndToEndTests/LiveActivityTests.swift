@@ -1,6 +1,9 @@
 import APNsCore
+import APNsServer
+import APNsStore
 import APNsTestSupport
 import Foundation
+import Logging
 import Testing
 
 /// Live Activities over real sockets: a provider pushes `liveactivity` over HTTP/2 with TLS to
@@ -253,6 +256,32 @@ struct LiveActivityTests {
         let updateToken = try #require(activity["updateToken"] as? String)
         #expect(try await run(["update", updateToken, String(Self.now + 5), "shipped"])["status"] as? String == "200")
         #expect(try await Self.activities(emulator, token).first?["contentState"] as? [String: String] == ["status": "shipped"])
+        try await emulator.stop()
+    }
+
+    @Test("a push accepted (200) but not yet applied when the emulator stopped is applied at the next start")
+    func resumeAfterStop() async throws {
+        let directory = try TemporaryDirectory()
+        var emulator = try await RunningEmulator.start(directory: directory)
+        let (token, pushToStart) = try await Self.app(emulator)
+        try await emulator.stop()
+
+        // What a crash between the two commits leaves: the push is in its token's queue, unapplied.
+        var configuration = EmulatorConfiguration()
+        configuration.dataDirectory = directory.appending("data")
+        let store = try NotificationStore(configuration: configuration.storeConfiguration, logger: Logger(label: "test"))
+        let push = APNsCore.Notification(
+            apnsID: APNsID.random(), uniqueID: APNsID.random(), token: try #require(DeviceToken(hex: pushToStart)), topic: Self.topic,
+            pushType: .liveactivity, priority: .immediate, expiration: nil, collapseID: nil, payload: Array(Self.start().utf8),
+            receivedAt: Int64(Date().timeIntervalSince1970 * 1000), source: .http2)
+        _ = try await store.submit([.accept(push)])
+        store.close()
+
+        emulator = try await RunningEmulator.start(directory: directory)
+        let activity = try #require(try await Self.activities(emulator, token).first)
+        #expect(activity["activityState"] as? String == "active" && activity["startedBy"] as? String == "push-to-start")
+        let entry = try await emulator.adminObject("/api/v1/notifications/\(push.uniqueID)")
+        #expect(entry["status"] as? String == "delivered" && (entry["activity"] as? [String: Any])?["outcome"] as? String == "started")
         try await emulator.stop()
     }
 }

@@ -53,6 +53,23 @@ extension Phone {
         }
     }
 
+    /// Applies the pushes to Live Activity tokens that were accepted but not yet applied (the
+    /// emulator stopped between the two commits), in acceptance order: a 200 is never lost. An
+    /// applied push leaves its queue in the same commit as its change, so none applies twice.
+    /// Call once, at start.
+    func resumeActivityPushes(on eventLoop: any EventLoop) {
+        let keys = self.state.withLock { $0.activityTokens }
+        var pending: [(sequence: UInt64, notification: APNsCore.Notification, key: ActivityKey)] = []
+        for (token, key) in keys {
+            do {
+                pending += try self.store.queued(for: token).map { ($0.sequence, $0.notification, key) }
+            } catch {
+                self.logger.warning("could not read a Live Activity token's queue", metadata: ["apns.token": "\(token.hex)", "store.error": "\(error)"])
+            }
+        }
+        for push in pending.sorted(by: { $0.sequence < $1.sequence }) { self.receiveActivityPush(push.notification, at: push.key, on: eventLoop) }
+    }
+
     /// Changes an app's activities under the lock, then writes the change with the tokens that
     /// came and went (and the push's acknowledgement) in one commit, and tells the journal,
     /// the metrics and the event stream. The future holds the report and the app once durable;
@@ -60,7 +77,6 @@ extension Phone {
     func changeActivities(
         _ install: AppInstall,
         acknowledging uniqueID: String? = nil,
-        informDevice: Bool = true,
         on eventLoop: any EventLoop,
         _ body: (inout AppModel) throws(DeviceModelError) -> ActivityReport
     ) -> EventLoopFuture<(ActivityReport, AppModel)> {
@@ -93,7 +109,7 @@ extension Phone {
                 }
                 return (report, app)
             }
-            self.announce(report, app: app, install: install, uniqueID: uniqueID, informDevice: informDevice)
+            self.announce(report, app: app, install: install, uniqueID: uniqueID)
         } catch {
             promise.fail(error)
         }
@@ -116,7 +132,7 @@ extension Phone {
     }
 
     /// Tells the journal (the push's entry and the event stream), the metrics and the device.
-    private func announce(_ report: ActivityReport, app: AppModel, install: AppInstall, uniqueID: String?, informDevice: Bool) {
+    private func announce(_ report: ActivityReport, app: AppModel, install: AppInstall, uniqueID: String?) {
         if let uniqueID {
             let record = ActivityRecord(id: report.activityID, event: report.event, outcome: report.outcome.outcome, code: report.outcome.code, reason: report.reason)
             self.journal.activity(uniqueID: uniqueID, record)
@@ -144,7 +160,7 @@ extension Phone {
             events.append(event)
         }
         if !events.isEmpty { self.journal.activityEvents(events) }
-        guard informDevice, !install.deviceID.hasPrefix("token:") else { return }
+        guard !install.deviceID.hasPrefix("token:") else { return }
         for message in Self.deviceMessages(report, app: app, topic: install.topic) { self.hub.inform(device: install.deviceID, message) }
     }
 

@@ -56,6 +56,7 @@ public final class Emulator: Sendable {
             store: self.store, hub: DeliveryHub(), group: self.group, journal: self.inspection.journal, logger: logger,
             activityLimits: configuration.activityLimits, metrics: self.inspection.metrics)
         let (loop, relay) = (self.group.next(), self.relay)
+        relay.phone.resumeActivityPushes(on: loop)
         self.localNotifications = loop.scheduleRepeatedAsyncTask(initialDelay: .seconds(1), delay: .milliseconds(500)) { _ in
             relay.phone.advanceActivities(on: loop)
             return relay.phone.fireDue(through: relay, on: loop).recover { error in
