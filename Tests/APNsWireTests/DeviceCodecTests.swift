@@ -97,6 +97,15 @@ struct DeviceCodecTests {
         #expect(try self.bytes(DeviceClientMessage.listPending(topic: "t").frame()) == [0, 0, 0, 4, 0x0B, 0, 1, 0x74])
         #expect(try self.bytes(DeviceClientMessage.cancel(topic: "t", identifier: nil).frame()) == [0, 0, 0, 5, 0x0C, 0, 1, 0x74, 0])
         #expect(try self.bytes(DeviceServerMessage.cancelled(topic: "t", removed: 3).frame()) == [0, 0, 0, 6, 0x8E, 0, 1, 0x74, 0, 3])
+        // Version 3's Live Activities (docs/device-protocol.md).
+        #expect(try self.bytes(DeviceClientMessage.declareActivities(topic: "t", document: [0x7B, 0x7D]).frame()) == [0, 0, 0, 10, 0x0D, 0, 1, 0x74, 0, 0, 0, 2, 0x7B, 0x7D])
+        #expect(try self.bytes(DeviceClientMessage.endActivity(topic: "t", activityID: "a", document: []).frame()) == [0, 0, 0, 11, 0x0F, 0, 1, 0x74, 0, 1, 0x61, 0, 0, 0, 0])
+        #expect(try self.bytes(DeviceClientMessage.listActivities(topic: "t").frame()) == [0, 0, 0, 4, 0x10, 0, 1, 0x74])
+        let token = try #require(DeviceToken(bytes: Array(repeating: 0xAB, count: 32)))
+        let pushToStart = try self.bytes(DeviceServerMessage.activityToken(topic: "t", activityID: nil, token: token).frame())
+        #expect(pushToStart == [0, 0, 0, 39, 0x91, 0, 1, 0x74, 0, 0, 32] + Array(repeating: 0xAB, count: 32))
+        let frame = DeviceServerMessage.activityToken(topic: "t", activityID: "a", token: token).frame()
+        #expect(try DeviceServerMessage(frame: frame) == .activityToken(topic: "t", activityID: "a", token: token))
     }
 
     func clientError(_ type: UInt8, _ body: [UInt8]) -> DeviceErrorCode? {
