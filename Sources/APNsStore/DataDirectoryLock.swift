@@ -35,8 +35,11 @@ final class DataDirectoryLock: Sendable {
         return DataDirectoryLock(descriptor: descriptor)
     }
 
-    /// Lets the directory go (closing the file releases the lock).
+    /// Lets the directory go. Unlocked before it is closed: a child process forked meanwhile
+    /// (a test spawning a command) shares the open file until it execs, and closing alone would
+    /// leave the lock held by that copy, so reopening the directory at once could fail.
     func release() {
+        _ = flock(self.descriptor, LOCK_UN)
         close(self.descriptor)
     }
 }
