@@ -33,6 +33,13 @@ let package = Package(
             pkgConfig: "lmdb",
             providers: [.apt(["liblmdb-dev"])]
         ),
+        // HTTP/2 in C (Debian's libnghttp2-dev): the stack the provider front door is measured
+        // against (`APNsBenchmark floor-nghttp2`).
+        .systemLibrary(
+            name: "CNGHTTP2",
+            pkgConfig: "libnghttp2",
+            providers: [.apt(["libnghttp2-dev"])]
+        ),
         .target(
             name: "APNsCore",
             swiftSettings: swiftSettings
@@ -166,6 +173,7 @@ let package = Package(
                 "APNsTestSupport",
                 "APNsDeviceClient",
                 "APNsServer",
+                "CNGHTTP2",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),

@@ -8,13 +8,19 @@
 #                                             nghttpd (nghttp2's C server: a static 200 for every
 #                                             token path), relaxed and durable, alternating round by
 #                                             round, with each median and its ratio to nghttpd;
-#                                             also the bare stack (APNsBenchmark floor: swift-nio,
-#                                             -ssl and -http2 answering 200, nothing else), to show
-#                                             how much of the gap the libraries set
+#                                             also the bare stacks (APNsBenchmark floor: swift-nio,
+#                                             -ssl and -http2 answering 200, nothing else; and
+#                                             floor-nghttp2, the same with libnghttp2 for HTTP/2),
+#                                             to show how much of the gap the libraries set; every
+#                                             server's CPU time (user + system, /proc) per 100k
+#                                             requests, which holds however busy the machine is
 #   .ci/benchmark.sh compare BINARY [rounds] [requests]
 #                                             this build against another build's apns-emulator
 #                                             (e.g. a release build of an earlier commit), durable
 #                                             and relaxed, alternating, with the medians and ratios
+#
+# Every line gives the server's CPU time (user + system from /proc/PID/stat, the measured run
+# only) per 100,000 requests.
 #
 # Builds the release binary, then for each run starts a fresh emulator on its own data directory
 # and drives it with h2load over TLS: 4 connections x 100 concurrent streams, 320-byte payloads,
@@ -61,6 +67,12 @@ for i in $(seq 1 "$tokens"); do printf 'https://127.0.0.1:%d/3/device/%064x\n' "
 "$binary" keys create --team-id BENCH12345 --key-id BENCHKEY01 --keys "$work/keys" --out "$work" > /dev/null
 jwt=$("$binary" keys token "$work/AuthKey_BENCHKEY01.p8" --team-id BENCH12345)
 
+# ticks PID: the process's user + system CPU time so far, in clock ticks.
+hz=$(getconf CLK_TCK)
+ticks() { awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "/proc/$1/stat"; }
+# cpu_per_100k TICKS REQUESTS: seconds of CPU per 100,000 requests.
+cpu_per_100k() { awk -v t="$1" -v n="$2" -v hz="$hz" 'BEGIN { printf "%.2f", t / hz / n * 100000 }'; }
+
 # run MODE AUTH LABEL [BINARY]: one emulator, a warm-up, the measured run; prints a line, sets $rate.
 run() {
   local mode=$1 auth=$2 label=$3 binary=${4:-$binary} run_id=$((++runs))
@@ -74,8 +86,11 @@ run() {
   for _ in $(seq 1 100); do grep -q "HTTP/2 provider API on" "$log" && break; sleep 0.1; done
   if ! kill -0 "$pid" 2>/dev/null; then echo "the emulator did not start:" >&2; cat "$log" >&2; exit 1; fi
   h2load -c 4 -m 100 -n 20000 -d "$work/payload.json" "${headers[@]}" -i "$work/uris.txt" > /dev/null
+  local before
+  before=$(ticks "$pid")
   # shellcheck disable=SC2086 # $shape is word-split on purpose: h2load's -c and -m.
   h2load $shape -n "${count:-$requests}" -d "$work/payload.json" "${headers[@]}" -i "$work/uris.txt" > "$out"
+  cpu=$(cpu_per_100k $(($(ticks "$pid") - before)) "${count:-$requests}")
   # Peak resident set, and at the end how much of it is the emulator's own memory (anonymous)
   # and how much LMDB's file pages mapped in (the stored notifications, shared with the page cache).
   peak_rss=$(awk '/^VmHWM:/ {h = $2} /^RssAnon:/ {a = $2} /^RssFile:/ {f = $2} END {printf "%.0f (own %.0f, store file %.0f)", h / 1024, a / 1024, f / 1024}' "/proc/$pid/status")
@@ -87,8 +102,8 @@ run() {
   latency=$(awk '/^time for request:/ {print "mean " $6 ", max " $5}' "$out")
   mean_ms=$(awk '/^time for request:/ {print $6}' "$out")
   max_ms=$(awk '/^time for request:/ {print $5}' "$out")
-  printf '%-16s %10s notifications/s accepted   (%d requests, %s; request time %s; peak RSS %s MiB)\n' \
-    "$label" "$rate" "${count:-$requests}" "$codes" "$latency" "$peak_rss"
+  printf '%-16s %10s notifications/s accepted   (CPU %s s per 100k; %d requests, %s; request time %s; peak RSS %s MiB)\n' \
+    "$label" "$rate" "$cpu" "${count:-$requests}" "$codes" "$latency" "$peak_rss"
 }
 runs=0
 shape="-c 4 -m 100"
@@ -113,18 +128,22 @@ reference() {
 answered() {
   local label=$1 pid=$2 out=$3
   h2load -c 4 -m 100 -n 20000 -d "$work/payload.json" -H 'apns-topic: com.example.app' -i "$work/uris.txt" > /dev/null
+  local before
+  before=$(ticks "$pid")
   h2load -c 4 -m 100 -n "$requests" -d "$work/payload.json" -H 'apns-topic: com.example.app' -i "$work/uris.txt" > "$out"
+  cpu=$(cpu_per_100k $(($(ticks "$pid") - before)) "$requests")
   kill -TERM "$pid"
   wait "$pid" 2>/dev/null || true
   rate=$(awk '/^finished in/ {print $4}' "$out")
-  printf '%-16s %10s requests/s answered       (%d requests, %s)\n' "$label" "$rate" "$requests" "$(grep '^status codes:' "$out" | sed 's/status codes: //')"
+  printf '%-16s %10s requests/s answered       (CPU %s s per 100k; %d requests, %s)\n' "$label" "$rate" "$cpu" "$requests" "$(grep '^status codes:' "$out" | sed 's/status codes: //')"
 }
 
-# stack LABEL: the bare swift-nio HTTP/2 server (APNsBenchmark floor), driven as the emulator is.
+# stack KIND LABEL: a bare HTTP/2 server (APNsBenchmark floor: swift-nio-http2; floor-nghttp2:
+# libnghttp2), driven as the emulator is.
 stack() {
-  local label=$1 run_id=$((++runs))
+  local kind=$1 label=$2 run_id=$((++runs))
   local out="$work/h2load-$run_id.txt" log="$work/floor-$run_id.log"
-  "$root/.build/release/APNsBenchmark" floor "$port" "$work/certs/server-key.pem" "$work/certs/server.pem" > "$log" 2>&1 &
+  "$root/.build/release/APNsBenchmark" "$kind" "$port" "$work/certs/server-key.pem" "$work/certs/server.pem" > "$log" 2>&1 &
   local pid=$!
   for _ in $(seq 1 100); do grep -q "stack floor on" "$log" && break; sleep 0.1; done
   answered "$label" "$pid" "$out"
@@ -138,17 +157,29 @@ fi
 median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 if [ "$suite" = reference ]; then
-  ref=(); floor=(); relaxed=(); durable=()
+  ref=(); floor=(); floor2=(); relaxed=(); durable=()
+  ref_cpu=(); floor_cpu=(); floor2_cpu=(); relaxed_cpu=(); durable_cpu=()
   for round in $(seq 1 "$rounds"); do
-    reference "nghttpd #$round"; ref+=("$rate")
-    stack "stack floor #$round"; floor+=("$rate")
-    run relaxed none "relaxed #$round"; relaxed+=("$rate")
-    run durable none "durable #$round"; durable+=("$rate")
+    reference "nghttpd #$round"; ref+=("$rate"); ref_cpu+=("$cpu")
+    stack floor "stack floor #$round"; floor+=("$rate"); floor_cpu+=("$cpu")
+    stack floor-nghttp2 "nghttp2 floor #$round"; floor2+=("$rate"); floor2_cpu+=("$cpu")
+    run relaxed none "relaxed #$round"; relaxed+=("$rate"); relaxed_cpu+=("$cpu")
+    run durable none "durable #$round"; durable+=("$rate"); durable_cpu+=("$cpu")
   done
   m_ref=$(median "${ref[@]}"); m_floor=$(median "${floor[@]}"); m_relaxed=$(median "${relaxed[@]}"); m_durable=$(median "${durable[@]}")
   awk -v n="$m_ref" -v f="$m_floor" -v r="$m_relaxed" -v d="$m_durable" 'BEGIN {
     printf "median nghttpd %.0f/s; relaxed %.0f/s = %.3fx nghttpd; durable %.0f/s = %.3fx nghttpd\n", n, r, r / n, d, d / n
     printf "median stack floor %.0f/s = %.3fx nghttpd; relaxed is %.0f%% of the floor, durable %.0f%%\n", f, f / n, 100 * r / f, 100 * d / f }'
+  # Medians of rate and of CPU per 100k, each against nghttpd's.
+  m_ref_cpu=$(median "${ref_cpu[@]}")
+  printf '%-22s %12s %14s %10s %12s\n' server "requests/s" "CPU s/100k" "rate vs" "CPU vs"
+  for row in "nghttpd:ref" "stack floor (nio-http2):floor" "nghttp2 floor:floor2" "relaxed:relaxed" "durable:durable"; do
+    name=${row%%:*} var=${row##*:}
+    eval "rates=(\"\${${var}[@]}\")"; eval "cpus=(\"\${${var}_cpu[@]}\")"
+    # shellcheck disable=SC2154 # rates and cpus are set by the evals above.
+    awk -v name="$name" -v r="$(median "${rates[@]}")" -v c="$(median "${cpus[@]}")" -v n="$m_ref" -v nc="$m_ref_cpu" \
+      'BEGIN { printf "%-22s %12.0f %14.2f %9.3fx %11.2fx\n", name, r, c, r / n, (nc > 0 ? c / nc : 0) }'
+  done
   # One request at a time, then few connections with many streams each (relaxed).
   shape="-c 1 -m 1" count=20000 run relaxed none "relaxed -c1 -m1"
   echo "one at a time: mean request time $mean_ms"

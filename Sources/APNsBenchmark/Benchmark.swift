@@ -5,10 +5,15 @@ import Foundation
 ///   swift run -c release APNsBenchmark [devices] [pushes] [providers]         push-to-device latency
 ///   swift run -c release APNsBenchmark gateway [connections] [frames] [tokens]  binary gateway throughput
 ///   swift run -c release APNsBenchmark floor PORT KEY.pem CERT.pem [threads]    the bare stack's 200s
+///   swift run -c release APNsBenchmark floor-nghttp2 PORT KEY.pem CERT.pem [threads]  the same on libnghttp2
 @main
 struct Benchmark {
     static func main() async throws {
         var arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.first == "floor-nghttp2" {
+            try await StackFloorNGHTTP2.run(Array(arguments.dropFirst()))
+            return
+        }
         if arguments.first == "floor" {
             try await StackFloor.run(Array(arguments.dropFirst()))
             return

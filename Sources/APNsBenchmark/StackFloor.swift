@@ -49,7 +49,8 @@ enum StackFloor {
             }
             .bind(host: "127.0.0.1", port: port)
             .get()
-        print("stack floor on \(channel.localAddress.map { "\($0)" } ?? "?") with \(threads) event loops")
+        // Written at once (not buffered): the benchmark waits for this line.
+        FileHandle.standardOutput.write(Data("stack floor on \(channel.localAddress.map { "\($0)" } ?? "?") with \(threads) event loops\n".utf8))
         try await channel.closeFuture.get()
     }
 }
