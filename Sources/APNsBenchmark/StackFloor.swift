@@ -15,8 +15,28 @@ import NIOSSL
 ///   swift run -c release APNsBenchmark floor PORT KEY.pem CERT.pem [threads]
 enum StackFloor {
     nonisolated static func run(_ arguments: [String]) async throws {
+        try await Self.serve(arguments, name: "floor", label: "stack floor") { pipeline in
+            var connection = NIOHTTP2Handler.ConnectionConfiguration()
+            connection.initialSettings = [
+                HTTP2Setting(parameter: .maxConcurrentStreams, value: 1000),
+                HTTP2Setting(parameter: .headerTableSize, value: 4096),
+                HTTP2Setting(parameter: .initialWindowSize, value: 65_535),
+                HTTP2Setting(parameter: .maxFrameSize, value: 16_384),
+                HTTP2Setting(parameter: .maxHeaderListSize, value: 16_384),
+            ]
+            try pipeline.addHandler(NIOHTTP2Handler(mode: .server, frameDelegate: nil, connectionConfiguration: connection))
+            try pipeline.addHandler(FloorResponder())
+        }
+    }
+
+    /// A TLS (ALPN h2) listener on `PORT KEY.pem CERT.pem [threads]` whose connections get the
+    /// handlers `http2` adds after TLS; prints "<label> on <address>" once bound, then serves.
+    nonisolated static func serve(
+        _ arguments: [String], name: String, label: String,
+        http2: @escaping @Sendable (ChannelPipeline.SynchronousOperations) throws -> Void
+    ) async throws {
         guard arguments.count >= 3, let port = Int(arguments[0]) else {
-            print("usage: APNsBenchmark floor PORT KEY.pem CERT.pem [threads]")
+            print("usage: APNsBenchmark \(name) PORT KEY.pem CERT.pem [threads]")
             exit(2)
         }
         let threads = arguments.count > 3 ? Int(arguments[3]) ?? System.coreCount : System.coreCount
@@ -33,24 +53,14 @@ enum StackFloor {
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    let pipeline = channel.pipeline.syncOperations
-                    try pipeline.addHandler(NIOSSLServerHandler(context: context))
-                    var connection = NIOHTTP2Handler.ConnectionConfiguration()
-                    connection.initialSettings = [
-                        HTTP2Setting(parameter: .maxConcurrentStreams, value: 1000),
-                        HTTP2Setting(parameter: .headerTableSize, value: 4096),
-                        HTTP2Setting(parameter: .initialWindowSize, value: 65_535),
-                        HTTP2Setting(parameter: .maxFrameSize, value: 16_384),
-                        HTTP2Setting(parameter: .maxHeaderListSize, value: 16_384),
-                    ]
-                    try pipeline.addHandler(NIOHTTP2Handler(mode: .server, frameDelegate: nil, connectionConfiguration: connection))
-                    try pipeline.addHandler(FloorResponder())
+                    try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context))
+                    try http2(channel.pipeline.syncOperations)
                 }
             }
             .bind(host: "127.0.0.1", port: port)
             .get()
         // Written at once (not buffered): the benchmark waits for this line.
-        FileHandle.standardOutput.write(Data("stack floor on \(channel.localAddress.map { "\($0)" } ?? "?") with \(threads) event loops\n".utf8))
+        FileHandle.standardOutput.write(Data("\(label) on \(channel.localAddress.map { "\($0)" } ?? "?") with \(threads) event loops\n".utf8))
         try await channel.closeFuture.get()
     }
 }

@@ -1,8 +1,6 @@
 import CNGHTTP2
 import Foundation
 import NIOCore
-import NIOPosix
-import NIOSSL
 
 /// The floor of the stack the provider front door is meant to stand on: swift-nio and
 /// swift-nio-ssl as the emulator uses them, with HTTP/2 done by libnghttp2 (Debian's
@@ -13,33 +11,9 @@ import NIOSSL
 ///   swift run -c release APNsBenchmark floor-nghttp2 PORT KEY.pem CERT.pem [threads]
 enum StackFloorNGHTTP2 {
     nonisolated static func run(_ arguments: [String]) async throws {
-        guard arguments.count >= 3, let port = Int(arguments[0]) else {
-            print("usage: APNsBenchmark floor-nghttp2 PORT KEY.pem CERT.pem [threads]")
-            exit(2)
+        try await StackFloor.serve(arguments, name: "floor-nghttp2", label: "nghttp2 stack floor") { pipeline in
+            try pipeline.addHandler(try NGHTTP2FloorHandler())
         }
-        let threads = arguments.count > 3 ? Int(arguments[3]) ?? System.coreCount : System.coreCount
-        var tls = TLSConfiguration.makeServerConfiguration(
-            certificateChain: try NIOSSLCertificate.fromPEMFile(arguments[2]).map { .certificate($0) },
-            privateKey: .privateKey(try NIOSSLPrivateKey(file: arguments[1], format: .pem))
-        )
-        tls.applicationProtocols = ["h2"]
-        let context = try NIOSSLContext(configuration: tls)
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: threads)
-        let channel = try await ServerBootstrap(group: group)
-            .serverChannelOption(.backlog, value: 256)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
-            .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context))
-                    try channel.pipeline.syncOperations.addHandler(try NGHTTP2FloorHandler())
-                }
-            }
-            .bind(host: "127.0.0.1", port: port)
-            .get()
-        // Written at once (not buffered): the benchmark waits for this line.
-        FileHandle.standardOutput.write(Data("nghttp2 stack floor on \(channel.localAddress.map { "\($0)" } ?? "?") with \(threads) event loops\n".utf8))
-        try await channel.closeFuture.get()
     }
 }
 
