@@ -68,4 +68,18 @@ struct ActivityDecoderTests {
         #expect(throws: DeviceModelError.self) { try JSONDecoder().decode(ActivityType.self, from: Data(#"{"contentState": {"a": "money"}}"#.utf8)) }
         #expect(throws: DeviceModelError.self) { try JSONDecoder().decode(ActivityType.self, from: Data(#"{"state": {}}"#.utf8)) }
     }
+
+    @Test("bare array, object and json take any value of that shape; optional and array name their element in of or items")
+    func looseTypes() throws {
+        let type = try JSONDecoder().decode(ActivityType.self, from: Data(#"{"contentState": {"tags": "array", "meta": "object", "extra": "json?", "when": {"type": "optional", "of": "date"}, "ids": {"type": "array", "items": "int"}}}"#.utf8))
+        #expect(type.contentState.map(\.type) == [.optional(.json), .array(.int), .object([]), .array(.json), .optional(.date)])
+        let decoded = ActivityDecoder.decode(type.contentState, at: ["s"], in: Array(#"{"s": {"tags": [1, "a"], "meta": {"k": [true]}, "ids": [3], "when": null}}"#.utf8))
+        #expect(try decoded.get() == .object(["tags": .array([.number(1), .string("a")]), "meta": .object(["k": .array([.bool(true)])]), "ids": .array([.number(3)])]))
+        guard case .failure(let error) = ActivityDecoder.decode(type.contentState, at: ["s"], in: Array(#"{"s": {"tags": [], "meta": [1], "ids": []}}"#.utf8)) else {
+            Issue.record("an array decoded as an object")
+            return
+        }
+        #expect(error.kind == "typeMismatch" && error.path == "s.meta")
+        #expect(throws: DeviceModelError.self) { try JSONDecoder().decode(ActivityType.self, from: Data(#"{"contentState": {"a": {"type": "optional"}}}"#.utf8)) }
+    }
 }

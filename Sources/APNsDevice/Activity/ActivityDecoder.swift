@@ -67,7 +67,12 @@ public enum ActivityDecoder {
         case .bool: return .bool(try container.decode(Bool.self, forKey: key))
         case .date: return .string(Self.text(of: try container.decode(Date.self, forKey: key)))
         case .url: return .string(try container.decode(URL.self, forKey: key).absoluteString)
+        case .object(let fields) where fields.isEmpty:
+            // Any object: checked to be one, kept whole.
+            _ = try container.nestedContainer(keyedBy: AnyCodingKey.self, forKey: key)
+            return try container.decode(AnyJSON.self, forKey: key)
         case .object(let fields): return try Self.object(fields, try container.nestedContainer(keyedBy: AnyCodingKey.self, forKey: key))
+        case .json: return try container.decode(AnyJSON.self, forKey: key)
         case .array(let element):
             var items = try container.nestedUnkeyedContainer(forKey: key)
             return try Self.array(element, &items)
@@ -89,7 +94,9 @@ public enum ActivityDecoder {
             case .bool: values.append(.bool(try items.decode(Bool.self)))
             case .date: values.append(.string(Self.text(of: try items.decode(Date.self))))
             case .url: values.append(.string(try items.decode(URL.self).absoluteString))
+            case .object(let fields) where fields.isEmpty: values.append(try items.decode(AnyJSON.self))
             case .object(let fields): values.append(try Self.object(fields, try items.nestedContainer(keyedBy: AnyCodingKey.self)))
+            case .json: values.append(try items.decode(AnyJSON.self))
             case .array(let inner):
                 var nested = try items.nestedUnkeyedContainer()
                 values.append(try Self.array(inner, &nested))

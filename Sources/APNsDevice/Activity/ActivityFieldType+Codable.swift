@@ -2,14 +2,14 @@ import APNsCore
 
 /// The document form of a field type: a short string where one says it, else an object.
 extension ActivityFieldType: Codable {
-    private enum Keys: String, CodingKey, CaseIterable { case type, fields, items, optional }
+    private enum Keys: String, CodingKey, CaseIterable { case type, fields, items, of, wrapped, optional }
 
     public init(from decoder: any Decoder) throws {
         if let single = try? decoder.singleValueContainer(), let text = try? single.decode(String.self) {
             guard let type = ActivityFieldType(notation: text) else {
                 throw DeviceModelError(
                     .invalid, field: decoder.fieldPath,
-                    "\(decoder.fieldPath): \(text) is not a field type; use string, int, double, bool, date, url, [type], type? or {\"type\": \"object\", \"fields\": {...}}"
+                    "\(decoder.fieldPath): \(text) is not a field type; use string, int, double, bool, date, url, array, object, json, [type], type? or {\"type\": \"object\", \"fields\": {...}}"
                 )
             }
             self = type
@@ -23,15 +23,27 @@ extension ActivityFieldType: Codable {
         case "object":
             base = .object(try container.decodeIfPresent(ActivityFields.self, forKey: .fields)?.fields ?? [])
         case "array":
-            base = .array(try container.decode(ActivityFieldType.self, forKey: .items))
+            base = .array(try Self.element(container) ?? .json)
+        case "optional":
+            guard let wrapped = try Self.element(container) else {
+                throw DeviceModelError(.invalid, field: decoder.fieldPath, "\(decoder.fieldPath): an optional names its type in \"of\", such as {\"type\": \"optional\", \"of\": \"date\"}")
+            }
+            base = .optional(wrapped)
         default:
             guard let scalar = ActivityFieldType.scalars[name.lowercased()] else {
-                throw DeviceModelError(.invalid, field: decoder.fieldPath + ".type", "\(decoder.fieldPath).type: \(name) is not string, int, double, bool, date, url, array or object")
+                throw DeviceModelError(.invalid, field: decoder.fieldPath + ".type", "\(decoder.fieldPath).type: \(name) is not string, int, double, bool, date, url, array, object, optional or json")
             }
             base = scalar
         }
         if try container.decodeIfPresent(Bool.self, forKey: .optional) == true { base = .optional(base) }
         self = base
+    }
+
+    /// The element or wrapped type, under `items`, `of` or `wrapped`.
+    private static func element(_ container: KeyedDecodingContainer<Keys>) throws -> ActivityFieldType? {
+        try container.decodeIfPresent(ActivityFieldType.self, forKey: .items)
+            ?? container.decodeIfPresent(ActivityFieldType.self, forKey: .of)
+            ?? container.decodeIfPresent(ActivityFieldType.self, forKey: .wrapped)
     }
 
     public func encode(to encoder: any Encoder) throws {

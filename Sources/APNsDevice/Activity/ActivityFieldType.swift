@@ -15,12 +15,16 @@ public indirect enum ActivityFieldType: Hashable, Sendable {
     case date
     case url
     case array(ActivityFieldType)
-    /// A nested struct with these fields.
+    /// A nested struct with these fields (none declared: any object, kept whole).
     case object([ActivityField])
     case optional(ActivityFieldType)
+    /// Any JSON value (a `Codable` type the emulator need not know field by field).
+    case json
 
     static let scalars: [String: ActivityFieldType] = [
         "string": .string, "int": .int, "double": .double, "bool": .bool, "date": .date, "url": .url,
+        // Written bare, a collection of anything.
+        "array": .array(.json), "object": .object([]), "json": .json, "any": .json,
         // The numeric types JSONDecoder reads the same way.
         "float": .double, "int64": .int, "int32": .int,
     ]
@@ -55,7 +59,8 @@ public indirect enum ActivityFieldType: Hashable, Sendable {
         case .date: "date"
         case .url: "url"
         case .array(let element): element.notation.map { "[\($0)]" }
-        case .object: nil
+        case .object(let fields): fields.isEmpty ? "object" : nil
+        case .json: "json"
         case .optional(let wrapped): wrapped.notation.flatMap { $0.hasSuffix("?") ? nil : $0 + "?" }
         }
     }
