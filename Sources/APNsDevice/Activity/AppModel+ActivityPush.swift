@@ -111,7 +111,11 @@ extension AppModel {
             return ignore("future-timestamp", "its timestamp \(Self.text(timestamp)) is more than \(limits.futureTimestampLimit / 3_600_000) hours ahead of the phone's clock")
         }
         var state: AnyJSON?
-        if push.hasContentState, let type = self.activityTypes[self.activities[index].attributesType] {
+        if push.hasContentState {
+            let typeName = self.activities[index].attributesType
+            guard let type = self.activityTypes[typeName] else {
+                return ignore("unknown-attributes-type", "the app no longer declares the activity type \(typeName), so its content state cannot be decoded")
+            }
             switch ActivityDecoder.decode(type.contentState, at: ["aps", "content-state"], in: push.payload) {
             case .success(let value): state = value
             case .failure(let error): return ignore("content-state-decode", "unable to decode content state: \(error)")
