@@ -98,6 +98,4 @@ public struct ActivityOutcome: Codable, Hashable, Sendable {
     public static let started = ActivityOutcome("started")
     public static func ignored(_ code: String) -> ActivityOutcome { ActivityOutcome("ignored", code: code) }
     public static func notStarted(_ code: String) -> ActivityOutcome { ActivityOutcome("not started", code: code) }
-
-    public var isRefusal: Bool { self.code != nil }
 }
