@@ -48,14 +48,16 @@ struct ActivityLifecycleTests {
         #expect(plain.updateToken == nil, "on iOS 18 the token comes only when asked for")
     }
 
-    // Same page: push-to-start arrived in iOS 17.2, input-push-token in iOS 18; an iOS 17 app
-    // learns the new activity's token from pushTokenUpdates when the system wakes it.
-    @Test("iOS versions: none before 17.2, an update token regardless on 17.x")
+    // Same page: push-to-start arrived in iOS 17.2, input-push-token (an update token for the
+    // started activity) in iOS 18.
+    @Test("iOS versions: no push-to-start before 17.2; on 17.x input-push-token means nothing")
     mutating func versions() throws {
         self.app.iosVersion = "17.1"
         #expect(self.send(Self.push(Self.startAPS), to: .pushToStart).outcome == .notStarted("unsupported-ios"))
         self.app.iosVersion = "17.2"
-        #expect(try self.started("").updateToken != nil)
+        #expect(try self.started().updateToken == nil)
+        self.app.iosVersion = "18.0"
+        #expect(try self.started().updateToken != nil)
     }
 
     // APNSwift #232: a start with an empty alert, "nothing arrives".

@@ -65,8 +65,9 @@ extension AppModel {
         activity.lastTimestamp = push.timestamp
         activity.staleDate = push.staleDate.map(Self.millis)
         activity.relevanceScore = push.relevanceScore ?? 0
-        // iOS 17 apps learn the update token when the system wakes them; iOS 18 only on request.
-        let wantsToken = version >= .inputPush ? push.inputPushToken : true
+        // An update token comes only when asked for, with input-push-token, which iOS 18 brought;
+        // before it the key means nothing.
+        let wantsToken = version >= .inputPush && push.inputPushToken
         var report = ActivityReport(event: event, outcome: .started, activityID: activity.id)
         if wantsToken {
             let token = issueToken()
