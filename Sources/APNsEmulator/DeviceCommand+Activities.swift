@@ -18,7 +18,10 @@ extension DeviceCommand {
             _ = try await client.startActivity(topic: topic, document: Array(text.utf8))
         default:
             let rest = words.dropFirst(2).joined(separator: " ")
-            _ = try await client.endActivity(topic: topic, id: words[1], document: Array((rest.isEmpty ? "{}" : rest).utf8))
+            // An id may be shortened to a prefix of one of the app's activities, as printed.
+            let ids = try await client.activities(topic: topic).map(\.id)
+            let id = try Self.resolve(words[1], seen: ids, none: "the app has no activity %@")
+            _ = try await client.endActivity(topic: topic, id: id, document: Array((rest.isEmpty ? "{}" : rest).utf8))
         }
     }
 

@@ -148,12 +148,13 @@ extension DeviceCommand {
         }
     }
 
-    /// The unique id a typed id stands for: itself, or the one printed id it begins.
-    static func resolve(_ typed: String, seen: [String]) throws -> String {
+    /// The id a typed id stands for: itself, or the one of `seen` it begins (`none` says so
+    /// when there is none, `%@` standing for what was typed).
+    static func resolve(_ typed: String, seen: [String], none: String = "no notification %@ was printed") throws -> String {
         if seen.contains(typed) { return typed }
         let matches = seen.filter { $0.lowercased().hasPrefix(typed.lowercased()) }
         guard matches.count == 1, let match = matches.first else {
-            throw DeviceCommandError(matches.isEmpty ? "no notification \(typed) was printed" : "\(typed) begins \(matches.count) ids; type more of it")
+            throw DeviceCommandError(matches.isEmpty ? none.replacingOccurrences(of: "%@", with: typed) : "\(typed) begins \(matches.count) ids; type more of it")
         }
         return match
     }

@@ -43,7 +43,7 @@ struct LiveActivityCommandTests {
 
         typing.write(Data("activities\n".utf8))
         #expect(((try await line(#"{"activities""#))["activities"] as? [[String: Any]])?.first?["id"] as? String == id)
-        typing.write(Data("end \(id) {\"dismissalPolicy\": \"immediate\"}\n".utf8))
+        typing.write(Data("end \(id.prefix(8)) {\"dismissalPolicy\": \"immediate\"}\n".utf8))
         _ = try await line(#"{"activity""#) { $0.contains(#""change":"dismissed""#) }
         #expect(try await emulator.adminObject("/api/v1/activities/\(id)")["activityState"] as? String == "dismissed")
 
