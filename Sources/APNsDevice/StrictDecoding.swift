@@ -9,8 +9,13 @@ extension Decoder {
     }
 
     /// The path of the value being decoded, for messages: `categories[0].actions[1]`.
+    var fieldPath: String { self.codingPath.fieldPath }
+}
+
+extension [any CodingKey] {
+    /// The path as people write it: `categories[0].actions[1]`.
     var fieldPath: String {
-        self.codingPath.reduce(into: "") { path, key in
+        self.reduce(into: "") { path, key in
             if let index = key.intValue {
                 path += "[\(index)]"
             } else {

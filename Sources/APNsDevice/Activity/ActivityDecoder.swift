@@ -138,9 +138,7 @@ public struct ActivityDecodingError: Error, Hashable, Sendable, CustomStringConv
             case .dataCorrupted(let context): ("dataCorrupted", context)
             @unknown default: ("dataCorrupted", nil)
             }
-        var path = (context?.codingPath ?? []).reduce(into: "") { path, key in
-            if let index = key.intValue { path += "[\(index)]" } else { path += path.isEmpty ? key.stringValue : "." + key.stringValue }
-        }
+        var path = (context?.codingPath ?? []).fieldPath
         if case .keyNotFound(let key, _) = error { path += path.isEmpty ? key.stringValue : "." + key.stringValue }
         // A number too large for its type is reported without a path; the member at least is known.
         if path.isEmpty { path = member }

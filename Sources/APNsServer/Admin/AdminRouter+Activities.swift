@@ -57,49 +57,20 @@ extension AdminRouter {
     }
 
     /// `POST .../activities`: the app calls `Activity.request`. 201 with the activity; 400 for a
-    /// type it does not declare or a state that does not decode; 409 as ActivityKit refuses.
+    /// state that does not decode; 409 as ActivityKit refuses (a type not declared among them).
     func startActivity(in install: AppInstall, body: [UInt8], on eventLoop: any EventLoop) -> EventLoopFuture<Response> {
-        let request: ActivityRequest
-        do {
-            request = try RequestDocument.decode(ActivityRequest.self, from: body, example: Self.activityExample)
-        } catch {
-            return eventLoop.makeSucceededFuture(Self.error(400, error.message))
-        }
-        let (now, limits) = (self.relay.phone.clock(), self.relay.phone.activityLimits)
-        return self.answer(install, on: eventLoop, created: true) { app throws(DeviceModelError) in
-            try app.startActivity(request, json: body, now: now, limits: limits) { DeviceToken.random().hex }
-        }
+        self.answer(install, self.relay.phone.activityRequest(.start, document: body, in: install, on: eventLoop), created: true)
     }
 
     /// `POST /api/v1/activities/<id>/end`: the app calls `activity.end(_:dismissalPolicy:)`.
     func endActivity(_ id: String, of install: AppInstall, body: [UInt8], on eventLoop: any EventLoop) -> EventLoopFuture<Response> {
-        let request: ActivityEndRequest
-        do {
-            request = body.isEmpty ? ActivityEndRequest() : try RequestDocument.decode(ActivityEndRequest.self, from: body, example: Self.endExample)
-        } catch {
-            return eventLoop.makeSucceededFuture(Self.error(400, error.message))
-        }
-        let (now, limits) = (self.relay.phone.clock(), self.relay.phone.activityLimits)
-        return self.answer(install, on: eventLoop) { app throws(DeviceModelError) in
-            try app.endActivity(id, request, json: body, now: now, limits: limits)
-        }
+        self.answer(install, self.relay.phone.activityRequest(.end(id), document: body, in: install, on: eventLoop))
     }
 
     /// `POST .../rotate-token`: a new update token (or push-to-start token, `activity` nil);
     /// the old one answers 410 Unregistered from now on.
     func rotateToken(of install: AppInstall, activity id: String?, on eventLoop: any EventLoop) -> EventLoopFuture<Response> {
-        let now = self.relay.phone.clock()
-        return self.relay.phone.changeActivities(install, on: eventLoop) { app throws(DeviceModelError) in
-            var report = ActivityReport(event: "token", outcome: ActivityOutcome("token"), activityID: id)
-            if let id {
-                report.tokens = [try app.rotateActivityToken(id, now: now) { DeviceToken.random().hex }]
-                report.changes = [ActivityChange(id, "token", app.activities.first { $0.id == id }?.activityState ?? .active)]
-            } else {
-                report.tokens = [try app.rotatePushToStartToken { DeviceToken.random().hex }]
-            }
-            return report
-        }.map { report, _ in
-            let change = report.tokens.first
+        self.relay.phone.rotateToken(in: install, activity: id, on: eventLoop).map { change in
             var writer = JSONWriter()
             writer.object { members in
                 members.member("token") { $0.optionalString(change?.token) }
@@ -109,12 +80,9 @@ extension AdminRouter {
         }.recover(Self.refusal)
     }
 
-    /// Runs an app's request and answers with the activity it concerned.
-    private func answer(
-        _ install: AppInstall, on eventLoop: any EventLoop, created: Bool = false,
-        _ body: @escaping (inout AppModel) throws(DeviceModelError) -> ActivityReport
-    ) -> EventLoopFuture<Response> {
-        self.relay.phone.changeActivities(install, on: eventLoop, body).map { report, app in
+    /// Answers with the activity an app's request concerned.
+    private func answer(_ install: AppInstall, _ done: EventLoopFuture<(ActivityReport, AppModel)>, created: Bool = false) -> EventLoopFuture<Response> {
+        done.map { report, app in
             guard let activity = app.activities.first(where: { $0.id == report.activityID }) else { return Self.error(500, "the activity went missing") }
             return Response(status: created ? 201 : 200, body: ActivityJSON.one(activity, topic: install.topic, deviceID: install.deviceID))
         }.recover(Self.refusal)
@@ -124,7 +92,4 @@ extension AdminRouter {
         guard let refusal = error as? DeviceModelError else { return Self.error(503, "could not save the activity: \(error)") }
         return Self.error(refusal.code == .refused ? 409 : 400, refusal.field.isEmpty || refusal.message.hasPrefix(refusal.field) ? refusal.message : "\(refusal.field): \(refusal.message)")
     }
-
-    static let activityExample = #"{"attributes-type": "Delivery", "attributes": {"orderNumber": 7}, "content-state": {"status": "packing"}, "pushType": "token"}"#
-    static let endExample = #"{"content-state": {"status": "delivered"}, "dismissalPolicy": "immediate"}"#
 }

@@ -11,8 +11,8 @@ extension DeviceSessionHandler {
     func activities(deviceID: String, _ message: DeviceClientMessage) {
         switch message {
         case .declareActivities(let topic, let document): self.declareActivities(AppInstall(deviceID: deviceID, topic: topic), document)
-        case .startActivity(let topic, let document): self.startActivity(AppInstall(deviceID: deviceID, topic: topic), document)
-        case .endActivity(let topic, let id, let document): self.endActivity(id, of: AppInstall(deviceID: deviceID, topic: topic), document)
+        case .startActivity(let topic, let document): self.runActivity(.start, document, AppInstall(deviceID: deviceID, topic: topic))
+        case .endActivity(let topic, let id, let document): self.runActivity(.end(id), document, AppInstall(deviceID: deviceID, topic: topic))
         case .listActivities(let topic):
             let install = AppInstall(deviceID: deviceID, topic: topic)
             do {
@@ -42,39 +42,11 @@ extension DeviceSessionHandler {
         }
     }
 
-    private func startActivity(_ install: AppInstall, _ document: [UInt8]) {
-        let request: ActivityRequest
-        do {
-            request = try RequestDocument.decode(ActivityRequest.self, from: document, example: AdminRouter.activityExample)
-        } catch {
-            return self.answered(.refused(subject: install.topic, status: 400, message: error.message))
-        }
-        let phone = self.relay.phone
-        let (now, limits) = (phone.clock(), phone.activityLimits)
-        self.runActivity(install) { app throws(DeviceModelError) in
-            try app.startActivity(request, json: document, now: now, limits: limits) { DeviceToken.random().hex }
-        }
-    }
-
-    private func endActivity(_ id: String, of install: AppInstall, _ document: [UInt8]) {
-        let request: ActivityEndRequest
-        do {
-            request = document.isEmpty ? ActivityEndRequest() : try RequestDocument.decode(ActivityEndRequest.self, from: document, example: AdminRouter.endExample)
-        } catch {
-            return self.answered(.refused(subject: install.topic, status: 400, message: error.message))
-        }
-        let phone = self.relay.phone
-        let (now, limits) = (phone.clock(), phone.activityLimits)
-        self.runActivity(install) { app throws(DeviceModelError) in
-            try app.endActivity(id, request, json: document, now: now, limits: limits)
-        }
-    }
-
     /// Runs the app's request. The device hears the tokens and changes as for any other (they
     /// go out first); the answer is the activity concerned, as `activities` with one item.
-    private func runActivity(_ install: AppInstall, _ body: @escaping (inout AppModel) throws(DeviceModelError) -> ActivityReport) {
+    private func runActivity(_ kind: Phone.ActivityAppRequest, _ document: [UInt8], _ install: AppInstall) {
         guard let context = self.context else { return }
-        self.relay.phone.changeActivities(install, on: context.eventLoop, body).assumeIsolated().whenComplete { result in
+        self.relay.phone.activityRequest(kind, document: document, in: install, on: context.eventLoop).assumeIsolated().whenComplete { result in
             switch result {
             case .success((let report, let app)):
                 let concerned = app.activities.filter { $0.id == report.activityID }

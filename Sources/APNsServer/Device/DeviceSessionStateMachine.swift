@@ -103,11 +103,9 @@ struct DeviceSessionStateMachine {
             return self.fail(.unexpectedMessage, "the first message must be hello")
         case (.active, .hello):
             return self.fail(.unexpectedMessage, "hello was already received")
-        case (.active(_, let version), _) where message.needsVersion3 && version < 3:
-            return self.fail(.unexpectedMessage, "\(message.name) needs protocol version 3 (this session said hello with version \(version))")
-        case (.active(let deviceID, _), .declareActivities), (.active(let deviceID, _), .startActivity),
-            (.active(let deviceID, _), .endActivity), (.active(let deviceID, _), .listActivities):
-            return self.activities(deviceID: deviceID, message)
+        case (.active(let deviceID, let version), .declareActivities), (.active(let deviceID, let version), .startActivity),
+            (.active(let deviceID, let version), .endActivity), (.active(let deviceID, let version), .listActivities):
+            return self.activities(deviceID: deviceID, version: version, message)
         case (.active(_, let version), _) where message.needsVersion2 && version < 2:
             return self.fail(.unexpectedMessage, "\(message.name) needs protocol version 2 (this session said hello with version \(version))")
         case (.active(let deviceID, _), .authorize(let topic, let options, let allow)):
@@ -173,7 +171,10 @@ struct DeviceSessionStateMachine {
     }
 
     /// Version 3's Live Activity requests, once their topic is checked.
-    private mutating func activities(deviceID: String, _ message: DeviceClientMessage) -> Action {
+    private mutating func activities(deviceID: String, version: UInt8, _ message: DeviceClientMessage) -> Action {
+        guard version >= 3 else {
+            return self.fail(.unexpectedMessage, "\(message.name) needs protocol version 3 (this session said hello with version \(version))")
+        }
         let topic: String
         switch message {
         case .declareActivities(let name, _), .startActivity(let name, _), .endActivity(let name, _, _), .listActivities(let name): topic = name

@@ -49,7 +49,7 @@ extension Phone {
                     event: push.event ?? "", outcome: .ignored("not-liveactivity"),
                     reason: "a Live Activity token takes apns-push-type liveactivity, not \(notification.pushType.rawValue)", activityID: id)
             }
-            return app.receive(push, at: key.target, uniqueID: notification.uniqueID, now: now, limits: limits) { DeviceToken.random().hex }
+            return app.receive(push, at: key.target, uniqueID: notification.uniqueID, now: now, limits: limits, issueToken: Self.issueToken)
         }
     }
 
