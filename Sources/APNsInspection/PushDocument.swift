@@ -38,8 +38,16 @@ public struct PushDocument: Decodable, Sendable {
         try add("apns-collapse-id", .collapseId)
         try add("apns-id", .id)
         try add("authorization", .authorization)
-        for (name, value) in headers where value.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) {
-            throw InspectionError(.badDocument, field: name, "\(name) must not hold control characters")
+        // RFC 9113 section 8.2.1: a field value with a control character, or that starts or ends
+        // with a space or tab, makes the request malformed; the provider API would reset its stream.
+        for (name, value) in headers {
+            if value.utf8.contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) {
+                throw InspectionError(.badDocument, field: name, "\(name) must not hold control characters")
+            }
+            if let edge = [value.utf8.first, value.utf8.last].compactMap({ $0 }).first(where: { $0 == 0x20 || $0 == 0x09 }) {
+                let what = edge == 0x20 ? "a space" : "a tab"
+                throw InspectionError(.badDocument, field: name, "\(name) must not start or end with \(what) (RFC 9113 section 8.2.1)")
+            }
         }
         self.headers = headers
         if let text = try? container.decode(String.self, forKey: .payload) {

@@ -70,24 +70,6 @@ struct ProviderConnectionStateMachineTests {
         #expect(machine.highestStreamID == 1)
     }
 
-    @Test("a connection error stops reading: close at once when idle, else once the streams finish (issue 13, item 2)")
-    func connectionError() {
-        var idle = Machine()
-        let now = idle.connectionError()
-        #expect(now == .stopReadingThenClose(closeNow: true))
-        let again = idle.connectionError()
-        #expect(again == .none)
-
-        var busy = Machine()
-        busy.streamCreated(1)
-        let later = busy.connectionError()
-        #expect(later == .stopReadingThenClose(closeNow: false))
-        let shutdown = busy.shutdown()
-        #expect(shutdown == .none, "no GOAWAY of ours after NIOHTTP2's")
-        let last = busy.streamClosed(1)
-        #expect(last == .closeAfterFlush)
-    }
-
     @Test("idle: GOAWAY IdleTimeout naming the highest stream, then close once streams finish (issue 13, item 4)")
     func idle() {
         var machine = Machine()
@@ -99,21 +81,5 @@ struct ProviderConnectionStateMachineTests {
         #expect(idle == .goAway(lastStreamID: 3, reason: "IdleTimeout", closeNow: false))
         let last = machine.streamClosed(1)
         #expect(last == .closeAfterFlush)
-    }
-}
-
-@Suite("Provider connection state machine: reset codes")
-struct ProviderConnectionResetCodeTests {
-    @Test("PROTOCOL_ERROR on a stream whose request is complete becomes STREAM_CLOSED (RFC 9113 5.1, half-closed remote); others stand")
-    func halfClosedRemote() {
-        var machine = ProviderConnectionStateMachine()
-        machine.streamCreated(1)
-        machine.streamCreated(3)
-        machine.requestEnded(1)
-        #expect(machine.resetCode(stream: 1, .protocolError) == .streamClosed)
-        #expect(machine.resetCode(stream: 3, .protocolError) == .protocolError)
-        #expect(machine.resetCode(stream: 1, .flowControlError) == .flowControlError)
-        _ = machine.streamClosed(1)
-        #expect(machine.resetCode(stream: 1, .protocolError) == .protocolError)
     }
 }

@@ -12,7 +12,7 @@ import Testing
 @testable import APNsServer
 
 /// One HTTP/2 stream of the provider API (``ProviderStreamsHandler`` and its ``ProviderStream``) on
-/// an `EmbeddedChannel`: frames of stream 1 in, frames out, no socket. These cover the answers given before the store (validation, authentication, faults);
+/// an `EmbeddedChannel`: parts of the request on stream 1 in, frames out, no socket. These cover the answers given before the store (validation, authentication, faults);
 /// the end-to-end tests cover the stored path over real TLS.
 @Suite("Provider stream")
 struct ProviderStreamTests {
@@ -54,11 +54,11 @@ struct ProviderStreamTests {
         func send(_ headers: [(String, String)], body chunks: [String] = []) throws {
             let base: [(String, String)] = [(":method", "POST"), (":scheme", "https"), (":path", "/3/device/\(ProviderStreamTests.token)")]
             let all = HPACKHeaders(base.filter { name, _ in !headers.contains { $0.0 == name } } + headers)
-            try self.channel.writeInbound(HTTP2Frame(streamID: 1, payload: .headers(.init(headers: all, endStream: chunks.isEmpty))))
+            try self.channel.writeInbound(ProviderRequestPart(stream: 1, .headers(all, listSize: all.listSize, endStream: chunks.isEmpty)))
             for (index, chunk) in chunks.enumerated() {
                 var buffer = self.channel.allocator.buffer(capacity: chunk.utf8.count)
                 buffer.writeString(chunk)
-                try self.channel.writeInbound(HTTP2Frame(streamID: 1, payload: .data(.init(data: .byteBuffer(buffer), endStream: index == chunks.count - 1))))
+                try self.channel.writeInbound(ProviderRequestPart(stream: 1, .body(buffer, endStream: index == chunks.count - 1)))
             }
         }
 
@@ -146,11 +146,11 @@ struct ProviderStreamTests {
         let chunk = String(repeating: "x", count: 4000)
         // No content-length: the second DATA frame takes the body past 5120 bytes.
         let headers = HPACKHeaders([(":method", "POST"), (":path", "/3/device/\(Self.token)"), ("apns-topic", "com.example.app")])
-        try stream.channel.writeInbound(HTTP2Frame(streamID: 1, payload: .headers(.init(headers: headers))))
+        try stream.channel.writeInbound(ProviderRequestPart(stream: 1, .headers(headers, listSize: headers.listSize, endStream: false)))
         for n in 0..<2 {
             var buffer = stream.channel.allocator.buffer(capacity: chunk.utf8.count)
             buffer.writeString(chunk)
-            try stream.channel.writeInbound(HTTP2Frame(streamID: 1, payload: .data(.init(data: .byteBuffer(buffer)))))
+            try stream.channel.writeInbound(ProviderRequestPart(stream: 1, .body(buffer, endStream: false)))
             if n == 0 { #expect(try stream.channel.readOutbound(as: HTTP2Frame.self) == nil, "4000 bytes may still be a VoIP push") }
         }
         let answer = try #require(try stream.answer())
@@ -163,7 +163,7 @@ struct ProviderStreamTests {
         // More DATA is dropped, not buffered, and not answered again.
         var more = stream.channel.allocator.buffer(capacity: 4)
         more.writeString("xxxx")
-        try stream.channel.writeInbound(HTTP2Frame(streamID: 1, payload: .data(.init(data: .byteBuffer(more), endStream: true))))
+        try stream.channel.writeInbound(ProviderRequestPart(stream: 1, .body(more, endStream: true)))
         #expect(try stream.channel.readOutbound(as: HTTP2Frame.self) == nil)
         try stream.close()
     }
@@ -172,7 +172,7 @@ struct ProviderStreamTests {
     func oversizedContentLength() throws {
         let stream = try Stream()
         let headers = HPACKHeaders([(":method", "POST"), (":path", "/3/device/\(Self.token)"), ("content-length", "1000000000000")])
-        try stream.channel.writeInbound(HTTP2Frame(streamID: 1, payload: .headers(.init(headers: headers))))
+        try stream.channel.writeInbound(ProviderRequestPart(stream: 1, .headers(headers, listSize: headers.listSize, endStream: false)))
         #expect(try stream.answer()?.status == "413")
         try stream.close()
     }
@@ -182,7 +182,8 @@ struct ProviderStreamTests {
         let stream = try Stream()
         try stream.send([("apns-topic", "com.example.app"), ("apns-priority", "7")], body: [#"{"aps":{}}"#])
         #expect(try stream.answer()?.body["reason"] as? String == "BadPriority")
-        try stream.channel.writeInbound(HTTP2Frame(streamID: 1, payload: .headers(.init(headers: HPACKHeaders([("x-trailer", "1")]), endStream: true))))
+        let trailer = HPACKHeaders([("x-trailer", "1")])
+        try stream.channel.writeInbound(ProviderRequestPart(stream: 1, .headers(trailer, listSize: trailer.listSize, endStream: true)))
         #expect(try stream.answer() == nil)
         try stream.close()
     }

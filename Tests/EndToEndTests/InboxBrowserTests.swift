@@ -57,6 +57,9 @@ struct InboxBrowserTests {
         _ = try await emulator.adminObject("/api/v1/faults", method: "POST", body: #"{"match": {"token": "\#(token)"}, "action": {"type": "respond", "reason": "Unregistered"}, "times": 1}"#, status: 201)
         let faulted = try await emulator.adminObject("/api/v1/push", method: "POST", body: #"{"token": "\#(token)", "payload": {}}"#)
         #expect(faulted["status"] as? Int == 410 && faulted["reason"] as? String == "Unregistered" && faulted["timestamp"] is Int)
+        // RFC 9113 section 8.2.1: a header value may not start or end with whitespace; said before sending.
+        let padded = try await emulator.admin("/api/v1/push", method: "POST", body: #"{"token": "\#(token)", "topic": "com.example.app ", "payload": {}}"#)
+        #expect(padded.status == 400 && String(decoding: padded.body, as: UTF8.self).contains("apns-topic must not start or end with a space"), "\(padded.body)")
         for body in [#"{"payload": {}}"#, #"{"token": "ab/cd", "payload": {}}"#, #"{"token": "ab", "payload": [1]}"#, #"{"token": "ab", "payload": {}, "colour": 1}"#, #"{"token": "ab", "topic": null, "payload": {}}"#] {
             #expect(try await emulator.admin("/api/v1/push", method: "POST", body: body).status == 400, "\(body)")
         }

@@ -1,5 +1,5 @@
-"""Raw HTTP/2 frames against the emulator's provider port, for the cases h2spec 2.6.0 checks
-that swift-nio-http2 alone gets wrong (RFC 9113 sections 5.1, 5.4, 6.8, 6.10, 10.5.1).
+"""Raw HTTP/2 frames against the emulator's provider port, for the h2spec 2.6.0 cases where HTTP/2
+libraries differ (RFC 9113 sections 5.1, 5.4, 6.8, 6.10, 10.5.1).
 Header blocks are encoded with hpack (PyPI); every other byte is written here by hand, so the
 server sees exactly the frames a conformance tester sends.
 
@@ -120,6 +120,8 @@ def run(case, host, port, ca):
         # (END_STREAM) arrives in the same write, so the stream is half-closed (remote).
         c.send(frame(0x1, 0x4, 1, c.headers()) + body + frame(0x1, 0x5, 1, c.headers()))
         frames = c.read(lambda fs: any(f["type"] == "RST_STREAM" for f in fs) or goaway(fs))
+        if goaway(frames):
+            return outcome(c, frames + c.read(lambda fs: False, seconds=10))
         c.send(frame(0x1, 0x4, 3, c.headers()) + frame(0x0, 0x1, 3, b'{"aps":{}}'))
         return outcome(c, frames + c.read(answered(3)))
     if case == "headers_after_reset":  # h2spec 5.1/9
@@ -143,13 +145,18 @@ def run(case, host, port, ca):
         frames = c.read(answered(1))
         c.send(frame(0x1, 0x4, 3, c.headers()) + frame(0x0, 0x1, 3, b'{"aps":{}}'))
         return outcome(c, frames + c.read(answered(3)))
+    if case == "header_bomb":  # RFC 9113 10.5.1: a 4 KB field once, then referenced nine times (1 byte each)
+        c.send(frame(0x1, 0x5, 1, c.headers([("x-big", "x" * 4000)] * 10)))
+        frames = c.read(answered(1))
+        c.send(frame(0x1, 0x4, 3, c.headers()) + frame(0x0, 0x1, 3, b'{"aps":{}}'))
+        return outcome(c, frames + c.read(answered(3)))
     raise SystemExit("unknown case " + case)
 
 
 def main(argv):
     host, port, ca = argv[1], int(argv[2]), argv[3]
     cases = ["settings", "stream_error_then_request", "headers_on_half_closed", "headers_after_reset",
-             "headers_on_closed", "invalid_ping", "continuations"]
+             "headers_on_closed", "invalid_ping", "continuations", "header_bomb"]
     print(json.dumps({case: run(case, host, port, ca) for case in cases}))
 
 

@@ -20,12 +20,24 @@ import time
 import urllib.request
 
 from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 ADMIN, HTTP2_PORT, CA, SHOTS = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
 TOPIC = "com.example.inbox"
+
+
+def settled(action, attempts=5):
+    """Runs `action`, again if a live update replaced an element it was using."""
+    for attempt in range(attempts):
+        try:
+            return action()
+        except StaleElementReferenceException:
+            if attempt == attempts - 1:
+                raise
+            time.sleep(0.2)
 
 
 def admin(method, path, body=None):
@@ -107,7 +119,8 @@ def main():
     os.makedirs(SHOTS, exist_ok=True)
     token = admin("POST", "/api/v1/devices", {"topic": TOPIC})["token"]
     driver = browser()
-    wait = WebDriverWait(driver, 10)
+    # The page re-renders as events arrive: an element found a moment ago may be replaced.
+    wait = WebDriverWait(driver, 10, ignored_exceptions=(StaleElementReferenceException,))
     try:
         driver.get(ADMIN + "/")
         wait.until(EC.text_to_be_present_in_element((By.ID, "live"), "live"))
@@ -164,12 +177,15 @@ def main():
         check(status == 200, "a second categorised push is accepted")
         wait.until(lambda d: "Where?" in d.find_element(By.CSS_SELECTOR, "#phone-screen .bubble").text
                    and d.find_elements(By.CSS_SELECTOR, '#phone-screen .bubble button[data-action="REPLY"]'))
-        second = driver.find_element(By.CSS_SELECTOR, "#phone-screen .bubble")
-        second_id = second.get_attribute("data-id")
-        second.find_element(By.CSS_SELECTOR, 'button[data-action="REPLY"]').click()
-        field = wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "#phone-screen .bubble .reply input")))
-        field.send_keys("On my way")
-        driver.find_element(By.CSS_SELECTOR, '#phone-screen .bubble .reply button[type="submit"]').click()
+
+        def reply_on_phone():
+            second = driver.find_element(By.CSS_SELECTOR, "#phone-screen .bubble")
+            second.find_element(By.CSS_SELECTOR, 'button[data-action="REPLY"]').click()
+            field = wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "#phone-screen .bubble .reply input")))
+            field.send_keys("On my way")
+            driver.find_element(By.CSS_SELECTOR, '#phone-screen .bubble .reply button[type="submit"]').click()
+            return second.get_attribute("data-id")
+        second_id = settled(reply_on_phone)
         deadline = time.time() + 10
         reply = None
         while time.time() < deadline and not reply:

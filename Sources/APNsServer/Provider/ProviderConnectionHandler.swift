@@ -1,71 +1,180 @@
 import APNsCore
 import APNsWire
 import NIOCore
+import NIOHPACK
 import NIOHTTP2
 
-/// Connection-level behaviour of the provider API that NIOHTTP2 leaves to the server:
-/// opening the connection window wide at once, and graceful shutdown the way APNs does it
-/// (GOAWAY with `{"reason":"Shutdown"}`, finish the streams already accepted, then close).
-/// Sits after `NIOHTTP2Handler` in the connection pipeline; runs on the connection's event loop.
-final class ProviderConnectionHandler: ChannelDuplexHandler {
-    typealias InboundIn = HTTP2Frame
-    typealias InboundOut = HTTP2Frame
+/// A provider connection's HTTP/2, on libnghttp2 (``NGHTTP2Session``): decrypted bytes in,
+/// ``ProviderRequestPart``s on to ``ProviderStreamsHandler``, its answers (HTTP/2 frames) back
+/// into the session, and what the session has to send out once per event-loop tick, so that
+/// every answer of a group commit leaves in one TLS write. Beyond the protocol it does what APNs
+/// does with a connection: the connection window opened wide at once, and GOAWAY with a JSON
+/// reason for graceful shutdown (`Shutdown`, finishing the streams already accepted), an idle
+/// connection (`IdleTimeout`) and a fault rule's. Sits after TLS; on the connection's event loop.
+final class ProviderConnectionHandler: ChannelDuplexHandler, NGHTTP2SessionDelegate {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ProviderRequestPart
     typealias OutboundIn = HTTP2Frame
-    typealias OutboundOut = HTTP2Frame
+    typealias OutboundOut = ByteBuffer
 
+    /// The SETTINGS the connection starts with.
+    let settings: [(id: Int32, value: UInt32)]
     /// The connection window the server grants at once, beyond HTTP/2's initial 65,535 bytes.
     let connectionWindow: Int
     /// How long a shutting-down connection waits for its open streams before it is closed anyway,
     /// so that a client that never finishes a request cannot hold the emulator open.
     let shutdownGrace: TimeAmount
     private var machine = ProviderConnectionStateMachine()
+    private var session: NGHTTP2Session?
     private var context: ChannelHandlerContext?
+    /// Between a read and its read-complete, when what is submitted goes out at the read-complete.
+    private var reading = false
+    private var sendScheduled = false
+    private var closeAfterSend = false
+    /// Answers' HEADERS waiting for their DATA, by stream.
+    private var heads: [Int32: HPACKHeaders] = [:]
+    /// Promises of answers' last frames, by stream; those sent complete after their bytes are written.
+    private var answerPromises: [Int32: EventLoopPromise<Void>] = [:]
+    private var answered: [EventLoopPromise<Void>] = []
 
-    init(connectionWindow: Int, shutdownGrace: TimeAmount) {
+    init(settings: [(id: Int32, value: UInt32)] = [], connectionWindow: Int, shutdownGrace: TimeAmount) {
+        self.settings = settings
         self.connectionWindow = connectionWindow
         self.shutdownGrace = shutdownGrace
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
-        if context.channel.isActive { self.widenConnectionWindow(context: context) }
+        let session = NGHTTP2Session(allocator: context.channel.allocator)
+        session.delegate = self
+        session.submitSettings(self.settings)
+        session.openConnectionWindow(to: Int32(clamping: self.connectionWindow))
+        self.session = session
+        if context.channel.isActive { self.send() }
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
         self.context = nil
+        self.session = nil
+        for promise in self.answerPromises.values { promise.fail(ChannelError.ioOnClosedChannel) }
+        self.answerPromises = [:]
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        self.widenConnectionWindow(context: context)
+        self.send()
         context.fireChannelActive()
     }
 
-    private func widenConnectionWindow(context: ChannelHandlerContext) {
-        let increment = self.connectionWindow - 65_535
-        guard increment > 0 else { return }
-        let frame = HTTP2Frame(streamID: .rootStream, payload: .windowUpdate(windowSizeIncrement: increment))
-        context.writeAndFlush(self.wrapOutboundOut(frame), promise: nil)
-    }
-
-    /// Sends new SETTINGS (raising the stream limit once a token-based connection has authenticated).
-    func announce(_ settings: HTTP2Settings) {
-        guard let context = self.context else { return }
-        context.writeAndFlush(self.wrapOutboundOut(HTTP2Frame(streamID: .rootStream, payload: .settings(.settings(settings)))), promise: nil)
-    }
-
-    /// NIOHTTP2 (with no stream multiplexer) reports streams and the connection window here.
-    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if let created = event as? NIOHTTP2StreamCreatedEvent {
-            self.machine.streamCreated(created.streamID)
-        } else if let closed = event as? StreamClosedEvent {
-            self.perform(self.machine.streamClosed(closed.streamID))
-        } else if let window = event as? NIOHTTP2WindowUpdatedEvent, window.streamID == .rootStream, let inbound = window.inboundWindowSize,
-            inbound <= self.connectionWindow / 2
-        {
-            // What the multiplexer would do: top the connection window up once half is used.
-            let update = HTTP2Frame(streamID: .rootStream, payload: .windowUpdate(windowSizeIncrement: self.connectionWindow - inbound))
-            context.writeAndFlush(self.wrapOutboundOut(update), promise: nil)
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard let session = self.session, !self.closeAfterSend else { return }
+        self.reading = true
+        if !session.receive(self.unwrapInboundIn(data)) {
+            // A bad connection preface or a fatal error: nothing more is read.
+            self.closeAfterSend = true
         }
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        self.reading = false
+        self.send()
+        context.fireChannelReadComplete()
+    }
+
+    // MARK: Answers from the streams
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        let frame = self.unwrapOutboundIn(data)
+        let id = Int32(frame.streamID)
+        guard let session = self.session else {
+            promise?.fail(ChannelError.ioOnClosedChannel)
+            return
+        }
+        switch frame.payload {
+        case .headers(let headers) where headers.endStream:
+            self.answer(stream: id, headers: headers.headers, body: nil, promise: promise)
+        case .headers(let headers):
+            self.heads[id] = headers.headers
+            promise?.succeed()
+        case .data(let data):
+            guard let head = self.heads.removeValue(forKey: id), case .byteBuffer(let body) = data.data else {
+                promise?.fail(ChannelError.ioOnClosedChannel)
+                return
+            }
+            self.answer(stream: id, headers: head, body: body, promise: promise)
+        case .rstStream(let code):
+            session.submitReset(stream: id, code: UInt32(code.networkCode))
+            promise?.succeed()
+        default:
+            promise?.succeed()
+        }
+    }
+
+    private func answer(stream id: Int32, headers: HPACKHeaders, body: ByteBuffer?, promise: EventLoopPromise<Void>?) {
+        guard self.session?.submitResponse(stream: id, headers: headers, body: body) == true else {
+            // The stream closed first (reset by the client, or refused by a GOAWAY): nothing to answer.
+            promise?.fail(ChannelError.ioOnClosedChannel)
+            return
+        }
+        if let promise { self.answerPromises[id] = promise }
+    }
+
+    func flush(context: ChannelHandlerContext) {
+        self.scheduleSend()
+    }
+
+    /// Sends what the session has at the end of this tick (or at the read-complete, when reading).
+    private func scheduleSend() {
+        guard !self.reading, !self.sendScheduled, let context = self.context else { return }
+        self.sendScheduled = true
+        context.eventLoop.assumeIsolated().execute {
+            self.sendScheduled = false
+            self.send()
+        }
+    }
+
+    /// Writes everything the session has to send in one buffer, then closes the connection when
+    /// it is done: after a connection error's GOAWAY, or a GOAWAY once no stream is left.
+    private func send() {
+        guard let context = self.context, let session = self.session, context.channel.isActive else { return }
+        var buffer: ByteBuffer?
+        if !session.send(into: &buffer) { self.closeAfterSend = true }
+        if let buffer { context.writeAndFlush(self.wrapOutboundOut(buffer), promise: nil) }
+        let answered = self.answered
+        self.answered = []
+        for promise in answered { promise.succeed() }
+        if self.closeAfterSend || (!session.wantsRead && !session.wantsWrite) {
+            self.closeAfterSend = true
+            context.close(promise: nil)
+        } else if !session.wantsRead {
+            // A connection error's GOAWAY is on its way: whatever the client sends now is not read.
+            try? context.channel.syncOptions?.setOption(.autoRead, value: false)
+        }
+    }
+
+    // MARK: The session's reports
+
+    func streamOpened(_ id: Int32) {
+        self.machine.streamCreated(HTTP2StreamID(id))
+    }
+
+    func received(_ part: ProviderRequestPart) {
+        self.context?.fireChannelRead(self.wrapInboundOut(part))
+    }
+
+    func streamClosed(_ id: Int32) {
+        self.heads[id] = nil
+        self.answerPromises.removeValue(forKey: id)?.fail(ChannelError.ioOnClosedChannel)
+        self.context?.fireUserInboundEventTriggered(StreamClosedEvent(streamID: HTTP2StreamID(id), reason: nil))
+        self.perform(self.machine.streamClosed(HTTP2StreamID(id)))
+    }
+
+    func answerSent(_ id: Int32) {
+        if let promise = self.answerPromises.removeValue(forKey: id) { self.answered.append(promise) }
+    }
+
+    // MARK: Connection policy
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if event is ChannelShouldQuiesceEvent {
             return self.perform(self.machine.shutdown())
         } else if let idle = event as? IdleStateHandler.IdleStateEvent, idle == .read {
@@ -74,31 +183,14 @@ final class ProviderConnectionHandler: ChannelDuplexHandler {
         context.fireUserInboundEventTriggered(event)
     }
 
-    /// NIOHTTP2 sent GOAWAY for a connection error (told by ``HTTP2WireAdjuster``; stream errors,
-    /// answered with RST_STREAM, leave the connection be): nothing more is read, and the
-    /// connection closes once the GOAWAY is written and the open streams are answered.
-    func connectionErrorSent(written: EventLoopFuture<Void>) {
-        guard let context, case .stopReadingThenClose(let closeNow) = self.machine.connectionError() else { return }
-        do {
-            try context.channel.syncOptions?.setOption(.autoRead, value: false)
-        } catch {
-            return context.close(promise: nil)
-        }
-        if closeNow { written.assumeIsolated().whenComplete { _ in context.close(promise: nil) } }
-        self.close(now: false, context: context)
-    }
-
-    /// The highest stream the connection opened.
-    var lastStreamID: Int32 { Int32(self.machine.highestStreamID) }
-
-    func requestEnded(_ id: HTTP2StreamID) { self.machine.requestEnded(id) }
-
-    func resetCode(stream id: Int32, _ code: UInt32) -> UInt32 {
-        UInt32(self.machine.resetCode(stream: HTTP2StreamID(id), HTTP2ErrorCode(networkCode: Int(code))).networkCode)
+    /// Sends new SETTINGS (raising the stream limit once a token-based connection has authenticated).
+    func announce(_ settings: [(id: Int32, value: UInt32)]) {
+        self.session?.submitSettings(settings)
+        self.scheduleSend()
     }
 
     /// Sends GOAWAY saying streams from `streamID` on were not processed (a fault rule's), with
-    /// debug data `{"reason": reason}`; NIOHTTP2 closes those streams, and the connection closes
+    /// debug data `{"reason": reason}`; those streams close once it is sent, and the connection
     /// once the earlier ones are answered.
     func goAway(from streamID: HTTP2StreamID, reason: String) {
         self.perform(self.machine.goAway(from: streamID, reason: reason))
@@ -110,24 +202,18 @@ final class ProviderConnectionHandler: ChannelDuplexHandler {
         case .none:
             break
         case .closeAfterFlush:
-            // NIOHTTP2 reports the closure while it is still handling the frame that ended the
-            // stream, before that frame's bytes are written: close on the next tick, once they are.
-            context.eventLoop.assumeIsolated().execute {
-                context.close(promise: nil)
-            }
+            self.closeAfterSend = true
+            self.scheduleSend()
         case .goAway(let lastStreamID, let reason, let closeNow):
             let reason = Reason(wire: reason) ?? Reason(wire: reason, status: 503)
             let debugData = HTTP2PushResponseEncoder.body(reason: reason, allocator: context.channel.allocator)
-            let goAway = HTTP2Frame(streamID: .rootStream, payload: .goAway(lastStreamID: lastStreamID, errorCode: .noError, opaqueData: debugData))
-            context.writeAndFlush(self.wrapOutboundOut(goAway), promise: nil)
-            self.close(now: closeNow, context: context)
-        case .stopReadingThenClose:
-            break  // only ever the answer to connectionError(), performed by connectionErrorSent
+            self.session?.submitGoAway(lastStream: Int32(lastStreamID), code: 0, debugData: debugData)
+            if closeNow {
+                self.closeAfterSend = true
+            } else {
+                context.eventLoop.assumeIsolated().scheduleTask(in: self.shutdownGrace) { context.close(promise: nil) }
+            }
+            self.scheduleSend()
         }
-    }
-
-    private func close(now: Bool, context: ChannelHandlerContext) {
-        guard !now else { return context.close(promise: nil) }
-        context.eventLoop.assumeIsolated().scheduleTask(in: self.shutdownGrace) { context.close(promise: nil) }
     }
 }

@@ -1,6 +1,5 @@
 import APNsAuth
 import APNsCore
-import NIOHTTP2
 
 /// What the streams of one provider connection share; confined to its event loop.
 final class ProviderConnectionState {
@@ -9,8 +8,6 @@ final class ProviderConnectionState {
     private var auth: ProviderAuthStateMachine?
     /// Lifts the one-stream limit of a connection that has not authenticated yet.
     var unlockStreams: () -> Void = {}
-    /// Tells the connection a stream's request is complete.
-    var requestEnded: (HTTP2StreamID) -> Void = { _ in }
 
     init(auth: ProviderAuthStateMachine?) {
         self.auth = auth

@@ -18,14 +18,11 @@ struct ProviderConnectionStateMachine {
         case goAway(lastStreamID: HTTP2StreamID, reason: String, closeNow: Bool)
         /// The last stream of a quiescing connection finished: close once its frames are out.
         case closeAfterFlush
-        /// Read nothing more, and close once the open streams finish, within the shutdown grace.
-        case stopReadingThenClose(closeNow: Bool)
     }
 
     private(set) var state = State.open
     private(set) var openStreams = 0
     private(set) var highestStreamID = HTTP2StreamID(0)
-    private var requestsEnded = Set<HTTP2StreamID>()
 
     /// A stream opened.
     mutating func streamCreated(_ id: HTTP2StreamID) {
@@ -33,33 +30,12 @@ struct ProviderConnectionStateMachine {
         if id > self.highestStreamID { self.highestStreamID = id }
     }
 
-    /// The client ended stream `id` (its request is complete): the stream is half-closed (remote).
-    mutating func requestEnded(_ id: HTTP2StreamID) {
-        self.requestsEnded.insert(id)
-    }
-
-    /// The error code of a RST_STREAM NIOHTTP2 sends for stream `id`: it answers a frame on a
-    /// half-closed (remote) stream with PROTOCOL_ERROR where RFC 9113 section 5.1 says STREAM_CLOSED.
-    func resetCode(stream id: HTTP2StreamID, _ code: HTTP2ErrorCode) -> HTTP2ErrorCode {
-        code == .protocolError && self.requestsEnded.contains(id) ? .streamClosed : code
-    }
-
     /// A stream closed; a quiescing connection closes after its last one.
     mutating func streamClosed(_ id: HTTP2StreamID) -> Action {
-        self.requestsEnded.remove(id)
         self.openStreams -= 1
         guard self.state == .quiescing, self.openStreams <= 0 else { return .none }
         self.state = .closed
         return .closeAfterFlush
-    }
-
-    /// A connection error, which NIOHTTP2 has answered with GOAWAY: whatever the client sends
-    /// now is not read, and the connection closes once its open streams finish.
-    mutating func connectionError() -> Action {
-        guard self.state != .closed else { return .none }
-        let closeNow = self.openStreams <= 0
-        self.state = closeNow ? .closed : .quiescing
-        return .stopReadingThenClose(closeNow: closeNow)
     }
 
     /// Graceful shutdown: GOAWAY naming the highest stream seen (every accepted stream is

@@ -31,38 +31,34 @@ final class ProviderStream {
         self.output = output
     }
 
-    /// One of the stream's frames.
-    func receive(_ payload: HTTP2Frame.FramePayload) {
+    /// One part of the stream's request.
+    func receive(_ payload: ProviderRequestPart.Payload) {
         switch payload {
-        case .headers(let headers):
+        case .headers(let headers, let listSize, let endStream):
             if self.request == nil {
-                self.request = HTTP2PushRequestDecoder.request(from: headers.headers)
+                self.request = HTTP2PushRequestDecoder.request(from: headers)
             }
-            let listSize = headers.headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 32 }  // RFC 9113 6.5.2
             if listSize > HTTP2ProviderListener.headerListSize {
                 let detail = "the header list is \(listSize) bytes; SETTINGS_MAX_HEADER_LIST_SIZE is \(HTTP2ProviderListener.headerListSize)"
-                self.refuse(Reason(wire: "RequestHeaderFieldsTooLarge", status: 431), detail: detail, endStream: headers.endStream)
+                self.refuse(Reason(wire: "RequestHeaderFieldsTooLarge", status: 431), detail: detail, endStream: endStream)
             } else if let declared = self.request?.contentLength, declared > PushValidator.largestPayload {
                 self.refuseOversized(declared)
-            } else if headers.endStream {
+            } else if endStream {
                 // A second HEADERS block is a trailer; APNs ignores it.
                 self.finish()
             }
-        case .data(let frame):
+        case .body(let buffer, let endStream):
             guard !self.answered else { return }
-            if case .byteBuffer(let buffer) = frame.data { self.request?.appendBody(buffer) }
+            self.request?.appendBody(buffer)
             if let length = self.request?.bodyLength, length > PushValidator.largestPayload {
                 self.refuseOversized(length)
-            } else if frame.endStream {
+            } else if endStream {
                 self.finish()
             }
-        default:
-            break
         }
     }
 
     private func finish() {
-        self.connection.requestEnded(self.id)
         guard !self.answered, let request = self.request else { return }
         self.answered = true
         let shared = self.context
@@ -124,7 +120,7 @@ final class ProviderStream {
         guard !self.answered, let request = self.request else { return }
         self.answered = true
         self.receivedAt = self.context.clock()
-        // The reset waits for the answer's DATA: NIOHTTP2 drops DATA still queued when RST_STREAM is written.
+        // The reset waits for the answer's DATA: nghttp2 sends a RST_STREAM ahead of DATA still queued.
         let written = self.output.eventLoop.makePromise(of: Void.self)
         written.futureResult.assumeIsolated().whenComplete { _ in
             if !endStream { self.output.write(.rstStream(.noError), on: self.id, flush: true) }

@@ -1,12 +1,12 @@
 import NIOCore
 import NIOHTTP2
 
-/// Runs a provider connection's streams without a channel per stream: NIOHTTP2 (with no stream
-/// multiplexer) passes every frame here, each stream's go to its ``ProviderStream``, and the
-/// answers go back as frames on the connection. Last in the connection's pipeline, after
+/// Runs a provider connection's streams without a channel per stream: the connection passes
+/// every part of every request here, each stream's go to its ``ProviderStream``, and the answers
+/// go back as frames on the connection. Last in the connection's pipeline, after
 /// ``ProviderConnectionHandler``; on the connection's event loop.
 final class ProviderStreamsHandler: ChannelInboundHandler {
-    typealias InboundIn = HTTP2Frame
+    typealias InboundIn = ProviderRequestPart
     typealias OutboundOut = HTTP2Frame
 
     private let shared: ProviderContext
@@ -34,14 +34,13 @@ final class ProviderStreamsHandler: ChannelInboundHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        let frame = self.unwrapInboundIn(data)
-        guard frame.streamID != .rootStream else { return }
-        if let stream = self.streams[frame.streamID] {
-            stream.receive(frame.payload)
-        } else if case .headers = frame.payload {
-            let stream = ProviderStream(id: frame.streamID, context: self.shared, connection: self.connection, output: self)
-            self.streams[frame.streamID] = stream
-            stream.receive(frame.payload)
+        let part = self.unwrapInboundIn(data)
+        if let stream = self.streams[part.stream] {
+            stream.receive(part.payload)
+        } else if case .headers = part.payload {
+            let stream = ProviderStream(id: part.stream, context: self.shared, connection: self.connection, output: self)
+            self.streams[part.stream] = stream
+            stream.receive(part.payload)
         }
     }
 
@@ -52,7 +51,7 @@ final class ProviderStreamsHandler: ChannelInboundHandler {
 
     var allocator: ByteBufferAllocator { self.context?.channel.allocator ?? ByteBufferAllocator() }
 
-    /// Writes one frame of stream `id` (NIOHTTP2 drops frames for a stream that has closed).
+    /// Writes one frame of stream `id` (the connection drops frames for a stream that has closed).
     func write(_ payload: HTTP2Frame.FramePayload, on id: HTTP2StreamID, flush: Bool, promise: EventLoopPromise<Void>? = nil) {
         guard let context = self.context else {
             promise?.fail(ChannelError.ioOnClosedChannel)

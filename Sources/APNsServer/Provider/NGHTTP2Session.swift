@@ -1,0 +1,261 @@
+import CNGHTTP2
+import NIOCore
+import NIOHPACK
+import NIOHTTP2
+
+/// What a server session reports while it reads and writes; called from inside
+/// ``NGHTTP2Session/receive(_:)`` and ``NGHTTP2Session/send(into:)``.
+protocol NGHTTP2SessionDelegate: AnyObject {
+    /// A client opened stream `id` (its first HEADERS began).
+    func streamOpened(_ id: Int32)
+    /// A request's complete header block, or a chunk of its body.
+    func received(_ part: ProviderRequestPart)
+    /// The stream closed, for whatever reason (answered, reset by either side, refused by GOAWAY).
+    func streamClosed(_ id: Int32)
+    /// The last frame of the answer on stream `id` (END_STREAM) was serialized for sending.
+    func answerSent(_ id: Int32)
+}
+
+/// One connection's HTTP/2 server session in libnghttp2 (Debian's `libnghttp2-dev`): framing,
+/// HPACK, flow control, stream states and the protocol's error handling are nghttp2's; this
+/// turns its callbacks into ``ProviderRequestPart`` values and answers into its submissions. Bytes in through ``receive(_:)``,
+/// bytes out through ``send(into:)``. Confined to the connection's event loop.
+final class NGHTTP2Session {
+    /// The largest header list kept of one block: past it, further fields are counted, not stored
+    /// (HPACK lets a few bytes stand for kilobytes); the stream answers 431 for the size counted.
+    static let keptHeaderListSize = 16_384
+
+    weak var delegate: (any NGHTTP2SessionDelegate)?
+    private var session: OpaquePointer?
+    private let allocator: ByteBufferAllocator
+    /// Header blocks being received, by stream.
+    private var blocks: [Int32: HeaderBlock] = [:]
+    /// Answer bodies being sent, by stream.
+    private var bodies: [Int32: ByteBuffer] = [:]
+
+    struct HeaderBlock {
+        var headers = HPACKHeaders()
+        var size = 0
+    }
+
+    init(allocator: ByteBufferAllocator) {
+        self.allocator = allocator
+        var callbacks: OpaquePointer?
+        guard nghttp2_session_callbacks_new(&callbacks) == 0, let callbacks else { return }
+        defer { nghttp2_session_callbacks_del(callbacks) }
+        nghttp2_session_callbacks_set_on_begin_headers_callback(callbacks) { _, frame, user in
+            guard let frame, let session = NGHTTP2Session.from(user) else { return 0 }
+            return session.beginHeaders(frame.pointee)
+        }
+        nghttp2_session_callbacks_set_on_header_callback(callbacks) { _, frame, name, nameLength, value, valueLength, _, user in
+            guard let frame, let name, let value, let session = NGHTTP2Session.from(user) else { return 0 }
+            session.header(
+                stream: frame.pointee.hd.stream_id,
+                name: UnsafeBufferPointer(start: name, count: nameLength),
+                value: UnsafeBufferPointer(start: value, count: valueLength)
+            )
+            return 0
+        }
+        nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks) { _, _, stream, data, length, user in
+            guard let data, let session = NGHTTP2Session.from(user) else { return 0 }
+            session.chunk(stream: stream, UnsafeRawBufferPointer(start: data, count: length))
+            return 0
+        }
+        nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks) { _, frame, user in
+            guard let frame, let session = NGHTTP2Session.from(user) else { return 0 }
+            session.frameReceived(frame.pointee.hd)
+            return 0
+        }
+        nghttp2_session_callbacks_set_on_frame_send_callback(callbacks) { _, frame, user in
+            guard let frame, let session = NGHTTP2Session.from(user) else { return 0 }
+            let header = frame.pointee.hd
+            let answer = header.type == UInt8(NGHTTP2_HEADERS.rawValue) || header.type == UInt8(NGHTTP2_DATA.rawValue)
+            if answer, header.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0 { session.delegate?.answerSent(header.stream_id) }
+            return 0
+        }
+        nghttp2_session_callbacks_set_on_stream_close_callback(callbacks) { _, stream, _, user in
+            guard let session = NGHTTP2Session.from(user) else { return 0 }
+            session.blocks[stream] = nil
+            session.bodies[stream] = nil
+            session.delegate?.streamClosed(stream)
+            return 0
+        }
+        var created: OpaquePointer?
+        guard nghttp2_session_server_new(&created, callbacks, Unmanaged.passUnretained(self).toOpaque()) == 0 else { return }
+        self.session = created
+    }
+
+    deinit {
+        nghttp2_session_del(self.session)
+    }
+
+    private static func from(_ user: UnsafeMutableRawPointer?) -> NGHTTP2Session? {
+        user.map { Unmanaged<NGHTTP2Session>.fromOpaque($0).takeUnretainedValue() }
+    }
+
+    private func beginHeaders(_ frame: nghttp2_frame) -> Int32 {
+        guard frame.hd.type == UInt8(NGHTTP2_HEADERS.rawValue) else { return 0 }
+        self.blocks[frame.hd.stream_id] = HeaderBlock()
+        if frame.headers.cat == NGHTTP2_HCAT_REQUEST { self.delegate?.streamOpened(frame.hd.stream_id) }
+        return 0
+    }
+
+    private func header(stream: Int32, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
+        guard var block = self.blocks.removeValue(forKey: stream) else { return }
+        let size = name.count + value.count + 32  // RFC 9113 6.5.2
+        if block.size + size <= Self.keptHeaderListSize {
+            block.headers.add(name: String(decoding: name, as: UTF8.self), value: String(decoding: value, as: UTF8.self))
+        }
+        block.size += size
+        self.blocks[stream] = block
+    }
+
+    private func chunk(stream: Int32, _ bytes: UnsafeRawBufferPointer) {
+        let data = self.allocator.buffer(bytes: bytes)
+        self.delegate?.received(ProviderRequestPart(stream: HTTP2StreamID(stream), .body(data, endStream: false)))
+    }
+
+    private func frameReceived(_ header: nghttp2_frame_hd) {
+        let endStream = header.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0
+        let id = HTTP2StreamID(header.stream_id)
+        switch header.type {
+        case UInt8(NGHTTP2_HEADERS.rawValue):
+            guard let block = self.blocks.removeValue(forKey: header.stream_id) else { return }
+            self.delegate?.received(ProviderRequestPart(stream: id, .headers(block.headers, listSize: block.size, endStream: endStream)))
+        case UInt8(NGHTTP2_DATA.rawValue) where endStream:
+            self.delegate?.received(ProviderRequestPart(stream: id, .body(ByteBuffer(), endStream: true)))
+        default:
+            break
+        }
+    }
+
+    // MARK: Bytes in and out
+
+    /// Reads `bytes` from the client. False when the session failed (nghttp2's fatal errors, a
+    /// bad connection preface): send what is pending and close.
+    func receive(_ bytes: ByteBuffer) -> Bool {
+        guard let session = self.session else { return false }
+        let read = bytes.withUnsafeReadableBytes { raw -> Int in
+            guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return 0 }
+            return nghttp2_session_mem_recv(session, base, raw.count)
+        }
+        return read >= 0
+    }
+
+    /// Appends everything the session has to send to `buffer`. False on a fatal error.
+    func send(into buffer: inout ByteBuffer?) -> Bool {
+        guard let session = self.session else { return false }
+        while true {
+            var chunk: UnsafePointer<UInt8>?
+            let count = nghttp2_session_mem_send(session, &chunk)
+            guard count >= 0 else { return false }
+            guard count > 0, let chunk else { return true }
+            if buffer == nil { buffer = self.allocator.buffer(capacity: max(count, 4096)) }
+            buffer?.writeBytes(UnsafeRawBufferPointer(start: chunk, count: count))
+        }
+    }
+
+    // MARK: Answers
+
+    /// Submits the answer on stream `id`: `headers` (`:status` first; fields HPACK must not index
+    /// marked so) and, if given, `body` in DATA. False when the stream is gone.
+    func submitResponse(stream id: Int32, headers: HPACKHeaders, body: ByteBuffer?) -> Bool {
+        guard let session = self.session else { return false }
+        var bytes: [UInt8] = []
+        var fields: [(name: Range<Int>, value: Range<Int>, flags: UInt8)] = []
+        for (name, value, indexing) in headers {
+            let nameStart = bytes.count
+            bytes.append(contentsOf: name.utf8)
+            let valueStart = bytes.count
+            bytes.append(contentsOf: value.utf8)
+            let flags = indexing == .indexable ? NGHTTP2_NV_FLAG_NONE : NGHTTP2_NV_FLAG_NO_INDEX
+            fields.append((nameStart..<valueStart, valueStart..<bytes.count, UInt8(flags.rawValue)))
+        }
+        if let body { self.bodies[id] = body }
+        let submitted = bytes.withUnsafeMutableBufferPointer { raw -> Int32 in
+            guard let base = raw.baseAddress else { return -1 }
+            var nva = fields.map {
+                nghttp2_nv(name: base + $0.name.lowerBound, value: base + $0.value.lowerBound, namelen: $0.name.count, valuelen: $0.value.count, flags: $0.flags)
+            }
+            guard body != nil else { return nghttp2_submit_response(session, id, &nva, nva.count, nil) }
+            var provider = nghttp2_data_provider(source: nghttp2_data_source(ptr: nil), read_callback: Self.readBody)
+            return nghttp2_submit_response(session, id, &nva, nva.count, &provider)
+        }
+        if submitted != 0 { self.bodies[id] = nil }
+        return submitted == 0
+    }
+
+    /// nghttp2 asks for the next bytes of an answer's body.
+    private static let readBody: nghttp2_data_source_read_callback = { _, stream, buffer, length, flags, _, user in
+        guard let buffer, let flags, let session = NGHTTP2Session.from(user) else { return Int(NGHTTP2_ERR_CALLBACK_FAILURE.rawValue) }
+        guard var body = session.bodies[stream] else {
+            flags.pointee |= NGHTTP2_DATA_FLAG_EOF.rawValue
+            return 0
+        }
+        let count = min(length, body.readableBytes)
+        body.withUnsafeReadableBytes { UnsafeMutableRawPointer(buffer).copyMemory(from: $0.baseAddress ?? UnsafeRawPointer(buffer), byteCount: count) }
+        body.moveReaderIndex(forwardBy: count)
+        if body.readableBytes == 0 {
+            flags.pointee |= NGHTTP2_DATA_FLAG_EOF.rawValue
+            session.bodies[stream] = nil
+        } else {
+            session.bodies[stream] = body
+        }
+        return count
+    }
+
+    /// Resets stream `id` with HTTP/2 error `code`.
+    func submitReset(stream id: Int32, code: UInt32) {
+        guard let session = self.session else { return }
+        nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), id, code)
+    }
+
+    /// Sends GOAWAY naming `lastStream` (later streams were not processed; nghttp2 closes them once
+    /// it is sent) with `debugData`.
+    func submitGoAway(lastStream: Int32, code: UInt32, debugData: ByteBuffer) {
+        guard let session = self.session else { return }
+        let bytes = Array(debugData.readableBytesView)
+        nghttp2_submit_goaway(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), lastStream, code, bytes, bytes.count)
+    }
+
+    /// Sends SETTINGS; nghttp2 applies them to the streams it accepts.
+    func submitSettings(_ settings: [(id: Int32, value: UInt32)]) {
+        guard let session = self.session else { return }
+        var entries = settings.map { nghttp2_settings_entry(settings_id: $0.id, value: $0.value) }
+        nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &entries, entries.count)
+    }
+
+    /// Opens the connection's receive window to `size` bytes; nghttp2 tops it up as it is used.
+    func openConnectionWindow(to size: Int32) {
+        guard let session = self.session else { return }
+        nghttp2_session_set_local_window_size(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), 0, size)
+    }
+
+    /// Whether the session still reads; false once it sent a GOAWAY for a connection error, or a
+    /// GOAWAY was exchanged and no stream is left.
+    var wantsRead: Bool { self.session.map { nghttp2_session_want_read($0) != 0 } ?? false }
+    /// Whether the session has anything left to send or may yet have.
+    var wantsWrite: Bool { self.session.map { nghttp2_session_want_write($0) != 0 } ?? false }
+}
+
+/// A part of a request as the connection hands it to ``ProviderStreamsHandler``: its header block
+/// (with the header list size the client sent, RFC 9113 section 6.5.2), or a chunk of its body.
+struct ProviderRequestPart {
+    enum Payload {
+        case headers(HPACKHeaders, listSize: Int, endStream: Bool)
+        case body(ByteBuffer, endStream: Bool)
+    }
+
+    let stream: HTTP2StreamID
+    let payload: Payload
+
+    init(stream: HTTP2StreamID, _ payload: Payload) {
+        self.stream = stream
+        self.payload = payload
+    }
+}
+
+extension HPACKHeaders {
+    /// RFC 9113 section 6.5.2: names and values plus 32 bytes a field.
+    var listSize: Int { self.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 32 } }
+}
