@@ -34,6 +34,7 @@ struct HTTP2ConformanceTests {
         var invalid_ping: Case
         var continuations: Case
         var header_bomb: Case
+        var rapid_reset: Case
     }
 
     @Test("stream errors reset one stream, connection errors name the last stream and close, big header lists fail alone")
@@ -95,6 +96,12 @@ struct HTTP2ConformanceTests {
         #expect(bomb.frames.contains { $0.type == "HEADERS" && $0.stream == 1 && $0.status == "431" })
         #expect(bomb.frames.contains { $0.type == "HEADERS" && $0.stream == 3 && $0.status == "200" })
         #expect(!bomb.closed)
+
+        // Rapid reset (CVE-2023-44487): a client that opens and resets streams faster than
+        // libnghttp2's limit (a burst of 1,000) is sent away and the connection closes.
+        let rapid = report.rapid_reset
+        #expect(rapid.frames.contains { $0.type == "GOAWAY" && $0.code != 0 }, "\(rapid.frames.suffix(3))")
+        #expect(rapid.closed)
         try await emulator.stop()
     }
 }

@@ -150,13 +150,18 @@ def run(case, host, port, ca):
         frames = c.read(answered(1))
         c.send(frame(0x1, 0x4, 3, c.headers()) + frame(0x0, 0x1, 3, b'{"aps":{}}'))
         return outcome(c, frames + c.read(answered(3)))
+    if case == "rapid_reset":  # CVE-2023-44487: streams opened and reset at once, 1,100 of them in one write
+        block = c.headers()
+        burst = b"".join(frame(0x1, 0x4, n, block) + frame(0x3, 0, n, struct.pack(">I", 0x8)) for n in range(1, 2201, 2))
+        c.send(burst)
+        return outcome(c, c.read(lambda fs: False, seconds=10))
     raise SystemExit("unknown case " + case)
 
 
 def main(argv):
     host, port, ca = argv[1], int(argv[2]), argv[3]
     cases = ["settings", "stream_error_then_request", "headers_on_half_closed", "headers_after_reset",
-             "headers_on_closed", "invalid_ping", "continuations", "header_bomb"]
+             "headers_on_closed", "invalid_ping", "continuations", "header_bomb", "rapid_reset"]
     print(json.dumps({case: run(case, host, port, ca) for case in cases}))
 
 

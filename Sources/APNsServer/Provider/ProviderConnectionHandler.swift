@@ -144,6 +144,9 @@ final class ProviderConnectionHandler: ChannelDuplexHandler, NGHTTP2SessionDeleg
         for promise in answered { promise.succeed() }
         if self.closeAfterSend || (!session.wantsRead && !session.wantsWrite) {
             self.closeAfterSend = true
+            // Nothing more is read, not even while TLS waits for the client's close_notify: a
+            // client that goes on sending fills its socket, not the emulator's time.
+            try? context.channel.syncOptions?.setOption(.autoRead, value: false)
             context.close(promise: nil)
         } else if !session.wantsRead {
             // A connection error's GOAWAY is on its way: whatever the client sends now is not read.
