@@ -1,4 +1,9 @@
 import APNsCore
+#if canImport(Glibc)
+import Glibc
+#else
+import Darwin
+#endif
 import NIOCore
 import NIOHPACK
 
@@ -6,46 +11,72 @@ import NIOHPACK
 public enum HTTP2PushRequestDecoder {
     /// The request fields found in one HEADERS block. Pseudo-headers and headers APNs ignores are skipped.
     public static func request(from headers: HPACKHeaders) -> PushRequest {
-        var request = PushRequest(method: nil)
-        var seen: UInt16 = 0
-        func note(_ bit: UInt16) {
-            if seen & bit != 0 { request.hasDuplicateHeaders = true }
-            seen |= bit
-        }
+        var reader = HTTP2PushRequestReader()
         for (name, value, _) in headers {
-            switch name {
-            case ":method":
-                request.method = value
-            case ":path":
-                request.path = value
-            case "content-length":
-                request.contentLength = Int(value)
-            case "authorization":
-                note(1 << 0)
-                request.authorization = value
-            case "apns-push-type":
-                note(1 << 1)
-                request.pushType = value
-            case "apns-id":
-                note(1 << 2)
-                request.apnsID = value
-            case "apns-expiration":
-                note(1 << 3)
-                request.expiration = value
-            case "apns-priority":
-                note(1 << 4)
-                request.priority = value
-            case "apns-topic":
-                note(1 << 5)
-                request.topic = value
-            case "apns-collapse-id":
-                note(1 << 6)
-                request.collapseID = value
-            default:
-                break
-            }
+            var name = name
+            var value = value
+            name.withUTF8 { name in value.withUTF8 { reader.add(name: UnsafeRawBufferPointer(name), value: UnsafeRawBufferPointer($0)) } }
         }
-        return request
+        return reader.request
+    }
+}
+
+/// Builds a ``PushRequest`` from a header block one field at a time, as an HTTP/2 library hands
+/// them over: names are compared as bytes, and only the values APNs reads become strings.
+public struct HTTP2PushRequestReader {
+    public private(set) var request = PushRequest(method: nil)
+    /// The APNs headers seen so far, one bit each, to tell a repeated one.
+    private var seen: UInt16 = 0
+
+    public init() {}
+
+    /// Takes one field of the block.
+    public mutating func add(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
+        func text() -> String { String(decoding: value, as: UTF8.self) }
+        // A name's length rules out all but one or two of the names read.
+        switch name.count {
+        case 5 where Self.equal(name, ":path"):
+            self.request.path = text()
+        case 7 where Self.equal(name, ":method"):
+            self.request.method = text()
+        case 7 where Self.equal(name, "apns-id"):
+            self.note(2)
+            self.request.apnsID = text()
+        case 10 where Self.equal(name, "apns-topic"):
+            self.note(5)
+            self.request.topic = text()
+        case 13 where Self.equal(name, "apns-priority"):
+            self.note(4)
+            self.request.priority = text()
+        case 13 where Self.equal(name, "authorization"):
+            self.note(0)
+            self.request.authorization = text()
+        case 14 where Self.equal(name, "apns-push-type"):
+            self.note(1)
+            self.request.pushType = text()
+        case 14 where Self.equal(name, "content-length"):
+            self.request.contentLength = Int(text())
+        case 15 where Self.equal(name, "apns-expiration"):
+            self.note(3)
+            self.request.expiration = text()
+        case 16 where Self.equal(name, "apns-collapse-id"):
+            self.note(6)
+            self.request.collapseID = text()
+        default:
+            break
+        }
+    }
+
+    private static func equal(_ bytes: UnsafeRawBufferPointer, _ name: StaticString) -> Bool {
+        guard let base = bytes.baseAddress, bytes.count == name.utf8CodeUnitCount else { return false }
+        return memcmp(base, name.utf8Start, bytes.count) == 0
+    }
+
+    /// Marks APNs header `bit` as seen, telling a repeated one (APNs refuses those: DuplicateHeaders).
+    private mutating func note(_ bit: Int) {
+        let mask = UInt16(1) << bit
+        if self.seen & mask != 0 { self.request.hasDuplicateHeaders = true }
+        self.seen |= mask
     }
 }
 

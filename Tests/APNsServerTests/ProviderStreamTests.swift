@@ -1,6 +1,7 @@
 import APNsAuth
 import APNsCore
 import APNsInspection
+import APNsWire
 import Foundation
 import Logging
 import NIOCore
@@ -54,7 +55,7 @@ struct ProviderStreamTests {
         func send(_ headers: [(String, String)], body chunks: [String] = []) throws {
             let base: [(String, String)] = [(":method", "POST"), (":scheme", "https"), (":path", "/3/device/\(ProviderStreamTests.token)")]
             let all = HPACKHeaders(base.filter { name, _ in !headers.contains { $0.0 == name } } + headers)
-            try self.channel.writeInbound(ProviderRequestPart(stream: 1, .headers(all, listSize: all.listSize, endStream: chunks.isEmpty)))
+            try self.channel.writeInbound(ProviderRequestPart(stream: 1, .headers(HTTP2PushRequestDecoder.request(from: all), listSize: all.listSize, endStream: chunks.isEmpty)))
             for (index, chunk) in chunks.enumerated() {
                 var buffer = self.channel.allocator.buffer(capacity: chunk.utf8.count)
                 buffer.writeString(chunk)
@@ -146,7 +147,7 @@ struct ProviderStreamTests {
         let chunk = String(repeating: "x", count: 4000)
         // No content-length: the second DATA frame takes the body past 5120 bytes.
         let headers = HPACKHeaders([(":method", "POST"), (":path", "/3/device/\(Self.token)"), ("apns-topic", "com.example.app")])
-        try stream.channel.writeInbound(ProviderRequestPart(stream: 1, .headers(headers, listSize: headers.listSize, endStream: false)))
+        try stream.channel.writeInbound(ProviderRequestPart(stream: 1, .headers(HTTP2PushRequestDecoder.request(from: headers), listSize: headers.listSize, endStream: false)))
         for n in 0..<2 {
             var buffer = stream.channel.allocator.buffer(capacity: chunk.utf8.count)
             buffer.writeString(chunk)
@@ -172,7 +173,7 @@ struct ProviderStreamTests {
     func oversizedContentLength() throws {
         let stream = try Stream()
         let headers = HPACKHeaders([(":method", "POST"), (":path", "/3/device/\(Self.token)"), ("content-length", "1000000000000")])
-        try stream.channel.writeInbound(ProviderRequestPart(stream: 1, .headers(headers, listSize: headers.listSize, endStream: false)))
+        try stream.channel.writeInbound(ProviderRequestPart(stream: 1, .headers(HTTP2PushRequestDecoder.request(from: headers), listSize: headers.listSize, endStream: false)))
         #expect(try stream.answer()?.status == "413")
         try stream.close()
     }
@@ -183,8 +184,13 @@ struct ProviderStreamTests {
         try stream.send([("apns-topic", "com.example.app"), ("apns-priority", "7")], body: [#"{"aps":{}}"#])
         #expect(try stream.answer()?.body["reason"] as? String == "BadPriority")
         let trailer = HPACKHeaders([("x-trailer", "1")])
-        try stream.channel.writeInbound(ProviderRequestPart(stream: 1, .headers(trailer, listSize: trailer.listSize, endStream: true)))
+        try stream.channel.writeInbound(ProviderRequestPart(stream: 1, .headers(HTTP2PushRequestDecoder.request(from: trailer), listSize: trailer.listSize, endStream: true)))
         #expect(try stream.answer() == nil)
         try stream.close()
     }
+}
+
+extension HPACKHeaders {
+    /// RFC 9113 section 6.5.2: names and values plus 32 bytes a field.
+    fileprivate var listSize: Int { self.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 32 } }
 }

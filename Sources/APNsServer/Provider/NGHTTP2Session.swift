@@ -1,3 +1,5 @@
+import APNsCore
+import APNsWire
 import CNGHTTP2
 import NIOCore
 import NIOHPACK
@@ -21,20 +23,20 @@ protocol NGHTTP2SessionDelegate: AnyObject {
 /// turns its callbacks into ``ProviderRequestPart`` values and answers into its submissions. Bytes in through ``receive(_:)``,
 /// bytes out through ``send(into:)``. Confined to the connection's event loop.
 final class NGHTTP2Session {
-    /// The largest header list kept of one block: past it, further fields are counted, not stored
-    /// (HPACK lets a few bytes stand for kilobytes); the stream answers 431 for the size counted.
-    static let keptHeaderListSize = 16_384
-
     weak var delegate: (any NGHTTP2SessionDelegate)?
     private var session: OpaquePointer?
     private let allocator: ByteBufferAllocator
-    /// Header blocks being received, by stream.
-    private var blocks: [Int32: HeaderBlock] = [:]
+    /// The header block being received: HTTP/2 sends a block's frames one after the other, so
+    /// there is at most one (RFC 9113 section 4.3).
+    private var block: HeaderBlock?
     /// Answer bodies being sent, by stream.
     private var bodies: [Int32: ByteBuffer] = [:]
 
+    /// A header block as it arrives: only the fields APNs reads are kept, the rest only counted
+    /// (HPACK lets a few bytes stand for kilobytes of header list).
     struct HeaderBlock {
-        var headers = HPACKHeaders()
+        let stream: Int32
+        var reader = HTTP2PushRequestReader()
         var size = 0
     }
 
@@ -75,7 +77,7 @@ final class NGHTTP2Session {
         }
         nghttp2_session_callbacks_set_on_stream_close_callback(callbacks) { _, stream, _, user in
             guard let session = NGHTTP2Session.from(user) else { return 0 }
-            session.blocks[stream] = nil
+            if session.block?.stream == stream { session.block = nil }
             session.bodies[stream] = nil
             session.delegate?.streamClosed(stream)
             return 0
@@ -95,19 +97,15 @@ final class NGHTTP2Session {
 
     private func beginHeaders(_ frame: nghttp2_frame) -> Int32 {
         guard frame.hd.type == UInt8(NGHTTP2_HEADERS.rawValue) else { return 0 }
-        self.blocks[frame.hd.stream_id] = HeaderBlock()
+        self.block = HeaderBlock(stream: frame.hd.stream_id)
         if frame.headers.cat == NGHTTP2_HCAT_REQUEST { self.delegate?.streamOpened(frame.hd.stream_id) }
         return 0
     }
 
     private func header(stream: Int32, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
-        guard var block = self.blocks.removeValue(forKey: stream) else { return }
-        let size = name.count + value.count + 32  // RFC 9113 6.5.2
-        if block.size + size <= Self.keptHeaderListSize {
-            block.headers.add(name: String(decoding: name, as: UTF8.self), value: String(decoding: value, as: UTF8.self))
-        }
-        block.size += size
-        self.blocks[stream] = block
+        guard self.block?.stream == stream else { return }
+        self.block?.size += name.count + value.count + 32  // RFC 9113 6.5.2
+        self.block?.reader.add(name: UnsafeRawBufferPointer(name), value: UnsafeRawBufferPointer(value))
     }
 
     private func chunk(stream: Int32, _ bytes: UnsafeRawBufferPointer) {
@@ -120,8 +118,9 @@ final class NGHTTP2Session {
         let id = HTTP2StreamID(header.stream_id)
         switch header.type {
         case UInt8(NGHTTP2_HEADERS.rawValue):
-            guard let block = self.blocks.removeValue(forKey: header.stream_id) else { return }
-            self.delegate?.received(ProviderRequestPart(stream: id, .headers(block.headers, listSize: block.size, endStream: endStream)))
+            guard let block = self.block, block.stream == header.stream_id else { return }
+            self.block = nil
+            self.delegate?.received(ProviderRequestPart(stream: id, .headers(block.reader.request, listSize: block.size, endStream: endStream)))
         case UInt8(NGHTTP2_DATA.rawValue) where endStream:
             self.delegate?.received(ProviderRequestPart(stream: id, .body(ByteBuffer(), endStream: true)))
         default:
@@ -239,10 +238,11 @@ final class NGHTTP2Session {
 }
 
 /// A part of a request as the connection hands it to ``ProviderStreamsHandler``: its header block
-/// (with the header list size the client sent, RFC 9113 section 6.5.2), or a chunk of its body.
+/// read into a request (with the header list size the client sent, RFC 9113 section 6.5.2), or a
+/// chunk of its body.
 struct ProviderRequestPart {
     enum Payload {
-        case headers(HPACKHeaders, listSize: Int, endStream: Bool)
+        case headers(PushRequest, listSize: Int, endStream: Bool)
         case body(ByteBuffer, endStream: Bool)
     }
 
@@ -253,9 +253,4 @@ struct ProviderRequestPart {
         self.stream = stream
         self.payload = payload
     }
-}
-
-extension HPACKHeaders {
-    /// RFC 9113 section 6.5.2: names and values plus 32 bytes a field.
-    var listSize: Int { self.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 32 } }
 }

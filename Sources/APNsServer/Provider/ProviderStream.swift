@@ -34,9 +34,9 @@ final class ProviderStream {
     /// One part of the stream's request.
     func receive(_ payload: ProviderRequestPart.Payload) {
         switch payload {
-        case .headers(let headers, let listSize, let endStream):
+        case .headers(let request, let listSize, let endStream):
             if self.request == nil {
-                self.request = HTTP2PushRequestDecoder.request(from: headers)
+                self.request = request
             }
             if listSize > HTTP2ProviderListener.headerListSize {
                 let detail = "the header list is \(listSize) bytes; SETTINGS_MAX_HEADER_LIST_SIZE is \(HTTP2ProviderListener.headerListSize)"
