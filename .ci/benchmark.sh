@@ -130,12 +130,15 @@ answered() {
   h2load -c 4 -m 100 -n 20000 -d "$work/payload.json" -H 'apns-topic: com.example.app' -i "$work/uris.txt" > /dev/null
   local before
   before=$(ticks "$pid")
-  h2load -c 4 -m 100 -n "$requests" -d "$work/payload.json" -H 'apns-topic: com.example.app' -i "$work/uris.txt" > "$out"
-  cpu=$(cpu_per_100k $(($(ticks "$pid") - before)) "$requests")
+  # shellcheck disable=SC2086 # $shape is word-split on purpose: h2load's -c and -m.
+  h2load $shape -n "${count:-$requests}" -d "$work/payload.json" -H 'apns-topic: com.example.app' -i "$work/uris.txt" > "$out"
+  cpu=$(cpu_per_100k $(($(ticks "$pid") - before)) "${count:-$requests}")
   kill -TERM "$pid"
   wait "$pid" 2>/dev/null || true
   rate=$(awk '/^finished in/ {print $4}' "$out")
-  printf '%-16s %10s requests/s answered       (CPU %s s per 100k; %d requests, %s)\n' "$label" "$rate" "$cpu" "$requests" "$(grep '^status codes:' "$out" | sed 's/status codes: //')"
+  mean_ms=$(awk '/^time for request:/ {print $6}' "$out")
+  printf '%-16s %10s requests/s answered       (CPU %s s per 100k; %d requests, %s; request time mean %s)\n' "$label" "$rate" "$cpu" "${count:-$requests}" \
+    "$(grep '^status codes:' "$out" | sed 's/status codes: //')" "$mean_ms"
 }
 
 # stack KIND LABEL: a bare HTTP/2 server (APNsBenchmark floor: swift-nio-http2; floor-nghttp2:
@@ -180,9 +183,11 @@ if [ "$suite" = reference ]; then
     awk -v name="$name" -v r="$(median "${rates[@]}")" -v c="$(median "${cpus[@]}")" -v n="$m_ref" -v nc="$m_ref_cpu" \
       'BEGIN { printf "%-22s %12.0f %14.2f %9.3fx %11.2fx\n", name, r, c, r / n, (nc > 0 ? c / nc : 0) }'
   done
-  # One request at a time, then few connections with many streams each (relaxed).
+  # One request at a time (nghttpd, then relaxed), then few connections with many streams each (relaxed).
+  shape="-c 1 -m 1" count=20000 reference "nghttpd -c1 -m1"
+  reference_mean=$mean_ms
   shape="-c 1 -m 1" count=20000 run relaxed none "relaxed -c1 -m1"
-  echo "one at a time: mean request time $mean_ms"
+  echo "one at a time: mean request time $mean_ms against nghttpd's $reference_mean = $(awk -v a="$mean_ms" -v b="$reference_mean" 'function us(t) { return t ~ /ms$/ ? t * 1000 : t + 0 } BEGIN { printf "%.2fx", us(a) / us(b) }')"
   shape="-c 1 -m 1" count=20000 serve_options="--writer-spin 300" run relaxed none "relaxed -c1 -m1 spin"
   echo "one at a time with --writer-spin 300: mean request time $mean_ms"
   shape="-c 2 -m 1000" run relaxed none "relaxed -c2 -m1000"
