@@ -84,11 +84,14 @@ extension PushRequest {
     /// Adds a DATA frame's bytes; keeps at most ``PushValidator/maximumBufferedBody`` of them but
     /// counts all, so an oversized payload is measured without being held in memory.
     public mutating func appendBody(_ buffer: ByteBuffer) {
-        self.bodyLength += buffer.readableBytes
+        buffer.withUnsafeReadableBytes { self.appendBody($0) }
+    }
+
+    /// Adds bytes of the body, read in place; as ``appendBody(_:)-(ByteBuffer)``.
+    public mutating func appendBody(_ bytes: UnsafeRawBufferPointer) {
+        self.bodyLength += bytes.count
         let room = PushValidator.maximumBufferedBody - self.body.count
         guard room > 0 else { return }
-        buffer.withUnsafeReadableBytes { bytes in
-            self.body.append(contentsOf: bytes.prefix(room))
-        }
+        self.body.append(contentsOf: bytes.prefix(room))
     }
 }

@@ -40,10 +40,10 @@ enum HTTP2ProviderListener {
         // Only the stream limit changes; the rest of the SETTINGS stand as first sent.
         let unlocked = Self.settings.filter { $0.id == streamLimit }
         connectionState.unlockStreams = { loopBoundHandler.value.announce(unlocked) }
+        let streams = ProviderStreamsHandler(context: context, connection: connectionState, connectionHandler: connectionHandler, eventLoop: channel.eventLoop)
+        connectionHandler.streams = streams
         try pipeline.addHandler(connectionHandler)
-        try pipeline.addHandler(
-            ProviderStreamsHandler(context: context, connection: connectionState, connectionHandler: connectionHandler, eventLoop: channel.eventLoop)
-        )
+        try pipeline.addHandler(streams)
     }
 }
 

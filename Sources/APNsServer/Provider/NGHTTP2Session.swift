@@ -10,8 +10,10 @@ import NIOHTTP2
 protocol NGHTTP2SessionDelegate: AnyObject {
     /// A client opened stream `id` (its first HEADERS began).
     func streamOpened(_ id: Int32)
-    /// A request's complete header block, or a chunk of its body.
+    /// A request's complete header block, or the end of its body.
     func received(_ part: ProviderRequestPart)
+    /// A chunk of a request's body, valid only during the call.
+    func receivedBody(_ bytes: UnsafeRawBufferPointer, on id: HTTP2StreamID)
     /// The stream closed, for whatever reason (answered, reset by either side, refused by GOAWAY).
     func streamClosed(_ id: Int32)
     /// The last frame of the answer on stream `id` (END_STREAM) was serialized for sending.
@@ -109,8 +111,7 @@ final class NGHTTP2Session {
     }
 
     private func chunk(stream: Int32, _ bytes: UnsafeRawBufferPointer) {
-        let data = self.allocator.buffer(bytes: bytes)
-        self.delegate?.received(ProviderRequestPart(stream: HTTP2StreamID(stream), .body(data, endStream: false)))
+        self.delegate?.receivedBody(bytes, on: HTTP2StreamID(stream))
     }
 
     private func frameReceived(_ header: nghttp2_frame_hd) {

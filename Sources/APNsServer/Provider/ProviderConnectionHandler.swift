@@ -5,7 +5,7 @@ import NIOHPACK
 import NIOHTTP2
 
 /// A provider connection's HTTP/2, on libnghttp2 (``NGHTTP2Session``): decrypted bytes in,
-/// ``ProviderRequestPart``s on to ``ProviderStreamsHandler``, its answers (HTTP/2 frames) back
+/// ``ProviderRequestPart``s on to ``ProviderStreamsHandler`` (called directly), its answers (HTTP/2 frames) back
 /// into the session, and what the session has to send out once per event-loop tick, so that
 /// every answer of a group commit leaves in one TLS write. Beyond the protocol it does what APNs
 /// does with a connection: the connection window opened wide at once, and GOAWAY with a JSON
@@ -27,6 +27,8 @@ final class ProviderConnectionHandler: ChannelDuplexHandler, NGHTTP2SessionDeleg
     private var machine = ProviderConnectionStateMachine()
     private var session: NGHTTP2Session?
     private var context: ChannelHandlerContext?
+    /// Where the requests go: the next handler, called directly (it holds this one weakly).
+    var streams: ProviderStreamsHandler?
     /// Between a read and its read-complete, when what is submitted goes out at the read-complete.
     private var reading = false
     private var sendScheduled = false
@@ -161,13 +163,17 @@ final class ProviderConnectionHandler: ChannelDuplexHandler, NGHTTP2SessionDeleg
     }
 
     func received(_ part: ProviderRequestPart) {
-        self.context?.fireChannelRead(self.wrapInboundOut(part))
+        self.streams?.receive(part)
+    }
+
+    func receivedBody(_ bytes: UnsafeRawBufferPointer, on id: HTTP2StreamID) {
+        self.streams?.receiveBody(bytes, on: id)
     }
 
     func streamClosed(_ id: Int32) {
         self.heads[id] = nil
         self.answerPromises.removeValue(forKey: id)?.fail(ChannelError.ioOnClosedChannel)
-        self.context?.fireUserInboundEventTriggered(StreamClosedEvent(streamID: HTTP2StreamID(id), reason: nil))
+        self.streams?.streamClosed(HTTP2StreamID(id))
         self.perform(self.machine.streamClosed(HTTP2StreamID(id)))
     }
 

@@ -49,12 +49,17 @@ final class ProviderStream {
             }
         case .body(let buffer, let endStream):
             guard !self.answered else { return }
-            self.request?.appendBody(buffer)
-            if let length = self.request?.bodyLength, length > PushValidator.largestPayload {
-                self.refuseOversized(length)
-            } else if endStream {
-                self.finish()
-            }
+            buffer.withUnsafeReadableBytes { self.receiveBody($0) }
+            if endStream, !self.answered { self.finish() }
+        }
+    }
+
+    /// A chunk of the request's body; the client has not ended the stream yet.
+    func receiveBody(_ bytes: UnsafeRawBufferPointer) {
+        guard !self.answered else { return }
+        self.request?.appendBody(bytes)
+        if let length = self.request?.bodyLength, length > PushValidator.largestPayload {
+            self.refuseOversized(length)
         }
     }
 

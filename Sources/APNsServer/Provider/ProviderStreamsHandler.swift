@@ -1,9 +1,10 @@
 import NIOCore
 import NIOHTTP2
 
-/// Runs a provider connection's streams without a channel per stream: the connection passes
-/// every part of every request here, each stream's go to its ``ProviderStream``, and the answers
-/// go back as frames on the connection. Last in the connection's pipeline, after
+/// Runs a provider connection's streams without a channel per stream: the connection hands every
+/// part of every request here (by a direct call, ``receive(_:)``, not through the pipeline, which
+/// would box each part), each stream's go to its ``ProviderStream``, and the answers go back as
+/// frames on the connection. Last in the connection's pipeline, after
 /// ``ProviderConnectionHandler``; on the connection's event loop.
 final class ProviderStreamsHandler: ChannelInboundHandler {
     typealias InboundIn = ProviderRequestPart
@@ -34,7 +35,11 @@ final class ProviderStreamsHandler: ChannelInboundHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        let part = self.unwrapInboundIn(data)
+        self.receive(self.unwrapInboundIn(data))
+    }
+
+    /// One part of a request on one of the connection's streams.
+    func receive(_ part: ProviderRequestPart) {
         if let stream = self.streams[part.stream] {
             stream.receive(part.payload)
         } else if case .headers = part.payload {
@@ -44,9 +49,14 @@ final class ProviderStreamsHandler: ChannelInboundHandler {
         }
     }
 
-    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if let closed = event as? StreamClosedEvent { self.streams[closed.streamID] = nil }
-        context.fireUserInboundEventTriggered(event)
+    /// A chunk of the body of stream `id`'s request, read in place.
+    func receiveBody(_ bytes: UnsafeRawBufferPointer, on id: HTTP2StreamID) {
+        self.streams[id]?.receiveBody(bytes)
+    }
+
+    /// Stream `id` closed: its answer, if it still has one to give, has nowhere to go.
+    func streamClosed(_ id: HTTP2StreamID) {
+        self.streams[id] = nil
     }
 
     var allocator: ByteBufferAllocator { self.context?.channel.allocator ?? ByteBufferAllocator() }
