@@ -17,21 +17,32 @@ public struct DeviceToken: Hashable, Sendable, CustomStringConvertible {
     /// Parses the hex form used in `/3/device/<token>` (either case); `nil` when it is not
     /// even-length hex of an accepted size.
     public init?<S: StringProtocol>(hex: S) {
-        let utf8 = hex.utf8
-        guard utf8.count % 2 == 0, Self.acceptedByteCounts.contains(utf8.count / 2) else { return nil }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(utf8.count / 2)
-        var high: UInt8? = nil
-        for character in utf8 {
-            guard let nibble = Hex.value(of: character) else { return nil }
-            if let h = high {
-                bytes.append(h << 4 | nibble)
-                high = nil
-            } else {
-                high = nibble
+        let parsed = hex.utf8.withContiguousStorageIfAvailable { DeviceToken(hexDigits: $0) } ?? DeviceToken(hexDigits: Array(hex.utf8))
+        guard let parsed = parsed else { return nil }
+        self = parsed
+    }
+
+    /// Parses hex digits in place: a provider's path is read once, without a copy.
+    public init?(hexDigits digits: UnsafeBufferPointer<UInt8>) {
+        guard digits.count % 2 == 0, Self.acceptedByteCounts.contains(digits.count / 2) else { return nil }
+        var valid = true
+        let bytes = [UInt8](unsafeUninitializedCapacity: digits.count / 2) { buffer, count in
+            for index in 0..<buffer.count {
+                guard let high = Hex.value(of: digits[2 * index]), let low = Hex.value(of: digits[2 * index + 1]) else {
+                    valid = false
+                    break
+                }
+                buffer[index] = high << 4 | low
+                count = index + 1
             }
         }
+        guard valid else { return nil }
         self.bytes = bytes
+    }
+
+    private init?(hexDigits digits: [UInt8]) {
+        guard let token = digits.withUnsafeBufferPointer({ DeviceToken(hexDigits: $0) }) else { return nil }
+        self = token
     }
 
     /// A new token as the emulator issues them: 32 random bytes from the system's generator.

@@ -118,12 +118,18 @@ public struct PushValidator: Sendable {
     /// Reads the device token out of `/3/device/<token>`. Works on UTF-8 bytes, not characters:
     /// it runs for every request.
     static func parsePath(_ path: String?) -> Result<DeviceToken, Reason> {
-        let prefix = "/3/device/".utf8
-        guard let path, path.utf8.starts(with: prefix) else { return .failure(.badPath) }
-        var rest = path.utf8.dropFirst(prefix.count)
-        if let query = rest.firstIndex(of: UInt8(ascii: "?")) { rest = rest[..<query] }
-        if rest.isEmpty { return .failure(.missingDeviceToken) }
-        guard let token = DeviceToken(hex: Substring(rest)) else { return .failure(.badDeviceToken) }
-        return .success(token)
+        guard var path else { return .failure(.badPath) }
+        return path.withUTF8 { bytes -> Result<DeviceToken, Reason> in
+            let prefix: StaticString = "/3/device/"
+            let length = prefix.utf8CodeUnitCount
+            guard bytes.count >= length, bytes.prefix(length).elementsEqual(UnsafeBufferPointer(start: prefix.utf8Start, count: length)) else {
+                return .failure(.badPath)
+            }
+            var rest = UnsafeBufferPointer(rebasing: bytes[length...])
+            if let query = rest.firstIndex(of: UInt8(ascii: "?")) { rest = UnsafeBufferPointer(rebasing: rest[..<query]) }
+            if rest.isEmpty { return .failure(.missingDeviceToken) }
+            guard let token = DeviceToken(hexDigits: rest) else { return .failure(.badDeviceToken) }
+            return .success(token)
+        }
     }
 }
