@@ -125,7 +125,16 @@ public enum JSONObjectValidator {
             // which would otherwise let in overlong forms, UTF-16 surrogates (U+D800–U+DFFF) and
             // code points above U+10FFFF (RFC 3629, section 4).
             var continuation: ClosedRange<UInt8> = 0x80...0xBF
-            while let byte = self.peek() {
+            while true {
+                if pendingContinuation == 0 {
+                    // Printable ASCII other than a quote or a backslash, the common case, in a tight loop.
+                    var index = self.offset
+                    while index < self.bytes.count, case let plain = self.bytes[index], plain >= 0x20, plain < 0x80, plain != 0x22, plain != 0x5C {
+                        index += 1
+                    }
+                    self.offset = index
+                }
+                guard let byte = self.peek() else { break }
                 if pendingContinuation > 0 {
                     guard continuation.contains(byte) else { throw self.fail("invalid UTF-8") }
                     continuation = 0x80...0xBF

@@ -51,7 +51,9 @@ public enum JSONValue: Sendable, Equatable {
         var offset = 0
 
         mutating func skipWhitespace() {
-            while self.offset < self.bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(self.bytes[self.offset]) { self.offset += 1 }
+            while self.offset < self.bytes.count, case let byte = self.bytes[self.offset], byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 {
+                self.offset += 1
+            }
         }
 
         mutating func take(_ byte: UInt8) -> Bool {
