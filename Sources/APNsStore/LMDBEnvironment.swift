@@ -36,7 +36,7 @@ struct LMDBEnvironment: @unchecked Sendable {
             try StoreError.check(mdb_env_set_mapsize(env, mapSize), "mdb_env_set_mapsize")
             try StoreError.check(mdb_env_set_maxdbs(env, 16), "mdb_env_set_maxdbs")
             try StoreError.check(mdb_env_set_maxreaders(env, 512), "mdb_env_set_maxreaders")
-            var flags = UInt32(MDB_NOTLS) | UInt32(MDB_NORDAHEAD)
+            var flags = UInt32(MDB_NOTLS)
             // Relaxed: write pages in place through the map and skip syncing (a periodic sync
             // follows). Durable keeps LMDB's pwrite+fdatasync, which on Linux beats msync of the map.
             if !sync { flags |= UInt32(MDB_NOSYNC) | UInt32(MDB_WRITEMAP) }
