@@ -12,6 +12,8 @@ public final class NotificationStore: Sendable {
     public let configuration: StoreConfiguration
     let environment: LMDBEnvironment
     private let writer: StoreWriter
+    /// Relaxed mode only: keeps the map's next pages ready ahead of the writer.
+    private let prefaulter: MapPrefaulter?
     /// This process's claim on the data directory (one emulator per directory).
     private let lock: DataDirectoryLock
     /// Readers in flight, and whether the store is closed; `close()` waits for readers to leave.
@@ -46,6 +48,8 @@ public final class NotificationStore: Sendable {
         }
         do {
             self.writer = try StoreWriter(environment: self.environment, configuration: configuration, logger: logger, observer: observer)
+            let dataFile = (configuration.directory as NSString).appendingPathComponent("data.mdb")
+            self.prefaulter = configuration.durability == .relaxed ? MapPrefaulter(environment: self.environment, dataFile: dataFile) : nil
         } catch {
             self.environment.close()
             lock.release()
@@ -144,6 +148,7 @@ public final class NotificationStore: Sendable {
         }
         guard first else { return }
         self.writer.close()
+        self.prefaulter?.stop()
         while self.readers.withLock({ $0.count }) > 0 { Thread.yieldProcessor() }
         self.environment.close()
         self.lock.release()
