@@ -161,28 +161,45 @@ final class NGHTTP2Session {
     /// marked so) and, if given, `body` in DATA. False when the stream is gone.
     func submitResponse(stream id: Int32, headers: HPACKHeaders, body: ByteBuffer?) -> Bool {
         guard let session = self.session else { return false }
-        var bytes: [UInt8] = []
-        var fields: [(name: Range<Int>, value: Range<Int>, flags: UInt8)] = []
-        for (name, value, indexing) in headers {
-            let nameStart = bytes.count
-            bytes.append(contentsOf: name.utf8)
-            let valueStart = bytes.count
-            bytes.append(contentsOf: value.utf8)
-            let flags = indexing == .indexable ? NGHTTP2_NV_FLAG_NONE : NGHTTP2_NV_FLAG_NO_INDEX
-            fields.append((nameStart..<valueStart, valueStart..<bytes.count, UInt8(flags.rawValue)))
-        }
+        // nghttp2 copies the fields while submitting, so they are laid out on the stack, not the heap.
+        let byteCount = headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count }
         if let body { self.bodies[id] = body }
-        let submitted = bytes.withUnsafeMutableBufferPointer { raw -> Int32 in
-            guard let base = raw.baseAddress else { return -1 }
-            var nva = fields.map {
-                nghttp2_nv(name: base + $0.name.lowerBound, value: base + $0.value.lowerBound, namelen: $0.name.count, valuelen: $0.value.count, flags: $0.flags)
+        let submitted = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(byteCount, 1)) { bytes -> Int32 in
+            withUnsafeTemporaryAllocation(of: nghttp2_nv.self, capacity: max(headers.count, 1)) { nva -> Int32 in
+                guard let base = bytes.baseAddress, let fields = nva.baseAddress else { return -1 }
+                var offset = 0
+                var count = 0
+                for (name, value, indexing) in headers {
+                    let nameStart = offset
+                    offset = Self.copy(name, into: bytes, at: offset)
+                    let valueStart = offset
+                    offset = Self.copy(value, into: bytes, at: offset)
+                    let flags = indexing == .indexable ? NGHTTP2_NV_FLAG_NONE : NGHTTP2_NV_FLAG_NO_INDEX
+                    (fields + count).initialize(
+                        to: nghttp2_nv(
+                            name: base + nameStart, value: base + valueStart, namelen: valueStart - nameStart, valuelen: offset - valueStart,
+                            flags: UInt8(flags.rawValue)
+                        )
+                    )
+                    count += 1
+                }
+                guard body != nil else { return nghttp2_submit_response(session, id, fields, count, nil) }
+                var provider = nghttp2_data_provider(source: nghttp2_data_source(ptr: nil), read_callback: Self.readBody)
+                return nghttp2_submit_response(session, id, fields, count, &provider)
             }
-            guard body != nil else { return nghttp2_submit_response(session, id, &nva, nva.count, nil) }
-            var provider = nghttp2_data_provider(source: nghttp2_data_source(ptr: nil), read_callback: Self.readBody)
-            return nghttp2_submit_response(session, id, &nva, nva.count, &provider)
         }
         if submitted != 0 { self.bodies[id] = nil }
         return submitted == 0
+    }
+
+    /// Copies the UTF-8 of `text` into `bytes` at `offset`; the offset after it.
+    private static func copy(_ text: String, into bytes: UnsafeMutableBufferPointer<UInt8>, at offset: Int) -> Int {
+        var text = text
+        return text.withUTF8 { utf8 in
+            guard let source = utf8.baseAddress, let target = bytes.baseAddress else { return offset }
+            (target + offset).update(from: source, count: utf8.count)
+            return offset + utf8.count
+        }
     }
 
     /// nghttp2 asks for the next bytes of an answer's body.
