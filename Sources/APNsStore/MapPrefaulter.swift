@@ -11,9 +11,11 @@ import Glibc
 /// In relaxed mode LMDB writes through its map of a file sized to the whole map (`MDB_WRITEMAP`),
 /// so the first write to each new page faults and the kernel zero-fills it: under load that was a
 /// fifth of the store writer thread's time (`perf record -g`, `filemap_fault` and `memset`), on the
-/// one thread every accepted notification waits for. This thread asks the kernel to prepare the
-/// next pages the same way (`madvise(MADV_POPULATE_WRITE)`, which changes no byte of the file), a
-/// few mebibytes ahead of LMDB's last used page, so the writer finds them ready.
+/// one thread every accepted notification waits for. This thread has the kernel read the next
+/// pages in (`madvise(MADV_POPULATE_READ)`: the zero-filling, without touching a byte of the file
+/// or dirtying a page), a few mebibytes ahead of LMDB's last used page, so the writer's first write
+/// to each is a light fault. (`MADV_POPULATE_WRITE` dirtied the pages too and cost more CPU than it
+/// saved.)
 /// Where the kernel lacks it (before Linux 5.14) it stops and the writer faults as before.
 final class MapPrefaulter: Sendable {
     /// How far past LMDB's last used page the map is kept ready.
@@ -59,7 +61,7 @@ final class MapPrefaulter: Sendable {
             var from = max(self.state.withLock { $0.populatedTo }, used)
             while from < target, !self.state.withLock({ $0.stopped }) {
                 let length = min(Self.step, target - from)
-                guard let base = self.map.base, madvise(base + from, length, MADV_POPULATE_WRITE) == 0 else { return }
+                guard let base = self.map.base, madvise(base + from, length, MADV_POPULATE_READ) == 0 else { return }
                 from += length
                 self.state.withLock { $0.populatedTo = from }
             }
