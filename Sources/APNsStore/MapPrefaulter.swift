@@ -19,7 +19,7 @@ import Glibc
 /// Where the kernel lacks it (before Linux 5.14) it stops and the writer faults as before.
 final class MapPrefaulter: Sendable {
     /// How far past LMDB's last used page the map is kept ready.
-    static let ahead = 32 << 20
+    static let ahead = 16 << 20
     /// How much one call prepares.
     static let step = 4 << 20
 
