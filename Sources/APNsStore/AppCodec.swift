@@ -60,7 +60,7 @@ extension StoreKeys {
 }
 
 extension StoreWriter {
-    /// Writes an app's change; writer thread only.
+    /// Writes an app's change; inside a commit only (the commit lock held).
     func saveApp(_ change: AppChange, _ txn: Transaction) throws(StoreError) -> StoreOutcome {
         if let settings = change.settings {
             try txn.put(self.environment.apps, StoreKeys.appKey(change.install), AppCodec.encode(settings))

@@ -106,7 +106,7 @@ struct LMDBEnvironment: @unchecked Sendable {
         return try body(Transaction(txn: txn, mapSize: self.mapSize))
     }
 
-    /// Runs `body` in a write transaction and commits it; the writer thread only.
+    /// Runs `body` in a write transaction and commits it; inside a commit only (``StoreWriter`` holds its commit lock).
     /// On any error the transaction is aborted and nothing is written.
     func write<T>(_ body: (Transaction) throws(StoreError) -> T) throws(StoreError) -> T {
         var txn: OpaquePointer?

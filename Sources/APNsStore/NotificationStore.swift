@@ -21,8 +21,9 @@ public final class NotificationStore: Sendable {
 
     /// Opens (or creates) the store in `configuration.directory` and starts its writer.
     ///
-    /// - Parameter observer: told of every commit on the writer thread, after it is durable and
-    ///   before its submitters hear of it; must be quick.
+    /// - Parameter observer: told of every commit on the thread that made it (the writer, or one
+    ///   that submitted with `commitHereIfIdle`), after it is durable and before its submitters
+    ///   hear of it; must be quick and must not wait for the store.
     public init(
         configuration: StoreConfiguration,
         logger: Logger,
@@ -59,11 +60,16 @@ public final class NotificationStore: Sendable {
 
     /// Queues operations for the next group commit. `completion` runs on the writer thread once
     /// the transaction holding them has committed (and, when durable, synced), or failed.
+    ///
+    /// - Parameter commitHereIfIdle: in relaxed mode, when the writer is asleep, commit on this
+    ///   thread before returning (and run `completion` and the observer here) rather than wake it:
+    ///   for a caller that holds no lock and whose completion only hands off (the accept path).
     public func submit(
         _ operations: [StoreOperation],
+        commitHereIfIdle: Bool = false,
         completion: @escaping @Sendable (Result<[StoreOutcome], StoreError>) -> Void
     ) {
-        self.writer.submit(operations, completion: completion)
+        self.writer.submit(operations, commitHereIfIdle: commitHereIfIdle, completion: completion)
     }
 
     /// Async form of ``submit(_:completion:)``.

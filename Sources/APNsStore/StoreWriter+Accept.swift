@@ -1,7 +1,7 @@
 import APNsCore
 
 extension StoreWriter {
-    /// Queues an accepted notification, applying the token and storage policies; writer thread only.
+    /// Queues an accepted notification, applying the token and storage policies; inside a commit only (the commit lock held).
     func accept(
         _ notification: Notification,
         connected: Bool,

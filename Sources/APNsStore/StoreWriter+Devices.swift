@@ -2,7 +2,7 @@ import APNsCore
 
 extension StoreWriter {
     /// Records a new token, or makes an unregistered one valid again (an app reinstalled on the
-    /// same device may get its old token back); writer thread only.
+    /// same device may get its old token back); inside a commit only (the commit lock held).
     func register(
         _ token: DeviceToken,
         topic: String,
@@ -20,7 +20,7 @@ extension StoreWriter {
         return .registered
     }
 
-    /// Marks a token unregistered now, drops its queue and records it for feedback; writer thread only.
+    /// Marks a token unregistered now, drops its queue and records it for feedback; inside a commit only (the commit lock held).
     /// A token unregistered before keeps its first time.
     func unregister(_ token: DeviceToken, _ txn: Transaction, nowMillis: Int64) throws(StoreError) -> StoreOutcome {
         var record: TokenRecord
@@ -57,7 +57,7 @@ extension StoreWriter {
         return .feedbackCleared(count: cleared)
     }
 
-    /// Takes an acknowledged notification out of its queue and logs it as delivered; writer thread only.
+    /// Takes an acknowledged notification out of its queue and logs it as delivered; inside a commit only (the commit lock held).
     func acknowledge(_ uniqueID: String, _ txn: Transaction, nowMillis: Int64) throws(StoreError) -> StoreOutcome {
         guard let queueKey = try txn.get(self.environment.unique, StoreKeys.uniqueKey(uniqueID)),
             let record = try txn.get(self.environment.queue, queueKey)

@@ -4,7 +4,7 @@ extension StoreWriter {
     /// The most expired notifications moved in one sweep transaction; the rest wait for the next.
     static let sweepBatchLimit = 10_000
 
-    /// Applies one operation inside the writer's transaction; writer thread only.
+    /// Applies one operation inside the writer's transaction; inside a commit only (the commit lock held).
     func apply(
         _ operation: StoreOperation,
         _ txn: Transaction,

@@ -7,8 +7,11 @@ import Synchronization
 /// The store's one writer: a dedicated thread that commits every operation submitted since its
 /// last commit in a single LMDB write transaction (group commit), then completes them all.
 ///
-/// Callers never wait on it while holding anything; completions run on the writer thread and must
-/// be quick (hand off to an event loop).
+/// In relaxed mode, a submission that may (the accept path's) and finds the writer asleep is
+/// committed at once on the submitter's own thread instead, with anything else waiting: waking a
+/// sleeping thread and being woken back cost more than the commit itself. One commit runs at a
+/// time either way (``commitState``). Callers never wait on it while holding anything;
+/// completions run on the committing thread and must be quick (hand off to an event loop).
 final class StoreWriter: Sendable {
     typealias Completion = @Sendable (Result<[StoreOutcome], StoreError>) -> Void
 
@@ -21,24 +24,28 @@ final class StoreWriter: Sendable {
         var submissions: [Submission] = []
         var sleeping = false
         var closing = false
+        /// A submitter is committing on its own thread while the writer sleeps.
+        var committingInline = false
     }
 
     let environment: LMDBEnvironment
     let configuration: StoreConfiguration
     let logger: Logger
     private let inbox = Mutex(Inbox())
+    /// What commits share; held by whichever thread commits (the writer, or a submitter inline).
+    private let commitState: Mutex<CommitState>
     /// Queue lengths per token, for the per-device cap. Only the writer changes queues, so it keeps
     /// them in memory rather than writing a count beside every notification (one more dirty page
     /// per notification, which cost a third of the throughput). Filled by counting a queue the first
     /// time it is touched; emptied when a commit fails, since the counts may include its changes.
-    /// Writer thread only (the lock is never contended).
+    /// Inside a commit only (the lock is never contended).
     let queueLengths = Mutex<[DeviceToken: Int]>([:])
     /// Commit counters, read by ``NotificationStore/statistics``.
     let statistics = Mutex(StoreStatistics())
     /// Told of every commit; see ``StoreCommit``.
     private let observer: (@Sendable (StoreCommit) -> Void)?
-    /// What the transaction being written did, for the observer. Writer thread only.
-    private let changes = Mutex<[StoreChange]>([])
+    /// What the transaction being written did, for the observer. Inside a commit only.
+    let changes = Mutex<[StoreChange]>([])
     private let wakeup = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
 
@@ -56,9 +63,9 @@ final class StoreWriter: Sendable {
             guard let bytes = try txn.get(environment.meta, StoreKeys.nextSequence), bytes.count == 8 else { return 1 }
             return bytes.withUnsafeBytes { $0.readBigEndianUInt64(at: 0) }
         }
+        self.commitState = Mutex(CommitState(nextSequence: first))
         let thread = Thread { [self] in
-            var state = WriterState(nextSequence: first)
-            self.run(&state)
+            self.run()
             self.finished.signal()
         }
         thread.name = "apns-store-writer"
@@ -66,19 +73,33 @@ final class StoreWriter: Sendable {
     }
 
     /// Queues operations for the next commit; `completion` runs after it, on the writer thread.
-    func submit(_ operations: [StoreOperation], completion: @escaping Completion) {
-        let accepted = self.inbox.withLock { inbox -> (accepted: Bool, wake: Bool) in
-            guard !inbox.closing else { return (false, false) }
+    func submit(_ operations: [StoreOperation], commitHereIfIdle: Bool = false, completion: @escaping Completion) {
+        let inline = commitHereIfIdle && self.configuration.durability == .relaxed
+        let next = self.inbox.withLock { inbox -> Next in
+            guard !inbox.closing else { return .closed }
             inbox.submissions.append(Submission(operations: operations, completion: completion))
-            let wake = inbox.sleeping
-            inbox.sleeping = false
-            return (true, wake)
+            if inline && inbox.sleeping && !inbox.committingInline {
+                inbox.committingInline = true
+                defer { inbox.submissions.removeAll(keepingCapacity: true) }
+                return .commit(inbox.submissions)
+            }
+            defer { inbox.sleeping = false }
+            return inbox.sleeping ? .wake : .queued
         }
-        if !accepted.accepted {
-            completion(.failure(.closed))
-        } else if accepted.wake {
-            self.wakeup.signal()
+        switch next {
+        case .closed: completion(.failure(.closed))
+        case .wake: self.wakeup.signal()
+        case .queued: break
+        case .commit(let batch):
+            // Whatever is submitted meanwhile (a completion's own submission too) wakes the writer.
+            self.commitState.withLock { self.commit(batch, &$0) }
+            self.inbox.withLock { $0.committingInline = false }
         }
+    }
+
+    private enum Next {
+        case closed, wake, queued
+        case commit([Submission])
     }
 
     /// Commits what was already submitted, stops the thread and waits for it.
@@ -92,18 +113,16 @@ final class StoreWriter: Sendable {
         self.finished.wait()
     }
 
-    /// What only the writer thread touches.
-    struct WriterState {
+    /// What a commit reads and changes, under ``commitState``.
+    struct CommitState {
         var nextSequence: UInt64
-        var nextSweep = ContinuousClock.now
-        var nextSync = ContinuousClock.now
         var mapFullLogged = false
     }
 
-    private func run(_ state: inout WriterState) {
+    private func run() {
         let clock = ContinuousClock()
-        state.nextSweep = clock.now + self.configuration.sweepInterval
-        state.nextSync = clock.now + self.configuration.relaxedSyncInterval
+        var nextSweep = clock.now + self.configuration.sweepInterval
+        var nextSync = clock.now + self.configuration.relaxedSyncInterval
         var spin = WriterSpin(window: self.configuration.writerSpin)
         while true {
             let looked = clock.now
@@ -121,24 +140,25 @@ final class StoreWriter: Sendable {
             }
             spin.stopped(found: !batch.isEmpty)
             if !batch.isEmpty {
-                self.commit(batch, &state)
+                self.commitState.withLock { self.commit(batch, &$0) }
             }
             let now = clock.now
-            if now >= state.nextSweep {
-                self.commit([Submission(operations: [.sweepExpired], completion: { _ in })], &state)
-                state.nextSweep = now + self.configuration.sweepInterval
+            if now >= nextSweep {
+                self.commitState.withLock { self.commit([Submission(operations: [.sweepExpired], completion: { _ in })], &$0) }
+                nextSweep = now + self.configuration.sweepInterval
             }
-            if self.configuration.durability == .relaxed && now >= state.nextSync {
-                self.syncToDisk()
-                state.nextSync = now + self.configuration.relaxedSyncInterval
+            if self.configuration.durability == .relaxed && now >= nextSync {
+                // Not while a submitter commits inline: a sync sees only whole transactions.
+                self.commitState.withLock { _ in self.syncToDisk() }
+                nextSync = now + self.configuration.relaxedSyncInterval
             }
             if closing {
                 if batch.isEmpty { break }
                 continue
             }
             if batch.isEmpty {
-                var deadline = state.nextSweep
-                if self.configuration.durability == .relaxed { deadline = min(deadline, state.nextSync) }
+                var deadline = nextSweep
+                if self.configuration.durability == .relaxed { deadline = min(deadline, nextSync) }
                 let wait = max(.zero, deadline - clock.now)
                 let nanoseconds = wait.components.seconds * 1_000_000_000 + wait.components.attoseconds / 1_000_000_000
                 let asleep = clock.now
@@ -147,7 +167,10 @@ final class StoreWriter: Sendable {
                 self.inbox.withLock { $0.sleeping = false }
             }
         }
-        if self.configuration.durability == .relaxed { self.syncToDisk() }
+        // After any inline commit still running (none starts once closing is set).
+        self.commitState.withLock { _ in
+            if self.configuration.durability == .relaxed { self.syncToDisk() }
+        }
     }
 
     private func syncToDisk() {
@@ -166,7 +189,7 @@ final class StoreWriter: Sendable {
     }
 
     /// Applies every operation of `batch` in one transaction, then completes each submission.
-    private func commit(_ batch: [Submission], _ state: inout WriterState) {
+    func commit(_ batch: [Submission], _ state: inout CommitState) {
         let now = self.configuration.clock()
         let started = ContinuousClock.now
         var sequence = state.nextSequence
@@ -196,26 +219,6 @@ final class StoreWriter: Sendable {
         switch error {
         case .mapFull, .closed: return false
         default: return true
-        }
-    }
-
-    /// Commits every operation of `batch` in a transaction of its own, then completes each
-    /// submission with its operations' outcomes (`.refused` for one that failed).
-    private func isolate(_ batch: [Submission], _ state: inout WriterState) {
-        for submission in batch {
-            let outcomes = Mutex<[StoreOutcome]>([])
-            for operation in submission.operations {
-                let single = Submission(operations: [operation]) { result in
-                    let outcome: StoreOutcome
-                    switch result {
-                    case .success(let done): outcome = done.first ?? .refused("no outcome")
-                    case .failure(let error): outcome = .refused("\(error)")
-                    }
-                    outcomes.withLock { $0.append(outcome) }
-                }
-                self.commit([single], &state)
-            }
-            submission.completion(.success(outcomes.withLock { $0 }))
         }
     }
 
@@ -251,7 +254,7 @@ final class StoreWriter: Sendable {
     }
 
     /// After a commit: counts it, tells the observer, then completes every submission.
-    private func committed(_ batch: [Submission], _ outcomes: [[StoreOutcome]], duration: Duration, _ state: inout WriterState) {
+    private func committed(_ batch: [Submission], _ outcomes: [[StoreOutcome]], duration: Duration, _ state: inout CommitState) {
         let operationCount = outcomes.reduce(0) { $0 + $1.count }
         self.statistics.withLock {
             $0.commits += 1
@@ -269,29 +272,5 @@ final class StoreWriter: Sendable {
             state.mapFullLogged = false
         }
         for (submission, outcome) in zip(batch, outcomes) { submission.completion(.success(outcome)) }
-    }
-
-    /// Forgets what a failed transaction did: the queue lengths may include its changes.
-    private func discardChanges() {
-        self.queueLengths.withLock { $0.removeAll() }
-        self.changes.withLock { $0.removeAll(keepingCapacity: true) }
-    }
-
-    /// After a failed transaction (nothing of it was written): logs it and fails every submission.
-    private func failed(_ batch: [Submission], _ error: StoreError, _ state: inout WriterState) {
-        self.statistics.withLock { $0.failedCommits += 1 }
-        self.discardChanges()
-        if case .mapFull = error {
-            if !state.mapFullLogged {
-                self.logger.info(
-                    "store full: answering providers 503 ServiceUnavailable until space is freed",
-                    metadata: ["store.error": "\(error)", "store.directory": "\(self.configuration.directory)"]
-                )
-                state.mapFullLogged = true
-            }
-        } else {
-            self.logger.info("store commit failed", metadata: ["store.error": "\(error)"])
-        }
-        for submission in batch { submission.completion(.failure(error)) }
     }
 }

@@ -40,7 +40,9 @@ final class StoreBatcher: Sendable {
         let promises = self.pending.value.promises
         self.pending.value = Pending()
         let eventLoop = self.eventLoop
-        self.store.submit(operations) { result in
+        // In relaxed mode, committed right here when the writer is idle: this holds no lock and
+        // the completion only hands the outcomes to the event loop.
+        self.store.submit(operations, commitHereIfIdle: true) { result in
             eventLoop.execute {
                 switch result {
                 case .success(let outcomes):

@@ -1,0 +1,79 @@
+import APNsCore
+import APNsStore
+import APNsTestSupport
+import Foundation
+import Logging
+import Synchronization
+import Testing
+
+/// Submissions that may commit on their own thread (the accept path's) when the writer sleeps.
+@Suite("Store writer: commits on the submitter's thread while the writer sleeps")
+struct InlineCommitTests {
+    func open(_ directory: TemporaryDirectory, _ durability: Durability) throws -> NotificationStore {
+        var configuration = StoreConfiguration(directory: directory.appending("data"), durability: durability)
+        configuration.sweepInterval = .seconds(3600)
+        configuration.relaxedSyncInterval = .seconds(3600)
+        return try NotificationStore(configuration: configuration, logger: Logger(label: "test"))
+    }
+
+    /// What completions have reported, from any thread.
+    final class Shared<Value: Sendable>: Sendable {
+        let value: Mutex<Value>
+        init(_ value: Value) { self.value = Mutex(value) }
+        func callAsFunction() -> Value { self.value.withLock { $0 } }
+    }
+
+    /// Submits one notification to `token`; whether its completion ran before `submit` returned.
+    func submit(_ store: NotificationStore, token: Int, commitHereIfIdle: Bool, outcomes: Shared<[StoreOutcome]>) -> Bool {
+        let done = Shared(false)
+        let notification = Notification.test(token: String(format: "%064x", token), payload: #"{"n":\#(token)}"#)
+        store.submit([.accept(notification)], commitHereIfIdle: commitHereIfIdle) { result in
+            if case .success(let outcome) = result { outcomes.value.withLock { $0 += outcome } }
+            done.value.withLock { $0 = true }
+        }
+        return done()
+    }
+
+    @Test("relaxed: an idle writer's work is done before submit returns; with four threads submitting, every notification is stored once, in sequence")
+    func relaxed() async throws {
+        let directory = try TemporaryDirectory()
+        defer { try? directory.remove() }
+        let store = try self.open(directory, .relaxed)
+        let outcomes = Shared<[StoreOutcome]>([])
+        // The writer falls asleep once it finds nothing to do; a submission after that commits here.
+        let attempts = Shared(0)
+        let inline = await eventually {
+            let attempt = attempts.value.withLock { $0 += 1; return $0 }
+            return self.submit(store, token: 1_000_000 + attempt, commitHereIfIdle: true, outcomes: outcomes)
+        }
+        #expect(inline, "no submission found the writer asleep")
+        // Four threads at once: some commit here, the rest wake the writer; nothing is lost or doubled.
+        let threads = 4, each = 500
+        DispatchQueue.concurrentPerform(iterations: threads) { thread in
+            for n in 0..<each { _ = self.submit(store, token: thread * each + n, commitHereIfIdle: true, outcomes: outcomes) }
+        }
+        let submitted = threads * each + attempts()
+        #expect(await eventually { outcomes().count == submitted })
+        let sequences = outcomes().compactMap { outcome -> UInt64? in
+            if case .queued(let sequence) = outcome { return sequence }
+            return nil
+        }
+        #expect(Set(sequences).count == sequences.count, "a sequence number was given twice")
+        #expect(try store.queuedCount() == sequences.count)
+        store.close()
+    }
+
+    @Test("durable: completions never run on the submitter's thread (the commit syncs to disk)")
+    func durable() async throws {
+        let directory = try TemporaryDirectory()
+        defer { try? directory.remove() }
+        let store = try self.open(directory, .durable)
+        let outcomes = Shared<[StoreOutcome]>([])
+        for attempt in 0..<20 {
+            #expect(!self.submit(store, token: attempt, commitHereIfIdle: true, outcomes: outcomes))
+            // Each after the last is done, when the writer has gone back to sleep.
+            #expect(await eventually { outcomes().count == attempt + 1 })
+        }
+        store.close()
+    }
+}
