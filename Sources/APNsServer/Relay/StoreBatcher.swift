@@ -43,21 +43,25 @@ final class StoreBatcher: Sendable {
         // In relaxed mode, committed right here when the writer is idle: this holds no lock and
         // the completion only hands the outcomes to the event loop.
         self.store.submit(operations, commitHereIfIdle: true) { result in
-            eventLoop.execute {
-                switch result {
-                case .success(let outcomes):
-                    for (promise, outcome) in zip(promises, outcomes) {
-                        // An operation the store refused fails alone; its neighbours in the batch succeed.
-                        if case .refused(let why) = outcome {
-                            promise.fail(StoreError.refused(why))
-                        } else {
-                            promise.succeed(outcome)
-                        }
-                    }
-                case .failure(let error):
-                    for promise in promises { promise.fail(error) }
+            // Committed here (inline): answer at once rather than a loop turn later.
+            guard eventLoop.inEventLoop else { return eventLoop.execute { Self.complete(promises, with: result) } }
+            Self.complete(promises, with: result)
+        }
+    }
+
+    private static func complete(_ promises: [EventLoopPromise<StoreOutcome>], with result: Result<[StoreOutcome], StoreError>) {
+        switch result {
+        case .success(let outcomes):
+            for (promise, outcome) in zip(promises, outcomes) {
+                // An operation the store refused fails alone; its neighbours in the batch succeed.
+                if case .refused(let why) = outcome {
+                    promise.fail(StoreError.refused(why))
+                } else {
+                    promise.succeed(outcome)
                 }
             }
+        case .failure(let error):
+            for promise in promises { promise.fail(error) }
         }
     }
 }
