@@ -5,21 +5,6 @@ import NIOCore
 import NIOHPACK
 import NIOHTTP2
 
-/// What a server session reports while it reads and writes; called from inside
-/// ``NGHTTP2Session/receive(_:)`` and ``NGHTTP2Session/send(into:)``.
-protocol NGHTTP2SessionDelegate: AnyObject {
-    /// A client opened stream `id` (its first HEADERS began).
-    func streamOpened(_ id: Int32)
-    /// A request's complete header block, or the end of its body.
-    func received(_ part: ProviderRequestPart)
-    /// A chunk of a request's body, valid only during the call.
-    func receivedBody(_ bytes: UnsafeRawBufferPointer, on id: HTTP2StreamID)
-    /// The stream closed, for whatever reason (answered, reset by either side, refused by GOAWAY).
-    func streamClosed(_ id: Int32)
-    /// The last frame of the answer on stream `id` (END_STREAM) was serialized for sending.
-    func answerSent(_ id: Int32)
-}
-
 /// One connection's HTTP/2 server session in libnghttp2 (Debian's `libnghttp2-dev`): framing,
 /// HPACK, flow control, stream states and the protocol's error handling are nghttp2's; this
 /// turns its callbacks into ``ProviderRequestPart`` values and answers into its submissions. Bytes in through ``receive(_:)``,
@@ -271,4 +256,19 @@ struct ProviderRequestPart {
         self.stream = stream
         self.payload = payload
     }
+}
+
+/// What a server session reports while it reads and writes; called from inside
+/// ``NGHTTP2Session/receive(_:)`` and ``NGHTTP2Session/send(into:)``.
+protocol NGHTTP2SessionDelegate: AnyObject {
+    /// A client opened stream `id` (its first HEADERS began).
+    func streamOpened(_ id: Int32)
+    /// A request's complete header block, or the end of its body.
+    func received(_ part: ProviderRequestPart)
+    /// A chunk of a request's body, valid only during the call.
+    func receivedBody(_ bytes: UnsafeRawBufferPointer, on id: HTTP2StreamID)
+    /// The stream closed, for whatever reason (answered, reset by either side, refused by GOAWAY).
+    func streamClosed(_ id: Int32)
+    /// The last frame of the answer on stream `id` (END_STREAM) was serialized for sending.
+    func answerSent(_ id: Int32)
 }
