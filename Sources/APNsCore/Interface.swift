@@ -8,10 +8,13 @@ public struct Interface: Hashable, Sendable, CustomStringConvertible {
     public static let http2 = Interface("http2")
     /// The legacy binary gateway.
     public static let binary = Interface("binary")
+    /// Channel management and broadcast requests (`/1/apps/...`, `/4/broadcasts/apps/...`), on
+    /// the provider port and the channels port.
+    public static let broadcast = Interface("broadcast")
     /// Not a front door: a local notification an app scheduled on the emulated phone.
     public static let local = Interface("local")
 
-    public static let all: [Interface] = [.http2, .binary, .local]
+    public static let all: [Interface] = [.http2, .binary, .local, .broadcast]
 
     public init?(rawValue: String) {
         guard let found = Interface.all.first(where: { $0.rawValue == rawValue }) else { return nil }

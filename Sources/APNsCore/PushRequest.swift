@@ -12,6 +12,9 @@ public struct PushRequest: Sendable {
     public var priority: String?
     public var topic: String?
     public var collapseID: String?
+    /// `apns-channel-id` and `apns-request-id`: channel management and broadcast requests.
+    public var channelID: String?
+    public var requestID: String?
     /// Set when any `apns-*` header (or `authorization`) appeared more than once.
     public var hasDuplicateHeaders: Bool
     /// The body bytes, at most ``PushValidator/maximumBufferedBody`` of them.

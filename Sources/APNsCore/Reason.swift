@@ -86,9 +86,10 @@ extension Reason {
         .tooManyProviderTokenUpdates, .tooManyRequests, .internalServerError, .serviceUnavailable, .shutdown,
     ]
 
-    /// The reason with this wire string, if APNs documents one.
+    /// The reason with this wire string, if APNs documents one (for the provider API or for
+    /// channels and broadcasts).
     public init?(wire: String) {
-        guard let found = Reason.all.first(where: { $0.wire == wire }) else { return nil }
+        guard let found = Reason.all.first(where: { $0.wire == wire }) ?? Reason.broadcast.first(where: { $0.wire == wire }) else { return nil }
         self = found
     }
 

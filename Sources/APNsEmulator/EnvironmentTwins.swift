@@ -12,6 +12,7 @@ enum EnvironmentTwins {
         ("--device-port", "APNS_EMULATOR_DEVICE_PORT"),
         ("--gateway-port", "APNS_EMULATOR_GATEWAY_PORT"),
         ("--feedback-port", "APNS_EMULATOR_FEEDBACK_PORT"),
+        ("--channels-port", "APNS_EMULATOR_CHANNELS_PORT"),
         ("--idle-timeout", "APNS_EMULATOR_IDLE_TIMEOUT"),
         ("--handshake-timeout", "APNS_EMULATOR_HANDSHAKE_TIMEOUT"),
         ("--http2-idle-timeout", "APNS_EMULATOR_HTTP2_IDLE_TIMEOUT"),

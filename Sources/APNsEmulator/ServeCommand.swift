@@ -39,6 +39,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("feedback-port"), help: "Feedback service port; 0 picks a free one. (env: \(EnvironmentTwins.variable(for: "--feedback-port")))")
     var feedbackPort = 2196
 
+    @Option(name: .customLong("channels-port"), help: "Broadcast channel management port (also served on the HTTP/2 port); 0 picks a free one. (env: \(EnvironmentTwins.variable(for: "--channels-port")))")
+    var channelsPort = 2198
+
     @Option(name: .customLong("idle-timeout"), help: "Seconds after which a silent gateway or feedback connection is closed. (env: \(EnvironmentTwins.variable(for: "--idle-timeout")))")
     var idleTimeout: Double = 3600
 
@@ -142,6 +145,7 @@ struct ServeCommand: AsyncParsableCommand {
         let ports = [
             ("--http2-port", self.http2Port), ("--admin-port", self.adminPort), ("--device-port", self.devicePort),
             ("--gateway-port", self.gatewayPort), ("--feedback-port", self.feedbackPort),
+            ("--channels-port", self.channelsPort),
         ]
         for (name, port) in ports where !(0...65_535).contains(port) {
             throw ValidationError("\(name) must be between 0 and 65535, not \(port)")
@@ -184,6 +188,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.devicePort = self.devicePort
         configuration.gatewayPort = self.gatewayPort
         configuration.feedbackPort = self.feedbackPort
+        configuration.channelsPort = self.channelsPort
         configuration.idleTimeout = .milliseconds(Int64(self.idleTimeout * 1000))
         configuration.handshakeTimeout = .milliseconds(Int64(self.handshakeTimeout * 1000))
         configuration.http2IdleTimeout = .milliseconds(Int64(self.http2IdleTimeout * 1000))
@@ -244,10 +249,10 @@ struct ServeCommand: AsyncParsableCommand {
         try await running.value
     }
 
-    /// `{"host", "http2", "admin", "device", "gateway", "feedback"}`, written whole (to a temporary
+    /// `{"host", "http2", "admin", "device", "gateway", "feedback", "channels"}`, written whole (to a temporary
     /// name, then renamed) so a reader never sees half of it.
     static func writePorts(_ addresses: ListeningAddresses, host: String, to path: String) throws {
-        let json = #"{"host": "\#(host)", "http2": \#(addresses.port(.http2)), "admin": \#(addresses.port(.admin)), "device": \#(addresses.port(.device)), "gateway": \#(addresses.port(.gateway)), "feedback": \#(addresses.port(.feedback))}"#
+        let json = #"{"host": "\#(host)", "http2": \#(addresses.port(.http2)), "admin": \#(addresses.port(.admin)), "device": \#(addresses.port(.device)), "gateway": \#(addresses.port(.gateway)), "feedback": \#(addresses.port(.feedback)), "channels": \#(addresses.port(.channels))}"#
         let partial = path + ".partial"
         try Data((json + "\n").utf8).write(to: URL(fileURLWithPath: partial))
         guard rename(partial, path) == 0 else {

@@ -41,6 +41,8 @@ public final class EmulatorMetrics: Sendable {
     private let commitDuration: CoreMetrics.Timer
     private let queueDepth: CoreMetrics.Gauge
     private let devicesConnected: CoreMetrics.Gauge
+    /// Broadcast push's counters and gauges.
+    public let broadcast: BroadcastMetrics
     private let providersConnected: PerInterface<CoreMetrics.Gauge>
     /// Provider connections open now, by interface.
     private let http2Connections = Atomic<Int>(0)
@@ -79,6 +81,7 @@ public final class EmulatorMetrics: Sendable {
         self.commitDuration = CoreMetrics.Timer(label: "apns_store_commit_duration_seconds", factory: factory)
         self.queueDepth = CoreMetrics.Gauge(label: "apns_queue_depth", factory: factory)
         self.devicesConnected = CoreMetrics.Gauge(label: "apns_devices_connected", factory: factory)
+        self.broadcast = BroadcastMetrics(factory: factory)
     }
 
     /// Counts what a store commit did; on the writer thread.
@@ -168,6 +171,7 @@ public final class EmulatorMetrics: Sendable {
         self.rejected.withLock { counters in for counter in counters.values { counter.reset() } }
         self.warnings.withLock { counters in for counter in counters.values { counter.reset() } }
         self.activityPushes.withLock { counters in for counter in counters.values { counter.reset() } }
+        self.broadcast.reset()
     }
 
     /// The Prometheus text exposition, with the gauges read now.

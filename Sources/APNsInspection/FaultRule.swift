@@ -9,8 +9,11 @@ public struct FaultRule: Sendable, Equatable {
         public var topic: String?
         public var pushType: String?
         public var interface: Interface?
+        /// A channel management or broadcast request's `apns-channel-id`.
+        public var channelID: String?
 
-        public init(token: String? = nil, topic: String? = nil, pushType: String? = nil, interface: Interface? = nil) {
+        public init(token: String? = nil, topic: String? = nil, pushType: String? = nil, interface: Interface? = nil, channelID: String? = nil) {
+            self.channelID = channelID
             self.token = token?.lowercased()
             self.topic = topic
             self.pushType = pushType
@@ -48,9 +51,9 @@ public struct FaultRule: Sendable, Equatable {
         public func applies(to interface: Interface) -> Bool {
             switch self {
             case .respond(let reason, _, let statusByte):
-                return interface == .http2 ? reason != nil : statusByte != nil
+                return interface == .http2 || interface == .broadcast ? reason != nil : statusByte != nil
             case .delay, .goAway:
-                return interface == .http2
+                return interface == .http2 || interface == .broadcast
             case .reset:
                 return true
             }
@@ -81,6 +84,7 @@ public struct FaultRule: Sendable, Equatable {
         if let token = self.match.token, token != request.token() { return false }
         if let topic = self.match.topic, topic != request.topic { return false }
         if let pushType = self.match.pushType, pushType != request.pushType { return false }
+        if let channelID = self.match.channelID, channelID != request.channelID { return false }
         return self.action.applies(to: request.interface)
     }
 }
@@ -92,6 +96,7 @@ public struct FaultRequest {
     public var token: () -> String
     public var topic: String?
     public var pushType: String?
+    public var channelID: String?
 
     public init(interface: Interface, token: @escaping () -> String, topic: String?, pushType: String?) {
         self.interface = interface

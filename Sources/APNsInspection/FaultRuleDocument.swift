@@ -52,7 +52,7 @@ public struct FaultRuleDocument: Decodable {
 public struct FaultMatchDocument: Decodable {
     public var match: FaultRule.Match
 
-    private enum CodingKeys: String, CodingKey, CaseIterable { case token, topic, pushType, interface }
+    private enum CodingKeys: String, CodingKey, CaseIterable { case token, topic, pushType, interface, channelId }
 
     public init(from decoder: any Decoder) throws {
         guard (try? decoder.container(keyedBy: AnyCodingKey.self)) != nil else { throw FaultRuleDocument.bad("match must be an object") }
@@ -68,7 +68,7 @@ public struct FaultMatchDocument: Decodable {
         var interface: Interface?
         if let name = try text(.interface) {
             // Local notifications come from the phone, not a provider: no rule reaches them.
-            guard let parsed = Interface(rawValue: name), parsed != .local else { throw FaultRuleDocument.bad("match.interface must be http2 or binary") }
+            guard let parsed = Interface(rawValue: name), parsed != .local else { throw FaultRuleDocument.bad("match.interface must be http2, binary or broadcast") }
             interface = parsed
         }
         // A rule that could never match is refused rather than left to wait forever.
@@ -83,6 +83,10 @@ public struct FaultMatchDocument: Decodable {
             }
             if interface == .binary { throw FaultRuleDocument.bad("match.pushType never matches on binary: the binary interface has no push type") }
         }
-        self.match = FaultRule.Match(token: token, topic: try text(.topic), pushType: pushType, interface: interface)
+        let channelID = try text(.channelId)
+        if channelID != nil, let interface, interface != .broadcast {
+            throw FaultRuleDocument.bad("match.channelId only matches channel and broadcast requests (interface broadcast), never \(interface)")
+        }
+        self.match = FaultRule.Match(token: token, topic: try text(.topic), pushType: pushType, interface: interface, channelID: channelID)
     }
 }

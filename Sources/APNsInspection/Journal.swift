@@ -89,6 +89,15 @@ public final class Journal: Sendable {
         }
     }
 
+    /// Records a channel management request or a broadcast (event `broadcast`, or `rejected`).
+    public func broadcast(_ record: BroadcastRecord, fault: FaultMark? = nil) {
+        self.state.withLock { state in
+            let status: JournalStatus = record.reason == nil ? .accepted : .rejected
+            let entry = state.journal.append(.broadcast(record), status: status, statusAt: record.reason == nil ? record.receivedAt : nil, fault: fault)
+            Self.emit(Event(kind: status == .rejected ? "rejected" : "broadcast", entry: entry), &state)
+        }
+    }
+
     /// Marks an accepted notification's answer as shaped by a fault rule (e.g. delayed).
     public func mark(uniqueID: String, fault: FaultMark) {
         _ = self.state.withLock { $0.journal.mark(uniqueID: uniqueID, fault: fault) }

@@ -6,6 +6,8 @@ public struct JournalEntry: Sendable {
     public enum Push: Sendable {
         case accepted(Notification)
         case rejected(RejectedPush)
+        /// A channel management request or a broadcast, answered with success or not.
+        case broadcast(BroadcastRecord)
     }
 
     /// The journal's own order: larger is newer.
@@ -36,6 +38,7 @@ public struct JournalEntry: Sendable {
         switch self.push {
         case .accepted(let notification): return notification.uniqueID
         case .rejected(let rejected): return rejected.id
+        case .broadcast(let record): return record.id
         }
     }
 
@@ -43,6 +46,7 @@ public struct JournalEntry: Sendable {
         switch self.push {
         case .accepted(let notification): return notification.receivedAt
         case .rejected(let rejected): return rejected.receivedAt
+        case .broadcast(let record): return record.receivedAt
         }
     }
 
@@ -50,6 +54,7 @@ public struct JournalEntry: Sendable {
         switch self.push {
         case .accepted(let notification): return notification.topic
         case .rejected(let rejected): return rejected.topic
+        case .broadcast(let record): return record.bundleID
         }
     }
 
@@ -57,6 +62,7 @@ public struct JournalEntry: Sendable {
         switch self.push {
         case .accepted(let notification): return notification.pushType.rawValue
         case .rejected(let rejected): return rejected.pushType
+        case .broadcast(let record): return record.pushType
         }
     }
 
@@ -64,6 +70,7 @@ public struct JournalEntry: Sendable {
         switch self.push {
         case .accepted(let notification): return notification.source
         case .rejected(let rejected): return rejected.source
+        case .broadcast: return .broadcast
         }
     }
 
@@ -72,6 +79,7 @@ public struct JournalEntry: Sendable {
         switch self.push {
         case .accepted(let notification): return notification.token == token
         case .rejected(let rejected): return rejected.token == token.hex
+        case .broadcast: return false
         }
     }
 }

@@ -38,6 +38,7 @@ public struct JournalFilter: Sendable, Equatable {
             switch entry.push {
             case .accepted(let notification): return notification.token.hex == token
             case .rejected(let rejected): return rejected.token == token
+            case .broadcast: return false
             }
         }
         return true
@@ -56,6 +57,7 @@ extension JournalFilter {
         let token: String = switch entry.push {
         case .accepted(let notification): notification.token.hex
         case .rejected(let rejected): rejected.token
+        case .broadcast: ""
         }
         miss("token", self.token, token)
         miss("topic", self.topic, entry.topic)

@@ -4,7 +4,8 @@ import APNsCore
 public enum JournalJSON {
     /// One journal entry: the notification as sent, its status and when it got there, where it came
     /// from, and for a rejected one the answer the provider got.
-    public static func write(_ entry: JournalEntry, into writer: inout JSONWriter) {
+    /// `detailed` adds what a list leaves out: a broadcast's outcome per activity.
+    public static func write(_ entry: JournalEntry, detailed: Bool = false, into writer: inout JSONWriter) {
         writer.object { members in
             members.member("id") { $0.string(entry.uniqueID) }
             switch entry.push {
@@ -33,6 +34,8 @@ public enum JournalJSON {
                 members.member("collapseId") { $0.optionalString(rejected.collapseID) }
                 members.member("payload") { $0.raw("null") }
                 members.member("body") { $0.string(String(decoding: rejected.body, as: UTF8.self)) }
+            case .broadcast(let record):
+                BroadcastJSON.writeFields(of: record, detailed: detailed, into: &members)
             }
             members.member("source") { $0.string(entry.source.rawValue) }
             members.member("status") { $0.string(entry.status.rawValue) }
@@ -79,7 +82,7 @@ public enum JournalJSON {
 
     public static func entry(_ entry: JournalEntry) -> [UInt8] {
         var writer = JSONWriter()
-        self.write(entry, into: &writer)
+        self.write(entry, detailed: true, into: &writer)
         return writer.bytes
     }
 
@@ -118,6 +121,7 @@ public enum JournalJSON {
                     if let topic = rule.match.topic { match.member("topic") { $0.string(topic) } }
                     if let pushType = rule.match.pushType { match.member("pushType") { $0.string(pushType) } }
                     if let interface = rule.match.interface { match.member("interface") { $0.string(interface.rawValue) } }
+                    if let channelID = rule.match.channelID { match.member("channelId") { $0.string(channelID) } }
                 }
             }
             members.member("action") { writer in

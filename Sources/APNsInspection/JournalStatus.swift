@@ -20,8 +20,10 @@ public struct JournalStatus: Hashable, Sendable, CustomStringConvertible {
     public static let dropped = JournalStatus("dropped")
     /// The provider got an error (a validation failure, a refused token, or an injected fault).
     public static let rejected = JournalStatus("rejected")
+    /// A channel management request or a broadcast APNs answered with success: it has no queue.
+    public static let accepted = JournalStatus("accepted")
 
-    public static let all: [JournalStatus] = [.queued, .delivered, .expired, .discarded, .replaced, .dropped, .rejected]
+    public static let all: [JournalStatus] = [.queued, .delivered, .expired, .discarded, .replaced, .dropped, .rejected, .accepted]
 
     public init?(rawValue: String) {
         guard let found = Self.all.first(where: { $0.rawValue == rawValue }) else { return nil }

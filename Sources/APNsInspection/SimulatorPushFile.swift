@@ -12,6 +12,7 @@ public enum SimulatorPushFile {
         switch entry.push {
         case .accepted(let notification): payload = notification.payload
         case .rejected(let rejected): payload = rejected.body
+        case .broadcast(let record): payload = record.body
         }
         guard var object = (try? JSONSerialization.jsonObject(with: Data(payload))) as? [String: Any] else { return nil }
         if let topic = entry.topic { object[Self.bundleKey] = topic }

@@ -21,6 +21,8 @@ struct LMDBEnvironment: @unchecked Sendable {
     let apps: MDB_dbi
     /// Each app's Notification Center: app key, time presented, unique id.
     let delivered: MDB_dbi
+    /// Broadcast channels (``StoreKeys/channelKey(_:_:)``) and bundles with broadcast turned off.
+    let channels: MDB_dbi
 
     /// Opens (creating if needed) the environment in `directory`.
     static func open(directory: String, mapSize: Int, sync: Bool) throws(StoreError) -> LMDBEnvironment {
@@ -61,7 +63,8 @@ struct LMDBEnvironment: @unchecked Sendable {
                     env: env, mapSize: mapSize,
                     queue: try openDB("queue"), expiry: try openDB("expiry"), unique: try openDB("unique"),
                     log: try openDB("log"), meta: try openDB("meta"), tokens: try openDB("tokens"),
-                    feedback: try openDB("feedback"), apps: try openDB("apps"), delivered: try openDB("delivered")
+                    feedback: try openDB("feedback"), apps: try openDB("apps"), delivered: try openDB("delivered"),
+                    channels: try openDB("channels")
                 )
             } catch {
                 mdb_txn_abort(txn)

@@ -20,6 +20,10 @@ extension StoreOperation {
             let size = StoreKeys.appKey(change.install).count + 9
             let longest = (change.added + change.removed).map(\.uniqueID.utf8.count).max() ?? 0
             return size + longest > Self.maximumKeySize ? "the device id and topic are too long to keep an app under" : nil
+        case .saveChannel(let channel):
+            return StoreKeys.channelKey(channel.bundleID, channel.id).count > Self.maximumKeySize ? "the bundle id and channel id are too long to keep a channel under" : nil
+        case .saveBroadcastSetting(let bundleID, _):
+            return Self.keyProblem(bundleID, "a bundle id")
         case .sweepExpired, .unregister, .clearFeedback, .delete, .clear:
             // Tokens are 32 to 100 bytes by construction; the rest carries no key from outside.
             return nil

@@ -30,6 +30,10 @@ public enum StoreOperation: Sendable {
     case clear(devices: Bool)
     /// The phone changed an app: its settings, its Notification Center.
     case saveApp(AppChange)
+    /// A broadcast channel was created, deleted, or took a message to keep.
+    case saveChannel(BroadcastChannel)
+    /// A bundle's broadcast capability was turned on or off.
+    case saveBroadcastSetting(bundleID: String, enabled: Bool)
 }
 
 /// What an operation did, once its transaction has committed.
@@ -66,6 +70,8 @@ public enum StoreOutcome: Sendable, Equatable {
     case cleared
     /// An app's change was written.
     case appSaved
+    /// A channel, or a bundle's broadcast setting, was written.
+    case channelSaved
     /// Not done: the operation could not be stored (why, in words). Nothing else in its batch
     /// was affected: a bad operation fails alone.
     case refused(String)

@@ -37,6 +37,13 @@ extension StoreWriter {
             return try self.clear(devices: devices, txn)
         case .saveApp(let change):
             return try self.saveApp(change, txn)
+        case .saveChannel(let channel):
+            try txn.put(self.environment.channels, StoreKeys.channelKey(channel.bundleID, channel.id), AppCodec.encode(channel))
+            return .channelSaved
+        case .saveBroadcastSetting(let bundleID, let enabled):
+            let key = StoreKeys.broadcastSettingKey(bundleID)
+            if enabled { _ = try txn.delete(self.environment.channels, key) } else { try txn.put(self.environment.channels, key, [0]) }
+            return .channelSaved
         }
     }
 
@@ -110,6 +117,7 @@ extension StoreWriter {
         if devices {
             try txn.empty(environment.tokens)
             try txn.empty(environment.apps)
+            try txn.empty(environment.channels)
         }
         self.queueLengths.withLock { $0.removeAll() }
         self.publish(.cleared(devices: devices))

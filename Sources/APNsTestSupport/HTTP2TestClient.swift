@@ -22,7 +22,7 @@ public final class HTTP2TestClient: Sendable {
         /// The `timestamp` of a JSON error body.
         public var timestamp: Int64? { (self.json?["timestamp"] as? NSNumber)?.int64Value }
 
-        var json: [String: Any]? {
+        public var json: [String: Any]? {
             (try? JSONSerialization.jsonObject(with: Data(self.body))) as? [String: Any]
         }
     }

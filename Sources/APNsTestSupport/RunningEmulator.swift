@@ -18,6 +18,7 @@ public final class RunningEmulator: Sendable {
     public var devicePort: Int { self.addresses.port(.device) }
     public var gatewayPort: Int { self.addresses.port(.gateway) }
     public var feedbackPort: Int { self.addresses.port(.feedback) }
+    public var channelsPort: Int { self.addresses.port(.channels) }
     public var dataDirectory: String { self.emulator.configuration.dataDirectory }
 
     /// Starts an emulator. `configure` may change anything; ports and directories default to
@@ -33,6 +34,7 @@ public final class RunningEmulator: Sendable {
         configuration.devicePort = 0
         configuration.gatewayPort = 0
         configuration.feedbackPort = 0
+        configuration.channelsPort = 0
         configuration.eventLoopThreads = 2
         // A shared two-core machine can stall a process for many seconds (a CI run saw a dozen
         // connections reset at once): tests that are not about the handshake timeout should not

@@ -50,7 +50,7 @@ public final class EmulatorProcess: Sendable {
             throw SubprocessError.missingExecutable(executable)
         }
         let pid = try Spawn.start(
-            [executable, "serve", "--http2-port", "0", "--admin-port", "0", "--device-port", "0", "--gateway-port", "0", "--feedback-port", "0", "--log-level", "warning"] + arguments,
+            [executable, "serve", "--http2-port", "0", "--admin-port", "0", "--device-port", "0", "--gateway-port", "0", "--feedback-port", "0", "--channels-port", "0", "--log-level", "warning"] + arguments,
             environment: environment, stdout: output, stderr: output
         )
         let deadline = ContinuousClock.now + .seconds(30)

@@ -59,6 +59,12 @@ public struct HTTP2PushRequestReader {
         case 15 where Self.equal(name, "apns-expiration"):
             self.note(3)
             self.request.expiration = text()
+        case 15 where Self.equal(name, "apns-channel-id"):
+            self.note(7)
+            self.request.channelID = text()
+        case 15 where Self.equal(name, "apns-request-id"):
+            self.note(8)
+            self.request.requestID = text()
         case 16 where Self.equal(name, "apns-collapse-id"):
             self.note(6)
             self.request.collapseID = text()

@@ -58,3 +58,30 @@ public enum HTTP2PushResponseEncoder {
         return buffer
     }
 }
+
+extension HTTP2PushResponseEncoder {
+    /// A channel management or broadcast success: `status` with `apns-request-id`, and
+    /// `apns-channel-id` / `apns-unique-id` when given; a JSON body's `content-type`.
+    public static func channelSuccess(
+        status: Int, requestID: String, channelID: String?, uniqueID: String?, hasBody: Bool, warnings: [String] = []
+    ) -> HPACKHeaders {
+        var headers = HPACKHeaders()
+        headers.add(name: ":status", value: String(status))
+        headers.add(name: "apns-request-id", value: requestID, indexing: .nonIndexable)
+        if let channelID { headers.add(name: "apns-channel-id", value: channelID, indexing: .nonIndexable) }
+        if let uniqueID { headers.add(name: "apns-unique-id", value: uniqueID, indexing: .nonIndexable) }
+        if hasBody { headers.add(name: "content-type", value: "application/json") }
+        for warning in warnings { headers.add(name: "apns-emulator-warning", value: warning) }
+        return headers
+    }
+
+    /// A channel management or broadcast refusal: as ``failure(_:timestamp:allocator:)`` but
+    /// naming the request by `apns-request-id`, as those APIs do.
+    public static func channelFailure(_ rejection: Rejection, allocator: ByteBufferAllocator) -> (headers: HPACKHeaders, body: ByteBuffer) {
+        let failure = self.failure(rejection, allocator: allocator)
+        var headers = failure.headers
+        headers.remove(name: "apns-id")
+        headers.add(name: "apns-request-id", value: rejection.apnsID, indexing: .nonIndexable)
+        return (headers, failure.body)
+    }
+}

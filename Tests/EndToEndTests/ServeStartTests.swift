@@ -13,7 +13,7 @@ struct ServeStartTests {
             "env",
             [
                 Subprocess.emulatorExecutable, "serve", "--http2-port", "0", "--admin-port", "0", "--device-port", "0",
-                "--gateway-port", "0", "--feedback-port", "0", "--certs-dir", directory.appending("certs"), "--ports-file", portsFile,
+                "--gateway-port", "0", "--feedback-port", "0", "--channels-port", "0", "--certs-dir", directory.appending("certs"), "--ports-file", portsFile,
             ] + arguments,
             output: directory.appending("serve-\(UUID().uuidString.prefix(6)).log")
         )

@@ -5,8 +5,11 @@
 /// "pushType": "token", "stale-date": 1700000000, "relevance-score": 50}`.
 public struct ActivityRequest: Decodable, Hashable, Sendable {
     public var attributesType: String
-    /// `"token"` for an update token; absent or null for none.
+    /// `"token"` for an update token, `"channel"` for a broadcast subscription
+    /// (`{"channel": "<id>"}` in the document, ActivityKit's `.channel(id)`); nil for none.
     public var pushType: String?
+    /// The channel of a `.channel(id)` push type.
+    public var channelID: String?
     /// UNIX seconds.
     public var staleDate: Double?
     public var relevanceScore: Double?
@@ -24,15 +27,32 @@ public struct ActivityRequest: Decodable, Hashable, Sendable {
         try decoder.refuseUnknown(CodingKeys.self, in: "an activity request")
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.attributesType = try container.decode(String.self, forKey: .attributesType)
-        self.pushType = try container.decodeIfPresent(String.self, forKey: .pushType)
+        if let channel = try? container.decodeIfPresent(ChannelPushType.self, forKey: .pushType) {
+            self.pushType = "channel"
+            self.channelID = channel.channel
+        } else {
+            self.pushType = try container.decodeIfPresent(String.self, forKey: .pushType)
+        }
         self.staleDate = try container.decodeIfPresent(Double.self, forKey: .staleDate)
         self.relevanceScore = try container.decodeIfPresent(Double.self, forKey: .relevanceScore)
-        if let pushType, pushType != "token" {
-            throw DeviceModelError(.invalid, field: "pushType", "pushType is \"token\" or null (ActivityKit's PushType.token), not \"\(pushType)\"")
+        if let pushType, pushType != "token", pushType != "channel" || self.channelID == nil {
+            throw DeviceModelError(.invalid, field: "pushType", "pushType is \"token\", {\"channel\": \"<channel id>\"} or null (ActivityKit's PushType.token and .channel(id)), not \"\(pushType)\"")
         }
         for key in [CodingKeys.attributes, .contentState] where !container.contains(key) {
             throw DeviceModelError(.invalid, field: key.rawValue, "an activity request needs \(key.rawValue)")
         }
+    }
+}
+
+/// `{"channel": "<id>"}`: ActivityKit's `PushType.channel(id)`.
+private struct ChannelPushType: Decodable {
+    var channel: String
+
+    private enum CodingKeys: String, CodingKey, CaseIterable { case channel }
+
+    init(from decoder: any Decoder) throws {
+        try decoder.refuseUnknown(CodingKeys.self, in: "pushType")
+        self.channel = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .channel)
     }
 }
 

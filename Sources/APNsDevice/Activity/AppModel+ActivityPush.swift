@@ -12,12 +12,13 @@ extension AppModel {
         uniqueID: String,
         now: Int64,
         limits: ActivityLimits,
-        issueToken: () -> String
+        issueToken: () -> String,
+        channelExists: (String) -> Bool = { _ in true }
     ) -> ActivityReport {
         let clockChanges = self.advanceActivities(to: now, limits: limits)
         var report: ActivityReport
         switch target {
-        case .pushToStart: report = self.startByPush(push, uniqueID: uniqueID, now: now, limits: limits, issueToken: issueToken)
+        case .pushToStart: report = self.startByPush(push, uniqueID: uniqueID, now: now, limits: limits, issueToken: issueToken, channelExists: channelExists)
         case .activity(let id): report = self.applyPush(push, to: id, uniqueID: uniqueID, now: now, limits: limits)
         }
         report.changes.insert(contentsOf: clockChanges, at: 0)
@@ -29,7 +30,9 @@ extension AppModel {
     }
 
     /// A push to the push-to-start token: a new activity, if everything it needs is there.
-    mutating func startByPush(_ push: ActivityPush, uniqueID: String, now: Int64, limits: ActivityLimits, issueToken: () -> String) -> ActivityReport {
+    mutating func startByPush(
+        _ push: ActivityPush, uniqueID: String, now: Int64, limits: ActivityLimits, issueToken: () -> String, channelExists: (String) -> Bool
+    ) -> ActivityReport {
         let event = push.event ?? ""
         func refuse(_ code: String, _ reason: String) -> ActivityReport { ActivityReport(event: event, outcome: .notStarted(code), reason: reason) }
         guard event == ActivityPush.start else {
@@ -46,6 +49,11 @@ extension AppModel {
         guard let type = self.activityTypes[typeName] else {
             let known = self.activityTypes.keys.sorted().joined(separator: ", ")
             return refuse("unknown-attributes-type", "the app declares no activity type \(typeName) (it declares \(known.isEmpty ? "none" : known))")
+        }
+        if let channel = push.inputPushChannel {
+            // A broadcast subscription is iOS 18's; the channel must exist (APNs refuses to subscribe otherwise).
+            guard version >= .inputPush else { return refuse("unsupported-ios", "input-push-channel needs iOS 18; the phone runs \(self.iosVersion)") }
+            guard channelExists(channel) else { return refuse("unknown-channel", "no broadcast channel \(channel.prefix(80)) exists for this app: the activity is not started") }
         }
         guard push.alert?.isComplete == true else { return refuse("missing-alert", "a start needs an alert with a title and a body; without one the activity is not started") }
         let attributes: AnyJSON
@@ -74,7 +82,7 @@ extension AppModel {
             activity.updateToken = token
             report.tokens.append(ActivityTokenChange(.update, activityID: activity.id, token: token))
         }
-        if version >= .inputPush, let channel = push.inputPushChannel { activity.channelID = channel }
+        activity.channelID = push.inputPushChannel
         activity.alert = self.audible(push.alert)
         activity.alertedAt = now
         report.alert = activity.alert

@@ -5,7 +5,9 @@ extension AppModel {
     /// `json` holds `attributes` and `content-state` at the top level. Refused as ActivityKit
     /// refuses (`ActivityAuthorizationError`): Live Activities off, too many running, an
     /// unknown type; or when the attributes or the content state do not decode.
-    public mutating func startActivity(_ request: ActivityRequest, json: [UInt8], now: Int64, limits: ActivityLimits, issueToken: () -> String) throws(DeviceModelError) -> ActivityReport {
+    public mutating func startActivity(
+        _ request: ActivityRequest, json: [UInt8], now: Int64, limits: ActivityLimits, issueToken: () -> String, channelExists: (String) -> Bool = { _ in true }
+    ) throws(DeviceModelError) -> ActivityReport {
         let clockChanges = self.advanceActivities(to: now, limits: limits)
         guard let version = IOSVersion(self.iosVersion), version >= .liveActivities else {
             throw DeviceModelError(.refused, field: "iosVersion", "ActivityAuthorizationError.unsupported: Live Activities need iOS 16.1; the phone runs \(self.iosVersion)")
@@ -16,6 +18,14 @@ extension AppModel {
         guard let type = self.activityTypes[request.attributesType] else {
             throw DeviceModelError(.refused, field: "attributes-type", "the app declares no activity type \(request.attributesType); declare it in the app's activityTypes first")
         }
+        if let channel = request.channelID {
+            guard version >= .inputPush else {
+                throw DeviceModelError(.refused, field: "pushType", "ActivityAuthorizationError.unsupported: a channel push type needs iOS 18; the phone runs \(self.iosVersion)")
+            }
+            guard channelExists(channel) else {
+                throw DeviceModelError(.refused, field: "pushType", "no broadcast channel \(channel.prefix(80)) exists for this app: the activity does not start")
+            }
+        }
         let attributes = try Self.decoded(type.attributes, "attributes", json)
         let state = try Self.decoded(type.contentState, "content-state", json)
         guard self.activities.filter(\.isRunning).count < limits.maximumConcurrent else {
@@ -24,6 +34,7 @@ extension AppModel {
         var activity = LiveActivity(id: issueActivityID(), attributesType: request.attributesType, attributes: attributes, contentState: state, startedBy: "app", at: now)
         activity.staleDate = request.staleDate.map(Self.millis)
         activity.relevanceScore = request.relevanceScore ?? 0
+        activity.channelID = request.channelID
         var report = ActivityReport(event: ActivityPush.start, outcome: .started, activityID: activity.id)
         report.changes = clockChanges + [ActivityChange(activity.id, "started", .active)]
         if request.pushType == "token" {

@@ -126,6 +126,7 @@ extension AdminRouter {
                             switch entry.push {
                             case .accepted(let notification): writer.string(notification.token.hex)
                             case .rejected(let rejected): writer.string(rejected.token)
+                            case .broadcast: writer.raw("null")
                             }
                         }
                         fields.member("topic") { $0.optionalString(entry.topic) }

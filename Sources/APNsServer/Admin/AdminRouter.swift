@@ -79,6 +79,8 @@ struct AdminRouter: Sendable {
         case ("events", 3, "GET"): return filter
         case ("reset", 3, "POST"): return ["devices"]
         case ("events", 3, _), ("reset", 3, _): return nil
+        case ("channels", 3, "GET"): return ["bundleId"]
+        case ("channels", 3, _): return nil
         default: return []
         }
     }
@@ -102,6 +104,8 @@ struct AdminRouter: Sendable {
             case "devices" where segments.count == 5 && ["activities", "rotate-push-to-start-token"].contains(segments[4]): return try self.routeActivities(request)
             case "activities" where (4...5).contains(segments.count): return try self.routeActivities(request)
             case "devices", "feedback": return try self.routeDevices(request)
+            case "channels": return try self.routeChannels(request)
+            case "apps" where segments.count == 5 && segments[4] == "broadcast": return try self.routeChannels(request)
             default: break
             }
         }
@@ -150,6 +154,9 @@ struct AdminRouter: Sendable {
         } catch {
             return Self.error(500, "could not count the queued notifications: \(error)")
         }
+        let (subscriptions, subscribers) = self.relay.phone.subscriberTotals()
+        let channels = self.relay.channels.read { $0.channels.values.lazy.filter { !$0.isDeleted }.count }
+        self.inspection.metrics.broadcast.record(subscriptions: subscriptions, uniqueSubscribers: subscribers, channels: channels)
         let body = self.inspection.metrics.render(queueDepth: depth, devicesConnected: self.relay.connectedCount)
         return Response(status: 200, body: body, contentType: "text/plain; version=0.0.4; charset=utf-8")
     }

@@ -41,7 +41,9 @@ extension Phone {
         let now = self.clock()
         let limits = self.activityLimits
         let push = ActivityPush(payload: notification.payload, priority: Int(notification.priority.rawValue))
-        _ = self.changeActivities(key.install, acknowledging: notification.uniqueID, on: eventLoop) { app in
+        // Asked before the phone's lock is taken: a broadcast holds the channels' lock while it takes the phone's.
+        let channelKnown = push.inputPushChannel.map { self.channels.isSubscribable($0, of: key.install.topic, now: now) } ?? true
+        let changed = self.changeActivities(key.install, acknowledging: notification.uniqueID, on: eventLoop) { app in
             guard notification.pushType == .liveactivity else {
                 var id: String?
                 if case .activity(let activity) = key.target { id = activity }
@@ -49,8 +51,9 @@ extension Phone {
                     event: push.event ?? "", outcome: .ignored("not-liveactivity"),
                     reason: "a Live Activity token takes apns-push-type liveactivity, not \(notification.pushType.rawValue)", activityID: id)
             }
-            return app.receive(push, at: key.target, uniqueID: notification.uniqueID, now: now, limits: limits, issueToken: Self.issueToken)
+            return app.receive(push, at: key.target, uniqueID: notification.uniqueID, now: now, limits: limits, issueToken: Self.issueToken, channelExists: { _ in channelKnown })
         }
+        changed.whenSuccess { report, app in self.handOverStoredBroadcast(after: report, app: app, install: key.install, on: eventLoop) }
     }
 
     /// Applies the pushes to Live Activity tokens that were accepted but not yet applied (the
@@ -77,6 +80,7 @@ extension Phone {
     func changeActivities(
         _ install: AppInstall,
         acknowledging uniqueID: String? = nil,
+        broadcast broadcastID: String? = nil,
         on eventLoop: any EventLoop,
         _ body: (inout AppModel) throws(DeviceModelError) -> ActivityReport
     ) -> EventLoopFuture<(ActivityReport, AppModel)> {
@@ -109,7 +113,7 @@ extension Phone {
                 }
                 return (report, app)
             }
-            self.announce(report, app: app, install: install, uniqueID: uniqueID)
+            self.announce(report, app: app, install: install, uniqueID: uniqueID, broadcastID: broadcastID)
         } catch {
             promise.fail(error)
         }
@@ -132,7 +136,9 @@ extension Phone {
     }
 
     /// Tells the journal (the push's entry and the event stream), the metrics and the device.
-    private func announce(_ report: ActivityReport, app: AppModel, install: AppInstall, uniqueID: String?) {
+    /// A broadcast's changes (`broadcastID`) go to the event stream and the device, while its
+    /// journal entry tells the fan-out as a whole.
+    private func announce(_ report: ActivityReport, app: AppModel, install: AppInstall, uniqueID: String?, broadcastID: String? = nil) {
         if let uniqueID {
             let record = ActivityRecord(id: report.activityID, event: report.event, outcome: report.outcome.outcome, code: report.outcome.code, reason: report.reason)
             self.journal.activity(uniqueID: uniqueID, record)
@@ -142,7 +148,7 @@ extension Phone {
         var events: [ActivityEvent] = []
         for change in report.changes {
             var event = ActivityEvent(change: change.change, activityID: change.activityID, activityState: change.state.rawValue, topic: install.topic, deviceID: install.deviceID)
-            event.uniqueID = uniqueID
+            event.uniqueID = uniqueID ?? broadcastID
             if change.change == "ignored" { event.reason = report.reason }
             if change.change == "token" { event.token = report.tokens.first { $0.activityID == change.activityID }?.token }
             events.append(event)

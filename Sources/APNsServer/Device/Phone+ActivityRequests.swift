@@ -29,9 +29,12 @@ extension Phone {
             switch kind {
             case .start:
                 let request = try Self.decode(ActivityRequest.self, document, example: Self.activityExample)
-                return self.changeActivities(install, on: eventLoop) { app throws(DeviceModelError) in
-                    try app.startActivity(request, json: document, now: now, limits: limits, issueToken: Self.issueToken)
+                let channelKnown = request.channelID.map { self.channels.isSubscribable($0, of: install.topic, now: now) } ?? true
+                let started = self.changeActivities(install, on: eventLoop) { app throws(DeviceModelError) in
+                    try app.startActivity(request, json: document, now: now, limits: limits, issueToken: Self.issueToken, channelExists: { _ in channelKnown })
                 }
+                started.whenSuccess { report, app in self.handOverStoredBroadcast(after: report, app: app, install: install, on: eventLoop) }
+                return started
             case .end(let id):
                 let request = document.isEmpty ? ActivityEndRequest() : try Self.decode(ActivityEndRequest.self, document, example: Self.endExample)
                 return self.changeActivities(install, on: eventLoop) { app throws(DeviceModelError) in

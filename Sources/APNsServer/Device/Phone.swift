@@ -45,13 +45,16 @@ public final class Phone: Sendable {
     let ids = Mutex(APNsIDGenerator())
     let activityLimits: ActivityLimits
     let metrics: EmulatorMetrics?
+    /// The broadcast channels activities subscribe to.
+    let channels: BroadcastChannels
     /// The most presentations remembered for devices that do not acknowledge.
     static let presentedLimit = 10_000
 
     init(
         store: NotificationStore, hub: DeliveryHub, journal: Journal, clock: @escaping @Sendable () -> Int64, logger: Logger,
-        activityLimits: ActivityLimits = ActivityLimits(), metrics: EmulatorMetrics? = nil
+        activityLimits: ActivityLimits = ActivityLimits(), metrics: EmulatorMetrics? = nil, channels: BroadcastChannels
     ) {
+        self.channels = channels
         self.activityLimits = activityLimits
         self.metrics = metrics
         self.store = store

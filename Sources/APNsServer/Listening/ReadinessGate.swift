@@ -5,7 +5,7 @@ import Synchronization
 public struct ListeningAddresses: Sendable {
     /// The emulator's listeners.
     public enum Front: CaseIterable, Sendable {
-        case http2, admin, device, gateway, feedback
+        case http2, admin, device, gateway, feedback, channels
     }
 
     let bound: [Front: SocketAddress]

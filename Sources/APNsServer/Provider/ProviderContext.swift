@@ -18,4 +18,6 @@ struct ProviderContext: Sendable {
     /// Real time, for provider-token ages: providers sign with real clocks.
     let realClock: @Sendable () -> Int64
     let logger: Logger
+    /// A channels listener: only the channel management routes are served.
+    var channelsOnly = false
 }

@@ -11,18 +11,19 @@ import NIOHTTP2
 /// feeds it the stream's frames and writes its answers. On the connection's event loop.
 final class ProviderStream {
     let id: HTTP2StreamID
-    private let context: ProviderContext
-    private let connection: ProviderConnectionState
+    let context: ProviderContext
+    let connection: ProviderConnectionState
     /// Strong: an answer may come after the connection closed (the store or a fault's delay
     /// outlives it); the handler then drops it. The handler lets go of its streams when removed.
-    private let output: ProviderStreamsHandler
-    private var request: PushRequest?
+    let output: ProviderStreamsHandler
+    private(set) var request: PushRequest?
     private var answered = false
     /// When the request was complete: wall clock for the journal, monotonic for the latency metric.
     private var receivedAt: Int64 = 0
     private var started = NIODeadline.uptimeNanoseconds(0)
     /// The fault rule that shaped this request's answer, if any.
     private var fault: FaultMark?
+    var faultMark: FaultMark? { self.fault }
 
     init(id: HTTP2StreamID, context: ProviderContext, connection: ProviderConnectionState, output: ProviderStreamsHandler) {
         self.id = id
@@ -81,14 +82,7 @@ final class ProviderStream {
                 credential = allowed
             }
         }
-        let rule = shared.inspection.fault(
-            for: FaultRequest(
-                interface: .http2,
-                token: { RejectedPush.token(fromPath: request.path) },
-                topic: request.topic ?? credential?.defaultTopic,
-                pushType: request.pushType
-            )
-        )
+        let rule = shared.inspection.fault(for: Self.faultRequest(request, credential: credential))
         guard let rule else {
             self.process(request, credential: credential)
             return
@@ -137,6 +131,10 @@ final class ProviderStream {
     private func process(_ request: PushRequest, credential: ProviderCredential?) {
         let shared = self.context
         let connection = self.connection
+        if BroadcastRoute.claims(request.path) { return self.manageChannels(request, credential: credential) }
+        if shared.channelsOnly {
+            return self.respond(Rejection(reason: Reason.badPath.explained("the channels port serves /1/apps/<bundle id>/channels and /all-channels only"), apnsID: self.apnsID(for: request)))
+        }
         let now = self.receivedAt
         switch PushValidator().validate(request, nowMillis: now, source: .http2, generateID: { connection.makeID(nowMillis: now) }) {
         case .failure(let rejection):
@@ -185,7 +183,11 @@ final class ProviderStream {
 
     /// Answers with an error, and records it in the journal.
     /// `written`, when given, completes once the answer's last frame is written.
-    private func respond(_ rejection: Rejection, timestamp: Int64? = nil, written: EventLoopPromise<Void>? = nil) {
+    func respond(_ rejection: Rejection, timestamp: Int64? = nil, written: EventLoopPromise<Void>? = nil) {
+        if let request = self.request, BroadcastRoute.claims(request.path) {
+            // The channel APIs name a request by apns-request-id and journal it as theirs.
+            return self.respondChannel(rejection, request: request, written: written)
+        }
         self.record(reason: rejection.reason.wire, status: rejection.reason.status, apnsID: rejection.apnsID, detail: rejection.detail ?? rejection.reason.explanation)
         // Every 410 (Unregistered, ExpiredToken) says since when the token is no longer valid;
         // client libraries read the field unconditionally.
@@ -199,6 +201,11 @@ final class ProviderStream {
     /// (the connection was reset or sent away).
     private func record(reason: String?, status: Int? = nil, apnsID: String? = nil, detail: String? = nil) {
         guard let request = self.request else { return }
+        if BroadcastRoute.claims(request.path) {
+            var record = BroadcastRecord(id: self.connection.makeID(), request: request, operation: nil, bundleID: nil, receivedAt: self.receivedAt, httpStatus: status ?? 0)
+            (record.reason, record.detail) = (reason, detail)
+            return self.context.inspection.journal.broadcast(record, fault: self.fault)
+        }
         let connection = self.connection
         var rejected = RejectedPush(
             request, id: connection.makeID(), apnsID: apnsID ?? request.apnsID, reason: reason, httpStatus: status, receivedAt: self.receivedAt

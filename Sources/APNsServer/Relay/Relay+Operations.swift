@@ -107,6 +107,8 @@ extension Relay {
         // The phone forgets what the store is about to empty: Notification Center, and with
         // devices every app's settings.
         self.phone.reset(devices: devices)
+        // A full reset forgets the provider's channels too, as it forgets tokens.
+        if devices { self.channels.removeAll() }
         return self.submit(.clear(devices: devices), on: eventLoop).map { _ in }
     }
 }

@@ -14,6 +14,8 @@ public final class Relay: Sendable {
     let hub: DeliveryHub
     /// The emulated phone: apps, presentations, responses.
     public let phone: Phone
+    /// APNs' broadcast channels.
+    public let channels: BroadcastChannels
     private let batchers: [ObjectIdentifier: StoreBatcher]
 
     /// - Parameter group: the event loops the listeners run on; each gets its own batcher.
@@ -24,7 +26,9 @@ public final class Relay: Sendable {
         self.store = store
         self.hub = hub
         let clock = store.configuration.clock
-        self.phone = Phone(store: store, hub: hub, journal: journal, clock: clock, logger: logger, activityLimits: activityLimits, metrics: metrics)
+        self.channels = BroadcastChannels(store: store, clock: clock, logger: logger)
+        self.phone = Phone(
+            store: store, hub: hub, journal: journal, clock: clock, logger: logger, activityLimits: activityLimits, metrics: metrics, channels: self.channels)
         var batchers: [ObjectIdentifier: StoreBatcher] = [:]
         for loop in group.makeIterator() {
             batchers[ObjectIdentifier(loop)] = StoreBatcher(eventLoop: loop, store: store)

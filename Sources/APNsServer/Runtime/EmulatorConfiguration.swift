@@ -18,6 +18,9 @@ public struct EmulatorConfiguration: Sendable {
     public var gatewayPort: Int = 2195
     /// Feedback service port (APNs' 2196); 0 picks a free port.
     public var feedbackPort: Int = 2196
+    /// Channel management port (Apple's own 2195/2196 are the gateway's and feedback's here);
+    /// 0 picks a free port.
+    public var channelsPort: Int = 2198
     /// A gateway or feedback connection that sends nothing for this long is closed.
     public var idleTimeout: Duration = .seconds(3600)
     /// An HTTP/2 provider connection that sends nothing for this long gets GOAWAY IdleTimeout.

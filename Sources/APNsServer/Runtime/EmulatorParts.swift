@@ -21,7 +21,7 @@ struct EmulatorParts {
 
     /// Every listener, each a service.
     func listeners() -> [any Service] {
-        [self.http2(), self.gateway(), self.feedback(), self.device(), self.admin()]
+        [self.http2(), self.channels(), self.gateway(), self.feedback(), self.device(), self.admin()]
     }
 
     private func listener(_ name: String, port: Int, idle: Duration? = nil) -> Listener {
@@ -42,8 +42,29 @@ struct EmulatorParts {
     }
 
     private func http2() -> TLSListener {
+        TLSListener.http2Provider(
+            self.listener("http2", port: self.configuration.http2Port, idle: self.configuration.http2IdleTimeout),
+            sslContext: self.tls.http2,
+            context: self.providerContext(),
+            onBound: self.bound(.http2, "HTTP/2 provider API", scheme: "https")
+        )
+    }
+
+    /// Channel management on a port of its own, as Apple serves it on a host of its own.
+    private func channels() -> TLSListener {
+        var context = self.providerContext()
+        context.channelsOnly = true
+        return TLSListener.http2Provider(
+            self.listener("channels", port: self.configuration.channelsPort, idle: self.configuration.http2IdleTimeout),
+            sslContext: self.tls.http2,
+            context: context,
+            onBound: self.bound(.channels, "channel management", scheme: "https")
+        )
+    }
+
+    private func providerContext() -> ProviderContext {
         let configuration = self.configuration
-        let context = ProviderContext(
+        return ProviderContext(
             relay: self.relay,
             auth: configuration.auth,
             authRules: configuration.authRules,
@@ -54,12 +75,6 @@ struct EmulatorParts {
             clock: { [clock] in clock.nowMillis },
             realClock: configuration.clock,
             logger: self.logger
-        )
-        return TLSListener.http2Provider(
-            self.listener("http2", port: configuration.http2Port, idle: configuration.http2IdleTimeout),
-            sslContext: self.tls.http2,
-            context: context,
-            onBound: self.bound(.http2, "HTTP/2 provider API", scheme: "https")
         )
     }
 

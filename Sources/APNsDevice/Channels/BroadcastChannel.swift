@@ -1,0 +1,54 @@
+import APNsCore
+
+/// One broadcast channel as APNs keeps it for a bundle in one environment: its configuration,
+/// when it was created (and deleted: ids are never reused, so a deleted channel stays known),
+/// and, with message-storage-policy 1, its most recent message. Times in milliseconds since the
+/// UNIX epoch on the emulator's clock.
+public struct BroadcastChannel: Codable, Hashable, Sendable {
+    public var id: String
+    public var bundleID: String
+    public var storagePolicy: Int
+    public var pushType: String
+    public var createdAt: Int64
+    public var deletedAt: Int64?
+    /// The most recent broadcast, kept for later subscribers (policy 1 only).
+    public var message: StoredBroadcast?
+    /// How many broadcasts it carried.
+    public var published: Int
+
+    public init(id: String, bundleID: String, configuration: ChannelConfiguration, createdAt: Int64) {
+        self.id = id
+        self.bundleID = bundleID
+        self.storagePolicy = configuration.storagePolicy
+        self.pushType = configuration.pushType
+        self.createdAt = createdAt
+        self.published = 0
+    }
+
+    public var isDeleted: Bool { self.deletedAt != nil }
+
+    /// The stored message, if it is still to be handed to a new subscriber at `now`.
+    public func storedMessage(at now: Int64) -> StoredBroadcast? {
+        guard let message = self.message, message.expiresAt > now else { return nil }
+        return message
+    }
+}
+
+/// A channel's stored message: what a subscriber that comes later is sent.
+public struct StoredBroadcast: Codable, Hashable, Sendable {
+    public var uniqueID: String
+    /// The payload as UTF-8 text (the provider's JSON object).
+    public var payload: String
+    public var priority: Int
+    public var receivedAt: Int64
+    /// When it stops being handed out: its expiration, or 8 hours after it arrived if sooner.
+    public var expiresAt: Int64
+
+    public init(uniqueID: String, payload: [UInt8], priority: Int, receivedAt: Int64, expiresAt: Int64) {
+        self.uniqueID = uniqueID
+        self.payload = String(decoding: payload, as: UTF8.self)
+        self.priority = priority
+        self.receivedAt = receivedAt
+        self.expiresAt = expiresAt
+    }
+}

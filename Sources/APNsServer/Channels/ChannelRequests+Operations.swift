@@ -1,0 +1,101 @@
+import APNsCore
+import APNsDevice
+import APNsInspection
+import NIOCore
+
+/// Each operation of the channel management and broadcast APIs.
+extension ChannelRequests {
+    func perform(_ request: PushRequest, route: BroadcastRoute, record: BroadcastRecord, on eventLoop: any EventLoop) -> EventLoopFuture<ChannelAnswer> {
+        let requestID = record.requestID ?? ""
+        let channels = self.relay.channels
+        func refuse(_ reason: Reason, _ detail: String? = nil) -> EventLoopFuture<ChannelAnswer> {
+            eventLoop.makeSucceededFuture(Self.refusal(Rejection(reason: reason, apnsID: requestID, detail: detail ?? reason.explanation), record: record))
+        }
+        func settled(_ future: EventLoopFuture<Result<BroadcastChannel, Reason>>, _ success: @escaping @Sendable (BroadcastChannel) -> ChannelAnswer) -> EventLoopFuture<ChannelAnswer> {
+            future.map { result in
+                switch result {
+                case .success(let channel): return success(channel)
+                case .failure(let reason): return Self.refusal(Rejection(reason: reason, apnsID: requestID, detail: reason.explanation), record: record)
+                }
+            }
+        }
+        switch Self.operation(route.kind, method: request.method ?? "") {
+        case "create":
+            switch ChannelConfiguration.parse(request.body) {
+            case .failure(let rejection): return refuse(rejection.reason, rejection.detail)
+            case .success((let configuration, let warnings)):
+                return settled(channels.create(route.bundleID, configuration, on: eventLoop)) { channel in
+                    ChannelAnswer(status: 201, requestID: requestID, channelID: channel.id, warnings: warnings, record: record)
+                }
+            }
+        case "read", "delete":
+            let id: String
+            switch ChannelID.validate(request.channelID) {
+            case .success(let valid): id = valid
+            case .failure(let reason): return refuse(reason)
+            }
+            if request.method == "DELETE" {
+                return settled(channels.delete(id, of: route.bundleID, on: eventLoop)) { channel in
+                    ChannelAnswer(status: 204, requestID: requestID, channelID: channel.id, record: record)
+                }
+            }
+            return eventLoop.makeSucceededFuture(self.read(id, bundleID: route.bundleID, requestID: requestID, record: record))
+        case "list":
+            let (enabled, ids) = channels.read { book in (book.isEnabled(route.bundleID), book.live(route.bundleID).map(\.id)) }
+            guard enabled else { return refuse(.featureNotEnabled) }
+            var writer = JSONWriter()
+            writer.object { $0.member("channels") { $0.array(ids) { $0.string($1) } } }
+            return eventLoop.makeSucceededFuture(ChannelAnswer(status: 200, requestID: requestID, body: writer.bytes, record: record))
+        default:
+            return self.publish(request, bundleID: route.bundleID, record: record, on: eventLoop)
+        }
+    }
+
+    /// A channel's configuration, as Apple's read answers it.
+    private func read(_ id: String, bundleID: String, requestID: String, record: BroadcastRecord) -> ChannelAnswer {
+        switch self.relay.channels.read({ $0.channel(id, of: bundleID) }) {
+        case .failure(let reason):
+            return Self.refusal(Rejection(reason: reason, apnsID: requestID, detail: reason.explanation), record: record)
+        case .success(let channel):
+            var writer = JSONWriter()
+            writer.object { members in
+                members.member("message-storage-policy") { $0.number(channel.storagePolicy) }
+                members.member("push-type") { $0.string(channel.pushType) }
+            }
+            return ChannelAnswer(status: 200, requestID: requestID, channelID: id, body: writer.bytes, record: record)
+        }
+    }
+
+    /// A broadcast: checked, taken by its channel (stored with policy 1), applied to every
+    /// subscribed activity, answered 200 once all of it is durable.
+    private func publish(_ request: PushRequest, bundleID: String, record: BroadcastRecord, on eventLoop: any EventLoop) -> EventLoopFuture<ChannelAnswer> {
+        let requestID = record.requestID ?? ""
+        let push: BroadcastPush
+        switch BroadcastValidator.publish(request, requestID: requestID) {
+        case .success(let valid): push = valid
+        case .failure(let rejection): return eventLoop.makeSucceededFuture(Self.refusal(rejection, record: record))
+        }
+        let (uniqueID, phone, metrics) = (record.id, self.relay.phone, self.inspection.metrics.broadcast)
+        let development = self.environment == .development
+        var deliveries: [Phone.BroadcastDelivery] = []
+        let taken = self.relay.channels.publish(push, to: bundleID, uniqueID: uniqueID, on: eventLoop) { channel in
+            deliveries = phone.fanOut(push, channel: channel, uniqueID: uniqueID, on: eventLoop)
+        }
+        let reached = deliveries
+        return taken.map { result in
+            switch result {
+            case .failure(let reason):
+                return Self.refusal(Rejection(reason: reason, apnsID: requestID, detail: reason.explanation), record: record)
+            case .success(let channel):
+                var record = record
+                record.fanOut = reached.count
+                record.stored = channel.message?.uniqueID == uniqueID
+                record.outcomes = reached.map {
+                    BroadcastActivityOutcome(deviceID: $0.deviceID, activityID: $0.outcome.activityID, outcome: $0.outcome.outcome.outcome, code: $0.outcome.outcome.code, reason: $0.outcome.reason)
+                }
+                metrics.published(delivered: reached.filter { $0.outcome.outcome == .applied }.count)
+                return ChannelAnswer(status: 200, requestID: requestID, channelID: push.channelID, uniqueID: development ? uniqueID : nil, record: record)
+            }
+        }
+    }
+}

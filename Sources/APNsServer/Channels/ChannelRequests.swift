@@ -1,0 +1,108 @@
+import APNsAuth
+import APNsCore
+import APNsDevice
+import APNsInspection
+import NIOCore
+
+/// What a channel management or broadcast request is answered with.
+struct ChannelAnswer: Sendable {
+    var status: Int
+    var requestID: String
+    var channelID: String?
+    var uniqueID: String?
+    /// A success's JSON body (a read, a list).
+    var body: [UInt8]?
+    /// A refusal's reason and, when it says more than the reason, why.
+    var reason: Reason?
+    var detail: String?
+    var warnings: [String] = []
+    /// What the journal keeps of it.
+    var record: BroadcastRecord
+}
+
+/// The channel management and broadcast APIs as functions of a request: the route, the
+/// checks, the channels' change and, for a broadcast, the fan-out to the phone. No sockets here:
+/// the provider connection hands requests in and writes the answers.
+struct ChannelRequests: Sendable {
+    let relay: Relay
+    let inspection: Inspection
+    let environment: APNsEnvironment
+
+    /// Answers `request` (its credential already decided), recording it in the journal and the
+    /// metrics. On `eventLoop`.
+    func answer(_ request: PushRequest, credential: ProviderCredential?, receivedAt: Int64, makeID: () -> String, on eventLoop: any EventLoop) -> EventLoopFuture<ChannelAnswer> {
+        var record = BroadcastRecord(id: makeID(), request: request, operation: nil, bundleID: nil, receivedAt: receivedAt, httpStatus: 0)
+        let answered: EventLoopFuture<ChannelAnswer>
+        switch self.prepare(request, credential: credential, makeID: makeID, record: &record) {
+        case .failure(let rejection):
+            answered = eventLoop.makeSucceededFuture(Self.refusal(rejection, record: record))
+        case .success(let route):
+            answered = self.perform(request, route: route, record: record, on: eventLoop)
+        }
+        let inspection = self.inspection
+        return answered.map { answer in
+            var record = answer.record
+            record.httpStatus = answer.status
+            record.reason = answer.reason?.wire
+            record.detail = answer.reason.map { answer.detail ?? $0.explanation }
+            record.requestID = answer.requestID
+            record.channelID = answer.channelID ?? record.channelID
+            inspection.journal.broadcast(record)
+            inspection.metrics.broadcast.request(operation: record.operation ?? "unknown", status: answer.status)
+            var done = answer
+            done.record = record
+            return done
+        }
+    }
+
+    /// The checks every request passes first: path, request id, method, and that the provider
+    /// may act for the bundle.
+    private func prepare(_ request: PushRequest, credential: ProviderCredential?, makeID: () -> String, record: inout BroadcastRecord) -> Result<BroadcastRoute, Rejection> {
+        let requestID: String
+        switch BroadcastValidator.requestID(request.requestID, generate: makeID) {
+        case .success(let id): requestID = id
+        case .failure(let reason): return .failure(Rejection(reason: reason, apnsID: makeID()))
+        }
+        record.requestID = requestID
+        let route: BroadcastRoute
+        switch BroadcastRoute.parse(request.path ?? "") {
+        case .success(let parsed): route = parsed
+        case .failure(let reason): return .failure(Rejection(reason: reason, apnsID: requestID, detail: reason.explanation))
+        }
+        record.bundleID = route.bundleID
+        let method = request.method ?? ""
+        record.operation = Self.operation(route.kind, method: method)
+        guard route.methods.contains(method) else {
+            return .failure(Rejection(reason: .methodNotAllowed, apnsID: requestID, detail: "\(request.path ?? "") takes \(route.methods.joined(separator: ", "))"))
+        }
+        if let reason = Self.topicRefusal(route.bundleID, credential: credential) { return .failure(Rejection(reason: reason, apnsID: requestID, detail: reason.explanation)) }
+        return .success(route)
+    }
+
+    static func operation(_ kind: BroadcastRoute.Kind, method: String) -> String? {
+        switch (kind, method) {
+        case (.channels, "POST"): return "create"
+        case (.channels, "GET"): return "read"
+        case (.channels, "DELETE"): return "delete"
+        case (.allChannels, "GET"): return "list"
+        case (.publish, "POST"): return "publish"
+        default: return nil
+        }
+    }
+
+    /// `TopicMismatch` when the key or certificate does not cover the bundle.
+    static func topicRefusal(_ bundleID: String, credential: ProviderCredential?) -> Reason? {
+        switch credential {
+        case .certificate(let certificate) where !certificate.topics.contains(bundleID):
+            return Reason.topicMismatch.explained("the client certificate covers \(certificate.topics.sorted().joined(separator: ", ")), not \(bundleID)")
+        case .token(let verified) where !verified.key.allows(topic: bundleID):
+            return Reason.topicMismatch.explained("key \(verified.key.keyID) does not allow \(bundleID) (it allows \(verified.key.topics.joined(separator: ", ")))")
+        default:
+            return nil
+        }
+    }
+
+    static func refusal(_ rejection: Rejection, record: BroadcastRecord) -> ChannelAnswer {
+        ChannelAnswer(status: rejection.reason.status, requestID: rejection.apnsID, reason: rejection.reason, detail: rejection.detail, record: record)
+    }
+}

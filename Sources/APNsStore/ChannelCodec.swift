@@ -1,0 +1,32 @@
+import APNsDevice
+
+extension StoreKeys {
+    /// A channel's key: `c`, its bundle id, a zero byte, its id.
+    static func channelKey(_ bundleID: String, _ id: String) -> [UInt8] {
+        [UInt8(ascii: "c")] + Array(bundleID.utf8) + [0] + Array(id.utf8)
+    }
+
+    /// The key that marks a bundle's broadcast capability as off: `d` and its bundle id.
+    static func broadcastSettingKey(_ bundleID: String) -> [UInt8] {
+        [UInt8(ascii: "d")] + Array(bundleID.utf8)
+    }
+}
+
+extension NotificationStore {
+    /// Every broadcast channel the store keeps (deleted ones too) and the bundles with broadcast off.
+    public func channelBook() throws(StoreError) -> ChannelBook {
+        try self.read { txn throws(StoreError) -> ChannelBook in
+            var channels: [BroadcastChannel] = []
+            var disabled: Set<String> = []
+            try txn.scan(self.environment.channels) { key, value throws(StoreError) in
+                switch key.first {
+                case UInt8(ascii: "c"): channels.append(try AppCodec.decode(BroadcastChannel.self, Array(value)))
+                case UInt8(ascii: "d"): disabled.insert(String(decoding: key.dropFirst(), as: UTF8.self))
+                default: throw .corruptRecord("channel key")
+                }
+                return true
+            }
+            return ChannelBook(channels: channels, disabled: disabled)
+        }
+    }
+}
