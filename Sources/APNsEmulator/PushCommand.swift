@@ -24,7 +24,13 @@ struct PushCommand: AsyncParsableCommand {
     )
 
     @Option(help: "The device token (hex).")
-    var token: String
+    var token: String?
+
+    @Option(help: "Broadcast on this channel instead (POST /4/broadcasts/apps/<--bundle>): apns-push-type LiveActivity, apns-expiration 0 and apns-priority 10 unless given.")
+    var channel: String?
+
+    @Option(help: "With --channel: the bundle id the channel belongs to.")
+    var bundle: String?
 
     @Option(help: "apns-topic: the app's bundle id.")
     var topic: String?
@@ -86,14 +92,25 @@ struct PushCommand: AsyncParsableCommand {
         let tokenAuth = [self.key, self.keyID, self.teamID].compactMap { $0 }.count
         guard tokenAuth == 0 || tokenAuth == 3 else { throw ValidationError("token authentication needs --key, --key-id and --team-id together") }
         if tokenAuth == 3, self.cert != nil { throw ValidationError("use --key (token) or --cert (certificate) authentication, not both") }
-        guard !self.token.isEmpty, self.token.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
-            throw ValidationError("--token is the device token in hex")
+        if self.channel != nil {
+            guard self.token == nil, self.bundle != nil else { throw ValidationError("a broadcast takes --channel and --bundle, and no --token") }
+            return
+        }
+        guard let token = self.token, !token.isEmpty, token.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
+            throw ValidationError("--token is the device token in hex (or --channel and --bundle for a broadcast)")
         }
     }
 
     func run() async throws {
         let (body, bundle) = try self.readPayload()
-        let push = ProviderPush(token: self.token, headers: try self.headers(topic: self.topic ?? bundle), payload: body)
+        var push = ProviderPush(token: self.token ?? "", headers: try self.headers(topic: self.channel == nil ? self.topic ?? bundle : nil), payload: body)
+        if let channel = self.channel, let bundle = self.bundle {
+            push.path = "/4/broadcasts/apps/\(bundle)"
+            push.headers.append(("apns-channel-id", channel))
+            if self.pushType == nil { push.headers.append(("apns-push-type", "LiveActivity")) }
+            if self.priority == nil { push.headers.append(("apns-priority", "10")) }
+            if self.expiration == nil { push.headers.append(("apns-expiration", "0")) }
+        }
         let client = try await self.connect()
         if self.count == 1 {
             let answer = try await client.push(push)
@@ -139,44 +156,52 @@ struct PushCommand: AsyncParsableCommand {
         if let expiration { headers.append(("apns-expiration", String(expiration))) }
         if let collapseID { headers.append(("apns-collapse-id", collapseID)) }
         if let apnsID { headers.append(("apns-id", apnsID)) }
-        if let key, let keyID, let teamID {
-            let pem: String
-            do {
-                pem = try String(contentsOfFile: key, encoding: .utf8)
-            } catch {
-                throw PushCommandError("cannot read the key \(key) (looked in \(FileManager.default.currentDirectoryPath))")
-            }
-            let signingKey: P256.Signing.PrivateKey
-            do {
-                signingKey = try P256.Signing.PrivateKey(pemRepresentation: pem)
-            } catch {
-                throw PushCommandError("\(key) is not a P-256 private key in PEM (.p8): \(error)")
-            }
-            let issuedAt = Int64(Date().timeIntervalSince1970)
-            headers.append(("authorization", "bearer " + (try ProviderToken.sign(keyID: keyID, teamID: teamID, issuedAt: issuedAt, with: signingKey))))
-        }
+        if let key, let keyID, let teamID { headers.append(("authorization", try Self.authorization(key: key, keyID: keyID, teamID: teamID))) }
         return headers
     }
 
+    /// `bearer <provider token>` signed now with the .p8 key at `key`.
+    static func authorization(key: String, keyID: String, teamID: String) throws -> String {
+        let pem: String
+        do {
+            pem = try String(contentsOfFile: key, encoding: .utf8)
+        } catch {
+            throw PushCommandError("cannot read the key \(key) (looked in \(FileManager.default.currentDirectoryPath))")
+        }
+        let signingKey: P256.Signing.PrivateKey
+        do {
+            signingKey = try P256.Signing.PrivateKey(pemRepresentation: pem)
+        } catch {
+            throw PushCommandError("\(key) is not a P-256 private key in PEM (.p8): \(error)")
+        }
+        let issuedAt = Int64(Date().timeIntervalSince1970)
+        return "bearer " + (try ProviderToken.sign(keyID: keyID, teamID: teamID, issuedAt: issuedAt, with: signingKey))
+    }
+
     private func connect() async throws -> ProviderClient {
-        guard let ca = FileManager.default.contents(atPath: self.caPath) else {
+        try await Self.connect(host: self.host, port: self.http2Port, caPath: self.caPath, cert: self.cert)
+    }
+
+    /// A provider connection to the emulator, trusting `caPath`, presenting `cert` if given.
+    static func connect(host: String, port: Int, caPath: String, cert: String?) async throws -> ProviderClient {
+        guard let ca = FileManager.default.contents(atPath: caPath) else {
             throw PushCommandError(
-                "no CA at \(self.caPath) (relative to \(FileManager.default.currentDirectoryPath)): pass --ca with the emulator's certs/ca.pem, or run from the folder serve started in"
+                "no CA at \(caPath) (relative to \(FileManager.default.currentDirectoryPath)): pass --ca with the emulator's certs/ca.pem, or run from the folder serve started in"
             )
         }
         var identity: (certificates: [UInt8], key: [UInt8])?
-        if let cert = self.cert {
+        if let cert {
             guard let pem = FileManager.default.contents(atPath: cert) else {
                 throw PushCommandError("cannot read the certificate \(cert) (looked in \(FileManager.default.currentDirectoryPath))")
             }
             identity = (Array(pem), Array(pem))
         }
         do {
-            return try await ProviderClient.connect(host: self.host, port: self.http2Port, trust: .certificates(Array(ca)), identity: identity)
+            return try await ProviderClient.connect(host: host, port: port, trust: .certificates(Array(ca)), identity: identity)
         } catch where Self.isRefused(error) {
-            throw PushCommandError("could not connect to \(self.host):\(self.http2Port): connection refused (is `apns-emulator serve` running, on that port?)")
+            throw PushCommandError("could not connect to \(host):\(port): connection refused (is `apns-emulator serve` running, on that port?)")
         } catch {
-            throw PushCommandError("could not connect to \(self.host):\(self.http2Port) with TLS: \(error) (is that the HTTP/2 port, and \(self.caPath) the emulator's CA?)")
+            throw PushCommandError("could not connect to \(host):\(port) with TLS: \(error) (is that the HTTP/2 port, and \(caPath) the emulator's CA?)")
         }
     }
 
@@ -193,6 +218,8 @@ struct PushCommand: AsyncParsableCommand {
         for warning in answer.headers("apns-emulator-warning") { say("warning: \(warning)") }
         if let id = answer.header("apns-id") { say("apns-id: \(id)") }
         if let id = answer.header("apns-unique-id") { say("apns-unique-id: \(id)") }
+        if let id = answer.header("apns-request-id") { say("apns-request-id: \(id)") }
+        if let id = answer.header("apns-channel-id") { say("apns-channel-id: \(id)") }
     }
 }
 

@@ -7,7 +7,7 @@ enum BroadcastJSON {
         members.member("apnsId") { $0.raw("null") }
         members.member("uniqueId") { $0.optionalString(record.operation == "publish" && record.reason == nil ? record.id : nil) }
         members.member("token") { $0.raw("null") }
-        members.member("path") { $0.optionalString(record.path) }
+        if let path = record.path { members.member("path") { $0.string(path) } }
         members.member("topic") { $0.optionalString(record.bundleID) }
         members.member("pushType") { $0.optionalString(record.pushType) }
         let priority = record.priority.flatMap { Int($0) }

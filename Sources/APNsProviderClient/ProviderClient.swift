@@ -77,8 +77,12 @@ public final class ProviderClient: Sendable {
             promise.fail(error)
             throw error
         }
-        var headers = HPACKHeaders([(":method", "POST"), (":scheme", "https"), (":authority", "localhost"), (":path", "/3/device/\(push.token)")])
+        var headers = HPACKHeaders([(":method", push.method), (":scheme", "https"), (":authority", "localhost"), (":path", push.path ?? "/3/device/\(push.token)")])
         for (name, value) in push.headers { headers.add(name: name, value: value) }
+        guard !push.payload.isEmpty else {
+            stream.writeAndFlush(HTTP2Frame.FramePayload.headers(.init(headers: headers, endStream: true)), promise: nil)
+            return try await promise.futureResult.get()
+        }
         var body = stream.allocator.buffer(capacity: push.payload.count)
         body.writeBytes(push.payload)
         stream.write(HTTP2Frame.FramePayload.headers(.init(headers: headers)), promise: nil)

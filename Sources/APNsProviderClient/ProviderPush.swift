@@ -6,6 +6,9 @@ public struct ProviderPush: Sendable {
     /// Header names in lower case, in order (`apns-topic`, `apns-push-type`, `authorization`...).
     public var headers: [(String, String)]
     public var payload: [UInt8]
+    /// `POST /3/device/<token>` unless set: channel management and broadcasts go elsewhere.
+    public var method = "POST"
+    public var path: String?
 
     public init(token: String, headers: [(String, String)], payload: [UInt8]) {
         self.token = token

@@ -1,0 +1,81 @@
+import APNsProviderClient
+import ArgumentParser
+import Foundation
+
+/// `apns-emulator channels create|list|read|delete`: broadcast channel management as a provider
+/// sends it (Apple, "Sending channel management requests to APNs"), over HTTP/2 and TLS.
+struct ChannelsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "channels",
+        abstract: "Create, list, read or delete broadcast channels, as a provider would.",
+        discussion: """
+            Prints APNs' answer: the status (and reason), apns-request-id, the channel id of a created \
+            channel, and the JSON body of a read or a list; exits 1 when APNs refuses. Authentication as \
+            for `push`: --key --key-id --team-id, or --cert.
+            """,
+        version: EmulatorVersion.string
+    )
+
+    enum Action: String, ExpressibleByArgument, CaseIterable {
+        case create, list, read, delete
+    }
+
+    @Argument(help: "create, list, read or delete.")
+    var action: Action
+
+    @Option(help: "The app's bundle id.")
+    var bundle: String
+
+    @Option(help: "The channel id (read, delete).")
+    var channel: String?
+
+    @Option(help: "message-storage-policy of a new channel: 0 (none stored) or 1 (the latest stored).")
+    var policy = 0
+
+    @Option(name: .customLong("request-id"), help: "apns-request-id: a UUID (the emulator makes one otherwise).")
+    var requestID: String?
+
+    @Option(help: "A provider-token signing key (.p8) for token authentication.")
+    var key: String?
+
+    @Option(name: .customLong("key-id"), help: "The key's id (the token's kid).")
+    var keyID: String?
+
+    @Option(name: .customLong("team-id"), help: "The team id (the token's iss).")
+    var teamID: String?
+
+    @Option(help: "A PEM file with a provider certificate and its key, for certificate authentication.")
+    var cert: String?
+
+    @Option(help: "The emulator's address. (env: \(EnvironmentTwins.variable(for: "--host")))")
+    var host = "127.0.0.1"
+
+    @Option(name: .customLong("http2-port"), help: "The emulator's HTTP/2 port (it serves channel management too). (env: \(EnvironmentTwins.variable(for: "--http2-port")))")
+    var http2Port = 2197
+
+    @Option(name: .customLong("ca"), help: "The CA to trust: the emulator's development CA.")
+    var caPath = "certs/ca.pem"
+
+    func validate() throws {
+        if self.action == .read || self.action == .delete, self.channel == nil { throw ValidationError("\(self.action.rawValue) needs --channel") }
+        guard self.policy == 0 || self.policy == 1 else { throw ValidationError("--policy is 0 or 1") }
+        let tokenAuth = [self.key, self.keyID, self.teamID].compactMap { $0 }.count
+        guard tokenAuth == 0 || tokenAuth == 3 else { throw ValidationError("token authentication needs --key, --key-id and --team-id together") }
+    }
+
+    func run() async throws {
+        var request = ProviderPush(token: "", headers: [], payload: [])
+        request.path = "/1/apps/\(self.bundle)/" + (self.action == .list ? "all-channels" : "channels")
+        request.method = ["create": "POST", "delete": "DELETE"][self.action.rawValue] ?? "GET"
+        if self.action == .create { request.payload = Array(#"{"message-storage-policy": \#(self.policy), "push-type": "LiveActivity"}"#.utf8) }
+        if let channel { request.headers.append(("apns-channel-id", channel)) }
+        if let requestID { request.headers.append(("apns-request-id", requestID)) }
+        if let key, let keyID, let teamID { request.headers.append(("authorization", try PushCommand.authorization(key: key, keyID: keyID, teamID: teamID))) }
+        let client = try await PushCommand.connect(host: self.host, port: self.http2Port, caPath: self.caPath, cert: self.cert)
+        let answer = try await client.push(request)
+        try? await client.close()
+        PushCommand.print(answer)
+        if (200..<300).contains(answer.status), !answer.body.isEmpty { say(String(decoding: answer.body, as: UTF8.self)) }
+        if !(200..<300).contains(answer.status) { throw ExitCode(1) }
+    }
+}
