@@ -9,13 +9,18 @@ public struct ChannelBook: Sendable {
     public private(set) var channels: [String: BroadcastChannel] = [:]
     /// Bundles whose broadcast capability is off (on by default).
     public private(set) var disabled: Set<String> = []
+    /// How many live channels each bundle has, kept in step so a create need not count them.
+    private var liveCounts: [String: Int] = [:]
     /// Channels a bundle may hold at once: Apple's 10,000 per environment.
     public var limit = 10_000
     /// How long a policy-1 channel keeps its most recent message: 8 hours.
     public static let storageWindow: Int64 = 8 * 3_600_000
 
     public init(channels: [BroadcastChannel] = [], disabled: Set<String> = []) {
-        for channel in channels { self.channels[channel.id] = channel }
+        for channel in channels {
+            self.channels[channel.id] = channel
+            if !channel.isDeleted { self.liveCounts[channel.bundleID, default: 0] += 1 }
+        }
         self.disabled = disabled
     }
 
@@ -30,12 +35,13 @@ public struct ChannelBook: Sendable {
     public mutating func create(_ bundleID: String, _ configuration: ChannelConfiguration, id: String, now: Int64) -> Result<BroadcastChannel, Reason> {
         guard self.isEnabled(bundleID) else { return .failure(.featureNotEnabled) }
         guard self.channels[id] == nil else { return .failure(Reason.internalServerError.explained("channel id \(id) was drawn twice")) }
-        let count = self.channels.values.lazy.filter { $0.bundleID == bundleID && !$0.isDeleted }.count
+        let count = self.liveCounts[bundleID] ?? 0
         guard count < self.limit else {
             return .failure(Reason.cannotCreateChannelConfig.explained("\(bundleID) already has \(count) channels, the most APNs keeps per bundle in one environment"))
         }
         let channel = BroadcastChannel(id: id, bundleID: bundleID, configuration: configuration, createdAt: now)
         self.channels[id] = channel
+        self.liveCounts[bundleID] = count + 1
         return .success(channel)
     }
 
@@ -57,6 +63,7 @@ public struct ChannelBook: Sendable {
         case .failure(let reason): return .failure(reason)
         }
         self.channels[id]?.deletedAt = now
+        self.liveCounts[bundleID, default: 1] -= 1
         return .success(self.channels[id] ?? channel)
     }
 
@@ -99,6 +106,7 @@ public struct ChannelBook: Sendable {
         var deleted: [BroadcastChannel] = []
         for channel in self.live(bundleID) {
             self.channels[channel.id]?.deletedAt = now
+            self.liveCounts[bundleID, default: 1] -= 1
             if let updated = self.channels[channel.id] { deleted.append(updated) }
         }
         return deleted
@@ -108,5 +116,6 @@ public struct ChannelBook: Sendable {
     public mutating func removeAll() {
         self.channels = [:]
         self.disabled = []
+        self.liveCounts = [:]
     }
 }
