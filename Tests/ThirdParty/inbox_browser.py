@@ -92,6 +92,44 @@ def live_activities(driver, wait, token):
     driver.save_screenshot(os.path.join(SHOTS, "activity.png"))
 
 
+def curl_channel(method, path, body=None, headers=()):
+    """A channel management request or broadcast over HTTP/2 with TLS; returns (status, the response headers)."""
+    command = ["curl", "-s", "--http2", "--cacert", CA, "-X", method, "-D", "-", "-o", "/dev/null", *headers]
+    if body is not None:
+        command += ["-d", json.dumps(body)]
+    result = subprocess.run(command + [f"https://localhost:{HTTP2_PORT}{path}"], capture_output=True, text=True, timeout=20, check=True)
+    status = int(result.stdout.split()[1])
+    return status, result.stdout
+
+
+def broadcasts(driver, wait, token):
+    """A broadcast shows in the inbox with its fan-out, each subscriber's outcome in its detail,
+    and the channel in the Channels view with its subscriber and stored message."""
+    status, headers = curl_channel("POST", f"/1/apps/{TOPIC}/channels", {"message-storage-policy": 1, "push-type": "LiveActivity"})
+    channel = next(line.split(":", 1)[1].strip() for line in headers.splitlines() if line.lower().startswith("apns-channel-id:"))
+    check(status == 201 and admin("GET", f"/api/v1/channels?bundleId={TOPIC}")["items"][0]["id"] == channel, f"a channel is created: {channel}")
+    admin("POST", f"/api/v1/devices/{token}/activities", {"attributes-type": "Delivery", "attributes": {"order": 9},
+          "content-state": {"status": "Waiting", "minutes": 40}, "pushType": {"channel": channel}})
+    update = {"aps": {"event": "update", "timestamp": int(time.time()) + 120, "content-state": {"status": "Kick-off", "minutes": 0}}}
+    status, _ = curl_channel("POST", f"/4/broadcasts/apps/{TOPIC}", update, headers=(
+        "-H", f"apns-channel-id: {channel}", "-H", "apns-push-type: LiveActivity", "-H", "apns-expiration: 0", "-H", "apns-priority: 10"))
+    check(status == 200, "the broadcast is accepted")
+    driver.find_element(By.CSS_SELECTOR, 'nav button[data-view="inbox"]').click()
+    row = wait.until(EC.presence_of_element_located((By.XPATH, '//table[@id="inbox"]//tr[.//span[contains(@class,"broadcast") and contains(., "broadcast → 1")]]')))
+    settled(lambda: driver.find_element(By.XPATH, '//table[@id="inbox"]//tr[.//span[contains(., "broadcast → 1")]]').click())
+    fanout = wait.until(EC.text_to_be_present_in_element((By.ID, "detail-fanout"), "applied"))
+    check(fanout and row is not None, "the inbox lists the broadcast with its fan-out, and the detail each subscriber's outcome")
+    text = driver.find_element(By.ID, "detail").text
+    check("[object" not in text and "nullnull" not in text, f"the detail's optional sections render as sections: {text!r}")
+    curl = driver.find_element(By.ID, "detail-curl").text
+    check(f"/4/broadcasts/apps/{TOPIC}" in curl and f"apns-channel-id: {channel}" in curl and "apns-topic" not in curl, f"the curl command repeats the broadcast: {curl!r}")
+    driver.find_element(By.CSS_SELECTOR, 'nav button[data-view="channels"]').click()
+    cell = wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, f'#channels tr[data-id="{channel}"]')))
+    texts = [td.text for td in cell.find_elements(By.TAG_NAME, "td")]
+    check(texts[3] == "1" and texts[4] == "1" and "Kick-off" not in texts[5], f"the Channels view shows the subscriber and the broadcast: {texts}")
+    driver.save_screenshot(os.path.join(SHOTS, "channels.png"))
+
+
 def check(condition, message):
     if not condition:
         raise AssertionError(message)
@@ -194,6 +232,7 @@ def main():
         check(reply is not None and reply["action"] == "REPLY" and reply.get("text") == "On my way", f"the reply's text is recorded: {reply}")
 
         live_activities(driver, wait, token)
+        broadcasts(driver, wait, token)
 
         # A fault added from the page: the next push fails with its reason.
         driver.find_element(By.CSS_SELECTOR, 'nav button[data-view="faults"]').click()

@@ -66,7 +66,7 @@ function show(view, argument) {
   const hash = argument ? `#${view}/${argument}` : `#${view}`;
   // Each view has its own address (a link to a phone works); replaceState fires no hashchange.
   if (location.hash !== hash) history.replaceState(null, "", hash);
-  const enter = { phone: () => Phone.open(argument), devices: Devices.load, faults: Faults.load, clock: Clock.load, send: Send.prefill };
+  const enter = { phone: () => Phone.open(argument), devices: Devices.load, channels: Channels.load, faults: Faults.load, clock: Clock.load, send: Send.prefill };
   enter[view]?.();
 }
 
@@ -138,6 +138,7 @@ const Inbox = {
     const status = [el("span", { class: `status ${item.status}` }, item.status)];
     if (item.status === "rejected" && item.reason) status.push(" ", item.reason);
     if (item.source === "local") status.push(el("span", { class: "tag local" }, "local"));
+    if (item.source === "broadcast") status.push(el("span", { class: "tag broadcast" }, item.operation === "publish" && item.fanOut !== null ? `broadcast → ${item.fanOut}` : item.operation || "channel"));
     if (item.fault) status.push(el("span", { class: "tag fault" }, "fault"));
     const warnings = (item.warnings || []).map((w) => el("span", { class: "tag warn", title: w.message || "" }, w.code || String(w)));
     const row = el("tr", {
@@ -147,7 +148,7 @@ const Inbox = {
       onkeydown: (event) => { if (event.key === "Enter" || event.key === " ") { event.preventDefault(); this.select(item.id); } },
     },
       el("td", { class: "mono" }, clock(item.receivedAt)),
-      el("td", { class: "mono", title: item.token }, short(item.token)),
+      el("td", { class: "mono", title: item.token || item.channelId || "" }, item.source === "broadcast" ? `channel ${short(item.channelId)}` : short(item.token)),
       el("td", {}, item.topic || "–"),
       el("td", {}, item.pushType || "–"),
       el("td", {}, item.priority ?? "–"),
@@ -177,12 +178,15 @@ const Detail = {
   /// The request's headers as the provider sent them (the journal keeps each one's value).
   headers(item) {
     const headers = [];
-    if (item.topic) headers.push(["apns-topic", item.topic]);
+    // A channel request names its bundle in the path and sends no apns-topic.
+    if (item.topic && item.source !== "broadcast") headers.push(["apns-topic", item.topic]);
     if (item.pushType) headers.push(["apns-push-type", item.pushType]);
     if (item.priority !== null && item.priority !== undefined) headers.push(["apns-priority", String(item.priority)]);
     if (item.expiration !== null && item.expiration !== undefined) headers.push(["apns-expiration", String(item.expiration)]);
     if (item.collapseId) headers.push(["apns-collapse-id", item.collapseId]);
     if (item.apnsId) headers.push(["apns-id", item.apnsId]);
+    if (item.channelId) headers.push(["apns-channel-id", item.channelId]);
+    if (item.requestId) headers.push(["apns-request-id", item.requestId]);
     return headers;
   },
 
@@ -195,9 +199,10 @@ const Detail = {
     const quote = (text) => "'" + String(text).replaceAll("'", "'\\''") + "'";
     const body = item.payload !== null && item.payload !== undefined ? JSON.stringify(item.payload) : item.body ?? "";
     const lines = ["curl --http2 --cacert certs/ca.pem"];
+    if (item.method && item.method !== "POST") lines.push(`-X ${item.method}`);
     for (const [name, value] of this.headers(item)) if (name !== "apns-id") lines.push(`-H ${quote(`${name}: ${value}`)}`);
-    lines.push(`-d ${quote(body)}`);
-    lines.push(`https://localhost:${http2Port()}/3/device/${item.token}`);
+    if (body) lines.push(`-d ${quote(body)}`);
+    lines.push(`https://localhost:${http2Port()}${item.source === "broadcast" ? item.path : `/3/device/${item.token}`}`);
     return lines.join(" \\\n  ");
   },
 
@@ -223,14 +228,17 @@ const Detail = {
   show(item) {
     const answer = item.status === "rejected"
       ? [["status", item.httpStatus ?? "–"], ["reason", item.reason ?? "–"], ["status byte", item.statusByte ?? "–"], ["detail", item.detail ?? "–"]]
-      : [["status", 200], ["apns-id", item.apnsId], ["apns-unique-id", item.uniqueId ?? "–"]];
+      : item.source === "broadcast"
+        ? [["status", item.httpStatus], ["apns-request-id", item.requestId], ["apns-channel-id", item.channelId ?? "–"], ["apns-unique-id", item.uniqueId ?? "–"], ["fan-out", item.fanOut ?? "–"]]
+        : [["status", 200], ["apns-id", item.apnsId], ["apns-unique-id", item.uniqueId ?? "–"]];
     const pairs = (list) => el("dl", {}, list.flatMap(([name, value]) => [el("dt", {}, name), el("dd", { class: "mono" }, value ?? "–")]));
     const apns = this.apnsFile(item);
     if (this.url) URL.revokeObjectURL(this.url);
     this.url = URL.createObjectURL(new Blob([apns], { type: "application/json" }));
     const download = el("a", { href: this.url, download: `${item.id}.apns` }, "Download .apns");
     const detail = $("#detail");
-    detail.replaceChildren(
+    // replaceChildren neither flattens lists nor skips nulls: the optional sections are both.
+    const sections = [
       el("button", { type: "button", class: "secondary close", onclick: () => { this.close(); Inbox.render(); } }, "Close"),
       el("h2", {}, "Notification ", el("span", { class: "mono" }, short(item.id))),
       pairs([["token", item.token], ["topic", item.topic ?? "–"], ["interface", item.source], ["status", item.status], ["received", item.receivedAt]]),
@@ -238,14 +246,26 @@ const Detail = {
       el("h3", {}, "Headers"), el("pre", { id: "detail-headers" }, this.headers(item).map(([n, v]) => `${n}: ${v}`).join("\n") || "(none)"),
       el("h3", {}, "Answer"), pairs(answer),
       el("h3", {}, "Timeline"), this.timeline(item),
+      item.source === "broadcast" && item.fanOut ? [el("h3", {}, "Fan-out"), el("ul", { id: "detail-fanout" }, el("li", {}, "loading…"))] : null,
       item.warnings && item.warnings.length ? [el("h3", {}, "Warnings"), el("pre", {}, JSON.stringify(item.warnings, null, 2))] : null,
       item.fault ? [el("h3", {}, "Fault"), el("pre", {}, JSON.stringify(item.fault, null, 2))] : null,
       item.presentation ? [el("h3", {}, "Presentation"), el("pre", {}, JSON.stringify(item.presentation, null, 2))] : null,
       el("h3", {}, "Reproduce with curl"), el("pre", { id: "detail-curl" }, this.curl(item)),
       el("h3", {}, ".apns file (xcrun simctl push)"), el("pre", {}, apns), download,
-    );
+    ];
+    detail.replaceChildren(...sections.flat().filter((section) => section !== null));
     detail.hidden = false;
     $(".split").classList.add("open");
+    if (item.source === "broadcast" && item.fanOut) this.fanOut(item.id);
+  },
+
+  /// What each subscribed activity made of a broadcast (the list's items leave it out).
+  async fanOut(id) {
+    const full = await api("GET", `/api/v1/notifications/${id}`).catch(() => null);
+    const list = $("#detail-fanout");
+    if (!list || !full) return;
+    list.replaceChildren(...(full.outcomes || []).map((o) => el("li", { class: "mono" },
+      `${o.deviceId} · ${short(o.activityId)}: ${o.outcome}${o.code ? ` (${o.code})` : ""}${o.reason ? ` — ${o.reason}` : ""}`)));
   },
 };
 
@@ -253,7 +273,7 @@ const Detail = {
 
 const Live = {
   source: null,
-  kinds: ["accepted", "rejected", "delivered", "expired", "discarded", "replaced", "dropped", "presented", "response"],
+  kinds: ["accepted", "rejected", "delivered", "expired", "discarded", "replaced", "dropped", "presented", "response", "broadcast"],
 
   start() {
     const source = new EventSource("/api/v1/events");
@@ -274,7 +294,8 @@ const Live = {
         let item;
         try { item = JSON.parse(event.data); } catch { return; }
         if (!item || !item.id) return;
-        Inbox.upsert(item, kind === "accepted" || kind === "rejected");
+        Inbox.upsert(item, kind === "accepted" || kind === "rejected" || kind === "broadcast");
+        if (kind === "broadcast" && !$("#view-channels").hidden) Channels.load();
         Phone.heard(item);
       });
     }
@@ -614,6 +635,20 @@ const Devices = {
   },
 };
 
+// MARK: Channels
+
+const Channels = {
+  async load() {
+    const page = await api("GET", "/api/v1/channels").catch(() => ({ items: [] }));
+    $("#channels tbody").replaceChildren(...page.items.map((c) => el("tr", { "data-id": c.id },
+      el("td", { class: "mono", title: c.id }, c.id), el("td", {}, c.bundleId),
+      el("td", {}, c.messageStoragePolicy === 1 ? "1: latest stored" : "0: none stored"),
+      el("td", {}, c.subscribers), el("td", {}, c.published),
+      el("td", { class: "mono" }, c.storedMessage ? `${JSON.stringify(c.storedMessage.payload)} until ${clock(c.storedMessage.expiresAt)}` : "–"))));
+    $("#channels-empty").hidden = page.items.length > 0;
+  },
+};
+
 // MARK: Faults
 
 const Faults = {
@@ -763,7 +798,7 @@ document.addEventListener("DOMContentLoaded", () => {
   Load.start();
   const route = () => {
     const [view, argument] = location.hash.slice(1).split("/");
-    show(["inbox", "phone", "devices", "faults", "send", "clock"].includes(view) ? view : "inbox", argument);
+    show(["inbox", "phone", "devices", "channels", "faults", "send", "clock"].includes(view) ? view : "inbox", argument);
   };
   window.addEventListener("hashchange", route);
   route();
