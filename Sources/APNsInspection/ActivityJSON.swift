@@ -16,13 +16,13 @@ public enum ActivityJSON {
         return writer.bytes
     }
 
-    public static func one(_ activity: LiveActivity, topic: String, deviceID: String) -> [UInt8] {
+    public static func one(_ activity: LiveActivity, topic: String, deviceID: String, history: Bool = true) -> [UInt8] {
         var writer = JSONWriter()
-        Self.write(activity, topic: topic, deviceID: deviceID, into: &writer)
+        Self.write(activity, topic: topic, deviceID: deviceID, history: history, into: &writer)
         return writer.bytes
     }
 
-    static func write(_ activity: LiveActivity, topic: String, deviceID: String, into writer: inout JSONWriter) {
+    static func write(_ activity: LiveActivity, topic: String, deviceID: String, history: Bool = true, into writer: inout JSONWriter) {
         func time(_ millis: Int64?) -> (inout JSONWriter) -> Void {
             { writer in if let millis { writer.string(Timestamp.rfc3339(millis: millis)) } else { writer.raw("null") } }
         }
@@ -45,6 +45,7 @@ public enum ActivityJSON {
             members.member("timestamp") { $0.raw(PhoneJSON.encoded(activity.lastTimestamp)) }
             members.member("alert") { $0.raw(PhoneJSON.encoded(activity.alert)) }
             members.member("alertedAt", time(activity.alertedAt))
+            guard history else { return }
             members.member("history") { items in
                 items.array(activity.history) { writer, item in
                     writer.object { fields in

@@ -183,13 +183,16 @@ extension Phone {
         return messages
     }
 
-    /// `{"change", "reason", "activity"}`: one change as the device protocol carries it.
+    /// `{"change", "reason", "activity"}`: one change as the device protocol carries it. The
+    /// activity goes without its history (up to 100 items, which the change itself extends): a
+    /// broadcast changes every subscribed activity at once, and the device lists the history
+    /// when it wants it.
     static func activityDocument(_ change: String, reason: String?, _ activity: LiveActivity, topic: String) -> [UInt8] {
         var writer = JSONWriter()
         writer.object { members in
             members.member("change") { $0.string(change) }
             members.member("reason") { $0.optionalString(reason) }
-            members.member("activity") { $0.raw(ActivityJSON.one(activity, topic: topic, deviceID: "")) }
+            members.member("activity") { $0.raw(ActivityJSON.one(activity, topic: topic, deviceID: "", history: false)) }
         }
         return writer.bytes
     }
