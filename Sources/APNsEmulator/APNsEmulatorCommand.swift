@@ -31,6 +31,8 @@ struct APNsEmulatorCommand: AsyncParsableCommand {
 }
 
 /// Writes a line to standard output at once (unbuffered), so scripts reading it see it immediately.
+/// A reader that went away (`| head -2`) is not an error of the command's: the line is dropped
+/// (`write(_:)` would trap on the broken pipe).
 func say(_ line: String) {
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    try? FileHandle.standardOutput.write(contentsOf: Data((line + "\n").utf8))
 }

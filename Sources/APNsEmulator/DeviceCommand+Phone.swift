@@ -162,5 +162,5 @@ extension DeviceCommand {
 
 /// Prints a line on standard error (what is said about the session, not a notification).
 func sayError(_ line: String) {
-    FileHandle.standardError.write(Data((line + "\n").utf8))
+    try? FileHandle.standardError.write(contentsOf: Data((line + "\n").utf8))
 }

@@ -31,6 +31,19 @@ struct PushCommandTests {
         try await emulator.stop()
     }
 
+    @Test("a reader that stops early (| true) does not crash the command: the push is sent, exit 0")
+    func closedPipe() async throws {
+        let emulator = try await RunningEmulator.start()
+        let command = [Subprocess.emulatorExecutable, "push", "--http2-port", String(emulator.http2Port), "--ca", emulator.caPath,
+                       "--token", Self.token, "--topic", Self.topic, #"{"aps":{"alert":"piped"}}"#]
+        let quoted = command.map { "'" + $0.replacingOccurrences(of: "'", with: #"'\''"#) + "'" }.joined(separator: " ")
+        // `true` exits without reading, so the command's first line meets a closed pipe.
+        let run = try await Subprocess.run("bash", ["-c", "set -o pipefail; \(quoted) | true"])
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr.prefix(400))")
+        #expect(try await emulator.journal("token=\(Self.token)").count == 1)
+        try await emulator.stop()
+    }
+
     @Test("a refusal prints APNs' status, reason and detail, and exits 1")
     func refused() async throws {
         let emulator = try await RunningEmulator.start()
