@@ -40,7 +40,11 @@ public struct ProviderAnswer: Sendable {
     }
 
     /// `200 OK`, or the status and reason APNs refused with.
-    public var outcome: String { "\(self.status) \(self.error.reason ?? (self.status == 200 ? "OK" : "(no reason)"))" }
+    public var outcome: String {
+        // The channel APIs answer 201 (created) and 204 (deleted) as well as 200, without a reason.
+        let success = [200: "OK", 201: "Created", 204: "No Content"]
+        return "\(self.status) \(self.error.reason ?? success[self.status] ?? "(no reason)")"
+    }
 
     /// Every value of a header, in order.
     public func headers(_ name: String) -> [String] { self.headers.filter { $0.name == name }.map(\.value) }
