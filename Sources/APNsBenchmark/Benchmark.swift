@@ -6,6 +6,7 @@ import Foundation
 ///   swift run -c release APNsBenchmark gateway [connections] [frames] [tokens]  binary gateway throughput
 ///   swift run -c release APNsBenchmark floor PORT KEY.pem CERT.pem [threads]    the bare stack's 200s
 ///   swift run -c release APNsBenchmark floor-nghttp2 PORT KEY.pem CERT.pem [threads]  the same on libnghttp2
+///   swift run -c release APNsBenchmark broadcast [devices] [activities per device] [broadcasts]  broadcast fan-out
 @main
 struct Benchmark {
     static func main() async throws {
@@ -19,14 +20,17 @@ struct Benchmark {
             return
         }
         let gateway = arguments.first == "gateway"
-        if gateway || arguments.first == "delivery" { arguments.removeFirst() }
+        let broadcast = arguments.first == "broadcast"
+        if gateway || broadcast || arguments.first == "delivery" { arguments.removeFirst() }
         let numbers = arguments.compactMap { Int($0) }
         guard numbers.count == arguments.count else {
-            print("usage: APNsBenchmark [delivery] [devices] [pushes] [providers] | gateway [connections] [frames] [tokens]")
+            print("usage: APNsBenchmark [delivery] [devices] [pushes] [providers] | gateway [connections] [frames] [tokens] | broadcast [devices] [activities per device] [broadcasts]")
             exit(2)
         }
         if gateway {
             try await GatewayBenchmark.run(numbers)
+        } else if broadcast {
+            try await BroadcastBenchmark.run(numbers)
         } else {
             try await DeliveryBenchmark.run(numbers)
         }
