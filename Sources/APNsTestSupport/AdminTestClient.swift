@@ -48,9 +48,17 @@ public enum AdminTestClient {
         head.headers.add(name: "host", value: "\(host):\(port)")
         head.headers.add(name: "connection", value: "close")
         head.headers.add(name: "content-length", value: String(body?.utf8.count ?? 0))
-        channel.write(HTTPClientRequestPart.head(head), promise: nil)
+        // A request NIO refuses to write (say, a path it will not send) must fail, not wait for an answer.
+        let written = channel.write(HTTPClientRequestPart.head(head))
         if let body { channel.write(HTTPClientRequestPart.body(.byteBuffer(ByteBuffer(string: body))), promise: nil) }
-        try await channel.writeAndFlush(HTTPClientRequestPart.end(nil))
+        do {
+            try await channel.writeAndFlush(HTTPClientRequestPart.end(nil))
+            try await written.get()
+        } catch {
+            promise.fail(error)
+            try? await channel.close()
+            throw error
+        }
         let response = try await promise.futureResult.get()
         try? await channel.close()
         return response

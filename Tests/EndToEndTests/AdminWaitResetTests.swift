@@ -125,6 +125,7 @@ struct AdminWaitResetTests {
         let token = String(repeating: "ab", count: 32)
         for (path, operations) in paths {
             let concrete = path.replacingOccurrences(of: "{id}", with: "x").replacingOccurrences(of: "{token}", with: token).replacingOccurrences(of: "{asset}", with: "inbox.js")
+                .replacingOccurrences(of: "{bundleId}", with: "com.example.health")
             for method in operations.keys {
                 let upper = method.uppercased()
                 // Each documented operation exists: anything but 404 (unknown path) or 405 (unknown method).
