@@ -1,3 +1,5 @@
+import APNsCore
+
 /// One change to a Live Activity, as the event stream tells it (`event: activity`): `started`,
 /// `updated`, `ignored`, `stale`, `ended`, `dismissed`, or `token` (a token issued: an activity's
 /// update token, or the app's push-to-start token when `activityId` is null).

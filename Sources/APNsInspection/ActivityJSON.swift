@@ -1,3 +1,4 @@
+import APNsCore
 import APNsDevice
 
 /// The admin API's JSON of Live Activities: `GET /api/v1/devices/<token>/activities` and

@@ -1,3 +1,4 @@
+import APNsCore
 import APNsDevice
 
 /// The admin API's JSON of broadcast channels.

@@ -1,3 +1,4 @@
+import APNsCore
 import APNsDevice
 import Foundation
 

@@ -1,3 +1,4 @@
+import APNsCore
 import Foundation
 
 /// RFC 3339 timestamps in UTC with milliseconds, without Foundation's formatters.
@@ -35,5 +36,12 @@ extension Timestamp {
         formatter.formatOptions = [.withInternetDateTime]
         if let date = formatter.date(from: text) { return Int64((date.timeIntervalSince1970 * 1000).rounded()) }
         return nil
+    }
+}
+
+extension JSONWriter {
+    /// An RFC 3339 time from milliseconds since the UNIX epoch, or `null`.
+    public mutating func optionalTime(_ millis: Int64?) {
+        if let millis { self.string(Timestamp.rfc3339(millis: millis)) } else { self.raw("null") }
     }
 }

@@ -63,7 +63,7 @@ extension StoreWriter {
     /// Writes an app's change; inside a commit only (the commit lock held).
     func saveApp(_ change: AppChange, _ txn: Transaction) throws(StoreError) -> StoreOutcome {
         if let settings = change.settings {
-            try txn.put(self.environment.apps, StoreKeys.appKey(change.install), AppCodec.encode(settings))
+            try txn.put(self.environment.apps, StoreKeys.appKey(change.install), AppCodec.encodeApp(settings))
         }
         for notification in change.removed {
             _ = try txn.delete(self.environment.delivered, StoreKeys.deliveredKey(change.install, notification))

@@ -1,3 +1,4 @@
+import APNsCore
 import APNsInspection
 import Foundation
 import APNsProviderClient

@@ -1,5 +1,3 @@
-import APNsCore
-
 /// Builds JSON text by hand: the admin API's output is small and fixed in shape, and payloads,
 /// already validated as JSON objects, are embedded as they are.
 public struct JSONWriter: Sendable {
@@ -7,32 +5,37 @@ public struct JSONWriter: Sendable {
 
     public init() {}
 
-    /// Appends a string literal with JSON escaping.
+    /// Appends a string literal with JSON escaping. Runs of bytes that need none are copied whole.
     public mutating func string(_ value: String) {
         self.bytes.append(UInt8(ascii: "\""))
-        for byte in value.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): self.raw("\\\"")
-            case UInt8(ascii: "\\"): self.raw("\\\\")
-            case 0x0A: self.raw("\\n")
-            case 0x0D: self.raw("\\r")
-            case 0x09: self.raw("\\t")
-            case 0x00..<0x20:
-                self.raw("\\u00")
-                self.bytes.append(contentsOf: Array(Hex.encode([byte]).utf8))
-            default: self.bytes.append(byte)
+        var value = value
+        value.withUTF8 { utf8 in
+            var start = 0
+            for index in utf8.indices where utf8[index] == UInt8(ascii: "\"") || utf8[index] == UInt8(ascii: "\\") || utf8[index] < 0x20 {
+                self.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
+                self.escape(utf8[index])
+                start = index + 1
             }
+            self.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
         }
         self.bytes.append(UInt8(ascii: "\""))
     }
 
-    public mutating func optionalString(_ value: String?) {
-        if let value { self.string(value) } else { self.raw("null") }
+    private mutating func escape(_ byte: UInt8) {
+        switch byte {
+        case UInt8(ascii: "\""): self.raw("\\\"")
+        case UInt8(ascii: "\\"): self.raw("\\\\")
+        case 0x0A: self.raw("\\n")
+        case 0x0D: self.raw("\\r")
+        case 0x09: self.raw("\\t")
+        default:
+            self.raw("\\u00")
+            self.bytes.append(contentsOf: Array(Hex.encode([byte]).utf8))
+        }
     }
 
-    /// An RFC 3339 time from milliseconds since the UNIX epoch, or `null`.
-    public mutating func optionalTime(_ millis: Int64?) {
-        if let millis { self.string(Timestamp.rfc3339(millis: millis)) } else { self.raw("null") }
+    public mutating func optionalString(_ value: String?) {
+        if let value { self.string(value) } else { self.raw("null") }
     }
 
     public mutating func number<I: BinaryInteger>(_ value: I) { self.raw(String(value)) }
