@@ -127,6 +127,8 @@ public struct PushValidator: Sendable {
             }
             var rest = UnsafeBufferPointer(rebasing: bytes[length...])
             if let query = rest.firstIndex(of: UInt8(ascii: "?")) { rest = UnsafeBufferPointer(rebasing: rest[..<query]) }
+            // More than one segment is another path, whatever its last one holds (`/3/device/../x/<token>`).
+            if rest.contains(UInt8(ascii: "/")) { return .failure(.badPath) }
             if rest.isEmpty { return .failure(.missingDeviceToken) }
             guard let token = DeviceToken(hexDigits: rest) else { return .failure(.badDeviceToken) }
             return .success(token)

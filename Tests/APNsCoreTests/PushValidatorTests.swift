@@ -65,7 +65,9 @@ struct PushValidatorTests {
         #expect(self.reason { $0.path = nil } == .badPath)
         #expect(self.reason { $0.path = "/3/device" } == .badPath)
         #expect(self.reason { $0.path = "/3/device/" } == .missingDeviceToken)
-        #expect(self.reason { $0.path = "/3/device/\(Self.token)/x" } == .badDeviceToken)
+        // More than one segment under /3/device/ is another path, not a bad token.
+        #expect(self.reason { $0.path = "/3/device/\(Self.token)/x" } == .badPath)
+        #expect(self.reason { $0.path = "/3/device/\(Self.token)?x=1" } == nil, "a query is not part of the token")
         #expect(self.reason { $0.hasDuplicateHeaders = true } == .duplicateHeaders)
         #expect(self.reason { $0.apnsID = "" } == .badMessageId)
         #expect(self.reason { $0.pushType = "" } == .invalidPushType)

@@ -23,6 +23,10 @@ struct RejectionTests {
         Case(name: "unknown path", path: "/3/devices/\(token)", reason: .badPath),
         Case(name: "old API version", path: "/2/device/\(token)", reason: .badPath),
         Case(name: "no token", path: "/3/device/", reason: .missingDeviceToken),
+        // Not one token under /3/device/: another path, however its last segment reads.
+        Case(name: "a path that walks out", path: "/3/device/../../4/x/\(token)", reason: .badPath),
+        Case(name: "a slash in the token", path: "/3/device/abab/\(token)", reason: .badPath),
+        Case(name: "a trailing slash", path: "/3/device/\(token)/", reason: .badPath),
         Case(name: "odd-length token", path: "/3/device/abc", reason: .badDeviceToken),
         Case(name: "non-hex token", path: "/3/device/" + String(repeating: "zz", count: 32), reason: .badDeviceToken),
         Case(name: "31-byte token", path: "/3/device/" + String(repeating: "ab", count: 31), reason: .badDeviceToken),
