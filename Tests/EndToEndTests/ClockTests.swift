@@ -39,6 +39,19 @@ struct ClockTests {
         try await emulator.stop()
     }
 
+    @Test("the clock goes no further than 9999-12-31: a move past it is 400 naming the limit, and nothing moves")
+    func yearLimit() async throws {
+        let emulator = try await RunningEmulator.start()
+        let far = try await emulator.admin("/api/v1/clock", method: "POST", body: #"{"advance": "3000000d"}"#)
+        #expect(far.status == 400 && far.text.contains("9999-12-31T00:00:00.000Z"), "\(far.text)")
+        let late = try await emulator.admin("/api/v1/clock", method: "POST", body: #"{"set": "9999-12-31T00:00:01Z"}"#)
+        #expect(late.status == 400 && late.text.contains("the latest the clock moves to"), "\(late.text)")
+        #expect(try await emulator.adminObject("/api/v1/clock")["offsetMs"] as? Int == 0, "a refused move moves nothing")
+        let edge = try await emulator.adminObject("/api/v1/clock", method: "POST", body: #"{"set": "9999-12-30T00:00:00Z"}"#)
+        #expect((edge["now"] as? String)?.hasPrefix("9999-12-30T00:00:0") == true)
+        try await emulator.stop()
+    }
+
     @Test("apns-expiration follows the moved clock: an hour ahead, a push that expires in 30 minutes is expired and never delivered")
     func expiryFollowsTheClock() async throws {
         let emulator = try await RunningEmulator.start()

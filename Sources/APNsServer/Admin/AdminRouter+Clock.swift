@@ -33,13 +33,20 @@ extension AdminRouter {
         } catch {
             return eventLoop.makeSucceededFuture(Self.error(400, error.message))
         }
+        let latest = Timestamp.rfc3339(millis: EmulatorClock.latestMillis)
         switch move {
         case .advance(let milliseconds):
-            self.clock.advance(by: milliseconds)
+            guard self.clock.advance(by: milliseconds) == .moved else {
+                return eventLoop.makeSucceededFuture(Self.error(400, "advance: \(Self.words(milliseconds)) would take the clock past \(latest), the latest it moves to (dates after year 9999 have no RFC 3339 form)"))
+            }
         case .set(let millis):
-            guard self.clock.set(to: millis) else {
+            switch self.clock.set(to: millis) {
+            case .moved: break
+            case .past:
                 let now = Timestamp.rfc3339(millis: self.clock.nowMillis)
                 return eventLoop.makeSucceededFuture(Self.error(409, "set: \(Timestamp.rfc3339(millis: millis)) is before the clock's now (\(now)); the clock only moves forward"))
+            case .tooLate:
+                return eventLoop.makeSucceededFuture(Self.error(400, "set: \(Timestamp.rfc3339(millis: millis)) is past \(latest), the latest the clock moves to (dates after year 9999 have no RFC 3339 form)"))
             }
         }
         // What the move expired leaves its queue, local notifications it reached fire, and Live
