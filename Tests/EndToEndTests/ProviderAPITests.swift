@@ -66,13 +66,18 @@ struct ProviderAPITests {
         try await emulator.stop()
     }
 
-    @Test("the production environment does not send apns-unique-id")
+    // Apple: apns-unique-id is a development-environment header (pushes and broadcasts alike).
+    @Test("the production environment does not send apns-unique-id, for a push or a broadcast")
     func productionHasNoUniqueID() async throws {
         let emulator = try await RunningEmulator.start { $0.environment = .production }
         let client = try await emulator.http2Client()
         let response = try await client.push(token: Self.token)
         #expect(response.status == 200)
         #expect(response.header("apns-unique-id") == nil)
+        let channel = try await BroadcastTests.channel(client)
+        let broadcast = try await BroadcastTests.publish(client, channel, LiveActivityTests.update(LiveActivityTests.now, "x"))
+        #expect(broadcast.status == 200 && broadcast.header("apns-request-id") != nil)
+        #expect(broadcast.header("apns-unique-id") == nil)
         try await emulator.stop()
     }
 
