@@ -28,16 +28,26 @@ struct KeysCommand: ParsableCommand {
         var teamID: String
 
         @Option(name: .customLong("topic"), help: "Limit the key to this bundle id (and its .voip, .complication… topics); repeatable. Default: any topic.")
-        var topics: [String] = []
+        var topic: [String] = []
 
-        @Option(help: "Limit the key to one environment (development or production). Default: both.")
-        var environment: APNsEnvironment?
+        @Option(
+            name: .customLong("topics"),
+            help: "The same as a comma-separated list, as Apple's key page offers topic-specific keys.",
+            transform: { list in list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
+        )
+        var topicLists: [[String]] = []
+
+        @Option(help: "Where the key may be used, in Apple's words: sandbox (development), production or both.")
+        var environment: KeyEnvironment = .both
+
+        /// Every topic given, by either option.
+        var topics: [String] { self.topic + self.topicLists.flatMap { $0 } }
 
         @Option(name: .customLong("keys"), help: "The emulator's key store (serve --keys).")
         var keysDirectory = "keys"
 
         func register(keyID: String, publicKey: P256.Signing.PublicKey) throws {
-            let key = ProviderKey(keyID: keyID, teamID: self.teamID, publicKey: publicKey, topics: self.topics, environment: self.environment)
+            let key = ProviderKey(keyID: keyID, teamID: self.teamID, publicKey: publicKey, topics: self.topics, environment: self.environment.environment)
             try ProviderKeyStore.register(key, in: self.keysDirectory)
             say("registered key \(keyID) of team \(self.teamID) in \(self.keysDirectory)/\(ProviderKey.fileName(keyID: keyID))")
         }
@@ -122,6 +132,21 @@ struct KeysCommand: ParsableCommand {
             let key = try ProviderKeyStore.privateKey(p8: self.path)
             let issuedAt = self.issuedAt ?? Int64(Date().timeIntervalSince1970)
             say(try ProviderToken.sign(keyID: keyID, teamID: self.teamID, issuedAt: issuedAt, with: key))
+        }
+    }
+}
+
+/// `keys create --environment`: Apple's key page offers Sandbox, Production, or both;
+/// `development` is taken for sandbox, as `serve --environment` names it.
+enum KeyEnvironment: String, ExpressibleByArgument, CaseIterable {
+    case sandbox, development, production, both
+
+    /// The one environment the key is bound to; nil for both.
+    var environment: APNsEnvironment? {
+        switch self {
+        case .sandbox, .development: .development
+        case .production: .production
+        case .both: nil
         }
     }
 }

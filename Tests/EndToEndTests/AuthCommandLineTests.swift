@@ -79,4 +79,37 @@ struct AuthCommandLineTests {
         await emulator.kill(SIGTERM)
         try directory.remove()
     }
+
+    // Apple, "Establishing a token-based connection to APNs": a key may be limited to Sandbox or
+    // Production and to chosen topics; a token from a key for the other environment is refused
+    // with BadEnvironmentKeyIdInToken.
+    @Test("keys create --environment sandbox|production|both and --topics: each key pushes only where it may")
+    func scopedKeys() async throws {
+        let directory = try TemporaryDirectory()
+        let (certs, keys, provider) = (directory.appending("certs"), directory.appending("keys"), directory.appending("provider"))
+        let emulator = try await EmulatorProcess.start(
+            arguments: ["--auth", "strict", "--certs-dir", certs, "--keys", keys, "--data-dir", directory.appending("data")],
+            output: directory.appending("emulator.log")
+        )
+        func token(_ keyID: String, _ scope: [String]) async throws -> String {
+            let created = try await Subprocess.run(Subprocess.emulatorExecutable, ["keys", "create", "--team-id", "ABCDE12345", "--key-id", keyID, "--keys", keys, "--out", provider] + scope)
+            try #require(created.status == 0, "keys create failed: \(created.stderr)")
+            let signed = try await Subprocess.run(Subprocess.emulatorExecutable, ["keys", "token", provider + "/AuthKey_\(keyID).p8", "--team-id", "ABCDE12345"])
+            return signed.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        func push(_ jwt: String, topic: String) async throws -> String {
+            try await self.curl(emulator.http2Port, ca: certs + "/ca.pem", ["--header", "apns-topic: \(topic)", "--header", "authorization: bearer \(jwt)"])
+        }
+        let production = try await token("PRODUCTION", ["--environment", "production"])
+        #expect(try await push(production, topic: "com.example.app") == #"{"reason":"BadEnvironmentKeyIdInToken"}403"#, "the emulator is the sandbox")
+        let sandbox = try await token("SANDBOXKEY", ["--environment", "sandbox", "--topics", "com.example.app, com.example.news"])
+        #expect(try await push(sandbox, topic: "com.example.news") == "200")
+        #expect(try await push(sandbox, topic: "com.example.other").hasSuffix("403"), "a topic the key was not made for")
+        let both = try await token("BOTHKEY001", ["--environment", "both"])
+        #expect(try await push(both, topic: "com.example.other") == "200")
+        let refused = try await Subprocess.run(Subprocess.emulatorExecutable, ["keys", "create", "--team-id", "ABCDE12345", "--keys", keys, "--out", provider, "--environment", "staging"])
+        #expect(refused.status != 0 && refused.stderr.contains("sandbox"), "\(refused.stderr)")
+        await emulator.kill(SIGTERM)
+        try directory.remove()
+    }
 }
