@@ -40,6 +40,15 @@ public struct JSONWriter: Sendable {
 
     public mutating func number<I: BinaryInteger>(_ value: I) { self.raw(String(value)) }
 
+    /// A finite number, as ``text(of:)`` writes it.
+    public mutating func number(_ value: Double) { self.raw(Self.text(of: value)) }
+
+    /// A finite number as the shortest text that reads back as the same `Double`: whole numbers
+    /// without a fraction (`40`, not `40.0`), others as Swift prints them (`0.25`, `1e-07`).
+    public static func text(of value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+    }
+
     /// Appends text that is already JSON.
     public mutating func raw(_ text: String) { self.bytes.append(contentsOf: text.utf8) }
 

@@ -152,7 +152,7 @@ public enum Presenter {
         return elements.map { element in
             switch element {
             case .string(let text): text
-            case .number(let number): number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : String(number)
+            case .number(let number): JSONWriter.text(of: number)
             case .bool(let flag): flag ? "true" : "false"
             default: ""
             }

@@ -61,13 +61,13 @@ extension AppCodec {
             members.member("activityState") { $0.string(activity.activityState.rawValue) }
             if let value = activity.staleDate { members.member("staleDate") { $0.number(value) } }
             if let value = activity.dismissalDate { members.member("dismissalDate") { $0.number(value) } }
-            members.member("relevanceScore") { Self.number(activity.relevanceScore, into: &$0) }
+            members.member("relevanceScore") { $0.number(activity.relevanceScore) }
             if let value = activity.updateToken { members.member("updateToken") { $0.string(value) } }
             if let value = activity.channelID { members.member("channelID") { $0.string(value) } }
             members.member("startedBy") { $0.string(activity.startedBy) }
             members.member("startedAt") { $0.number(activity.startedAt) }
             if let value = activity.endedAt { members.member("endedAt") { $0.number(value) } }
-            if let value = activity.lastTimestamp { members.member("lastTimestamp") { Self.number(value, into: &$0) } }
+            if let value = activity.lastTimestamp { members.member("lastTimestamp") { $0.number(value) } }
             if let alert = activity.alert {
                 members.member("alert") { writer in
                     writer.object { fields in
@@ -102,7 +102,7 @@ extension AppCodec {
         case .bool(let flag): writer.raw(flag ? "true" : "false")
         case .number(let number):
             guard number.isFinite else { return false }
-            Self.number(number, into: &writer)
+            writer.number(number)
         case .string(let text): writer.string(text)
         case .array(let items):
             var finite = true
@@ -116,10 +116,5 @@ extension AppCodec {
             return finite
         }
         return true
-    }
-
-    /// A finite number as the shortest text that reads back as the same `Double`.
-    private static func number(_ value: Double, into writer: inout JSONWriter) {
-        if value == value.rounded(), abs(value) < 1e15 { writer.raw(String(Int64(value))) } else { writer.raw(value.description) }
     }
 }
