@@ -8,8 +8,10 @@ public enum LogStatus: UInt8, Sendable, CaseIterable, CustomStringConvertible {
     case delivered = 3
     /// A newer notification replaced it (same collapse id, or the `latest` policy).
     case replaced = 4
-    /// Dropped: the queue was over its cap, or the token was unregistered.
+    /// Dropped: the queue was over its cap.
     case dropped = 5
+    /// Its token was unregistered (the app was removed) while it waited.
+    case unregistered = 6
 
     public var description: String {
         switch self {
@@ -18,6 +20,7 @@ public enum LogStatus: UInt8, Sendable, CaseIterable, CustomStringConvertible {
         case .delivered: return "delivered"
         case .replaced: return "replaced"
         case .dropped: return "dropped"
+        case .unregistered: return "unregistered"
         }
     }
 }

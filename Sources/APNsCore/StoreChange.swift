@@ -2,7 +2,9 @@
 public enum StoreChange: Sendable {
     /// Accepted under `sequence` at `at`: queued (`status` nil), or never stored and logged at once
     /// (expiration 0: `.delivered` when handed to a connected device, `.discarded` otherwise).
-    case accepted(Notification, sequence: UInt64, at: Int64, status: LogStatus?)
+    /// `connected`: a device held the token when it arrived (else it waits for one: the Push
+    /// Notifications Console's "Stored - Device Offline").
+    case accepted(Notification, sequence: UInt64, at: Int64, status: LogStatus?, connected: Bool)
     /// Left its queue at `at` (delivered, expired, replaced, dropped).
     case left(Notification, sequence: UInt64, status: LogStatus, at: Int64)
     /// Every queue and log was emptied (and the tokens too, when `devices`).

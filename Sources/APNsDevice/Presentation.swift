@@ -33,12 +33,18 @@ public struct Presentation: Hashable, Sendable, Codable {
     public var appNotified = false
     /// Other things a person would want to know (a sound replaced, a category not registered).
     public var notes: [String] = []
+    /// The user turned the app's notifications off (authorization denied) and the payload had
+    /// something for them: APNs counts it as "Discarded - Disabled".
+    public var notificationsDisabled = false
+    /// For the push types that wake a part of the app rather than show anything (widgets,
+    /// controls, push to talk, location, complication, file provider, MDM): what the phone did.
+    public var wake: WakeOutcome?
 
     public init() {}
 
     enum CodingKeys: String, CodingKey {
         case shown, style, title, subtitle, body, sound, badge, category, threadID = "threadId", actions, minimalActions, suppressed,
-            silent, localized, appNotified, notes
+            silent, localized, appNotified, notes, notificationsDisabled, wake
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -61,6 +67,8 @@ public struct Presentation: Hashable, Sendable, Codable {
         try container.encode(self.localized, forKey: .localized)
         try container.encode(self.appNotified, forKey: .appNotified)
         try container.encode(self.notes, forKey: .notes)
+        try container.encode(self.notificationsDisabled, forKey: .notificationsDisabled)
+        try container.encode(self.wake, forKey: .wake)
     }
 
     public init(from decoder: any Decoder) throws {
@@ -82,6 +90,8 @@ public struct Presentation: Hashable, Sendable, Codable {
         self.localized = try container.decode([LocalizedText].self, forKey: .localized)
         self.appNotified = try container.decode(Bool.self, forKey: .appNotified)
         self.notes = try container.decode([String].self, forKey: .notes)
+        self.notificationsDisabled = try container.decodeIfPresent(Bool.self, forKey: .notificationsDisabled) ?? false
+        self.wake = try container.decodeIfPresent(WakeOutcome.self, forKey: .wake)
     }
 
     /// The buttons offered in `context`.

@@ -27,6 +27,7 @@ public enum Presenter {
         // elsewhere an app asking for background fetch is woken as well.
         presentation.appNotified = foreground || contentAvailable
         let allowed = Self.allowed(app, foreground: foreground)
+        presentation.notificationsDisabled = app.authorization.status == .denied
 
         if content.hasAlert {
             if let reason = allowed.alert {

@@ -43,6 +43,8 @@ public final class EmulatorMetrics: Sendable {
     private let devicesConnected: CoreMetrics.Gauge
     /// Broadcast push's counters and gauges.
     public let broadcast: BroadcastMetrics
+    /// The Push Notifications Console's metrics, by push type and priority.
+    public let console: ConsoleMetrics
     private let providersConnected: PerInterface<CoreMetrics.Gauge>
     /// Provider connections open now, by interface.
     private let http2Connections = Atomic<Int>(0)
@@ -82,6 +84,7 @@ public final class EmulatorMetrics: Sendable {
         self.queueDepth = CoreMetrics.Gauge(label: "apns_queue_depth", factory: factory)
         self.devicesConnected = CoreMetrics.Gauge(label: "apns_devices_connected", factory: factory)
         self.broadcast = BroadcastMetrics(factory: factory)
+        self.console = ConsoleMetrics(factory: factory)
     }
 
     /// Counts what a store commit did; on the writer thread.
@@ -90,7 +93,7 @@ public final class EmulatorMetrics: Sendable {
         self.commitDuration.recordNanoseconds(Self.nanoseconds(commit.duration))
         for change in commit.changes {
             switch change {
-            case .accepted(let notification, _, _, let status):
+            case .accepted(let notification, _, _, let status, _):
                 self.accepted[notification.source].increment()
                 if let status { self.finished[status]?.increment() }
             case .left(_, _, let status, _):
@@ -172,10 +175,12 @@ public final class EmulatorMetrics: Sendable {
         self.warnings.withLock { counters in for counter in counters.values { counter.reset() } }
         self.activityPushes.withLock { counters in for counter in counters.values { counter.reset() } }
         self.broadcast.reset()
+        self.console.reset()
     }
 
     /// The Prometheus text exposition, with the gauges read now.
     public func render(queueDepth: Int, devicesConnected: Int) -> [UInt8] {
+        self.console.update()
         self.queueDepth.record(queueDepth)
         self.devicesConnected.record(devicesConnected)
         for (interface, gauge) in self.providersConnected.all {

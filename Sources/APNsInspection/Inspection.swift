@@ -12,9 +12,9 @@ public final class Inspection: Sendable {
 
     /// `logPushes`: one info line per push (accepted or rejected) in `logger`.
     public init(journalCapacity: Int, logger: Logger, logPushes: Bool = false) {
-        self.journal = Journal(capacity: journalCapacity)
-        self.faults = FaultBook()
         self.metrics = EmulatorMetrics()
+        self.journal = Journal(capacity: journalCapacity, console: self.metrics.console)
+        self.faults = FaultBook()
         self.logger = logger
         self.pushLog = PushLog(logger: logger, enabled: logPushes)
     }

@@ -40,9 +40,12 @@ public final class Journal: Sendable {
     }
 
     private let state: Mutex<State>
+    /// Where the Console's metrics are counted, as the delivery log's steps happen.
+    private let console: ConsoleMetrics?
 
-    public init(capacity: Int) {
+    public init(capacity: Int, console: ConsoleMetrics? = nil) {
         self.state = Mutex(State(journal: JournalState(capacity: capacity)))
+        self.console = console
     }
 
     /// Reads the journal under its lock.
@@ -58,17 +61,22 @@ public final class Journal: Sendable {
             let heard = !state.subscribers.isEmpty || !state.waiters.isEmpty
             for change in commit.changes {
                 switch change {
-                case .accepted(let notification, let sequence, let at, let logged):
+                case .accepted(let notification, let sequence, let at, let logged, let connected):
                     let status = logged.map(JournalStatus.init) ?? .queued
                     let entry = state.journal.append(
-                        .accepted(notification), status: status, statusAt: logged == nil ? nil : at, sequence: sequence
+                        .accepted(notification), status: status, statusAt: logged == nil ? nil : at, sequence: sequence,
+                        marks: logged == nil && !connected ? .storedOffline : []
                     )
+                    self.count(entry, notification, logged: logged)
                     guard heard else { continue }
                     Self.emit(Event(kind: "accepted", entry: entry), &state)
                     if logged != nil { Self.emit(Event(kind: status.rawValue, entry: entry), &state) }
                 case .left(let notification, let sequence, let logged, let at):
                     let status = JournalStatus(logged)
                     let updated = state.journal.update(sequence: sequence, status: status, at: at)
+                    if let console = self.console, let name = DeliveryLog.outcomeName(status, updated?.marks ?? [], updated?.presentation) {
+                        console.count(name, notification)
+                    }
                     guard heard else { continue }
                     // An entry pushed out of the journal still has its event, rebuilt from the store's copy.
                     let entry = updated ?? JournalEntry(id: 0, push: .accepted(notification), status: status, statusAt: at, sequence: sequence)
@@ -79,6 +87,14 @@ public final class Journal: Sendable {
                 }
             }
         }
+    }
+
+    /// Counts an accepted notification's first steps among the Console's metrics.
+    private func count(_ entry: JournalEntry, _ notification: Notification, logged: LogStatus?) {
+        guard let console = self.console else { return }
+        console.count(metric: ConsoleMetrics.receivedIndex, notification)
+        if entry.marks.contains(.storedOffline) { console.count(metric: ConsoleMetrics.storedOfflineIndex, notification) }
+        if logged != nil, let name = DeliveryLog.outcomeName(entry.status, entry.marks, entry.presentation) { console.count(name, notification) }
     }
 
     /// Records a request a provider got an error for.
@@ -101,6 +117,18 @@ public final class Journal: Sendable {
     /// Marks an accepted notification's answer as shaped by a fault rule (e.g. delayed).
     public func mark(uniqueID: String, fault: FaultMark) {
         _ = self.state.withLock { $0.journal.mark(uniqueID: uniqueID, fault: fault) }
+    }
+
+    /// The device's power state held an accepted notification back (the first time counts).
+    public func held(uniqueID: String, at: Int64) {
+        self.state.withLock { state in
+            _ = state.journal.modify(uniqueID: uniqueID) { entry in
+                guard !entry.marks.contains(.storedPower) else { return }
+                entry.marks.insert(.storedPower)
+                entry.heldAt = at
+                if case .accepted(let notification) = entry.push { self.console?.count(DeliveryLog.storedPower, notification) }
+            }
+        }
     }
 
     /// The phone presented an accepted notification to its device.
@@ -149,7 +177,11 @@ public final class Journal: Sendable {
         }
         self.state.withLock { state in
             for item in entries.suffix(state.journal.capacity) {
-                state.journal.append(.accepted(item.notification), status: item.status, statusAt: item.at, sequence: item.sequence)
+                // What is still queued after a restart waits in storage for its device.
+                state.journal.append(
+                    .accepted(item.notification), status: item.status, statusAt: item.at, sequence: item.sequence,
+                    marks: item.status == .queued ? .storedOffline : []
+                )
             }
         }
     }

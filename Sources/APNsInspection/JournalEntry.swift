@@ -27,11 +27,25 @@ public struct JournalEntry: Sendable {
     public var simulator: SimulatorForward?
     /// What the phone did with a Live Activity push.
     public var activity: ActivityRecord?
+    /// Where it waited on its way to the device: what its delivery log says beside its status.
+    public var marks = DeliveryMarks()
+    /// When the device's power state first held it back (the Console's "Stored - Power Considerations").
+    public var heldAt: Int64?
 
     /// How the phone presented it when it was handed to its device.
     public var presentation: Presentation? { self.phone?.presentation }
     /// What the user did with it.
     public var response: UserResponse? { self.phone?.response }
+
+    init(id: UInt64, push: Push, status: JournalStatus, statusAt: Int64?, sequence: UInt64?, fault: FaultMark? = nil, marks: DeliveryMarks = DeliveryMarks()) {
+        self.id = id
+        self.push = push
+        self.status = status
+        self.statusAt = statusAt
+        self.sequence = sequence
+        self.fault = fault
+        self.marks = marks
+    }
 
     /// The `apns-unique-id` of an accepted notification; the journal's key of a rejected one.
     public var uniqueID: String {

@@ -30,9 +30,10 @@ public struct JournalState: Sendable {
         status: JournalStatus,
         statusAt: Int64? = nil,
         sequence: UInt64? = nil,
-        fault: FaultMark? = nil
+        fault: FaultMark? = nil,
+        marks: DeliveryMarks = DeliveryMarks()
     ) -> JournalEntry {
-        let entry = JournalEntry(id: self.nextID, push: push, status: status, statusAt: statusAt, sequence: sequence, fault: fault)
+        let entry = JournalEntry(id: self.nextID, push: push, status: status, statusAt: statusAt, sequence: sequence, fault: fault, marks: marks)
         let slot = self.slot(entry.id)
         if let evicted = self.slots[slot]?.sequence { self.bySequence[evicted] = nil }
         self.slots[slot] = entry

@@ -16,14 +16,16 @@ public struct JournalStatus: Hashable, Sendable, CustomStringConvertible {
     public static let discarded = JournalStatus("discarded")
     /// A newer notification with its collapse id (or the `latest` policy) replaced it.
     public static let replaced = JournalStatus("replaced")
-    /// Dropped from a full queue, or its token was unregistered.
+    /// Dropped from a full queue.
     public static let dropped = JournalStatus("dropped")
+    /// Its token was unregistered (the app was removed) while it waited.
+    public static let unregistered = JournalStatus("unregistered")
     /// The provider got an error (a validation failure, a refused token, or an injected fault).
     public static let rejected = JournalStatus("rejected")
     /// A channel management request or a broadcast APNs answered with success: it has no queue.
     public static let accepted = JournalStatus("accepted")
 
-    public static let all: [JournalStatus] = [.queued, .delivered, .expired, .discarded, .replaced, .dropped, .rejected, .accepted]
+    public static let all: [JournalStatus] = [.queued, .delivered, .expired, .discarded, .replaced, .dropped, .unregistered, .rejected, .accepted]
 
     public init?(rawValue: String) {
         guard let found = Self.all.first(where: { $0.rawValue == rawValue }) else { return nil }
@@ -37,6 +39,7 @@ public struct JournalStatus: Hashable, Sendable, CustomStringConvertible {
         case .delivered: self = .delivered
         case .replaced: self = .replaced
         case .dropped: self = .dropped
+        case .unregistered: self = .unregistered
         }
     }
 

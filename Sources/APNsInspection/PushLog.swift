@@ -17,7 +17,7 @@ struct PushLog: Sendable {
     func committed(_ commit: StoreCommit) {
         guard self.enabled else { return }
         for change in commit.changes {
-            guard case .accepted(let notification, _, let at, _) = change else { continue }
+            guard case .accepted(let notification, _, let at, _, _) = change else { continue }
             let latency = max(0, at - notification.receivedAt)
             self.logger.info(
                 "accepted \(Self.short(notification.token.hex)) \(notification.topic ?? "-") \(notification.source.rawValue) \(latency) ms",

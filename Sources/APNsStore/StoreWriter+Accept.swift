@@ -18,7 +18,7 @@ extension StoreWriter {
         guard notification.isStorable(nowSeconds: nowMillis / 1000, maximumStorageSeconds: maximumStorage) else {
             let status: LogStatus = connected ? .delivered : .discarded
             try self.putLog(txn, sequence: assigned, status: status, at: nowMillis, record: record)
-            self.publish(.accepted(notification, sequence: assigned, at: nowMillis, status: status))
+            self.publish(.accepted(notification, sequence: assigned, at: nowMillis, status: status, connected: connected))
             return connected ? .deliverOnce : .discarded
         }
 
@@ -32,7 +32,7 @@ extension StoreWriter {
         try txn.put(self.environment.expiry, StoreKeys.expiryKey(expiration: expiration, sequence: assigned), queueKey)
         try txn.put(self.environment.unique, StoreKeys.uniqueKey(notification.uniqueID), queueKey)
         let queued = try self.adjustQueueLength(notification.token, by: 1, txn)
-        self.publish(.accepted(notification, sequence: assigned, at: nowMillis, status: nil))
+        self.publish(.accepted(notification, sequence: assigned, at: nowMillis, status: nil, connected: connected))
 
         if self.configuration.storagePolicy == .all {
             let excess = queued - self.configuration.maximumQueuedPerDevice

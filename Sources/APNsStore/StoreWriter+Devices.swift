@@ -37,7 +37,7 @@ extension StoreWriter {
         try txn.put(self.environment.feedback, token.bytes, TokenRecordCodec.encodeFeedback(at: nowMillis, topic: record.topic))
 
         for entry in try self.queueEntries(token, txn) {
-            try self.removeQueued(entry.key, record: entry.record, status: .dropped, txn, nowMillis: nowMillis)
+            try self.removeQueued(entry.key, record: entry.record, status: .unregistered, txn, nowMillis: nowMillis)
         }
         return .unregistered(timestamp: nowMillis)
     }

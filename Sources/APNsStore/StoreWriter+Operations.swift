@@ -18,7 +18,7 @@ extension StoreWriter {
             return try self.accept(notification, connected: true, txn, nowMillis: nowMillis, sequence: &sequence)
         case .record(let notification, let status):
             try self.putLog(txn, sequence: sequence, status: status, at: nowMillis, record: NotificationCodec.encode(notification))
-            self.publish(.accepted(notification, sequence: sequence, at: nowMillis, status: status))
+            self.publish(.accepted(notification, sequence: sequence, at: nowMillis, status: status, connected: status == .delivered))
             sequence += 1
             return .recorded
         case .sweepExpired:

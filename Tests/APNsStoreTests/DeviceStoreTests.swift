@@ -72,7 +72,7 @@ struct DeviceStoreTests {
             let outcome = try await store.submit([.unregister(token: Self.token)])
             #expect(outcome == [.unregistered(timestamp: clock.now)])
             #expect(try store.queued(for: Self.token).isEmpty)
-            #expect(try store.logged().first?.status == .dropped)
+            #expect(try store.logged().first?.status == .unregistered)
             #expect(try store.feedback() == [FeedbackEntry(token: Self.token, topic: "com.example.app", at: clock.now)])
             let unregisteredAt = clock.now
             clock.advance(seconds: 5)

@@ -247,7 +247,7 @@ struct StoreChangeTests {
         var kinds: [String] = []
         for change in commits.flatMap(\.changes) {
             switch change {
-            case .accepted(let notification, _, _, let status): kinds.append("accepted \(notification.uniqueID == once.uniqueID ? "once" : "n") \(status?.description ?? "queued")")
+            case .accepted(let notification, _, _, let status, _): kinds.append("accepted \(notification.uniqueID == once.uniqueID ? "once" : "n") \(status?.description ?? "queued")")
             case .left(let notification, _, let status, _): kinds.append("left \(notification.uniqueID == first.uniqueID ? "first" : "second") \(status)")
             case .cleared(let devices): kinds.append("cleared \(devices)")
             }

@@ -179,6 +179,11 @@ def main():
         check('"order": 66' in payload and "From curl" in payload, "the detail shows the payload")
         check(f"apns-topic: {TOPIC}" in headers and "apns-push-type: alert" in headers, "the detail shows the headers")
         check(f"/3/device/{token}" in driver.find_element(By.ID, "detail-curl").text, "the detail offers a curl command")
+        # Its timeline is the delivery log, in the Push Notifications Console's words.
+        wait.until(EC.text_to_be_present_in_element((By.ID, "detail-delivery-log"), "Received by APNs"))
+        check("Stored - Device Offline" in driver.find_element(By.ID, "detail-delivery-log").text or
+              "Delivered to Device" in driver.find_element(By.ID, "detail-delivery-log").text,
+              "the detail's timeline is the delivery log")
         driver.save_screenshot(os.path.join(SHOTS, "detail.png"))
 
         # The phone: a categorised push to an authorised app, presented with its actions.

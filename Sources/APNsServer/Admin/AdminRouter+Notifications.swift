@@ -22,6 +22,8 @@ extension AdminRouter {
             return try request.only("GET") { request.now(self.simulatorFile(id: String(segments[3].dropLast(5)))) }
         case ("notifications", 4):
             return try request.only("GET") { request.now(self.notification(id: segments[3])) }
+        case ("notifications", 5) where segments[4] == "delivery-log":
+            return try request.only("GET") { request.now(self.deliveryLog(id: segments[3])) }
         case ("events", 3):
             return try request.only("GET") { () throws(InspectionError) in eventLoop.makeSucceededFuture(.events(try JournalFilter.parse(query))) }
         case ("reset", 3):
@@ -53,6 +55,24 @@ extension AdminRouter {
             return Self.error(404, "no notification \(id) in the journal")
         }
         return Response(status: 200, body: JournalJSON.entry(entry))
+    }
+
+    /// `GET /api/v1/notifications/<id>/delivery-log`: its way through APNs in the Push
+    /// Notifications Console's words, each step with a time on the emulator's clock.
+    func deliveryLog(id: String) -> Response {
+        guard let entry = self.inspection.journal.read({ $0.entry(uniqueID: id) }) else {
+            return Self.error(404, "no notification \(id) in the journal")
+        }
+        guard let events = DeliveryLog.events(of: entry) else {
+            return Self.error(409, "\(id) was not accepted (status \(entry.status)): APNs delivers nothing it refused, so it has no delivery log")
+        }
+        var writer = JSONWriter()
+        writer.object { members in
+            members.member("uniqueId") { $0.string(id) }
+            members.member("status") { $0.string(entry.status.rawValue) }
+            members.member("events") { DeliveryLog.write(events, into: &$0) }
+        }
+        return Response(status: 200, body: writer.bytes)
     }
 
     /// `GET /api/v1/notifications/<id>.apns`: the notification as a file `xcrun simctl push` reads.

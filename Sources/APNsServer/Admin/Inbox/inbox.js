@@ -245,7 +245,7 @@ const Detail = {
       el("h3", {}, "Payload"), el("pre", { id: "detail-payload" }, this.payloadText(item)),
       el("h3", {}, "Headers"), el("pre", { id: "detail-headers" }, this.headers(item).map(([n, v]) => `${n}: ${v}`).join("\n") || "(none)"),
       el("h3", {}, "Answer"), pairs(answer),
-      el("h3", {}, "Timeline"), this.timeline(item),
+      el("h3", {}, "Timeline"), this.logged(item) ? el("ol", { id: "detail-delivery-log", class: "delivery-log" }, el("li", {}, "loading…")) : this.timeline(item),
       item.source === "broadcast" && item.fanOut ? [el("h3", {}, "Fan-out"), el("ul", { id: "detail-fanout" }, el("li", {}, "loading…"))] : null,
       item.warnings && item.warnings.length ? [el("h3", {}, "Warnings"), el("pre", {}, JSON.stringify(item.warnings, null, 2))] : null,
       item.fault ? [el("h3", {}, "Fault"), el("pre", {}, JSON.stringify(item.fault, null, 2))] : null,
@@ -257,6 +257,25 @@ const Detail = {
     detail.hidden = false;
     $(".split").classList.add("open");
     if (item.source === "broadcast" && item.fanOut) this.fanOut(item.id);
+    if (this.logged(item)) this.deliveryLog(item);
+  },
+
+  /// Whether APNs accepted it, so that it has a delivery log.
+  logged(item) {
+    return item.status !== "rejected" && item.source !== "broadcast";
+  },
+
+  /// The delivery log in the Push Notifications Console's words, as a timeline.
+  async deliveryLog(item) {
+    const log = await api("GET", `/api/v1/notifications/${item.id}/delivery-log`).catch(() => null);
+    const list = $("#detail-delivery-log");
+    if (!list) return;
+    if (!log) {
+      list.replaceChildren(this.timeline(item));
+      return;
+    }
+    list.replaceChildren(...log.events.map((step) => el("li", {},
+      el("strong", {}, step.event), " ", el("time", { datetime: step.at }, clock(step.at)), el("div", { class: "muted" }, step.detail))));
   },
 
   /// What each subscribed activity made of a broadcast (the list's items leave it out).
@@ -273,7 +292,7 @@ const Detail = {
 
 const Live = {
   source: null,
-  kinds: ["accepted", "rejected", "delivered", "expired", "discarded", "replaced", "dropped", "presented", "response", "broadcast"],
+  kinds: ["accepted", "rejected", "delivered", "expired", "discarded", "replaced", "dropped", "unregistered", "presented", "response", "broadcast"],
 
   start() {
     const source = new EventSource("/api/v1/events");

@@ -1,0 +1,24 @@
+/// What the phone did for a push that wakes part of an app instead of showing anything: a
+/// widget's or control's reload, a PushToTalk channel, a location push service extension, a
+/// complication, a file provider, the MDM agent.
+public struct WakeOutcome: Hashable, Sendable, Codable {
+    /// The push type (`widgets`, `controls`, `pushtotalk`, `location`, ...).
+    public var pushType: String
+    /// What was woken: `widgets`, `controls`, `pushToTalkChannel`, `locationPushServiceExtension`,
+    /// `complication`, `fileProviderExtension`, `mdmAgent`.
+    public var target: String
+    /// `woken`, `reloaded`, `deferred` (over the budget) or `notWoken`.
+    public var outcome: String
+    /// What the app (or its extension) was told, or why nothing was woken.
+    public var detail: String
+    /// Extra facts the outcome carries: a reload budget's use, the remote participant.
+    public var facts: [String: String]
+
+    public init(pushType: String, target: String, outcome: String, detail: String, facts: [String: String] = [:]) {
+        self.pushType = pushType
+        self.target = target
+        self.outcome = outcome
+        self.detail = detail
+        self.facts = facts
+    }
+}

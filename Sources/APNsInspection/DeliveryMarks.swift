@@ -1,0 +1,15 @@
+/// Where an accepted notification waited on its way to its device, as the journal remembers it for
+/// the delivery log: one byte, set as the store and the device sessions report.
+public struct DeliveryMarks: OptionSet, Hashable, Sendable {
+    public let rawValue: UInt8
+
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    /// No device held its token when it arrived: it waited in storage ("Stored - Device Offline").
+    public static let storedOffline = DeliveryMarks(rawValue: 1 << 0)
+    /// The device's power state held it back ("Stored - Power Considerations").
+    public static let storedPower = DeliveryMarks(rawValue: 1 << 1)
+
+    /// Whether it reached the device (or was discarded) from storage rather than on arrival.
+    public var fromStorage: Bool { !self.isDisjoint(with: [.storedOffline, .storedPower]) }
+}
