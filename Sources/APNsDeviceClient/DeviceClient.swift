@@ -17,6 +17,8 @@ public final class DeviceClient: Sendable {
     public let events: AsyncStream<DeviceEvent>
     /// The protocol version the session speaks.
     public let version: UInt8
+    /// The device id this connection said hello with.
+    public let deviceID: String
     private let channel: any Channel
     private let handler: NIOLoopBound<DeviceClientHandler>
 
@@ -51,7 +53,7 @@ public final class DeviceClient: Sendable {
         let handler = try await channel.eventLoop.submit {
             NIOLoopBound(try channel.pipeline.syncOperations.handler(type: DeviceClientHandler.self), eventLoop: channel.eventLoop)
         }.get()
-        let client = DeviceClient(channel: channel, handler: handler, notifications: stream, events: events, version: version)
+        let client = DeviceClient(channel: channel, handler: handler, notifications: stream, events: events, version: version, deviceID: deviceID)
         let reply = try await client.request(.hello(version: version, deviceID: deviceID), expecting: .welcome)
         guard case .welcome = reply else { throw DeviceClientError.unexpectedReply(reply) }
         return client
@@ -62,8 +64,10 @@ public final class DeviceClient: Sendable {
         handler: NIOLoopBound<DeviceClientHandler>,
         notifications: AsyncThrowingStream<APNsCore.Notification, any Error>,
         events: AsyncStream<DeviceEvent>,
-        version: UInt8
+        version: UInt8,
+        deviceID: String
     ) {
+        self.deviceID = deviceID
         self.channel = channel
         self.handler = handler
         self.notifications = notifications

@@ -9,7 +9,7 @@ enum ReplyKind: Hashable {
     case welcome, registered, resumed, unregistered, pong
     /// Version 2, answered by their own message or by `refused`, matched by subject (topic or
     /// unique id) since the same messages also arrive unasked.
-    case authorization, app, response, scheduled, pending, cancelled
+    case authorization, app, response, scheduled, pending, cancelled, power
     /// Version 3: the answer to start-activity, end-activity and activities.
     case activities
 
@@ -17,7 +17,7 @@ enum ReplyKind: Hashable {
     var isPhone: Bool {
         switch self {
         case .welcome, .registered, .resumed, .unregistered, .pong: false
-        case .authorization, .app, .response, .scheduled, .pending, .cancelled, .activities: true
+        case .authorization, .app, .response, .scheduled, .pending, .cancelled, .power, .activities: true
         }
     }
 }
@@ -36,6 +36,8 @@ public enum DeviceEvent: Sendable {
     /// Version 3: ActivityKit issued a token: an activity's update token, or the app's
     /// push-to-start token (`activityID` nil).
     case activityToken(topic: String, activityID: String?, token: DeviceToken)
+    /// The device's power state changed (through the admin API, or as asked here).
+    case power(DevicePowerState)
 }
 
 /// Routes server messages: replies to the request waiting for that kind (in order), notifications
@@ -109,6 +111,10 @@ final class DeviceClientHandler: ChannelInboundHandler {
         case .cancelled(let topic, _): self.phoneReply(.cancelled, topic, message)
         case .activities(let topic, _): self.phoneReply(.activities, topic, message)
         case .activityToken(let topic, let activityID, let token): self.events.yield(.activityToken(topic: topic, activityID: activityID, token: token))
+        case .power(let document):
+            guard let power = self.decode(DevicePowerState.self, document, context: context) else { return }
+            self.events.yield(.power(power))
+            self.phoneReply(.power, power.deviceId, message)
         case .activity(let topic, let document):
             guard let change = self.decode(ActivityChangeDocument.self, document, context: context) else { return }
             self.events.yield(.activity(topic: topic, change: change.change, reason: change.reason, change.activity))

@@ -32,6 +32,7 @@ extension DeviceCommand {
         case .response(let response): say(#"{"response":"# + PhoneJSON.encoded(response) + "}")
         case .activity(_, let change, let reason, let activity): say(Self.activityLine(change, reason: reason, activity))
         case .activityToken(_, let activityID, let token): say(Self.tokenLine(activityID: activityID, token: token))
+        case .power(let power): say(#"{"power":{"online":\#(power.online),"lowPowerMode":\#(power.lowPowerMode),"locked":\#(power.locked)}}"#)
         case .presented, .app: break
         }
     }

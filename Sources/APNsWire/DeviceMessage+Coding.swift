@@ -36,6 +36,8 @@ extension DeviceClientMessage {
             self = .cancel(topic: try body.string(), identifier: try body.optionalString())
         case DeviceMessageType.declareActivities...DeviceMessageType.listActivities:
             self = try Self.activityMessage(frame.type, &body)
+        case DeviceMessageType.power:
+            self = .power(document: try body.payload())
         default:
             throw DeviceProtocolError(.unknownMessage, "unknown message type 0x\(String(frame.type, radix: 16))")
         }
@@ -95,6 +97,9 @@ extension DeviceClientMessage {
             body.writeDeviceOptionalString(identifier)
         case .declareActivities, .startActivity, .endActivity, .listActivities:
             type = self.writeActivity(into: &body)
+        case .power(let document):
+            type = DeviceMessageType.power
+            body.writeDevicePayload(document)
         }
         return DeviceFrame(type: type, body: body)
     }
@@ -169,6 +174,8 @@ extension DeviceServerMessage {
             self = .cancelled(topic: try body.string(), removed: try body.u16())
         case DeviceMessageType.activity...DeviceMessageType.activities:
             self = try Self.activityMessage(frame.type, &body)
+        case DeviceMessageType.powerState:
+            self = .power(document: try body.payload())
         default:
             throw DeviceProtocolError(.unknownMessage, "unknown message type 0x\(String(frame.type, radix: 16))")
         }
@@ -259,6 +266,9 @@ extension DeviceServerMessage {
             body.writeInteger(removed)
         case .activity, .activityToken, .activities:
             type = self.writeActivity(into: &body)
+        case .power(let document):
+            type = DeviceMessageType.powerState
+            body.writeDevicePayload(document)
         }
         return DeviceFrame(type: type, body: body)
     }

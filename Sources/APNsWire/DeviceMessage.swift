@@ -34,13 +34,16 @@ public enum DeviceClientMessage: Hashable, Sendable {
     case endActivity(topic: String, activityID: String, document: [UInt8])
     /// Version 3: the app lists its activities.
     case listActivities(topic: String)
+    /// Version 2: changes the device's power and connectivity (JSON: any of `online`,
+    /// `lowPowerMode`, `locked`); `{}` only asks.
+    case power(document: [UInt8])
 }
 
 extension DeviceClientMessage {
     /// Whether the message exists only from protocol version 2 on.
     public var needsVersion2: Bool {
         switch self {
-        case .authorize, .configure, .respond, .schedule, .listPending, .cancel: true
+        case .authorize, .configure, .respond, .schedule, .listPending, .cancel, .power: true
         default: self.needsVersion3
         }
     }
@@ -72,6 +75,7 @@ extension DeviceClientMessage {
         case .startActivity: "start-activity"
         case .endActivity: "end-activity"
         case .listActivities: "activities"
+        case .power: "power"
         }
     }
 }
@@ -111,6 +115,9 @@ public enum DeviceServerMessage: Hashable, Sendable {
     case activityToken(topic: String, activityID: String?, token: DeviceToken)
     /// Version 3: the answer to `activities` (JSON as `GET .../activities`).
     case activities(topic: String, document: [UInt8])
+    /// Version 2: the device's power state (JSON `{"deviceId", "online", "lowPowerMode",
+    /// "locked"}`), as an answer to `power` and whenever the admin API changes it.
+    case power(document: [UInt8])
 }
 
 /// How the server took one token a device presented in `resume`.
@@ -160,6 +167,7 @@ enum DeviceMessageType {
     static let startActivity: UInt8 = 0x0E
     static let endActivity: UInt8 = 0x0F
     static let listActivities: UInt8 = 0x10
+    static let power: UInt8 = 0x11
     static let welcome: UInt8 = 0x81
     static let registered: UInt8 = 0x82
     static let resumed: UInt8 = 0x83
@@ -178,4 +186,5 @@ enum DeviceMessageType {
     static let activity: UInt8 = 0x90
     static let activityToken: UInt8 = 0x91
     static let activities: UInt8 = 0x92
+    static let powerState: UInt8 = 0x93
 }

@@ -52,6 +52,19 @@ struct DeviceSessionStateMachineTests {
         #expect(self.failureCode(responding.received(.respond(uniqueID: "u", action: "default", text: nil, context: 3))) == .invalidArgument)
     }
 
+    @Test("power: refused on a version-1 session; on version 2 for the session's own device, answered at once (nothing held behind it)")
+    func power() {
+        var old = self.active()
+        #expect(self.failureCode(old.received(.power(document: Array("{}".utf8)))) == .unexpectedMessage)
+
+        var machine = DeviceSessionStateMachine()
+        _ = machine.received(.hello(version: 2, deviceID: "phone"))
+        let document = Array(#"{"lowPowerMode": true}"#.utf8)
+        #expect(machine.received(.power(document: document)) == .power(deviceID: "phone", document: document))
+        #expect(!machine.busy)
+        #expect(machine.received(.ping(1)) == .send(.pong(1)))
+    }
+
     @Test("local notification requests go to the session's own app, one at a time; version 1 and empty topics are refused")
     func localNotifications() {
         var old = self.active()

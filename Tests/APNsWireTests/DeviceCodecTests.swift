@@ -106,6 +106,9 @@ struct DeviceCodecTests {
         #expect(pushToStart == [0, 0, 0, 39, 0x91, 0, 1, 0x74, 0, 0, 32] + Array(repeating: 0xAB, count: 32))
         let frame = DeviceServerMessage.activityToken(topic: "t", activityID: "a", token: token).frame()
         #expect(try DeviceServerMessage(frame: frame) == .activityToken(topic: "t", activityID: "a", token: token))
+        // Version 2's power state: a JSON document each way.
+        #expect(try self.bytes(DeviceClientMessage.power(document: [0x7B, 0x7D]).frame()) == [0, 0, 0, 7, 0x11, 0, 0, 0, 2, 0x7B, 0x7D])
+        #expect(try self.bytes(DeviceServerMessage.power(document: [0x7B, 0x7D]).frame()) == [0, 0, 0, 7, 0x93, 0, 0, 0, 2, 0x7B, 0x7D])
     }
 
     func clientError(_ type: UInt8, _ body: [UInt8]) -> DeviceErrorCode? {

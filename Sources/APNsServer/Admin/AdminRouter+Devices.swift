@@ -25,8 +25,38 @@ extension AdminRouter {
                 guard let token = DeviceToken(hex: segments[3]) else { return request.now(Self.badToken) }
                 return request.later(self.unregister(token, on: request.eventLoop))
             }
+        case ("devices", 5) where segments[4] == "power":
+            guard let token = DeviceToken(hex: segments[3]) else { return request.now(Self.badToken) }
+            switch request.method {
+            case "GET": return request.now(self.power(of: token, change: nil))
+            case "PUT": return request.now(self.power(of: token, change: request.body))
+            default: return request.now(Self.notAllowed("GET", "PUT"))
+            }
         default:
             return request.now(Self.error(404, "no such endpoint: \(request.path)"))
+        }
+    }
+
+    /// `GET|PUT /api/v1/devices/<token>/power`: the power state of the device holding `token`;
+    /// a PUT changes what its document gives (`online`, `lowPowerMode`, `locked`).
+    func power(of token: DeviceToken, change: [UInt8]?) -> Response {
+        let deviceID: String
+        do {
+            guard let record = try self.relay.records(of: [token]).first?.record else {
+                return Self.error(404, "no device holds token \(token.hex): register it first")
+            }
+            guard let id = record.deviceID else {
+                return Self.error(409, "token \(token.hex) was registered without a device (through the admin API), so no device's power can be set for it")
+            }
+            deviceID = id
+        } catch {
+            return Self.error(500, "\(error)")
+        }
+        guard let change else { return Response(status: 200, body: Relay.powerJSON(deviceID, self.relay.power.power(of: deviceID))) }
+        do {
+            return Response(status: 200, body: Relay.powerJSON(deviceID, try self.relay.changePower(of: deviceID, change)))
+        } catch {
+            return Self.error(400, error.message)
         }
     }
 

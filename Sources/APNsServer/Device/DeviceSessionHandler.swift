@@ -14,8 +14,12 @@ final class DeviceSessionHandler: ChannelInboundHandler {
     let logger: Logger
     var machine = DeviceSessionStateMachine()
     private(set) var context: ChannelHandlerContext?
-    private var subscriber: DeviceSubscriber?
+    private(set) var subscriber: DeviceSubscriber?
     private var readingPaused = false
+    /// The device's power state, as the power book last told this session.
+    var power = DevicePower()
+    /// What the power state holds back for a later burst, oldest first (still queued in the store).
+    var held: [Notification] = []
 
     init(relay: Relay, logger: Logger) {
         self.relay = relay
@@ -28,7 +32,8 @@ final class DeviceSessionHandler: ChannelInboundHandler {
         self.subscriber = DeviceSubscriber(
             eventLoop: context.eventLoop,
             handOver: { notification in bound.value.deliver(notification) },
-            tell: { message in bound.value.tell(message) }
+            tell: { message in bound.value.tell(message) },
+            powerChanged: { power in bound.value.powerChanged(power) }
         )
     }
 
@@ -56,8 +61,9 @@ final class DeviceSessionHandler: ChannelInboundHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        if let subscriber = self.subscriber, let deviceID = self.machine.deviceID, self.machine.version >= 3 {
-            self.relay.hub.unsubscribe(device: deviceID, subscriber)
+        if let subscriber = self.subscriber, let deviceID = self.machine.deviceID {
+            if self.machine.version >= 3 { self.relay.hub.unsubscribe(device: deviceID, subscriber) }
+            self.relay.hub.leave(device: deviceID, subscriber)
         }
         if let subscriber = self.subscriber {
             for token in self.machine.closed() { self.relay.unsubscribe(token, subscriber) }
@@ -75,8 +81,20 @@ final class DeviceSessionHandler: ChannelInboundHandler {
         context.fireUserInboundEventTriggered(event)
     }
 
-    /// Hands a notification to the session, which sends it if it should; on the event loop.
+    /// Hands a notification to the session, which sends it if it should, unless the device's
+    /// power state holds it back; on the event loop.
     func deliver(_ notification: Notification) {
+        guard self.power.online else { return }  // it stays queued until the device is back online
+        if self.power.holds(notification.priority) != nil {
+            self.hold(notification)
+            return
+        }
+        self.handOver(notification)
+        // A priority-10 notification wakes the device: what waited goes with it.
+        if notification.priority == .immediate, !self.held.isEmpty { self.releaseHeld(all: true) }
+    }
+
+    func handOver(_ notification: Notification) {
         let relay = self.relay
         self.perform(self.machine.handOver(notification, nowSeconds: relay.nowSeconds, maximumStorageSeconds: relay.maximumStorageSeconds))
     }
@@ -108,8 +126,10 @@ final class DeviceSessionHandler: ChannelInboundHandler {
             }
         case .send(let message):
             // A version-3 device hears what ActivityKit does for it (tokens, activity changes).
-            if case .welcome(let version) = message, version >= 3, let deviceID = self.machine.deviceID, let subscriber = self.subscriber {
-                self.relay.hub.subscribe(device: deviceID, subscriber)
+            if case .welcome(let version) = message, let deviceID = self.machine.deviceID, let subscriber = self.subscriber {
+                if version >= 3 { self.relay.hub.subscribe(device: deviceID, subscriber) }
+                self.relay.hub.join(device: deviceID, subscriber)
+                self.power = self.relay.power.power(of: deviceID)
             }
             self.send(message)
         case .authorize(let deviceID, let topic, let options, let allow):
@@ -122,6 +142,8 @@ final class DeviceSessionHandler: ChannelInboundHandler {
             self.local(request)
         case .activities(let deviceID, let message):
             self.activities(deviceID: deviceID, message)
+        case .power(let deviceID, let document):
+            self.changePower(deviceID: deviceID, document: document)
         case .register(let topic, let deviceID):
             self.register(topic: topic, deviceID: deviceID, attemptsLeft: 3)
         case .lookUp(let tokens):
@@ -158,7 +180,7 @@ final class DeviceSessionHandler: ChannelInboundHandler {
             .assumeIsolated().whenComplete { result in
                 switch result {
                 case .success(.registered):
-                    if let subscriber = self.subscriber { self.relay.subscribe(token, subscriber) }
+                    if let subscriber = self.subscriber, self.power.online { self.relay.subscribe(token, subscriber) }
                     self.perform(self.machine.registered(topic: topic, token: token))
                     self.answerWaiting()
                 case .success(.tokenTaken) where attemptsLeft > 1:
@@ -201,11 +223,17 @@ final class DeviceSessionHandler: ChannelInboundHandler {
 
     /// Subscribes the resumed tokens, answers `resumed`, then hands over what is queued.
     private func resume(_ tokens: [DeviceToken], reply: DeviceServerMessage) {
+        self.send(reply)
+        // An offline device holds its tokens but hears nothing until it is back online.
+        if self.power.online { self.drain(tokens) }
+    }
+
+    /// Routes `tokens` here, then hands over what they have queued.
+    func drain(_ tokens: [DeviceToken]) {
         guard let subscriber = self.subscriber else { return }
         // Subscribe before reading the queue: a notification accepted in between arrives live
         // and is not sent twice.
         for token in tokens { self.relay.subscribe(token, subscriber) }
-        self.send(reply)
         do {
             for token in tokens {
                 for queued in try self.relay.queued(for: token) { self.deliver(queued.notification) }

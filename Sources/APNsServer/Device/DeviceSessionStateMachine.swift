@@ -39,6 +39,9 @@ struct DeviceSessionStateMachine {
         case local(LocalNotificationsRequest)
         /// Version 3: the app's Live Activities: declare types, start, end, list (then ``answered(_:)``).
         case activities(deviceID: String, DeviceClientMessage)
+        /// Version 2: the device changes (or asks) its power state; answered at once with `power`
+        /// or `refused`.
+        case power(deviceID: String, document: [UInt8])
         /// Send an error frame, then close.
         case fail(DeviceProtocolError)
     }
@@ -129,6 +132,8 @@ struct DeviceSessionStateMachine {
             case .cancel(_, let identifier): .local(.cancel(deviceID: deviceID, topic: topic, identifier: identifier))
             default: .local(.list(deviceID: deviceID, topic: topic))
             }
+        case (.active(let deviceID, _), .power(let document)):
+            return .power(deviceID: deviceID, document: document)
         case (.active, .respond(let uniqueID, let action, let text, let context)):
             guard context <= 2 else { return self.fail(.invalidArgument, "a response context is 0 (as shown), 1 (banner) or 2 (alert), not \(context)") }
             return .respond(uniqueID: uniqueID, action: action, text: text, context: context)

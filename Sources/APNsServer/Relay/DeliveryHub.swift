@@ -1,4 +1,5 @@
 import APNsCore
+import APNsDevice
 import APNsWire
 import NIOCore
 import Synchronization
@@ -10,11 +11,22 @@ public final class DeviceSubscriber: Sendable {
     private let handOver: @Sendable (Notification) -> Void
     /// Tells the session something the phone did (a response, a changed app); runs on `eventLoop`.
     private let tell: @Sendable (DeviceServerMessage) -> Void
+    /// Tells the session its device's power state changed; runs on `eventLoop`.
+    private let powerChanged: @Sendable (DevicePower) -> Void
 
-    init(eventLoop: any EventLoop, handOver: @escaping @Sendable (Notification) -> Void, tell: @escaping @Sendable (DeviceServerMessage) -> Void) {
+    init(
+        eventLoop: any EventLoop, handOver: @escaping @Sendable (Notification) -> Void, tell: @escaping @Sendable (DeviceServerMessage) -> Void,
+        powerChanged: @escaping @Sendable (DevicePower) -> Void
+    ) {
         self.eventLoop = eventLoop
         self.handOver = handOver
         self.tell = tell
+        self.powerChanged = powerChanged
+    }
+
+    /// Tells the session its device's new power state, from any thread.
+    func power(_ power: DevicePower) {
+        self.eventLoop.execute { self.powerChanged(power) }
     }
 
     /// Tells the session `message`, from any thread.
@@ -42,6 +54,8 @@ public final class DeliveryHub: Sendable {
     /// Version-3 sessions by device id: what ActivityKit tells the device (tokens, activity
     /// changes) is for the device, not for one token.
     private let devices = Mutex<[String: DeviceSubscriber]>([:])
+    /// Every session by device id, whatever its version: each hears of its device's power state.
+    private let sessions = Mutex<[String: [ObjectIdentifier: DeviceSubscriber]]>([:])
 
     public init() {}
 
@@ -87,6 +101,23 @@ public final class DeliveryHub: Sendable {
         self.devices.withLock { devices in
             if devices[deviceID] === subscriber { devices[deviceID] = nil }
         }
+    }
+
+    /// Tells `deviceID`'s sessions of power state changes from now on.
+    func join(device deviceID: String, _ subscriber: DeviceSubscriber) {
+        self.sessions.withLock { $0[deviceID, default: [:]][ObjectIdentifier(subscriber)] = subscriber }
+    }
+
+    func leave(device deviceID: String, _ subscriber: DeviceSubscriber) {
+        self.sessions.withLock { sessions in
+            sessions[deviceID]?[ObjectIdentifier(subscriber)] = nil
+            if sessions[deviceID]?.isEmpty == true { sessions[deviceID] = nil }
+        }
+    }
+
+    /// Tells every session of `deviceID` its new power state.
+    func power(device deviceID: String, _ power: DevicePower) {
+        for subscriber in self.sessions.withLock({ $0[deviceID].map { Array($0.values) } ?? [] }) { subscriber.power(power) }
     }
 
     /// Tells the device, if a version-3 session holds it, what the phone did.

@@ -1,4 +1,5 @@
 import APNsCore
+import APNsDevice
 import APNsStore
 import NIOCore
 
@@ -23,6 +24,25 @@ extension Relay {
     /// A device acknowledged a notification: it leaves its queue.
     func acknowledge(uniqueID: String, on eventLoop: any EventLoop) -> EventLoopFuture<Void> {
         self.submit(.acknowledge(uniqueID: uniqueID), on: eventLoop).map { _ in }
+    }
+
+    /// Changes a device's power state and tells its sessions; returns the new state.
+    func changePower(of deviceID: String, _ document: [UInt8]) throws(DeviceModelError) -> DevicePower {
+        let (before, after) = try self.power.change(deviceID, document)
+        if before != after { self.hub.power(device: deviceID, after) }
+        return after
+    }
+
+    /// A device's power state as JSON, for the admin API and the device protocol.
+    static func powerJSON(_ deviceID: String, _ power: DevicePower) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.object { members in
+            members.member("deviceId") { $0.string(deviceID) }
+            members.member("online") { $0.raw(power.online ? "true" : "false") }
+            members.member("lowPowerMode") { $0.raw(power.lowPowerMode ? "true" : "false") }
+            members.member("locked") { $0.raw(power.locked ? "true" : "false") }
+        }
+        return writer.bytes
     }
 
     /// Routes `token`'s notifications to `subscriber` from now on.
@@ -108,7 +128,10 @@ extension Relay {
         // devices every app's settings.
         self.phone.reset(devices: devices)
         // A full reset forgets the provider's channels too, as it forgets tokens.
-        if devices { self.channels.removeAll() }
+        if devices {
+            self.channels.removeAll()
+            self.power.removeAll()
+        }
         return self.submit(.clear(devices: devices), on: eventLoop).map { _ in }
     }
 }

@@ -16,6 +16,8 @@ public final class Relay: Sendable {
     public let phone: Phone
     /// APNs' broadcast channels.
     public let channels: BroadcastChannels
+    /// Each device's power and connectivity.
+    public let power = DevicePowerBook()
     private let batchers: [ObjectIdentifier: StoreBatcher]
 
     /// - Parameter group: the event loops the listeners run on; each gets its own batcher.
