@@ -124,6 +124,13 @@ public struct ProviderAuthStateMachine: Sendable {
         return Reason.expiredProviderToken.explained("the token's iat is \(age) s old (key \(verified.key.keyID)); tokens last \(self.rules.tokenLifetime) s: sign a new one")
     }
 
+    /// Why a push of this type may not go under this credential: location pushes need token-based
+    /// authentication (a certificate-authenticated one is refused as missing its provider token).
+    public static func refusal(of pushType: PushType, credential: ProviderCredential) -> Reason? {
+        guard pushType == .location, case .certificate = credential else { return nil }
+        return Reason.missingProviderToken.explained("location pushes need token-based authentication: sign a provider token (JWT) instead of using the client certificate")
+    }
+
     /// The topic a validated request goes to under its credential, or why it may not. Depends on
     /// the credential alone, so the connection's state is not touched.
     public static func topic(for requested: String?, credential: ProviderCredential) -> Result<String?, Reason> {

@@ -38,6 +38,9 @@ public struct AppModel: Hashable, Sendable, Codable {
     public var activities: [LiveActivity] = []
     /// When the pushes that draw from the budgets arrived, within the last hour.
     public var activityBudget = ActivityBudget()
+    /// The pushed reloads of the app's widgets and controls (push types widgets and controls).
+    public var widgetPushes = ReloadBudget()
+    public var controlPushes = ReloadBudget()
 
     public init() {}
 
@@ -66,11 +69,14 @@ public struct AppModel: Hashable, Sendable, Codable {
         self.pushToStartToken = try container.decodeIfPresent(String.self, forKey: .pushToStartToken)
         self.activities = try field(.activities, [])
         self.activityBudget = try field(.activityBudget, ActivityBudget())
+        self.widgetPushes = try field(.widgetPushes, ReloadBudget())
+        self.controlPushes = try field(.controlPushes, ReloadBudget())
     }
 
     enum CodingKeys: String, CodingKey {
         case authorization, categories, appState, foregroundOptions, alertStyle, language, timeZone, strings, sounds, badge, delivered, pending, locationAuthorization, location
         case activityTypes, liveActivitiesEnabled, frequentUpdates, iosVersion, pushToStartToken, activities, activityBudget
+        case widgetPushes, controlPushes
     }
 
     /// The most notifications kept in Notification Center per app; older ones drop off.

@@ -19,6 +19,9 @@ public struct AppUpdate: Hashable, Sendable, Decodable {
     public var liveActivitiesEnabled: Bool?
     public var frequentUpdates: FrequentUpdates?
     public var iosVersion: String?
+    /// The pushed reloads allowed per 24 hours for the app's widgets and controls.
+    public var widgetPushBudget: Int?
+    public var controlPushBudget: Int?
 
     public init(
         authorization: Authorization? = nil,
@@ -47,6 +50,7 @@ public struct AppUpdate: Hashable, Sendable, Decodable {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case authorization, categories, appState, foregroundOptions, alertStyle, language, timeZone, locationAuthorization, strings, sounds, badge
         case activityTypes, liveActivitiesEnabled, frequentUpdates, iosVersion
+        case widgetPushBudget, controlPushBudget
     }
 
     public init(from decoder: any Decoder) throws {
@@ -67,6 +71,13 @@ public struct AppUpdate: Hashable, Sendable, Decodable {
         self.liveActivitiesEnabled = try container.decodeIfPresent(Bool.self, forKey: .liveActivitiesEnabled)
         self.frequentUpdates = try container.decodeIfPresent(FrequentUpdates.self, forKey: .frequentUpdates)
         self.iosVersion = try container.decodeIfPresent(String.self, forKey: .iosVersion)
+        self.widgetPushBudget = try container.decodeIfPresent(Int.self, forKey: .widgetPushBudget)
+        self.controlPushBudget = try container.decodeIfPresent(Int.self, forKey: .controlPushBudget)
+        for (budget, name) in [(self.widgetPushBudget, "widgetPushBudget"), (self.controlPushBudget, "controlPushBudget")] {
+            if let budget, !(0...10_000).contains(budget) {
+                throw DeviceModelError(.invalid, field: name, "\(name) is the pushed reloads allowed per 24 hours, 0 to 10000")
+            }
+        }
         try self.validate()
     }
 
@@ -120,6 +131,8 @@ public struct AppUpdate: Hashable, Sendable, Decodable {
         if let liveActivitiesEnabled { app.liveActivitiesEnabled = liveActivitiesEnabled }
         if let frequentUpdates { app.frequentUpdates = frequentUpdates }
         if let iosVersion { app.iosVersion = iosVersion }
+        if let widgetPushBudget { app.widgetPushes.perDay = widgetPushBudget }
+        if let controlPushBudget { app.controlPushes.perDay = controlPushBudget }
         return app
     }
 
@@ -127,6 +140,7 @@ public struct AppUpdate: Hashable, Sendable, Decodable {
     public var isAppsOwn: Bool {
         self.authorization == nil && self.alertStyle == nil && self.locationAuthorization == nil
             && self.liveActivitiesEnabled == nil && self.frequentUpdates == nil && self.iosVersion == nil
+            && self.widgetPushBudget == nil && self.controlPushBudget == nil
     }
 }
 

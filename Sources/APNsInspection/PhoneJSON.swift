@@ -44,6 +44,8 @@ public enum PhoneJSON {
             members.member("iosVersion") { $0.string(app.iosVersion) }
             members.member("pushToStartToken") { $0.optionalString(app.pushToStartToken) }
             members.member("activities") { $0.number(app.activities.filter(\.isRunning).count) }
+            members.member("widgetPushes") { $0.raw(Self.encoded(app.widgetPushes)) }
+            members.member("controlPushes") { $0.raw(Self.encoded(app.controlPushes)) }
         }
         return writer.bytes
     }

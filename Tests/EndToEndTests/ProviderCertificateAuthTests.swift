@@ -120,4 +120,16 @@ struct ProviderCertificateAuthTests {
         #expect(try await Self.push(client, topic: "com.example.other").status == 200)
         try await emulator.stop()
     }
+    @Test("a location push needs token-based authentication: with a certificate it is 403 MissingProviderToken, saying so")
+    func locationNeedsToken() async throws {
+        // Apple lists location pushes as token-based only (the issue's source: "Sending notification
+        // requests to APNs"; providers such as Ably refuse them without token authentication, error 40180).
+        let emulator = try await Self.strict()
+        let identity = try emulator.providerIdentity(uid: Self.app, topics: [(Self.app + ".location-query", "location-query")], environments: [.development])
+        let client = try await emulator.http2Client(identity: identity)
+        let response = try await Self.push(client, topic: Self.app + ".location-query", pushType: "location")
+        #expect(response.status == 403 && response.reason == "MissingProviderToken")
+        #expect(response.header("apns-emulator-detail")?.contains("token-based") == true)
+        try await emulator.stop()
+    }
 }

@@ -173,7 +173,12 @@ public final class Phone: Sendable {
         let decided = try self.state.withLock { state throws(StoreError) -> (Presentation, fresh: Bool) in
             if let known = state.presented[notification.uniqueID] { return (known.presentation, false) }
             let before = try Self.load(install, &state, self.store)
-            var (presentation, after) = Presenter.present(payload: notification.payload, uniqueID: notification.uniqueID, at: now, to: before)
+            // Widgets, controls, push to talk, location, complication, file provider and MDM pushes
+            // wake part of the app; the others are presented.
+            var (presentation, after) =
+                PushWake.handles(notification.pushType)
+                ? PushWake.wake(pushType: notification.pushType, payload: notification.payload, priority: notification.priority, at: now, app: before)
+                : Presenter.present(payload: notification.payload, uniqueID: notification.uniqueID, at: now, to: before)
             if let request = state.localRequests.removeValue(forKey: notification.uniqueID),
                 let index = after.delivered.lastIndex(where: { $0.uniqueID == notification.uniqueID })
             {

@@ -145,6 +145,10 @@ final class ProviderStream {
             self.respond(rejection)
         case .success(var notification):
             if let credential {
+                if let reason = ProviderAuthStateMachine.refusal(of: notification.pushType, credential: credential) {
+                    self.respond(Rejection(reason: reason, apnsID: notification.apnsID))
+                    return
+                }
                 switch ProviderAuthStateMachine.topic(for: notification.topic, credential: credential) {
                 case .success(let topic): notification.topic = topic
                 case .failure(let reason):
