@@ -104,6 +104,14 @@ public struct ProviderAuthStateMachine: Sendable {
         if let teamID = self.teamID, teamID != verified.token.teamID {
             return .failure(Reason.invalidProviderToken.explained("this connection's tokens are from team \(teamID); this one is from \(verified.token.teamID)"))
         }
+        // The first key a connection used binds it: another key is taken only when both are the
+        // team's own (team-scoped) keys; a topic-specific key is unrelated to any other.
+        if let bound = self.current?.verified.key, bound.keyID != verified.key.keyID, !(bound.topics.isEmpty && verified.key.topics.isEmpty) {
+            let scoped = bound.topics.isEmpty ? verified.key.keyID : bound.keyID
+            return .failure(
+                Reason.unrelatedKeyIdInToken.explained(
+                    "this connection is bound to key \(bound.keyID), the first it used; key \(verified.key.keyID) is unrelated (\(scoped) is topic-specific): open a new connection for it"))
+        }
         if let environment = verified.key.environment, environment != self.rules.environment {
             return .failure(Reason.badEnvironmentKeyIdInToken.explained("key \(verified.key.keyID) is for \(environment.rawValue); this emulator is \(self.rules.environment.rawValue)"))
         }

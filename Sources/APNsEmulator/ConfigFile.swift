@@ -12,8 +12,8 @@ import Yams
 ///   - keyId: ABC123DEFG
 ///     teamId: ABCDE12345
 ///     p8: creds/AuthKey_ABC123DEFG.p8
-///     topics: [com.example.app]      # optional, as keys create --topic
-///     environment: development       # optional
+///     topics: [com.example.app]      # optional: a topic-specific key, as keys create --topics
+///     environment: sandbox           # optional: sandbox, production or both (the default)
 /// devices:              # tokens, as POST /api/v1/devices; app: as PUT /api/v1/devices/<token>/app
 ///   - topic: com.example.app
 ///     token: abab…                   # optional: a new one is made
@@ -79,12 +79,20 @@ struct ConfigFile {
         } catch {
             throw ConfigFileError("--config \(path): \(origin).p8: \(keyPath) is not a readable P-256 key in PEM: \(error)")
         }
+        // Apple's words for a key's environment: sandbox, production, or both.
         var environment: APNsEnvironment?
-        if let name = fields["environment"] as? String {
-            guard let parsed = APNsEnvironment(rawValue: name) else { throw ConfigFileError("--config \(path): \(origin).environment is development or production") }
-            environment = parsed
+        if let value = fields["environment"] {
+            guard let name = value as? String, let parsed = KeyEnvironment(rawValue: name) else {
+                throw ConfigFileError("--config \(path): \(origin).environment is sandbox, production or both (development is taken for sandbox)")
+            }
+            environment = parsed.environment
         }
-        let topics = fields["topics"] as? [String] ?? []
+        let topics: [String]
+        switch fields["topics"] {
+        case nil: topics = []
+        case let list as [String] where !list.contains(where: \.isEmpty): topics = list
+        default: throw ConfigFileError("--config \(path): \(origin).topics is a list of bundle ids, e.g. [com.example.app]")
+        }
         return ProviderKey(keyID: keyID, teamID: teamID, publicKey: privateKey.publicKey, topics: topics, environment: environment)
     }
 

@@ -70,6 +70,26 @@ struct ProviderAuthStateMachineTests {
         #expect(self.reason(machine.authenticate(authorization: "bearer c", nowSeconds: 2) { _ in .invalid(.invalidProviderToken) }) == .invalidProviderToken)
     }
 
+    @Test("the first key binds the connection: another team key is taken, a topic-specific one is UnrelatedKeyIdInToken (and so is any key after one)")
+    func boundKey() {
+        // "Establishing a token-based connection to APNs": team-scoped and topic-specific keys; a
+        // connection is bound to the first key it uses (APNS-REFERENCE: an unrelated key later gets 403).
+        let teamKey = ProviderKey(keyID: "TEAMKEY002", teamID: "TEAM123456", publicKey: P256.Signing.PrivateKey().publicKey)
+        let scoped = ProviderKey(keyID: "SCOPED0001", teamID: "TEAM123456", publicKey: P256.Signing.PrivateKey().publicKey, topics: ["com.example.app"])
+        var machine = Machine(rules: .init(tokenUpdateInterval: 0), certificate: nil)
+        #expect(self.reason(machine.authenticate(authorization: "bearer a", nowSeconds: 0) { _ in Self.verified(0) }) == nil)
+        #expect(self.reason(machine.authenticate(authorization: "bearer b", nowSeconds: 1) { _ in Self.verified(0, key: teamKey) }) == nil)
+        #expect(self.reason(machine.authenticate(authorization: "bearer c", nowSeconds: 2) { _ in Self.verified(0, key: scoped) }) == .unrelatedKeyIdInToken)
+
+        var topicFirst = Machine(rules: .init(tokenUpdateInterval: 0), certificate: nil)
+        #expect(self.reason(topicFirst.authenticate(authorization: "bearer c", nowSeconds: 0) { _ in Self.verified(0, key: scoped) }) == nil)
+        let refused = self.reason(topicFirst.authenticate(authorization: "bearer a", nowSeconds: 1) { _ in Self.verified(0) })
+        #expect(refused == .unrelatedKeyIdInToken)
+        #expect(refused?.explanation.contains("bound to key SCOPED0001") == true)
+        // The same key with a fresh token is the same key.
+        #expect(self.reason(topicFirst.authenticate(authorization: "bearer d", nowSeconds: 2) { _ in Self.verified(1, key: scoped) }) == nil)
+    }
+
     @Test("certificates: no topic, wrong environment, default topic, disallowed topic; never stream-limited")
     func certificates() throws {
         let single = ProviderCertificate(topics: ["com.example.app"], environments: [.development])

@@ -38,6 +38,40 @@ struct ProviderLibraryTests {
         try await emulator.stop()
     }
 
+    @Test("key scopes with tokens PyJWT signs, over one h2 connection: a topic-specific key after the team key is UnrelatedKeyIdInToken, another topic too, a production key BadEnvironmentKeyIdInToken")
+    func keyScopes() async throws {
+        // Sources: Apple's "Establishing a token-based connection to APNs" (team-scoped and
+        // topic-specific keys, environments) and "Handling notification responses from APNs"
+        // (403 UnrelatedKeyIdInToken, BadEnvironmentKeyIdInToken); APNS-REFERENCE: the first push
+        // binds a connection to its key.
+        let emulator = try await RunningEmulator.start { $0.auth = .strict }
+        let team = "DEF123GHIJ"
+        let keys = [
+            try emulator.registerKey(keyID: "TEAMKEY001", teamID: team),
+            try emulator.registerKey(keyID: "SCOPED0001", teamID: team, topics: [Self.app]),
+            try emulator.registerKey(keyID: "PRODKEY001", teamID: team, environment: .production),
+        ]
+        var arguments = [team, String(repeating: "7b", count: 32), Self.app]
+        for key in keys {
+            let p8 = emulator.directory.appending("AuthKey_\(key.keyID).p8")
+            try key.p8.write(toFile: p8, atomically: true, encoding: .utf8)
+            arguments += [p8, key.keyID]
+        }
+        let run = try await Subprocess.run(Self.python, [Self.keyScript, "127.0.0.1", String(emulator.http2Port), emulator.caPath] + arguments)
+        try #require(run.status == 0, "key_scopes.py failed: \(run.stderr)")
+        let line = run.stdout.split(separator: "\n").last.map(String.init) ?? ""
+        let seen = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(run.stdout)")
+        #expect((seen["teamKey"] as? [Any?])?.first as? String == "200")
+        #expect(seen["scopedAfterTeam"] as? [String] == ["403", "UnrelatedKeyIdInToken"])
+        #expect((seen["scopedFirst"] as? [Any?])?.first as? String == "200")
+        #expect(seen["scopedOtherTopic"] as? [String] == ["403", "UnrelatedKeyIdInToken"])
+        #expect(seen["productionKey"] as? [String] == ["403", "BadEnvironmentKeyIdInToken"])
+        try await emulator.stop()
+    }
+
+    static let keyScript = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("ThirdParty/key_scopes.py").path
+
     @Test("certificate authentication: a certificate from certs provider's CA, topic from its UID")
     func certificate() async throws {
         let emulator = try await RunningEmulator.start { $0.auth = .strict }

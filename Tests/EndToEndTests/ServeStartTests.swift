@@ -98,7 +98,7 @@ struct ServeStartTests {
         let config = directory.appending("emulator.yaml")
         try """
             keys:
-              - {keyId: CFGKEY1234, teamId: TEAM123456, p8: AuthKey_CFGKEY1234.p8, topics: [com.example.config]}
+              - {keyId: CFGKEY1234, teamId: TEAM123456, p8: AuthKey_CFGKEY1234.p8, topics: [com.example.config], environment: sandbox}
             devices:
               - topic: com.example.config
                 token: \(token)
@@ -123,6 +123,9 @@ struct ServeStartTests {
         let faults = try #require(try await get("/api/v1/faults") as? [[String: Any]])
         #expect(faults.count == 1 && faults.first?["times"] as? Int == 2)
         #expect(FileManager.default.fileExists(atPath: directory.appending("keys/CFGKEY1234.json")))
+        // Apple's words: a sandbox key, topic-specific, is kept as such.
+        let stored = try String(contentsOfFile: directory.appending("keys/CFGKEY1234.json"), encoding: .utf8)
+        #expect(stored.contains("development") && stored.contains("com.example.config"), "\(stored)")
         _ = Foundation.kill(serve.pid, SIGTERM)
         #expect(await serve.wait() == 0)
 
@@ -143,6 +146,11 @@ struct ServeStartTests {
         let typo = try self.start(directory, ["--data-dir", directory.appending("data3"), "--config", unknown], portsFile: directory.appending("typo.json"))
         #expect(await typo.wait() != 0)
         #expect(typo.lines.joined().contains("unknown section fault"), "\(typo.lines)")
+        let environment = directory.appending("environment.yaml")
+        try "keys:\n  - {keyId: CFGKEY1234, teamId: TEAM123456, p8: AuthKey_CFGKEY1234.p8, environment: staging}\n".write(toFile: environment, atomically: true, encoding: .utf8)
+        let staging = try self.start(directory, ["--data-dir", directory.appending("data4"), "--config", environment], portsFile: directory.appending("staging.json"))
+        #expect(await staging.wait() != 0)
+        #expect(staging.lines.joined().contains("sandbox, production or both"), "\(staging.lines)")
         try directory.remove()
     }
 }
