@@ -99,12 +99,18 @@ extension DeviceCommand {
             case ("state", 2), ("timezone", 2), ("schedule", 2...), ("pending", 1), ("cancel", 2):
                 guard let topic else { throw DeviceCommandError("\(verb) needs --topic (the app), or a notification printed first") }
                 return try await self.performForApp(verb, words, command, on: client, topic: topic)
+            case ("power", 1...):
+                // power, or power online=false lowPowerMode=true locked=true: the device's own state.
+                let state = try await client.setPower(
+                    online: try Self.flag(words, "online"), lowPowerMode: try Self.flag(words, "lowPowerMode"), locked: try Self.flag(words, "locked"))
+                return say(#"{"power":{"online":\#(state.online),"lowPowerMode":\#(state.lowPowerMode),"locked":\#(state.locked)}}"#)
             case ("tap", 2), ("dismiss", 2), ("action", 3), ("text", 4...):
                 break
             default:
                 throw DeviceCommandError(
                     "commands: tap ID, action ID ACTION, text ID ACTION \"reply\", dismiss ID, state foreground|background|notRunning, "
-                        + "timezone ZONE, schedule JSON|FILE, pending, cancel ID|--all, activities, start JSON|FILE, end ACTIVITY-ID [JSON]"
+                        + "timezone ZONE, schedule JSON|FILE, pending, cancel ID|--all, power [online=BOOL] [lowPowerMode=BOOL] [locked=BOOL], "
+                        + "activities, start JSON|FILE, end ACTIVITY-ID [JSON]"
                 )
             }
             let id = try Self.resolve(words[1], seen: seen)
@@ -146,6 +152,20 @@ extension DeviceCommand {
             let removed = try await client.cancelPending(topic: topic, identifier: words[1] == "--all" ? nil : words[1])
             say(#"{"cancelled":\#(removed)}"#)
         }
+    }
+
+    /// The value of `name=true|false` among a power command's words; nil when it is not there.
+    static func flag(_ words: [String], _ name: String) throws -> Bool? {
+        for word in words.dropFirst() {
+            let parts = word.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, ["online", "lowPowerMode", "locked"].contains(parts[0]) else {
+                throw DeviceCommandError("power takes online=BOOL, lowPowerMode=BOOL and locked=BOOL, not \(word)")
+            }
+            guard parts[0] == name else { continue }
+            guard let value = Bool(parts[1]) else { throw DeviceCommandError("\(name) is true or false, not \(parts[1])") }
+            return value
+        }
+        return nil
     }
 
     /// The id a typed id stands for: itself, or the one of `seen` it begins (`none` says so

@@ -23,9 +23,10 @@ struct DeviceCommand: AsyncParsableCommand {
             Act as the user (or the app) by typing on standard input, one command a line (IDs may be \
             shortened to a prefix of a printed unique id): tap ID, action ID ACTION, text ID ACTION "reply", \
             dismiss ID, state foreground|background|notRunning, timezone ZONE, schedule JSON|FILE, pending, \
-            cancel ID|--all; with --activity-types (Live Activities): activities, start JSON|FILE, end ACTIVITY-ID [JSON]. \
+            cancel ID|--all, power [online=BOOL] [lowPowerMode=BOOL] [locked=BOOL] (the device's power and \
+            connectivity; priority 5 and 1 wait in Low Power Mode, priority 1 while locked); with --activity-types (Live Activities): activities, start JSON|FILE, end ACTIVITY-ID [JSON]. \
             Responses print as {"response": ...} lines, the others as {"scheduled": ...}, {"pending": [...]}, \
-            {"cancelled": N}, {"activities": [...]} and {"activity": ...}.
+            {"cancelled": N}, {"power": ...}, {"activities": [...]} and {"activity": ...}.
             """,
         version: EmulatorVersion.string
     )
