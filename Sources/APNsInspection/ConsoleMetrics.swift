@@ -18,6 +18,7 @@ public final class ConsoleMetrics: Sendable {
     private static let priorities: [Priority] = [.immediate, .conservePower, .prioritizePower]
     /// ``names``' indices of the two counted for every notification.
     static let receivedIndex = 0
+    private static let typeCount = PushType.all.count
     static let storedOfflineIndex = 3
 
     private final class Slot: Sendable {
@@ -59,10 +60,16 @@ public final class ConsoleMetrics: Sendable {
     }
 
     func count(metric: Int, _ notification: Notification) {
-        guard let type = PushType.all.firstIndex(of: notification.pushType),
-            let priority = Self.priorities.firstIndex(of: notification.priority)
-        else { return }
-        let index = (metric * PushType.all.count + type) * Self.priorities.count + priority
+        // Alert at priority 10 is nearly every notification: no search for it.
+        let pushType = notification.pushType
+        guard let type = pushType == .alert ? 0 : PushType.all.firstIndex(of: pushType) else { return }
+        let priority: Int
+        switch notification.priority.rawValue {
+        case 10: priority = 0
+        case 5: priority = 1
+        default: priority = 2
+        }
+        let index = (metric * Self.typeCount + type) * 3 + priority
         self.slots[index].count.wrappingAdd(1, ordering: .relaxed)
     }
 
