@@ -24,6 +24,7 @@ extension DeviceSessionHandler {
     /// The device (here or through the admin API) changed its power state.
     func powerChanged(_ power: DevicePower) {
         let before = self.power
+        guard power != before else { return }
         self.power = power
         if before.online, !power.online {
             // Gone offline: its tokens stop being reachable, so what comes now is stored; what was

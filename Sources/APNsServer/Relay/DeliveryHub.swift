@@ -115,6 +115,11 @@ public final class DeliveryHub: Sendable {
         }
     }
 
+    /// Tells every session of every device that its power state is back to the default (a reset).
+    func powerReset() {
+        for subscriber in self.sessions.withLock({ $0.values.flatMap(\.values) }) { subscriber.power(DevicePower()) }
+    }
+
     /// Tells every session of `deviceID` its new power state.
     func power(device deviceID: String, _ power: DevicePower) {
         for subscriber in self.sessions.withLock({ $0[deviceID].map { Array($0.values) } ?? [] }) { subscriber.power(power) }

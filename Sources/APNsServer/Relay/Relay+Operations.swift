@@ -131,6 +131,7 @@ extension Relay {
         if devices {
             self.channels.removeAll()
             self.power.removeAll()
+            self.hub.powerReset()
         }
         return self.submit(.clear(devices: devices), on: eventLoop).map { _ in }
     }
