@@ -225,4 +225,35 @@ struct DeviceCommandPhoneTests {
         #expect(fired.compactMap { ($0["presentation"] as? [String: Any])?["title"] as? String }.sorted() == ["Soon", "Stand up"], "\(device.lines)")
         try await emulator.stop()
     }
+    @Test("device: power lowPowerMode=true holds a priority-5 push until power lowPowerMode=false; a wrong word is named")
+    func devicePower() async throws {
+        let emulator = try await RunningEmulator.start()
+        let commands = emulator.directory.appending("power-commands")
+        #expect(mkfifo(commands, 0o600) == 0)
+        let descriptor = open(commands, O_RDWR)
+        try #require(descriptor >= 0)
+        defer { close(descriptor) }
+        let typing = FileHandle(fileDescriptor: descriptor, closeOnDealloc: false)
+        let arguments = ["device", "--topic", "com.example.power", "--device-port", String(emulator.devicePort), "--ca", emulator.caPath, "--count", "1"]
+        let device = try BackgroundProcess(Subprocess.emulatorExecutable, arguments, output: emulator.directory.appending("power.log"), input: commands)
+        #expect(await eventually { !device.lines.isEmpty })
+        let token = try #require(device.lines.first)
+
+        typing.write(Data("power lowPowerMode=true\n".utf8))
+        #expect(await eventually { device.lines.contains { $0.hasPrefix(#"{"power""#) && $0.contains(#""lowPowerMode":true"#) } }, "\(device.lines)")
+        #expect(try await emulator.adminObject("/api/v1/devices/\(token)/power")["lowPowerMode"] as? Bool == true)
+        typing.write(Data("power asleep=true\n".utf8))
+        #expect(await eventually { device.lines.contains { $0.hasPrefix("power asleep=true:") && $0.contains("lowPowerMode=BOOL") } }, "\(device.lines)")
+
+        let provider = try await emulator.http2Client()
+        let pushed = try await provider.push(token: token, headers: [("apns-topic", "com.example.power"), ("apns-priority", "5")], json: #"{"aps":{"alert":"later"}}"#)
+        #expect(pushed.status == 200)
+        let id = try #require(pushed.header("apns-unique-id"))
+        #expect(await eventually { (try? await emulator.adminObject("/api/v1/notifications/\(id)/delivery-log")["events"] as? [[String: Any]])?.count == 2 })
+        #expect(!device.lines.contains { $0.contains(id) })
+        typing.write(Data("power lowPowerMode=false\n".utf8))
+        #expect(await device.wait() == 0)
+        #expect(device.lines.contains { $0.contains(id) }, "\(device.lines)")
+        try await emulator.stop()
+    }
 }
