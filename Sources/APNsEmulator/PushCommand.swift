@@ -12,8 +12,9 @@ struct PushCommand: AsyncParsableCommand {
         commandName: "push",
         abstract: "Send a push over HTTP/2 and TLS, as a provider would, and print APNs' answer.",
         discussion: """
-            The payload is the argument (JSON text, or - for standard input), or --file: a JSON file, or a \
-            .apns file as `xcrun simctl push` reads it (its "Simulator Target Bundle" is the topic unless \
+            The payload is the argument: JSON text, the path of a JSON file or of a .apns file as `xcrun \
+            simctl push` reads it (as simctl takes one), or - for standard input; or --file with a path. An \
+            .apns file (its "Simulator Target Bundle" is the topic unless \
             --topic says otherwise). Prints the status and reason, the detail, each warning, apns-id and \
             apns-unique-id; exits 1 when APNs refuses. With --count, prints a summary instead.
 
@@ -50,7 +51,7 @@ struct PushCommand: AsyncParsableCommand {
     @Option(name: .customLong("id"), help: "apns-id: a UUID (the emulator makes one otherwise).")
     var apnsID: String?
 
-    @Argument(help: "The payload: JSON text, or - to read it from standard input.")
+    @Argument(help: "The payload: JSON text, a .json or .apns file's path, or - to read it from standard input.")
     var payload: String?
 
     @Option(help: "Read the payload from a JSON or .apns file.")
@@ -87,7 +88,7 @@ struct PushCommand: AsyncParsableCommand {
         guard self.count >= 1 else { throw ValidationError("--count is 1 or more") }
         guard (1...10_000).contains(self.concurrency) else { throw ValidationError("--concurrency is 1 to 10000") }
         guard (self.payload == nil) != (self.file == nil) else {
-            throw ValidationError("give the payload as an argument (JSON, or - for standard input) or --file, not both")
+            throw ValidationError("give the payload as an argument (JSON, a file's path, or - for standard input) or --file, not both")
         }
         let tokenAuth = [self.key, self.keyID, self.teamID].compactMap { $0 }.count
         guard tokenAuth == 0 || tokenAuth == 3 else { throw ValidationError("token authentication needs --key, --key-id and --team-id together") }
@@ -136,7 +137,7 @@ struct PushCommand: AsyncParsableCommand {
         } else if self.payload == "-" {
             text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
         } else {
-            text = self.payload ?? ""
+            text = try Self.argumentText(self.payload ?? "")
         }
         // An .apns file: the payload with the simulator's target bundle beside `aps`.
         if var object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any], let bundle = object["Simulator Target Bundle"] as? String {
@@ -146,6 +147,18 @@ struct PushCommand: AsyncParsableCommand {
         }
         // Anything else goes as it is: APNs says what is wrong with it.
         return (Array(text.utf8), nil)
+    }
+
+    /// The payload an argument stands for: JSON text as it is (APNs says what is wrong with a broken
+    /// one), or the contents of the file it names, as `xcrun simctl push` reads its argument.
+    static func argumentText(_ argument: String) throws -> String {
+        let start = argument.first { !$0.isWhitespace }
+        if start == "{" || start == "[" { return argument }
+        if let contents = FileManager.default.contents(atPath: argument) { return String(decoding: contents, as: UTF8.self) }
+        if (try? JSONSerialization.jsonObject(with: Data(argument.utf8), options: [.fragmentsAllowed])) != nil { return argument }
+        throw PushCommandError(
+            "the payload \(argument) is neither JSON nor a file (no such file relative to \(FileManager.default.currentDirectoryPath)): "
+                + #"give JSON text such as '{"aps":{"alert":"hi"}}', the path of a .json or .apns file, or - for standard input"#)
     }
 
     private func headers(topic: String?) throws -> [(String, String)] {

@@ -76,6 +76,19 @@ struct PushCommandTests {
         #expect(item["topic"] as? String == Self.topic)
         #expect((item["payload"] as? [String: Any])?["Simulator Target Bundle"] == nil && (item["payload"] as? [String: Any])?["k"] as? Int == 1)
         #expect(try await emulator.admin("/api/v1/notifications/nope.apns").status == 404)
+
+        // As `xcrun simctl push <device> <bundle> file.apns`: a positional argument naming a file is read.
+        let positional = try await self.push(emulator, ["--token", Self.token, path])
+        #expect(positional.status == 0, "\(positional.stdout)\(positional.stderr)")
+        let third = try #require(positional.stdout.split(separator: "\n").first { $0.hasPrefix("apns-unique-id: ") }?.dropFirst(16))
+        #expect(try await emulator.adminObject("/api/v1/notifications/\(third)")["topic"] as? String == Self.topic)
+        let json = emulator.directory.appending("payload.json")
+        try #"{"aps":{"alert":"From a file"}}"#.write(toFile: json, atomically: true, encoding: .utf8)
+        #expect(try await self.push(emulator, ["--token", Self.token, "--topic", Self.topic, json]).status == 0)
+        // Neither JSON nor a file: an error naming both, and nothing sent.
+        let neither = try await self.push(emulator, ["--token", Self.token, "--topic", Self.topic, "missing.apns"])
+        #expect(neither.status != 0 && neither.stderr.contains("neither JSON nor a file") && neither.stderr.contains(".apns file"), "\(neither.stderr)")
+        #expect(try await emulator.journal("token=\(Self.token)").count == 4)
         try await emulator.stop()
     }
 
