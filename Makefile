@@ -8,7 +8,7 @@ build:
 
 install: build
 	install -d "$(DESTDIR)$(PREFIX)/bin"
-	install -m 755 "$$(swift build -c release --show-bin-path)/apns-emulator" "$(DESTDIR)$(PREFIX)/bin/apns-emulator"
+	install -s -m 755 "$$(swift build -c release --show-bin-path)/apns-emulator" "$(DESTDIR)$(PREFIX)/bin/apns-emulator"
 
 test:
 	.ci/run

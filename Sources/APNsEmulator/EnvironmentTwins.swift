@@ -63,6 +63,9 @@ enum EnvironmentTwins {
     /// The twins `push` shares with `serve`: where the emulator's HTTP/2 API is.
     static let push = serve.filter { $0.flag == "--host" || $0.flag == "--http2-port" }
 
+    /// The twins `doctor` shares with `serve`: where everything it checks is.
+    static let doctor = serve.filter { $0.flag.hasSuffix("-port") || ["--host", "--data-dir", "--certs-dir"].contains($0.flag) }
+
     /// `arguments` plus `--flag value` for each twin set in `environment` whose flag is absent,
     /// for `serve` (named or implied) and `device`; other subcommands take their arguments as given.
     static func apply(to arguments: [String], environment: [String: String]) -> [String] {
@@ -70,6 +73,7 @@ enum EnvironmentTwins {
         switch arguments.first {
         case "device": twins = self.device
         case "push": twins = self.push
+        case "doctor": twins = self.doctor
         case "serve", nil: twins = self.serve
         case let first? where first.hasPrefix("-"): twins = self.serve
         default: return arguments

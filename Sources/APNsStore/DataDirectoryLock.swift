@@ -10,7 +10,7 @@ import Darwin
 /// processes share an environment, so a second emulator on the same directory would silently
 /// share the store and split the journal. The lock is `flock` on `emulator.lock` (released by the
 /// kernel however the process ends), which also holds the holder's pid for the message.
-final class DataDirectoryLock: Sendable {
+public final class DataDirectoryLock: Sendable {
     static let fileName = "emulator.lock"
     private let descriptor: Int32
 
@@ -19,7 +19,7 @@ final class DataDirectoryLock: Sendable {
     }
 
     /// Takes the lock, or throws naming the process that holds it.
-    static func acquire(_ directory: String) throws(StoreError) -> DataDirectoryLock {
+    public static func acquire(_ directory: String) throws(StoreError) -> DataDirectoryLock {
         let path = directory + "/" + Self.fileName
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw .dataDirectory(path: directory, reason: "cannot open \(path): \(String(cString: strerror(errno)))") }
@@ -38,7 +38,7 @@ final class DataDirectoryLock: Sendable {
     /// Lets the directory go. Unlocked before it is closed: a child process forked meanwhile
     /// (a test spawning a command) shares the open file until it execs, and closing alone would
     /// leave the lock held by that copy, so reopening the directory at once could fail.
-    func release() {
+    public func release() {
         _ = flock(self.descriptor, LOCK_UN)
         close(self.descriptor)
     }
