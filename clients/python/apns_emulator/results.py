@@ -1,0 +1,88 @@
+"""Typed results of the emulator's answers."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional
+
+
+@dataclass(frozen=True)
+class PushResult:
+    """APNs' answer to one push: 200, or a rejection with its reason."""
+
+    status: int
+    reason: Optional[str]
+    apns_id: Optional[str]
+    unique_id: Optional[str]
+    #: The emulator's explanation of a rejection (`apns-emulator-detail`).
+    detail: Optional[str]
+    #: Warnings the emulator attached (`apns-emulator-warning`).
+    warnings: List[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.status == 200
+
+
+@dataclass(frozen=True)
+class Notification:
+    """One journal item: a notification the emulator received, and where it stands."""
+
+    id: str
+    token: Optional[str]
+    topic: Optional[str]
+    push_type: Optional[str]
+    priority: Optional[int]
+    status: str
+    source: str
+    payload: Any
+    received_at: str
+    apns_id: Optional[str] = None
+    unique_id: Optional[str] = None
+    collapse_id: Optional[str] = None
+    reason: Optional[str] = None
+    presentation: Optional[Dict[str, Any]] = None
+    raw: Dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    @classmethod
+    def from_json(cls, item: Dict[str, Any]) -> "Notification":
+        return cls(
+            id=item["id"], token=item.get("token"), topic=item.get("topic"), push_type=item.get("pushType"),
+            priority=item.get("priority"), status=item["status"], source=item["source"], payload=item.get("payload"),
+            received_at=item["receivedAt"], apns_id=item.get("apnsId"), unique_id=item.get("uniqueId"),
+            collapse_id=item.get("collapseId"), reason=item.get("reason"), presentation=item.get("presentation"), raw=item,
+        )
+
+    def describe(self) -> str:
+        what = f"{self.status} {self.push_type or '?'} to {self.topic or '?'} / {(self.token or '?')[:12]}"
+        return what + (f" ({self.reason})" if self.reason else "")
+
+
+@dataclass(frozen=True)
+class FaultRule:
+    id: str
+    match: Dict[str, Any]
+    action: Dict[str, Any]
+    times: Optional[int]
+    probability: Optional[float]
+    hits: int
+
+
+@dataclass(frozen=True)
+class ProviderKey:
+    """A provider-token signing key the running emulator trusts: what a provider library takes."""
+
+    key_id: str
+    team_id: str
+    #: The `.p8` file (PKCS#8 PEM).
+    p8_path: str
+
+    @property
+    def p8(self) -> str:
+        with open(self.p8_path) as f:
+            return f.read()
+
+
+@dataclass(frozen=True)
+class Clock:
+    now: str
+    offset_ms: int

@@ -1,0 +1,320 @@
+"""A running apns-emulator process and what a test does with it."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import ssl
+import subprocess
+import tempfile
+import time
+from typing import Any, Dict, List, Optional, Union
+
+import httpx
+
+from .results import Clock, FaultRule, Notification, ProviderKey, PushResult
+
+
+class EmulatorError(RuntimeError):
+    """The emulator could not be started, or answered the admin API with an error."""
+
+
+def find_binary() -> str:
+    """`APNS_EMULATOR_BIN`, else `apns-emulator` on PATH."""
+    given = os.environ.get("APNS_EMULATOR_BIN")
+    if given:
+        if not os.access(given, os.X_OK):
+            raise EmulatorError(f"APNS_EMULATOR_BIN={given} is not an executable file")
+        return given
+    found = shutil.which("apns-emulator")
+    if not found:
+        raise EmulatorError("apns-emulator is not on PATH: install it (see the README's first line) or set APNS_EMULATOR_BIN")
+    return found
+
+
+def serve_arguments(options: Dict[str, Any]) -> List[str]:
+    """`{"auth": "strict", "storage_policy": "latest", "quiet": True}` as serve's flags."""
+    arguments: List[str] = []
+    for name, value in options.items():
+        flag = "--" + name.replace("_", "-")
+        if value is True:
+            arguments.append(flag)
+        elif value is False or value is None:
+            continue
+        else:
+            arguments += [flag, str(value)]
+    return arguments
+
+
+class APNsEmulator:
+    """One `apns-emulator serve --ephemeral` process on free ports, with its own certificates,
+    keys and store; `stop()` ends it (SIGTERM, then SIGKILL)."""
+
+    def __init__(self, binary: Optional[str] = None, options: Optional[Dict[str, Any]] = None, start_timeout: float = 30.0):
+        self.binary = binary or find_binary()
+        self.directory = tempfile.mkdtemp(prefix="apns-emulator-pytest-")
+        self.ca_path = os.path.join(self.directory, "certs", "ca.pem")
+        self.keys_directory = os.path.join(self.directory, "keys")
+        self.log_path = os.path.join(self.directory, "serve.log")
+        ports_file = os.path.join(self.directory, "ports.json")
+        arguments = [
+            self.binary, "serve", "--ephemeral", "--ports-file", ports_file, "--certs-dir", os.path.join(self.directory, "certs"),
+            "--keys", self.keys_directory, "--http2-port", "0", "--admin-port", "0", "--device-port", "0", "--gateway-port", "0",
+            "--feedback-port", "0", "--channels-port", "0",
+        ] + serve_arguments(options or {})
+        self._log = open(self.log_path, "wb")
+        self.process = subprocess.Popen(arguments, stdout=self._log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        deadline = time.monotonic() + start_timeout
+        while not os.path.exists(ports_file):
+            if self.process.poll() is not None:
+                self._log.close()
+                raise EmulatorError(f"apns-emulator exited with {self.process.returncode} before listening:\n{self.log()}")
+            if time.monotonic() > deadline:
+                self.stop()
+                raise EmulatorError(f"apns-emulator did not listen within {start_timeout} s:\n{self.log()}")
+            time.sleep(0.05)
+        with open(ports_file) as f:
+            ports = json.load(f)
+        self.host: str = ports["host"]
+        self.http2_port: int = ports["http2"]
+        self.admin_port: int = ports["admin"]
+        self.device_port: int = ports["device"]
+        self.gateway_port: int = ports["gateway"]
+        self.feedback_port: int = ports["feedback"]
+        self.channels_port: int = ports["channels"]
+        self._admin = httpx.Client(base_url=f"http://{self.host}:{self.admin_port}", timeout=330)
+        self._provider: Optional[httpx.Client] = None
+        self.faults = Faults(self)
+        self.clock = ClockControl(self)
+        self.keys = Keys(self)
+
+    # MARK: what a provider library is configured with
+
+    @property
+    def url(self) -> str:
+        """The provider API's base URL (the server certificate names localhost)."""
+        return f"https://localhost:{self.http2_port}"
+
+    def log(self) -> str:
+        """Everything the emulator printed so far."""
+        try:
+            with open(self.log_path, "rb") as f:
+                return f.read().decode("utf-8", "replace")
+        except OSError:
+            return ""
+
+    # MARK: pushing, as a provider
+
+    def push(
+        self, token: str, payload: Union[Dict[str, Any], str, bytes], topic: Optional[str] = None, push_type: Optional[str] = None,
+        priority: Optional[int] = None, expiration: Optional[int] = None, collapse_id: Optional[str] = None,
+        apns_id: Optional[str] = None, authorization: Optional[str] = None, headers: Optional[Dict[str, str]] = None,
+    ) -> PushResult:
+        """Sends a push over HTTP/2 and TLS to the provider API, as a provider does; APNs' answer."""
+        if self._provider is None:
+            self._provider = httpx.Client(http2=True, verify=ssl.create_default_context(cafile=self.ca_path), base_url=self.url, timeout=30)
+        sent: Dict[str, str] = {}
+        for name, value in (("apns-topic", topic), ("apns-push-type", push_type), ("apns-priority", priority),
+                            ("apns-expiration", expiration), ("apns-collapse-id", collapse_id), ("apns-id", apns_id),
+                            ("authorization", authorization)):
+            if value is not None:
+                sent[name] = str(value)
+        sent.update(headers or {})
+        body = payload if isinstance(payload, bytes) else (payload.encode() if isinstance(payload, str) else json.dumps(payload).encode())
+        answer = self._provider.post(f"/3/device/{token}", content=body, headers=sent)
+        reason = None
+        if answer.content:
+            try:
+                reason = answer.json().get("reason")
+            except ValueError:
+                reason = None
+        return PushResult(
+            status=answer.status_code, reason=reason, apns_id=answer.headers.get("apns-id"), unique_id=answer.headers.get("apns-unique-id"),
+            detail=answer.headers.get("apns-emulator-detail"), warnings=answer.headers.get_list("apns-emulator-warning"),
+        )
+
+    # MARK: what was pushed
+
+    def notifications(self, token: Optional[str] = None, topic: Optional[str] = None, status: Optional[str] = None,
+                      push_type: Optional[str] = None, limit: int = 100) -> List[Notification]:
+        """The journal, newest first, filtered."""
+        query = self._filters(token=token, topic=topic, status=status, pushType=push_type)
+        query["limit"] = str(limit)
+        return [Notification.from_json(item) for item in self._get("/api/v1/notifications", query)["items"]]
+
+    def wait_for(self, token: Optional[str] = None, topic: Optional[str] = None, timeout: float = 5.0, status: Optional[str] = None,
+                 push_type: Optional[str] = None) -> Notification:
+        """The first matching notification, waiting up to `timeout` seconds for it; an
+        AssertionError listing the near misses (what arrived instead, and why each did not match)."""
+        query = self._filters(token=token, topic=topic, status=status, pushType=push_type)
+        query["timeout"] = f"{int(timeout * 1000)}ms"
+        answer = self._admin.get("/api/v1/notifications/wait", params=query)
+        if answer.status_code == 200:
+            return Notification.from_json(answer.json())
+        if answer.status_code == 408:
+            body = answer.json()
+            lines = [f"  {miss.get('id')}: {miss.get('status')} to {miss.get('topic')} / {(miss.get('token') or '?')[:12]}: "
+                     + "; ".join(miss.get("failed", [])) for miss in body.get("nearMisses", [])]
+            wanted = ", ".join(f"{k}={v}" for k, v in query.items() if k != "timeout")
+            raise AssertionError(f"no notification with {wanted or 'anything'} within {timeout} s: {body.get('error')}"
+                                 + ("\nnear misses:\n" + "\n".join(lines) if lines else ""))
+        raise EmulatorError(f"wait: {answer.status_code} {answer.text}")
+
+    # MARK: devices and the phone
+
+    def register_device(self, topic: str, token: Optional[str] = None) -> str:
+        """A token issued for `topic` (or `token` made valid), as a device registering gets."""
+        body: Dict[str, Any] = {"topic": topic}
+        if token:
+            body["token"] = token
+        return self._request("POST", "/api/v1/devices", body, expect=201)["token"]
+
+    def device(self, token: str) -> "Device":
+        return Device(self, token)
+
+    def reset(self, devices: bool = False) -> None:
+        """Empties the queues, the journal and the feedback list, removes fault rules, returns the
+        clock to real time; with `devices`, forgets every token too."""
+        self._request("POST", "/api/v1/reset", {"devices": devices})
+
+    # MARK: the process
+
+    def stop(self, timeout: float = 10.0) -> None:
+        for client in (self._provider, getattr(self, "_admin", None)):
+            if client is not None:
+                client.close()
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        if not self._log.closed:
+            self._log.close()
+
+    def remove(self) -> None:
+        """Deletes the emulator's directory (certificates, keys, log)."""
+        shutil.rmtree(self.directory, ignore_errors=True)
+
+    # MARK: admin API
+
+    @staticmethod
+    def _filters(**given: Optional[str]) -> Dict[str, str]:
+        return {name: str(value) for name, value in given.items() if value is not None}
+
+    def _get(self, path: str, query: Optional[Dict[str, str]] = None) -> Any:
+        answer = self._admin.get(path, params=query)
+        if answer.status_code != 200:
+            raise EmulatorError(f"GET {path}: {answer.status_code} {answer.text}")
+        return answer.json()
+
+    def _request(self, method: str, path: str, body: Optional[Dict[str, Any]] = None, expect: int = 200) -> Any:
+        answer = self._admin.request(method, path, json=body)
+        if answer.status_code != expect:
+            raise EmulatorError(f"{method} {path}: {answer.status_code} {answer.text}")
+        return answer.json() if answer.content else None
+
+
+class Device:
+    """The phone behind a token: its app's settings, Notification Center, Live Activities, the user."""
+
+    def __init__(self, emulator: APNsEmulator, token: str):
+        self.emulator = emulator
+        self.token = token
+
+    @property
+    def app(self) -> Dict[str, Any]:
+        return self.emulator._get(f"/api/v1/devices/{self.token}/app")
+
+    def set_app(self, **fields: Any) -> Dict[str, Any]:
+        """Changes the app as the user would in Settings: authorization, appState, categories, ..."""
+        return self.emulator._request("PUT", f"/api/v1/devices/{self.token}/app", fields)
+
+    def delivered(self) -> List[Dict[str, Any]]:
+        """Notification Center, oldest first."""
+        return self.emulator._get(f"/api/v1/devices/{self.token}/delivered")["items"]
+
+    def activities(self) -> List[Dict[str, Any]]:
+        return self.emulator._get(f"/api/v1/devices/{self.token}/activities")["items"]
+
+    def respond(self, unique_id: str, action: str = "default", text: Optional[str] = None) -> Dict[str, Any]:
+        """The user taps (`default`), dismisses (`dismiss`) or picks an action of a notification."""
+        body: Dict[str, Any] = {"action": action}
+        if text is not None:
+            body["text"] = text
+        return self.emulator._request("POST", f"/api/v1/notifications/{unique_id}/respond", body)
+
+    def power(self, **state: bool) -> Dict[str, Any]:
+        """The device's power state; `online`, `lowPowerMode`, `locked` change it."""
+        path = f"/api/v1/devices/{self.token}/power"
+        return self.emulator._request("PUT", path, state) if state else self.emulator._get(path)
+
+
+class Faults:
+    def __init__(self, emulator: APNsEmulator):
+        self.emulator = emulator
+
+    def add(self, action: Union[str, Dict[str, Any]], match: Optional[Dict[str, Any]] = None, times: Optional[int] = None,
+            probability: Optional[float] = None) -> FaultRule:
+        """A fault rule: `faults.add({"type": "respond", "reason": "TooManyRequests"}, match={"topic": "..."}, times=1)`."""
+        body: Dict[str, Any] = {"action": action, "match": match or {}}
+        if times is not None:
+            body["times"] = times
+        if probability is not None:
+            body["probability"] = probability
+        rule = self.emulator._request("POST", "/api/v1/faults", body, expect=201)
+        return self._rule(rule)
+
+    def list(self) -> List[FaultRule]:
+        return [self._rule(rule) for rule in self.emulator._get("/api/v1/faults")]
+
+    def clear(self) -> None:
+        self.emulator._request("DELETE", "/api/v1/faults")
+
+    @staticmethod
+    def _rule(rule: Dict[str, Any]) -> FaultRule:
+        return FaultRule(id=rule["id"], match=rule.get("match", {}), action=rule["action"], times=rule.get("times"),
+                         probability=rule.get("probability"), hits=rule.get("hits", 0))
+
+
+class ClockControl:
+    def __init__(self, emulator: APNsEmulator):
+        self.emulator = emulator
+
+    def advance(self, by: str) -> Clock:
+        """Moves the emulator's clock forward (`"90m"`, `"2h"`, `"30s"`); what expires is expired at once."""
+        answer = self.emulator._request("POST", "/api/v1/clock", {"advance": by})
+        return Clock(now=answer["now"], offset_ms=answer["offsetMs"])
+
+    @property
+    def now(self) -> Clock:
+        answer = self.emulator._get("/api/v1/clock")
+        return Clock(now=answer["now"], offset_ms=answer["offsetMs"])
+
+
+class Keys:
+    def __init__(self, emulator: APNsEmulator):
+        self.emulator = emulator
+
+    def create(self, team_id: str = "TEAM123456", key_id: Optional[str] = None, topics: Optional[List[str]] = None,
+               environment: Optional[str] = None) -> ProviderKey:
+        """A new signing key the running emulator trusts at once (`--auth strict`)."""
+        out = os.path.join(self.emulator.directory, "creds")
+        arguments = [self.emulator.binary, "keys", "create", "--team-id", team_id, "--keys", self.emulator.keys_directory, "--out", out]
+        if key_id:
+            arguments += ["--key-id", key_id]
+        if topics:
+            arguments += ["--topics", ",".join(topics)]
+        if environment:
+            arguments += ["--environment", environment]
+        run = subprocess.run(arguments, capture_output=True, text=True)
+        if run.returncode != 0:
+            raise EmulatorError(f"keys create: {run.stderr or run.stdout}")
+        # "private key: <dir>/AuthKey_<KEY ID>.p8  (give this to the provider, ...)"
+        path = next((line.split()[2] for line in run.stdout.splitlines() if line.startswith("private key: ")), None)
+        if path is None:
+            raise EmulatorError(f"keys create did not say where the key is: {run.stdout}")
+        name = os.path.basename(path)
+        return ProviderKey(key_id=name[len("AuthKey_"):-len(".p8")], team_id=team_id, p8_path=os.path.abspath(path))

@@ -1,0 +1,103 @@
+"""The plugin against the real binary (APNS_EMULATOR_BIN, or apns-emulator on PATH)."""
+import asyncio
+import ssl
+
+import pytest
+
+from apns_emulator import APNsEmulator, EmulatorError, Notification, PushResult
+
+TOPIC = "com.example.pytest"
+
+
+def test_push_then_wait_for(apns_emulator: APNsEmulator):
+    token = apns_emulator.register_device(TOPIC)
+    result = apns_emulator.push(token, {"aps": {"alert": {"title": "Welcome"}}}, topic=TOPIC)
+    assert isinstance(result, PushResult) and result.ok and result.unique_id
+    sent = apns_emulator.wait_for(token=token, topic=TOPIC, timeout=5)
+    assert isinstance(sent, Notification)
+    assert sent.payload["aps"]["alert"]["title"] == "Welcome" and sent.unique_id == result.unique_id
+    assert [n.unique_id for n in apns_emulator.notifications(token=token)] == [result.unique_id]
+    assert apns_emulator.url == f"https://localhost:{apns_emulator.http2_port}"
+
+
+def test_a_rejection_has_its_reason(apns_emulator: APNsEmulator):
+    token = apns_emulator.register_device(TOPIC)
+    refused = apns_emulator.push(token, {"aps": {}}, topic=TOPIC, priority=7)
+    assert refused.status == 400 and refused.reason == "BadPriority" and refused.detail
+    assert apns_emulator.notifications(status="rejected")[0].reason == "BadPriority"
+
+
+def test_wait_for_lists_near_misses(apns_emulator: APNsEmulator):
+    token = apns_emulator.register_device(TOPIC)
+    apns_emulator.push(token, {"aps": {"alert": "hi"}}, topic=TOPIC)
+    with pytest.raises(AssertionError) as failure:
+        apns_emulator.wait_for(token=token, topic="com.example.other", timeout=0.3)
+    message = str(failure.value)
+    assert "near misses" in message and "topic: wanted com.example.other, was com.example.pytest" in message
+
+
+def test_device_faults_clock_and_reset(apns_emulator: APNsEmulator):
+    token = apns_emulator.register_device(TOPIC)
+    device = apns_emulator.device(token)
+    device.set_app(authorization={"status": "authorized", "alert": True, "sound": True, "badge": True}, appState="background")
+    sent = apns_emulator.push(token, {"aps": {"alert": {"title": "Shown", "body": "Hello"}}}, topic=TOPIC)
+    assert [item["uniqueId"] for item in device.delivered()] == [sent.unique_id]
+    assert device.respond(sent.unique_id, "default")["action"] == "default"
+    # A token the admin API issued has no device, so no power state.
+    with pytest.raises(EmulatorError, match="registered without a device"):
+        device.power()
+
+    rule = apns_emulator.faults.add({"type": "respond", "reason": "TooManyRequests"}, match={"topic": TOPIC}, times=1)
+    assert apns_emulator.push(token, {"aps": {}}, topic=TOPIC).reason == "TooManyRequests"
+    assert apns_emulator.push(token, {"aps": {}}, topic=TOPIC).ok
+    assert rule.id and apns_emulator.faults.list() == []
+
+    expiring = apns_emulator.push(token, {"aps": {}}, topic=TOPIC, expiration=int(__import__("time").time()) + 60)
+    assert apns_emulator.clock.advance("2m").offset_ms == 120_000
+    assert apns_emulator.wait_for(token=token, status="expired", timeout=5).unique_id == expiring.unique_id
+
+    apns_emulator.reset()
+    assert apns_emulator.notifications() == [] and apns_emulator.clock.now.offset_ms == 0
+
+
+@pytest.mark.apns_emulator(auth="strict")
+def test_aioapns_with_a_key_the_fixture_made(apns_emulator: APNsEmulator):
+    """A real provider library (aioapns), pointed at the fixture with a key from keys.create()."""
+    aioapns = pytest.importorskip("aioapns")
+    from aioapns.connection import APNsDevelopmentClientProtocol
+
+    key = apns_emulator.keys.create(team_id="TEAM123456", topics=[TOPIC])
+    token = apns_emulator.register_device(TOPIC)
+    APNsDevelopmentClientProtocol.APNS_SERVER = "localhost"
+    APNsDevelopmentClientProtocol.APNS_PORT = apns_emulator.http2_port
+
+    async def send():
+        client = aioapns.APNs(key=key.p8, key_id=key.key_id, team_id=key.team_id, topic=TOPIC, use_sandbox=True,
+                              ssl_context=ssl.create_default_context(cafile=apns_emulator.ca_path))
+        return await client.send_notification(aioapns.NotificationRequest(device_token=token, message={"aps": {"alert": "from aioapns"}}))
+
+    answer = asyncio.run(send())
+    assert answer.is_successful, answer.description
+    assert apns_emulator.wait_for(token=token, timeout=5).payload["aps"]["alert"] == "from aioapns"
+    # Strict mode: a push without a token is refused.
+    assert apns_emulator.push(token, {"aps": {}}, topic=TOPIC).reason == "MissingProviderToken"
+
+
+def test_session_fixture_is_shared(apns_emulator_session: APNsEmulator, request):
+    token = apns_emulator_session.register_device(TOPIC)
+    assert apns_emulator_session.push(token, {"aps": {"alert": "once"}}, topic=TOPIC).ok
+    assert apns_emulator_session is request.getfixturevalue("apns_emulator_session")
+
+
+def test_a_failing_test_reports_the_emulator_log(pytester: pytest.Pytester):
+    pytester.makepyfile(
+        """
+        def test_fails(apns_emulator):
+            token = apns_emulator.register_device("com.example.log")
+            apns_emulator.push(token, {"aps": {"alert": "x"}}, topic="com.example.log")
+            assert False, "on purpose"
+        """
+    )
+    result = pytester.runpytest_subprocess()
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*apns-emulator log*", "*HTTP/2 provider API on*"])
