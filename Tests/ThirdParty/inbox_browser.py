@@ -164,15 +164,37 @@ def main():
         wait.until(EC.text_to_be_present_in_element((By.ID, "live"), "live"))
         check(driver.title == "apns-emulator", "the page loads")
 
+        # Idle: the load charts are folded away, a line says so.
+        check(driver.find_element(By.ID, "load-idle").is_displayed() and not driver.find_element(By.CSS_SELECTOR, "section.load").is_displayed(),
+              "the charts fold away while nothing is pushed")
+
         # A push with curl appears within a second, without a reload.
         status, _ = curl_push(token, {"aps": {"alert": {"title": "Hello", "body": "From curl"}}, "order": 66})
         check(status == 200, "curl's push is accepted")
         WebDriverWait(driver, 1.0).until(lambda d: token[:8] in d.find_element(By.CSS_SELECTOR, "#inbox tbody").text)
         check(True, "the push appears in the inbox within a second, without reload")
+        # Its row says what it says, as a mail client shows a subject; a silent push and a rejection too.
+        wait.until(lambda d: "Hello: From curl" in d.find_element(By.CSS_SELECTOR, "#inbox tbody tr td.summary").text)
+        curl_push(token, {"aps": {"content-available": 1}})
+        curl_push(token, {"aps": {"alert": "x"}}, ("-H", "apns-priority: 7"))
+        wait.until(lambda d: "BadPriority" in d.find_element(By.CSS_SELECTOR, "#inbox tbody tr td.summary").text)
+        summaries = [cell.text for cell in driver.find_elements(By.CSS_SELECTOR, "#inbox tbody td.summary")]
+        check(summaries[:3] == [summaries[0], "silent (content-available)", "Hello: From curl"] and summaries[0].startswith("BadPriority: "),
+              f"rows summarise: {summaries[:3]}")
+        wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "section.load").is_displayed())
+        check(not driver.find_element(By.ID, "load-idle").is_displayed(), "the charts unfold when pushes come")
+
+        # On a 390-point-wide phone the header fits the screen: nothing wider than it.
+        size = driver.get_window_size()
+        driver.set_window_size(390, 844)
+        wide = driver.execute_script("return [document.documentElement.scrollWidth, window.innerWidth, document.querySelector('header.top').getBoundingClientRect().right]")
+        check(wide[0] <= wide[1] and wide[2] <= wide[1], f"the header fits a 390-point screen (page {wide[0]}, header right edge {wide[2]}, viewport {wide[1]})")
+        driver.save_screenshot(os.path.join(SHOTS, "phone-width.png"))
+        driver.set_window_size(size["width"], size["height"])
         driver.save_screenshot(os.path.join(SHOTS, "inbox.png"))
 
         # Its detail: payload and headers as sent.
-        driver.find_element(By.CSS_SELECTOR, "#inbox tbody tr").click()
+        driver.find_element(By.XPATH, '//table[@id="inbox"]//tr[.//td[contains(., "Hello: From curl")]]').click()
         wait.until(EC.visibility_of_element_located((By.ID, "detail-payload")))
         payload = driver.find_element(By.ID, "detail-payload").text
         headers = driver.find_element(By.ID, "detail-headers").text

@@ -149,6 +149,7 @@ const Inbox = {
     },
       el("td", { class: "mono" }, clock(item.receivedAt)),
       el("td", { class: "mono", title: item.token || item.channelId || "" }, item.source === "broadcast" ? `channel ${short(item.channelId)}` : short(item.token)),
+      el("td", { class: "summary", title: this.summary(item) }, this.summary(item)),
       el("td", {}, item.topic || "–"),
       el("td", {}, item.pushType || "–"),
       el("td", {}, item.priority ?? "–"),
@@ -156,6 +157,24 @@ const Inbox = {
       el("td", {}, warnings.length ? warnings : "–"));
     item._fresh = false;
     return row;
+  },
+
+  /// What a notification says, as a mail client shows a subject: the alert's title and body, what
+  /// a silent push or a wake did, or a rejection's reason and detail.
+  summary(item) {
+    if (item.status === "rejected") return [item.reason, item.detail].filter(Boolean).join(": ") || "rejected";
+    if (item.source === "broadcast") return item.operation === "publish" ? `broadcast to ${item.fanOut ?? 0} activities` : `channel ${item.operation || "request"}`;
+    const presentation = item.presentation;
+    if (presentation && presentation.wake) return `${presentation.wake.target}: ${presentation.wake.outcome}`;
+    const aps = item.payload && typeof item.payload === "object" ? item.payload.aps || {} : {};
+    if (aps.event) return `Live Activity ${aps.event}`;
+    const alert = aps.alert;
+    const texts = presentation && (presentation.title || presentation.body)
+      ? [presentation.title, presentation.body]
+      : typeof alert === "string" ? [alert] : alert && typeof alert === "object" ? [alert.title || alert["title-loc-key"], alert.body || alert["loc-key"]] : [];
+    const text = texts.filter(Boolean).join(": ");
+    if (text) return text;
+    return aps["content-available"] === 1 ? "silent (content-available)" : "silent";
   },
 
   select(id) {
@@ -435,6 +454,10 @@ const Load = {
     }
     this.points.push(point);
     if (this.points.length > this.size) this.points.shift();
+    // Idle (nothing accepted or rejected for 30 s): the charts fold away, a line says so.
+    const idle = this.points.slice(-30).every((p) => p.accepted === 0 && p.rejected === 0);
+    $(".load").classList.toggle("idle", idle);
+    $("#load-idle").hidden = !idle;
     $("#rate-accepted").textContent = point.accepted.toFixed(0);
     $("#rate-rejected").textContent = point.rejected.toFixed(0);
     const ms = (seconds) => (seconds === null ? "–" : `${(seconds * 1000).toFixed(seconds < 0.001 ? 2 : 1)} ms`);
