@@ -11,6 +11,8 @@ let package = Package(
     products: [
         .executable(name: "apns-emulator", targets: ["APNsEmulator"]),
         .library(name: "APNsDeviceClient", targets: ["APNsDeviceClient"]),
+        // For server apps' own tests: an emulator in the test's process (TestEmulator).
+        .library(name: "APNsEmulatorTesting", targets: ["APNsEmulatorTesting"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
@@ -205,6 +207,15 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "APNsEmulatorTesting",
+            dependencies: [
+                "APNsCore", "APNsAuth", "APNsServer", "APNsTestSupport", "APNsDeviceClient", "APNsProviderClient",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(name: "APNsEmulatorTestingTests", dependencies: ["APNsEmulatorTesting", "APNsDeviceClient"], swiftSettings: swiftSettings),
         .testTarget(name: "APNsCoreTests", dependencies: ["APNsCore"], swiftSettings: swiftSettings),
         .testTarget(name: "APNsDeviceTests", dependencies: ["APNsDevice", "APNsCore"], swiftSettings: swiftSettings),
         .testTarget(

@@ -1,0 +1,75 @@
+import APNsEmulatorTesting
+import Foundation
+import Testing
+import XCTest
+
+/// TestEmulator as a server app's test uses it, from Swift Testing.
+@Suite("TestEmulator (Swift Testing)")
+struct TestEmulatorTests {
+    static let topic = "com.example.orders"
+
+    @Test("start, push as a provider over HTTP/2, waitFor what was pushed, shut down")
+    func pushAndWait() async throws {
+        let emulator = try await TestEmulator.start(auth: .none)
+        #expect(emulator.providerURL == "https://localhost:\(emulator.http2Port)")
+        #expect(emulator.caPEM.hasPrefix("-----BEGIN CERTIFICATE-----"))
+        let token = try await emulator.registerDevice(topic: Self.topic)
+        let answer = try await emulator.push(token: token, topic: Self.topic, payload: ##"{"aps":{"alert":{"title":"Order shipped","body":"#42"}}}"##)
+        #expect(answer.isAccepted && answer.uniqueID != nil)
+        let sent = try await emulator.waitFor(token: token, topic: Self.topic)
+        #expect(sent.alertTitle == "Order shipped" && sent.alertBody == "#42" && sent.uniqueID == answer.uniqueID)
+        #expect(try await emulator.notifications(token: token).count == 1)
+        try await emulator.shutdown()
+    }
+
+    @Test("a wait that times out throws with the near misses; faults, the clock and reset")
+    func nearMissesFaultsClock() async throws {
+        let emulator = try await TestEmulator.start()
+        let token = try await emulator.registerDevice(topic: Self.topic)
+        _ = try await emulator.push(token: token, topic: Self.topic)
+        do {
+            _ = try await emulator.waitFor(token: token, topic: "com.example.other", timeout: .milliseconds(300))
+            Issue.record("the wait should have timed out")
+        } catch let error as TestEmulatorError {
+            #expect(error.nearMisses.count == 1 && error.description.contains("topic: wanted com.example.other"), "\(error)")
+        }
+        try await emulator.failPushes(matching: ["topic": Self.topic], with: "TooManyRequests", times: 1)
+        #expect(try await emulator.push(token: token, topic: Self.topic).reason == "TooManyRequests")
+        #expect(try await emulator.push(token: token, topic: Self.topic).isAccepted)
+        let expiring = try await emulator.push(token: token, topic: Self.topic, headers: [("apns-expiration", String(Int(Date().timeIntervalSince1970) + 60))])
+        try await emulator.advanceClock("2m")
+        #expect(try await emulator.waitFor(token: token, status: "expired").uniqueID == expiring.uniqueID)
+        try await emulator.reset()
+        #expect(try await emulator.notifications().isEmpty)
+        try await emulator.shutdown()
+    }
+
+    @Test("strict authentication: a token signed with createKey's key is accepted, none is MissingProviderToken; a connected device receives the push")
+    func strictAndDevice() async throws {
+        let emulator = try await TestEmulator.start(auth: .strict)
+        let key = try emulator.createKey(topics: [Self.topic])
+        #expect(key.p8.contains("BEGIN PRIVATE KEY") && key.keyID == "KEY1234567")
+        let device = try await emulator.connectDevice()
+        let token = try await device.register(topic: Self.topic).hex
+        #expect(try await emulator.push(token: token, topic: Self.topic).reason == "MissingProviderToken")
+        let signed = try await emulator.push(token: token, topic: Self.topic, payload: #"{"aps":{"alert":"signed"}}"#, headers: [("authorization", try key.authorization())])
+        #expect(signed.isAccepted, "\(signed)")
+        var received = device.notifications.makeAsyncIterator()
+        #expect(try await received.next()?.uniqueID == signed.uniqueID)
+        try await device.close()
+        try await emulator.shutdown()
+    }
+}
+
+/// The same from XCTest.
+final class TestEmulatorXCTests: XCTestCase {
+    func testPushAndWait() async throws {
+        let emulator = try await TestEmulator.start()
+        let token = try await emulator.registerDevice(topic: "com.example.xctest")
+        let answer = try await emulator.push(token: token, topic: "com.example.xctest", payload: #"{"aps":{"alert":"from XCTest"}}"#)
+        XCTAssertEqual(answer.status, 200)
+        let sent = try await emulator.waitFor(token: token)
+        XCTAssertEqual(sent.alertTitle, "from XCTest")
+        try await emulator.shutdown()
+    }
+}
