@@ -64,7 +64,8 @@ struct BroadcastRulesTests {
         let client = try await emulator.http2Client()
         let id = try await Broadcast.channel(client)
         let subscriber = try await Broadcast.subscriber(emulator, channel: id)
-        let rule = #"{"match": {"channelId": "\#(id)"}, "action": {"type": "delay", "ms": 5000}, "times": 1}"#
+        // 15 s: a CI run on a loaded two-core machine once took more than 5 s to take the second.
+        let rule = #"{"match": {"channelId": "\#(id)"}, "action": {"type": "delay", "ms": 15000}, "times": 1}"#
         _ = try await emulator.adminObject("/api/v1/faults", method: "POST", body: rule, status: 201)
         let now = LiveActivityTests.now
         async let held = Broadcast.publish(client, id, LiveActivityTests.update(now + 1, "first"))
