@@ -9,6 +9,9 @@ import NIOCore
 
 extension Durability: ExpressibleByArgument {}
 extension TokenPolicy: ExpressibleByArgument {}
+extension Shard: ExpressibleByArgument {
+    public init?(argument: String) { self.init(argument) }
+}
 extension StoragePolicy: ExpressibleByArgument {}
 extension APNsEnvironment: ExpressibleByArgument {}
 extension AuthMode: ExpressibleByArgument {}
@@ -74,6 +77,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(name: .customLong("tokens"), help: "open: any well-formed token is accepted and its queue waits for a device; registered: unknown tokens get 400 BadDeviceToken, as APNs. (env: \(EnvironmentTwins.variable(for: "--tokens")))")
     var tokenPolicy = TokenPolicy.open
+
+    @Option(help: "This emulator's shard among N behind HAProxy, as K/N (K from 0): the tokens it issues map to it (apns-emulator cluster haproxy-config). (env: \(EnvironmentTwins.variable(for: "--shard")))")
+    var shard: Shard?
 
     @Option(name: .customLong("storage-policy"), help: "all: queue every notification (capped per device); latest: keep only the most recent per topic per offline device, as APNs. (env: \(EnvironmentTwins.variable(for: "--storage-policy")))")
     var storagePolicy = StoragePolicy.all
@@ -194,6 +200,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.http2IdleTimeout = .milliseconds(Int64(self.http2IdleTimeout * 1000))
         configuration.deviceIdleTimeout = .milliseconds(Int64(self.deviceIdleTimeout * 1000))
         configuration.tokenPolicy = self.tokenPolicy
+        configuration.shard = self.shard
         configuration.storagePolicy = self.storagePolicy
         configuration.maximumQueuedPerDevice = self.maximumQueuedPerDevice
         configuration.maximumExpirationSeconds = self.maximumExpiration

@@ -99,7 +99,7 @@ extension AdminRouter {
         let chosen = registration.token != nil
         let given = registration.token.flatMap { DeviceToken(hex: $0) }
         if chosen && given == nil { return eventLoop.makeSucceededFuture(Self.badToken) }
-        let token = given ?? DeviceToken.random()
+        let token = given ?? self.relay.phone.newToken()
         return self.relay.register(token: token, topic: topic, deviceID: nil, on: eventLoop).map { outcome in
             guard outcome == .registered else {
                 return Self.error(409, chosen ? "the token is registered and valid" : "token collision; try again")

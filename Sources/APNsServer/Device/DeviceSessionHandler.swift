@@ -175,7 +175,7 @@ final class DeviceSessionHandler: ChannelInboundHandler {
 
     private func register(topic: String, deviceID: String, attemptsLeft: Int) {
         guard let context = self.context else { return }
-        let token = DeviceToken.random()
+        let token = self.relay.phone.newToken()
         self.relay.register(token: token, topic: topic, deviceID: deviceID, on: context.eventLoop)
             .assumeIsolated().whenComplete { result in
                 switch result {

@@ -59,7 +59,7 @@ extension Phone {
                     event: push.event ?? "", outcome: .ignored("not-liveactivity"),
                     reason: "a Live Activity token takes apns-push-type liveactivity, not \(notification.pushType.rawValue)", activityID: id)
             }
-            return app.receive(push, at: key.target, uniqueID: notification.uniqueID, now: now, limits: limits, issueToken: Self.issueToken, channelExists: { _ in channelKnown })
+            return app.receive(push, at: key.target, uniqueID: notification.uniqueID, now: now, limits: limits, issueToken: self.issueToken, channelExists: { _ in channelKnown })
         }
         changed.whenSuccess { report, app in self.handOverStoredBroadcast(after: report, app: app, install: key.install, on: eventLoop) }
     }

@@ -17,8 +17,11 @@ extension Phone {
     static let activityExample = #"{"attributes-type": "Delivery", "attributes": {"orderNumber": 7}, "content-state": {"status": "packing"}, "pushType": "token"}"#
     static let endExample = #"{"content-state": {"status": "delivered"}, "dismissalPolicy": "immediate"}"#
 
-    /// A new Live Activity token, as APNs issues tokens.
-    static func issueToken() -> String { DeviceToken.random().hex }
+    /// A new Live Activity token, as APNs issues tokens (one this shard owns, in a cluster).
+    func issueToken() -> String { self.newToken().hex }
+
+    /// A new device token: 32 random bytes, whose first byte maps to this emulator's shard.
+    func newToken() -> DeviceToken { self.shard?.randomToken() ?? DeviceToken.random() }
 
     /// Carries out the app's request given as a JSON `document`. Fails with a
     /// ``DeviceModelError``: `.invalid` for a document or state that does not decode, `.refused`
@@ -31,7 +34,7 @@ extension Phone {
                 let request = try Self.decode(ActivityRequest.self, document, example: Self.activityExample)
                 let channelKnown = request.channelID.map { self.channels.isSubscribable($0, of: install.topic, now: now) } ?? true
                 let started = self.changeActivities(install, on: eventLoop) { app throws(DeviceModelError) in
-                    try app.startActivity(request, json: document, now: now, limits: limits, issueToken: Self.issueToken, channelExists: { _ in channelKnown })
+                    try app.startActivity(request, json: document, now: now, limits: limits, issueToken: self.issueToken, channelExists: { _ in channelKnown })
                 }
                 started.whenSuccess { report, app in self.handOverStoredBroadcast(after: report, app: app, install: install, on: eventLoop) }
                 return started
@@ -53,10 +56,10 @@ extension Phone {
         return self.changeActivities(install, on: eventLoop) { app throws(DeviceModelError) in
             var report = ActivityReport(event: "token", outcome: ActivityOutcome("token"), activityID: id)
             if let id {
-                report.tokens = [try app.rotateActivityToken(id, now: now, issueToken: Self.issueToken)]
+                report.tokens = [try app.rotateActivityToken(id, now: now, issueToken: self.issueToken)]
                 report.changes = [ActivityChange(id, "token", app.activities.first { $0.id == id }?.activityState ?? .active)]
             } else {
-                report.tokens = [try app.rotatePushToStartToken(issueToken: Self.issueToken)]
+                report.tokens = [try app.rotatePushToStartToken(issueToken: self.issueToken)]
             }
             return report
         }.map { report, _ in report.tokens.first }

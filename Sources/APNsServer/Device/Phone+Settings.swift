@@ -30,7 +30,7 @@ extension Phone {
             if let iosVersion { app.iosVersion = iosVersion }
             var report = ActivityReport(event: "settings", outcome: ActivityOutcome("settings"))
             if !app.liveActivitiesEnabled { report.changes = app.dismissAllActivities(at: now, limits: limits) }
-            if let token = app.ensurePushToStartToken(issueToken: Self.issueToken) { report.tokens.append(token) }
+            if let token = app.ensurePushToStartToken(issueToken: self.issueToken) { report.tokens.append(token) }
             return report
         }
         for other in others { _ = self.changeActivities(other, on: eventLoop, devicewide) }

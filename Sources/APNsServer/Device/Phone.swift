@@ -47,14 +47,17 @@ public final class Phone: Sendable {
     let metrics: EmulatorMetrics?
     /// The broadcast channels activities subscribe to.
     let channels: BroadcastChannels
+    /// This emulator's shard in a cluster: the tokens it issues map to it.
+    let shard: Shard?
     /// The most presentations remembered for devices that do not acknowledge.
     static let presentedLimit = 10_000
 
     init(
         store: NotificationStore, hub: DeliveryHub, journal: Journal, clock: @escaping @Sendable () -> Int64, logger: Logger,
-        activityLimits: ActivityLimits = ActivityLimits(), metrics: EmulatorMetrics? = nil, channels: BroadcastChannels
+        activityLimits: ActivityLimits = ActivityLimits(), metrics: EmulatorMetrics? = nil, channels: BroadcastChannels, shard: Shard? = nil
     ) {
         self.channels = channels
+        self.shard = shard
         self.activityLimits = activityLimits
         self.metrics = metrics
         self.store = store

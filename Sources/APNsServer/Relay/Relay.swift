@@ -23,14 +23,14 @@ public final class Relay: Sendable {
     /// - Parameter group: the event loops the listeners run on; each gets its own batcher.
     public init(
         store: NotificationStore, hub: DeliveryHub, group: any EventLoopGroup, journal: Journal, logger: Logger,
-        activityLimits: ActivityLimits = ActivityLimits(), metrics: EmulatorMetrics? = nil
+        activityLimits: ActivityLimits = ActivityLimits(), metrics: EmulatorMetrics? = nil, shard: Shard? = nil
     ) {
         self.store = store
         self.hub = hub
         let clock = store.configuration.clock
         self.channels = BroadcastChannels(store: store, clock: clock, logger: logger)
         self.phone = Phone(
-            store: store, hub: hub, journal: journal, clock: clock, logger: logger, activityLimits: activityLimits, metrics: metrics, channels: self.channels)
+            store: store, hub: hub, journal: journal, clock: clock, logger: logger, activityLimits: activityLimits, metrics: metrics, channels: self.channels, shard: shard)
         var batchers: [ObjectIdentifier: StoreBatcher] = [:]
         for loop in group.makeIterator() {
             batchers[ObjectIdentifier(loop)] = StoreBatcher(eventLoop: loop, store: store)

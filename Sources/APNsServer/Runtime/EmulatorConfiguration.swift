@@ -41,6 +41,8 @@ public struct EmulatorConfiguration: Sendable {
     public var mapSizeBytes: Int = 4 << 30
     /// Which tokens a push may go to.
     public var tokenPolicy: TokenPolicy = .open
+    /// This emulator's shard among several behind HAProxy (`--shard K/N`): the tokens it issues map to it.
+    public var shard: Shard?
     /// What an offline device's queue keeps.
     public var storagePolicy: StoragePolicy = .all
     /// The most notifications one device queue holds under the `all` policy.

@@ -1,0 +1,120 @@
+import APNsCore
+import ArgumentParser
+import Foundation
+
+/// `apns-emulator cluster`: running several emulators as shards behind HAProxy.
+struct ClusterCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cluster",
+        abstract: "Run several emulators as shards behind HAProxy.",
+        version: EmulatorVersion.string,
+        subcommands: [HAProxyConfig.self]
+    )
+
+    /// Writes a working HAProxy configuration for N shards.
+    struct HAProxyConfig: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "haproxy-config",
+            abstract: "Write haproxy.cfg and its map for N shards (serve --shard K/N each).",
+            discussion: """
+                HAProxy terminates TLS for providers with the emulator's CA-signed server certificate, speaks HTTP/2 \
+                on both sides, and routes each /3/device/<token> stream to the shard its token's first byte maps to \
+                (shards.map, one line per byte); /4/broadcasts/apps/<bundle> and /1/apps/<bundle> go by a CRC-32 of \
+                the bundle id. A shard that is down answers 503 {"reason":"ServiceUnavailable"}. Writes haproxy.cfg, \
+                shards.map, 503.http and haproxy.pem (certificate and key) into --out; run haproxy -f <out>/haproxy.cfg.
+                """,
+            version: EmulatorVersion.string
+        )
+
+        @Option(help: "How many shards (1 to 256).")
+        var shards: Int
+
+        @Option(help: "Each shard's HTTP/2 provider address, in shard order: host:port,host:port,...")
+        var hosts: String
+
+        @Option(help: "Where HAProxy listens for providers.")
+        var listen = "127.0.0.1:2197"
+
+        @Option(name: .customLong("certs-dir"), help: "The emulators' certificates directory (ca.pem, server.pem, server-key.pem).")
+        var certificatesDirectory = "certs"
+
+        @Option(help: "Where the files go.")
+        var out = "haproxy"
+
+        func validate() throws {
+            guard (1...256).contains(self.shards) else { throw ValidationError("--shards is 1 to 256") }
+            let addresses = self.addresses
+            guard addresses.count == self.shards else {
+                throw ValidationError("--hosts names \(addresses.count) addresses; --shards \(self.shards) needs one per shard, in shard order")
+            }
+            for address in addresses + [self.listen] where address.split(separator: ":").count != 2 || Int(address.split(separator: ":").last ?? "") == nil {
+                throw ValidationError("\(address) is not host:port")
+            }
+        }
+
+        var addresses: [String] { self.hosts.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
+
+        func run() throws {
+            let out = URL(fileURLWithPath: self.out).standardizedFileURL.path
+            try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+            let certificates = URL(fileURLWithPath: self.certificatesDirectory).standardizedFileURL.path
+            let read = { (name: String) throws -> String in
+                guard let text = try? String(contentsOfFile: certificates + "/" + name, encoding: .utf8) else {
+                    throw ValidationError("cannot read \(certificates)/\(name): start an emulator once (serve makes its certificates) or give --certs-dir")
+                }
+                return text
+            }
+            let pem = try read("server.pem") + (try read("server-key.pem"))
+            try self.write(pem, to: out + "/haproxy.pem", permissions: 0o600)
+            try self.write(Shard.mapFile(count: self.shards), to: out + "/shards.map")
+            try self.write(Self.unavailable, to: out + "/503.http")
+            try self.write(self.config(out: out, ca: certificates + "/ca.pem"), to: out + "/haproxy.cfg")
+            say("wrote \(out)/haproxy.cfg, shards.map, 503.http and haproxy.pem; run: haproxy -f \(out)/haproxy.cfg")
+        }
+
+        private func write(_ text: String, to path: String, permissions: Int = 0o644) throws {
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: permissions], ofItemAtPath: path)
+        }
+
+        /// HAProxy's answer when a shard cannot be reached: APNs' shape.
+        static let unavailable = """
+            HTTP/1.1 503 Service Unavailable\r
+            content-type: application/json\r
+            cache-control: no-cache\r
+            connection: close\r
+            \r
+            {"reason":"ServiceUnavailable"}
+            """
+
+        func config(out: String, ca: String) -> String {
+            var lines = [
+                "# apns-emulator cluster haproxy-config --shards \(self.shards): providers -> HAProxy (TLS, HTTP/2) -> shard by token",
+                "global", "",
+                "defaults", "  mode http", "  timeout connect 5s", "  timeout client 3600s", "  timeout server 3600s",
+                // A stream a stopping shard refused (its GOAWAY) is tried again on a new connection,
+                // and a shard that is down is found by its check: its tokens get the 503 below.
+                "  retries 2", "  retry-on all-retryable-errors", "",
+                "frontend providers",
+                "  bind \(self.listen) ssl crt \(out)/haproxy.pem alpn h2,http/1.1",
+                "  acl broadcast path_beg /4/broadcasts/apps/",
+                "  acl channels path_beg /1/apps/",
+                "  acl device path_beg /3/device/",
+                // A broadcast or a channel request goes to the shard that owns the bundle's channels.
+                "  use_backend shard%[path,field(5,/),crc32(1),mod(\(self.shards))] if broadcast",
+                "  use_backend shard%[path,field(4,/),crc32(1),mod(\(self.shards))] if channels",
+                // A push goes to the shard its token's first byte maps to.
+                "  use_backend %[path,field(4,/),lower,map_beg(\(out)/shards.map,shard0)] if device",
+                "  default_backend shard0", "",
+            ]
+            for (index, address) in self.addresses.enumerated() {
+                lines += [
+                    "backend shard\(index)",
+                    "  errorfile 503 \(out)/503.http",
+                    "  server shard\(index) \(address) ssl verify required ca-file \(ca) sni str(localhost) alpn h2 check inter 1s fall 1 rise 1", "",
+                ]
+            }
+            return lines.joined(separator: "\n")
+        }
+    }
+}

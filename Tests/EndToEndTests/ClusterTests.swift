@@ -1,0 +1,87 @@
+import APNsCore
+import APNsServer
+import APNsTestSupport
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Shards behind HAProxy (issue 29, first part): three emulators (`--shard K/3`) sharing one CA,
+/// the configuration `apns-emulator cluster haproxy-config` writes, and Debian's haproxy routing
+/// each provider stream by its token over HTTP/2 and TLS on both sides.
+@Suite("Shards behind HAProxy")
+struct ClusterTests {
+    static let topic = "com.example.cluster"
+
+    /// A port nothing listens on now, for HAProxy's front.
+    static func freePort() throws -> Int {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) } }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    @Test("three shards: each issues tokens it owns; pushes through HAProxy reach the owning shard; a shard down is 503 ServiceUnavailable, the others go on")
+    func routedByToken() async throws {
+        let haproxy = ["/usr/sbin/haproxy", "/usr/bin/haproxy"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        try #require(haproxy != nil, "haproxy is not installed: apt-get install haproxy (.ci/run installs it)")
+        let shared = try TemporaryDirectory()
+        var shards: [RunningEmulator] = []
+        for index in 0..<3 {
+            shards.append(try await RunningEmulator.start { configuration in
+                configuration.shard = Shard(index: index, count: 3)
+                configuration.certificatesDirectory = shared.appending("certs")
+                configuration.certificatePath = shared.appending("certs/server.pem")
+                configuration.privateKeyPath = shared.appending("certs/server-key.pem")
+            })
+        }
+        let front = try Self.freePort()
+        let out = shared.appending("haproxy")
+        let hosts = shards.map { "127.0.0.1:\($0.http2Port)" }.joined(separator: ",")
+        let written = try await Subprocess.run(Subprocess.emulatorExecutable, [
+            "cluster", "haproxy-config", "--shards", "3", "--hosts", hosts, "--listen", "127.0.0.1:\(front)",
+            "--certs-dir", shared.appending("certs"), "--out", out,
+        ])
+        #expect(written.status == 0, "\(written.stdout)\(written.stderr)")
+        let balancer = try BackgroundProcess(try #require(haproxy), ["-db", "-f", out + "/haproxy.cfg"], output: shared.appending("haproxy.log"))
+        defer { Foundation.kill(balancer.pid, SIGTERM) }
+
+        // Each shard issues tokens that map to it; a provider pushes to each through HAProxy.
+        var tokens: [String] = []
+        for (index, shard) in shards.enumerated() {
+            let token = try #require(try await shard.adminObject("/api/v1/devices", method: "POST", body: #"{"topic": "\#(Self.topic)"}"#, status: 201)["token"] as? String)
+            #expect(Shard.index(of: try #require(DeviceToken(hex: token)), count: 3) == index)
+            tokens.append(token)
+        }
+        var client: HTTP2TestClient?
+        _ = await eventually { client = try? await HTTP2TestClient.connect(host: "127.0.0.1", port: front, caPath: shared.appending("certs/ca.pem")); return client != nil }
+        let provider = try #require(client, "HAProxy did not listen: \(balancer.lines)")
+        for token in tokens {
+            let answer = try await provider.push(token: token, headers: [("apns-topic", Self.topic)], json: #"{"aps":{"alert":"through HAProxy"}}"#)
+            #expect(answer.status == 200 && answer.header("apns-unique-id") != nil, "\(answer.status) \(answer.reason ?? "")")
+        }
+        for (index, shard) in shards.enumerated() {
+            let journal = try await shard.journal()
+            #expect(journal.map { $0["token"] as? String } == [tokens[index]], "shard \(index) holds its own token's push only")
+        }
+
+        // Shard 1 goes down: once HAProxy's check has marked it down (a second), its tokens get
+        // HAProxy's 503 in APNs' shape; the others go on.
+        try await shards[1].stop()
+        #expect(await eventually { balancer.lines.contains { $0.contains("shard1 is DOWN") } }, "\(balancer.lines)")
+        let down = try await provider.push(token: tokens[1], headers: [("apns-topic", Self.topic)])
+        #expect(down.status == 503 && down.reason == "ServiceUnavailable", "\(down.status) \(down.reason ?? "")")
+        #expect(try await provider.push(token: tokens[0], headers: [("apns-topic", Self.topic)]).status == 200)
+        #expect(try await provider.push(token: tokens[2], headers: [("apns-topic", Self.topic)]).status == 200)
+        try await provider.close()
+        for (index, shard) in shards.enumerated() where index != 1 { try await shard.stop() }
+        try shared.remove()
+    }
+}
