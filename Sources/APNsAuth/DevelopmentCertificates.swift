@@ -18,7 +18,9 @@ public enum DevelopmentCertificates {
     }
 
     /// The names the server certificate is valid for.
-    public static let serverNames = ["localhost", "127.0.0.1", "::1"]
+    /// `devices.localhost` and `s<K>.devices.localhost` are the names a device sets (TLS SNI) to
+    /// reach any shard, or shard K, through HAProxy.
+    public static let serverNames = ["localhost", "devices.localhost", "*.devices.localhost", "127.0.0.1", "::1"]
 
     /// Creates a new CA and server certificate in `directory`, replacing any there.
     /// Private keys are written readable by the owner only.
@@ -69,6 +71,8 @@ public enum DevelopmentCertificates {
                 try ExtendedKeyUsage([.serverAuth])
                 SubjectAlternativeNames([
                     .dnsName("localhost"),
+                    .dnsName("devices.localhost"),
+                    .dnsName("*.devices.localhost"),
                     .ipAddress(ASN1OctetString(contentBytes: [127, 0, 0, 1])),
                     .ipAddress(ASN1OctetString(contentBytes: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1])),
                 ])

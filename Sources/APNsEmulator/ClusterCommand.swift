@@ -35,6 +35,12 @@ struct ClusterCommand: ParsableCommand {
         @Option(help: "Where HAProxy listens for providers.")
         var listen = "127.0.0.1:2197"
 
+        @Option(name: .customLong("device-hosts"), help: "Each shard's device address, in shard order: devices then connect through HAProxy (TCP, routed by TLS SNI).")
+        var deviceHosts: String?
+
+        @Option(name: .customLong("device-listen"), help: "Where HAProxy listens for devices (with --device-hosts).")
+        var deviceListen = "127.0.0.1:5223"
+
         @Option(name: .customLong("certs-dir"), help: "The emulators' certificates directory (ca.pem, server.pem, server-key.pem).")
         var certificatesDirectory = "certs"
 
@@ -47,12 +53,18 @@ struct ClusterCommand: ParsableCommand {
             guard addresses.count == self.shards else {
                 throw ValidationError("--hosts names \(addresses.count) addresses; --shards \(self.shards) needs one per shard, in shard order")
             }
-            for address in addresses + [self.listen] where address.split(separator: ":").count != 2 || Int(address.split(separator: ":").last ?? "") == nil {
+            if let devices = self.deviceAddresses, devices.count != self.shards {
+                throw ValidationError("--device-hosts names \(devices.count) addresses; --shards \(self.shards) needs one per shard, in shard order")
+            }
+            for address in addresses + [self.listen] + (self.deviceAddresses ?? []) where address.split(separator: ":").count != 2 || Int(address.split(separator: ":").last ?? "") == nil {
                 throw ValidationError("\(address) is not host:port")
             }
         }
 
-        var addresses: [String] { self.hosts.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
+        var addresses: [String] { Self.list(self.hosts) }
+        var deviceAddresses: [String]? { self.deviceHosts.map(Self.list) }
+
+        static func list(_ text: String) -> [String] { text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
 
         func run() throws {
             let out = URL(fileURLWithPath: self.out).standardizedFileURL.path
@@ -114,7 +126,29 @@ struct ClusterCommand: ParsableCommand {
                     "  server shard\(index) \(address) ssl verify required ca-file \(ca) sni str(localhost) alpn h2 check inter 1s fall 1 rise 1", "",
                 ]
             }
-            return lines.joined(separator: "\n")
+            return (lines + self.deviceSection()).joined(separator: "\n")
+        }
+
+        /// Devices pass through in TCP mode: TLS ends at the shard, routed by the name the device
+        /// asks for (`s<K>.devices.localhost`: shard K; anything else: any shard, round robin).
+        func deviceSection() -> [String] {
+            guard let devices = self.deviceAddresses else { return [] }
+            var lines = [
+                "frontend devices",
+                "  mode tcp",
+                "  bind \(self.deviceListen)",
+                "  timeout client 3600s",
+                "  tcp-request inspect-delay 5s",
+                "  tcp-request content accept if { req_ssl_hello_type 1 }",
+                "  use_backend devices_%[req_ssl_sni,field(1,.)] if { req_ssl_sni -m reg ^s[0-9]+\\.devices\\. }",
+                "  default_backend devices_any", "",
+            ]
+            for (index, address) in devices.enumerated() {
+                lines += ["backend devices_s\(index)", "  mode tcp", "  timeout server 3600s", "  server s\(index) \(address) check inter 1s fall 1 rise 1", ""]
+            }
+            lines += ["backend devices_any", "  mode tcp", "  timeout server 3600s", "  balance roundrobin"]
+            lines += devices.enumerated().map { "  server s\($0.offset) \($0.element) check inter 1s fall 1 rise 1" }
+            return lines + [""]
         }
     }
 }

@@ -1,3 +1,4 @@
+import APNsCore
 import APNsDeviceClient
 import Foundation
 import NIOCore
@@ -13,7 +14,7 @@ extension DeviceCommand {
         }
         let deviceID = try self.deviceID ?? StoredDeviceID.load()
         do {
-            return try await DeviceClient.connect(host: self.host, port: self.devicePort, caPath: self.caPath, deviceID: deviceID)
+            return try await DeviceClient.connect(host: self.host, port: self.devicePort, caPath: self.caPath, deviceID: deviceID, serverName: self.serverName)
         } catch where PushCommand.isRefused(error) {
             throw DeviceCommandError("could not connect to \(self.host):\(self.devicePort): connection refused (is `apns-emulator serve` running? its device port is 5223 unless --device-port says otherwise)")
         } catch {
@@ -21,6 +22,14 @@ extension DeviceCommand {
             let guess = Self.ports[port].map { " \(port) is the \($0) port by default: the device port is 5223." } ?? ""
             throw DeviceCommandError("could not speak TLS with the device listener at \(self.host):\(port): \(error).\(guess) Is \(self.caPath) the emulator's CA?")
         }
+    }
+
+    /// The name the device asks for (TLS SNI): behind HAProxy with `--shards`, the shard of its
+    /// first token, or any shard for a device without one.
+    var serverName: String {
+        guard let shards = self.shards, shards > 0 else { return "localhost" }
+        guard let token = self.tokens.first.flatMap({ DeviceToken(hex: $0) }) else { return "devices.localhost" }
+        return "s\(Shard.index(of: token, count: shards)).devices.localhost"
     }
 
     /// The emulator's other default ports, to say which one a device probably hit.

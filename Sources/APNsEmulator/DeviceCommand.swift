@@ -37,6 +37,9 @@ struct DeviceCommand: AsyncParsableCommand {
     @Option(name: .customLong("token"), help: "Resume a token issued before (hex); repeat for several.")
     var tokens: [String] = []
 
+    @Option(help: "Behind HAProxy with N shards: say (TLS SNI) which shard holds the --token (s<K>.devices.localhost), or any for a new one (devices.localhost).")
+    var shards: Int?
+
     @Option(name: .customLong("device-id"), help: "The device's identity (default: one made once and kept in ~/.config/apns-emulator/device-id, the same every run).")
     var deviceID: String?
 

@@ -1,4 +1,5 @@
 import APNsCore
+import APNsDeviceClient
 import APNsServer
 import APNsTestSupport
 import Foundation
@@ -82,6 +83,62 @@ struct ClusterTests {
         #expect(try await provider.push(token: tokens[2], headers: [("apns-topic", Self.topic)]).status == 200)
         try await provider.close()
         for (index, shard) in shards.enumerated() where index != 1 { try await shard.stop() }
+        try shared.remove()
+    }
+    @Test("devices through HAProxy: one without a token reaches any shard and gets a token that shard owns; one naming s<K>.devices resumes shard K's token; pushes through HAProxy reach both")
+    func devicesBySNI() async throws {
+        let haproxy = ["/usr/sbin/haproxy", "/usr/bin/haproxy"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        try #require(haproxy != nil, "haproxy is not installed: apt-get install haproxy (.ci/run installs it)")
+        let shared = try TemporaryDirectory()
+        var shards: [RunningEmulator] = []
+        for index in 0..<2 {
+            shards.append(try await RunningEmulator.start { configuration in
+                configuration.shard = Shard(index: index, count: 2)
+                configuration.certificatesDirectory = shared.appending("certs")
+                configuration.certificatePath = shared.appending("certs/server.pem")
+                configuration.privateKeyPath = shared.appending("certs/server-key.pem")
+            })
+        }
+        let (front, deviceFront) = (try Self.freePort(), try Self.freePort())
+        let out = shared.appending("haproxy")
+        let written = try await Subprocess.run(Subprocess.emulatorExecutable, [
+            "cluster", "haproxy-config", "--shards", "2", "--hosts", shards.map { "127.0.0.1:\($0.http2Port)" }.joined(separator: ","),
+            "--device-hosts", shards.map { "127.0.0.1:\($0.devicePort)" }.joined(separator: ","), "--listen", "127.0.0.1:\(front)",
+            "--device-listen", "127.0.0.1:\(deviceFront)", "--certs-dir", shared.appending("certs"), "--out", out,
+        ])
+        #expect(written.status == 0, "\(written.stdout)\(written.stderr)")
+        let balancer = try BackgroundProcess(try #require(haproxy), ["-db", "-f", out + "/haproxy.cfg"], output: shared.appending("haproxy.log"))
+        defer { Foundation.kill(balancer.pid, SIGTERM) }
+        let ca = shared.appending("certs/ca.pem")
+
+        // A new device asks for any shard; the token it gets belongs to the shard it reached.
+        var newcomer: DeviceClient?
+        _ = await eventually {
+            newcomer = try? await DeviceClient.connect(host: "127.0.0.1", port: deviceFront, caPath: ca, deviceID: "newcomer", serverName: "devices.localhost")
+            return newcomer != nil
+        }
+        let fresh = try #require(newcomer, "HAProxy did not take devices: \(balancer.lines)")
+        let freshToken = try await fresh.register(topic: Self.topic)
+        let owner = shards[Shard.index(of: freshToken, count: 2)]
+        #expect(try await owner.adminObject("/api/v1/devices/\(freshToken.hex)/app")["deviceId"] as? String == "newcomer")
+
+        // A token shard 1 issued, resumed by a device that names shard 1.
+        let issued = try #require(try await shards[1].adminObject("/api/v1/devices", method: "POST", body: #"{"topic": "\#(Self.topic)"}"#, status: 201)["token"] as? String)
+        let returning = try await DeviceClient.connect(host: "127.0.0.1", port: deviceFront, caPath: ca, deviceID: "returning", serverName: "s1.devices.localhost")
+        let token = try #require(DeviceToken(hex: issued))
+        #expect(try await returning.resume([token]).first?.status == .resumed)
+
+        let provider = try await HTTP2TestClient.connect(host: "127.0.0.1", port: front, caPath: ca)
+        for (device, target) in [(fresh, freshToken), (returning, token)] {
+            let answer = try await provider.push(token: target.hex, headers: [("apns-topic", Self.topic)], json: #"{"aps":{"alert":"through HAProxy"}}"#)
+            #expect(answer.status == 200)
+            let received = try await device.next()
+            #expect(received.uniqueID == answer.header("apns-unique-id"))
+        }
+        try await provider.close()
+        try await fresh.close()
+        try await returning.close()
+        for shard in shards { try await shard.stop() }
         try shared.remove()
     }
 }
