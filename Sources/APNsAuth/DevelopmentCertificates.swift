@@ -22,6 +22,15 @@ public enum DevelopmentCertificates {
     /// reach any shard, or shard K, through HAProxy.
     public static let serverNames = ["localhost", "devices.localhost", "*.devices.localhost", "127.0.0.1", "::1"]
 
+    /// ``serverNames`` as the certificate carries them: addresses as IP addresses, the rest as DNS names.
+    static let serverAlternativeNames: [GeneralName] = serverNames.map { name in
+        var v4 = in_addr()
+        var v6 = in6_addr()
+        if inet_pton(AF_INET, name, &v4) == 1 { return .ipAddress(ASN1OctetString(contentBytes: withUnsafeBytes(of: v4) { ArraySlice($0) })) }
+        if inet_pton(AF_INET6, name, &v6) == 1 { return .ipAddress(ASN1OctetString(contentBytes: withUnsafeBytes(of: v6) { ArraySlice($0) })) }
+        return .dnsName(name)
+    }
+
     /// Creates a new CA and server certificate in `directory`, replacing any there.
     /// Private keys are written readable by the owner only.
     @discardableResult
@@ -69,13 +78,7 @@ public enum DevelopmentCertificates {
                 Critical(BasicConstraints.notCertificateAuthority)
                 Critical(KeyUsage(digitalSignature: true))
                 try ExtendedKeyUsage([.serverAuth])
-                SubjectAlternativeNames([
-                    .dnsName("localhost"),
-                    .dnsName("devices.localhost"),
-                    .dnsName("*.devices.localhost"),
-                    .ipAddress(ASN1OctetString(contentBytes: [127, 0, 0, 1])),
-                    .ipAddress(ASN1OctetString(contentBytes: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1])),
-                ])
+                SubjectAlternativeNames(Self.serverAlternativeNames)
                 AuthorityKeyIdentifier(keyIdentifier: SubjectKeyIdentifier(hash: .init(caKey.publicKey)).keyIdentifier)
             },
             issuerPrivateKey: .init(caKey)
