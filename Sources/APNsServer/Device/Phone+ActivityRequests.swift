@@ -17,12 +17,6 @@ extension Phone {
     static let activityExample = #"{"attributes-type": "Delivery", "attributes": {"orderNumber": 7}, "content-state": {"status": "packing"}, "pushType": "token"}"#
     static let endExample = #"{"content-state": {"status": "delivered"}, "dismissalPolicy": "immediate"}"#
 
-    /// A new Live Activity token, as APNs issues tokens (one this shard owns, in a cluster).
-    func issueToken() -> String { self.newToken().hex }
-
-    /// A new device token: 32 random bytes, whose first byte maps to this emulator's shard.
-    func newToken() -> DeviceToken { self.shard?.randomToken() ?? DeviceToken.random() }
-
     /// Carries out the app's request given as a JSON `document`. Fails with a
     /// ``DeviceModelError``: `.invalid` for a document or state that does not decode, `.refused`
     /// for what ActivityKit refuses.
