@@ -19,16 +19,15 @@ extension Phone {
     static let activityTopicSuffix = ".push-type.liveactivity"
 
     /// The suffixes of the topics whose tokens belong to a part of an app (its Live Activities,
-    /// widgets, controls, Push to Talk channel, location push service extension, complication,
-    /// file provider); a VoIP topic keeps its own settings, as before.
-    static let partTopicSuffixes = [
-        Phone.activityTopicSuffix, ".push-type.widgets", ".push-type.controls", ".voip-ptt", ".location-query", ".complication", ".pushkit.fileprovider",
-    ]
+    /// widgets, Push to Talk channel, location push service extension, complication, file
+    /// provider: the push types' own suffixes), and the controls' (not on Apple's record); a VoIP
+    /// topic keeps its own settings, as before.
+    static let partTopicSuffixes = PushLint.topicSuffixes.filter { $0.key != .voip }.map(\.value) + [".push-type.controls"]
 
     /// The app a part's topic belongs to (`com.example.app.push-type.widgets` →
     /// `com.example.app`); other topics are the app's own.
     static func appTopic(_ topic: String) -> String {
-        guard topic.utf8.last != nil, let suffix = Self.partTopicSuffixes.first(where: { topic.hasSuffix($0) }) else { return topic }
+        guard let suffix = Self.partTopicSuffixes.first(where: { topic.hasSuffix($0) }) else { return topic }
         return String(topic.dropLast(suffix.count))
     }
 
