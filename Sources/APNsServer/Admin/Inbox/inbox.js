@@ -141,6 +141,7 @@ const Inbox = {
     if (item.source === "broadcast") status.push(el("span", { class: "tag broadcast" }, item.operation === "publish" && item.fanOut !== null ? `broadcast → ${item.fanOut}` : item.operation || "channel"));
     if (item.fault) status.push(el("span", { class: "tag fault" }, "fault"));
     const warnings = (item.warnings || []).map((w) => el("span", { class: "tag warn", title: w.message || "" }, w.code || String(w)));
+    const summary = this.summary(item);
     const row = el("tr", {
       tabindex: 0, "data-id": item.id, "aria-selected": this.selected === item.id ? "true" : "false",
       class: item._fresh ? "fresh" : null,
@@ -149,7 +150,7 @@ const Inbox = {
     },
       el("td", { class: "mono" }, clock(item.receivedAt)),
       el("td", { class: "mono", title: item.token || item.channelId || "" }, item.source === "broadcast" ? `channel ${short(item.channelId)}` : short(item.token)),
-      el("td", { class: "summary", title: this.summary(item) }, this.summary(item)),
+      el("td", { class: "summary", title: summary }, summary),
       el("td", {}, item.topic || "–"),
       el("td", {}, item.pushType || "–"),
       el("td", {}, item.priority ?? "–"),
