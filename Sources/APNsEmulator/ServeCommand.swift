@@ -9,9 +9,6 @@ import NIOCore
 
 extension Durability: ExpressibleByArgument {}
 extension TokenPolicy: ExpressibleByArgument {}
-extension Shard: ExpressibleByArgument {
-    public init?(argument: String) { self.init(argument) }
-}
 extension StoragePolicy: ExpressibleByArgument {}
 extension APNsEnvironment: ExpressibleByArgument {}
 extension AuthMode: ExpressibleByArgument {}
