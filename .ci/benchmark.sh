@@ -49,15 +49,7 @@ work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
 
 # 320-byte JSON payload.
-python3 - "$work/payload.json" <<'PY'
-import json, sys
-body = {"aps": {"alert": {"title": "Benchmark", "body": ""}, "badge": 1}}
-base = len(json.dumps(body, separators=(",", ":")))
-body["aps"]["alert"]["body"] = "x" * (320 - base)
-text = json.dumps(body, separators=(",", ":"))
-assert len(text) == 320, len(text)
-open(sys.argv[1], "w").write(text)
-PY
+python3 "$root/.ci/payload.py" "$work/payload.json"
 
 port=22197
 admin=28197

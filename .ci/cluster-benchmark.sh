@@ -21,13 +21,8 @@ binary="$root/.build/release/apns-emulator"
 work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
 
-python3 - "$work/payload.json" <<'PY'
-import json, sys
-body = {"aps": {"alert": {"title": "Benchmark", "body": ""}, "badge": 1}}
-base = len(json.dumps(body, separators=(",", ":")))
-body["aps"]["alert"]["body"] = "x" * (320 - base)
-open(sys.argv[1], "w").write(json.dumps(body, separators=(",", ":")))
-PY
+# 320-byte JSON payload.
+python3 "$root/.ci/payload.py" "$work/payload.json"
 "$binary" certs generate --out "$work/certs" > /dev/null
 
 hz=$(getconf CLK_TCK)
