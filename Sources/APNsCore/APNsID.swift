@@ -18,22 +18,23 @@ public enum APNsID {
     }
 
     /// A new random (version 4) UUID in lower case.
-    public static func random<G: RandomNumberGenerator>(using generator: inout G) -> String {
+    /// With a `shard`, its last byte maps to that shard (``Shard/index(ofUniqueID:count:)``).
+    public static func random<G: RandomNumberGenerator>(using generator: inout G, shard: Shard? = nil) -> String {
         let high = ((generator.next() as UInt64) & ~0xF000) | 0x4000  // version 4
-        return self.format(high: high, low: self.variant(generator.next()))
+        return self.format(high: high, low: self.variant(generator.next(), shard: shard))
     }
 
     /// A new time-ordered (version 7, RFC 9562) UUID in lower case: the first 48 bits are
     /// `nowMillis`, the rest random. Identifiers made later sort later, so the store's index of
     /// them grows at one end instead of touching a random page per notification.
-    public static func timeOrdered<G: RandomNumberGenerator>(nowMillis: Int64, using generator: inout G) -> String {
+    public static func timeOrdered<G: RandomNumberGenerator>(nowMillis: Int64, using generator: inout G, shard: Shard? = nil) -> String {
         let high = UInt64(truncatingIfNeeded: nowMillis) << 16 | 0x7000 | ((generator.next() as UInt64) & 0x0FFF)  // version 7
-        return self.format(high: high, low: self.variant(generator.next()))
+        return self.format(high: high, low: self.variant(generator.next(), shard: shard))
     }
 
-    /// `bits` with the RFC 4122 variant in its top two bits.
-    private static func variant(_ bits: UInt64) -> UInt64 {
-        (bits & ~(0xC000 << 48)) | (0x8000 << 48)
+    /// `bits` with the RFC 4122 variant in its top two bits, and the shard's byte in its lowest.
+    private static func variant(_ bits: UInt64, shard: Shard?) -> UInt64 {
+        ((shard?.stamp(bits) ?? bits) & ~(0xC000 << 48)) | (0x8000 << 48)
     }
 
     private static func format(high: UInt64, low: UInt64) -> String {

@@ -5,8 +5,11 @@
 /// a well-seeded generator are. Not thread-safe: keep one per event loop or connection.
 public struct APNsIDGenerator: RandomNumberGenerator {
     private var state: (UInt64, UInt64, UInt64, UInt64)
+    /// The shard every identifier made here maps to (its last byte), when the emulator is one.
+    private let shard: Shard?
 
-    public init() {
+    public init(shard: Shard? = nil) {
+        self.shard = shard
         var system = SystemRandomNumberGenerator()
         self.state = (system.next(), system.next(), system.next(), system.next())
         if self.state == (0, 0, 0, 0) { self.state.0 = 1 }
@@ -26,12 +29,12 @@ public struct APNsIDGenerator: RandomNumberGenerator {
 
     /// A new lower-case UUID string.
     public mutating func uuid() -> String {
-        APNsID.random(using: &self)
+        APNsID.random(using: &self, shard: self.shard)
     }
 
     /// A new time-ordered (version 7) UUID string for `nowMillis`.
     public mutating func timeOrderedUUID(nowMillis: Int64) -> String {
-        APNsID.timeOrdered(nowMillis: nowMillis, using: &self)
+        APNsID.timeOrdered(nowMillis: nowMillis, using: &self, shard: self.shard)
     }
 }
 

@@ -48,3 +48,37 @@ public struct Shard: Hashable, Sendable, CustomStringConvertible {
         }.joined()
     }
 }
+
+extension Shard {
+    /// The shard an identifier this emulator made belongs to: the last byte of a UUID (its last
+    /// two hex digits), by the same table as tokens; nil for text that is not a canonical UUID.
+    public static func index(ofUniqueID id: String, count: Int) -> Int? {
+        guard APNsID.isCanonical(id), let byte = UInt8(id.suffix(2), radix: 16) else { return nil }
+        return Self.index(ofFirstByte: byte, count: count)
+    }
+
+    /// `bits` with its lowest byte replaced by one that maps to this shard (the rest unchanged).
+    public func stamp(_ bits: UInt64) -> UInt64 {
+        let choices = UInt64((255 - self.index) / self.count + 1)
+        let byte = UInt64(self.index) + UInt64(self.count) * ((bits >> 8) % choices)
+        return (bits & ~0xFF) | byte
+    }
+
+    /// The shard that owns a bundle's broadcast channels: CRC-32 (IEEE, as zlib and HAProxy's
+    /// `crc32` converter compute it) of the bundle id, modulo `count`; the generated haproxy.cfg
+    /// routes `/1/apps/<bundle>` and `/4/broadcasts/apps/<bundle>` by the same sum.
+    public static func index(ofBundle bundleID: String, count: Int) -> Int {
+        Int(CRC32.checksum(bundleID.utf8) % UInt32(count))
+    }
+}
+
+/// CRC-32 (IEEE 802.3, reflected, polynomial 0xEDB88320).
+public enum CRC32 {
+    static let table: [UInt32] = (0..<256).map { (byte: UInt32) in
+        (0..<8).reduce(byte) { value, _ in value & 1 == 1 ? (value >> 1) ^ 0xEDB8_8320 : value >> 1 }
+    }
+
+    public static func checksum<S: Sequence>(_ bytes: S) -> UInt32 where S.Element == UInt8 {
+        ~bytes.reduce(0xFFFF_FFFF as UInt32) { crc, byte in (crc >> 8) ^ Self.table[Int((crc ^ UInt32(byte)) & 0xFF)] }
+    }
+}

@@ -20,7 +20,7 @@ struct ClusterCommand: ParsableCommand {
                 HAProxy terminates TLS for providers with the emulator's CA-signed server certificate, speaks HTTP/2 \
                 on both sides, and routes each /3/device/<token> stream to the shard its token's first byte maps to \
                 (shards.map, one line per byte); /4/broadcasts/apps/<bundle> and /1/apps/<bundle> go by a CRC-32 of \
-                the bundle id. A shard that is down answers 503 {"reason":"ServiceUnavailable"}. Writes haproxy.cfg, \
+                the bundle id (the sum serve --cluster-peers uses to find the shard that owns a bundle). A shard that is down answers 503 {"reason":"ServiceUnavailable"}. Writes haproxy.cfg, \
                 shards.map, 503.http and haproxy.pem (certificate and key) into --out; run haproxy -f <out>/haproxy.cfg.
                 """,
             version: EmulatorVersion.string
@@ -113,8 +113,8 @@ struct ClusterCommand: ParsableCommand {
                 "  acl channels path_beg /1/apps/",
                 "  acl device path_beg /3/device/",
                 // A broadcast or a channel request goes to the shard that owns the bundle's channels.
-                "  use_backend shard%[path,field(5,/),crc32(1),mod(\(self.shards))] if broadcast",
-                "  use_backend shard%[path,field(4,/),crc32(1),mod(\(self.shards))] if channels",
+                "  use_backend shard%[path,field(5,/),crc32(0),mod(\(self.shards))] if broadcast",
+                "  use_backend shard%[path,field(4,/),crc32(0),mod(\(self.shards))] if channels",
                 // A push goes to the shard its token's first byte maps to.
                 "  use_backend %[path,field(4,/),lower,map_beg(\(out)/shards.map,shard0)] if device",
                 "  default_backend shard0", "",

@@ -25,6 +25,7 @@ enum EnvironmentTwins {
         ("--map-size", "APNS_EMULATOR_MAP_SIZE"),
         ("--tokens", "APNS_EMULATOR_TOKENS"),
         ("--shard", "APNS_EMULATOR_SHARD"),
+        ("--cluster-peers", "APNS_EMULATOR_CLUSTER_PEERS"),
         ("--storage-policy", "APNS_EMULATOR_STORAGE_POLICY"),
         ("--max-queued-per-device", "APNS_EMULATOR_MAX_QUEUED_PER_DEVICE"),
         ("--max-expiration", "APNS_EMULATOR_MAX_EXPIRATION"),

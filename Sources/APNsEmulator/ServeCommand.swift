@@ -78,6 +78,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "This emulator's shard among N behind HAProxy, as K/N (K from 0): the tokens it issues map to it (apns-emulator cluster haproxy-config). (env: \(EnvironmentTwins.variable(for: "--shard")))")
     var shard: Shard?
 
+    @Option(name: .customLong("cluster-peers"), help: "With --shard K/N: every shard's admin address (host:port), in shard order, this one's included. Lists, waits, events, metrics and the web inbox then show every shard; per-token and per-notification routes reach the owning shard; broadcasts reach every shard's subscribers. (env: \(EnvironmentTwins.variable(for: "--cluster-peers")))")
+    var clusterPeers: String?
+
     @Option(name: .customLong("storage-policy"), help: "all: queue every notification (capped per device); latest: keep only the most recent per topic per offline device, as APNs. (env: \(EnvironmentTwins.variable(for: "--storage-policy")))")
     var storagePolicy = StoragePolicy.all
 
@@ -163,6 +166,7 @@ struct ServeCommand: AsyncParsableCommand {
         for path in self.providerCAPaths where !FileManager.default.fileExists(atPath: path) {
             throw ValidationError("--provider-ca: no such file: \(path)")
         }
+        try self.validateCluster()
         guard self.mapSizeMiB >= 1 else { throw ValidationError("--map-size must be at least 1 MiB") }
         guard self.maximumQueuedPerDevice >= 1 else { throw ValidationError("--max-queued-per-device must be at least 1") }
         guard self.maximumExpiration >= 1 else { throw ValidationError("--max-expiration must be at least 1 second") }
@@ -198,6 +202,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.deviceIdleTimeout = .milliseconds(Int64(self.deviceIdleTimeout * 1000))
         configuration.tokenPolicy = self.tokenPolicy
         configuration.shard = self.shard
+        configuration.clusterPeers = self.peers
         configuration.storagePolicy = self.storagePolicy
         configuration.maximumQueuedPerDevice = self.maximumQueuedPerDevice
         configuration.maximumExpirationSeconds = self.maximumExpiration
@@ -261,6 +266,24 @@ struct ServeCommand: AsyncParsableCommand {
         try Data((json + "\n").utf8).write(to: URL(fileURLWithPath: partial))
         guard rename(partial, path) == 0 else {
             throw ValidationError("--ports-file: cannot write \(path): \(String(cString: strerror(errno)))")
+        }
+    }
+}
+
+extension ServeCommand {
+    /// `--cluster-peers` as a list.
+    var peers: [String] {
+        (self.clusterPeers ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    func validateCluster() throws {
+        guard self.clusterPeers != nil else { return }
+        guard let shard = self.shard else { throw ValidationError("--cluster-peers needs --shard K/N: the peers are the other shards") }
+        guard self.peers.count == shard.count else {
+            throw ValidationError("--cluster-peers names \(self.peers.count) addresses; --shard \(shard) needs one per shard, in shard order, this one's included")
+        }
+        for peer in self.peers where peer.split(separator: ":").count != 2 || Int(peer.split(separator: ":").last ?? "") == nil {
+            throw ValidationError("--cluster-peers: \(peer) is not host:port")
         }
     }
 }

@@ -65,6 +65,17 @@ public struct QueryParameters: Sendable {
         return duration
     }
 
+    /// The query as a string to send on (`a=1&b=2`, names in order), with `changes` made:
+    /// a value sets a parameter, nil removes it.
+    public func encoded(setting changes: [String: String?] = [:]) -> String {
+        var values = self.values
+        for (name, value) in changes { values[name] = value }
+        let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~:"))
+        return values.sorted { $0.key < $1.key }.map { name, value in
+            (name.addingPercentEncoding(withAllowedCharacters: allowed) ?? name) + "=" + (value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value)
+        }.joined(separator: "&")
+    }
+
     private static func decode(_ text: Substring) -> String {
         let spaced = text.replacingOccurrences(of: "+", with: " ")
         return spaced.removingPercentEncoding ?? spaced

@@ -112,6 +112,18 @@ public struct ChannelBook: Sendable {
         return deleted
     }
 
+    /// Takes `channel` as the shard that owns its bundle has it now (created, deleted, its latest
+    /// message), so that activities here subscribe to it and apply its broadcasts.
+    public mutating func adopt(_ channel: BroadcastChannel) {
+        let wasLive = self.channels[channel.id].map { !$0.isDeleted } ?? false
+        self.channels[channel.id] = channel
+        switch (wasLive, channel.isDeleted) {
+        case (false, false): self.liveCounts[channel.bundleID, default: 0] += 1
+        case (true, true): self.liveCounts[channel.bundleID, default: 1] -= 1
+        default: break
+        }
+    }
+
     /// Forgets everything (a full reset).
     public mutating func removeAll() {
         self.channels = [:]

@@ -1,3 +1,4 @@
+import APNsCore
 import APNsInspection
 import NIOCore
 import NIOHTTP1
@@ -40,6 +41,8 @@ final class AdminHTTPHandler: ChannelInboundHandler {
     /// The journal subscription of an event stream, and its keep-alive timer.
     private var subscription: UInt64?
     private var keepAliveTask: Scheduled<Void>?
+    /// A cluster's event stream: the connections to the other shards' streams.
+    private var peerChannels: [any Channel] = []
 
     init(router: AdminRouter) {
         self.router = router
@@ -59,7 +62,9 @@ final class AdminHTTPHandler: ChannelInboundHandler {
                 .assumeIsolated().whenSuccess { reply in
                     switch reply {
                     case .response(let response): self.write(response, version: head.version, context: context)
-                    case .events(let filter): self.startEvents(filter, version: head.version, context: context)
+                    case .events(let filter, let peers):
+                        self.startEvents(filter, version: head.version, context: context)
+                        if let peers, let cluster = self.router.relay.cluster { self.startPeerEvents(peers, cluster, context: context) }
                     }
                 }
         }
@@ -117,6 +122,40 @@ final class AdminHTTPHandler: ChannelInboundHandler {
         }
     }
 
+    /// Adds the other shards' events to this stream: an event `shards` says which shards it
+    /// holds once each has been reached or not, and again whenever one's stream ends.
+    private func startPeerEvents(_ query: String, _ cluster: Cluster, context: ChannelHandlerContext) {
+        let loop = context.eventLoop
+        let bound = NIOLoopBound((handler: self, context: context), eventLoop: loop)
+        let state = NIOLoopBoundBox((answered: [cluster.shard.index], unanswered: [Cluster.Reply]()), eventLoop: loop)
+        @Sendable func announce() {
+            var writer = JSONWriter()
+            Cluster.writeShards(state.value.answered, state.value.unanswered, into: &writer)
+            bound.value.handler.writeEvent("event: shards\ndata: \(String(decoding: writer.bytes, as: UTF8.self))\n\n", context: bound.value.context)
+        }
+        let streams = cluster.others.map { peer in
+            cluster.client.stream(
+                peer.address, path: "/api/v1/events?" + (query.isEmpty ? "" : query + "&") + "scope=local",
+                onEvent: { text in loop.execute { bound.value.handler.writeEvent(text, context: bound.value.context) } },
+                onEnd: { why in
+                    loop.execute {
+                        guard bound.value.handler.subscription != nil else { return }
+                        state.value.answered.removeAll { $0 == peer.index }
+                        state.value.unanswered.append(Cluster.Reply(shard: peer.index, address: peer.address, error: why))
+                        announce()
+                    }
+                })
+        }
+        EventLoopFuture.whenAllComplete(streams, on: loop).assumeIsolated().whenSuccess { results in
+            for (peer, result) in zip(cluster.others, results) {
+                guard case .success(let channel) = result else { continue }
+                if self.subscription == nil { channel.close(promise: nil) } else { self.peerChannels.append(channel) }
+                if !state.value.unanswered.contains(where: { $0.shard == peer.index }) { state.value.answered.append(peer.index) }
+            }
+            if self.subscription != nil { announce() }
+        }
+    }
+
     private func writeEvent(_ text: String, context: ChannelHandlerContext) {
         guard context.channel.isActive else { return }
         var buffer = context.channel.allocator.buffer(capacity: text.utf8.count)
@@ -129,5 +168,7 @@ final class AdminHTTPHandler: ChannelInboundHandler {
         self.subscription = nil
         self.keepAliveTask?.cancel()
         self.keepAliveTask = nil
+        for channel in self.peerChannels { channel.close(promise: nil) }
+        self.peerChannels = []
     }
 }

@@ -25,7 +25,7 @@ extension AdminRouter {
         case ("notifications", 5) where segments[4] == "delivery-log":
             return try request.only("GET") { request.now(self.deliveryLog(id: segments[3])) }
         case ("events", 3):
-            return try request.only("GET") { () throws(InspectionError) in eventLoop.makeSucceededFuture(.events(try JournalFilter.parse(query))) }
+            return try request.only("GET") { () throws(InspectionError) in eventLoop.makeSucceededFuture(.events(try JournalFilter.parse(query), peers: nil)) }
         case ("reset", 3):
             return try request.only("POST") { () throws(InspectionError) in request.later(try self.reset(query, body: request.body, on: eventLoop)) }
         default:

@@ -20,7 +20,8 @@ struct AdminRouter: Sendable {
     /// What the connection does with a request: answer it, or stream events until the client leaves.
     enum Reply {
         case response(Response)
-        case events(JournalFilter)
+        /// `peers`: the query to ask the cluster's other shards for their events with; nil for this shard's alone.
+        case events(JournalFilter, peers: String?)
     }
 
     /// One request, as the routes see it.
@@ -51,14 +52,20 @@ struct AdminRouter: Sendable {
             // The web inbox's page and assets are not the API: a browser may add what it likes.
             // A method the path does not take is answered 405 by the route, whatever the query.
             let isPage = segments.isEmpty || segments[0] == "inbox"
-            if !isPage, let allowed = Self.parameters(segments, method: method), let unknown = request.query.unknown(allowed: allowed) {
+            if !isPage, let allowed = Self.parameters(segments, method: method), let unknown = request.query.unknown(allowed: allowed.union(["scope"])) {
                 let takes = allowed.isEmpty ? "this endpoint takes no query parameters" : "this endpoint takes " + allowed.sorted().joined(separator: ", ")
                 throw InspectionError(.badParameter, field: unknown, "unknown query parameter \(unknown): \(takes)")
             }
             if let empty = request.query.emptyValue(except: ["devices"]) {
                 throw InspectionError(.badParameter, field: empty, "\(empty) is empty; leave it out to match anything")
             }
-            return try self.route(request)
+            guard ["local", "cluster", nil].contains(request.query["scope"]) else {
+                throw InspectionError(.badParameter, field: "scope", "scope is local (this shard alone) or cluster (every shard, the default with --cluster-peers)")
+            }
+            if let cluster = self.relay.cluster, request.query["scope"] != "local", let merged = try self.routeCluster(request, cluster) {
+                return merged
+            }
+            return try self.routeHere(request)
         } catch {
             return eventLoop.makeSucceededFuture(.response(Self.error(400, error.message)))
         }
@@ -85,7 +92,8 @@ struct AdminRouter: Sendable {
         }
     }
 
-    private func route(_ request: Request) throws(InspectionError) -> EventLoopFuture<Reply> {
+    /// Answers `request` from this emulator alone.
+    func routeHere(_ request: Request) throws(InspectionError) -> EventLoopFuture<Reply> {
         let segments = request.segments
         if segments.isEmpty || segments[0] == "inbox" {
             return try self.routeInbox(request)
@@ -105,6 +113,7 @@ struct AdminRouter: Sendable {
             case "activities" where (4...5).contains(segments.count): return try self.routeActivities(request)
             case "devices", "feedback": return try self.routeDevices(request)
             case "channels": return try self.routeChannels(request)
+            case "cluster" where segments.count == 4 && segments[3] == "channels": return try request.only("POST") { request.later(self.adoptChannel(request.body, on: request.eventLoop)) }
             case "apps" where segments.count == 5 && segments[4] == "broadcast": return try self.routeChannels(request)
             default: break
             }
@@ -147,7 +156,7 @@ struct AdminRouter: Sendable {
     }
 
     /// `GET /metrics`: Prometheus text, with queue depth and connections read now.
-    private func metrics() throws(InspectionError) -> Response {
+    func metrics() throws(InspectionError) -> Response {
         let depth: Int
         do {
             depth = try self.relay.queuedCount()

@@ -14,9 +14,10 @@ public final class BroadcastChannels: Sendable {
     let clock: @Sendable () -> Int64
     let logger: Logger
     let book: Mutex<ChannelBook>
-    private let ids = Mutex(APNsIDGenerator())
+    private let ids: Mutex<APNsIDGenerator>
 
-    init(store: NotificationStore, clock: @escaping @Sendable () -> Int64, logger: Logger) {
+    init(store: NotificationStore, clock: @escaping @Sendable () -> Int64, logger: Logger, shard: Shard? = nil) {
+        self.ids = Mutex(APNsIDGenerator(shard: shard))
         self.store = store
         self.clock = clock
         self.logger = logger
@@ -61,6 +62,16 @@ public final class BroadcastChannels: Sendable {
                 fanOut(channel)
                 return (channel, [.saveChannel(channel)])
             }
+        }
+    }
+
+    /// Takes a channel as the shard that owns it has it; `fanOut` runs under the lock after, as
+    /// a publish's does. The future completes once it is durable.
+    func adopt(_ channel: BroadcastChannel, on eventLoop: any EventLoop, fanOut: (BroadcastChannel) -> Void) -> EventLoopFuture<Result<BroadcastChannel, Reason>> {
+        self.change(on: eventLoop) { book in
+            book.adopt(channel)
+            fanOut(channel)
+            return .success((channel, [.saveChannel(channel)]))
         }
     }
 

@@ -11,11 +11,16 @@ extension ChannelRequests {
         func refuse(_ reason: Reason, _ detail: String? = nil) -> EventLoopFuture<ChannelAnswer> {
             eventLoop.makeSucceededFuture(Self.refusal(Rejection(reason: reason, apnsID: requestID, detail: detail ?? reason.explanation), record: record))
         }
+        // A change is answered once every shard of a cluster has the channel as it is now.
+        let cluster = self.relay.cluster
         func settled(_ future: EventLoopFuture<Result<BroadcastChannel, Reason>>, _ success: @escaping @Sendable (BroadcastChannel) -> ChannelAnswer) -> EventLoopFuture<ChannelAnswer> {
-            future.map { result in
+            future.flatMap { result in
                 switch result {
-                case .success(let channel): return success(channel)
-                case .failure(let reason): return Self.refusal(Rejection(reason: reason, apnsID: requestID, detail: reason.explanation), record: record)
+                case .success(let channel):
+                    guard let cluster else { return eventLoop.makeSucceededFuture(success(channel)) }
+                    return cluster.replicate(ChannelReplica(channel: channel), on: eventLoop).map { _ in success(channel) }
+                case .failure(let reason):
+                    return eventLoop.makeSucceededFuture(Self.refusal(Rejection(reason: reason, apnsID: requestID, detail: reason.explanation), record: record))
                 }
             }
         }
@@ -82,19 +87,30 @@ extension ChannelRequests {
             deliveries = phone.fanOut(push, channel: channel, uniqueID: uniqueID, on: eventLoop)
         }
         let reached = deliveries
-        return taken.map { result in
+        let cluster = self.relay.cluster
+        return taken.flatMap { result in
             switch result {
             case .failure(let reason):
-                return Self.refusal(Rejection(reason: reason, apnsID: requestID, detail: reason.explanation), record: record)
+                return eventLoop.makeSucceededFuture(Self.refusal(Rejection(reason: reason, apnsID: requestID, detail: reason.explanation), record: record))
             case .success(let channel):
-                var record = record
-                record.fanOut = reached.count
-                record.stored = channel.message?.uniqueID == uniqueID
-                record.outcomes = reached.map {
+                var taken = record
+                taken.stored = channel.message?.uniqueID == uniqueID
+                taken.outcomes = reached.map {
                     BroadcastActivityOutcome(deviceID: $0.deviceID, activityID: $0.outcome.activityID, outcome: $0.outcome.outcome.outcome, code: $0.outcome.outcome.code, reason: $0.outcome.reason)
                 }
                 metrics.published(delivered: reached.filter { $0.outcome.outcome == .applied }.count)
-                return ChannelAnswer(status: 200, requestID: requestID, channelID: push.channelID, uniqueID: development ? uniqueID : nil, record: record)
+                // Every other shard applies it to its own subscribers; their outcomes join this shard's.
+                let elsewhere = cluster.map {
+                    $0.replicate(ChannelReplica(channel: channel, broadcast: .init(uniqueID: uniqueID, payload: String(decoding: push.payload, as: UTF8.self), priority: Int(push.priority.rawValue))), on: eventLoop)
+                } ?? eventLoop.makeSucceededFuture(([], []))
+                let local = taken
+                return elsewhere.map { others in
+                    var record = local
+                    record.outcomes += others.outcomes
+                    record.fanOut = record.outcomes.count
+                    if !others.missed.isEmpty { record.detail = "not applied on shard(s) \(others.missed.map { String($0.shard) }.joined(separator: ", ")): they did not answer" }
+                    return ChannelAnswer(status: 200, requestID: requestID, channelID: push.channelID, uniqueID: development ? uniqueID : nil, record: record)
+                }
             }
         }
     }

@@ -42,7 +42,7 @@ public final class Phone: Sendable {
     let clock: @Sendable () -> Int64
     let logger: Logger
     let state = Mutex(State())
-    let ids = Mutex(APNsIDGenerator())
+    let ids: Mutex<APNsIDGenerator>
     let activityLimits: ActivityLimits
     let metrics: EmulatorMetrics?
     /// The broadcast channels activities subscribe to.
@@ -58,6 +58,7 @@ public final class Phone: Sendable {
     ) {
         self.channels = channels
         self.shard = shard
+        self.ids = Mutex(APNsIDGenerator(shard: shard))
         self.activityLimits = activityLimits
         self.metrics = metrics
         self.store = store

@@ -13,7 +13,7 @@ final class GatewaySessionHandler: ChannelDuplexHandler {
 
     private let shared: GatewayContext
     private var machine = GatewaySessionStateMachine()
-    private var ids = APNsIDGenerator()
+    private var ids: APNsIDGenerator
 
     /// The topic every notification on this connection goes to: the bundle id of the provider's
     /// certificate in strict mode (the binary interface has no topic field), `nil` otherwise.
@@ -22,6 +22,7 @@ final class GatewaySessionHandler: ChannelDuplexHandler {
     init(context: GatewayContext, topic: String?) {
         self.shared = context
         self.topic = topic
+        self.ids = APNsIDGenerator(shard: context.relay.shard)
     }
 
     /// How long a lingering connection must be quiet before it closes.

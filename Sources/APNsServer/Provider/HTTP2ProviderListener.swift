@@ -30,7 +30,7 @@ enum HTTP2ProviderListener {
     static func configure(channel: any Channel, certificate: ProviderCertificate?, context: ProviderContext) throws {
         let pipeline = channel.pipeline.syncOperations
         let auth = context.auth == .strict ? ProviderAuthStateMachine(rules: context.authRules, certificate: certificate) : nil
-        let connectionState = ProviderConnectionState(auth: auth)
+        let connectionState = ProviderConnectionState(auth: auth, shard: context.relay.shard)
         let streamLimit = Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue)
         let settings = Self.settings.map { $0.id == streamLimit && auth?.streamsLimited == true ? (streamLimit, 1) : $0 }
         let connectionHandler = ProviderConnectionHandler(

@@ -3,14 +3,15 @@ import APNsCore
 
 /// What the streams of one provider connection share; confined to its event loop.
 final class ProviderConnectionState {
-    private var ids = APNsIDGenerator()
+    private var ids: APNsIDGenerator
     /// The connection's authentication state in strict mode; `nil` when any provider is accepted.
     private var auth: ProviderAuthStateMachine?
     /// Lifts the one-stream limit of a connection that has not authenticated yet.
     var unlockStreams: () -> Void = {}
 
-    init(auth: ProviderAuthStateMachine?) {
+    init(auth: ProviderAuthStateMachine?, shard: Shard? = nil) {
         self.auth = auth
+        self.ids = APNsIDGenerator(shard: shard)
     }
 
     /// A new `apns-id` or unique id.

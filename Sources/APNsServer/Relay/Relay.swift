@@ -19,16 +19,22 @@ public final class Relay: Sendable {
     /// Each device's power and connectivity.
     public let power = DevicePowerBook()
     private let batchers: [ObjectIdentifier: StoreBatcher]
+    /// The other shards, when this emulator is one of several (`--cluster-peers`).
+    public let cluster: Cluster?
+
+    /// This emulator's shard among several, if it is one.
+    public var shard: Shard? { self.phone.shard }
 
     /// - Parameter group: the event loops the listeners run on; each gets its own batcher.
     public init(
         store: NotificationStore, hub: DeliveryHub, group: any EventLoopGroup, journal: Journal, logger: Logger,
-        activityLimits: ActivityLimits = ActivityLimits(), metrics: EmulatorMetrics? = nil, shard: Shard? = nil
+        activityLimits: ActivityLimits = ActivityLimits(), metrics: EmulatorMetrics? = nil, shard: Shard? = nil, cluster: Cluster? = nil
     ) {
+        self.cluster = cluster
         self.store = store
         self.hub = hub
         let clock = store.configuration.clock
-        self.channels = BroadcastChannels(store: store, clock: clock, logger: logger)
+        self.channels = BroadcastChannels(store: store, clock: clock, logger: logger, shard: shard)
         self.phone = Phone(
             store: store, hub: hub, journal: journal, clock: clock, logger: logger, activityLimits: activityLimits, metrics: metrics, channels: self.channels, shard: shard)
         var batchers: [ObjectIdentifier: StoreBatcher] = [:]

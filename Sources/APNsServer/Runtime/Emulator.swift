@@ -54,7 +54,8 @@ public final class Emulator: Sendable {
         self.group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, configuration.eventLoopThreads))
         self.relay = Relay(
             store: self.store, hub: DeliveryHub(), group: self.group, journal: self.inspection.journal, logger: logger,
-            activityLimits: configuration.activityLimits, metrics: self.inspection.metrics, shard: configuration.shard)
+            activityLimits: configuration.activityLimits, metrics: self.inspection.metrics, shard: configuration.shard,
+            cluster: Cluster(shard: configuration.shard, peers: configuration.clusterPeers, group: self.group, logger: logger))
         let (loop, relay) = (self.group.next(), self.relay)
         relay.phone.resumeActivityPushes(on: loop)
         self.localNotifications = loop.scheduleRepeatedAsyncTask(initialDelay: .seconds(1), delay: .milliseconds(500)) { _ in

@@ -43,6 +43,10 @@ public struct EmulatorConfiguration: Sendable {
     public var tokenPolicy: TokenPolicy = .open
     /// This emulator's shard among several behind HAProxy (`--shard K/N`): the tokens it issues map to it.
     public var shard: Shard?
+    /// Every shard's admin API address (host:port), in shard order, this one's included
+    /// (`--cluster-peers`): lists, waits, events, metrics and the inbox merge them, per-token and
+    /// per-notification routes go to the owning shard, broadcasts reach every shard's subscribers.
+    public var clusterPeers: [String] = []
     /// What an offline device's queue keeps.
     public var storagePolicy: StoragePolicy = .all
     /// The most notifications one device queue holds under the `all` policy.

@@ -1,0 +1,114 @@
+import APNsCore
+import APNsInspection
+import NIOCore
+
+/// The admin API on a shard of a cluster: what a person asks any shard is answered for all of
+/// them (`scope=local` asks for this shard alone, as the shards ask each other).
+extension AdminRouter {
+    /// The cluster's answer to `request`, or nil when this shard answers it alone.
+    func routeCluster(_ request: Request, _ cluster: Cluster) throws(InspectionError) -> EventLoopFuture<Reply>? {
+        let segments = request.segments
+        if segments == ["metrics"], request.method == "GET" { return self.clusterMetrics(request, cluster) }
+        guard segments.count >= 3, segments[0] == "api", segments[1] == "v1" else { return nil }
+        switch (segments[2], segments.count, request.method) {
+        case ("notifications", 3, "GET"): return try self.clusterNotifications(request, cluster)
+        case ("notifications", 4, "GET") where segments[3] == "latest": return try self.clusterLatest(request, cluster)
+        case ("notifications", 4, "GET") where segments[3] == "wait": return try self.clusterWait(request, cluster)
+        case ("notifications", 3, "DELETE"), ("reset", 3, "POST"), ("clock", 3, "POST"): return self.everywhere(request, cluster)
+        case ("apps", 5, "PUT") where segments[4] == "broadcast": return self.everywhere(request, cluster)
+        case ("events", 3, "GET"):
+            return request.eventLoop.makeSucceededFuture(.events(try JournalFilter.parse(request.query), peers: request.query.encoded()))
+        case ("notifications", 4...5, _) where !["latest", "wait"].contains(segments[3]):
+            // A notification's unique id names the shard that made it (its last byte).
+            let id = segments[3].hasSuffix(".apns") ? String(segments[3].dropLast(5)) : segments[3]
+            guard let owner = Shard.index(ofUniqueID: id, count: cluster.shard.count), owner != cluster.shard.index else { return nil }
+            return self.forward(request, to: owner, cluster)
+        case ("devices", 4...6, _):
+            guard let token = DeviceToken(hex: segments[3]), !cluster.shard.owns(token) else { return nil }
+            return self.forward(request, to: Shard.index(of: token, count: cluster.shard.count), cluster)
+        default:
+            return nil
+        }
+    }
+
+    /// The owning shard's answer, as it gave it; 503 naming the shard when it cannot be reached.
+    private func forward(_ request: Request, to owner: Int, _ cluster: Cluster) -> EventLoopFuture<Reply> {
+        cluster.forward(request.method, request.path, query: request.query.encoded(), body: request.body, to: owner, on: request.eventLoop).map { reply in
+            guard let answer = reply.answer else {
+                return .response(Self.error(503, "shard \(owner) (\(reply.address)), which owns this, did not answer: \(reply.error ?? "")"))
+            }
+            return .response(Response(status: answer.status, body: answer.body))
+        }
+    }
+
+    /// Done here and on every other shard (a reset, a clock move, a deletion): this shard's
+    /// answer, with `shards` saying which others did it too.
+    private func everywhere(_ request: Request, _ cluster: Cluster) -> EventLoopFuture<Reply> {
+        let local: EventLoopFuture<Reply>
+        do throws(InspectionError) {
+            local = try self.routeHere(request)
+        } catch {
+            return request.now(Self.error(400, error.message))
+        }
+        let others = cluster.ask(request.method, request.path, query: request.query.encoded(), body: request.body, on: request.eventLoop)
+        return local.and(others).map { reply, replies in
+            guard case .response(let response) = reply, response.status / 100 == 2, case .object(var members)? = JSONValue.parse(response.body) else { return reply }
+            let done = replies.filter { ($0.answer?.status ?? 0) / 100 == 2 }
+            var shards = JSONWriter()
+            Cluster.writeShards([cluster.shard.index] + done.map(\.shard), replies.filter { ($0.answer?.status ?? 0) / 100 != 2 }, into: &shards)
+            members["shards"] = JSONValue.parse(shards.bytes)
+            var writer = JSONWriter()
+            writer.value(.object(members))
+            return .response(Response(status: response.status, body: writer.bytes))
+        }
+    }
+
+    /// `GET /api/v1/notifications` over every shard: the newest `limit` of all of them.
+    private func clusterNotifications(_ request: Request, _ cluster: Cluster) throws(InspectionError) -> EventLoopFuture<Reply> {
+        guard request.query["cursor"] == nil else {
+            throw InspectionError(
+                .badParameter, field: "cursor",
+                "cursor pages one shard's journal: add scope=local and ask each shard, or raise limit (up to \(Self.maximumPage)): the merged list holds the newest of every shard")
+        }
+        let limit = try request.query.integer("limit", fallback: Self.defaultPage, maximum: Self.maximumPage)
+        let local = try self.notifications(request.query)
+        return cluster.ask("GET", request.path, query: request.query.encoded(), on: request.eventLoop).map { replies in
+            let (merged, unanswered) = Self.pages(local: local.body, replies, cluster)
+            var writer = JSONWriter()
+            writer.object { members in
+                members.member("total") { $0.number(merged.total) }
+                members.member("items") { $0.array(merged.items.prefix(limit)) { $0.value($1) } }
+                members.member("next") { $0.raw("null") }
+                members.member("shards") { Cluster.writeShards(merged.answered, unanswered, into: &$0) }
+            }
+            return .response(Response(status: 200, body: writer.bytes))
+        }
+    }
+
+    /// This shard's page and the others' answers, merged; the shards that gave none, and why.
+    static func pages(local: [UInt8], _ replies: [Cluster.Reply], _ cluster: Cluster) -> (ClusterMerge.Page, [Cluster.Reply]) {
+        let pages = [(cluster.shard.index, local)] + replies.compactMap { reply in reply.answer?.status == 200 ? (reply.shard, reply.answer?.body ?? []) : nil }
+        let merged = ClusterMerge.pages(pages)
+        let unanswered = replies.filter { !merged.answered.contains($0.shard) }.map { reply in
+            var reply = reply
+            if reply.error == nil, reply.answer?.status == 200 { reply.error = "answered a page that is not the journal's JSON" }
+            return reply
+        }
+        return (merged, unanswered)
+    }
+
+    /// `GET /api/v1/notifications/latest` over every shard: the newest of their newest.
+    private func clusterLatest(_ request: Request, _ cluster: Cluster) throws(InspectionError) -> EventLoopFuture<Reply> {
+        let local = try self.latest(request.query)
+        return cluster.ask("GET", request.path, query: request.query.encoded(), on: request.eventLoop).map { replies in
+            let found = ([local.status == 200 ? local.body : nil] + replies.map { $0.answer?.status == 200 ? $0.answer?.body : nil })
+                .compactMap { $0.flatMap(JSONValue.parse) }
+            guard let newest = ClusterMerge.newestFirst(found).first else {
+                return .response(Self.error(404, "no matching notification in the journal of any shard that answered"))
+            }
+            var writer = JSONWriter()
+            writer.value(newest)
+            return .response(Response(status: 200, body: writer.bytes))
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import APNsCore
+import APNsDevice
+import APNsInspection
+import Foundation
+import NIOCore
+
+/// A broadcast channel as the shard that owns its bundle has it after a change, sent to every
+/// other shard (`POST /api/v1/cluster/channels`): with a broadcast, each applies it to its own
+/// subscribers and answers what they made of it.
+struct ChannelReplica: Codable, Sendable {
+    var channel: BroadcastChannel
+    var broadcast: Broadcast?
+
+    struct Broadcast: Codable, Sendable {
+        var uniqueID: String
+        var payload: String
+        var priority: Int
+    }
+
+    /// What a shard's subscribers made of a broadcast.
+    struct Answer: Codable, Sendable {
+        var outcomes: [Outcome]
+    }
+
+    struct Outcome: Codable, Sendable {
+        var deviceID: String
+        var activityID: String
+        var outcome: String
+        var code: String?
+        var reason: String?
+    }
+}
+
+extension Cluster {
+    /// Sends `replica` to every other shard and waits for them (a bounded time): the outcomes
+    /// their subscribers had, and the shards that did not take it.
+    func replicate(_ replica: ChannelReplica, on eventLoop: any EventLoop) -> EventLoopFuture<(outcomes: [BroadcastActivityOutcome], missed: [Reply])> {
+        let body = (try? JSONEncoder().encode(replica)).map { Array($0) } ?? []
+        return self.ask("POST", "/api/v1/cluster/channels", query: "", body: body, on: eventLoop).map { replies in
+            var outcomes: [BroadcastActivityOutcome] = []
+            var missed: [Reply] = []
+            for reply in replies {
+                guard let answer = reply.answer, answer.status == 200, let taken = try? JSONDecoder().decode(ChannelReplica.Answer.self, from: Data(answer.body)) else {
+                    missed.append(reply)
+                    continue
+                }
+                outcomes += taken.outcomes.map { BroadcastActivityOutcome(deviceID: $0.deviceID, activityID: $0.activityID, outcome: $0.outcome, code: $0.code, reason: $0.reason) }
+            }
+            if !missed.isEmpty {
+                self.logger.warning("a broadcast channel's change did not reach every shard", metadata: [
+                    "apns.channel": "\(replica.channel.id)", "cluster.missed": "\(missed.map { "\($0.shard): \($0.error ?? "answered \($0.answer?.status ?? 0)")" })",
+                ])
+            }
+            return (outcomes, missed)
+        }
+    }
+}
+
+extension AdminRouter {
+    /// `POST /api/v1/cluster/channels`: a channel from the shard that owns it, and a broadcast
+    /// on it to apply here.
+    func adoptChannel(_ body: [UInt8], on eventLoop: any EventLoop) -> EventLoopFuture<Response> {
+        guard let replica = try? JSONDecoder().decode(ChannelReplica.self, from: Data(body)) else {
+            return eventLoop.makeSucceededFuture(Self.error(400, "the body must be a channel as a shard sends it: {\"channel\": {...}, \"broadcast\": {...}}"))
+        }
+        let phone = self.relay.phone
+        var deliveries: [Phone.BroadcastDelivery] = []
+        let adopted = self.relay.channels.adopt(replica.channel, on: eventLoop) { channel in
+            guard let broadcast = replica.broadcast else { return }
+            let push = BroadcastPush(
+                requestID: "", channelID: channel.id, priority: Priority(rawValue: UInt8(clamping: broadcast.priority)) ?? .immediate, expiration: 0,
+                payload: Array(broadcast.payload.utf8))
+            deliveries = phone.fanOut(push, channel: channel, uniqueID: broadcast.uniqueID, on: eventLoop)
+        }
+        let reached = deliveries
+        let metrics = self.inspection.metrics.broadcast
+        return adopted.map { result in
+            if case .failure(let reason) = result { return Self.error(503, "could not keep the channel: \(reason.explanation)") }
+            if replica.broadcast != nil { metrics.delivered(reached.filter { $0.outcome.outcome == .applied }.count) }
+            let outcomes = reached.map {
+                ChannelReplica.Outcome(deviceID: $0.deviceID, activityID: $0.outcome.activityID, outcome: $0.outcome.outcome.outcome, code: $0.outcome.outcome.code, reason: $0.outcome.reason)
+            }
+            let answer = (try? JSONEncoder().encode(ChannelReplica.Answer(outcomes: outcomes))).map { Array($0) } ?? []
+            return Response(status: 200, body: answer)
+        }
+    }
+}

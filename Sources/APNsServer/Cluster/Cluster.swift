@@ -1,0 +1,84 @@
+import APNsCore
+import Logging
+import NIOCore
+
+/// The other shards of a cluster, as this one reaches them: their admin APIs (`--cluster-peers`,
+/// every shard's address in shard order, this one's included). Lists, waits, event streams and
+/// metrics merge what every shard answers and say which did; per-token and per-notification
+/// routes go to the shard that owns the token or made the notification; broadcast channels are
+/// copied to every shard, so each applies a broadcast to its own subscribers.
+public struct Cluster: Sendable {
+    public let shard: Shard
+    /// Every shard's admin address (host:port), by shard index.
+    public let peers: [String]
+    let client: PeerClient
+    let logger: Logger
+    /// How long a merged answer waits for a shard before saying it did not answer.
+    static let timeout = TimeAmount.seconds(3)
+
+    /// nil unless this emulator is a shard and knows its peers.
+    public init?(shard: Shard?, peers: [String], group: any EventLoopGroup, logger: Logger) {
+        guard let shard, peers.count == shard.count, shard.count > 1 else { return nil }
+        self.shard = shard
+        self.peers = peers
+        self.client = PeerClient(group: group)
+        self.logger = logger
+    }
+
+    /// The shards other than this one, with their addresses.
+    var others: [(index: Int, address: String)] {
+        self.peers.enumerated().filter { $0.offset != self.shard.index }.map { ($0.offset, $0.element) }
+    }
+
+    /// One shard's answer to a request every shard was asked, or why there is none.
+    struct Reply: Sendable {
+        var shard: Int
+        var address: String
+        var answer: PeerClient.Answer?
+        var error: String?
+    }
+
+    /// Asks every other shard `path` (with `scope=local`, so it answers for itself); the replies
+    /// come in shard order, each with its answer or the reason there is none. Never fails.
+    func ask(
+        _ method: String = "GET", _ path: String, query: String, body: [UInt8] = [], timeout: TimeAmount = Cluster.timeout, on eventLoop: any EventLoop
+    ) -> EventLoopFuture<[Reply]> {
+        let target = path + "?" + (query.isEmpty ? "" : query + "&") + "scope=local"
+        let others = self.others
+        let asked = others.map { self.client.request($0.address, method: method, path: target, body: body, timeout: timeout) }
+        return EventLoopFuture.whenAllComplete(asked, on: eventLoop).map { results in
+            zip(others, results).map { peer, result in
+                switch result {
+                case .success(let answer): return Reply(shard: peer.index, address: peer.address, answer: answer)
+                case .failure(let error): return Reply(shard: peer.index, address: peer.address, error: "\(error)")
+                }
+            }
+        }
+    }
+
+    /// Sends one request to shard `index` as it came (with `scope=local`).
+    func forward(_ method: String, _ path: String, query: String, body: [UInt8], to index: Int, on eventLoop: any EventLoop) -> EventLoopFuture<Reply> {
+        let target = path + "?" + (query.isEmpty ? "" : query + "&") + "scope=local"
+        let address = self.peers[index]
+        return self.client.request(address, method: method, path: target, body: body, timeout: .seconds(310)).hop(to: eventLoop)
+            .map { Reply(shard: index, address: address, answer: $0) }
+            .recover { Reply(shard: index, address: address, error: "\($0)") }
+    }
+
+    /// `"shards": {"answered": [...], "unanswered": [{"shard", "address", "error"}]}`: which shards
+    /// a merged answer holds (this one always), and why any other is missing.
+    static func writeShards(_ answered: [Int], _ unanswered: [Reply], into writer: inout JSONWriter) {
+        writer.object { members in
+            members.member("answered") { $0.array(answered.sorted()) { $0.number($1) } }
+            members.member("unanswered") { writer in
+                writer.array(unanswered) { writer, reply in
+                    writer.object { fields in
+                        fields.member("shard") { $0.number(reply.shard) }
+                        fields.member("address") { $0.string(reply.address) }
+                        fields.member("error") { $0.string(reply.error ?? "answered \(reply.answer?.status ?? 0)") }
+                    }
+                }
+            }
+        }
+    }
+}
