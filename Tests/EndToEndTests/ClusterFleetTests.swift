@@ -1,0 +1,249 @@
+import APNsCore
+import APNsDeviceClient
+import APNsTestSupport
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Issue 29 end to end: three `apns-emulator serve --shard K/3 --cluster-peers ...` processes
+/// behind Debian's HAProxy with the configuration `cluster haproxy-config` writes. A thousand
+/// devices connect through HAProxy; h2load and aioapns push to every one through it; any shard's
+/// admin API shows all of it; a broadcast reaches subscribers on every shard; a shard killed
+/// with SIGKILL is 503 for its tokens only and, restarted, delivers what it had queued.
+@Suite("A cluster of three shard processes behind HAProxy")
+struct ClusterFleetTests {
+    static let topic = "com.example.fleet"
+    static let deviceCount = 1000
+
+    /// One shard process and the ports it listens on.
+    final class ShardProcess: @unchecked Sendable {
+        let index: Int
+        let http2: Int, admin: Int, device: Int
+        var process: BackgroundProcess?
+        init(index: Int) throws {
+            self.index = index
+            (self.http2, self.admin, self.device) = (try ClusterTests.freePort(), try ClusterTests.freePort(), try ClusterTests.freePort())
+        }
+    }
+
+    static func start(_ shard: ShardProcess, of shards: [ShardProcess], in shared: TemporaryDirectory) async throws {
+        let peers = shards.map { "127.0.0.1:\($0.admin)" }.joined(separator: ",")
+        shard.process = try BackgroundProcess(Subprocess.emulatorExecutable, [
+            "serve", "--shard", "\(shard.index)/\(shards.count)", "--cluster-peers", peers, "--host", "127.0.0.1",
+            "--http2-port", String(shard.http2), "--admin-port", String(shard.admin), "--device-port", String(shard.device),
+            "--gateway-port", "0", "--feedback-port", "0", "--channels-port", "0", "--certs-dir", shared.appending("certs"),
+            "--data-dir", shared.appending("data\(shard.index)"), "--keys", shared.appending("keys"), "--threads", "1", "--quiet",
+        ], output: shared.appending("shard\(shard.index).log"))
+        let ready = await eventually(timeout: .seconds(60)) {
+            (try? await AdminTestClient.request(host: "127.0.0.1", port: shard.admin, path: "/readyz"))?.status == 200
+        }
+        try #require(ready, "shard \(shard.index) did not start: \(shard.process?.lines ?? [])")
+    }
+
+    static func admin(_ shard: ShardProcess, _ path: String, method: String = "GET", body: String? = nil) async throws -> (status: Int, json: [String: Any]) {
+        let answer = try await AdminTestClient.request(host: "127.0.0.1", port: shard.admin, method: method, path: path, body: body)
+        return (answer.status, (try? answer.json() as? [String: Any]) ?? ["text": answer.text])
+    }
+
+    /// Connects `count` devices through HAProxy's device front (any shard), each registering `topic`.
+    static func connectFleet(_ count: Int, port: Int, ca: String) async throws -> [(device: DeviceClient, token: DeviceToken)] {
+        try await withThrowingTaskGroup(of: [(DeviceClient, DeviceToken)].self) { group in
+            for batch in stride(from: 0, to: count, by: 50) {
+                group.addTask {
+                    var connected: [(DeviceClient, DeviceToken)] = []
+                    for n in batch..<min(batch + 50, count) {
+                        let device = try await DeviceClient.connect(host: "127.0.0.1", port: port, caPath: ca, deviceID: "fleet-\(n)", serverName: "devices.localhost")
+                        connected.append((device, try await device.register(topic: Self.topic)))
+                    }
+                    return connected
+                }
+            }
+            return try await group.reduce(into: []) { $0 += $1 }
+        }
+    }
+
+    @Test("1,000 devices through HAProxy; h2load and aioapns reach every one; any shard lists, waits and counts for all; a broadcast reaches every shard's subscribers; a killed shard is 503 for its tokens only and, restarted, delivers its queue")
+    func fleet() async throws {
+        let haproxy = ["/usr/sbin/haproxy", "/usr/bin/haproxy"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        try #require(haproxy != nil, "haproxy is not installed: apt-get install haproxy (.ci/run installs it)")
+        let h2load = ["/usr/bin/h2load", "/usr/local/bin/h2load"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        try #require(h2load != nil, "h2load is not installed: apt-get install nghttp2-client (.ci/run installs it)")
+        let shared = try TemporaryDirectory()
+        let shards = try (0..<3).map { try ShardProcess(index: $0) }
+        // The first shard makes the CA and server certificate the others and HAProxy share.
+        for shard in shards { try await Self.start(shard, of: shards, in: shared) }
+        defer { for shard in shards { if let pid = shard.process?.pid { Foundation.kill(pid, SIGKILL) } } }
+        let (front, deviceFront) = (try ClusterTests.freePort(), try ClusterTests.freePort())
+        let ca = shared.appending("certs/ca.pem")
+        let written = try await Subprocess.run(Subprocess.emulatorExecutable, [
+            "cluster", "haproxy-config", "--shards", "3", "--hosts", shards.map { "127.0.0.1:\($0.http2)" }.joined(separator: ","),
+            "--device-hosts", shards.map { "127.0.0.1:\($0.device)" }.joined(separator: ","), "--listen", "127.0.0.1:\(front)",
+            "--device-listen", "127.0.0.1:\(deviceFront)", "--certs-dir", shared.appending("certs"), "--out", shared.appending("haproxy"),
+        ])
+        try #require(written.status == 0, "\(written.stdout)\(written.stderr)")
+        let balancer = try BackgroundProcess(try #require(haproxy), ["-db", "-f", shared.appending("haproxy/haproxy.cfg")], output: shared.appending("haproxy.log"))
+        defer { Foundation.kill(balancer.pid, SIGTERM) }
+        _ = await eventually { (try? await HTTP2TestClient.connect(host: "127.0.0.1", port: front, caPath: ca)) != nil }
+
+        // A thousand devices through HAProxy: each gets a token of the shard it reached.
+        let fleet = try await Self.connectFleet(Self.deviceCount, port: deviceFront, ca: ca)
+        let tokens = fleet.map(\.token.hex)
+        let perShard = Dictionary(grouping: fleet.map(\.token)) { Shard.index(of: $0, count: 3) }.mapValues(\.count)
+        #expect(fleet.count == Self.deviceCount && perShard.count == 3, "devices per shard: \(perShard)")
+
+        // h2load pushes to every token through HAProxy, one request each.
+        let uris = tokens.map { "https://127.0.0.1:\(front)/3/device/\($0)" }.joined(separator: "\n") + "\n"
+        try uris.write(toFile: shared.appending("uris"), atomically: true, encoding: .utf8)
+        try #"{"aps":{"alert":"from h2load"}}"#.write(toFile: shared.appending("payload.json"), atomically: true, encoding: .utf8)
+        let loaded = try await Subprocess.run(try #require(h2load), [
+            "-n", String(Self.deviceCount), "-c", "1", "-m", "20", "-i", shared.appending("uris"), "-d", shared.appending("payload.json"),
+            "-H", "apns-topic: \(Self.topic)", "-H", "apns-push-type: alert",
+        ])
+        #expect(loaded.stdout.contains("status codes: \(Self.deviceCount) 2xx"), "\(loaded.stdout)\(loaded.stderr)")
+
+        // aioapns, configured as for Apple with only host, port and CA swapped, does the same.
+        try tokens.joined(separator: "\n").write(toFile: shared.appending("tokens"), atomically: true, encoding: .utf8)
+        let python = ProcessInfo.processInfo.environment["APNS_EMULATOR_PYTHON"] ?? "python3"
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("ThirdParty/fleet_client.py").path
+        let library = try await Subprocess.run(python, [script, "127.0.0.1", String(front), ca, Self.topic, shared.appending("tokens")])
+        let statuses = (try? JSONSerialization.jsonObject(with: Data(library.stdout.utf8)) as? [String: Any])?["statuses"] as? [String: Int]
+        try #require(statuses == ["200": Self.deviceCount], "\(library.stdout)\(library.stderr)")
+
+        // Every device got both.
+        let received = try await withThrowingTaskGroup(of: [String].self) { group in
+            for (device, _) in fleet {
+                group.addTask {
+                    // Acknowledged, as a device does: what is not stays queued for the next connection.
+                    var texts: [String] = []
+                    for _ in 0..<2 {
+                        let notification = try await device.next(within: .seconds(120))
+                        try await device.acknowledge(notification.uniqueID)
+                        texts.append(notification.payloadText)
+                    }
+                    try await device.ping()
+                    return texts
+                }
+            }
+            return try await group.reduce(into: [String: Int]()) { counts, texts in for text in texts { counts[text, default: 0] += 1 } }
+        }
+        #expect(received.values.reduce(0, +) == 2 * Self.deviceCount, "\(received)")
+
+        try await Self.mergedViews(shards, tokens: tokens)
+        try await Self.broadcast(shards, fleet: fleet, front: front, ca: ca)
+        try await Self.killAndRestart(shards, fleet: fleet, front: front, deviceFront: deviceFront, ca: ca, balancer: balancer, shared: shared)
+        for (device, _) in fleet { try? await device.close() }
+        try shared.remove()
+    }
+
+    /// Any shard's admin API answers for all three, and says so.
+    static func mergedViews(_ shards: [ShardProcess], tokens: [String]) async throws {
+        let listed = try await Self.admin(shards[0], "/api/v1/notifications?topic=\(Self.topic)&limit=1000")
+        #expect(listed.json["total"] as? Int == 2 * Self.deviceCount, "\(listed.json["total"] ?? "") \(listed.json["shards"] ?? "")")
+        let items = listed.json["items"] as? [[String: Any]] ?? []
+        #expect(Set(items.compactMap { $0["token"] as? String }) == Set(tokens), "the newest thousand (aioapns's) name every device")
+        #expect((listed.json["shards"] as? [String: Any])?["answered"] as? [Int] == [0, 1, 2])
+        let local = try await Self.admin(shards[0], "/api/v1/notifications?topic=\(Self.topic)&scope=local")
+        #expect((local.json["total"] as? Int ?? 0) < 2 * Self.deviceCount && local.json["shards"] == nil, "scope=local is one shard's journal")
+
+        // A notification of shard 2, read and waited for through shard 0.
+        let elsewhere = try #require(items.first { Shard.index(ofUniqueID: $0["id"] as? String ?? "", count: 3) == 2 })
+        let id = try #require(elsewhere["id"] as? String)
+        let read = try await Self.admin(shards[0], "/api/v1/notifications/\(id)")
+        #expect(read.status == 200 && read.json["id"] as? String == id)
+        let token = try #require(elsewhere["token"] as? String)
+        let waited = try await Self.admin(shards[1], "/api/v1/notifications/wait?token=\(token)&timeout=5s")
+        #expect(waited.status == 200 && waited.json["token"] as? String == token)
+        let device = try await Self.admin(shards[0], "/api/v1/devices/\(token)/app")
+        #expect(device.status == 200, "a device's routes reach the shard that owns its token: \(device.json)")
+
+        let metrics = try await AdminTestClient.request(host: "127.0.0.1", port: shards[1].admin, path: "/metrics").text
+        #expect(metrics.contains("apns_cluster_shards_answered 3") && metrics.contains(#"shard="0""#) && metrics.contains(#"shard="2""#))
+    }
+
+    /// A channel made through HAProxy lands on the shard its bundle hashes to; a broadcast on it
+    /// reaches an activity on every shard.
+    static func broadcast(_ shards: [ShardProcess], fleet: [(device: DeviceClient, token: DeviceToken)], front: Int, ca: String) async throws {
+        let bundle = LiveActivityTests.bundle
+        let provider = try await HTTP2TestClient.connect(host: "127.0.0.1", port: front, caPath: ca)
+        let created = try await provider.send(path: "/1/apps/\(bundle)/channels", body: Array(#"{"message-storage-policy": 0, "push-type": "LiveActivity"}"#.utf8))
+        let channel = try #require(created.header("apns-channel-id"), "\(created.status) \(created.reason ?? "")")
+        let owner = Shard.index(ofBundle: bundle, count: 3)
+        for shard in shards {
+            let journal = try await Self.admin(shard, "/api/v1/notifications?interface=broadcast&scope=local")
+            #expect((journal.json["total"] as? Int) == (shard.index == owner ? 1 : 0), "the create reached shard \(owner) only (HAProxy's crc32 and the emulator's agree)")
+        }
+        // One subscriber on each shard, started in the app through shard 0's admin API.
+        var activities: [(token: String, id: String)] = []
+        for index in 0..<3 {
+            let device = try #require(fleet.first { Shard.index(of: $0.token, count: 3) == index }).device
+            let token = try await device.register(topic: bundle).hex
+            let app = try await Self.admin(shards[0], "/api/v1/devices/\(token)/app", method: "PUT", body: #"{"activityTypes": \#(LiveActivityTests.types)}"#)
+            #expect(app.status == 200, "\(app.json)")
+            let start = #"{"attributes-type": "Delivery", "attributes": {"order": \#(index)}, "content-state": {"status": "new"}, "pushType": {"channel": "\#(channel)"}}"#
+            let started = try await Self.admin(shards[0], "/api/v1/devices/\(token)/activities", method: "POST", body: start)
+            #expect(started.status == 201, "shard \(index) knows the channel: \(started.json)")
+            activities.append((token, started.json["id"] as? String ?? ""))
+        }
+        let published = try await provider.send(
+            path: "/4/broadcasts/apps/\(bundle)", headers: [("apns-channel-id", channel), ("apns-push-type", "LiveActivity"), ("apns-expiration", "0"), ("apns-priority", "10")],
+            body: Array(#"{"aps": {"event": "update", "timestamp": \#(LiveActivityTests.now), "content-state": {"status": "goal"}}}"#.utf8))
+        #expect(published.status == 200, "\(published.reason ?? "")")
+        for (token, id) in activities {
+            let listed = try await Self.admin(shards[0], "/api/v1/devices/\(token)/activities")
+            let activity = (listed.json["items"] as? [[String: Any]])?.first { $0["id"] as? String == id }
+            #expect((activity?["contentState"] as? [String: Any])?["status"] as? String == "goal", "the subscriber on shard \(DeviceToken(hex: token).map { Shard.index(of: $0, count: 3) } ?? -1): \(listed.json)")
+        }
+        if let unique = published.header("apns-unique-id") {
+            let record = try await Self.admin(shards[2], "/api/v1/notifications/\(unique)")
+            #expect(record.json["fanOut"] as? Int == 3, "\(record.json)")
+        }
+        try await provider.close()
+    }
+
+    /// Shard 1 killed with notifications queued for devices away: its tokens get 503, the others
+    /// 200; restarted on its store, it hands the queued ones over when the devices come back.
+    static func killAndRestart(
+        _ shards: [ShardProcess], fleet: [(device: DeviceClient, token: DeviceToken)], front: Int, deviceFront: Int, ca: String, balancer: BackgroundProcess, shared: TemporaryDirectory
+    ) async throws {
+        let away = Array(fleet.filter { Shard.index(of: $0.token, count: 3) == 1 }.prefix(5))
+        for (device, _) in away { try await device.close() }
+        let provider = try await HTTP2TestClient.connect(host: "127.0.0.1", port: front, caPath: ca)
+        var queued: [String: String] = [:]
+        for (_, token) in away {
+            let answer = try await provider.push(token: token.hex, headers: [("apns-topic", Self.topic)], json: #"{"aps":{"alert":"queued on shard 1"}}"#)
+            #expect(answer.status == 200)
+            queued[token.hex] = answer.header("apns-unique-id")
+        }
+        let process = try #require(shards[1].process)
+        Foundation.kill(process.pid, SIGKILL)
+        _ = await process.wait()
+        #expect(await eventually { balancer.lines.contains { $0.contains("shard1 is DOWN") } }, "\(balancer.lines)")
+        let down = try await provider.push(token: try #require(away.first).token.hex, headers: [("apns-topic", Self.topic)])
+        #expect(down.status == 503 && down.reason == "ServiceUnavailable", "\(down.status) \(down.reason ?? "")")
+        for index in [0, 2] {
+            let token = try #require(fleet.first { Shard.index(of: $0.token, count: 3) == index }).token
+            #expect(try await provider.push(token: token.hex, headers: [("apns-topic", Self.topic)]).status == 200)
+        }
+        let partial = try await Self.admin(shards[0], "/api/v1/notifications?limit=1")
+        let unanswered = (partial.json["shards"] as? [String: Any])?["unanswered"] as? [[String: Any]]
+        #expect(unanswered?.compactMap { $0["shard"] as? Int } == [1], "\(partial.json["shards"] ?? "")")
+
+        try await Self.start(shards[1], of: shards, in: shared)
+        #expect(await eventually(timeout: .seconds(30)) { balancer.lines.contains { $0.contains("devices_s1/s1 is UP") } }, "\(balancer.lines)")
+        for (_, token) in away {
+            let back = try await DeviceClient.connect(host: "127.0.0.1", port: deviceFront, caPath: ca, deviceID: "back-\(token.hex.prefix(8))", serverName: "s1.devices.localhost")
+            #expect(try await back.resume([token]).first?.status == .resumed)
+            #expect(try await back.next(within: .seconds(30)).uniqueID == queued[token.hex], "what shard 1 had queued before it was killed")
+            try await back.close()
+        }
+        try await provider.close()
+    }
+}
+
+extension APNsCore.Notification {
+    /// The payload as text.
+    fileprivate var payloadText: String { String(decoding: self.payload, as: UTF8.self) }
+}
