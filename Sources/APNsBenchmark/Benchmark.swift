@@ -7,12 +7,17 @@ import Foundation
 ///   swift run -c release APNsBenchmark floor PORT KEY.pem CERT.pem [threads]    the bare stack's 200s
 ///   swift run -c release APNsBenchmark floor-nghttp2 PORT KEY.pem CERT.pem [threads]  the same on libnghttp2
 ///   swift run -c release APNsBenchmark broadcast [devices] [activities per device] [broadcasts]  broadcast fan-out
+///   swift run -c release APNsBenchmark hold HOST PORT CA.pem COUNT [SERVER-NAME]  devices held open (their cost)
 @main
 struct Benchmark {
     static func main() async throws {
         var arguments = Array(CommandLine.arguments.dropFirst())
         if arguments.first == "floor-nghttp2" {
             try await StackFloorNGHTTP2.run(Array(arguments.dropFirst()))
+            return
+        }
+        if arguments.first == "hold" {
+            try await DeviceHold.run(Array(arguments.dropFirst()))
             return
         }
         if arguments.first == "floor" {

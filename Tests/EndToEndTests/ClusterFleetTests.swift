@@ -25,8 +25,25 @@ struct ClusterFleetTests {
         var process: BackgroundProcess?
         init(index: Int) throws {
             self.index = index
-            (self.http2, self.admin, self.device) = (try ClusterTests.freePort(), try ClusterTests.freePort(), try ClusterTests.freePort())
+            (self.http2, self.admin, self.device) = (try ClusterFleetTests.port(), try ClusterFleetTests.port(), try ClusterFleetTests.port())
         }
+    }
+
+    /// A free port below Linux's ephemeral range (32768 up), where the suite's other emulators,
+    /// which bind port 0, never land between this check and the shard binding it.
+    static func port() throws -> Int {
+        for _ in 0..<100 {
+            let candidate = Int.random(in: 20_000..<32_000)
+            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            defer { close(descriptor) }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            address.sin_port = UInt16(candidate).bigEndian
+            let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+            if bound == 0 { return candidate }
+        }
+        throw SubprocessError.exited("no free port between 20000 and 32000")
     }
 
     static func start(_ shard: ShardProcess, of shards: [ShardProcess], in shared: TemporaryDirectory) async throws {
@@ -74,9 +91,9 @@ struct ClusterFleetTests {
         let shared = try TemporaryDirectory()
         let shards = try (0..<3).map { try ShardProcess(index: $0) }
         // The first shard makes the CA and server certificate the others and HAProxy share.
-        for shard in shards { try await Self.start(shard, of: shards, in: shared) }
         defer { for shard in shards { if let pid = shard.process?.pid { Foundation.kill(pid, SIGKILL) } } }
-        let (front, deviceFront) = (try ClusterTests.freePort(), try ClusterTests.freePort())
+        for shard in shards { try await Self.start(shard, of: shards, in: shared) }
+        let (front, deviceFront) = (try Self.port(), try Self.port())
         let ca = shared.appending("certs/ca.pem")
         let written = try await Subprocess.run(Subprocess.emulatorExecutable, [
             "cluster", "haproxy-config", "--shards", "3", "--hosts", shards.map { "127.0.0.1:\($0.http2)" }.joined(separator: ","),
@@ -159,8 +176,19 @@ struct ClusterFleetTests {
         let device = try await Self.admin(shards[0], "/api/v1/devices/\(token)/app")
         #expect(device.status == 200, "a device's routes reach the shard that owns its token: \(device.json)")
 
+        try await Self.inbox(shards[0], answered: "0,1,2")
+
         let metrics = try await AdminTestClient.request(host: "127.0.0.1", port: shards[1].admin, path: "/metrics").text
         #expect(metrics.contains("apns_cluster_shards_answered 3") && metrics.contains(#"shard="0""#) && metrics.contains(#"shard="2""#))
+    }
+
+    /// One shard's web inbox in headless Chromium (`Tests/ThirdParty/inbox_cluster_browser.py`):
+    /// the header says how many shards answered, the list holds notifications of those.
+    static func inbox(_ shard: ShardProcess, answered: String, missing: String = "") async throws {
+        let python = ProcessInfo.processInfo.environment["APNS_EMULATOR_PYTHON"] ?? "python3"
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("ThirdParty/inbox_cluster_browser.py").path
+        let run = try await Subprocess.run("timeout", ["120", python, script, "http://127.0.0.1:\(shard.admin)", "3", answered, missing])
+        #expect(run.status == 0, "the inbox of shard \(shard.index):\n\(run.stdout.suffix(2000))\n\(run.stderr.suffix(2000))")
     }
 
     /// A channel made through HAProxy lands on the shard its bundle hashes to; a broadcast on it
@@ -230,6 +258,8 @@ struct ClusterFleetTests {
         let partial = try await Self.admin(shards[0], "/api/v1/notifications?limit=1")
         let unanswered = (partial.json["shards"] as? [String: Any])?["unanswered"] as? [[String: Any]]
         #expect(unanswered?.compactMap { $0["shard"] as? Int } == [1], "\(partial.json["shards"] ?? "")")
+
+        try await Self.inbox(shards[2], answered: "0,2", missing: "1")
 
         try await Self.start(shards[1], of: shards, in: shared)
         for (_, token) in away {

@@ -19,7 +19,7 @@ import sys
 import time
 import urllib.request
 
-from selenium import webdriver
+from chromium import browser, check, console_errors
 from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
@@ -128,29 +128,6 @@ def broadcasts(driver, wait, token):
     texts = [td.text for td in cell.find_elements(By.TAG_NAME, "td")]
     check(texts[3] == "1" and texts[4] == "1" and "Kick-off" not in texts[5], f"the Channels view shows the subscriber and the broadcast: {texts}")
     driver.save_screenshot(os.path.join(SHOTS, "channels.png"))
-
-
-def check(condition, message):
-    if not condition:
-        raise AssertionError(message)
-    print("ok:", message, flush=True)
-
-
-def browser():
-    options = webdriver.ChromeOptions()
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--window-size=1400,1000"):
-        options.add_argument(argument)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    binary = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-    if os.path.exists(binary):
-        options.binary_location = binary
-    driver_path = os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")
-    service = webdriver.ChromeService(executable_path=driver_path) if os.path.exists(driver_path) else webdriver.ChromeService()
-    return webdriver.Chrome(options=options, service=service)
-
-
-def console_errors(driver):
-    return [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
 
 
 def main():

@@ -80,6 +80,7 @@ const Inbox = {
 
   async load() {
     const page = await api("GET", "/api/v1/notifications?limit=1000");
+    if (page.shards) Shards.show(page.shards);
     this.entries.clear();
     for (const item of page.items.reverse()) this.entries.set(item.id, item);
     this.render();
@@ -308,6 +309,23 @@ const Detail = {
   },
 };
 
+// MARK: Shards
+
+// On a shard of a cluster (serve --cluster-peers) the lists and events are every shard's: the
+// header says how many answered, and names the ones that did not.
+const Shards = {
+  show(shards) {
+    const element = $("#shards");
+    const answered = shards.answered || [];
+    const missing = shards.unanswered || [];
+    const total = answered.length + missing.length;
+    element.hidden = false;
+    element.textContent = `${answered.length} of ${total} shards` + (missing.length ? ` (shard ${missing.map((s) => s.shard).join(", ")} not answering)` : "");
+    element.title = missing.map((s) => `shard ${s.shard} (${s.address}): ${s.error}`).join("\n");
+    element.className = missing.length ? "shards off" : "shards";
+  },
+};
+
 // MARK: Events
 
 const Live = {
@@ -339,6 +357,9 @@ const Live = {
       });
     }
     source.addEventListener("reset", () => { Inbox.clear(); Phone.refresh(); });
+    source.addEventListener("shards", (event) => {
+      try { Shards.show(JSON.parse(event.data)); } catch { /* not the cluster's shape */ }
+    });
     source.addEventListener("activity", (event) => {
       let change;
       try { change = JSON.parse(event.data); } catch { return; }
