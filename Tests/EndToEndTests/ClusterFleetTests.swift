@@ -176,6 +176,10 @@ struct ClusterFleetTests {
         let device = try await Self.admin(shards[0], "/api/v1/devices/\(token)/app")
         #expect(device.status == 200, "a device's routes reach the shard that owns its token: \(device.json)")
 
+        let devices = try await AdminTestClient.request(host: "127.0.0.1", port: shards[2].admin, path: "/api/v1/devices")
+        let listedDevices = (try? devices.json() as? [[String: Any]]) ?? []
+        #expect(Set(listedDevices.compactMap { $0["token"] as? String }).isSuperset(of: tokens), "every shard's devices, from shard 2")
+        #expect(devices.header("apns-emulator-shards") == "answered=0,1,2; unanswered=")
         try await Self.inbox(shards[0], answered: "0,1,2")
 
         let metrics = try await AdminTestClient.request(host: "127.0.0.1", port: shards[1].admin, path: "/metrics").text
@@ -223,6 +227,9 @@ struct ClusterFleetTests {
             let listed = try await Self.admin(shards[0], "/api/v1/devices/\(token)/activities")
             let activity = (listed.json["items"] as? [[String: Any]])?.first { $0["id"] as? String == id }
             #expect((activity?["contentState"] as? [String: Any])?["status"] as? String == "goal", "the subscriber on shard \(DeviceToken(hex: token).map { Shard.index(of: $0, count: 3) } ?? -1): \(listed.json)")
+        }
+        for (_, id) in activities {
+            #expect(try await Self.admin(shards[1], "/api/v1/activities/\(id)").status == 200, "an activity is found from any shard")
         }
         if let unique = published.header("apns-unique-id") {
             let record = try await Self.admin(shards[2], "/api/v1/notifications/\(unique)")

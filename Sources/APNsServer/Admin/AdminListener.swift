@@ -84,6 +84,7 @@ final class AdminHTTPHandler: ChannelInboundHandler {
         headers.add(name: "content-type", value: response.contentType)
         headers.add(name: "content-length", value: String(response.body.count))
         if let allow = response.allow { headers.add(name: "allow", value: allow) }
+        if let shards = response.shards { headers.add(name: "apns-emulator-shards", value: shards) }
         // The web inbox loads only from this origin; every answer says so, and is never sniffed.
         headers.add(name: "content-security-policy", value: InboxAssets.securityPolicy)
         headers.add(name: "x-content-type-options", value: "nosniff")

@@ -15,6 +15,8 @@ struct AdminRouter: Sendable {
         var contentType = "application/json"
         /// The methods a path takes, with a 405 (RFC 9110, section 15.5.6).
         var allow: String?
+        /// A merged answer that is a JSON array: which shards it holds (`apns-emulator-shards`).
+        var shards: String?
     }
 
     /// What the connection does with a request: answer it, or stream events until the client leaves.
@@ -32,6 +34,9 @@ struct AdminRouter: Sendable {
         var query: QueryParameters
         var body: [UInt8]
         var eventLoop: any EventLoop
+
+        /// The query to ask other shards with: as sent, but for `scope` (they are asked for their own).
+        var peerQuery: String { self.query.encoded(setting: ["scope": nil]) }
 
         func now(_ response: Response) -> EventLoopFuture<Reply> { self.eventLoop.makeSucceededFuture(.response(response)) }
         func later(_ response: EventLoopFuture<Response>) -> EventLoopFuture<Reply> { response.map { .response($0) } }

@@ -16,8 +16,13 @@ extension AdminRouter {
         case ("notifications", 4, "GET") where segments[3] == "wait": return try self.clusterWait(request, cluster)
         case ("notifications", 3, "DELETE"), ("reset", 3, "POST"), ("clock", 3, "POST"): return self.everywhere(request, cluster)
         case ("apps", 5, "PUT") where segments[4] == "broadcast": return self.everywhere(request, cluster)
+        case ("devices", 3, "GET"): return self.clusterArray(request, cluster, self.devices())
+        case ("feedback", 3, "GET"): return self.clusterArray(request, cluster, self.feedback())
+        case ("activities", 4...5, _) where self.relay.phone.owner(ofActivity: segments[3]) == nil:
+            // An activity's id does not name its shard: the shard that has it answers.
+            return self.firstFound(request, cluster)
         case ("events", 3, "GET"):
-            return request.eventLoop.makeSucceededFuture(.events(try JournalFilter.parse(request.query), peers: request.query.encoded()))
+            return request.eventLoop.makeSucceededFuture(.events(try JournalFilter.parse(request.query), peers: request.peerQuery))
         case ("notifications", 4...5, _) where !["latest", "wait"].contains(segments[3]):
             // A notification's unique id names the shard that made it (its last byte).
             let id = segments[3].hasSuffix(".apns") ? String(segments[3].dropLast(5)) : segments[3]
@@ -33,7 +38,7 @@ extension AdminRouter {
 
     /// The owning shard's answer, as it gave it; 503 naming the shard when it cannot be reached.
     private func forward(_ request: Request, to owner: Int, _ cluster: Cluster) -> EventLoopFuture<Reply> {
-        cluster.forward(request.method, request.path, query: request.query.encoded(), body: request.body, to: owner, on: request.eventLoop).map { reply in
+        cluster.forward(request.method, request.path, query: request.peerQuery, body: request.body, to: owner, on: request.eventLoop).map { reply in
             guard let answer = reply.answer else {
                 return .response(Self.error(503, "shard \(owner) (\(reply.address)), which owns this, did not answer: \(reply.error ?? "")"))
             }
@@ -50,7 +55,7 @@ extension AdminRouter {
         } catch {
             return request.now(Self.error(400, error.message))
         }
-        let others = cluster.ask(request.method, request.path, query: request.query.encoded(), body: request.body, on: request.eventLoop)
+        let others = cluster.ask(request.method, request.path, query: request.peerQuery, body: request.body, on: request.eventLoop)
         return local.and(others).map { reply, replies in
             guard case .response(let response) = reply, response.status / 100 == 2, case .object(var members)? = JSONValue.parse(response.body) else { return reply }
             let done = replies.filter { ($0.answer?.status ?? 0) / 100 == 2 }
@@ -72,7 +77,7 @@ extension AdminRouter {
         }
         let limit = try request.query.integer("limit", fallback: Self.defaultPage, maximum: Self.maximumPage)
         let local = try self.notifications(request.query)
-        return cluster.ask("GET", request.path, query: request.query.encoded(), on: request.eventLoop).map { replies in
+        return cluster.ask("GET", request.path, query: request.peerQuery, on: request.eventLoop).map { replies in
             let (merged, unanswered) = Self.pages(local: local.body, replies, cluster)
             var writer = JSONWriter()
             writer.object { members in
@@ -100,7 +105,7 @@ extension AdminRouter {
     /// `GET /api/v1/notifications/latest` over every shard: the newest of their newest.
     private func clusterLatest(_ request: Request, _ cluster: Cluster) throws(InspectionError) -> EventLoopFuture<Reply> {
         let local = try self.latest(request.query)
-        return cluster.ask("GET", request.path, query: request.query.encoded(), on: request.eventLoop).map { replies in
+        return cluster.ask("GET", request.path, query: request.peerQuery, on: request.eventLoop).map { replies in
             let found = ([local.status == 200 ? local.body : nil] + replies.map { $0.answer?.status == 200 ? $0.answer?.body : nil })
                 .compactMap { $0.flatMap(JSONValue.parse) }
             guard let newest = ClusterMerge.newestFirst(found).first else {
@@ -109,6 +114,43 @@ extension AdminRouter {
             var writer = JSONWriter()
             writer.value(newest)
             return .response(Response(status: 200, body: writer.bytes))
+        }
+    }
+
+    /// A JSON array every shard answers (devices, feedback): all of them, in shard order; the
+    /// header `apns-emulator-shards` says which shards it holds (`answered=0,2; unanswered=1`).
+    private func clusterArray(_ request: Request, _ cluster: Cluster, _ local: Response) -> EventLoopFuture<Reply> {
+        guard local.status == 200 else { return request.now(local) }
+        return cluster.ask("GET", request.path, query: request.peerQuery, on: request.eventLoop).map { replies in
+            var items: [(Int, [JSONValue])] = []
+            if case .array(let own)? = JSONValue.parse(local.body) { items.append((cluster.shard.index, own)) }
+            var unanswered: [Int] = []
+            for reply in replies {
+                guard let answer = reply.answer, answer.status == 200, case .array(let theirs)? = JSONValue.parse(answer.body) else {
+                    unanswered.append(reply.shard)
+                    continue
+                }
+                items.append((reply.shard, theirs))
+            }
+            items.sort { $0.0 < $1.0 }
+            var writer = JSONWriter()
+            writer.value(.array(items.flatMap(\.1)))
+            let answered = items.map { String($0.0) }.joined(separator: ",")
+            return .response(Response(status: 200, body: writer.bytes, shards: "answered=\(answered); unanswered=\(unanswered.map(String.init).joined(separator: ","))"))
+        }
+    }
+
+    /// The first shard that has what the request names answers it; 404 when none does.
+    private func firstFound(_ request: Request, _ cluster: Cluster) -> EventLoopFuture<Reply> {
+        cluster.ask(request.method, request.path, query: request.peerQuery, body: request.body, on: request.eventLoop).flatMap { replies in
+            if let found = replies.first(where: { ($0.answer?.status ?? 404) != 404 })?.answer {
+                return request.now(Response(status: found.status, body: found.body))
+            }
+            do throws(InspectionError) {
+                return try self.routeHere(request)
+            } catch {
+                return request.now(Self.error(400, error.message))
+            }
         }
     }
 }

@@ -21,7 +21,7 @@ extension AdminRouter {
         return self.receivedAt(of: query["after"], owner: owner, cluster, on: eventLoop).flatMap { since -> EventLoopFuture<Reply> in
             // The shard that made `after` waits after it; the others since it was received.
             func queryText(for shard: Int) -> String {
-                owner == nil || owner == shard ? query.encoded() : query.encoded(setting: ["after": nil, "since": since.map { String($0) }])
+                owner == nil || owner == shard ? query.encoded(setting: ["scope": nil]) : query.encoded(setting: ["scope": nil, "after": nil, "since": since.map { String($0) }])
             }
             let local: EventLoopFuture<Response>
             do throws(InspectionError) {

@@ -60,7 +60,9 @@ extension AdminRouter {
     /// `POST /api/v1/cluster/channels`: a channel from the shard that owns it, and a broadcast
     /// on it to apply here.
     func adoptChannel(_ body: [UInt8], on eventLoop: any EventLoop) -> EventLoopFuture<Response> {
-        guard let replica = try? JSONDecoder().decode(ChannelReplica.self, from: Data(body)) else {
+        guard let replica = try? JSONDecoder().decode(ChannelReplica.self, from: Data(body)),
+            !replica.channel.id.isEmpty, !replica.channel.bundleID.isEmpty, (0...1).contains(replica.channel.storagePolicy)
+        else {
             return eventLoop.makeSucceededFuture(Self.error(400, "the body must be a channel as a shard sends it: {\"channel\": {...}, \"broadcast\": {...}}"))
         }
         let phone = self.relay.phone
