@@ -4,19 +4,26 @@
 # the shards (each shard driven with its own tokens only, all at once), with the CPU time (user +
 # system from /proc) per 100,000 requests of the shards and of HAProxy.
 #
-#   .ci/cluster-benchmark.sh [requests] [durability]     (300000, relaxed)
+#   .ci/cluster-benchmark.sh [requests] [durability] [devices]     (300000, relaxed, 3000)
+#
+# Then what one device connection costs: `devices` devices held open through HAProxy's TCP front
+# (three shards) and straight to one shard, with the memory (VmRSS) each process gained per
+# connection and the CPU its handshakes took.
 #
 # h2load over TLS: 4 connections x 100 streams, 320-byte payloads, tokens spread over every first
 # byte (so over every shard).
 set -euo pipefail
 requests=${1:-300000}
 mode=${2:-relaxed}
+devices=${3:-3000}
 root=$(cd "$(dirname "$0")/.." && pwd)
 command -v h2load >/dev/null || { echo "h2load is missing: apt-get install -y nghttp2-client" >&2; exit 1; }
 haproxy=$(command -v haproxy || echo /usr/sbin/haproxy)
 [ -x "$haproxy" ] || { echo "haproxy is missing: apt-get install -y haproxy" >&2; exit 1; }
 
 swift build -c release --product apns-emulator --package-path "$root" >&2
+swift build -c release --product APNsBenchmark --package-path "$root" >&2
+bench="$root/.build/release/APNsBenchmark"
 binary="$root/.build/release/apns-emulator"
 work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
@@ -86,3 +93,49 @@ for count in 1 2 3; do
   printf '%d shard(s) straight        %10.2f notifications/s   CPU per 100k: shards %s s\n' "$count" "$(awk -v n="$total" -v s="$seconds" 'BEGIN { print n / s }')" "$shards_cpu"
   for pid in "${pids[@]}"; do kill -TERM "$pid"; wait "$pid" 2>/dev/null || true; done
 done
+
+# Device connections held open: through HAProxy (three shards) and straight to one shard.
+rss() { local total=0 pid; for pid in "$@"; do total=$((total + $(awk '/^VmRSS/ {print $2}' "/proc/$pid/status"))); done; echo "$total"; }
+pids=()
+hosts=""
+device_hosts=""
+for shard in 0 1 2; do
+  log="$work/devices-shard-$shard.log"
+  "$binary" serve --shard "$shard/3" --durability "$mode" --ephemeral --certs-dir "$work/certs" \
+    --http2-port "$(shard_port "$shard")" --admin-port $((23100 + shard)) --device-port $((23200 + shard)) --gateway-port 0 --feedback-port 0 \
+    --channels-port 0 --log-level warning --quiet > "$log" 2>&1 &
+  pids+=($!)
+  hosts="$hosts${hosts:+,}127.0.0.1:$(shard_port "$shard")"
+  device_hosts="$device_hosts${device_hosts:+,}127.0.0.1:$((23200 + shard))"
+  for _ in $(seq 1 100); do grep -q "device listener on" "$log" && break; sleep 0.1; done
+done
+"$binary" cluster haproxy-config --shards 3 --hosts "$hosts" --device-hosts "$device_hosts" --listen "127.0.0.1:$front" \
+  --device-listen 127.0.0.1:23600 --certs-dir "$work/certs" --out "$work/haproxy-devices" > /dev/null
+"$haproxy" -db -f "$work/haproxy-devices/haproxy.cfg" > "$work/haproxy-devices.log" 2>&1 &
+proxy=$!
+for _ in $(seq 1 100); do (exec 3<>"/dev/tcp/127.0.0.1/23600") 2>/dev/null && break; sleep 0.1; done
+sleep 1
+
+# hold PORT NAME LABEL PIDS [LABEL PIDS]: holds $devices devices through PORT (TLS name NAME);
+# for each group of process ids (space-separated), the memory it gained per connection and the
+# CPU its side of the handshakes took.
+hold() {
+  local port=$1 name=$2; shift 2
+  local labels=() groups=() memory=() cpu=() i
+  while [ $# -gt 0 ]; do labels+=("$1"); groups+=("$2"); shift 2; done
+  for i in "${!groups[@]}"; do memory+=($(rss ${groups[$i]})); cpu+=($(ticks ${groups[$i]})); done
+  sleep infinity | "$bench" hold 127.0.0.1 "$port" "$work/certs/ca.pem" "$devices" "$name" > "$work/hold.txt" 2>&1 &
+  local holder=$!
+  for _ in $(seq 1 1200); do grep -q '^held' "$work/hold.txt" && break; sleep 0.1; done
+  sleep 1
+  for i in "${!groups[@]}"; do
+    awk -v m="$(( $(rss ${groups[$i]}) - ${memory[$i]} ))" -v t="$(( $(ticks ${groups[$i]}) - ${cpu[$i]} ))" -v n="$devices" -v hz="$hz" -v label="${labels[$i]}" -v line="$(cat "$work/hold.txt")" \
+      'BEGIN { printf "%-36s %6.1f KiB per connection, %5.0f ms CPU per 1000 connections (%s)\n", label, m / n, t / hz / n * 1000 * 1000, line }'
+  done
+  pkill -P $$ sleep 2>/dev/null || true
+  kill "$holder" 2>/dev/null || true; wait "$holder" 2>/dev/null || true
+  sleep 1
+}
+hold 23600 devices.localhost "devices through HAProxy: HAProxy" "$proxy" "devices through HAProxy: shards" "${pids[*]}"
+hold 23200 localhost "devices straight to one shard" "${pids[0]}"
+kill -TERM "$proxy" "${pids[@]}" 2>/dev/null || true
