@@ -149,6 +149,7 @@ struct ClusterFleetTests {
         #expect(received.values.reduce(0, +) == 2 * Self.deviceCount, "\(received)")
 
         try await Self.mergedViews(shards, tokens: tokens)
+        try await Self.mergedEvents(shards, fleet: fleet, front: front, ca: ca)
         try await Self.broadcast(shards, fleet: fleet, front: front, ca: ca)
         try await Self.killAndRestart(shards, fleet: fleet, front: front, deviceFront: deviceFront, ca: ca, balancer: balancer, shared: shared)
         for (device, _) in fleet { try? await device.close() }
@@ -184,6 +185,25 @@ struct ClusterFleetTests {
 
         let metrics = try await AdminTestClient.request(host: "127.0.0.1", port: shards[1].admin, path: "/metrics").text
         #expect(metrics.contains("apns_cluster_shards_answered 3") && metrics.contains(#"shard="0""#) && metrics.contains(#"shard="2""#))
+    }
+
+    /// One shard's event stream carries every shard's events, and says which shards it holds.
+    static func mergedEvents(_ shards: [ShardProcess], fleet: [(device: DeviceClient, token: DeviceToken)], front: Int, ca: String) async throws {
+        let stream = try await AdminEventStream.open(host: "127.0.0.1", port: shards[0].admin, path: "/api/v1/events?topic=\(Self.topic)")
+        let announced = try await stream.waitForEvents(1, kind: "shards")
+        #expect((announced.last?.data["answered"] as? [Int])?.sorted() == [0, 1, 2], "\(announced.map(\.json))")
+        let provider = try await HTTP2TestClient.connect(host: "127.0.0.1", port: front, caPath: ca)
+        var pushed: Set<String> = []
+        for index in [1, 2] {
+            // The last device of each shard (the first ones of shard 1 go away later).
+            let token = try #require(fleet.last { Shard.index(of: $0.token, count: 3) == index }).token
+            let answer = try await provider.push(token: token.hex, headers: [("apns-topic", Self.topic)], json: #"{"aps":{"alert":"heard on shard 0"}}"#)
+            pushed.insert(try #require(answer.header("apns-unique-id")))
+        }
+        let accepted = try await stream.waitForEvents(2, kind: "accepted")
+        #expect(pushed.isSubset(of: Set(accepted.compactMap { $0.data["id"] as? String })), "shards 1 and 2's pushes in shard 0's stream")
+        try await provider.close()
+        try await stream.close()
     }
 
     /// One shard's web inbox in headless Chromium (`Tests/ThirdParty/inbox_cluster_browser.py`):

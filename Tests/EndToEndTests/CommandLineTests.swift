@@ -73,6 +73,18 @@ struct CommandLineTests {
         )
         #expect(port.status != 0)
         #expect(port.stderr.contains("--http2-port must be between 0 and 65535"))
+        // A cluster's peers: only for a shard, one address per shard, each host:port.
+        let refusals = [
+            (["--cluster-peers", "127.0.0.1:1,127.0.0.1:2"], "--cluster-peers needs --shard K/N"),
+            (["--shard", "0/3", "--cluster-peers", "127.0.0.1:1,127.0.0.1:2"], "--cluster-peers names 2 addresses; --shard 0/3 needs one per shard"),
+            (["--shard", "0/2", "--cluster-peers", "127.0.0.1:1,nowhere"], "--cluster-peers: nowhere is not host:port"),
+        ]
+        for (arguments, message) in refusals {
+            let refused = try await Subprocess.run(Subprocess.emulatorExecutable, ["serve"] + arguments)
+            #expect(refused.status != 0 && refused.stderr.contains(message), "\(arguments): \(refused.stderr)")
+        }
+        let twin = try await Subprocess.run("env", ["APNS_EMULATOR_CLUSTER_PEERS=127.0.0.1:1", Subprocess.emulatorExecutable, "serve"])
+        #expect(twin.status != 0 && twin.stderr.contains("--cluster-peers needs --shard K/N"), "the twin stands in for the flag: \(twin.stderr)")
     }
 }
 
