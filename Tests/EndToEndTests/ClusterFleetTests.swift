@@ -111,11 +111,25 @@ struct ClusterFleetTests {
         let perShard = Dictionary(grouping: fleet.map(\.token)) { Shard.index(of: $0, count: 3) }.mapValues(\.count)
         #expect(fleet.count == Self.deviceCount && perShard.count == 3, "devices per shard: \(perShard)")
 
+        try await Self.pushToEveryDevice(fleet, front: front, ca: ca, h2load: try #require(h2load), shared: shared)
+
+        try await Self.mergedViews(shards, tokens: tokens)
+        try await Self.mergedEvents(shards, fleet: fleet, front: front, ca: ca)
+        try await Self.broadcast(shards, fleet: fleet, front: front, ca: ca)
+        try await Self.killAndRestart(shards, fleet: fleet, front: front, deviceFront: deviceFront, ca: ca, balancer: balancer, shared: shared)
+        for (device, _) in fleet { try? await device.close() }
+        try shared.remove()
+    }
+
+    /// h2load and aioapns push to every device through HAProxy, one push each; every device gets
+    /// both (and acknowledges them, as a device does).
+    static func pushToEveryDevice(_ fleet: [(device: DeviceClient, token: DeviceToken)], front: Int, ca: String, h2load: String, shared: TemporaryDirectory) async throws {
+        let tokens = fleet.map(\.token.hex)
         // h2load pushes to every token through HAProxy, one request each.
         let uris = tokens.map { "https://127.0.0.1:\(front)/3/device/\($0)" }.joined(separator: "\n") + "\n"
         try uris.write(toFile: shared.appending("uris"), atomically: true, encoding: .utf8)
         try #"{"aps":{"alert":"from h2load"}}"#.write(toFile: shared.appending("payload.json"), atomically: true, encoding: .utf8)
-        let loaded = try await Subprocess.run(try #require(h2load), [
+        let loaded = try await Subprocess.run(h2load, [
             "-n", String(Self.deviceCount), "-c", "1", "-m", "20", "-i", shared.appending("uris"), "-d", shared.appending("payload.json"),
             "-H", "apns-topic: \(Self.topic)", "-H", "apns-push-type: alert",
         ])
@@ -147,13 +161,6 @@ struct ClusterFleetTests {
             return try await group.reduce(into: [String: Int]()) { counts, texts in for text in texts { counts[text, default: 0] += 1 } }
         }
         #expect(received.values.reduce(0, +) == 2 * Self.deviceCount, "\(received)")
-
-        try await Self.mergedViews(shards, tokens: tokens)
-        try await Self.mergedEvents(shards, fleet: fleet, front: front, ca: ca)
-        try await Self.broadcast(shards, fleet: fleet, front: front, ca: ca)
-        try await Self.killAndRestart(shards, fleet: fleet, front: front, deviceFront: deviceFront, ca: ca, balancer: balancer, shared: shared)
-        for (device, _) in fleet { try? await device.close() }
-        try shared.remove()
     }
 
     /// Any shard's admin API answers for all three, and says so.
