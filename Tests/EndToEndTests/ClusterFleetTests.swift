@@ -52,7 +52,7 @@ struct ClusterFleetTests {
             "serve", "--shard", "\(shard.index)/\(shards.count)", "--cluster-peers", peers, "--host", "127.0.0.1",
             "--http2-port", String(shard.http2), "--admin-port", String(shard.admin), "--device-port", String(shard.device),
             "--gateway-port", "0", "--feedback-port", "0", "--channels-port", "0", "--certs-dir", shared.appending("certs"),
-            "--data-dir", shared.appending("data\(shard.index)"), "--keys", shared.appending("keys"), "--threads", "1", "--quiet",
+            "--data-dir", shared.appending("data\(shard.index)"), "--keys", shared.appending("keys"), "--threads", "2", "--quiet",
         ], output: shared.appending("shard\(shard.index).log"))
         let ready = await eventually(timeout: .seconds(60)) {
             (try? await AdminTestClient.request(host: "127.0.0.1", port: shard.admin, path: "/readyz"))?.status == 200
@@ -294,8 +294,16 @@ struct ClusterFleetTests {
         #expect(unanswered?.compactMap { $0["shard"] as? Int } == [1], "\(partial.json["shards"] ?? "")")
 
         try await Self.inbox(shards[2], answered: "0,2", missing: "1")
+        // A channel made while shard 1 is down, for a bundle shard 2 owns.
+        let bundle = Self.topic
+        #expect(Shard.index(ofBundle: bundle, count: 3) == 2)
+        let made = try await provider.send(path: "/1/apps/\(bundle)/channels", body: Array(#"{"message-storage-policy": 1, "push-type": "LiveActivity"}"#.utf8))
+        let missed = try #require(made.header("apns-channel-id"), "\(made.status) \(made.reason ?? "")")
 
         try await Self.start(shards[1], of: shards, in: shared)
+        // Restarted, it asks the others for the channels they own: it knows the one it missed.
+        let encoded = missed.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? missed
+        #expect(await eventually(timeout: .seconds(20)) { (try? await Self.admin(shards[1], "/api/v1/channels/\(encoded)?scope=local"))?.status == 200 })
         for (_, token) in away {
             // Through HAProxy, once its check has seen shard 1 back (if it ever saw it gone).
             var reconnected: DeviceClient?

@@ -118,7 +118,12 @@ struct AdminRouter: Sendable {
             case "activities" where (4...5).contains(segments.count): return try self.routeActivities(request)
             case "devices", "feedback": return try self.routeDevices(request)
             case "channels": return try self.routeChannels(request)
-            case "cluster" where segments.count == 4 && segments[3] == "channels": return try request.only("POST") { request.later(self.adoptChannel(request.body, on: request.eventLoop)) }
+            case "cluster" where segments.count == 4 && segments[3] == "channels":
+                switch request.method {
+                case "GET": return request.now(self.ownedChannels())
+                case "POST": return request.later(self.adoptChannel(request.body, on: request.eventLoop))
+                default: return request.now(Self.notAllowed("GET", "POST"))
+                }
             case "apps" where segments.count == 5 && segments[4] == "broadcast": return try self.routeChannels(request)
             default: break
             }

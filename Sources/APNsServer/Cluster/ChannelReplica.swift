@@ -56,7 +56,40 @@ extension Cluster {
     }
 }
 
+extension Cluster {
+    /// Takes every channel the other shards own as they have it now, deleted ones too: what
+    /// this shard missed while it was down. A shard not up yet is asked again every 2 s, for a
+    /// minute. On `eventLoop`.
+    func catchUp(_ channels: BroadcastChannels, on eventLoop: any EventLoop, attempt: Int = 0) {
+        let missing = self.others.map { peer in
+            self.client.request(peer.address, path: "/api/v1/cluster/channels?scope=local").map { answer -> Bool in
+                guard answer.status == 200, let owned = try? JSONDecoder().decode([BroadcastChannel].self, from: Data(answer.body)) else { return false }
+                let known = channels.read { book in owned.filter { book.channels[$0.id] != $0 } }
+                for channel in known where Shard.index(ofBundle: channel.bundleID, count: self.shard.count) == peer.index {
+                    _ = channels.adopt(channel, on: eventLoop) { _ in }
+                }
+                return true
+            }.recover { _ in false }
+        }
+        EventLoopFuture.whenAllSucceed(missing, on: eventLoop).whenSuccess { answered in
+            guard answered.contains(false), attempt < 30 else { return }
+            eventLoop.scheduleTask(in: .seconds(2)) { self.catchUp(channels, on: eventLoop, attempt: attempt + 1) }
+        }
+    }
+}
+
 extension AdminRouter {
+    /// `GET /api/v1/cluster/channels`: the channels of the bundles this shard owns, deleted ones
+    /// too, as a peer that was down asks for them.
+    func ownedChannels() -> Response {
+        let shard = self.relay.cluster?.shard
+        let owned = self.relay.channels.read { book in
+            book.channels.values.filter { shard == nil || Shard.index(ofBundle: $0.bundleID, count: shard?.count ?? 1) == shard?.index }.sorted { $0.id < $1.id }
+        }
+        let body = (try? JSONEncoder().encode(owned)).map { Array($0) } ?? Array("[]".utf8)
+        return Response(status: 200, body: body)
+    }
+
     /// `POST /api/v1/cluster/channels`: a channel from the shard that owns it, and a broadcast
     /// on it to apply here.
     func adoptChannel(_ body: [UInt8], on eventLoop: any EventLoop) -> EventLoopFuture<Response> {

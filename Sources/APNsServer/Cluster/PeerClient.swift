@@ -21,9 +21,8 @@ struct PeerClient: Sendable {
     func request(_ address: String, method: String = "GET", path: String, body: [UInt8] = [], timeout: TimeAmount = .seconds(3)) -> EventLoopFuture<Answer> {
         let loop = self.group.next()
         let promise = loop.makePromise(of: Answer.self)
-        let collector = NIOLoopBound(Collector(promise: promise), eventLoop: loop)
         let connected = self.connect(address, on: loop) { channel in
-            try channel.pipeline.syncOperations.addHandler(collector.value)
+            try channel.pipeline.syncOperations.addHandler(Collector(promise: promise))
         }
         connected.whenFailure { promise.fail(Failure(description: "\(address): \($0)")) }
         connected.whenSuccess { channel in

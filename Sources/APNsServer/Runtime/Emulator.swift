@@ -58,6 +58,7 @@ public final class Emulator: Sendable {
             cluster: Cluster(shard: configuration.shard, peers: configuration.clusterPeers, group: self.group, logger: logger))
         let (loop, relay) = (self.group.next(), self.relay)
         relay.phone.resumeActivityPushes(on: loop)
+        relay.cluster?.catchUp(relay.channels, on: loop)
         self.localNotifications = loop.scheduleRepeatedAsyncTask(initialDelay: .seconds(1), delay: .milliseconds(500)) { _ in
             relay.phone.advanceActivities(on: loop)
             return relay.phone.fireDue(through: relay, on: loop).recover { error in
