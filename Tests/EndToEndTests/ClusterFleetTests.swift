@@ -181,6 +181,9 @@ struct ClusterFleetTests {
         let token = try #require(elsewhere["token"] as? String)
         let waited = try await Self.admin(shards[1], "/api/v1/notifications/wait?token=\(token)&timeout=5s")
         #expect(waited.status == 200 && waited.json["token"] as? String == token)
+        let sent = try await Self.admin(shards[0], "/api/v1/push", method: "POST", body: #"{"token": "\#(token)", "topic": "\#(Self.topic)", "payload": {"aps": {"alert": "from the inbox"}}}"#)
+        let sentID = try #require(sent.json["uniqueId"] as? String, "\(sent.json)")
+        #expect(sent.json["status"] as? Int == 200 && Shard.index(ofUniqueID: sentID, count: 3) == 2, "the admin API's push went to the shard that owns the token")
         let device = try await Self.admin(shards[0], "/api/v1/devices/\(token)/app")
         #expect(device.status == 200, "a device's routes reach the shard that owns its token: \(device.json)")
 

@@ -28,6 +28,10 @@ extension AdminRouter {
             let id = segments[3].hasSuffix(".apns") ? String(segments[3].dropLast(5)) : segments[3]
             guard let owner = Shard.index(ofUniqueID: id, count: cluster.shard.count), owner != cluster.shard.index else { return nil }
             return self.forward(request, to: owner, cluster)
+        case ("push", 3, "POST"):
+            // The inbox's Send and `POST /api/v1/push` go to the shard that owns the token, as a push through HAProxy does.
+            guard let hex = JSONValue.member("token", ofObjectIn: request.body)?.string, let token = DeviceToken(hex: hex), !cluster.shard.owns(token) else { return nil }
+            return self.forward(request, to: Shard.index(of: token, count: cluster.shard.count), cluster)
         case ("devices", 4...6, _):
             guard let token = DeviceToken(hex: segments[3]), !cluster.shard.owns(token) else { return nil }
             return self.forward(request, to: Shard.index(of: token, count: cluster.shard.count), cluster)
