@@ -188,27 +188,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let logger = Logger(label: "apns-emulator")
 
-        var configuration = EmulatorConfiguration()
-        configuration.host = self.host
-        configuration.http2Port = self.http2Port
-        configuration.adminPort = self.adminPort
-        configuration.devicePort = self.devicePort
-        configuration.gatewayPort = self.gatewayPort
-        configuration.feedbackPort = self.feedbackPort
-        configuration.channelsPort = self.channelsPort
-        configuration.idleTimeout = .milliseconds(Int64(self.idleTimeout * 1000))
-        configuration.handshakeTimeout = .milliseconds(Int64(self.handshakeTimeout * 1000))
-        configuration.http2IdleTimeout = .milliseconds(Int64(self.http2IdleTimeout * 1000))
-        configuration.deviceIdleTimeout = .milliseconds(Int64(self.deviceIdleTimeout * 1000))
-        configuration.tokenPolicy = self.tokenPolicy
-        configuration.shard = self.shard
-        configuration.clusterPeers = self.peers
-        configuration.storagePolicy = self.storagePolicy
-        configuration.maximumQueuedPerDevice = self.maximumQueuedPerDevice
-        configuration.maximumExpirationSeconds = self.maximumExpiration
-        configuration.deliveredLogSize = self.deliveredLogSize
-        configuration.journalSize = self.journalSize
-        configuration.dataDirectory = self.dataDirectory
+        var configuration = self.configuration()
         var temporary: String?
         if self.ephemeral {
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("apns-emulator-\(UUID().uuidString)").path
@@ -216,22 +196,6 @@ struct ServeCommand: AsyncParsableCommand {
             temporary = directory
         }
         defer { if let temporary { try? FileManager.default.removeItem(atPath: temporary) } }
-        configuration.certificatesDirectory = self.certificatesDirectory
-        configuration.certificatePath = self.certificatePath ?? self.certificatesDirectory + "/server.pem"
-        configuration.privateKeyPath = self.privateKeyPath ?? self.certificatesDirectory + "/server-key.pem"
-        configuration.durability = self.durability
-        configuration.mapSizeBytes = self.mapSizeMiB << 20
-        configuration.environment = self.environment
-        configuration.eventLoopThreads = self.threads ?? System.coreCount
-        configuration.writerSpin = .microseconds(self.writerSpin)
-        configuration.logPushes = !self.quiet
-        configuration.activityLimits = self.activities.limits
-        configuration.simulatorDevice = self.simulatorDevice
-        configuration.auth = self.auth
-        configuration.providerCAPaths = self.providerCAPaths
-        configuration.keysDirectory = self.keysDirectory
-        configuration.tokenLifetime = .seconds(self.tokenLifetime)
-        configuration.tokenUpdateInterval = .seconds(self.tokenUpdateInterval)
 
         let config = try self.configFile.map { try ConfigFile(path: $0) }
         try config?.registerKeys(in: configuration.keysDirectory)
@@ -256,6 +220,48 @@ struct ServeCommand: AsyncParsableCommand {
             }
         }
         try await running.value
+    }
+
+    /// The emulator's configuration, as the flags (and their environment twins) give it.
+    func configuration() -> EmulatorConfiguration {
+        var configuration = EmulatorConfiguration()
+        configuration.host = self.host
+        configuration.http2Port = self.http2Port
+        configuration.adminPort = self.adminPort
+        configuration.devicePort = self.devicePort
+        configuration.gatewayPort = self.gatewayPort
+        configuration.feedbackPort = self.feedbackPort
+        configuration.channelsPort = self.channelsPort
+        configuration.idleTimeout = .milliseconds(Int64(self.idleTimeout * 1000))
+        configuration.handshakeTimeout = .milliseconds(Int64(self.handshakeTimeout * 1000))
+        configuration.http2IdleTimeout = .milliseconds(Int64(self.http2IdleTimeout * 1000))
+        configuration.deviceIdleTimeout = .milliseconds(Int64(self.deviceIdleTimeout * 1000))
+        configuration.tokenPolicy = self.tokenPolicy
+        configuration.shard = self.shard
+        configuration.clusterPeers = self.peers
+        configuration.storagePolicy = self.storagePolicy
+        configuration.maximumQueuedPerDevice = self.maximumQueuedPerDevice
+        configuration.maximumExpirationSeconds = self.maximumExpiration
+        configuration.deliveredLogSize = self.deliveredLogSize
+        configuration.journalSize = self.journalSize
+        configuration.dataDirectory = self.dataDirectory
+        configuration.certificatesDirectory = self.certificatesDirectory
+        configuration.certificatePath = self.certificatePath ?? self.certificatesDirectory + "/server.pem"
+        configuration.privateKeyPath = self.privateKeyPath ?? self.certificatesDirectory + "/server-key.pem"
+        configuration.durability = self.durability
+        configuration.mapSizeBytes = self.mapSizeMiB << 20
+        configuration.environment = self.environment
+        configuration.eventLoopThreads = self.threads ?? System.coreCount
+        configuration.writerSpin = .microseconds(self.writerSpin)
+        configuration.logPushes = !self.quiet
+        configuration.activityLimits = self.activities.limits
+        configuration.simulatorDevice = self.simulatorDevice
+        configuration.auth = self.auth
+        configuration.providerCAPaths = self.providerCAPaths
+        configuration.keysDirectory = self.keysDirectory
+        configuration.tokenLifetime = .seconds(self.tokenLifetime)
+        configuration.tokenUpdateInterval = .seconds(self.tokenUpdateInterval)
+        return configuration
     }
 
     /// `{"host", "http2", "admin", "device", "gateway", "feedback", "channels"}`, written whole (to a temporary

@@ -2,6 +2,7 @@ import APNsCore
 import APNsDeviceClient
 import APNsTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -19,10 +20,12 @@ struct ClusterFleetTests {
     static let deviceCount = 1000
 
     /// One shard process and the ports it listens on.
-    final class ShardProcess: @unchecked Sendable {
+    final class ShardProcess: Sendable {
         let index: Int
         let http2: Int, admin: Int, device: Int
-        var process: BackgroundProcess?
+        /// The running process; a new one after a restart.
+        let running = Mutex<BackgroundProcess?>(nil)
+        var process: BackgroundProcess? { self.running.withLock { $0 } }
         init(index: Int) throws {
             self.index = index
             (self.http2, self.admin, self.device) = (try ClusterFleetTests.port(), try ClusterFleetTests.port(), try ClusterFleetTests.port())
@@ -48,12 +51,13 @@ struct ClusterFleetTests {
 
     static func start(_ shard: ShardProcess, of shards: [ShardProcess], in shared: TemporaryDirectory) async throws {
         let peers = shards.map { "127.0.0.1:\($0.admin)" }.joined(separator: ",")
-        shard.process = try BackgroundProcess(Subprocess.emulatorExecutable, [
+        let process = try BackgroundProcess(Subprocess.emulatorExecutable, [
             "serve", "--shard", "\(shard.index)/\(shards.count)", "--cluster-peers", peers, "--host", "127.0.0.1",
             "--http2-port", String(shard.http2), "--admin-port", String(shard.admin), "--device-port", String(shard.device),
             "--gateway-port", "0", "--feedback-port", "0", "--channels-port", "0", "--certs-dir", shared.appending("certs"),
             "--data-dir", shared.appending("data\(shard.index)"), "--keys", shared.appending("keys"), "--threads", "2", "--quiet",
         ], output: shared.appending("shard\(shard.index).log"))
+        shard.running.withLock { $0 = process }
         let ready = await eventually(timeout: .seconds(60)) {
             (try? await AdminTestClient.request(host: "127.0.0.1", port: shard.admin, path: "/readyz"))?.status == 200
         }

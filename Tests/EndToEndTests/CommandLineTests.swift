@@ -151,6 +151,13 @@ struct DeviceCommandPhoneTests {
         let typing = FileHandle(fileDescriptor: descriptor, closeOnDealloc: false)
         let device = try BackgroundProcess(Subprocess.emulatorExecutable, arguments, output: emulator.directory.appending("phone.log"), input: commands)
         let token = try #require(try await device.waitForLines(1).first)
+        // The device sends its settings after it prints its token, as an app configures itself
+        // after registering: a push before that would find no categories.
+        let configured = await eventually {
+            let app = try? await emulator.adminObject("/api/v1/devices/\(token)/app")
+            return (app?["categories"] as? [[String: Any]])?.isEmpty == false && app?["appState"] as? String == "background"
+        }
+        #expect(configured, "the device's settings reached the phone")
 
         let provider = try await emulator.http2Client()
         let first = try await provider.push(token: token, headers: [("apns-topic", "com.example.app")], json: #"{"aps":{"alert":"Lunch?","sound":"default","category":"INVITE"}}"#)
