@@ -7,13 +7,18 @@ public final class FaultBook: Sendable {
     private let rules = Mutex<[FaultRule]>([])
     private let count = Atomic<Int>(0)
     private let nextID = Atomic<Int>(1)
+    /// What every id starts with: `fault-`, or `s<K>-fault-` on shard K of a cluster, so that a
+    /// rule's id names the shard that holds it.
+    private let idPrefix: String
 
-    public init() {}
+    public init(idPrefix: String = "fault-") {
+        self.idPrefix = idPrefix
+    }
 
     /// Adds a rule under a new id; rules are tried in the order they were added.
     @discardableResult
     public func add(match: FaultRule.Match, action: FaultRule.Action, times: Int?, probability: Double) -> FaultRule {
-        let id = "fault-\(self.nextID.wrappingAdd(1, ordering: .relaxed).oldValue)"
+        let id = "\(self.idPrefix)\(self.nextID.wrappingAdd(1, ordering: .relaxed).oldValue)"
         let rule = FaultRule(id: id, match: match, action: action, times: times, probability: probability)
         self.rules.withLock { rules in
             rules.append(rule)

@@ -10,11 +10,12 @@ public final class Inspection: Sendable {
     private let logger: Logger
     private let pushLog: PushLog
 
-    /// `logPushes`: one info line per push (accepted or rejected) in `logger`.
-    public init(journalCapacity: Int, logger: Logger, logPushes: Bool = false) {
+    /// `logPushes`: one info line per push (accepted or rejected) in `logger`; `faultIDPrefix`:
+    /// what fault rule ids start with (a shard's names it).
+    public init(journalCapacity: Int, logger: Logger, logPushes: Bool = false, faultIDPrefix: String = "fault-") {
         self.metrics = EmulatorMetrics()
         self.journal = Journal(capacity: journalCapacity, console: self.metrics.console)
-        self.faults = FaultBook()
+        self.faults = FaultBook(idPrefix: faultIDPrefix)
         self.logger = logger
         self.pushLog = PushLog(logger: logger, enabled: logPushes)
     }

@@ -119,6 +119,7 @@ struct ClusterFleetTests {
 
         try await Self.mergedViews(shards, tokens: tokens)
         try await Self.mergedEvents(shards, fleet: fleet, front: front, ca: ca)
+        try await Self.faults(shards, fleet: fleet, front: front, ca: ca)
         try await Self.broadcast(shards, fleet: fleet, front: front, ca: ca)
         try await Self.killAndRestart(shards, fleet: fleet, front: front, deviceFront: deviceFront, ca: ca, balancer: balancer, shared: shared)
         for (device, _) in fleet { try? await device.close() }
@@ -218,6 +219,32 @@ struct ClusterFleetTests {
         #expect(pushed.isSubset(of: Set(accepted.compactMap { $0.data["id"] as? String })), "shards 1 and 2's pushes in shard 0's stream")
         try await provider.close()
         try await stream.close()
+    }
+
+    /// Fault rules added on any shard: one for a token lives on the token's shard (its id names
+    /// it); one for every token on every shard; both are listed and removed from any shard.
+    static func faults(_ shards: [ShardProcess], fleet: [(device: DeviceClient, token: DeviceToken)], front: Int, ca: String) async throws {
+        let provider = try await HTTP2TestClient.connect(host: "127.0.0.1", port: front, caPath: ca)
+        let target = try #require(fleet.last { Shard.index(of: $0.token, count: 3) == 2 }).token.hex
+        let added = try await Self.admin(shards[0], "/api/v1/faults", method: "POST", body: #"{"match": {"token": "\#(target)"}, "action": {"type": "respond", "reason": "TooManyRequests"}}"#)
+        let id = try #require(added.json["id"] as? String, "\(added.json)")
+        #expect(added.status == 201 && id.hasPrefix("s2-fault-"), "a token's rule lives on its shard: \(id)")
+        let refused = try await provider.push(token: target, headers: [("apns-topic", Self.topic)])
+        #expect(refused.status == 429 && refused.reason == "TooManyRequests")
+        #expect(try await Self.admin(shards[1], "/api/v1/faults/\(id)").status == 200, "read from another shard")
+
+        let everywhere = try await Self.admin(shards[1], "/api/v1/faults", method: "POST", body: #"{"match": {"topic": "\#(Self.topic)"}, "action": {"type": "respond", "reason": "Unregistered"}}"#)
+        #expect((everywhere.json["shards"] as? [String: Any])?["answered"] as? [Int] == [0, 1, 2], "\(everywhere.json)")
+        for index in [0, 1] {
+            let token = try #require(fleet.last { Shard.index(of: $0.token, count: 3) == index }).token.hex
+            #expect(try await provider.push(token: token, headers: [("apns-topic", Self.topic)]).reason == "Unregistered", "shard \(index) has the rule")
+        }
+        let listed = try await AdminTestClient.request(host: "127.0.0.1", port: shards[0].admin, path: "/api/v1/faults")
+        #expect(((try? listed.json() as? [[String: Any]]) ?? []).count == 4, "one rule on shard 2, one on every shard: \(listed.text)")
+        let cleared = try await Self.admin(shards[2], "/api/v1/faults", method: "DELETE")
+        #expect(cleared.status == 200 && (cleared.json["shards"] as? [String: Any])?["answered"] as? [Int] == [0, 1, 2])
+        #expect(try await provider.push(token: target, headers: [("apns-topic", Self.topic)]).status == 200, "no rule left anywhere")
+        try await provider.close()
     }
 
     /// One shard's web inbox in headless Chromium (`Tests/ThirdParty/inbox_cluster_browser.py`):

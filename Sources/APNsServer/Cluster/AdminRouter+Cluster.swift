@@ -28,6 +28,18 @@ extension AdminRouter {
             let id = segments[3].hasSuffix(".apns") ? String(segments[3].dropLast(5)) : segments[3]
             guard let owner = Shard.index(ofUniqueID: id, count: cluster.shard.count), owner != cluster.shard.index else { return nil }
             return self.forward(request, to: owner, cluster)
+        case ("faults", 3, "GET"): return self.clusterArray(request, cluster, self.faults(method: "GET", id: nil, body: []))
+        case ("faults", 3, "DELETE"): return self.everywhere(request, cluster)
+        case ("faults", 3, "POST"):
+            // A rule for one token lives on the token's shard; any other on every shard.
+            guard let hex = JSONValue.member("match", ofObjectIn: request.body)?["token"]?.string, let token = DeviceToken(hex: hex) else {
+                return self.everywhere(request, cluster)
+            }
+            return cluster.shard.owns(token) ? nil : self.forward(request, to: Shard.index(of: token, count: cluster.shard.count), cluster)
+        case ("faults", 4, _):
+            // A rule's id names its shard: s<K>-fault-<n>.
+            guard let owner = Cluster.shard(ofFaultID: segments[3], count: cluster.shard.count), owner != cluster.shard.index else { return nil }
+            return self.forward(request, to: owner, cluster)
         case ("push", 3, "POST"):
             // The inbox's Send and `POST /api/v1/push` go to the shard that owns the token, as a push through HAProxy does.
             guard let hex = JSONValue.member("token", ofObjectIn: request.body)?.string, let token = DeviceToken(hex: hex), !cluster.shard.owns(token) else { return nil }

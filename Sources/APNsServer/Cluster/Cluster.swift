@@ -25,6 +25,12 @@ public struct Cluster: Sendable {
         self.logger = logger
     }
 
+    /// The shard a fault rule id (`s<K>-fault-<n>`) names, if it names one of `count`.
+    static func shard(ofFaultID id: String, count: Int) -> Int? {
+        guard id.hasPrefix("s"), let dash = id.firstIndex(of: "-"), let index = Int(id[id.index(after: id.startIndex)..<dash]), (0..<count).contains(index) else { return nil }
+        return index
+    }
+
     /// The shards other than this one, with their addresses.
     var others: [(index: Int, address: String)] {
         self.peers.enumerated().filter { $0.offset != self.shard.index }.map { ($0.offset, $0.element) }

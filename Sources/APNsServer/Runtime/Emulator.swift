@@ -46,7 +46,9 @@ public final class Emulator: Sendable {
         self.logger = logger
         let tls = try EmulatorTLS(configuration, logger: logger)
         self.verifier = ProviderTokenVerifier(keys: try ProviderKeyStore(directory: configuration.keysDirectory, logger: logger))
-        self.inspection = Inspection(journalCapacity: configuration.journalSize, logger: logger, logPushes: configuration.logPushes)
+        self.inspection = Inspection(
+            journalCapacity: configuration.journalSize, logger: logger, logPushes: configuration.logPushes,
+            faultIDPrefix: configuration.shard.map { "s\($0.index)-fault-" } ?? "fault-")
         self.clock = EmulatorClock(real: configuration.clock)
         self.store = try Self.openStore(configuration, clock: self.clock, inspection: self.inspection, logger: logger)
         let journal = self.inspection.journal
