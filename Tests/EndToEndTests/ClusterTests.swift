@@ -141,4 +141,32 @@ struct ClusterTests {
         for shard in shards { try await shard.stop() }
         try shared.remove()
     }
+
+    @Test("shards sharing one --keys directory each take a provider-token key registered there after they started")
+    func sharedKeys() async throws {
+        let shared = try TemporaryDirectory()
+        var shards: [RunningEmulator] = []
+        for index in 0..<2 {
+            shards.append(try await RunningEmulator.start { configuration in
+                configuration.shard = Shard(index: index, count: 2)
+                configuration.auth = .strict
+                configuration.keysDirectory = shared.appending("keys")
+                configuration.certificatesDirectory = shared.appending("certs")
+                configuration.certificatePath = shared.appending("certs/server.pem")
+                configuration.privateKeyPath = shared.appending("certs/server-key.pem")
+            })
+        }
+        let key = try TestProviderKey.register(in: shared.appending("keys"), keyID: "SHAREDKEY1", teamID: "TEAM123456")
+        let authorization = try key.authorization(issuedAt: Int64(Date().timeIntervalSince1970))
+        for shard in shards {
+            let provider = try await HTTP2TestClient.connect(host: "127.0.0.1", port: shard.http2Port, caPath: shared.appending("certs/ca.pem"))
+            let answer = try await provider.push(
+                token: shard.emulator.configuration.shard?.randomToken().hex ?? "", headers: [("apns-topic", Self.topic), ("authorization", authorization)])
+            #expect(answer.status == 200, "\(answer.status) \(answer.reason ?? "")")
+            try await provider.close()
+        }
+        for shard in shards { try await shard.stop() }
+        try shared.remove()
+    }
 }
+
