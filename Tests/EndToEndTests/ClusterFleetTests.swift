@@ -2,7 +2,6 @@ import APNsCore
 import APNsDeviceClient
 import APNsTestSupport
 import Foundation
-import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -18,73 +17,6 @@ import Glibc
 struct ClusterFleetTests {
     static let topic = "com.example.fleet"
     static let deviceCount = 1000
-
-    /// One shard process and the ports it listens on.
-    final class ShardProcess: Sendable {
-        let index: Int
-        let http2: Int, admin: Int, device: Int
-        /// The running process; a new one after a restart.
-        let running = Mutex<BackgroundProcess?>(nil)
-        var process: BackgroundProcess? { self.running.withLock { $0 } }
-        init(index: Int) throws {
-            self.index = index
-            (self.http2, self.admin, self.device) = (try ClusterFleetTests.port(), try ClusterFleetTests.port(), try ClusterFleetTests.port())
-        }
-    }
-
-    /// A free port below Linux's ephemeral range (32768 up), where the suite's other emulators,
-    /// which bind port 0, never land between this check and the shard binding it.
-    static func port() throws -> Int {
-        for _ in 0..<100 {
-            let candidate = Int.random(in: 20_000..<32_000)
-            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            defer { close(descriptor) }
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            address.sin_port = UInt16(candidate).bigEndian
-            let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-            if bound == 0 { return candidate }
-        }
-        throw SubprocessError.exited("no free port between 20000 and 32000")
-    }
-
-    static func start(_ shard: ShardProcess, of shards: [ShardProcess], in shared: TemporaryDirectory) async throws {
-        let peers = shards.map { "127.0.0.1:\($0.admin)" }.joined(separator: ",")
-        let process = try BackgroundProcess(Subprocess.emulatorExecutable, [
-            "serve", "--shard", "\(shard.index)/\(shards.count)", "--cluster-peers", peers, "--host", "127.0.0.1",
-            "--http2-port", String(shard.http2), "--admin-port", String(shard.admin), "--device-port", String(shard.device),
-            "--gateway-port", "0", "--feedback-port", "0", "--channels-port", "0", "--certs-dir", shared.appending("certs"),
-            "--data-dir", shared.appending("data\(shard.index)"), "--keys", shared.appending("keys"), "--threads", "2", "--quiet",
-        ], output: shared.appending("shard\(shard.index).log"))
-        shard.running.withLock { $0 = process }
-        let ready = await eventually(timeout: .seconds(60)) {
-            (try? await AdminTestClient.request(host: "127.0.0.1", port: shard.admin, path: "/readyz"))?.status == 200
-        }
-        try #require(ready, "shard \(shard.index) did not start: \(shard.process?.lines ?? [])")
-    }
-
-    static func admin(_ shard: ShardProcess, _ path: String, method: String = "GET", body: String? = nil) async throws -> (status: Int, json: [String: Any]) {
-        let answer = try await AdminTestClient.request(host: "127.0.0.1", port: shard.admin, method: method, path: path, body: body)
-        return (answer.status, (try? answer.json() as? [String: Any]) ?? ["text": answer.text])
-    }
-
-    /// Connects `count` devices through HAProxy's device front (any shard), each registering `topic`.
-    static func connectFleet(_ count: Int, port: Int, ca: String) async throws -> [(device: DeviceClient, token: DeviceToken)] {
-        try await withThrowingTaskGroup(of: [(DeviceClient, DeviceToken)].self) { group in
-            for batch in stride(from: 0, to: count, by: 50) {
-                group.addTask {
-                    var connected: [(DeviceClient, DeviceToken)] = []
-                    for n in batch..<min(batch + 50, count) {
-                        let device = try await DeviceClient.connect(host: "127.0.0.1", port: port, caPath: ca, deviceID: "fleet-\(n)", serverName: "devices.localhost")
-                        connected.append((device, try await device.register(topic: Self.topic)))
-                    }
-                    return connected
-                }
-            }
-            return try await group.reduce(into: []) { $0 += $1 }
-        }
-    }
 
     @Test("1,000 devices through HAProxy; h2load and aioapns reach every one; any shard lists, waits and counts for all; a broadcast reaches every shard's subscribers; a killed shard is 503 for its tokens only and, restarted, delivers its queue")
     func fleet() async throws {
@@ -313,6 +245,12 @@ struct ClusterFleetTests {
             #expect(answer.status == 200)
             queued[token.hex] = answer.header("apns-unique-id")
         }
+        // A stream of shard 0's opened before: it says when shard 1 goes, and comes back.
+        let stream = try await AdminEventStream.open(host: "127.0.0.1", port: shards[0].admin, path: "/api/v1/events?topic=\(Self.topic)")
+        _ = try await stream.waitForEvents(1, kind: "shards")
+        func said(_ answered: [Int]) -> Int? {
+            stream.events.filter { $0.kind == "shards" }.lastIndex { ($0.data["answered"] as? [Int])?.sorted() == answered }
+        }
         let process = try #require(shards[1].process)
         Foundation.kill(process.pid, SIGKILL)
         _ = await process.wait()
@@ -327,6 +265,7 @@ struct ClusterFleetTests {
         let unanswered = (partial.json["shards"] as? [String: Any])?["unanswered"] as? [[String: Any]]
         #expect(unanswered?.compactMap { $0["shard"] as? Int } == [1], "\(partial.json["shards"] ?? "")")
 
+        #expect(await eventually { said([0, 2]) != nil }, "the stream says shard 1 is gone: \(stream.events.map(\.json))")
         try await Self.inbox(shards[2], answered: "0,2", missing: "1")
         // A channel made while shard 1 is down, for a bundle shard 2 owns.
         let bundle = Self.topic
@@ -334,6 +273,20 @@ struct ClusterFleetTests {
         let made = try await provider.send(path: "/1/apps/\(bundle)/channels", body: Array(#"{"message-storage-policy": 1, "push-type": "LiveActivity"}"#.utf8))
         let missed = try #require(made.header("apns-channel-id"), "\(made.status) \(made.reason ?? "")")
 
+        try await Self.restart(shards, away: away, queued: queued, missed: missed, provider: provider, stream: stream, deviceFront: deviceFront, ca: ca, balancer: balancer, shared: shared)
+        try await stream.close()
+        try await provider.close()
+    }
+
+    /// Shard 1 back on its store: it learns the channel it missed, hands over what it had queued,
+    /// and the event stream opened before the kill takes it back.
+    static func restart(
+        _ shards: [ShardProcess], away: [(device: DeviceClient, token: DeviceToken)], queued: [String: String], missed: String, provider: HTTP2TestClient,
+        stream: AdminEventStream, deviceFront: Int, ca: String, balancer: BackgroundProcess, shared: TemporaryDirectory
+    ) async throws {
+        func said(_ answered: [Int]) -> Int? {
+            stream.events.filter { $0.kind == "shards" }.lastIndex { ($0.data["answered"] as? [Int])?.sorted() == answered }
+        }
         try await Self.start(shards[1], of: shards, in: shared)
         // Restarted, it asks the others for the channels they own: it knows the one it missed.
         let encoded = missed.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? missed
@@ -351,7 +304,11 @@ struct ClusterFleetTests {
             #expect(try await back.next(within: .seconds(30)).uniqueID == queued[token.hex], "what shard 1 had queued before it was killed")
             try await back.close()
         }
-        try await provider.close()
+        // The stream took shard 1 back on its own, and carries its events again.
+        #expect(await eventually(timeout: .seconds(20)) { (said([0, 1, 2]) ?? -1) > (said([0, 2]) ?? Int.max) }, "\(stream.events.map(\.json))")
+        let again = try await provider.push(token: try #require(away.first).token.hex, headers: [("apns-topic", Self.topic)], json: #"{"aps":{"alert":"after the restart"}}"#)
+        let againID = try #require(again.header("apns-unique-id"))
+        #expect(await eventually { stream.events.contains { $0.kind == "accepted" && $0.data["id"] as? String == againID } }, "shard 1's push in shard 0's stream")
     }
 }
 

@@ -41,8 +41,8 @@ final class AdminHTTPHandler: ChannelInboundHandler {
     /// The journal subscription of an event stream, and its keep-alive timer.
     private var subscription: UInt64?
     private var keepAliveTask: Scheduled<Void>?
-    /// A cluster's event stream: the connections to the other shards' streams.
-    private var peerChannels: [any Channel] = []
+    /// A cluster's event stream: the other shards' streams joined to it.
+    private var peerEvents: PeerEvents?
 
     init(router: AdminRouter) {
         self.router = router
@@ -123,38 +123,13 @@ final class AdminHTTPHandler: ChannelInboundHandler {
         }
     }
 
-    /// Adds the other shards' events to this stream: an event `shards` says which shards it
-    /// holds once each has been reached or not, and again whenever one's stream ends.
+    /// Adds the other shards' events to this stream (``PeerEvents``).
     private func startPeerEvents(_ query: String, _ cluster: Cluster, context: ChannelHandlerContext) {
-        let loop = context.eventLoop
-        let bound = NIOLoopBound((handler: self, context: context), eventLoop: loop)
-        let state = NIOLoopBoundBox((answered: [cluster.shard.index], unanswered: [Cluster.Reply]()), eventLoop: loop)
-        @Sendable func announce() {
-            var writer = JSONWriter()
-            Cluster.writeShards(state.value.answered, state.value.unanswered, into: &writer)
-            bound.value.handler.writeEvent("event: shards\ndata: \(String(decoding: writer.bytes, as: UTF8.self))\n\n", context: bound.value.context)
+        let peers = PeerEvents(cluster: cluster, query: query, loop: context.eventLoop) { [weak self] text in
+            self?.writeEvent(text, context: context)
         }
-        let streams = cluster.others.map { peer in
-            cluster.client.stream(
-                peer.address, path: "/api/v1/events?" + (query.isEmpty ? "" : query + "&") + "scope=local",
-                onEvent: { text in loop.execute { bound.value.handler.writeEvent(text, context: bound.value.context) } },
-                onEnd: { why in
-                    loop.execute {
-                        guard bound.value.handler.subscription != nil else { return }
-                        state.value.answered.removeAll { $0 == peer.index }
-                        state.value.unanswered.append(Cluster.Reply(shard: peer.index, address: peer.address, error: why))
-                        announce()
-                    }
-                })
-        }
-        EventLoopFuture.whenAllComplete(streams, on: loop).assumeIsolated().whenSuccess { results in
-            for (peer, result) in zip(cluster.others, results) {
-                guard case .success(let channel) = result else { continue }
-                if self.subscription == nil { channel.close(promise: nil) } else { self.peerChannels.append(channel) }
-                if !state.value.unanswered.contains(where: { $0.shard == peer.index }) { state.value.answered.append(peer.index) }
-            }
-            if self.subscription != nil { announce() }
-        }
+        self.peerEvents = peers
+        peers.start()
     }
 
     private func writeEvent(_ text: String, context: ChannelHandlerContext) {
@@ -169,7 +144,7 @@ final class AdminHTTPHandler: ChannelInboundHandler {
         self.subscription = nil
         self.keepAliveTask?.cancel()
         self.keepAliveTask = nil
-        for channel in self.peerChannels { channel.close(promise: nil) }
-        self.peerChannels = []
+        self.peerEvents?.stop()
+        self.peerEvents = nil
     }
 }

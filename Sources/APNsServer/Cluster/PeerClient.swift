@@ -39,15 +39,17 @@ struct PeerClient: Sendable {
         return promise.futureResult
     }
 
-    /// Opens `path` as a Server-Sent Events stream: `onEvent` gets each event (its text, with
-    /// the blank line that ends it; comments left out) on the connection's loop; `onEnd` once,
-    /// when the stream ends or cannot start. The future holds the connection, for closing it.
+    /// Opens `path` as a Server-Sent Events stream: `onStart` once it is answered 200, `onEvent`
+    /// with each event (its text, with the blank line that ends it; comments left out), on the
+    /// connection's loop; `onEnd` once, when the stream ends or cannot start. The future holds
+    /// the connection, for closing it.
     func stream(
-        _ address: String, path: String, onEvent: @escaping @Sendable (String) -> Void, onEnd: @escaping @Sendable (String) -> Void
+        _ address: String, path: String, onStart: @escaping @Sendable () -> Void, onEvent: @escaping @Sendable (String) -> Void,
+        onEnd: @escaping @Sendable (String) -> Void
     ) -> EventLoopFuture<any Channel> {
         let loop = self.group.next()
         let connected = self.connect(address, on: loop) { channel in
-            try channel.pipeline.syncOperations.addHandler(Streamer(onEvent: onEvent, onEnd: onEnd))
+            try channel.pipeline.syncOperations.addHandler(Streamer(onStart: onStart, onEvent: onEvent, onEnd: onEnd))
         }
         connected.whenFailure { onEnd("\(address): \($0)") }
         connected.whenSuccess { Self.send(method: "GET", path: path, body: [], host: address, on: $0) }
@@ -104,6 +106,7 @@ struct PeerClient: Sendable {
     /// Hands an event stream's events on as they come; on the connection's loop.
     final class Streamer: ChannelInboundHandler {
         typealias InboundIn = HTTPClientResponsePart
+        private let onStart: @Sendable () -> Void
         private let onEvent: @Sendable (String) -> Void
         private let onEnd: @Sendable (String) -> Void
         private var ended = false
@@ -112,7 +115,8 @@ struct PeerClient: Sendable {
         /// An event stream's events are small; a peer sending one larger than this is cut off.
         static let maximumEvent = 1 << 20
 
-        init(onEvent: @escaping @Sendable (String) -> Void, onEnd: @escaping @Sendable (String) -> Void) {
+        init(onStart: @escaping @Sendable () -> Void, onEvent: @escaping @Sendable (String) -> Void, onEnd: @escaping @Sendable (String) -> Void) {
+            self.onStart = onStart
             self.onEvent = onEvent
             self.onEnd = onEnd
         }
@@ -138,7 +142,7 @@ struct PeerClient: Sendable {
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
             switch self.unwrapInboundIn(data) {
             case .head(let head) where head.status != .ok: self.end("answered \(head.status.code)", context: context)
-            case .head: break
+            case .head: self.onStart()
             case .body(let buffer):
                 guard !self.ended else { return }
                 self.pending += buffer.readableBytesView
