@@ -106,7 +106,11 @@ struct ClusterCommand: ParsableCommand {
                 "defaults", "  mode http", "  timeout connect 5s", "  timeout client 3600s", "  timeout server 3600s",
                 // A stream a stopping shard refused (its GOAWAY) is tried again on a new connection,
                 // and a shard that is down is found by its check: its tokens get the 503 below.
-                "  retries 2", "  retry-on all-retryable-errors", "",
+                "  retries 2", "  retry-on all-retryable-errors",
+                // A shard keeps each provider's authentication per connection, as APNs does (the
+                // first key a connection used, how often its token changed): a provider's streams
+                // must never share a connection with another's ("safe", the default, shares).
+                "  http-reuse never", "",
                 "frontend providers",
                 "  bind \(self.listen) ssl crt \(out)/haproxy.pem alpn h2,http/1.1",
                 "  acl broadcast path_beg /4/broadcasts/apps/",

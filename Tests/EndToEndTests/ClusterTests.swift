@@ -168,5 +168,57 @@ struct ClusterTests {
         for shard in shards { try await shard.stop() }
         try shared.remove()
     }
+
+    @Test("through HAProxy each provider connection keeps connections of its own to the shards: two providers with keys for different topics, strict, both 200 on every push")
+    func providersKeepTheirConnections() async throws {
+        let haproxy = ["/usr/sbin/haproxy", "/usr/bin/haproxy"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        try #require(haproxy != nil, "haproxy is not installed: apt-get install haproxy (.ci/run installs it)")
+        let shared = try TemporaryDirectory()
+        var shards: [RunningEmulator] = []
+        for index in 0..<2 {
+            shards.append(try await RunningEmulator.start { configuration in
+                configuration.shard = Shard(index: index, count: 2)
+                configuration.auth = .strict
+                configuration.keysDirectory = shared.appending("keys")
+                configuration.certificatesDirectory = shared.appending("certs")
+                configuration.certificatePath = shared.appending("certs/server.pem")
+                configuration.privateKeyPath = shared.appending("certs/server-key.pem")
+            })
+        }
+        let front = try Self.freePort()
+        let written = try await Subprocess.run(Subprocess.emulatorExecutable, [
+            "cluster", "haproxy-config", "--shards", "2", "--hosts", shards.map { "127.0.0.1:\($0.http2Port)" }.joined(separator: ","),
+            "--listen", "127.0.0.1:\(front)", "--certs-dir", shared.appending("certs"), "--out", shared.appending("haproxy"),
+        ])
+        #expect(written.status == 0, "\(written.stdout)\(written.stderr)")
+        let balancer = try BackgroundProcess(try #require(haproxy), ["-db", "-f", shared.appending("haproxy/haproxy.cfg")], output: shared.appending("haproxy.log"))
+        defer { Foundation.kill(balancer.pid, SIGTERM) }
+        // Two apps, each with a key for its own topic only: a shard refuses one key's token on a
+        // connection another key opened (UnrelatedKeyIdInToken), so each provider needs its own.
+        let apps = ["com.example.first", "com.example.second"]
+        let keys = try apps.enumerated().map { try TestProviderKey.register(in: shared.appending("keys"), keyID: "APPKEY000\($0.offset)", teamID: "TEAM123456", topics: [$0.element]) }
+        // One token per provider, reused as Apple asks (a new one on every request is TooManyProviderTokenUpdates).
+        let now = Int64(Date().timeIntervalSince1970)
+        let authorizations = try keys.map { try $0.authorization(issuedAt: now) }
+        var providers: [HTTP2TestClient] = []
+        for _ in apps {
+            var client: HTTP2TestClient?
+            _ = await eventually { client = try? await HTTP2TestClient.connect(host: "127.0.0.1", port: front, caPath: shared.appending("certs/ca.pem")); return client != nil }
+            providers.append(try #require(client, "HAProxy did not listen: \(balancer.lines)"))
+        }
+        let tokens = shards.compactMap { $0.emulator.configuration.shard?.randomToken().hex }
+        var answers: [String] = []
+        for round in 0..<10 {
+            for (index, provider) in providers.enumerated() {
+                let answer = try await provider.push(
+                    token: tokens[round % tokens.count], headers: [("apns-topic", apps[index]), ("authorization", authorizations[index])])
+                answers.append("\(answer.status)\(answer.reason.map { " " + $0 } ?? "")")
+            }
+        }
+        #expect(answers.allSatisfy { $0 == "200" }, "\(answers)")
+        for provider in providers { try await provider.close() }
+        for shard in shards { try await shard.stop() }
+        try shared.remove()
+    }
 }
 
