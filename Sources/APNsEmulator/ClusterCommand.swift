@@ -8,7 +8,7 @@ struct ClusterCommand: ParsableCommand {
         commandName: "cluster",
         abstract: "Run several emulators as shards behind HAProxy.",
         version: EmulatorVersion.string,
-        subcommands: [HAProxyConfig.self]
+        subcommands: [HAProxyConfig.self, Run.self]
     )
 
     /// Writes a working HAProxy configuration for N shards.
@@ -67,6 +67,12 @@ struct ClusterCommand: ParsableCommand {
         static func list(_ text: String) -> [String] { text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
 
         func run() throws {
+            let out = try self.write()
+            say("wrote \(out)/haproxy.cfg, shards.map, 503.http and haproxy.pem; run: haproxy -f \(out)/haproxy.cfg")
+        }
+
+        /// Writes the four files; returns the directory they are in.
+        func write() throws -> String {
             let out = URL(fileURLWithPath: self.out).standardizedFileURL.path
             try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
             let certificates = URL(fileURLWithPath: self.certificatesDirectory).standardizedFileURL.path
@@ -81,7 +87,7 @@ struct ClusterCommand: ParsableCommand {
             try self.write(Shard.mapFile(count: self.shards), to: out + "/shards.map")
             try self.write(Self.unavailable, to: out + "/503.http")
             try self.write(self.config(out: out, ca: certificates + "/ca.pem"), to: out + "/haproxy.cfg")
-            say("wrote \(out)/haproxy.cfg, shards.map, 503.http and haproxy.pem; run: haproxy -f \(out)/haproxy.cfg")
+            return out
         }
 
         private func write(_ text: String, to path: String, permissions: Int = 0o644) throws {
