@@ -30,9 +30,7 @@ extension AdminRouter {
                 return eventLoop.makeSucceededFuture(.response(Self.error(400, error.message)))
             }
             let peers = cluster.others.map { peer in
-                cluster.client.request(peer.address, path: request.path + "?" + queryText(for: peer.index) + "&scope=local", timeout: TimeAmount(timeout) + .seconds(2))
-                    .map { Cluster.Reply(shard: peer.index, address: peer.address, answer: $0) }
-                    .recover { Cluster.Reply(shard: peer.index, address: peer.address, error: "\($0)") }
+                cluster.forward("GET", request.path, query: queryText(for: peer.index), body: [], to: peer.index, timeout: TimeAmount(timeout) + .seconds(2), on: eventLoop)
             }
             let own = local.map { Cluster.Reply(shard: cluster.shard.index, address: "", answer: PeerClient.Answer(status: $0.status, body: $0.body)) }
             return Self.firstMatch([own] + peers, cluster, on: eventLoop)

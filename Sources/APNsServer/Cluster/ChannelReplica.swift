@@ -62,7 +62,7 @@ extension Cluster {
     /// minute. On `eventLoop`.
     func catchUp(_ channels: BroadcastChannels, on eventLoop: any EventLoop, attempt: Int = 0) {
         let missing = self.others.map { peer in
-            self.client.request(peer.address, path: "/api/v1/cluster/channels?scope=local").map { answer -> Bool in
+            self.client.request(peer.address, path: Cluster.local("/api/v1/cluster/channels", query: "")).map { answer -> Bool in
                 guard answer.status == 200, let owned = try? JSONDecoder().decode([BroadcastChannel].self, from: Data(answer.body)) else { return false }
                 let known = channels.read { book in owned.filter { book.channels[$0.id] != $0 } }
                 for channel in known where Shard.index(ofBundle: channel.bundleID, count: self.shard.count) == peer.index {

@@ -44,29 +44,27 @@ public struct Cluster: Sendable {
         var error: String?
     }
 
+    /// `path` with `query`, asking a shard for its own answer (`scope=local`).
+    static func local(_ path: String, query: String) -> String {
+        path + "?" + (query.isEmpty ? "" : query + "&") + "scope=local"
+    }
+
     /// Asks every other shard `path` (with `scope=local`, so it answers for itself); the replies
     /// come in shard order, each with its answer or the reason there is none. Never fails.
     func ask(
         _ method: String = "GET", _ path: String, query: String, body: [UInt8] = [], timeout: TimeAmount = Cluster.timeout, on eventLoop: any EventLoop
     ) -> EventLoopFuture<[Reply]> {
-        let target = path + "?" + (query.isEmpty ? "" : query + "&") + "scope=local"
-        let others = self.others
-        let asked = others.map { self.client.request($0.address, method: method, path: target, body: body, timeout: timeout) }
-        return EventLoopFuture.whenAllComplete(asked, on: eventLoop).map { results in
-            zip(others, results).map { peer, result in
-                switch result {
-                case .success(let answer): return Reply(shard: peer.index, address: peer.address, answer: answer)
-                case .failure(let error): return Reply(shard: peer.index, address: peer.address, error: "\(error)")
-                }
-            }
-        }
+        let asked = self.others.map { self.forward(method, path, query: query, body: body, to: $0.index, timeout: timeout, on: eventLoop) }
+        return EventLoopFuture.whenAllSucceed(asked, on: eventLoop)
     }
 
-    /// Sends one request to shard `index` as it came (with `scope=local`).
-    func forward(_ method: String, _ path: String, query: String, body: [UInt8], to index: Int, on eventLoop: any EventLoop) -> EventLoopFuture<Reply> {
-        let target = path + "?" + (query.isEmpty ? "" : query + "&") + "scope=local"
+    /// Sends one request to shard `index` as it came (with `scope=local`): its answer, or why
+    /// there is none. Never fails.
+    func forward(
+        _ method: String, _ path: String, query: String, body: [UInt8], to index: Int, timeout: TimeAmount = .seconds(310), on eventLoop: any EventLoop
+    ) -> EventLoopFuture<Reply> {
         let address = self.peers[index]
-        return self.client.request(address, method: method, path: target, body: body, timeout: .seconds(310)).hop(to: eventLoop)
+        return self.client.request(address, method: method, path: Self.local(path, query: query), body: body, timeout: timeout).hop(to: eventLoop)
             .map { Reply(shard: index, address: address, answer: $0) }
             .recover { Reply(shard: index, address: address, error: "\($0)") }
     }

@@ -24,7 +24,7 @@ final class PeerEvents {
 
     init(cluster: Cluster, query: String, loop: any EventLoop, write: @escaping (String) -> Void) {
         self.cluster = cluster
-        self.path = "/api/v1/events?" + (query.isEmpty ? "" : query + "&") + "scope=local"
+        self.path = Cluster.local("/api/v1/events", query: query)
         self.loop = loop
         self.write = write
         self.answered = [cluster.shard.index]
