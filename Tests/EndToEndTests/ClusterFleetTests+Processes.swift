@@ -21,25 +21,8 @@ extension ClusterFleetTests {
         var process: BackgroundProcess? { self.running.withLock { $0 } }
         init(index: Int) throws {
             self.index = index
-            (self.http2, self.admin, self.device) = (try ClusterFleetTests.port(), try ClusterFleetTests.port(), try ClusterFleetTests.port())
+            (self.http2, self.admin, self.device) = (try LoopbackPorts.free(), try LoopbackPorts.free(), try LoopbackPorts.free())
         }
-    }
-
-    /// A free port below Linux's ephemeral range (32768 up), where the suite's other emulators,
-    /// which bind port 0, never land between this check and the shard binding it.
-    static func port() throws -> Int {
-        for _ in 0..<100 {
-            let candidate = Int.random(in: 20_000..<32_000)
-            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            defer { close(descriptor) }
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            address.sin_port = UInt16(candidate).bigEndian
-            let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-            if bound == 0 { return candidate }
-        }
-        throw SubprocessError.exited("no free port between 20000 and 32000")
     }
 
     static func start(_ shard: ShardProcess, of shards: [ShardProcess], in shared: TemporaryDirectory) async throws {

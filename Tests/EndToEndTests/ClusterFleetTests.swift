@@ -20,7 +20,7 @@ struct ClusterFleetTests {
 
     @Test("1,000 devices through HAProxy; h2load and aioapns reach every one; any shard lists, waits and counts for all; a broadcast reaches every shard's subscribers; a killed shard is 503 for its tokens only and, restarted, delivers its queue")
     func fleet() async throws {
-        let haproxy = ["/usr/sbin/haproxy", "/usr/bin/haproxy"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        let haproxy = HAProxy.path
         try #require(haproxy != nil, "haproxy is not installed: apt-get install haproxy (.ci/run installs it)")
         let h2load = ["/usr/bin/h2load", "/usr/local/bin/h2load"].first { FileManager.default.isExecutableFile(atPath: $0) }
         try #require(h2load != nil, "h2load is not installed: apt-get install nghttp2-client (.ci/run installs it)")
@@ -29,7 +29,7 @@ struct ClusterFleetTests {
         // The first shard makes the CA and server certificate the others and HAProxy share.
         defer { for shard in shards { if let pid = shard.process?.pid { Foundation.kill(pid, SIGKILL) } } }
         for shard in shards { try await Self.start(shard, of: shards, in: shared) }
-        let (front, deviceFront) = (try Self.port(), try Self.port())
+        let (front, deviceFront) = (try LoopbackPorts.free(), try LoopbackPorts.free())
         let ca = shared.appending("certs/ca.pem")
         let written = try await Subprocess.run(Subprocess.emulatorExecutable, [
             "cluster", "haproxy-config", "--shards", "3", "--hosts", shards.map { "127.0.0.1:\($0.http2)" }.joined(separator: ","),

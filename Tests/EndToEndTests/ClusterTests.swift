@@ -16,34 +16,31 @@ import Glibc
 struct ClusterTests {
     static let topic = "com.example.cluster"
 
-    /// A port nothing listens on now, for HAProxy's front.
-    static func freePort() throws -> Int {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) } }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
-    @Test("three shards: each issues tokens it owns; pushes through HAProxy reach the owning shard; a shard down is 503 ServiceUnavailable, the others go on")
-    func routedByToken() async throws {
-        let haproxy = ["/usr/sbin/haproxy", "/usr/bin/haproxy"].first { FileManager.default.isExecutableFile(atPath: $0) }
-        try #require(haproxy != nil, "haproxy is not installed: apt-get install haproxy (.ci/run installs it)")
-        let shared = try TemporaryDirectory()
+    /// `count` in-process shards sharing one CA and server certificate (and, `strict`, one key store).
+    static func shards(_ count: Int, sharing shared: TemporaryDirectory, strict: Bool = false) async throws -> [RunningEmulator] {
         var shards: [RunningEmulator] = []
-        for index in 0..<3 {
+        for index in 0..<count {
             shards.append(try await RunningEmulator.start { configuration in
-                configuration.shard = Shard(index: index, count: 3)
+                configuration.shard = Shard(index: index, count: count)
+                if strict {
+                    configuration.auth = .strict
+                    configuration.keysDirectory = shared.appending("keys")
+                }
                 configuration.certificatesDirectory = shared.appending("certs")
                 configuration.certificatePath = shared.appending("certs/server.pem")
                 configuration.privateKeyPath = shared.appending("certs/server-key.pem")
             })
         }
-        let front = try Self.freePort()
+        return shards
+    }
+
+    @Test("three shards: each issues tokens it owns; pushes through HAProxy reach the owning shard; a shard down is 503 ServiceUnavailable, the others go on")
+    func routedByToken() async throws {
+        let haproxy = HAProxy.path
+        try #require(haproxy != nil, "haproxy is not installed: apt-get install haproxy (.ci/run installs it)")
+        let shared = try TemporaryDirectory()
+        let shards = try await Self.shards(3, sharing: shared)
+        let front = try LoopbackPorts.free()
         let out = shared.appending("haproxy")
         let hosts = shards.map { "127.0.0.1:\($0.http2Port)" }.joined(separator: ",")
         let written = try await Subprocess.run(Subprocess.emulatorExecutable, [
@@ -87,19 +84,11 @@ struct ClusterTests {
     }
     @Test("devices through HAProxy: one without a token reaches any shard and gets a token that shard owns; one naming s<K>.devices resumes shard K's token; pushes through HAProxy reach both")
     func devicesBySNI() async throws {
-        let haproxy = ["/usr/sbin/haproxy", "/usr/bin/haproxy"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        let haproxy = HAProxy.path
         try #require(haproxy != nil, "haproxy is not installed: apt-get install haproxy (.ci/run installs it)")
         let shared = try TemporaryDirectory()
-        var shards: [RunningEmulator] = []
-        for index in 0..<2 {
-            shards.append(try await RunningEmulator.start { configuration in
-                configuration.shard = Shard(index: index, count: 2)
-                configuration.certificatesDirectory = shared.appending("certs")
-                configuration.certificatePath = shared.appending("certs/server.pem")
-                configuration.privateKeyPath = shared.appending("certs/server-key.pem")
-            })
-        }
-        let (front, deviceFront) = (try Self.freePort(), try Self.freePort())
+        let shards = try await Self.shards(2, sharing: shared)
+        let (front, deviceFront) = (try LoopbackPorts.free(), try LoopbackPorts.free())
         let out = shared.appending("haproxy")
         let written = try await Subprocess.run(Subprocess.emulatorExecutable, [
             "cluster", "haproxy-config", "--shards", "2", "--hosts", shards.map { "127.0.0.1:\($0.http2Port)" }.joined(separator: ","),
@@ -145,17 +134,7 @@ struct ClusterTests {
     @Test("shards sharing one --keys directory each take a provider-token key registered there after they started")
     func sharedKeys() async throws {
         let shared = try TemporaryDirectory()
-        var shards: [RunningEmulator] = []
-        for index in 0..<2 {
-            shards.append(try await RunningEmulator.start { configuration in
-                configuration.shard = Shard(index: index, count: 2)
-                configuration.auth = .strict
-                configuration.keysDirectory = shared.appending("keys")
-                configuration.certificatesDirectory = shared.appending("certs")
-                configuration.certificatePath = shared.appending("certs/server.pem")
-                configuration.privateKeyPath = shared.appending("certs/server-key.pem")
-            })
-        }
+        let shards = try await Self.shards(2, sharing: shared, strict: true)
         let key = try TestProviderKey.register(in: shared.appending("keys"), keyID: "SHAREDKEY1", teamID: "TEAM123456")
         let authorization = try key.authorization(issuedAt: Int64(Date().timeIntervalSince1970))
         for shard in shards {
@@ -171,21 +150,11 @@ struct ClusterTests {
 
     @Test("through HAProxy each provider connection keeps connections of its own to the shards: two providers with keys for different topics, strict, both 200 on every push")
     func providersKeepTheirConnections() async throws {
-        let haproxy = ["/usr/sbin/haproxy", "/usr/bin/haproxy"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        let haproxy = HAProxy.path
         try #require(haproxy != nil, "haproxy is not installed: apt-get install haproxy (.ci/run installs it)")
         let shared = try TemporaryDirectory()
-        var shards: [RunningEmulator] = []
-        for index in 0..<2 {
-            shards.append(try await RunningEmulator.start { configuration in
-                configuration.shard = Shard(index: index, count: 2)
-                configuration.auth = .strict
-                configuration.keysDirectory = shared.appending("keys")
-                configuration.certificatesDirectory = shared.appending("certs")
-                configuration.certificatePath = shared.appending("certs/server.pem")
-                configuration.privateKeyPath = shared.appending("certs/server-key.pem")
-            })
-        }
-        let front = try Self.freePort()
+        let shards = try await Self.shards(2, sharing: shared, strict: true)
+        let front = try LoopbackPorts.free()
         let written = try await Subprocess.run(Subprocess.emulatorExecutable, [
             "cluster", "haproxy-config", "--shards", "2", "--hosts", shards.map { "127.0.0.1:\($0.http2Port)" }.joined(separator: ","),
             "--listen", "127.0.0.1:\(front)", "--certs-dir", shared.appending("certs"), "--out", shared.appending("haproxy"),

@@ -1,0 +1,38 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Ports on 127.0.0.1 for processes a test starts itself (shards, HAProxy), which must be told
+/// their ports before they bind them.
+public enum LoopbackPorts {
+    /// The first of `count` consecutive ports free now, below Linux's ephemeral range (32768 up):
+    /// emulators the suite starts on port 0 never land there between this check and the bind.
+    public static func free(_ count: Int = 1) throws -> Int {
+        for _ in 0..<100 {
+            let base = Int.random(in: 20_000..<(32_000 - count))
+            var descriptors: [Int32] = []
+            defer { descriptors.forEach { close($0) } }
+            let free = (base..<(base + count)).allSatisfy { port in
+                let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+                descriptors.append(descriptor)
+                var address = sockaddr_in()
+                address.sin_family = sa_family_t(AF_INET)
+                address.sin_addr.s_addr = inet_addr("127.0.0.1")
+                address.sin_port = UInt16(port).bigEndian
+                return withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } } == 0
+            }
+            if free { return base }
+        }
+        throw SubprocessError.exited("no \(count) free ports between 20000 and 32000")
+    }
+}
+
+/// Debian's haproxy, where the cluster tests look for it.
+public enum HAProxy {
+    /// Its executable, or nil when it is not installed (`.ci/run` installs it).
+    public static var path: String? {
+        ["/usr/sbin/haproxy", "/usr/bin/haproxy"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+}
