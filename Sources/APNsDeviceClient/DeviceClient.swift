@@ -39,7 +39,7 @@ public final class DeviceClient: Sendable {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: APNsCore.Notification.self, throwing: (any Error).self)
         let (events, eventContinuation) = AsyncStream.makeStream(of: DeviceEvent.self)
         let channel = try await ClientBootstrap(group: group)
-            .channelOption(.socketOption(.tcp_nodelay), value: 1)
+            .channelOption(.tcpOption(.tcp_nodelay), value: 1)
             .connect(host: host, port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let pipeline = channel.pipeline.syncOperations

@@ -43,7 +43,7 @@ public final class ProviderClient: Sendable {
         tls.applicationProtocols = ["h2"]
         let context = try NIOSSLContext(configuration: tls)
         let (channel, multiplexer) = try await ClientBootstrap(group: group)
-            .channelOption(.socketOption(.tcp_nodelay), value: 1)
+            .channelOption(.tcpOption(.tcp_nodelay), value: 1)
             .connectTimeout(.seconds(10))
             .connect(host: host, port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {

@@ -59,7 +59,7 @@ public final class HTTP2TestClient: Sendable {
         let sslContext = try NIOSSLContext(configuration: tls)
         let observer = ConnectionObserver()
         let (channel, multiplexer) = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .channelOption(.socketOption(.tcp_nodelay), value: 1)
+            .channelOption(.tcpOption(.tcp_nodelay), value: 1)
             .connect(host: host, port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let sync = channel.pipeline.syncOperations

@@ -34,7 +34,7 @@ struct Listener: Sendable {
                     try channel.pipeline.syncOperations.addHandler(quiesce.makeServerChannelHandler(channel: channel))
                 }
             }
-            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
             .childChannelOption(.maxMessagesPerRead, value: 16)
             .childChannelInitializer(initializeChild)
         let channel: any Channel
