@@ -19,6 +19,10 @@ public struct FaultActionDocument: Decodable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let type = try? container.decodeIfPresent(String.self, forKey: .type)
         self.action = try Self.action(type: type ?? "", container: container)
+        // A field another type takes would be ignored here: refused by name, as unknown fields are.
+        if let stray = container.allKeys.first(where: { !self.action.fields.contains($0.stringValue) }) {
+            throw FaultRuleDocument.bad("a \(self.action.name) action has no field \(stray.stringValue) (it takes \(self.action.fields.joined(separator: ", ")))")
+        }
     }
 
     private static func action(type: String, container: KeyedDecodingContainer<CodingKeys>?) throws -> FaultRule.Action {
@@ -71,5 +75,17 @@ public struct FaultActionDocument: Decodable {
         guard let container, container.contains(key), try !container.decodeNil(forKey: key) else { return nil }
         guard let value = try? container.decode(Int.self, forKey: key), range.contains(value) else { throw FaultRuleDocument.bad(message) }
         return value
+    }
+}
+
+extension FaultRule.Action {
+    /// The fields of an action document of this type.
+    var fields: [String] {
+        switch self {
+        case .respond: return ["type", "reason", "status", "statusByte"]
+        case .delay: return ["type", "ms"]
+        case .reset: return ["type"]
+        case .goAway: return ["type", "reason"]
+        }
     }
 }

@@ -64,6 +64,10 @@ struct AdminRouterRoutesTests {
             (#"{"match":{"interface":"smoke"},"action":"reset"}"#, "match.interface must be http2, binary or broadcast"),
             (#"{"action":{"type":"respond","statusByte":300}}"#, "statusByte must be from 1 to 255"),
             (#"{"times":2}"#, "action must be an object"),
+            // Issue 37: schemathesis found this valid by openapi.json and refused; the schema now says it.
+            (#"{"match":{"interface":"broadcast"},"action":{"type":"respond","statusByte":50}}"#, "never applies to broadcast"),
+            (#"{"action":{"type":"delay","ms":5,"reason":"Shutdown"}}"#, "a delay action has no field reason"),
+            (#"{"match":{"interface":"http2","channelId":"abc"},"action":"reset"}"#, "only matches channel and broadcast requests"),
             ("[1]", "JSON object"),
         ]
         for (body, hint) in refused {
