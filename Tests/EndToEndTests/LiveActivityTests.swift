@@ -40,11 +40,30 @@ struct LiveActivityTests {
     static func outcome(_ emulator: RunningEmulator, _ response: HTTP2TestClient.Response) async throws -> [String: Any] {
         #expect(response.status == 200)
         let uniqueID = try #require(response.header("apns-unique-id"))
-        // The phone decided before the 200; the push leaves its queue in the commit that follows.
+        // The phone applied the push before the 200 (read-your-writes, issue 37): the first read
+        // after it shows the final outcome, never `queued`.
         let entry = try await emulator.adminObject("/api/v1/notifications/\(uniqueID)")
-        let delivered = await eventually { (try? await emulator.adminObject("/api/v1/notifications/\(uniqueID)"))?["status"] as? String == "delivered" }
-        #expect(delivered, "iOS takes a Live Activity push whether or not the app runs")
+        #expect(entry["status"] as? String == "delivered", "iOS takes a Live Activity push whether or not the app runs")
         return try #require(entry["activity"] as? [String: Any])
+    }
+
+    @Test("read-your-writes: every admin read right after a Live Activity push's 200 shows it delivered and applied")
+    func readYourWrites() async throws {
+        let emulator = try await RunningEmulator.start()
+        let (_, pushToStart) = try await Self.app(emulator)
+        let provider = try await emulator.http2Client()
+        let started = try await Self.outcome(emulator, try await Self.send(provider, pushToStart, Self.start()))
+        let id = try #require(started["id"] as? String)
+        let updateToken = try #require(try await emulator.adminObject("/api/v1/activities/\(id)")["updateToken"] as? String)
+        for step in 1...20 {
+            let response = try await Self.send(provider, updateToken, Self.update(Self.now + step, "step \(step)"), priority: 5)
+            let uniqueID = try #require(response.header("apns-unique-id"))
+            let entry = try await emulator.adminObject("/api/v1/notifications/\(uniqueID)")
+            #expect(entry["status"] as? String == "delivered", "read \(step) right after the 200")
+            let activity = try await emulator.adminObject("/api/v1/activities/\(id)")
+            #expect(activity["contentState"] as? [String: String] == ["status": "step \(step)"], "read \(step) right after the 200")
+        }
+        try await emulator.stop()
     }
 
     static func activities(_ emulator: RunningEmulator, _ token: String) async throws -> [[String: Any]] {

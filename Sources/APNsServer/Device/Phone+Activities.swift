@@ -44,7 +44,8 @@ extension Phone {
     /// A Live Activity push APNs accepted: the phone applies it (or ignores it, saying why),
     /// records the outcome in its journal entry, and counts it as delivered, since iOS takes it
     /// whether or not the app runs. Call after the commit, on `eventLoop`.
-    func receiveActivityPush(_ notification: APNsCore.Notification, at key: ActivityKey, on eventLoop: any EventLoop) {
+    @discardableResult
+    func receiveActivityPush(_ notification: APNsCore.Notification, at key: ActivityKey, on eventLoop: any EventLoop) -> EventLoopFuture<Void> {
         let now = self.clock()
         let limits = self.activityLimits
         let push = ActivityPush(payload: notification.payload, priority: Int(notification.priority.rawValue))
@@ -61,6 +62,7 @@ extension Phone {
             return app.receive(push, at: key.target, uniqueID: notification.uniqueID, now: now, limits: limits, issueToken: self.issueToken, channelExists: { _ in channelKnown })
         }
         changed.whenSuccess { report, app in self.handOverStoredBroadcast(after: report, app: app, install: key.install, on: eventLoop) }
+        return changed.map { _ in }
     }
 
     /// Applies the pushes to Live Activity tokens that were accepted but not yet applied (the

@@ -88,8 +88,9 @@ public final class Phone: Sendable {
 
     /// What the phone does with a notification no connected device took: present it now (a
     /// token no device holds), apply it to a Live Activity, or nothing. One lock and set
-    /// lookups: this is on the accept path.
-    func takeUndelivered(_ notification: APNsCore.Notification, on eventLoop: any EventLoop) {
+    /// lookups: this is on the accept path. Returns, for a Live Activity push, the future of
+    /// its application being durable; `nil` when there is nothing to wait for.
+    func takeUndelivered(_ notification: APNsCore.Notification, on eventLoop: any EventLoop) -> EventLoopFuture<Void>? {
         let token = notification.token
         let route = self.state.withLock { state -> (present: Bool, activity: ActivityKey?) in
             if !state.deviceless.isEmpty, state.deviceless.contains(token) { return (true, nil) }
@@ -99,8 +100,9 @@ public final class Phone: Sendable {
         if route.present {
             _ = self.present(notification)
         } else if let key = route.activity {
-            self.receiveActivityPush(notification, at: key, on: eventLoop)
+            return self.receiveActivityPush(notification, at: key, on: eventLoop)
         }
+        return nil
     }
 
     /// The app a token belongs to: the device that registered it (or the token itself when no

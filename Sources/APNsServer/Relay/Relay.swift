@@ -49,18 +49,34 @@ public final class Relay: Sendable {
     public func accept(_ notification: Notification, on eventLoop: any EventLoop) -> EventLoopFuture<StoreOutcome> {
         // Whether the device is connected is decided at acceptance: it matters for expiration 0.
         // A Live Activity token is always reachable: the phone itself takes its pushes.
-        let online = self.hub.isConnected(notification.token) || (notification.pushType == .liveactivity && self.phone.holdsActivityToken(notification.token))
+        let activity = notification.pushType == .liveactivity && self.phone.holdsActivityToken(notification.token)
+        let online = activity || self.hub.isConnected(notification.token)
         let operation: StoreOperation = online ? .acceptForConnectedDevice(notification) : .accept(notification)
         let (hub, phone) = (self.hub, self.phone)
-        return self.submit(operation, on: eventLoop).map { outcome in
+        let stored = self.submit(operation, on: eventLoop)
+        guard activity else {
+            return stored.map { outcome in
+                switch outcome {
+                case .queued, .deliverOnce:
+                    // A token no device holds has no hand-over to wait for: the phone decides now.
+                    if !hub.deliver(notification) { _ = phone.takeUndelivered(notification, on: eventLoop) }
+                default: break
+                }
+                return outcome
+            }
+        }
+        // A Live Activity token's pushes go to ActivityKit, not to the app: the phone applies them,
+        // and the answer waits until that is durable, so that every admin read after the 200 shows
+        // the push's final outcome (read-your-writes).
+        return stored.flatMap { outcome in
             switch outcome {
             case .queued, .deliverOnce:
-                // A token no device holds has no hand-over to wait for: the phone decides now.
-                // A Live Activity token's pushes go to ActivityKit, not to the app: the phone applies them.
-                if !hub.deliver(notification) { phone.takeUndelivered(notification, on: eventLoop) }
+                if !hub.deliver(notification), let applied = phone.takeUndelivered(notification, on: eventLoop) {
+                    return applied.map { outcome }.recover { _ in outcome }
+                }
             default: break
             }
-            return outcome
+            return eventLoop.makeSucceededFuture(outcome)
         }
     }
 
