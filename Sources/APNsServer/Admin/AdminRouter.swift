@@ -1,4 +1,5 @@
 import APNsCore
+import Foundation
 import APNsInspection
 import NIOCore
 
@@ -8,6 +9,9 @@ struct AdminRouter: Sendable {
     let inspection: Inspection
     let readiness: ReadinessGate
     let clock: EmulatorClock
+    /// The development CA's certificate (`GET /ca.pem`), for clients that cannot read the
+    /// emulator's files: a container's, another machine's.
+    var caPath: String?
 
     struct Response: Equatable {
         var status: Int
@@ -103,7 +107,7 @@ struct AdminRouter: Sendable {
         if segments.isEmpty || segments[0] == "inbox" {
             return try self.routeInbox(request)
         }
-        if segments.count == 1, ["healthz", "readyz", "metrics", "openapi.json"].contains(segments[0]) {
+        if segments.count == 1, ["healthz", "readyz", "metrics", "openapi.json", "ca.pem"].contains(segments[0]) {
             return try self.routeService(request)
         }
         if segments.count >= 3, segments[0] == "api", segments[1] == "v1" {
@@ -131,7 +135,7 @@ struct AdminRouter: Sendable {
         return request.now(Self.error(404, "no such endpoint: \(request.path)"))
     }
 
-    /// `/healthz`, `/readyz`, `/metrics`, `/openapi.json`.
+    /// `/healthz`, `/readyz`, `/metrics`, `/openapi.json`, `/ca.pem`.
     private func routeService(_ request: Request) throws(InspectionError) -> EventLoopFuture<Reply> {
         try request.only("GET") { () throws(InspectionError) in
             switch request.segments[0] {
@@ -145,6 +149,11 @@ struct AdminRouter: Sendable {
                 )
             case "metrics":
                 return request.now(try self.metrics())
+            case "ca.pem":
+                guard let path = self.caPath, let pem = FileManager.default.contents(atPath: path) else {
+                    return request.now(Self.error(404, "no development CA here: this emulator serves a certificate of its own (--certificate), whose issuer its clients already trust"))
+                }
+                return request.now(Response(status: 200, body: Array(pem), contentType: "application/x-pem-file"))
             default:
                 return request.now(Response(status: 200, body: OpenAPIDocument.json))
             }

@@ -119,7 +119,8 @@ struct EmulatorParts {
     private func admin() -> AdminListener {
         AdminListener(
             listener: self.listener("admin", port: self.configuration.adminPort),
-            router: AdminRouter(relay: self.relay, inspection: self.inspection, readiness: self.readiness, clock: self.clock),
+            router: AdminRouter(
+                relay: self.relay, inspection: self.inspection, readiness: self.readiness, clock: self.clock, caPath: self.configuration.developmentCAPath),
             onBound: self.bound(.admin, "admin API", scheme: "http")
         )
     }

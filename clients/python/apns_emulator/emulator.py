@@ -1,82 +1,42 @@
-"""A running apns-emulator process and what a test does with it."""
+"""A running apns-emulator (a process, or a container) and what a test does with it."""
 from __future__ import annotations
 
 import json
 import os
 import shutil
-import signal
 import ssl
-import subprocess
 import tempfile
-import time
 from typing import Any, Dict, List, Optional, Union
 
 import httpx
 
 from .results import Clock, FaultRule, Notification, ProviderKey, PushResult
+from .launch import BinaryLauncher, ContainerLauncher, EmulatorError, find_binary, serve_arguments
 
-
-class EmulatorError(RuntimeError):
-    """The emulator could not be started, or answered the admin API with an error."""
-
-
-def find_binary() -> str:
-    """`APNS_EMULATOR_BIN`, else `apns-emulator` on PATH."""
-    given = os.environ.get("APNS_EMULATOR_BIN")
-    if given:
-        if not os.access(given, os.X_OK):
-            raise EmulatorError(f"APNS_EMULATOR_BIN={given} is not an executable file")
-        return given
-    found = shutil.which("apns-emulator")
-    if not found:
-        raise EmulatorError("apns-emulator is not on PATH: install it (see the README's first line) or set APNS_EMULATOR_BIN")
-    return found
-
-
-def serve_arguments(options: Dict[str, Any]) -> List[str]:
-    """`{"auth": "strict", "storage_policy": "latest", "quiet": True}` as serve's flags."""
-    arguments: List[str] = []
-    for name, value in options.items():
-        flag = "--" + name.replace("_", "-")
-        if value is True:
-            arguments.append(flag)
-        elif value is False or value is None:
-            continue
-        else:
-            arguments += [flag, str(value)]
-    return arguments
+__all__ = ["APNsEmulator", "EmulatorError", "find_binary", "serve_arguments"]
 
 
 class APNsEmulator:
-    """One `apns-emulator serve --ephemeral` process on free ports, with its own certificates,
-    keys and store; `stop()` ends it (SIGTERM, then SIGKILL)."""
+    """One `apns-emulator serve --ephemeral` on free ports, with its own certificates, keys and
+    store: the binary as a process (`APNS_EMULATOR_BIN`, or on PATH), or the container image when
+    `APNS_EMULATOR_IMAGE` names one (or `image` is given); `stop()` ends it."""
 
-    def __init__(self, binary: Optional[str] = None, options: Optional[Dict[str, Any]] = None, start_timeout: float = 30.0):
-        self.binary = binary or find_binary()
+    def __init__(self, binary: Optional[str] = None, options: Optional[Dict[str, Any]] = None, start_timeout: float = 30.0,
+                 image: Optional[str] = None):
         self.directory = tempfile.mkdtemp(prefix="apns-emulator-pytest-")
-        self.ca_path = os.path.join(self.directory, "certs", "ca.pem")
-        self.keys_directory = os.path.join(self.directory, "keys")
-        self.log_path = os.path.join(self.directory, "serve.log")
-        ports_file = os.path.join(self.directory, "ports.json")
-        arguments = [
-            self.binary, "serve", "--ephemeral", "--ports-file", ports_file, "--certs-dir", os.path.join(self.directory, "certs"),
-            "--keys", self.keys_directory, "--http2-port", "0", "--admin-port", "0", "--device-port", "0", "--gateway-port", "0",
-            "--feedback-port", "0", "--channels-port", "0",
-        ] + serve_arguments(options or {})
-        self._log = open(self.log_path, "wb")
-        self.process = subprocess.Popen(arguments, stdout=self._log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-        deadline = time.monotonic() + start_timeout
-        while not os.path.exists(ports_file):
-            if self.process.poll() is not None:
-                self._log.close()
-                raise EmulatorError(f"apns-emulator exited with {self.process.returncode} before listening:\n{self.log()}")
-            if time.monotonic() > deadline:
-                self.stop()
-                raise EmulatorError(f"apns-emulator did not listen within {start_timeout} s:\n{self.log()}")
-            time.sleep(0.05)
-        with open(ports_file) as f:
-            ports = json.load(f)
-        self.host: str = ports["host"]
+        image = image or (None if binary else os.environ.get("APNS_EMULATOR_IMAGE"))
+        if image:
+            # A container starts slower than a process: its own start-up, then the image's.
+            self._launcher: Any = ContainerLauncher(image, self.directory, options or {}, max(start_timeout, 60.0))
+        else:
+            self._launcher = BinaryLauncher(binary or find_binary(), self.directory, options or {}, start_timeout)
+        self.binary = self._launcher.binary
+        self.image = image
+        self.ca_path: str = self._launcher.ca_path
+        self.keys_directory: str = self._launcher.keys_directory
+        self.log_path: str = self._launcher.log_path
+        self.host: str = self._launcher.host
+        ports = self._launcher.ports
         self.http2_port: int = ports["http2"]
         self.admin_port: int = ports["admin"]
         self.device_port: int = ports["device"]
@@ -98,11 +58,7 @@ class APNsEmulator:
 
     def log(self) -> str:
         """Everything the emulator printed so far."""
-        try:
-            with open(self.log_path, "rb") as f:
-                return f.read().decode("utf-8", "replace")
-        except OSError:
-            return ""
+        return self._launcher.log()
 
     # MARK: pushing, as a provider
 
@@ -184,15 +140,7 @@ class APNsEmulator:
         for client in (self._provider, getattr(self, "_admin", None)):
             if client is not None:
                 client.close()
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        if not self._log.closed:
-            self._log.close()
+        self._launcher.stop(timeout)
 
     def remove(self) -> None:
         """Deletes the emulator's directory (certificates, keys, log)."""
@@ -301,15 +249,15 @@ class Keys:
     def create(self, team_id: str = "TEAM123456", key_id: Optional[str] = None, topics: Optional[List[str]] = None,
                environment: Optional[str] = None) -> ProviderKey:
         """A new signing key the running emulator trusts at once (`--auth strict`)."""
-        out = os.path.join(self.emulator.directory, "creds")
-        arguments = [self.emulator.binary, "keys", "create", "--team-id", team_id, "--keys", self.emulator.keys_directory, "--out", out]
+        out = "/data/creds" if self.emulator.image else os.path.join(self.emulator.directory, "creds")
+        arguments = ["keys", "create", "--team-id", team_id, "--keys", self.emulator.keys_directory, "--out", out]
         if key_id:
             arguments += ["--key-id", key_id]
         if topics:
             arguments += ["--topics", ",".join(topics)]
         if environment:
             arguments += ["--environment", environment]
-        run = subprocess.run(arguments, capture_output=True, text=True)
+        run = self.emulator._launcher.command(arguments)
         if run.returncode != 0:
             raise EmulatorError(f"keys create: {run.stderr or run.stdout}")
         # "private key: <dir>/AuthKey_<KEY ID>.p8  (give this to the provider, ...)"
@@ -317,4 +265,5 @@ class Keys:
         if path is None:
             raise EmulatorError(f"keys create did not say where the key is: {run.stdout}")
         name = os.path.basename(path)
-        return ProviderKey(key_id=name[len("AuthKey_"):-len(".p8")], team_id=team_id, p8_path=os.path.abspath(path))
+        local = self.emulator._launcher.fetch(path, os.path.join(self.emulator.directory, name))
+        return ProviderKey(key_id=name[len("AuthKey_"):-len(".p8")], team_id=team_id, p8_path=os.path.abspath(local))
