@@ -154,3 +154,25 @@ public final class BackgroundProcess: Sendable {
         return ending.status ?? 128 + (ending.signal ?? 0)
     }
 }
+
+extension EmulatorProcess {
+    /// Runs `body` against an emulator process of its own (`serve` with `arguments`, on fresh data
+    /// and certificate directories, every listener bound), then stops it (SIGTERM) however `body`
+    /// ends. For behaviour in time (timeouts): such a process shares its event loops with no test.
+    public static func scoped<T>(_ arguments: [String], _ body: (EmulatorProcess, _ caPath: String) async throws -> T) async throws -> T {
+        let directory = try TemporaryDirectory()
+        defer { try? directory.remove() }
+        let emulator = try await EmulatorProcess.start(
+            arguments: arguments + ["--data-dir", directory.appending("data"), "--certs-dir", directory.appending("certs")],
+            output: directory.appending("emulator.log"), awaiting: EmulatorProcess.everyListener
+        )
+        do {
+            let result = try await body(emulator, directory.appending("certs/ca.pem"))
+            await emulator.kill(SIGTERM)
+            return result
+        } catch {
+            await emulator.kill(SIGTERM)
+            throw error
+        }
+    }
+}

@@ -14,26 +14,9 @@ import Testing
 /// and judge the ending at once: closed without GOAWAY is a failure when it happens, not 90 s later.
 @Suite("Idle timeouts")
 struct IdleTimeoutTests {
-    /// An emulator process with `arguments`, stopped (SIGTERM) after `body`, however it ends.
-    static func withEmulator(_ arguments: [String], _ body: (EmulatorProcess, String) async throws -> Void) async throws {
-        let directory = try TemporaryDirectory()
-        defer { try? directory.remove() }
-        let emulator = try await EmulatorProcess.start(
-            arguments: arguments + ["--data-dir", directory.appending("data"), "--certs-dir", directory.appending("certs")],
-            output: directory.appending("emulator.log"), awaiting: EmulatorProcess.everyListener
-        )
-        do {
-            try await body(emulator, directory.appending("certs/ca.pem"))
-        } catch {
-            await emulator.kill(SIGTERM)
-            throw error
-        }
-        await emulator.kill(SIGTERM)
-    }
-
     @Test("a silent HTTP/2 connection gets GOAWAY with reason IdleTimeout, then closes")
     func http2() async throws {
-        try await Self.withEmulator(["--http2-idle-timeout", "5"]) { emulator, ca in
+        try await EmulatorProcess.scoped(["--http2-idle-timeout", "5"]) { emulator, ca in
             let provider = try await HTTP2TestClient.connect(host: "127.0.0.1", port: emulator.http2Port, caPath: ca)
             // Whatever ends the connection ends the wait; the assertions then say if it was right.
             let events = try await provider.waitForEvents(timeout: .seconds(90)) { $0.closed || $0.resetByPeer }
@@ -46,7 +29,7 @@ struct IdleTimeoutTests {
 
     @Test("a device that sends nothing, not even a ping, is closed")
     func device() async throws {
-        try await Self.withEmulator(["--device-idle-timeout", "5"]) { emulator, ca in
+        try await EmulatorProcess.scoped(["--device-idle-timeout", "5"]) { emulator, ca in
             let silent = try await DeviceClient.connect(host: "127.0.0.1", port: emulator.devicePort, caPath: ca, deviceID: "silent")
             do {
                 let notification = try await silent.next(within: .seconds(90))
