@@ -12,7 +12,7 @@ extension DeviceCommand {
                 "no CA at \(self.caPath) (relative to \(FileManager.default.currentDirectoryPath)): pass --ca with the emulator's certs/ca.pem, or run from the folder serve started in"
             )
         }
-        let deviceID = try self.deviceID ?? StoredDeviceID.load()
+        let deviceID = self.deviceID ?? StoredDeviceID.load()
         do {
             return try await DeviceClient.connect(host: self.host, port: self.devicePort, caPath: self.caPath, deviceID: deviceID, serverName: self.serverName)
         } catch where PushCommand.isRefused(error) {
@@ -46,7 +46,7 @@ enum StoredDeviceID {
         return base + "/apns-emulator/device-id"
     }
 
-    static func load() throws -> String {
+    static func load() -> String {
         let path = Self.path
         if let stored = try? String(contentsOfFile: path, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines), !stored.isEmpty {
             return stored
@@ -56,8 +56,19 @@ enum StoredDeviceID {
             try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             try (made + "\n").write(toFile: path, atomically: true, encoding: .utf8)
         } catch {
-            throw DeviceCommandError("cannot keep a device id in \(path): \(error); pass --device-id")
+            // A user with no writable home (a service account, a container's user): an id made
+            // from the user and the machine is the same every run without being kept anywhere.
+            let derived = Self.derived
+            FileHandle.standardError.write(Data("apns-emulator: cannot keep a device id in \(path) (\(Self.cause(of: error))); using \(derived), the same for this user on this machine (--device-id to choose)\n".utf8))
+            return derived
         }
         return made
+    }
+
+    /// `cli-<user id>-<host name>`: stable for one user on one machine.
+    static var derived: String { "cli-\(getuid())-\(ProcessInfo.processInfo.hostName)" }
+
+    private static func cause(of error: any Error) -> String {
+        ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError)?.localizedDescription ?? error.localizedDescription
     }
 }

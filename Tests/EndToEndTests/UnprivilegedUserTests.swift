@@ -119,6 +119,14 @@ struct UnprivilegedUserTests {
         #expect(created.status == 201 && created.header("apns-channel-id") != nil, "channel management: \(created.status)")
         try await channels.close()
 
+        // A user with no writable home (nobody's is /nonexistent): the device still connects, under
+        // an id made from the user and the machine, and says why.
+        let homeless = home.launcher.map { $0.hasPrefix("HOME=") ? "HOME=/nonexistent" : $0 }
+        let device0 = try await Subprocess.run(
+            homeless[0], Array(homeless.dropFirst()) + [home.executable, "device", "--topic", Self.topic, "--device-port", String(emulator.devicePort), "--ca", ca, "--count", "0"])
+        #expect(device0.status == 0 && device0.stderr.contains("cannot keep a device id in /nonexistent"), "device without a home: \(device0.stderr)")
+        #expect(DeviceToken(hex: device0.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) != nil, "device without a home printed \(device0.stdout)")
+
         // doctor as the user, against the running emulator's directories: the CA is found.
         let doctor = try await home.run(["doctor", "--data-dir", home.directory.appending("doctor-data"), "--certs-dir", home.directory.appending("certs")])
         #expect(!doctor.stdout.isEmpty && !doctor.stdout.contains("Permission denied"), "doctor as an ordinary user: \(doctor.stdout)\(doctor.stderr)")
