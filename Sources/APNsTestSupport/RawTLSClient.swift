@@ -37,6 +37,26 @@ public enum RawTLSClient {
         sending bytes: [UInt8],
         timeout: TimeAmount = .seconds(10)
     ) async throws -> Session {
+        let connection = try await self.open(host: host, port: port, caPath: caPath, identity: identity, sending: bytes)
+        let timer = connection.channel.eventLoop.scheduleTask(in: timeout) { connection.promise.fail(TestClientError.timedOut) }
+        defer { timer.cancel() }
+        return try await connection.promise.futureResult.get()
+    }
+
+    /// A connection that has sent its bytes; what the server sends is collected until it closes.
+    public struct Connection: Sendable {
+        let channel: any Channel
+        let promise: EventLoopPromise<Session>
+
+        /// Waits until the connection has ended (for a test that makes the server end it); the bytes
+        /// the server sent before.
+        public func closed() async throws -> [UInt8] {
+            try await self.promise.futureResult.get().received
+        }
+    }
+
+    /// Connects, sends `bytes` and returns at once; ``Connection/closed()`` waits for the end.
+    public static func open(host: String, port: Int, caPath: String, identity: ClientIdentity? = nil, sending bytes: [UInt8]) async throws -> Connection {
         var tls = TLSConfiguration.makeClientConfiguration()
         tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(caPath))
         try identity?.apply(to: &tls)
@@ -61,9 +81,7 @@ public enum RawTLSClient {
         }
         // If the server closes before the write completes, the collector still completes the promise.
         channel.writeAndFlush(ByteBuffer(bytes: bytes), promise: nil)
-        let timer = channel.eventLoop.scheduleTask(in: timeout) { promise.fail(TestClientError.timedOut) }
-        defer { timer.cancel() }
-        return try await promise.futureResult.get()
+        return Connection(channel: channel, promise: promise)
     }
 
     final class Collector: ChannelInboundHandler {
