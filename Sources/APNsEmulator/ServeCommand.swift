@@ -180,6 +180,8 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // Every connection is a descriptor: an ordinary user's default of 1024 would cap a load test.
+        FileDescriptorLimit.raiseToHard()
         let level = Logger.Level(rawValue: self.logLevel) ?? .info
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)

@@ -27,6 +27,9 @@ public final class RunningEmulator: Sendable {
         directory: TemporaryDirectory? = nil,
         configure: (inout EmulatorConfiguration) -> Void = { _ in }
     ) async throws -> RunningEmulator {
+        // Hundreds of emulators and their clients in one test process: as an ordinary user the
+        // default soft limit of 1024 descriptors ran out (issue 37).
+        _ = Self.descriptorLimit
         let directory = try directory ?? TemporaryDirectory()
         var configuration = EmulatorConfiguration()
         configuration.http2Port = 0
@@ -59,6 +62,9 @@ public final class RunningEmulator: Sendable {
             throw error
         }
     }
+
+    /// Raised once per test process.
+    private static let descriptorLimit: UInt64? = FileDescriptorLimit.raiseToHard()
 
     private init(emulator: Emulator, addresses: ListeningAddresses, directory: TemporaryDirectory, task: Task<Void, any Error>) {
         self.emulator = emulator

@@ -53,7 +53,8 @@ struct UnprivilegedUserTests {
         let ca = home.directory.appending("certs/ca.pem")
         let emulator = try await EmulatorProcess.start(
             arguments: ["--data-dir", home.directory.appending("data"), "--certs-dir", home.directory.appending("certs")],
-            output: home.directory.appending("serve.log"), executable: home.executable, launcher: home.launcher,
+            // Started with an ordinary user's soft limit of 1024 open files, which serve raises.
+            output: home.directory.appending("serve.log"), executable: home.executable, launcher: ["prlimit", "--nofile=1024:"] + home.launcher,
             awaiting: EmulatorProcess.everyListener
         )
         do {
@@ -71,6 +72,10 @@ struct UnprivilegedUserTests {
         let status = try String(contentsOfFile: "/proc/\(emulator.pid)/status", encoding: .utf8)
         let uid = status.split(separator: "\n").first { $0.hasPrefix("Uid:") }?.split(whereSeparator: \.isWhitespace).dropFirst().first
         #expect(uid.flatMap { Int($0) } != 0, "serve runs as uid \(uid ?? "?")")
+        // Every connection is a descriptor: serve raised its soft limit to the hard one.
+        let limits = try String(contentsOfFile: "/proc/\(emulator.pid)/limits", encoding: .utf8)
+        let files = limits.split(separator: "\n").first { $0.hasPrefix("Max open files") }?.split(whereSeparator: \.isWhitespace).dropFirst(3).prefix(2).map(String.init)
+        #expect(files?.count == 2 && files?.first == files?.last && files?.first != "1024", "serve's open-file limits: \(files ?? [])")
         let admin = { (path: String) in try await AdminTestClient.request(host: "127.0.0.1", port: emulator.adminPort, path: path) }
         // The admin API and the web inbox page.
         #expect(try await admin("/healthz").status == 200)
