@@ -1,6 +1,6 @@
 import APNsCore
-import Foundation
 import APNsInspection
+import Foundation
 import NIOCore
 
 /// The admin API's routes, as a function of method, path and body; no sockets here.
@@ -151,7 +151,7 @@ struct AdminRouter: Sendable {
                 return request.now(try self.metrics())
             case "ca.pem":
                 guard let path = self.caPath, let pem = FileManager.default.contents(atPath: path) else {
-                    return request.now(Self.error(404, "no development CA here: this emulator serves a certificate of its own (--certificate), whose issuer its clients already trust"))
+                    return request.now(Self.error(404, "no development CA here: this emulator serves a certificate of its own (--tls-cert), whose issuer its clients already trust"))
                 }
                 return request.now(Response(status: 200, body: Array(pem), contentType: "application/x-pem-file"))
             default:

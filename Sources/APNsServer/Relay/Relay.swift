@@ -72,6 +72,8 @@ public final class Relay: Sendable {
             switch outcome {
             case .queued, .deliverOnce:
                 if !hub.deliver(notification), let applied = phone.takeUndelivered(notification, on: eventLoop) {
+                    // The push itself is durable either way: a phone change that failed to save is
+                    // applied again at the next start (resumeActivityPushes), so the answer stays 200.
                     return applied.map { outcome }.recover { _ in outcome }
                 }
             default: break
