@@ -78,7 +78,6 @@ let package = Package(
             dependencies: [
                 "APNsCore",
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHPACK", package: "swift-nio-http2"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -108,7 +107,6 @@ let package = Package(
         .target(
             name: "APNsServer",
             dependencies: [
-                "APNsProviderClient",
                 "APNsDevice",
                 "APNsCore",
                 "APNsAuth",
@@ -120,8 +118,6 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOTLS", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
-                .product(name: "NIOHPACK", package: "swift-nio-http2"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOExtras", package: "swift-nio-extras"),
                 .product(name: "Logging", package: "swift-log"),

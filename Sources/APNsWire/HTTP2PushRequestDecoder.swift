@@ -5,14 +5,13 @@ import Glibc
 import Darwin
 #endif
 import NIOCore
-import NIOHPACK
 
 /// Reads a provider's HTTP/2 request headers and body into a ``PushRequest``; translation only.
 public enum HTTP2PushRequestDecoder {
     /// The request fields found in one HEADERS block. Pseudo-headers and headers APNs ignores are skipped.
-    public static func request(from headers: HPACKHeaders) -> PushRequest {
+    public static func request(from headers: some Sequence<(String, String)>) -> PushRequest {
         var reader = HTTP2PushRequestReader()
-        for (name, value, _) in headers {
+        for (name, value) in headers {
             var name = name
             var value = value
             name.withUTF8 { name in value.withUTF8 { reader.add(name: UnsafeRawBufferPointer(name), value: UnsafeRawBufferPointer($0)) } }

@@ -1,6 +1,5 @@
 import APNsCore
 import NIOCore
-import NIOHPACK
 
 /// Writes APNs' HTTP/2 responses: headers and, for failures, the JSON body.
 public enum HTTP2PushResponseEncoder {
@@ -8,13 +7,13 @@ public enum HTTP2PushResponseEncoder {
     public static let detailHeader = "apns-emulator-detail"
 
     /// `200` with `apns-id`, plus `apns-unique-id` when given (the development environment).
-    public static func success(apnsID: String, uniqueID: String?, warnings: [PushWarning] = []) -> HPACKHeaders {
-        var headers = HPACKHeaders()
+    public static func success(apnsID: String, uniqueID: String?, warnings: [PushWarning] = []) -> ResponseFields {
+        var headers = ResponseFields()
         headers.reserveCapacity(3 + warnings.count)
         headers.add(name: ":status", value: "200")
         // Identifiers are unique per response: indexing them would only churn the HPACK table.
-        headers.add(name: "apns-id", value: apnsID, indexing: .nonIndexable)
-        if let uniqueID { headers.add(name: "apns-unique-id", value: uniqueID, indexing: .nonIndexable) }
+        headers.add(name: "apns-id", value: apnsID, indexable: false)
+        if let uniqueID { headers.add(name: "apns-unique-id", value: uniqueID, indexable: false) }
         for warning in warnings {
             // A field value holds no control characters (RFC 9110, section 5.5); payload text may.
             let value = String(String.UnicodeScalarView(warning.description.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? " " : $0 }))
@@ -29,17 +28,17 @@ public enum HTTP2PushResponseEncoder {
         _ rejection: Rejection,
         timestamp: Int64? = nil,
         allocator: ByteBufferAllocator
-    ) -> (headers: HPACKHeaders, body: ByteBuffer) {
+    ) -> (headers: ResponseFields, body: ByteBuffer) {
         let body = self.body(reason: rejection.reason, timestamp: timestamp, allocator: allocator)
-        var headers = HPACKHeaders()
+        var headers = ResponseFields()
         headers.add(name: ":status", value: String(rejection.reason.status))
-        headers.add(name: "apns-id", value: rejection.apnsID, indexing: .nonIndexable)
+        headers.add(name: "apns-id", value: rejection.apnsID, indexable: false)
         headers.add(name: "content-type", value: "application/json")
         headers.add(name: "content-length", value: String(body.readableBytes))
         // Every refusal explains itself: the check's own words, else what the reason means.
         let detail = rejection.detail ?? rejection.reason.explanation
         if !detail.isEmpty {
-            headers.add(name: self.detailHeader, value: detail, indexing: .neverIndexed)
+            headers.add(name: self.detailHeader, value: detail, indexable: false)
         }
         return (headers, body)
     }
@@ -64,12 +63,12 @@ extension HTTP2PushResponseEncoder {
     /// `apns-channel-id` / `apns-unique-id` when given; a JSON body's `content-type`.
     public static func channelSuccess(
         status: Int, requestID: String, channelID: String?, uniqueID: String?, hasBody: Bool, warnings: [String] = []
-    ) -> HPACKHeaders {
-        var headers = HPACKHeaders()
+    ) -> ResponseFields {
+        var headers = ResponseFields()
         headers.add(name: ":status", value: String(status))
-        headers.add(name: "apns-request-id", value: requestID, indexing: .nonIndexable)
-        if let channelID { headers.add(name: "apns-channel-id", value: channelID, indexing: .nonIndexable) }
-        if let uniqueID { headers.add(name: "apns-unique-id", value: uniqueID, indexing: .nonIndexable) }
+        headers.add(name: "apns-request-id", value: requestID, indexable: false)
+        if let channelID { headers.add(name: "apns-channel-id", value: channelID, indexable: false) }
+        if let uniqueID { headers.add(name: "apns-unique-id", value: uniqueID, indexable: false) }
         if hasBody { headers.add(name: "content-type", value: "application/json") }
         for warning in warnings { headers.add(name: "apns-emulator-warning", value: warning) }
         return headers
@@ -77,11 +76,11 @@ extension HTTP2PushResponseEncoder {
 
     /// A channel management or broadcast refusal: as ``failure(_:timestamp:allocator:)`` but
     /// naming the request by `apns-request-id`, as those APIs do.
-    public static func channelFailure(_ rejection: Rejection, allocator: ByteBufferAllocator) -> (headers: HPACKHeaders, body: ByteBuffer) {
+    public static func channelFailure(_ rejection: Rejection, allocator: ByteBufferAllocator) -> (headers: ResponseFields, body: ByteBuffer) {
         let failure = self.failure(rejection, allocator: allocator)
         var headers = failure.headers
         headers.remove(name: "apns-id")
-        headers.add(name: "apns-request-id", value: rejection.apnsID, indexing: .nonIndexable)
+        headers.add(name: "apns-request-id", value: rejection.apnsID, indexable: false)
         return (headers, failure.body)
     }
 }

@@ -6,14 +6,13 @@ import Foundation
 import Logging
 import NIOCore
 import NIOEmbedded
-import NIOHPACK
-import NIOHTTP2
 import Testing
 
 @testable import APNsServer
 
 /// One HTTP/2 stream of the provider API (``ProviderStreamsHandler`` and its ``ProviderStream``) on
-/// an `EmbeddedChannel`: parts of the request on stream 1 in, frames out, no socket. These cover the answers given before the store (validation, authentication, faults);
+/// an `EmbeddedChannel`: parts of the request on stream 1 in, the stream's answers out (to a
+/// recording ``StreamAnswerSink`` in place of the connection's session), no socket. These cover the answers given before the store (validation, authentication, faults);
 /// the end-to-end tests cover the stored path over real TLS.
 @Suite("Provider stream")
 struct ProviderStreamTests {
@@ -24,8 +23,8 @@ struct ProviderStreamTests {
         let fixture: AdminRouterFixture
         let channel = EmbeddedChannel()
         var unlocked = 0
-        /// Not in the pipeline: the streams handler only asks it for fault rules' GOAWAY.
-        let connectionHandler = ProviderConnectionHandler(connectionWindow: 1 << 20, shutdownGrace: .seconds(1))
+        /// Where the streams send their answers, in place of the connection.
+        let sink = AnswerRecorder()
 
         init(auth: AuthMode = .none) throws {
             self.fixture = try AdminRouterFixture()
@@ -46,7 +45,7 @@ struct ProviderStreamTests {
             let state = ProviderConnectionState(auth: machine)
             state.unlockStreams = { [unowned self] in self.unlocked += 1 }
             let streams = ProviderStreamsHandler(
-                context: context, connection: state, connectionHandler: self.connectionHandler, eventLoop: self.channel.embeddedEventLoop
+                context: context, connection: state, sink: self.sink, eventLoop: self.channel.embeddedEventLoop
             )
             try self.channel.pipeline.syncOperations.addHandler(streams)
         }
@@ -54,7 +53,7 @@ struct ProviderStreamTests {
         /// Sends a request's HEADERS (and its body in `chunks` DATA frames, the last ending the stream).
         func send(_ headers: [(String, String)], body chunks: [String] = []) throws {
             let base: [(String, String)] = [(":method", "POST"), (":scheme", "https"), (":path", "/3/device/\(ProviderStreamTests.token)")]
-            let all = HPACKHeaders(base.filter { name, _ in !headers.contains { $0.0 == name } } + headers)
+            let all = base.filter { name, _ in !headers.contains { $0.0 == name } } + headers
             try self.channel.writeInbound(ProviderRequestPart(stream: 1, .headers(HTTP2PushRequestDecoder.request(from: all), listSize: all.listSize, endStream: chunks.isEmpty)))
             for (index, chunk) in chunks.enumerated() {
                 var buffer = self.channel.allocator.buffer(capacity: chunk.utf8.count)
@@ -64,13 +63,19 @@ struct ProviderStreamTests {
         }
 
         /// The answer written so far: its `:status`, headers and JSON body; nil when nothing was written.
-        func answer() throws -> (status: String, headers: HPACKHeaders, body: [String: Any])? {
-            guard case .headers(let head)? = try self.channel.readOutbound(as: HTTP2Frame.self)?.payload else { return nil }
+        func answer() throws -> (status: String, headers: ResponseFields, body: [String: Any])? {
+            let fields: ResponseFields
             var body: [String: Any] = [:]
-            if case .data(let data)? = try self.channel.readOutbound(as: HTTP2Frame.self)?.payload, case .byteBuffer(let buffer) = data.data {
-                body = (try JSONSerialization.jsonObject(with: Data(buffer.readableBytesView))) as? [String: Any] ?? [:]
+            switch self.sink.next() {
+            case .accepted(let apnsID, let uniqueID, let warnings)?:
+                fields = HTTP2PushResponseEncoder.success(apnsID: apnsID, uniqueID: uniqueID, warnings: warnings)
+            case .response(let head, let buffer)?:
+                fields = head
+                if let buffer { body = (try JSONSerialization.jsonObject(with: Data(buffer.readableBytesView))) as? [String: Any] ?? [:] }
+            case .reset?, nil:
+                return nil
             }
-            return (head.headers.first(name: ":status") ?? "", head.headers, body)
+            return (fields.first(name: ":status") ?? "", fields, body)
         }
 
         func close() throws {
@@ -146,33 +151,33 @@ struct ProviderStreamTests {
         let stream = try Stream()
         let chunk = String(repeating: "x", count: 4000)
         // No content-length: the second DATA frame takes the body past 5120 bytes.
-        let headers = HPACKHeaders([(":method", "POST"), (":path", "/3/device/\(Self.token)"), ("apns-topic", "com.example.app")])
+        let headers: [(String, String)] = [(":method", "POST"), (":path", "/3/device/\(Self.token)"), ("apns-topic", "com.example.app")]
         try stream.channel.writeInbound(ProviderRequestPart(stream: 1, .headers(HTTP2PushRequestDecoder.request(from: headers), listSize: headers.listSize, endStream: false)))
         for n in 0..<2 {
             var buffer = stream.channel.allocator.buffer(capacity: chunk.utf8.count)
             buffer.writeString(chunk)
             try stream.channel.writeInbound(ProviderRequestPart(stream: 1, .body(buffer, endStream: false)))
-            if n == 0 { #expect(try stream.channel.readOutbound(as: HTTP2Frame.self) == nil, "4000 bytes may still be a VoIP push") }
+            if n == 0 { #expect(stream.sink.sent.isEmpty, "4000 bytes may still be a VoIP push") }
         }
         let answer = try #require(try stream.answer())
         #expect(answer.status == "413" && answer.body["reason"] as? String == "PayloadTooLarge")
-        guard case .rstStream(let code)? = try stream.channel.readOutbound(as: HTTP2Frame.self)?.payload else {
+        guard case .reset(let code)? = stream.sink.next() else {
             Issue.record("no RST_STREAM after the answer")
             return
         }
-        #expect(code == .noError)
+        #expect(code == 0, "NO_ERROR")
         // More DATA is dropped, not buffered, and not answered again.
         var more = stream.channel.allocator.buffer(capacity: 4)
         more.writeString("xxxx")
         try stream.channel.writeInbound(ProviderRequestPart(stream: 1, .body(more, endStream: true)))
-        #expect(try stream.channel.readOutbound(as: HTTP2Frame.self) == nil)
+        #expect(stream.sink.sent.isEmpty)
         try stream.close()
     }
 
     @Test("a content-length over the limit is answered before any DATA arrives")
     func oversizedContentLength() throws {
         let stream = try Stream()
-        let headers = HPACKHeaders([(":method", "POST"), (":path", "/3/device/\(Self.token)"), ("content-length", "1000000000000")])
+        let headers: [(String, String)] = [(":method", "POST"), (":path", "/3/device/\(Self.token)"), ("content-length", "1000000000000")]
         try stream.channel.writeInbound(ProviderRequestPart(stream: 1, .headers(HTTP2PushRequestDecoder.request(from: headers), listSize: headers.listSize, endStream: false)))
         #expect(try stream.answer()?.status == "413")
         try stream.close()
@@ -183,14 +188,34 @@ struct ProviderStreamTests {
         let stream = try Stream()
         try stream.send([("apns-topic", "com.example.app"), ("apns-priority", "7")], body: [#"{"aps":{}}"#])
         #expect(try stream.answer()?.body["reason"] as? String == "BadPriority")
-        let trailer = HPACKHeaders([("x-trailer", "1")])
+        let trailer: [(String, String)] = [("x-trailer", "1")]
         try stream.channel.writeInbound(ProviderRequestPart(stream: 1, .headers(HTTP2PushRequestDecoder.request(from: trailer), listSize: trailer.listSize, endStream: true)))
         #expect(try stream.answer() == nil)
         try stream.close()
     }
 }
 
-extension HPACKHeaders {
+extension [(String, String)] {
     /// RFC 9113 section 6.5.2: names and values plus 32 bytes a field.
-    fileprivate var listSize: Int { self.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 32 } }
+    fileprivate var listSize: Int { self.reduce(0) { $0 + $1.0.utf8.count + $1.1.utf8.count + 32 } }
+}
+
+/// Stands in for the connection: keeps what the streams send, in order, and reports each answer
+/// written at once.
+final class AnswerRecorder: StreamAnswerSink {
+    private(set) var sent: [StreamAnswer] = []
+    private(set) var goneAway: [(id: Int32, reason: String)] = []
+    private(set) var resets = 0
+
+    func send(_ answer: StreamAnswer, on id: Int32, written: EventLoopPromise<Void>?) {
+        self.sent.append(answer)
+        written?.succeed()
+    }
+
+    func goAway(from id: Int32, reason: String) { self.goneAway.append((id, reason)) }
+
+    func resetConnection() { self.resets += 1 }
+
+    /// The oldest answer not read yet.
+    func next() -> StreamAnswer? { self.sent.isEmpty ? nil : self.sent.removeFirst() }
 }

@@ -1,18 +1,17 @@
 import APNsCore
 import APNsWire
 import NIOCore
-import NIOHPACK
 import Testing
 
 @Suite("HTTP/2 request and response translation")
 struct HTTP2PushCodecTests {
     @Test("headers become request fields; pseudo-headers and unknown headers are read or skipped")
     func decodesHeaders() {
-        let headers = HPACKHeaders([
+        let headers: [(String, String)] = [
             (":method", "POST"), (":scheme", "https"), (":path", "/3/device/abc"), (":authority", "x"),
             ("authorization", "bearer t"), ("apns-push-type", "voip"), ("apns-id", "id"), ("apns-expiration", "5"),
             ("apns-priority", "5"), ("apns-topic", "t"), ("apns-collapse-id", "c"), ("user-agent", "test"),
-        ])
+        ]
         let request = HTTP2PushRequestDecoder.request(from: headers)
         #expect(request.method == "POST")
         #expect(request.path == "/3/device/abc")
@@ -32,9 +31,9 @@ struct HTTP2PushCodecTests {
         arguments: ["authorization", "apns-push-type", "apns-id", "apns-expiration", "apns-priority", "apns-topic", "apns-collapse-id"]
     )
     func duplicates(_ name: String) {
-        let repeated = HPACKHeaders([(":method", "POST"), (name, "a"), ("accept", "x"), (name, "a")])
+        let repeated: [(String, String)] = [(":method", "POST"), (name, "a"), ("accept", "x"), (name, "a")]
         #expect(HTTP2PushRequestDecoder.request(from: repeated).hasDuplicateHeaders)
-        let other = HPACKHeaders([(":method", "POST"), (name, "a"), ("accept", "x"), ("accept", "y")])
+        let other: [(String, String)] = [(":method", "POST"), (name, "a"), ("accept", "x"), ("accept", "y")]
         #expect(!HTTP2PushRequestDecoder.request(from: other).hasDuplicateHeaders)
     }
 

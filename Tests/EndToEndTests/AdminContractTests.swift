@@ -14,7 +14,7 @@ struct AdminContractTests {
         try #require(probe.status == 0, "schemathesis is missing: python3 -m pip install schemathesis==4.32.5 (\(probe.stderr))")
         // Through the interpreter rather than the console script, which a fresh pyenv may not have on PATH yet.
         let cli = "import sys; from schemathesis.cli import schemathesis; sys.argv[0] = 'schemathesis'; sys.exit(schemathesis())"
-        // POST /api/v1/push pushes through the emulator's own HTTP/2 API, where the delay faults
+        // POST /api/v1/push goes through the provider API's intake, where the delay faults
         // the first run adds would hold its answers for up to a minute: it has a run of its own,
         // on an emulator without faults.
         for scope in [["--exclude-path", "/api/v1/push"], ["--include-path", "/api/v1/push"]] {

@@ -1,14 +1,14 @@
 import APNsCore
 import APNsInspection
-import Foundation
-import APNsProviderClient
+import APNsWire
 import NIOCore
 
-/// `POST /api/v1/push`: the emulator sends a push to its own HTTP/2 provider API, over TLS, as a
-/// provider would; the answer is APNs' answer (`{"status", "apnsId", "uniqueId", "reason",
-/// "timestamp", "warnings"}`). The web inbox's send form uses it.
+/// `POST /api/v1/push`: a push handed to the provider API's intake in process, as a provider
+/// connection without a client certificate would hand it (strict mode authenticates its
+/// `authorization` as a provider token); the answer is APNs' answer (`{"status", "apnsId",
+/// "uniqueId", "reason", "timestamp", "detail", "warnings"}`). The web inbox's send form uses it.
 extension AdminRouter {
-    /// How long the answer is waited for: a delay fault may hold it longer (202 then: sent, not
+    /// How long the answer is waited for: a delay fault may hold it longer (202 then: taken, not
     /// answered yet; the push shows in the journal once it is).
     static let pushAnswerTimeout = TimeAmount.seconds(8)
 
@@ -19,46 +19,69 @@ extension AdminRouter {
         } catch {
             return eventLoop.makeSucceededFuture(Self.error(400, error.message))
         }
-        guard var address = self.readiness.address(.http2), let port = address.port else {
-            return eventLoop.makeSucceededFuture(Self.error(503, "the HTTP/2 provider API is not listening yet"))
+        guard let provider = self.provider else {
+            return eventLoop.makeSucceededFuture(Self.error(503, "this emulator serves no HTTP/2 provider API"))
         }
-        // A listener on every interface is reached on the loopback one.
-        if address.ipAddress == "0.0.0.0" || address.ipAddress == "::" {
-            address = (try? SocketAddress(ipAddress: address.ipAddress == "::" ? "::1" : "127.0.0.1", port: port)) ?? address
+        var request = HTTP2PushRequestDecoder.request(from: [(":method", "POST"), (":path", "/3/device/\(document.token)")] + document.headers)
+        document.payload.withUnsafeBytes { request.appendBody($0) }
+        // As a connection of its own: its own ids, its own authentication state. Routes run on
+        // `eventLoop`, which the intake answers on.
+        let connection = provider.connectionState(certificate: nil)
+        let decision = connection.authenticate(request.authorization, nowMillis: provider.realClock(), verifier: provider.verifier)
+        let intake = provider.intake
+        let answered = eventLoop.makePromise(of: Response.self)
+        var done = false
+        var timeout: Scheduled<Void>?
+        let finish = { (response: Response) in
+            guard !done else { return }
+            done = true
+            timeout?.cancel()
+            answered.succeed(response)
         }
-        let host = address.ipAddress ?? "127.0.0.1"
-        let push = ProviderPush(token: document.token, headers: document.headers, payload: document.payload)
-        return eventLoop.makeFutureWithTask {
-            let client = try await ProviderClient.connect(host: host, port: port, trust: .loopback, group: eventLoop)
-            do {
-                let answer = try await client.push(push, timeout: Self.pushAnswerTimeout)
-                try? await client.close()
-                return Response(status: 200, body: Self.answerJSON(answer))
-            } catch {
-                try? await client.close()
-                throw error
+        intake.take(intake.call(request, ids: connection), authentication: decision, on: eventLoop) { outcome in
+            finish(Self.answer(outcome))
+        }
+        if !done {
+            timeout = eventLoop.assumeIsolated().scheduleTask(in: Self.pushAnswerTimeout) {
+                let message = "taken, but not answered within 8 s (a delay fault?); it shows in the journal once it is"
+                finish(Response(status: 202, body: Array(#"{"answered":false,"message":"\#(message)"}"#.utf8)))
             }
-        }.recover { error in
-            if let error = error as? ProviderClientError, error == .timedOut {
-                let message = "sent, but not answered within 8 s (a delay fault?); it shows in the journal once it is"
-                return Response(status: 202, body: Array(#"{"answered":false,"message":"\#(message)"}"#.utf8))
-            }
-            return Self.error(502, "the push did not get an answer from the HTTP/2 provider API: \(error)")
         }
+        return answered.futureResult
     }
 
-    private static func answerJSON(_ answer: ProviderAnswer) -> [UInt8] {
+    /// APNs' answer as JSON.
+    private static func answer(_ outcome: IntakeOutcome) -> Response {
+        var status = 200
+        var apnsID: String?
+        var uniqueID: String?
+        var reason: String?
+        var timestamp: Int64?
+        var detail: String?
+        var warnings: [String] = []
+        switch outcome {
+        case .accepted(let id, let unique, let lint):
+            (apnsID, uniqueID, warnings) = (id, unique, lint.map(\.description))
+        case .refused(let rejection, let at):
+            (status, apnsID, reason, timestamp) = (rejection.reason.status, rejection.apnsID, rejection.reason.wire, at)
+            detail = rejection.detail ?? rejection.reason.explanation
+        case .channel(let answer):
+            (status, reason, detail) = (answer.status, answer.reason?.wire, answer.reason.map { answer.detail ?? $0.explanation })
+        case .reset:
+            return Self.error(502, "a fault rule reset the provider's connection: no answer came (the journal shows the push)")
+        case .goAway(let why):
+            return Self.error(502, "a fault rule sent the provider's connection away (GOAWAY \(why)): no answer came (the journal shows the push)")
+        }
         var writer = JSONWriter()
-        let (reason, timestamp) = answer.error
         writer.object { members in
-            members.member("status") { $0.number(answer.status) }
-            members.member("apnsId") { $0.optionalString(answer.header("apns-id")) }
-            members.member("uniqueId") { $0.optionalString(answer.header("apns-unique-id")) }
+            members.member("status") { $0.number(status) }
+            members.member("apnsId") { $0.optionalString(apnsID) }
+            members.member("uniqueId") { $0.optionalString(uniqueID) }
             members.member("reason") { $0.optionalString(reason) }
             members.member("timestamp") { writer in if let timestamp { writer.number(timestamp) } else { writer.raw("null") } }
-            members.member("detail") { $0.optionalString(answer.header("apns-emulator-detail")) }
-            members.member("warnings") { $0.array(answer.headers("apns-emulator-warning")) { $0.string($1) } }
+            members.member("detail") { $0.optionalString(detail.flatMap { $0.isEmpty ? nil : $0 }) }
+            members.member("warnings") { $0.array(warnings) { $0.string($1) } }
         }
-        return writer.bytes
+        return Response(status: 200, body: writer.bytes)
     }
 }

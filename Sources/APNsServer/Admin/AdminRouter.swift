@@ -12,6 +12,8 @@ struct AdminRouter: Sendable {
     /// The development CA's certificate (`GET /ca.pem`), for clients that cannot read the
     /// emulator's files: a container's, another machine's.
     var caPath: String?
+    /// The provider API's intake and authentication rules, for `POST /api/v1/push`.
+    var provider: ProviderContext?
 
     struct Response: Equatable {
         var status: Int

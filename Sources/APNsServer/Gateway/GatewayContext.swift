@@ -3,7 +3,7 @@ import APNsCore
 import APNsInspection
 import Logging
 
-/// What every gateway connection shares.
+/// What every gateway connection shares: the intake, and the rules its connections follow.
 struct GatewayContext: Sendable {
     let relay: Relay
     let inspection: Inspection
@@ -11,4 +11,15 @@ struct GatewayContext: Sendable {
     let environment: APNsEnvironment
     let clock: @Sendable () -> Int64
     let logger: Logger
+    let intake: PushIntake
+
+    init(relay: Relay, inspection: Inspection, auth: AuthMode, environment: APNsEnvironment, clock: @escaping @Sendable () -> Int64, logger: Logger) {
+        self.relay = relay
+        self.inspection = inspection
+        self.auth = auth
+        self.environment = environment
+        self.clock = clock
+        self.logger = logger
+        self.intake = PushIntake(relay: relay, inspection: inspection, environment: environment, clock: clock, logger: logger)
+    }
 }

@@ -45,100 +45,25 @@ final class GatewaySessionHandler: ChannelDuplexHandler {
         }
     }
 
+    /// Hands the notification to the intake and lets the machine decide when its refusal (if
+    /// any) goes out; it is journaled when the error response names it, after the notifications
+    /// before it have been committed, as the provider learns of it.
     private func push(_ request: BinaryPushRequest, context: ChannelHandlerContext) {
-        let shared = self.shared
-        let receivedAt = shared.clock()
-        let started = NIODeadline.now()
-        if self.injectFault(into: request, receivedAt: receivedAt, context: context) { return }
-        let validated = BinaryPushValidator().validate(request, topic: self.topic, nowMillis: receivedAt) {
-            self.ids.timeOrderedUUID(nowMillis: receivedAt)
-        }
-        let notification: Notification
-        switch validated {
-        case .failure(let rejection):
-            shared.logger.debug(
-                "rejected binary push",
-                metadata: ["apns.status": "\(rejection.status)", "apns.detail": "\(rejection.detail)"]
-            )
-            self.refuse(request, rejection.status, receivedAt: receivedAt, context: context)
-            return
-        case .success(let valid):
-            notification = valid
-        }
-        if let status = self.earlyRefusal(of: notification) {
-            self.refuse(request, status, receivedAt: receivedAt, context: context)
-            return
-        }
-
-        self.machine.submitted()
-        let identifier = request.identifier
-        shared.relay.accept(notification, on: context.eventLoop).assumeIsolated().whenComplete { result in
-            let refusal: BinaryStatus?
-            switch result {
-            case .success(let outcome):
-                refusal = Relay.binaryRefusal(for: outcome)
-            case .failure(let error):
-                shared.logger.info("could not store a binary push", metadata: ["store.error": "\(error)"])
-                refusal = .processingError
-            }
-            if let refusal {
-                self.record(request, status: refusal, receivedAt: receivedAt)
-            } else {
-                let elapsed = NIODeadline.now().uptimeNanoseconds - started.uptimeNanoseconds
-                shared.inspection.metrics.accepted(.binary, after: .nanoseconds(Int64(elapsed)))
-                shared.inspection.metrics.warned(PushLint.warnings(for: notification))
-            }
-            self.perform(self.machine.committed(identifier: identifier, refusal: refusal), context: context)
-            if self.machine.resumeReading() { context.read() }
-        }
-    }
-
-    /// Applies a fault rule to the notification, if one matches: an error response with the
-    /// rule's status byte, or a reset connection. Returns whether it did.
-    private func injectFault(into request: BinaryPushRequest, receivedAt: Int64, context: ChannelHandlerContext) -> Bool {
-        let rule = self.shared.inspection.fault(
-            for: FaultRequest(interface: .binary, token: { Hex.encode(request.token) }, topic: self.topic, pushType: nil)
-        )
-        guard let rule else { return false }
-        let mark = FaultMark(ruleID: rule.id, action: rule.action.name)
-        switch rule.action {
-        case .respond(_, _, let byte?):
-            let status = BinaryStatus(code: byte) ?? BinaryStatus(code: byte, meaning: "Injected")
-            self.refuse(request, status, receivedAt: receivedAt, fault: mark, context: context)
+        switch self.shared.intake.take(request, topic: self.topic, ids: &self.ids, on: context.eventLoop) {
+        case .refused(let status, let record, let fault):
+            self.machine.refusals.note(record, identifier: request.identifier, fault: fault)
+            self.perform(self.machine.refused(status, identifier: request.identifier), context: context)
         case .reset:
-            let rejected = RejectedPush(request, id: self.ids.uuid(), topic: self.topic, statusByte: nil, receivedAt: receivedAt)
-            self.shared.inspection.rejected(rejected, fault: mark)
             self.machine.closed()
             ConnectionReset.reset(context.channel)
-        case .respond, .delay, .goAway:
-            // Rules only match the interfaces their action applies to.
-            return false
-        }
-        return true
-    }
-
-    /// Refuses a notification on arrival: noted for the journal, and the machine decides when the
-    /// error response goes out.
-    private func refuse(_ request: BinaryPushRequest, _ status: BinaryStatus, receivedAt: Int64, fault: FaultMark? = nil, context: ChannelHandlerContext) {
-        self.record(request, status: status, receivedAt: receivedAt, fault: fault)
-        self.perform(self.machine.refused(status, identifier: request.identifier), context: context)
-    }
-
-    /// Notes a refused notification; it is journaled when (and if) the error response names it,
-    /// after the notifications before it have been committed, as the provider learns of it.
-    private func record(_ request: BinaryPushRequest, status: BinaryStatus, receivedAt: Int64, fault: FaultMark? = nil) {
-        var rejected = RejectedPush(request, id: self.ids.uuid(), topic: self.topic, statusByte: status.code, receivedAt: receivedAt)
-        rejected.detail = fault.map { "injected by fault rule \($0.ruleID)" } ?? status.meaning
-        self.machine.refusals.note(rejected, identifier: request.identifier, fault: fault)
-    }
-
-    /// Refuses a token before submitting when the store would (see ``Relay/binaryTokenRefusal(for:)``).
-    private func earlyRefusal(of notification: Notification) -> BinaryStatus? {
-        do {
-            return try self.shared.relay.binaryTokenRefusal(for: notification)
-        } catch {
-            self.shared.logger.info("could not look a token up", metadata: ["store.error": "\(error)"])
-            return .processingError
+        case .submitted(let stored):
+            self.machine.submitted()
+            let identifier = request.identifier
+            stored.assumeIsolated().whenSuccess { refusal in
+                if let refusal { self.machine.refusals.note(refusal.record, identifier: identifier) }
+                self.perform(self.machine.committed(identifier: identifier, refusal: refusal?.status), context: context)
+                if self.machine.resumeReading() { context.read() }
+            }
         }
     }
 

@@ -29,10 +29,9 @@ enum HTTP2ProviderListener {
     /// allows a token-based connection until a request has authenticated.
     static func configure(channel: any Channel, certificate: ProviderCertificate?, context: ProviderContext) throws {
         let pipeline = channel.pipeline.syncOperations
-        let auth = context.auth == .strict ? ProviderAuthStateMachine(rules: context.authRules, certificate: certificate) : nil
-        let connectionState = ProviderConnectionState(auth: auth, shard: context.relay.shard)
+        let connectionState = context.connectionState(certificate: certificate)
         let streamLimit = Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue)
-        let settings = Self.settings.map { $0.id == streamLimit && auth?.streamsLimited == true ? (streamLimit, 1) : $0 }
+        let settings = Self.settings.map { $0.id == streamLimit && connectionState.streamsLimited ? (streamLimit, 1) : $0 }
         let connectionHandler = ProviderConnectionHandler(
             settings: settings, connectionWindow: Self.connectionWindow, shutdownGrace: context.shutdownGrace
         )
@@ -40,7 +39,7 @@ enum HTTP2ProviderListener {
         // Only the stream limit changes; the rest of the SETTINGS stand as first sent.
         let unlocked = Self.settings.filter { $0.id == streamLimit }
         connectionState.unlockStreams = { loopBoundHandler.value.announce(unlocked) }
-        let streams = ProviderStreamsHandler(context: context, connection: connectionState, connectionHandler: connectionHandler, eventLoop: channel.eventLoop)
+        let streams = ProviderStreamsHandler(context: context, connection: connectionState, sink: connectionHandler, eventLoop: channel.eventLoop)
         connectionHandler.streams = streams
         try pipeline.addHandler(connectionHandler)
         try pipeline.addHandler(streams)

@@ -2,8 +2,6 @@ import APNsCore
 import APNsWire
 import CNGHTTP2
 import NIOCore
-import NIOHPACK
-import NIOHTTP2
 
 /// One connection's HTTP/2 server session in libnghttp2 (Debian's `libnghttp2-dev`): framing,
 /// HPACK, flow control, stream states and the protocol's error handling are nghttp2's; this
@@ -96,12 +94,12 @@ final class NGHTTP2Session {
     }
 
     private func chunk(stream: Int32, _ bytes: UnsafeRawBufferPointer) {
-        self.delegate?.receivedBody(bytes, on: HTTP2StreamID(stream))
+        self.delegate?.receivedBody(bytes, on: stream)
     }
 
     private func frameReceived(_ header: nghttp2_frame_hd) {
         let endStream = header.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0
-        let id = HTTP2StreamID(header.stream_id)
+        let id = header.stream_id
         switch header.type {
         case UInt8(NGHTTP2_HEADERS.rawValue):
             guard let block = self.block, block.stream == header.stream_id else { return }
@@ -142,49 +140,82 @@ final class NGHTTP2Session {
 
     // MARK: Answers
 
-    /// Submits the answer on stream `id`: `headers` (`:status` first; fields HPACK must not index
-    /// marked so) and, if given, `body` in DATA. False when the stream is gone.
-    func submitResponse(stream id: Int32, headers: HPACKHeaders, body: ByteBuffer?) -> Bool {
+    /// Submits the answer on stream `id`: `fields` (`:status` first) and, if given, `body` in
+    /// DATA. False when the stream is gone.
+    func submitResponse(stream id: Int32, fields: ResponseFields, body: ByteBuffer?) -> Bool {
+        let byteCount = fields.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count }
+        return self.submit(stream: id, fieldCount: fields.count, byteCount: byteCount, body: body) { layout in
+            for field in fields { layout.add(field.name, field.value, indexable: field.indexable) }
+        }
+    }
+
+    /// Submits a 200 for a stored notification on stream `id`: `apns-id`, `apns-unique-id` when
+    /// given, and the lint's warnings, laid out straight from the values (no field list built).
+    func submitAccepted(stream id: Int32, apnsID: String, uniqueID: String?, warnings: [PushWarning]) -> Bool {
+        guard warnings.isEmpty else {
+            return self.submitResponse(stream: id, fields: HTTP2PushResponseEncoder.success(apnsID: apnsID, uniqueID: uniqueID, warnings: warnings), body: nil)
+        }
+        let byteCount = 10 + apnsID.utf8.count + (uniqueID.map { 14 + $0.utf8.count } ?? 0) + 7
+        return self.submit(stream: id, fieldCount: uniqueID == nil ? 2 : 3, byteCount: byteCount, body: nil) { layout in
+            layout.add(":status", "200", indexable: true)
+            // Identifiers are unique per answer: indexing them would only churn the HPACK table.
+            layout.add("apns-id", apnsID, indexable: false)
+            if let uniqueID { layout.add("apns-unique-id", uniqueID, indexable: false) }
+        }
+    }
+
+    /// Header fields laid out for nghttp2 in memory of the caller's stack.
+    private struct FieldLayout {
+        let bytes: UnsafeMutableBufferPointer<UInt8>
+        let fields: UnsafeMutablePointer<nghttp2_nv>
+        let capacity: Int
+        var offset = 0
+        var count = 0
+
+        mutating func add(_ name: String, _ value: String, indexable: Bool) {
+            guard let base = self.bytes.baseAddress, self.count < self.capacity else { return }
+            let nameStart = self.offset
+            self.offset = Self.copy(name, into: self.bytes, at: self.offset)
+            let valueStart = self.offset
+            self.offset = Self.copy(value, into: self.bytes, at: self.offset)
+            let flags = indexable ? NGHTTP2_NV_FLAG_NONE : NGHTTP2_NV_FLAG_NO_INDEX
+            (self.fields + self.count).initialize(
+                to: nghttp2_nv(
+                    name: base + nameStart, value: base + valueStart, namelen: valueStart - nameStart, valuelen: self.offset - valueStart,
+                    flags: UInt8(flags.rawValue)
+                )
+            )
+            self.count += 1
+        }
+
+        /// Copies the UTF-8 of `text` into `bytes` at `offset`, as far as it fits; the offset after it.
+        private static func copy(_ text: String, into bytes: UnsafeMutableBufferPointer<UInt8>, at offset: Int) -> Int {
+            var text = text
+            return text.withUTF8 { utf8 in
+                guard let source = utf8.baseAddress, let target = bytes.baseAddress else { return offset }
+                let count = min(utf8.count, bytes.count - offset)
+                (target + offset).update(from: source, count: count)
+                return offset + count
+            }
+        }
+    }
+
+    /// Lays the fields out on the stack (nghttp2 copies them while submitting) and submits them.
+    private func submit(stream id: Int32, fieldCount: Int, byteCount: Int, body: ByteBuffer?, _ lay: (inout FieldLayout) -> Void) -> Bool {
         guard let session = self.session else { return false }
-        // nghttp2 copies the fields while submitting, so they are laid out on the stack, not the heap.
-        let byteCount = headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count }
         if let body { self.bodies[id] = body }
         let submitted = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(byteCount, 1)) { bytes -> Int32 in
-            withUnsafeTemporaryAllocation(of: nghttp2_nv.self, capacity: max(headers.count, 1)) { nva -> Int32 in
-                guard let base = bytes.baseAddress, let fields = nva.baseAddress else { return -1 }
-                var offset = 0
-                var count = 0
-                for (name, value, indexing) in headers {
-                    let nameStart = offset
-                    offset = Self.copy(name, into: bytes, at: offset)
-                    let valueStart = offset
-                    offset = Self.copy(value, into: bytes, at: offset)
-                    let flags = indexing == .indexable ? NGHTTP2_NV_FLAG_NONE : NGHTTP2_NV_FLAG_NO_INDEX
-                    (fields + count).initialize(
-                        to: nghttp2_nv(
-                            name: base + nameStart, value: base + valueStart, namelen: valueStart - nameStart, valuelen: offset - valueStart,
-                            flags: UInt8(flags.rawValue)
-                        )
-                    )
-                    count += 1
-                }
-                guard body != nil else { return nghttp2_submit_response(session, id, fields, count, nil) }
+            withUnsafeTemporaryAllocation(of: nghttp2_nv.self, capacity: max(fieldCount, 1)) { nva -> Int32 in
+                guard let fields = nva.baseAddress else { return -1 }
+                var layout = FieldLayout(bytes: bytes, fields: fields, capacity: fieldCount)
+                lay(&layout)
+                guard body != nil else { return nghttp2_submit_response(session, id, fields, layout.count, nil) }
                 var provider = nghttp2_data_provider(source: nghttp2_data_source(ptr: nil), read_callback: Self.readBody)
-                return nghttp2_submit_response(session, id, fields, count, &provider)
+                return nghttp2_submit_response(session, id, fields, layout.count, &provider)
             }
         }
         if submitted != 0 { self.bodies[id] = nil }
         return submitted == 0
-    }
-
-    /// Copies the UTF-8 of `text` into `bytes` at `offset`; the offset after it.
-    private static func copy(_ text: String, into bytes: UnsafeMutableBufferPointer<UInt8>, at offset: Int) -> Int {
-        var text = text
-        return text.withUTF8 { utf8 in
-            guard let source = utf8.baseAddress, let target = bytes.baseAddress else { return offset }
-            (target + offset).update(from: source, count: utf8.count)
-            return offset + utf8.count
-        }
     }
 
     /// nghttp2 asks for the next bytes of an answer's body.
@@ -249,10 +280,10 @@ struct ProviderRequestPart {
         case body(ByteBuffer, endStream: Bool)
     }
 
-    let stream: HTTP2StreamID
+    let stream: Int32
     let payload: Payload
 
-    init(stream: HTTP2StreamID, _ payload: Payload) {
+    init(stream: Int32, _ payload: Payload) {
         self.stream = stream
         self.payload = payload
     }
@@ -266,7 +297,7 @@ protocol NGHTTP2SessionDelegate: AnyObject {
     /// A request's complete header block, or the end of its body.
     func received(_ part: ProviderRequestPart)
     /// A chunk of a request's body, valid only during the call.
-    func receivedBody(_ bytes: UnsafeRawBufferPointer, on id: HTTP2StreamID)
+    func receivedBody(_ bytes: UnsafeRawBufferPointer, on id: Int32)
     /// The stream closed, for whatever reason (answered, reset by either side, refused by GOAWAY).
     func streamClosed(_ id: Int32)
     /// The last frame of the answer on stream `id` (END_STREAM) was serialized for sending.

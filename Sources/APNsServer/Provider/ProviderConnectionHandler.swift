@@ -1,20 +1,16 @@
 import APNsCore
 import APNsWire
 import NIOCore
-import NIOHPACK
-import NIOHTTP2
 
 /// A provider connection's HTTP/2, on libnghttp2 (``NGHTTP2Session``): decrypted bytes in,
-/// ``ProviderRequestPart``s on to ``ProviderStreamsHandler`` (called directly), its answers (HTTP/2 frames) back
-/// into the session, and what the session has to send out once per event-loop tick, so that
+/// ``ProviderRequestPart``s on to ``ProviderStreamsHandler`` (called directly), its answers
+/// (``StreamAnswer``, by a direct call too) back into the session, and what the session has to send out once per event-loop tick, so that
 /// every answer of a group commit leaves in one TLS write. Beyond the protocol it does what APNs
 /// does with a connection: the connection window opened wide at once, and GOAWAY with a JSON
 /// reason for graceful shutdown (`Shutdown`, finishing the streams already accepted), an idle
 /// connection (`IdleTimeout`) and a fault rule's. Sits after TLS; on the connection's event loop.
-final class ProviderConnectionHandler: ChannelDuplexHandler, NGHTTP2SessionDelegate {
+final class ProviderConnectionHandler: ChannelInboundHandler, NGHTTP2SessionDelegate, StreamAnswerSink {
     typealias InboundIn = ByteBuffer
-    typealias InboundOut = ProviderRequestPart
-    typealias OutboundIn = HTTP2Frame
     typealias OutboundOut = ByteBuffer
 
     /// The SETTINGS the connection starts with.
@@ -33,8 +29,6 @@ final class ProviderConnectionHandler: ChannelDuplexHandler, NGHTTP2SessionDeleg
     private var reading = false
     private var sendScheduled = false
     private var closeAfterSend = false
-    /// Answers' HEADERS waiting for their DATA, by stream.
-    private var heads: [Int32: HPACKHeaders] = [:]
     /// Promises of answers' last frames, by stream; those sent complete after their bytes are written.
     private var answerPromises: [Int32: EventLoopPromise<Void>] = [:]
     private var answered: [EventLoopPromise<Void>] = []
@@ -84,44 +78,33 @@ final class ProviderConnectionHandler: ChannelDuplexHandler, NGHTTP2SessionDeleg
 
     // MARK: Answers from the streams
 
-    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        let frame = self.unwrapOutboundIn(data)
-        let id = Int32(frame.streamID)
+    func send(_ answer: StreamAnswer, on id: Int32, written promise: EventLoopPromise<Void>?) {
         guard let session = self.session else {
             promise?.fail(ChannelError.ioOnClosedChannel)
             return
         }
-        switch frame.payload {
-        case .headers(let headers) where headers.endStream:
-            self.answer(stream: id, headers: headers.headers, body: nil, promise: promise)
-        case .headers(let headers):
-            self.heads[id] = headers.headers
+        let submitted: Bool
+        switch answer {
+        case .accepted(let apnsID, let uniqueID, let warnings):
+            submitted = session.submitAccepted(stream: id, apnsID: apnsID, uniqueID: uniqueID, warnings: warnings)
+        case .response(let fields, let body):
+            submitted = session.submitResponse(stream: id, fields: fields, body: body)
+        case .reset(let code):
+            session.submitReset(stream: id, code: code)
             promise?.succeed()
-        case .data(let data):
-            guard let head = self.heads.removeValue(forKey: id), case .byteBuffer(let body) = data.data else {
-                promise?.fail(ChannelError.ioOnClosedChannel)
-                return
-            }
-            self.answer(stream: id, headers: head, body: body, promise: promise)
-        case .rstStream(let code):
-            session.submitReset(stream: id, code: UInt32(code.networkCode))
-            promise?.succeed()
-        default:
-            promise?.succeed()
+            return self.scheduleSend()
         }
-    }
-
-    private func answer(stream id: Int32, headers: HPACKHeaders, body: ByteBuffer?, promise: EventLoopPromise<Void>?) {
-        guard self.session?.submitResponse(stream: id, headers: headers, body: body) == true else {
+        guard submitted else {
             // The stream closed first (reset by the client, or refused by a GOAWAY): nothing to answer.
             promise?.fail(ChannelError.ioOnClosedChannel)
             return
         }
         if let promise { self.answerPromises[id] = promise }
+        self.scheduleSend()
     }
 
-    func flush(context: ChannelHandlerContext) {
-        self.scheduleSend()
+    func resetConnection() {
+        if let channel = self.context?.channel { ConnectionReset.reset(channel) }
     }
 
     /// Sends what the session has at the end of this tick (or at the read-complete, when reading).
@@ -159,22 +142,21 @@ final class ProviderConnectionHandler: ChannelDuplexHandler, NGHTTP2SessionDeleg
     // MARK: The session's reports
 
     func streamOpened(_ id: Int32) {
-        self.machine.streamCreated(HTTP2StreamID(id))
+        self.machine.streamCreated(id)
     }
 
     func received(_ part: ProviderRequestPart) {
         self.streams?.receive(part)
     }
 
-    func receivedBody(_ bytes: UnsafeRawBufferPointer, on id: HTTP2StreamID) {
+    func receivedBody(_ bytes: UnsafeRawBufferPointer, on id: Int32) {
         self.streams?.receiveBody(bytes, on: id)
     }
 
     func streamClosed(_ id: Int32) {
-        self.heads[id] = nil
         self.answerPromises.removeValue(forKey: id)?.fail(ChannelError.ioOnClosedChannel)
-        self.streams?.streamClosed(HTTP2StreamID(id))
-        self.perform(self.machine.streamClosed(HTTP2StreamID(id)))
+        self.streams?.streamClosed(id)
+        self.perform(self.machine.streamClosed(id))
     }
 
     func answerSent(_ id: Int32) {
@@ -201,7 +183,7 @@ final class ProviderConnectionHandler: ChannelDuplexHandler, NGHTTP2SessionDeleg
     /// Sends GOAWAY saying streams from `streamID` on were not processed (a fault rule's), with
     /// debug data `{"reason": reason}`; those streams close once it is sent, and the connection
     /// once the earlier ones are answered.
-    func goAway(from streamID: HTTP2StreamID, reason: String) {
+    func goAway(from streamID: Int32, reason: String) {
         self.perform(self.machine.goAway(from: streamID, reason: reason))
     }
 
@@ -216,7 +198,7 @@ final class ProviderConnectionHandler: ChannelDuplexHandler, NGHTTP2SessionDeleg
         case .goAway(let lastStreamID, let reason, let closeNow):
             let reason = Reason(wire: reason) ?? Reason(wire: reason, status: 503)
             let debugData = HTTP2PushResponseEncoder.body(reason: reason, allocator: context.channel.allocator)
-            self.session?.submitGoAway(lastStream: Int32(lastStreamID), code: 0, debugData: debugData)
+            self.session?.submitGoAway(lastStream: lastStreamID, code: 0, debugData: debugData)
             if closeNow {
                 self.closeAfterSend = true
             } else {

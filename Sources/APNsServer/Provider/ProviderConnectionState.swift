@@ -14,6 +14,9 @@ final class ProviderConnectionState {
         self.ids = APNsIDGenerator(shard: shard)
     }
 
+    /// Whether the connection starts with one stream (token-based, not yet authenticated).
+    var streamsLimited: Bool { self.auth?.streamsLimited == true }
+
     /// A new `apns-id` or unique id.
     func makeID() -> String { self.ids.uuid() }
 

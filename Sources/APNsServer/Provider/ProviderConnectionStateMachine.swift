@@ -1,5 +1,3 @@
-import NIOHTTP2
-
 /// The connection-level state of one provider connection, as a value: which streams are open,
 /// the highest stream id seen, and whether the connection is going away (GOAWAY sent, waiting
 /// for the accepted streams to finish). ``ProviderConnectionHandler`` performs its actions.
@@ -15,23 +13,23 @@ struct ProviderConnectionStateMachine {
         case none
         /// Send GOAWAY naming `lastStreamID` with this reason as debug data, then close at once
         /// (`closeNow`) or once the open streams finish, within the shutdown grace.
-        case goAway(lastStreamID: HTTP2StreamID, reason: String, closeNow: Bool)
+        case goAway(lastStreamID: Int32, reason: String, closeNow: Bool)
         /// The last stream of a quiescing connection finished: close once its frames are out.
         case closeAfterFlush
     }
 
     private(set) var state = State.open
     private(set) var openStreams = 0
-    private(set) var highestStreamID = HTTP2StreamID(0)
+    private(set) var highestStreamID = Int32(0)
 
     /// A stream opened.
-    mutating func streamCreated(_ id: HTTP2StreamID) {
+    mutating func streamCreated(_ id: Int32) {
         self.openStreams += 1
         if id > self.highestStreamID { self.highestStreamID = id }
     }
 
     /// A stream closed; a quiescing connection closes after its last one.
-    mutating func streamClosed(_ id: HTTP2StreamID) -> Action {
+    mutating func streamClosed(_ id: Int32) -> Action {
         self.openStreams -= 1
         guard self.state == .quiescing, self.openStreams <= 0 else { return .none }
         self.state = .closed
@@ -52,12 +50,12 @@ struct ProviderConnectionStateMachine {
 
     /// A fault rule sends the connection away from `streamID` on: GOAWAY names the stream before
     /// it, so it and any later ones were not processed and may be retried.
-    mutating func goAway(from streamID: HTTP2StreamID, reason: String) -> Action {
-        let last = Int(streamID) > 2 ? HTTP2StreamID(Int(streamID) - 2) : .rootStream
+    mutating func goAway(from streamID: Int32, reason: String) -> Action {
+        let last = streamID > 2 ? streamID - 2 : 0
         return self.quiesce(lastStreamID: last, reason: reason)
     }
 
-    private mutating func quiesce(lastStreamID: HTTP2StreamID, reason: String) -> Action {
+    private mutating func quiesce(lastStreamID: Int32, reason: String) -> Action {
         guard self.state == .open else { return .none }
         let closeNow = self.openStreams <= 0
         self.state = closeNow ? .closed : .quiescing

@@ -1,28 +1,26 @@
 import NIOCore
-import NIOHTTP2
 
 /// Runs a provider connection's streams without a channel per stream: the connection hands every
 /// part of every request here (by a direct call, ``receive(_:)``, not through the pipeline, which
-/// would box each part), each stream's go to its ``ProviderStream``, and the answers go back as
-/// frames on the connection. Last in the connection's pipeline, after
-/// ``ProviderConnectionHandler``; on the connection's event loop.
+/// would box each part), each stream's go to its ``ProviderStream``, and the answers go back to
+/// the connection's session by a direct call too (``StreamAnswerSink``). Last in the connection's
+/// pipeline, after ``ProviderConnectionHandler``; on the connection's event loop.
 final class ProviderStreamsHandler: ChannelInboundHandler {
     typealias InboundIn = ProviderRequestPart
-    typealias OutboundOut = HTTP2Frame
 
     private let shared: ProviderContext
     private let connection: ProviderConnectionState
-    private weak var connectionHandler: ProviderConnectionHandler?
-    private var streams: [HTTP2StreamID: ProviderStream] = [:]
+    private weak var sink: (any StreamAnswerSink)?
+    private var streams: [Int32: ProviderStream] = [:]
     private var context: ChannelHandlerContext?
     /// The connection's event loop, which every stream runs on.
     let eventLoop: any EventLoop
 
-    init(context: ProviderContext, connection: ProviderConnectionState, connectionHandler: ProviderConnectionHandler, eventLoop: any EventLoop) {
+    init(context: ProviderContext, connection: ProviderConnectionState, sink: any StreamAnswerSink, eventLoop: any EventLoop) {
         self.eventLoop = eventLoop
         self.shared = context
         self.connection = connection
-        self.connectionHandler = connectionHandler
+        self.sink = sink
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -50,34 +48,33 @@ final class ProviderStreamsHandler: ChannelInboundHandler {
     }
 
     /// A chunk of the body of stream `id`'s request, read in place.
-    func receiveBody(_ bytes: UnsafeRawBufferPointer, on id: HTTP2StreamID) {
+    func receiveBody(_ bytes: UnsafeRawBufferPointer, on id: Int32) {
         self.streams[id]?.receiveBody(bytes)
     }
 
     /// Stream `id` closed: its answer, if it still has one to give, has nowhere to go.
-    func streamClosed(_ id: HTTP2StreamID) {
+    func streamClosed(_ id: Int32) {
         self.streams[id] = nil
     }
 
     var allocator: ByteBufferAllocator { self.context?.channel.allocator ?? ByteBufferAllocator() }
 
-    /// Writes one frame of stream `id` (the connection drops frames for a stream that has closed).
-    func write(_ payload: HTTP2Frame.FramePayload, on id: HTTP2StreamID, flush: Bool, promise: EventLoopPromise<Void>? = nil) {
-        guard let context = self.context else {
-            promise?.fail(ChannelError.ioOnClosedChannel)
+    /// Sends stream `id`'s answer (the session drops answers for a stream that has closed).
+    func send(_ answer: StreamAnswer, on id: Int32, written: EventLoopPromise<Void>? = nil) {
+        guard self.context != nil, let sink = self.sink else {
+            written?.fail(ChannelError.ioOnClosedChannel)
             return
         }
-        context.write(self.wrapOutboundOut(HTTP2Frame(streamID: id, payload: payload)), promise: promise)
-        if flush { context.flush() }
+        sink.send(answer, on: id, written: written)
     }
 
     /// A fault rule's reset: the TCP connection ends at once.
     func resetConnection() {
-        if let channel = self.context?.channel { ConnectionReset.reset(channel) }
+        self.sink?.resetConnection()
     }
 
     /// A fault rule's GOAWAY from stream `id` on.
-    func goAway(from id: HTTP2StreamID, reason: String) {
-        self.connectionHandler?.goAway(from: id, reason: reason)
+    func goAway(from id: Int32, reason: String) {
+        self.sink?.goAway(from: id, reason: reason)
     }
 }

@@ -62,7 +62,7 @@ struct EmulatorParts {
         )
     }
 
-    private func providerContext() -> ProviderContext {
+    func providerContext() -> ProviderContext {
         let configuration = self.configuration
         return ProviderContext(
             relay: self.relay,
@@ -120,7 +120,8 @@ struct EmulatorParts {
         AdminListener(
             listener: self.listener("admin", port: self.configuration.adminPort),
             router: AdminRouter(
-                relay: self.relay, inspection: self.inspection, readiness: self.readiness, clock: self.clock, caPath: self.configuration.developmentCAPath),
+                relay: self.relay, inspection: self.inspection, readiness: self.readiness, clock: self.clock, caPath: self.configuration.developmentCAPath,
+                provider: self.providerContext()),
             onBound: self.bound(.admin, "admin API", scheme: "http")
         )
     }

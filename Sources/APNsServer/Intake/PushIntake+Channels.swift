@@ -1,0 +1,41 @@
+import APNsAuth
+import APNsCore
+import APNsInspection
+import NIOCore
+
+/// The channel management and broadcast routes in the intake: ``ChannelRequests`` decides
+/// (and the broadcast publisher fans out), the door writes the answer.
+extension PushIntake {
+    func manageChannels(_ call: Call, credential: ProviderCredential?, on eventLoop: any EventLoop, answer: @escaping (IntakeOutcome) -> Void) {
+        let requests = ChannelRequests(relay: self.relay, inspection: self.inspection, environment: self.environment)
+        let (request, ids) = (call.request, call.ids)
+        requests.answer(request, credential: credential, receivedAt: self.clock(), makeID: { ids.makeID() }, on: eventLoop)
+            .assumeIsolated().whenComplete { result in
+                switch result {
+                case .success(let channelAnswer):
+                    answer(.channel(channelAnswer))
+                case .failure(let error):
+                    let rejection = Rejection(reason: Relay.reason(for: error), apnsID: request.requestID ?? ids.makeID())
+                    answer(.channel(self.channelRefusal(call, rejection)))
+                }
+            }
+    }
+
+    /// A refusal before the channel APIs saw the request (authentication, a fault rule, the
+    /// size limit), journaled as theirs and answered as they answer.
+    func channelRefusal(_ call: Call, _ rejection: Rejection) -> ChannelAnswer {
+        let request = call.request
+        var record = BroadcastRecord(
+            id: call.ids.makeID(), request: request, operation: nil, bundleID: nil, receivedAt: self.clock(), httpStatus: rejection.reason.status)
+        if let path = request.path, case .success(let route) = BroadcastRoute.parse(path) {
+            record.bundleID = route.bundleID
+            record.operation = ChannelRequests.operation(route.kind, method: request.method ?? "")
+        }
+        record.reason = rejection.reason.wire
+        record.detail = rejection.detail ?? rejection.reason.explanation
+        let requestID = request.requestID.flatMap { APNsID.isCanonical($0) ? $0 : nil } ?? call.ids.makeID()
+        record.requestID = requestID
+        self.inspection.journal.broadcast(record, fault: call.fault)
+        return ChannelRequests.refusal(Rejection(reason: rejection.reason, apnsID: requestID, detail: rejection.detail), record: record)
+    }
+}
