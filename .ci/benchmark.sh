@@ -14,6 +14,12 @@
 #                                             to show how much of the gap the libraries set; every
 #                                             server's CPU time (user + system, /proc) per 100k
 #                                             requests, which holds however busy the machine is
+#   .ci/benchmark.sh peers [rounds] [requests]
+#                                             reference, with Pushy's MockApnsServer (the Java mock;
+#                                             PUSHY_MOCK=path of the run script .ci/pushy-mock.sh
+#                                             builds) in each round, and the emulator's rate and CPU
+#                                             against it; also the emulator's own work per
+#                                             notification over the nghttp2 floor, in microseconds
 #   .ci/benchmark.sh compare BINARY [rounds] [requests]
 #                                             this build against another build's apns-emulator
 #                                             (e.g. a release build of an earlier commit), durable
@@ -28,8 +34,11 @@
 set -euo pipefail
 if [ "${1:-}" = auth ]; then
   suite=auth; rounds=${2:-3}; requests=${3:-300000}; tokens=10000
-elif [ "${1:-}" = reference ]; then
+elif [ "${1:-}" = reference ] || [ "${1:-}" = peers ]; then
   suite=reference; rounds=${2:-3}; requests=${3:-300000}; tokens=10000
+  if [ "$1" = peers ]; then
+    [ -x "${PUSHY_MOCK:-}" ] || { echo "peers needs PUSHY_MOCK=<the run script .ci/pushy-mock.sh builds>" >&2; exit 1; }
+  fi
   command -v nghttpd >/dev/null || { echo "nghttpd is missing: apt-get install -y nghttp2-server" >&2; exit 1; }
 elif [ "${1:-}" = compare ]; then
   suite=compare; other=${2:?"compare needs the path of the other build's apns-emulator"}; rounds=${3:-3}; requests=${4:-300000}; tokens=10000
@@ -136,6 +145,17 @@ answered() {
     "$(grep '^status codes:' "$out" | sed 's/status codes: //')" "$mean_ms"
 }
 
+# pushy LABEL: Pushy's MockApnsServer (accept-all, two event-loop threads), driven as the emulator is.
+pushy() {
+  local label=$1 run_id=$((++runs))
+  local out="$work/h2load-$run_id.txt" log="$work/pushy-$run_id.log"
+  "$PUSHY_MOCK" "$port" "$work/certs/server.pem" "$work/certs/server-key.pem" > "$log" 2>&1 &
+  local pid=$!
+  for _ in $(seq 1 300); do grep -q "pushy mock on" "$log" && break; sleep 0.1; done
+  grep -q "pushy mock on" "$log" || { echo "Pushy's mock did not start:" >&2; cat "$log" >&2; exit 1; }
+  answered "$label" "$pid" "$out"
+}
+
 # stack KIND LABEL: a bare HTTP/2 server (APNsBenchmark floor: swift-nio-http2; floor-nghttp2:
 # libnghttp2), driven as the emulator is.
 stack() {
@@ -155,10 +175,11 @@ fi
 median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 if [ "$suite" = reference ]; then
-  ref=(); floor=(); floor2=(); relaxed=(); durable=()
-  ref_cpu=(); floor_cpu=(); floor2_cpu=(); relaxed_cpu=(); durable_cpu=()
+  ref=(); floor=(); floor2=(); relaxed=(); durable=(); java=()
+  ref_cpu=(); floor_cpu=(); floor2_cpu=(); relaxed_cpu=(); durable_cpu=(); java_cpu=()
   for round in $(seq 1 "$rounds"); do
     reference "nghttpd #$round"; ref+=("$rate"); ref_cpu+=("$cpu")
+    if [ -n "${PUSHY_MOCK:-}" ]; then pushy "pushy mock #$round"; java+=("$rate"); java_cpu+=("$cpu"); fi
     stack floor "stack floor #$round"; floor+=("$rate"); floor_cpu+=("$cpu")
     stack floor-nghttp2 "nghttp2 floor #$round"; floor2+=("$rate"); floor2_cpu+=("$cpu")
     run relaxed none "relaxed #$round"; relaxed+=("$rate"); relaxed_cpu+=("$cpu")
@@ -171,13 +192,21 @@ if [ "$suite" = reference ]; then
   # Medians of rate and of CPU per 100k, each against nghttpd's.
   m_ref_cpu=$(median "${ref_cpu[@]}")
   printf '%-22s %12s %14s %10s %12s\n' server "requests/s" "CPU s/100k" "rate vs" "CPU vs"
-  for row in "nghttpd:ref" "stack floor (nio-http2):floor" "nghttp2 floor:floor2" "relaxed:relaxed" "durable:durable"; do
+  rows=("nghttpd:ref" "stack floor (nio-http2):floor" "nghttp2 floor:floor2" "relaxed:relaxed" "durable:durable")
+  [ -n "${PUSHY_MOCK:-}" ] && rows+=("Pushy MockApnsServer:java")
+  for row in "${rows[@]}"; do
     name=${row%%:*} var=${row##*:}
     eval "rates=(\"\${${var}[@]}\")"; eval "cpus=(\"\${${var}_cpu[@]}\")"
     # shellcheck disable=SC2154 # rates and cpus are set by the evals above.
     awk -v name="$name" -v r="$(median "${rates[@]}")" -v c="$(median "${cpus[@]}")" -v n="$m_ref" -v nc="$m_ref_cpu" \
       'BEGIN { printf "%-22s %12.0f %14.2f %9.3fx %11.2fx\n", name, r, c, r / n, (nc > 0 ? c / nc : 0) }'
   done
+  awk -v c="$(median "${relaxed_cpu[@]}")" -v f="$(median "${floor2_cpu[@]}")" \
+    'BEGIN { printf "own work over the nghttp2 floor, relaxed: %.1f us per notification (%.2f - %.2f s CPU per 100k)\n", (c - f) * 10, c, f }'
+  if [ -n "${PUSHY_MOCK:-}" ]; then
+    awk -v j="$(median "${java[@]}")" -v jc="$(median "${java_cpu[@]}")" -v r="$m_relaxed" -v rc="$(median "${relaxed_cpu[@]}")" -v d="$m_durable" \
+      'BEGIN { printf "against Pushy'"'"'s mock: relaxed %.2fx its rate at %.2fx its CPU per request; durable %.2fx its rate\n", r / j, rc / jc, d / j }'
+  fi
   # One request at a time (nghttpd, then relaxed), then few connections with many streams each (relaxed).
   shape="-c 1 -m 1" count=20000 reference "nghttpd -c1 -m1"
   reference_mean=$mean_ms
