@@ -61,9 +61,24 @@ extension StoreKeys {
 
 extension StoreWriter {
     /// Writes an app's change; inside a commit only (the commit lock held).
-    func saveApp(_ change: AppChange, _ txn: Transaction) throws(StoreError) -> StoreOutcome {
+    func saveApp(_ change: AppChange, _ txn: Transaction, sequence: inout UInt64) throws(StoreError) -> StoreOutcome {
+        let key = StoreKeys.appKey(change.install)
         if let settings = change.settings {
-            try txn.put(self.environment.apps, StoreKeys.appKey(change.install), AppCodec.encodeApp(settings))
+            try txn.put(self.environment.apps, key, AppCodec.encodeApp(settings))
+            // The settings hold every broadcast applied before them.
+            var applied: [[UInt8]] = []
+            try txn.scan(self.environment.appBroadcasts, from: key) { entryKey, _ throws(StoreError) in
+                guard entryKey.count == key.count + 8, entryKey.starts(with: key) else { return false }
+                applied.append(Array(entryKey))
+                return true
+            }
+            for entryKey in applied { _ = try txn.delete(self.environment.appBroadcasts, entryKey) }
+        }
+        if let broadcast = change.broadcast {
+            var entryKey = key
+            entryKey.appendBigEndian(sequence)
+            sequence += 1
+            try txn.put(self.environment.appBroadcasts, entryKey, AppCodec.encode(broadcast))
         }
         for notification in change.removed {
             _ = try txn.delete(self.environment.delivered, StoreKeys.deliveredKey(change.install, notification))
@@ -94,17 +109,39 @@ extension NotificationStore {
     public func app(_ install: AppInstall) throws(StoreError) -> AppModel? {
         try self.read { txn throws(StoreError) -> AppModel? in
             let key = StoreKeys.appKey(install)
-            var app = try txn.get(self.environment.apps, key).map { bytes throws(StoreError) in try AppCodec.decode(AppModel.self, bytes) }
+            let app = try txn.get(self.environment.apps, key).map { bytes throws(StoreError) in try AppCodec.decode(AppModel.self, bytes) }
             var delivered: [DeliveredNotification] = []
             try txn.scan(self.environment.delivered, from: key) { entryKey, value throws(StoreError) in
                 guard entryKey.count > key.count + 8, entryKey.starts(with: key) else { return false }
                 delivered.append(try AppCodec.decode(DeliveredNotification.self, Array(value)))
                 return true
             }
-            guard app != nil || !delivered.isEmpty else { return nil }
-            if app == nil { app = AppModel() }
-            app?.delivered = delivered
-            return app
+            var broadcasts: [AppBroadcastDelta] = []
+            try txn.scan(self.environment.appBroadcasts, from: key) { entryKey, value throws(StoreError) in
+                guard entryKey.count == key.count + 8, entryKey.starts(with: key) else { return false }
+                broadcasts.append(try AppCodec.decode(AppBroadcastDelta.self, Array(value)))
+                return true
+            }
+            guard app != nil || !delivered.isEmpty || !broadcasts.isEmpty else { return nil }
+            var found = app ?? AppModel()
+            found.delivered = delivered
+            for broadcast in broadcasts { broadcast.apply(to: &found) }
+            return found
+        }
+    }
+
+    /// How many broadcasts the store applies again when it reads the app (kept since its
+    /// settings were last written).
+    public func appBroadcastCount(_ install: AppInstall) throws(StoreError) -> Int {
+        try self.read { txn throws(StoreError) -> Int in
+            let key = StoreKeys.appKey(install)
+            var count = 0
+            try txn.scan(self.environment.appBroadcasts, from: key) { entryKey, _ throws(StoreError) in
+                guard entryKey.count == key.count + 8, entryKey.starts(with: key) else { return false }
+                count += 1
+                return true
+            }
+            return count
         }
     }
 }

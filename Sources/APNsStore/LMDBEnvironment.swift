@@ -21,6 +21,9 @@ struct LMDBEnvironment: @unchecked Sendable {
     let apps: MDB_dbi
     /// Each app's Notification Center: app key, time presented, unique id.
     let delivered: MDB_dbi
+    /// Broadcasts each app applied since its settings were last written: app key, then the
+    /// store's sequence (``AppBroadcastDelta``, applied again in order when the app is read).
+    let appBroadcasts: MDB_dbi
     /// Broadcast channels (``StoreKeys/channelKey(_:_:)``) and bundles with broadcast turned off.
     let channels: MDB_dbi
 
@@ -64,7 +67,7 @@ struct LMDBEnvironment: @unchecked Sendable {
                     queue: try openDB("queue"), expiry: try openDB("expiry"), unique: try openDB("unique"),
                     log: try openDB("log"), meta: try openDB("meta"), tokens: try openDB("tokens"),
                     feedback: try openDB("feedback"), apps: try openDB("apps"), delivered: try openDB("delivered"),
-                    channels: try openDB("channels")
+                    appBroadcasts: try openDB("app-broadcasts"), channels: try openDB("channels")
                 )
             } catch {
                 mdb_txn_abort(txn)

@@ -36,7 +36,7 @@ extension StoreWriter {
         case .clear(let devices):
             return try self.clear(devices: devices, txn)
         case .saveApp(let change):
-            return try self.saveApp(change, txn)
+            return try self.saveApp(change, txn, sequence: &sequence)
         case .saveChannel(let channel):
             try txn.put(self.environment.channels, StoreKeys.channelKey(channel.bundleID, channel.id), AppCodec.encode(channel))
             return .channelSaved
@@ -117,6 +117,7 @@ extension StoreWriter {
         if devices {
             try txn.empty(environment.tokens)
             try txn.empty(environment.apps)
+            try txn.empty(environment.appBroadcasts)
             try txn.empty(environment.channels)
         }
         self.queueLengths.withLock { $0.removeAll() }

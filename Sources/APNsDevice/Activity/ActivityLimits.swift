@@ -3,7 +3,7 @@
 /// does not draw from them, that `NSSupportsLiveActivitiesFrequentUpdates` raises the update
 /// budget, and that push-to-start has its own; these defaults are the emulator's choice, and each
 /// is a setting (`serve --activity-...`).
-public struct ActivityLimits: Hashable, Sendable {
+public struct ActivityLimits: Hashable, Sendable, Codable {
     /// Running (active or stale) activities per app; ActivityKit refuses more with
     /// `targetMaximumExceeded`. Developer documentation and vendors agree on 5.
     public var maximumConcurrent = 5

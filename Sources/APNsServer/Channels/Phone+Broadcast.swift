@@ -1,5 +1,6 @@
 import APNsCore
 import APNsDevice
+import APNsStore
 import NIOCore
 
 /// Broadcasts on the phone: each app of the channel's bundle applies one to the activities
@@ -19,18 +20,66 @@ extension Phone {
         let installs = self.state.withLock { state in
             state.apps.compactMap { install, app in install.topic == channel.bundleID && !app.subscribers(of: channel.id).isEmpty ? install : nil }
         }
-        let activityPush = ActivityPush(payload: push.payload, priority: Int(push.priority.rawValue))
+        let delta = AppBroadcastDelta(
+            uniqueID: uniqueID, channelID: channel.id, payload: String(decoding: push.payload, as: UTF8.self), priority: Int(push.priority.rawValue), now: now,
+            limits: limits)
         var deliveries: [BroadcastDelivery] = []
         for install in installs.sorted(by: { ($0.deviceID, $0.topic) < ($1.deviceID, $1.topic) }) {
-            var outcomes: [BroadcastOutcome] = []
-            _ = self.changeActivities(install, broadcast: uniqueID, on: eventLoop) { app in
-                let (report, applied) = app.receiveBroadcast(activityPush, channelID: channel.id, uniqueID: uniqueID, now: now, limits: limits)
-                outcomes = applied
-                return report
-            }
+            let outcomes = self.applyBroadcast(delta, to: install)
             deliveries += outcomes.map { BroadcastDelivery(deviceID: install.deviceID, outcome: $0) }
         }
         return deliveries
+    }
+
+    /// How many broadcasts an app keeps in the store before its settings are written whole again:
+    /// reading an app applies them again, and writing it costs what a few dozen broadcasts do.
+    static let broadcastsBetweenSnapshots = 32
+
+    /// Applies a broadcast to one app and submits what it changed to the store: the broadcast
+    /// itself (``AppBroadcastDelta``), not the app, unless the app is due to be written whole or
+    /// the broadcast changed its Notification Center. The app is changed in place (no copy of
+    /// its activities and their histories is kept). Submitted under the lock, as every app change.
+    private func applyBroadcast(_ delta: AppBroadcastDelta, to install: AppInstall) -> [BroadcastOutcome] {
+        let logger = self.logger
+        do {
+            let (report, outcomes, app) = try self.state.withLock { state throws(StoreError) -> (ActivityReport, [BroadcastOutcome], AppModel) in
+                _ = try Self.load(install, &state, self.store)
+                // Out of the dictionary while it changes, so the change is made in place.
+                var app = state.apps.removeValue(forKey: install) ?? AppModel()
+                let delivered = app.delivered
+                let (report, outcomes) = delta.apply(to: &app)
+                state.apps[install] = app
+                let stored = state.storedBroadcasts[install, default: 0]
+                var change: AppChange
+                if stored >= Self.broadcastsBetweenSnapshots || app.delivered != delivered {
+                    var settings = app
+                    settings.delivered = []
+                    let old = Set(delivered.map(\.uniqueID))
+                    let new = Set(app.delivered.map(\.uniqueID))
+                    change = AppChange(
+                        install: install, settings: settings, added: app.delivered.filter { !old.contains($0.uniqueID) },
+                        removed: delivered.filter { !new.contains($0.uniqueID) })
+                    state.storedBroadcasts[install] = 0
+                } else {
+                    change = AppChange(install: install, settings: nil, added: [], removed: [], broadcast: delta)
+                    state.storedBroadcasts[install] = stored + 1
+                }
+                var operations: [StoreOperation] = [.saveApp(change)]
+                operations += Self.tokenOperations(report.tokens, install, &state)
+                Self.track(app, install, limits: self.activityLimits, in: &state)
+                self.store.submit(operations) { result in
+                    if case .failure(let error) = result {
+                        logger.warning("could not save a broadcast's change", metadata: ["apns.app": "\(install)", "store.error": "\(error)"])
+                    }
+                }
+                return (report, outcomes, app)
+            }
+            self.announce(report, app: app, install: install, uniqueID: nil, broadcastID: delta.uniqueID)
+            return outcomes
+        } catch {
+            logger.warning("could not apply a broadcast", metadata: ["apns.app": "\(install)", "store.error": "\(error)"])
+            return []
+        }
     }
 
     /// After an activity started on a channel: the channel's stored message (policy 1, under 8

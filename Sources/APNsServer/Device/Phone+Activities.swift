@@ -130,7 +130,7 @@ extension Phone {
     }
 
     /// The store operations for tokens issued and withdrawn, and the index kept in step.
-    private static func tokenOperations(_ changes: [ActivityTokenChange], _ install: AppInstall, _ state: inout State) -> [StoreOperation] {
+    static func tokenOperations(_ changes: [ActivityTokenChange], _ install: AppInstall, _ state: inout State) -> [StoreOperation] {
         var operations: [StoreOperation] = []
         for change in changes {
             if let old = change.replaced.flatMap({ DeviceToken(hex: $0) }) {
@@ -147,7 +147,7 @@ extension Phone {
     /// Tells the journal (the push's entry and the event stream), the metrics and the device.
     /// A broadcast's changes (`broadcastID`) go to the event stream and the device, while its
     /// journal entry tells the fan-out as a whole.
-    private func announce(_ report: ActivityReport, app: AppModel, install: AppInstall, uniqueID: String?, broadcastID: String? = nil) {
+    func announce(_ report: ActivityReport, app: AppModel, install: AppInstall, uniqueID: String?, broadcastID: String? = nil) {
         if let uniqueID {
             let record = ActivityRecord(id: report.activityID, event: report.event, outcome: report.outcome.outcome, code: report.outcome.code, reason: report.reason)
             self.journal.activity(uniqueID: uniqueID, record)

@@ -34,6 +34,10 @@ public final class Phone: Sendable {
         var activityApps: Set<AppInstall> = []
         /// Which app each activity belongs to.
         var activityOwners: [String: AppInstall] = [:]
+        /// How many broadcasts each app has in the store since its settings were last written
+        /// (the store applies them again when it reads the app); the settings are written again
+        /// past ``Phone/broadcastsBetweenSnapshots``.
+        var storedBroadcasts: [AppInstall: Int] = [:]
     }
 
     let store: NotificationStore
@@ -158,6 +162,7 @@ public final class Phone: Sendable {
         if let app = state.apps[install] { return app }
         let app = try store.app(install) ?? AppModel()
         state.apps[install] = app
+        state.storedBroadcasts[install] = try store.appBroadcastCount(install)
         return app
     }
 
