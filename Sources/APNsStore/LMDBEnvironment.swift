@@ -159,6 +159,23 @@ struct Transaction {
         try StoreError.check(code, "mdb_put", mapSize: self.mapSize)
     }
 
+    /// Puts `value` under `key`, both read in place.
+    func put(_ dbi: MDB_dbi, key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) throws(StoreError) {
+        var keyVal = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        var dataVal = MDB_val(mv_size: value.count, mv_data: UnsafeMutableRawPointer(mutating: value.baseAddress))
+        try StoreError.check(mdb_put(self.txn, dbi, &keyVal, &dataVal, 0), "mdb_put", mapSize: self.mapSize)
+    }
+
+    /// Puts a value of `size` bytes under `key`, written in place by `write` into LMDB's own page
+    /// (`MDB_RESERVE`: no copy of the value is made).
+    func reserve(_ dbi: MDB_dbi, key: UnsafeRawBufferPointer, size: Int, _ write: (UnsafeMutableRawBufferPointer) -> Void) throws(StoreError) {
+        var keyVal = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        var dataVal = MDB_val(mv_size: size, mv_data: nil)
+        try StoreError.check(mdb_put(self.txn, dbi, &keyVal, &dataVal, UInt32(MDB_RESERVE)), "mdb_put", mapSize: self.mapSize)
+        guard let base = dataVal.mv_data else { throw .lmdb(code: -1, operation: "mdb_put(MDB_RESERVE)") }
+        write(UnsafeMutableRawBufferPointer(start: base, count: size))
+    }
+
     /// Deletes `key`; returns whether it was there.
     @discardableResult
     func delete(_ dbi: MDB_dbi, _ key: [UInt8]) throws(StoreError) -> Bool {

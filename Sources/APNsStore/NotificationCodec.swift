@@ -10,23 +10,91 @@ enum NotificationCodec {
     private static let absent: UInt16 = 0xFFFF
     private static let noExpiration = Int64.min
 
+    /// The record's size in bytes.
+    static func size(of notification: Notification) -> Int {
+        let short = min(notification.source.rawValue.utf8.count, 255) + min(notification.apnsID.utf8.count, 255)
+            + min(notification.uniqueID.utf8.count, 255) + min(notification.pushType.rawValue.utf8.count, 255)
+        let topic = notification.topic.map { min($0.utf8.count, Int(self.absent) - 1) } ?? 0
+        let collapseID = notification.collapseID.map { min($0.utf8.count, Int(self.absent) - 1) } ?? 0
+        return 18 + 5 + short + min(notification.token.bytes.count, 255) + 4 + topic + collapseID + 4 + notification.payload.count
+    }
+
     static func encode(_ notification: Notification) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(160 + notification.payload.count)
-        out.append(self.version)
-        out.append(notification.priority.rawValue)
-        out.appendBigEndian(UInt64(bitPattern: notification.expiration ?? self.noExpiration))
-        out.appendBigEndian(UInt64(bitPattern: notification.receivedAt))
-        self.appendShort(&out, Array(notification.source.rawValue.utf8))
-        self.appendShort(&out, Array(notification.apnsID.utf8))
-        self.appendShort(&out, Array(notification.uniqueID.utf8))
-        self.appendShort(&out, notification.token.bytes)
-        self.appendShort(&out, Array(notification.pushType.rawValue.utf8))
-        self.appendOptional(&out, notification.topic)
-        self.appendOptional(&out, notification.collapseID)
-        out.appendBigEndian(UInt32(notification.payload.count))
-        out.append(contentsOf: notification.payload)
-        return out
+        let size = self.size(of: notification)
+        return [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            self.encode(notification, into: UnsafeMutableRawBufferPointer(buffer))
+            count = size
+        }
+    }
+
+    /// Writes the record into `out`, which holds exactly ``size(of:)`` bytes (the store's page
+    /// itself, on the accept path: the record is encoded once, where it is kept). Each field's
+    /// UTF-8 is copied in place, with no intermediate arrays.
+    static func encode(_ notification: Notification, into out: UnsafeMutableRawBufferPointer) {
+        var writer = Writer(out: out)
+        writer.byte(self.version)
+        writer.byte(notification.priority.rawValue)
+        writer.uint64(UInt64(bitPattern: notification.expiration ?? self.noExpiration))
+        writer.uint64(UInt64(bitPattern: notification.receivedAt))
+        writer.short(notification.source.rawValue)
+        writer.short(notification.apnsID)
+        writer.short(notification.uniqueID)
+        notification.token.bytes.withUnsafeBytes { writer.short($0) }
+        writer.short(notification.pushType.rawValue)
+        writer.optional(notification.topic)
+        writer.optional(notification.collapseID)
+        writer.uint32(UInt32(notification.payload.count))
+        notification.payload.withUnsafeBytes { writer.bytes($0) }
+    }
+
+    /// Writes a record's fields in order into memory of the right size.
+    private struct Writer {
+        let out: UnsafeMutableRawBufferPointer
+        var offset = 0
+
+        mutating func byte(_ value: UInt8) {
+            self.out[self.offset] = value
+            self.offset += 1
+        }
+
+        mutating func uint64(_ value: UInt64) {
+            for shift in stride(from: 56, through: 0, by: -8) { self.byte(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
+        }
+
+        mutating func uint32(_ value: UInt32) {
+            for shift in stride(from: 24, through: 0, by: -8) { self.byte(UInt8(truncatingIfNeeded: value >> UInt32(shift))) }
+        }
+
+        mutating func bytes(_ bytes: UnsafeRawBufferPointer) {
+            guard let source = bytes.baseAddress, !bytes.isEmpty, let target = self.out.baseAddress else { return }
+            (target + self.offset).copyMemory(from: source, byteCount: bytes.count)
+            self.offset += bytes.count
+        }
+
+        mutating func short(_ bytes: UnsafeRawBufferPointer) {
+            let kept = UnsafeRawBufferPointer(rebasing: bytes.prefix(255))
+            self.byte(UInt8(kept.count))
+            self.bytes(kept)
+        }
+
+        mutating func short(_ string: String) {
+            var string = string
+            string.withUTF8 { self.short(UnsafeRawBufferPointer($0)) }
+        }
+
+        mutating func optional(_ string: String?) {
+            guard var string else {
+                self.byte(UInt8(NotificationCodec.absent >> 8))
+                self.byte(UInt8(NotificationCodec.absent & 0xFF))
+                return
+            }
+            string.withUTF8 { utf8 in
+                let kept = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(utf8).prefix(Int(NotificationCodec.absent) - 1))
+                self.byte(UInt8(kept.count >> 8))
+                self.byte(UInt8(kept.count & 0xFF))
+                self.bytes(kept)
+            }
+        }
     }
 
     static func decode(_ bytes: [UInt8]) throws(StoreError) -> Notification {
@@ -55,21 +123,6 @@ enum NotificationCodec {
             priority: priority, expiration: expiration, collapseID: collapseID, payload: payload,
             receivedAt: receivedAt, source: source
         )
-    }
-
-    private static func appendShort(_ out: inout [UInt8], _ bytes: [UInt8]) {
-        out.append(UInt8(truncatingIfNeeded: bytes.count))
-        out.append(contentsOf: bytes.prefix(255))
-    }
-
-    private static func appendOptional(_ out: inout [UInt8], _ string: String?) {
-        guard let string else {
-            out.appendBigEndian(self.absent)
-            return
-        }
-        let bytes = Array(string.utf8.prefix(Int(self.absent) - 1))
-        out.appendBigEndian(UInt16(bytes.count))
-        out.append(contentsOf: bytes)
     }
 
     struct Reader {

@@ -27,6 +27,33 @@ enum StoreKeys {
         return key
     }
 
+    /// ``queueKey(_:sequence:)`` laid out on the stack for `body`.
+    static func withQueueKey<T>(_ token: DeviceToken, sequence: UInt64, _ body: (UnsafeRawBufferPointer) throws(StoreError) -> T) throws(StoreError) -> T {
+        let tokenCount = token.bytes.count
+        return try withUnsafeTemporaryAllocation(byteCount: tokenCount + 9, alignment: 1) { key throws(StoreError) -> T in
+            key[0] = UInt8(tokenCount)
+            token.bytes.withUnsafeBytes { tokenBytes in
+                guard let source = tokenBytes.baseAddress, let target = key.baseAddress else { return }
+                (target + 1).copyMemory(from: source, byteCount: tokenCount)
+            }
+            Self.storeBigEndian(sequence, at: 1 + tokenCount, in: key)
+            return try body(UnsafeRawBufferPointer(key))
+        }
+    }
+
+    /// ``expiryKey(expiration:sequence:)`` laid out on the stack for `body`.
+    static func withExpiryKey<T>(expiration: Int64, sequence: UInt64, _ body: (UnsafeRawBufferPointer) throws(StoreError) -> T) throws(StoreError) -> T {
+        try withUnsafeTemporaryAllocation(byteCount: 16, alignment: 1) { key throws(StoreError) -> T in
+            Self.storeBigEndian(UInt64(max(expiration, 0)), at: 0, in: key)
+            Self.storeBigEndian(sequence, at: 8, in: key)
+            return try body(UnsafeRawBufferPointer(key))
+        }
+    }
+
+    private static func storeBigEndian(_ value: UInt64, at offset: Int, in bytes: UnsafeMutableRawBufferPointer) {
+        for index in 0..<8 { bytes[offset + index] = UInt8(truncatingIfNeeded: value >> UInt64(56 - 8 * index)) }
+    }
+
     static func expiryKey(expiration: Int64, sequence: UInt64) -> [UInt8] {
         var key: [UInt8] = []
         key.reserveCapacity(16)

@@ -13,11 +13,10 @@ extension StoreWriter {
 
         let assigned = sequence
         sequence += 1
-        let record = NotificationCodec.encode(notification)
         let maximumStorage = self.configuration.maximumStorageSeconds
         guard notification.isStorable(nowSeconds: nowMillis / 1000, maximumStorageSeconds: maximumStorage) else {
             let status: LogStatus = connected ? .delivered : .discarded
-            try self.putLog(txn, sequence: assigned, status: status, at: nowMillis, record: record)
+            try self.putLog(txn, sequence: assigned, status: status, at: nowMillis, record: NotificationCodec.encode(notification))
             self.publish(.accepted(notification, sequence: assigned, at: nowMillis, status: status, connected: connected))
             return connected ? .deliverOnce : .discarded
         }
@@ -26,11 +25,19 @@ extension StoreWriter {
             try self.replaceOlder(than: notification, txn, nowMillis: nowMillis)
         }
 
-        let queueKey = StoreKeys.queueKey(notification.token, sequence: assigned)
-        try txn.put(self.environment.queue, queueKey, record)
+        // The record is encoded once, straight into its page; the keys are laid out on the stack.
         let expiration = notification.effectiveExpiration(maximumStorageSeconds: maximumStorage)
-        try txn.put(self.environment.expiry, StoreKeys.expiryKey(expiration: expiration, sequence: assigned), queueKey)
-        try txn.put(self.environment.unique, StoreKeys.uniqueKey(notification.uniqueID), queueKey)
+        try StoreKeys.withQueueKey(notification.token, sequence: assigned) { queueKey throws(StoreError) in
+            try txn.reserve(self.environment.queue, key: queueKey, size: NotificationCodec.size(of: notification)) { NotificationCodec.encode(notification, into: $0) }
+            try StoreKeys.withExpiryKey(expiration: expiration, sequence: assigned) { expiryKey throws(StoreError) in
+                try txn.put(self.environment.expiry, key: expiryKey, value: queueKey)
+            }
+            var uniqueID = notification.uniqueID
+            let stored = uniqueID.withUTF8 { uniqueKey in
+                Result { () throws(StoreError) in try txn.put(self.environment.unique, key: UnsafeRawBufferPointer(uniqueKey), value: queueKey) }
+            }
+            try stored.get()
+        }
         let queued = try self.adjustQueueLength(notification.token, by: 1, txn)
         self.publish(.accepted(notification, sequence: assigned, at: nowMillis, status: nil, connected: connected))
 
