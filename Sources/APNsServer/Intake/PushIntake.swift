@@ -88,12 +88,14 @@ struct PushIntake: Sendable {
         let now = call.receivedAt
         let ids = call.ids
         var notification: Notification
-        switch PushValidator().validate(request, nowMillis: now, source: .http2, generateID: { ids.makeID(nowMillis: now) }) {
+        let aps: APSFacts?
+        // One pass over the payload checks it and reads what the lint needs.
+        switch PushValidator().validateReading(request, nowMillis: now, source: .http2, generateID: { ids.makeID(nowMillis: now) }) {
         case .failure(let rejection):
             self.logger.debug("rejected push", metadata: ["apns.reason": "\(rejection.reason.wire)", "apns.detail": "\(rejection.detail ?? "")"])
             return answer(self.refuse(call, rejection))
         case .success(let valid):
-            notification = valid
+            (notification, aps) = valid
         }
         if let credential {
             if let reason = ProviderAuthStateMachine.refusal(of: notification.pushType, credential: credential) {
@@ -104,12 +106,12 @@ struct PushIntake: Sendable {
             case .failure(let reason): return answer(self.refuse(call, Rejection(reason: reason, apnsID: notification.apnsID)))
             }
         }
-        self.store(notification, call, on: eventLoop, answer: answer)
+        self.store(notification, aps: aps, call, on: eventLoop, answer: answer)
     }
 
     /// Hands a valid notification to the relay and answers once it is durable.
-    private func store(_ notification: Notification, _ call: Call, on eventLoop: any EventLoop, answer: @escaping (IntakeOutcome) -> Void) {
-        self.relay.accept(notification, on: eventLoop).assumeIsolated().whenComplete { result in
+    private func store(_ notification: Notification, aps: APSFacts?, _ call: Call, on eventLoop: any EventLoop, answer: @escaping (IntakeOutcome) -> Void) {
+        self.relay.accept(notification, on: eventLoop) { result in
             switch result {
             case .success(let outcome):
                 if let refusal = Relay.refusal(for: outcome) {
@@ -118,7 +120,7 @@ struct PushIntake: Sendable {
                 let metrics = self.inspection.metrics
                 metrics.accepted(.http2, after: .nanoseconds(Int64(NIODeadline.now().uptimeNanoseconds - call.started.uptimeNanoseconds)))
                 if let fault = call.fault { self.inspection.delayed(uniqueID: notification.uniqueID, by: fault) }
-                let warnings = PushLint.warnings(for: notification)
+                let warnings = PushLint.warnings(for: notification, aps: aps)
                 metrics.warned(warnings)
                 answer(.accepted(apnsID: notification.apnsID, uniqueID: self.environment == .development ? notification.uniqueID : nil, warnings: warnings))
             case .failure(let error):

@@ -82,6 +82,29 @@ public final class Relay: Sendable {
         }
     }
 
+    /// ``accept(_:on:)`` with a completion in place of a future (called on `eventLoop` once the
+    /// notification is durable and, for a connected device, handed over): the intake's path, where
+    /// a future and its map cost allocations for every notification. Call on `eventLoop`.
+    func accept(_ notification: Notification, on eventLoop: any EventLoop, completion: @escaping (Result<StoreOutcome, any Error>) -> Void) {
+        let activity = notification.pushType == .liveactivity && self.phone.holdsActivityToken(notification.token)
+        guard !activity, let batcher = self.batchers[ObjectIdentifier(eventLoop)] else {
+            return self.accept(notification, on: eventLoop).assumeIsolated().whenComplete(completion)
+        }
+        let online = self.hub.isConnected(notification.token)
+        let (hub, phone) = (self.hub, self.phone)
+        batcher.enqueue(online ? .acceptForConnectedDevice(notification) : .accept(notification)) { result in
+            if case .success(let outcome) = result {
+                switch outcome {
+                case .queued, .deliverOnce:
+                    // A token no device holds has no hand-over to wait for: the phone decides now.
+                    if !hub.deliver(notification) { _ = phone.takeUndelivered(notification, on: eventLoop) }
+                default: break
+                }
+            }
+            completion(result)
+        }
+    }
+
     /// Runs one store operation in the next group commit of `eventLoop`'s batch. Call on `eventLoop`.
     func submit(_ operation: StoreOperation, on eventLoop: any EventLoop) -> EventLoopFuture<StoreOutcome> {
         guard let batcher = self.batchers[ObjectIdentifier(eventLoop)] else {
