@@ -24,7 +24,18 @@ public struct BinaryPushValidator: Sendable {
         nowMillis: Int64,
         generateID: () -> String = { APNsID.random() }
     ) -> Result<Notification, BinaryRejection> {
-        func reject(_ status: BinaryStatus, _ detail: String) -> Result<Notification, BinaryRejection> {
+        self.validateReading(request, topic: topic, nowMillis: nowMillis, generateID: generateID).map(\.notification)
+    }
+
+    /// ``validate(_:topic:nowMillis:generateID:)``, with what the lint reads of the payload's
+    /// `aps`, gathered by the same pass that checks the payload.
+    public func validateReading(
+        _ request: BinaryPushRequest,
+        topic: String?,
+        nowMillis: Int64,
+        generateID: () -> String = { APNsID.random() }
+    ) -> Result<(notification: Notification, aps: APSFacts?), BinaryRejection> {
+        func reject(_ status: BinaryStatus, _ detail: String) -> Result<(notification: Notification, aps: APSFacts?), BinaryRejection> {
             .failure(BinaryRejection(status: status, identifier: request.identifier, detail: detail))
         }
 
@@ -49,13 +60,13 @@ public struct BinaryPushValidator: Sendable {
             }
             priority = parsed
         }
-        if let problem = JSONObjectValidator.problem(in: request.payload) {
+        let scan = JSONObjectValidator.scan(request.payload)
+        if let problem = scan.problem {
             // As on HTTP/2 (PayloadEmpty): a payload that is not a JSON object counts as no payload.
             return reject(.missingPayload, "the payload is not a JSON object: \(problem)")
         }
 
-        return .success(
-            Notification(
+        let notification = Notification(
                 apnsID: generateID(),
                 uniqueID: generateID(),
                 token: token,
@@ -68,6 +79,6 @@ public struct BinaryPushValidator: Sendable {
                 receivedAt: nowMillis,
                 source: .binary
             )
-        )
+        return .success((notification, scan.aps))
     }
 }

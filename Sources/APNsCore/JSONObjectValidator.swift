@@ -8,21 +8,33 @@ public enum JSONObjectValidator {
     /// `nil` when `bytes` hold exactly one JSON object (surrounding white space allowed),
     /// otherwise what is wrong and where.
     public static func problem(in bytes: [UInt8]) -> String? {
+        self.scan(bytes).problem
+    }
+
+    /// What one pass over a payload finds: whether it is one JSON object (`problem` nil) and, as
+    /// the pass goes by, what ``PushLint`` reads of its `aps` dictionary (nil when it has none).
+    public struct Scan: Sendable {
+        public var problem: String?
+        public var aps: APSFacts?
+    }
+
+    /// Checks `bytes` and gathers the lint's facts in the same pass.
+    public static func scan(_ bytes: [UInt8]) -> Scan {
         bytes.withUnsafeBufferPointer { buffer in
             var scanner = Scanner(bytes: buffer)
             scanner.skipWhitespace()
             guard scanner.peek() == UInt8(ascii: "{") else {
-                return scanner.atEnd ? "no JSON value" : "the top-level value is not an object (offset \(scanner.offset))"
+                return Scan(problem: scanner.atEnd ? "no JSON value" : "the top-level value is not an object (offset \(scanner.offset))")
             }
             do {
-                try scanner.value(depth: 0)
+                try scanner.value(depth: 0, role: .top)
                 scanner.skipWhitespace()
                 guard scanner.atEnd else { throw Failure(offset: scanner.offset, what: "trailing data") }
-                return nil
+                return Scan(problem: nil, aps: scanner.apsFound ? scanner.facts : nil)
             } catch let failure as Failure {
-                return "\(failure.what) at offset \(failure.offset)"
+                return Scan(problem: "\(failure.what) at offset \(failure.offset)")
             } catch {
-                return "unreadable"
+                return Scan(problem: "unreadable")
             }
         }
     }
@@ -32,9 +44,22 @@ public enum JSONObjectValidator {
         var what: String
     }
 
+    /// Where a value sits, as far as the lint cares: the payload itself, `aps`, one of `aps`'s
+    /// members, or a member of `aps.alert` or `aps.sound` when they are dictionaries.
+    enum Role {
+        case other, top, aps
+        case apsMember(APSFacts.Member)
+        case alertMember
+        case soundName
+    }
+
     struct Scanner {
         let bytes: UnsafeBufferPointer<UInt8>
         var offset = 0
+        /// The lint's facts, gathered while the first `aps` member passes by.
+        var facts = APSFacts()
+        var apsFound = false
+        private var apsSeen = false
 
         init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
@@ -57,12 +82,22 @@ public enum JSONObjectValidator {
             self.offset += 1
         }
 
-        mutating func value(depth: Int) throws {
+        mutating func value(depth: Int, role: Role = .other) throws {
             guard depth < JSONObjectValidator.maximumDepth else { throw self.fail("nesting too deep") }
             self.skipWhitespace()
             guard let byte = self.peek() else { throw self.fail("unexpected end") }
+            let start = self.offset
             switch byte {
-            case UInt8(ascii: "{"): try self.object(depth: depth)
+            case UInt8(ascii: "{"):
+                switch role {
+                case .aps:
+                    self.apsFound = true
+                    try self.object(depth: depth, role: .aps)
+                case .apsMember(.alert): try self.object(depth: depth, role: .alertMember)
+                case .apsMember(.sound): try self.object(depth: depth, role: .soundName)
+                case .top: try self.object(depth: depth, role: .top)
+                default: try self.object(depth: depth)
+                }
             case UInt8(ascii: "["): try self.array(depth: depth)
             case UInt8(ascii: "\""): try self.string()
             case UInt8(ascii: "t"): try self.literal("true")
@@ -71,9 +106,14 @@ public enum JSONObjectValidator {
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try self.number()
             default: throw self.fail("unexpected character")
             }
+            switch role {
+            case .apsMember(let member): self.facts.read(member, UnsafeBufferPointer(rebasing: self.bytes[start..<self.offset]))
+            case .soundName: self.facts.readSoundName(UnsafeBufferPointer(rebasing: self.bytes[start..<self.offset]))
+            default: break
+            }
         }
 
-        mutating func object(depth: Int) throws {
+        mutating func object(depth: Int, role: Role = .other) throws {
             try self.expect(UInt8(ascii: "{"))
             self.skipWhitespace()
             if self.peek() == UInt8(ascii: "}") {
@@ -83,10 +123,12 @@ public enum JSONObjectValidator {
             while true {
                 self.skipWhitespace()
                 guard self.peek() == UInt8(ascii: "\"") else { throw self.fail("expected a member name") }
+                let nameStart = self.offset + 1
                 try self.string()
+                let name = UnsafeBufferPointer(rebasing: self.bytes[nameStart..<self.offset - 1])
                 self.skipWhitespace()
                 try self.expect(UInt8(ascii: ":"))
-                try self.value(depth: depth + 1)
+                try self.value(depth: depth + 1, role: self.role(of: name, in: role))
                 self.skipWhitespace()
                 guard let next = self.peek() else { throw self.fail("unexpected end") }
                 self.offset += 1
@@ -95,6 +137,23 @@ public enum JSONObjectValidator {
                     self.offset -= 1
                     throw self.fail("expected ',' or '}'")
                 }
+            }
+        }
+
+        /// The role of the member `name` of an object in `role`.
+        private mutating func role(of name: UnsafeBufferPointer<UInt8>, in role: Role) -> Role {
+            switch role {
+            case .top:
+                // The first `aps` is the one read (as a lookup of the key finds it).
+                guard !self.apsSeen, APSFacts.equal(name, "aps") else { return .other }
+                self.apsSeen = true
+                return .aps
+            case .aps: return .apsMember(APSFacts.Member(name))
+            case .alertMember:
+                if APSFacts.shownAlertKeys.contains(where: { APSFacts.equal(name, $0) }) { self.facts.alertShows = true }
+                return .other
+            case .soundName: return APSFacts.equal(name, "name") ? .soundName : .other
+            default: return .other
             }
         }
 

@@ -147,17 +147,19 @@ public enum JSONValue: Sendable, Equatable {
         mutating func stringBytes() -> ArraySlice<UInt8>? {
             guard self.offset < self.bytes.count, self.bytes[self.offset] == UInt8(ascii: "\"") else { return nil }
             let start = self.offset + 1
-            var index = start
-            while index < self.bytes.count {
-                switch self.bytes[index] {
-                case UInt8(ascii: "\""):
-                    self.offset = index + 1
-                    return self.bytes[start..<index]
-                case UInt8(ascii: "\\"): index += 2
-                default: index += 1
+            // The closing quote is the first one not escaped: found in place, without bounds checks.
+            let end: Int? = self.bytes.withUnsafeBufferPointer { buffer in
+                var index = start
+                while index < buffer.count {
+                    let byte = buffer[index]
+                    if byte == UInt8(ascii: "\""), index < buffer.count { return index }
+                    index += byte == UInt8(ascii: "\\") ? 2 : 1
                 }
+                return nil
             }
-            return nil
+            guard let end else { return nil }
+            self.offset = end + 1
+            return self.bytes[start..<end]
         }
 
         /// Moves past one value without building it.

@@ -27,6 +27,12 @@ public enum PushLint {
     ]
 
     public static func warnings(for notification: Notification) -> [PushWarning] {
+        self.warnings(for: notification, aps: APSFacts(payload: notification.payload))
+    }
+
+    /// The warnings, with the payload's `aps` already read (``JSONObjectValidator/scan(_:)``
+    /// gathers it while validating, so the accept path reads the payload once).
+    public static func warnings(for notification: Notification, aps: APSFacts?) -> [PushWarning] {
         var warnings: [PushWarning] = []
         let type = notification.pushType
         if type == .background && notification.priority == .immediate {
@@ -35,7 +41,7 @@ public enum PushLint {
         if let suffix = Self.topicSuffixes[type], let topic = notification.topic, !topic.hasSuffix(suffix) {
             warnings.append(.init("topic-suffix", "a \(type) push goes to the topic <bundle id>\(suffix); \(topic) is not one, so no \(type) token belongs to it"))
         }
-        guard let aps = APSFacts(payload: notification.payload) else {
+        guard let aps else {
             if type == .alert { warnings.append(.init("alert-without-alert", "an alert push without an aps dictionary shows nothing")) }
             return warnings
         }
@@ -97,7 +103,7 @@ public enum PushLint {
 
 /// What the `aps` dictionary of a payload holds, as far as ``PushLint`` asks: read in one pass
 /// over the bytes, building nothing but what a warning quotes (the accept path runs it).
-struct APSFacts {
+public struct APSFacts: Sendable {
     var alertShows = false
     var hasSound = false
     var hasBadge = false
@@ -111,87 +117,77 @@ struct APSFacts {
     var soundWithoutExtension: String?
 
     /// The `alert` members that make an alert show something.
-    static let shownAlertKeys = ["title", "subtitle", "body", "title-loc-key", "subtitle-loc-key", "loc-key"]
+    static let shownAlertKeys: [StaticString] = ["title", "subtitle", "body", "title-loc-key", "subtitle-loc-key", "loc-key"]
 
-    private init() {}
+    /// The members of `aps` the lint reads.
+    enum Member {
+        case alert, sound, badge, contentAvailable, mutableContent, timestamp, event, other
 
-    /// Nil when the payload has no `aps` object.
-    init?(payload: [UInt8]) {
-        var reader = JSONValue.Reader(bytes: payload)
-        guard reader.seek("aps"), reader.peek() == UInt8(ascii: "{") else { return nil }
-        var facts = APSFacts()
-        guard reader.members({ name, value in facts.read(name, &value) }) else { return nil }
-        self = facts
+        init(_ name: UnsafeBufferPointer<UInt8>) {
+            switch name.count {
+            case 5 where APSFacts.equal(name, "alert"): self = .alert
+            case 5 where APSFacts.equal(name, "sound"): self = .sound
+            case 5 where APSFacts.equal(name, "badge"): self = .badge
+            case 5 where APSFacts.equal(name, "event"): self = .event
+            case 9 where APSFacts.equal(name, "timestamp"): self = .timestamp
+            case 15 where APSFacts.equal(name, "mutable-content"): self = .mutableContent
+            case 17 where APSFacts.equal(name, "content-available"): self = .contentAvailable
+            default: self = .other
+            }
+        }
     }
 
-    private mutating func read(_ name: ArraySlice<UInt8>, _ reader: inout JSONValue.Reader) -> Bool {
-        func named(_ text: StaticString) -> Bool {
-            name.count == text.utf8CodeUnitCount && name.elementsEqual(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
-        }
-        if named("alert") { return self.readAlert(&reader) }
-        if named("sound") { return self.readSound(&reader) }
-        if named("badge") {
+    static func equal(_ bytes: UnsafeBufferPointer<UInt8>, _ text: StaticString) -> Bool {
+        bytes.count == text.utf8CodeUnitCount && bytes.elementsEqual(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    init() {}
+
+    /// One member of `aps`: its value's bytes as they stand in the payload (a dictionary's
+    /// members have been read already, through ``JSONObjectValidator``'s roles).
+    mutating func read(_ member: Member, _ value: UnsafeBufferPointer<UInt8>) {
+        let quoted = value.first == UInt8(ascii: "\"")
+        switch member {
+        case .alert:
+            if quoted { self.alertShows = value.count > 2 }
+        case .sound:
+            self.hasSound = true
+            if quoted { self.check(sound: UnsafeBufferPointer(rebasing: value.dropFirst().dropLast())) }
+        case .badge:
             self.hasBadge = true
-            let start = reader.offset
-            guard reader.skip(depth: 2) else { return false }
-            let bytes = reader.bytes[start..<reader.offset].drop { [0x20, 0x0A, 0x0D, 0x09].contains($0) }
-            if !bytes.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
-                let value = JSONValue.parse(Array(bytes))
-                if let value, PushLint.isWholeNumber(value) { return true }
-                self.badBadge = value ?? .null
+            if !value.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
+                let parsed = JSONValue.parse(Array(value))
+                if let parsed, PushLint.isWholeNumber(parsed) { return }
+                self.badBadge = parsed ?? .null
             }
-            return true
-        }
-        if named("content-available") || named("mutable-content") {
-            let start = reader.offset
-            guard reader.skip(depth: 2) else { return false }
-            let one = JSONValue.parse(Array(reader.bytes[start..<reader.offset]))?.isOne ?? false
-            if named("content-available") { self.contentAvailable = one } else { self.mutableContent = one }
-            return true
-        }
-        if named("timestamp") { self.hasTimestamp = true }
-        if named("event") { self.hasEvent = true }
-        return reader.skip(depth: 2)
-    }
-
-    private mutating func readAlert(_ reader: inout JSONValue.Reader) -> Bool {
-        switch reader.peek() {
-        case UInt8(ascii: "\""):
-            guard let text = reader.stringBytes() else { return false }
-            self.alertShows = !text.isEmpty
-            return true
-        case UInt8(ascii: "{"):
-            return reader.members { name, value in
-                let shown = Self.shownAlertKeys.contains { name.elementsEqual($0.utf8) }
-                if shown { self.alertShows = true }
-                return value.skip(depth: 3)
-            }
-        default:
-            return reader.skip(depth: 2)
+        case .contentAvailable:
+            self.contentAvailable = JSONValue.parse(Array(value))?.isOne ?? false
+        case .mutableContent:
+            self.mutableContent = JSONValue.parse(Array(value))?.isOne ?? false
+        case .timestamp:
+            self.hasTimestamp = true
+        case .event:
+            self.hasEvent = true
+        case .other:
+            break
         }
     }
 
-    private mutating func readSound(_ reader: inout JSONValue.Reader) -> Bool {
-        self.hasSound = true
-        func check(_ sound: ArraySlice<UInt8>) {
-            if !sound.elementsEqual("default".utf8) && !sound.contains(UInt8(ascii: ".")) {
-                self.soundWithoutExtension = String(decoding: sound, as: UTF8.self)
-            }
+    /// The `name` of a sound dictionary.
+    mutating func readSoundName(_ value: UnsafeBufferPointer<UInt8>) {
+        guard value.first == UInt8(ascii: "\"") else { return }
+        self.check(sound: UnsafeBufferPointer(rebasing: value.dropFirst().dropLast()))
+    }
+
+    private mutating func check(sound: UnsafeBufferPointer<UInt8>) {
+        if !APSFacts.equal(sound, "default") && !sound.contains(UInt8(ascii: ".")) {
+            self.soundWithoutExtension = String(decoding: sound, as: UTF8.self)
         }
-        switch reader.peek() {
-        case UInt8(ascii: "\""):
-            guard let sound = reader.stringBytes() else { return false }
-            check(sound)
-            return true
-        case UInt8(ascii: "{"):
-            return reader.members { name, value in
-                guard name.elementsEqual("name".utf8), value.peek() == UInt8(ascii: "\"") else { return value.skip(depth: 3) }
-                guard let sound = value.stringBytes() else { return false }
-                check(sound)
-                return true
-            }
-        default:
-            return reader.skip(depth: 2)
-        }
+    }
+
+    /// Nil when the payload has no `aps` object (or is not one JSON object).
+    init?(payload: [UInt8]) {
+        guard let facts = JSONObjectValidator.scan(payload).aps else { return nil }
+        self = facts
     }
 }

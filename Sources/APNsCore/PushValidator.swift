@@ -27,9 +27,20 @@ public struct PushValidator: Sendable {
         source: Interface = .http2,
         generateID: () -> String = { APNsID.random() }
     ) -> Result<Notification, Rejection> {
+        self.validateReading(request, nowMillis: nowMillis, source: source, generateID: generateID).map(\.notification)
+    }
+
+    /// ``validate(_:nowMillis:source:generateID:)``, with what the lint reads of the payload's
+    /// `aps`, gathered by the same pass that checks the payload (``PushLint/warnings(for:aps:)``).
+    public func validateReading(
+        _ request: PushRequest,
+        nowMillis: Int64,
+        source: Interface = .http2,
+        generateID: () -> String = { APNsID.random() }
+    ) -> Result<(notification: Notification, aps: APSFacts?), Rejection> {
         let suppliedID = request.apnsID.flatMap { APNsID.isCanonical($0) ? $0 : nil }
         let apnsID = suppliedID ?? generateID()
-        func reject(_ reason: Reason, _ detail: String? = nil) -> Result<Notification, Rejection> {
+        func reject(_ reason: Reason, _ detail: String? = nil) -> Result<(notification: Notification, aps: APSFacts?), Rejection> {
             .failure(Rejection(reason: reason, apnsID: apnsID, detail: detail))
         }
 
@@ -94,12 +105,12 @@ public struct PushValidator: Sendable {
                 "payload is \(request.bodyLength) bytes; the limit for \(pushType) is \(pushType.maximumPayloadSize)"
             )
         }
-        if let problem = JSONObjectValidator.problem(in: request.body) {
+        let scan = JSONObjectValidator.scan(request.body)
+        if let problem = scan.problem {
             return reject(.payloadEmpty, "payload is not a JSON object: \(problem)")
         }
 
-        return .success(
-            Notification(
+        let notification = Notification(
                 apnsID: apnsID,
                 uniqueID: generateID(),
                 token: token,
@@ -112,7 +123,7 @@ public struct PushValidator: Sendable {
                 receivedAt: nowMillis,
                 source: source
             )
-        )
+        return .success((notification, scan.aps))
     }
 
     /// Reads the device token out of `/3/device/<token>`. Works on UTF-8 bytes, not characters:

@@ -39,15 +39,16 @@ extension PushIntake {
             }
         }
         var generator = ids
-        let validated = BinaryPushValidator().validate(request, topic: topic, nowMillis: receivedAt) { generator.timeOrderedUUID(nowMillis: receivedAt) }
+        let validated = BinaryPushValidator().validateReading(request, topic: topic, nowMillis: receivedAt) { generator.timeOrderedUUID(nowMillis: receivedAt) }
         ids = generator
         let notification: Notification
+        let aps: APSFacts?
         switch validated {
         case .failure(let rejection):
             self.logger.debug("rejected binary push", metadata: ["apns.status": "\(rejection.status)", "apns.detail": "\(rejection.detail)"])
             return .refused(rejection.status, record: Self.record(request, topic: topic, rejection.status, receivedAt: receivedAt, ids: &ids), fault: nil)
         case .success(let valid):
-            notification = valid
+            (notification, aps) = valid
         }
         if let status = self.binaryEarlyRefusal(of: notification) {
             return .refused(status, record: Self.record(request, topic: topic, status, receivedAt: receivedAt, ids: &ids), fault: nil)
@@ -63,7 +64,7 @@ extension PushIntake {
                 return (refusal, Self.record(request, topic: topic, refusal, receivedAt: receivedAt, id: refusalID()))
             }
             inspection.metrics.accepted(.binary, after: .nanoseconds(Int64(NIODeadline.now().uptimeNanoseconds - started.uptimeNanoseconds)))
-            inspection.metrics.warned(PushLint.warnings(for: notification))
+            inspection.metrics.warned(PushLint.warnings(for: notification, aps: aps))
             return nil
         }.recover { error in
             logger.info("could not store a binary push", metadata: ["store.error": "\(error)"])
