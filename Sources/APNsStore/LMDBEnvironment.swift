@@ -166,6 +166,19 @@ struct Transaction {
         try StoreError.check(mdb_put(self.txn, dbi, &keyVal, &dataVal, 0), "mdb_put", mapSize: self.mapSize)
     }
 
+    /// Puts `value` under `key`, which is usually past every key `dbi` holds (an index whose keys
+    /// grow with time): then as `MDB_APPEND`, which skips the search and fills the last page
+    /// instead of splitting it in the middle (half-empty pages, for keys that only grow); otherwise
+    /// as any put.
+    func putGrowing(_ dbi: MDB_dbi, key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) throws(StoreError) {
+        var keyVal = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        var dataVal = MDB_val(mv_size: value.count, mv_data: UnsafeMutableRawPointer(mutating: value.baseAddress))
+        let appended = mdb_put(self.txn, dbi, &keyVal, &dataVal, UInt32(MDB_APPEND))
+        // MDB_KEYEXIST: the key is not past the last one; a put finds its place.
+        guard appended == MDB_KEYEXIST else { return try StoreError.check(appended, "mdb_put", mapSize: self.mapSize) }
+        try self.put(dbi, key: key, value: value)
+    }
+
     /// Puts a value of `size` bytes under `key`, written in place by `write` into LMDB's own page
     /// (`MDB_RESERVE`: no copy of the value is made).
     func reserve(_ dbi: MDB_dbi, key: UnsafeRawBufferPointer, size: Int, _ write: (UnsafeMutableRawBufferPointer) -> Void) throws(StoreError) {

@@ -30,11 +30,11 @@ extension StoreWriter {
         try StoreKeys.withQueueKey(notification.token, sequence: assigned) { queueKey throws(StoreError) in
             try txn.reserve(self.environment.queue, key: queueKey, size: NotificationCodec.size(of: notification)) { NotificationCodec.encode(notification, into: $0) }
             try StoreKeys.withExpiryKey(expiration: expiration, sequence: assigned) { expiryKey throws(StoreError) in
-                try txn.put(self.environment.expiry, key: expiryKey, value: queueKey)
+                try txn.putGrowing(self.environment.expiry, key: expiryKey, value: queueKey)
             }
             var uniqueID = notification.uniqueID
             let stored = uniqueID.withUTF8 { uniqueKey in
-                Result { () throws(StoreError) in try txn.put(self.environment.unique, key: UnsafeRawBufferPointer(uniqueKey), value: queueKey) }
+                Result { () throws(StoreError) in try txn.putGrowing(self.environment.unique, key: UnsafeRawBufferPointer(uniqueKey), value: queueKey) }
             }
             try stored.get()
         }

@@ -157,7 +157,12 @@ extension StoreWriter {
         value.reserveCapacity(9 + record.count)
         value.appendBigEndian(UInt64(bitPattern: at))
         value.append(contentsOf: record)
-        try txn.put(self.environment.log, StoreKeys.logKey(sequence: sequence), value)
+        // Sequences only grow: the log's pages fill up instead of splitting in the middle.
+        let key = StoreKeys.logKey(sequence: sequence)
+        let stored = key.withUnsafeBytes { key in
+            value.withUnsafeBytes { value in Result { () throws(StoreError) in try txn.putGrowing(self.environment.log, key: key, value: value) } }
+        }
+        try stored.get()
     }
 
     /// Drops the oldest log entries beyond the configured limit.
