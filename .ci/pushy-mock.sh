@@ -43,8 +43,7 @@ cat > "$out/run" <<RUN
 #!/usr/bin/env bash
 # run PORT CERT.pem KEY.pem: Pushy's MockApnsServer on PORT, accepting every notification.
 set -euo pipefail
-key=\$(mktemp)
-trap 'rm -f "\$key"' EXIT
+key="$out/server-key.pkcs8.pem"
 openssl pkcs8 -topk8 -nocrypt -in "\$3" -out "\$key"
 exec java -Djava.library.path="$out/lib" -cp "$out/classes:$cp" PushyMockMain "\$1" "\$2" "\$key"
 RUN
