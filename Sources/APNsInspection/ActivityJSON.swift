@@ -32,18 +32,18 @@ public enum ActivityJSON {
             members.member("type") { $0.string(activity.attributesType) }
             members.member("topic") { $0.string(topic) }
             members.member("deviceId") { $0.string(deviceID) }
-            members.member("attributes") { $0.raw(PhoneJSON.encoded(activity.attributes)) }
-            members.member("contentState") { $0.raw(PhoneJSON.encoded(activity.contentState)) }
+            members.member("attributes") { PhoneJSON.write(activity.attributes, into: &$0) }
+            members.member("contentState") { PhoneJSON.write(activity.contentState, into: &$0) }
             members.member("activityState") { $0.string(activity.activityState.rawValue) }
             members.member("staleDate", time(activity.staleDate))
             members.member("dismissalDate", time(activity.dismissalDate))
-            members.member("relevanceScore") { $0.raw(PhoneJSON.encoded(activity.relevanceScore)) }
+            members.member("relevanceScore") { PhoneJSON.write(activity.relevanceScore, into: &$0) }
             members.member("updateToken") { $0.optionalString(activity.updateToken) }
             members.member("channelId") { $0.optionalString(activity.channelID) }
             members.member("startedBy") { $0.string(activity.startedBy) }
             members.member("startedAt", time(activity.startedAt))
             members.member("endedAt", time(activity.endedAt))
-            members.member("timestamp") { $0.raw(PhoneJSON.encoded(activity.lastTimestamp)) }
+            members.member("timestamp") { PhoneJSON.write(activity.lastTimestamp, into: &$0) }
             members.member("alert") { $0.raw(PhoneJSON.encoded(activity.alert)) }
             members.member("alertedAt", time(activity.alertedAt))
             guard history else { return }
@@ -56,7 +56,7 @@ public enum ActivityJSON {
                         fields.member("code") { $0.optionalString(item.code) }
                         fields.member("reason") { $0.optionalString(item.reason) }
                         fields.member("uniqueId") { $0.optionalString(item.uniqueID) }
-                        fields.member("priority") { $0.raw(PhoneJSON.encoded(item.priority)) }
+                        fields.member("priority") { writer in if let priority = item.priority { writer.number(priority) } else { writer.raw("null") } }
                     }
                 }
             }

@@ -5,6 +5,28 @@ import Foundation
 /// The admin API's JSON of the emulated phone: apps, presentations, responses.
 public enum PhoneJSON {
     /// A value's JSON text (`null` for nil), keys sorted so the same value reads the same.
+    /// A JSON value as ``encoded(_:)`` writes it (keys sorted, slashes as they are), without a
+    /// `JSONEncoder`: an activity's attributes and content state go into every document about it,
+    /// and a broadcast writes one for each of thousands of activities.
+    static func write(_ value: AnyJSON, into writer: inout JSONWriter) {
+        switch value {
+        case .null: writer.raw("null")
+        case .bool(let flag): writer.raw(flag ? "true" : "false")
+        case .number(let number): if number.isFinite { writer.number(number) } else { writer.raw("null") }
+        case .string(let text): writer.string(text)
+        case .array(let items): writer.array(items) { writer, item in Self.write(item, into: &writer) }
+        case .object(let members):
+            writer.object { fields in
+                for key in members.keys.sorted() { if let item = members[key] { fields.member(key) { Self.write(item, into: &$0) } } }
+            }
+        }
+    }
+
+    /// A number, or `null` for none (or one JSON cannot write).
+    static func write(_ number: Double?, into writer: inout JSONWriter) {
+        if let number, number.isFinite { writer.number(number) } else { writer.raw("null") }
+    }
+
     public static func encoded<T: Encodable>(_ value: T?) -> String {
         guard let value else { return "null" }
         let encoder = JSONEncoder()

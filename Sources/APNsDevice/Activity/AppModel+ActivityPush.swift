@@ -94,14 +94,22 @@ extension AppModel {
     }
 
     /// A push to an activity's update token: `update` or `end`.
-    mutating func applyPush(_ push: ActivityPush, to id: String, uniqueID: String, now: Int64, limits: ActivityLimits) -> ActivityReport {
+    /// - Parameters:
+    ///   - hint: where the activity probably is in `activities` (a broadcast looks them all up once).
+    ///   - contentStates: content states already decoded from this push, by attributes type (a
+    ///     broadcast decodes the payload once per type, not once per activity).
+    mutating func applyPush(
+        _ push: ActivityPush, to id: String, uniqueID: String, now: Int64, limits: ActivityLimits, hint: Int? = nil,
+        contentStates: ContentStateCache? = nil
+    ) -> ActivityReport {
         let event = push.event ?? ""
+        let found = hint.flatMap { $0 < self.activities.count && self.activities[$0].id == id ? $0 : nil } ?? self.activities.firstIndex(where: { $0.id == id })
         func ignore(_ code: String, _ reason: String) -> ActivityReport {
             var report = ActivityReport(event: event, outcome: .ignored(code), reason: reason, activityID: id)
-            if let state = self.activities.first(where: { $0.id == id })?.activityState { report.changes.append(ActivityChange(id, "ignored", state)) }
+            if let found { report.changes.append(ActivityChange(id, "ignored", self.activities[found].activityState)) }
             return report
         }
-        guard let index = self.activities.firstIndex(where: { $0.id == id }) else { return ignore("unknown-activity", "the activity for this token is gone") }
+        guard let index = found else { return ignore("unknown-activity", "the activity for this token is gone") }
         guard self.activities[index].isRunning else { return ignore("activity-ended", "the activity already \(self.activities[index].activityState.rawValue); pushes to it are ignored") }
         guard event == ActivityPush.update || event == ActivityPush.end else {
             return ignore("wrong-event", "an update token takes event \"update\" or \"end\"; this push's event is \(push.event.map { "\"\($0)\"" } ?? "missing")")
@@ -125,7 +133,8 @@ extension AppModel {
             guard let type = self.activityTypes[typeName] else {
                 return ignore("unknown-attributes-type", "the app no longer declares the activity type \(typeName), so its content state cannot be decoded")
             }
-            switch ActivityDecoder.decode(type.contentState, at: ["aps", "content-state"], in: push.payload) {
+            let decoded = contentStates?.decode(typeName, type.contentState, push.payload) ?? ActivityDecoder.decode(type.contentState, at: ["aps", "content-state"], in: push.payload)
+            switch decoded {
             case .success(let value): state = value
             case .failure(let error): return ignore("content-state-decode", "unable to decode content state: \(error)")
             }
@@ -190,3 +199,16 @@ extension AppModel {
 
 /// A new activity identifier, as ActivityKit's are: a UUID.
 func issueActivityID() -> String { UUID().uuidString }
+
+/// Content states decoded from one push, by attributes type: a broadcast's payload is the same for
+/// every subscribed activity, so it is decoded once per type it meets.
+final class ContentStateCache {
+    private var decoded: [String: Result<AnyJSON, ActivityDecodingError>] = [:]
+
+    func decode(_ typeName: String, _ fields: [ActivityField], _ payload: [UInt8]) -> Result<AnyJSON, ActivityDecodingError> {
+        if let known = self.decoded[typeName] { return known }
+        let result = ActivityDecoder.decode(fields, at: ["aps", "content-state"], in: payload)
+        self.decoded[typeName] = result
+        return result
+    }
+}

@@ -185,8 +185,17 @@ extension Phone {
         var messages: [DeviceServerMessage] = report.tokens.compactMap { change in
             DeviceToken(hex: change.token).map { .activityToken(topic: topic, activityID: change.activityID, token: $0) }
         }
+        // A broadcast's report holds a change for each of the app's subscribed activities: they
+        // are found by id through an index, not a scan of the list each.
+        var positions: [String: Int] = [:]
+        if report.changes.count > 4 {
+            positions.reserveCapacity(app.activities.count)
+            for (index, activity) in app.activities.enumerated() where positions[activity.id] == nil { positions[activity.id] = index }
+        }
         for change in report.changes where change.change != "token" {
-            guard let activity = app.activities.first(where: { $0.id == change.activityID }) else { continue }
+            let index = report.changes.count > 4 ? positions[change.activityID] : app.activities.firstIndex(where: { $0.id == change.activityID })
+            guard let index else { continue }
+            let activity = app.activities[index]
             messages.append(.activity(topic: topic, document: Self.activityDocument(change.change, reason: change.change == "ignored" ? report.reason : nil, activity, topic: topic)))
         }
         return messages
