@@ -63,12 +63,11 @@ public final class Journal: Sendable {
                 switch change {
                 case .accepted(let notification, let sequence, let at, let logged, let connected):
                     let status = logged.map(JournalStatus.init) ?? .queued
-                    let entry = state.journal.append(
-                        .accepted(notification), status: status, statusAt: logged == nil ? nil : at, sequence: sequence,
-                        marks: logged == nil && !connected ? .storedOffline : []
-                    )
-                    self.count(entry, notification, logged: logged)
-                    guard heard else { continue }
+                    let marks: DeliveryMarks = logged == nil && !connected ? .storedOffline : []
+                    // No copy of the entry is made unless someone listens: this runs for every notification.
+                    let id = state.journal.add(.accepted(notification), status: status, statusAt: logged == nil ? nil : at, sequence: sequence, marks: marks)
+                    self.count(status: status, marks: marks, notification, logged: logged)
+                    guard heard, let entry = state.journal.entry(id: id) else { continue }
                     Self.emit(Event(kind: "accepted", entry: entry), &state)
                     if logged != nil { Self.emit(Event(kind: status.rawValue, entry: entry), &state) }
                 case .left(let notification, let sequence, let logged, let at):
@@ -90,11 +89,12 @@ public final class Journal: Sendable {
     }
 
     /// Counts an accepted notification's first steps among the Console's metrics.
-    private func count(_ entry: JournalEntry, _ notification: Notification, logged: LogStatus?) {
+    private func count(status: JournalStatus, marks: DeliveryMarks, _ notification: Notification, logged: LogStatus?) {
         guard let console = self.console else { return }
         console.count(metric: ConsoleMetrics.receivedIndex, notification)
-        if entry.marks.contains(.storedOffline) { console.count(metric: ConsoleMetrics.storedOfflineIndex, notification) }
-        if logged != nil, let name = DeliveryLog.outcomeName(entry.status, entry.marks, entry.presentation) { console.count(name, notification) }
+        if marks.contains(.storedOffline) { console.count(metric: ConsoleMetrics.storedOfflineIndex, notification) }
+        // A new entry has no presentation yet.
+        if logged != nil, let name = DeliveryLog.outcomeName(status, marks, nil) { console.count(name, notification) }
     }
 
     /// Records a request a provider got an error for.

@@ -7,13 +7,14 @@ import APNsCore
 public struct JournalState: Sendable {
     public let capacity: Int
     private var slots: [JournalEntry?]
-    private var bySequence: [UInt64: UInt64] = [:]
+    private var bySequence: SequenceIndex
     /// The id the next entry gets; ids start at 1.
     private(set) var nextID: UInt64 = 1
 
     public init(capacity: Int) {
         self.capacity = max(1, capacity)
         self.slots = Array(repeating: nil, count: self.capacity)
+        self.bySequence = SequenceIndex(capacity: self.capacity)
     }
 
     /// The oldest id that can still be in the ring.
@@ -33,12 +34,32 @@ public struct JournalState: Sendable {
         fault: FaultMark? = nil,
         marks: DeliveryMarks = DeliveryMarks()
     ) -> JournalEntry {
-        let entry = JournalEntry(id: self.nextID, push: push, status: status, statusAt: statusAt, sequence: sequence, fault: fault, marks: marks)
-        let slot = self.slot(entry.id)
-        if let evicted = self.slots[slot]?.sequence { self.bySequence[evicted] = nil }
-        self.slots[slot] = entry
-        if let sequence { self.bySequence[sequence] = entry.id }
+        let id = self.add(push, status: status, statusAt: statusAt, sequence: sequence, fault: fault, marks: marks)
+        return self.slots[self.slot(id)] ?? JournalEntry(id: id, push: push, status: status, statusAt: statusAt, sequence: sequence, fault: fault, marks: marks)
+    }
+
+    /// ``append(_:status:statusAt:sequence:fault:marks:)`` without a copy of the entry back: its id.
+    @discardableResult
+    public mutating func add(
+        _ push: JournalEntry.Push,
+        status: JournalStatus,
+        statusAt: Int64? = nil,
+        sequence: UInt64? = nil,
+        fault: FaultMark? = nil,
+        marks: DeliveryMarks = DeliveryMarks()
+    ) -> UInt64 {
+        let id = self.nextID
+        let slot = self.slot(id)
+        if let evicted = self.slots[slot]?.sequence { self.bySequence.remove(evicted) }
+        self.slots[slot] = JournalEntry(id: id, push: push, status: status, statusAt: statusAt, sequence: sequence, fault: fault, marks: marks)
+        if let sequence { self.bySequence.set(sequence, id) }
         self.nextID += 1
+        return id
+    }
+
+    /// The entry with this id, if the ring still holds it.
+    public func entry(id: UInt64) -> JournalEntry? {
+        guard let entry = self.slots[self.slot(id)], entry.id == id else { return nil }
         return entry
     }
 
@@ -128,7 +149,7 @@ public struct JournalState: Sendable {
         let removed = Array(self.newestFirst().filter(filter.matches))
         for entry in removed {
             self.slots[self.slot(entry.id)] = nil
-            if let sequence = entry.sequence { self.bySequence[sequence] = nil }
+            if let sequence = entry.sequence { self.bySequence.remove(sequence) }
         }
         return removed
     }
@@ -136,6 +157,6 @@ public struct JournalState: Sendable {
     /// Forgets everything (ids keep growing, so old cursors stay harmless).
     public mutating func removeAll() {
         self.slots = Array(repeating: nil, count: self.capacity)
-        self.bySequence = [:]
+        self.bySequence.removeAll()
     }
 }
