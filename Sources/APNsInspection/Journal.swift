@@ -65,7 +65,7 @@ public final class Journal: Sendable {
                     let status = logged.map(JournalStatus.init) ?? .queued
                     let marks: DeliveryMarks = logged == nil && !connected ? .storedOffline : []
                     // No copy of the entry is made unless someone listens: this runs for every notification.
-                    let id = state.journal.add(.accepted(notification), status: status, statusAt: logged == nil ? nil : at, sequence: sequence, marks: marks)
+                    let id = state.journal.add(JournalEntry(id: 0, push: .accepted(notification), status: status, statusAt: logged == nil ? nil : at, sequence: sequence, marks: marks))
                     self.count(status: status, marks: marks, notification, logged: logged)
                     guard heard, let entry = state.journal.entry(id: id) else { continue }
                     Self.emit(Event(kind: "accepted", entry: entry), &state)

@@ -34,25 +34,21 @@ public struct JournalState: Sendable {
         fault: FaultMark? = nil,
         marks: DeliveryMarks = DeliveryMarks()
     ) -> JournalEntry {
-        let id = self.add(push, status: status, statusAt: statusAt, sequence: sequence, fault: fault, marks: marks)
-        return self.slots[self.slot(id)] ?? JournalEntry(id: id, push: push, status: status, statusAt: statusAt, sequence: sequence, fault: fault, marks: marks)
+        let entry = JournalEntry(id: 0, push: push, status: status, statusAt: statusAt, sequence: sequence, fault: fault, marks: marks)
+        let id = self.add(entry)
+        return self.entry(id: id) ?? entry
     }
 
-    /// ``append(_:status:statusAt:sequence:fault:marks:)`` without a copy of the entry back: its id.
+    /// Adds `entry` (its id set here) as the newest, without a copy of it back: its id.
     @discardableResult
-    public mutating func add(
-        _ push: JournalEntry.Push,
-        status: JournalStatus,
-        statusAt: Int64? = nil,
-        sequence: UInt64? = nil,
-        fault: FaultMark? = nil,
-        marks: DeliveryMarks = DeliveryMarks()
-    ) -> UInt64 {
+    mutating func add(_ entry: JournalEntry) -> UInt64 {
         let id = self.nextID
         let slot = self.slot(id)
         if let evicted = self.slots[slot]?.sequence { self.bySequence.remove(evicted) }
-        self.slots[slot] = JournalEntry(id: id, push: push, status: status, statusAt: statusAt, sequence: sequence, fault: fault, marks: marks)
-        if let sequence { self.bySequence.set(sequence, id) }
+        var entry = entry
+        entry.id = id
+        if let sequence = entry.sequence { self.bySequence.set(sequence, id) }
+        self.slots[slot] = entry
         self.nextID += 1
         return id
     }
