@@ -31,7 +31,7 @@ struct PushIntake: Sendable {
         var fault: FaultMark?
 
         /// The `apns-id` an error answer carries: the provider's when it is canonical, else a new one.
-        var answerID: String { self.request.apnsID.flatMap { APNsID.isCanonical($0) ? $0 : nil } ?? self.ids.makeID() }
+        func answerID() -> String { self.request.apnsID.flatMap { APNsID.isCanonical($0) ? $0 : nil } ?? self.ids.makeID() }
     }
 
     /// A call for `request`, received now.
@@ -49,7 +49,7 @@ struct PushIntake: Sendable {
         switch authentication {
         case .refuse(let reason)?:
             self.logger.info("refused a provider: \(reason.wire): \(reason.explanation)", metadata: ["apns.topic": "\(call.request.topic ?? "-")"])
-            return answer(self.refuse(call, Rejection(reason: reason, apnsID: call.answerID)))
+            return answer(self.refuse(call, Rejection(reason: reason, apnsID: call.answerID())))
         case .allow(let allowed, _)?:
             credential = allowed
         case nil:
@@ -63,7 +63,7 @@ struct PushIntake: Sendable {
         switch rule.action {
         case .respond(let wire, let status, _):
             let reason = Reason.injected(wire: wire ?? "", status: status)
-            answer(self.refuse(call, Rejection(reason: reason, apnsID: call.answerID, detail: "injected by fault rule \(rule.id)")))
+            answer(self.refuse(call, Rejection(reason: reason, apnsID: call.answerID(), detail: "injected by fault rule \(rule.id)")))
         case .delay(let delay):
             eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(delay)) {
                 self.process(call, credential: credential, on: eventLoop, answer: answer)
@@ -83,7 +83,7 @@ struct PushIntake: Sendable {
         if BroadcastRoute.claims(request.path) { return self.manageChannels(call, credential: credential, on: eventLoop, answer: answer) }
         if self.channelsOnly {
             let reason = Reason.badPath.explained("the channels port serves /1/apps/<bundle id>/channels and /all-channels only")
-            return answer(self.refuse(call, Rejection(reason: reason, apnsID: call.answerID)))
+            return answer(self.refuse(call, Rejection(reason: reason, apnsID: call.answerID())))
         }
         let now = call.receivedAt
         let ids = call.ids
@@ -133,7 +133,7 @@ struct PushIntake: Sendable {
     /// A request refused before its body is complete (its header list too large, its body
     /// longer than any push type allows): journaled, and the outcome to answer with.
     func refuseEarly(_ call: Call, _ reason: Reason, detail: String) -> IntakeOutcome {
-        self.refuse(call, Rejection(reason: reason, apnsID: call.answerID, detail: detail))
+        self.refuse(call, Rejection(reason: reason, apnsID: call.answerID(), detail: detail))
     }
 
     /// Journals a refusal and gives the outcome a provider sees: a channel request's as the
