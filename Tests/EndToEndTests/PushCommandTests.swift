@@ -218,7 +218,12 @@ struct PushCommandTests {
             if [ "$4" = "fail.me" ]; then echo "Invalid device: booted" >&2; exit 148; fi
             echo "Notification sent to '$4'"
             """
-        try script.write(toFile: bin + "/xcrun", atomically: true, encoding: .utf8)
+        // Copied into place by another process: a descriptor this process held on the file
+        // (inherited by a child another test forks meanwhile) would make its exec fail with
+        // ETXTBSY, which under load it once did.
+        try script.write(toFile: directory.appending("xcrun.sh"), atomically: true, encoding: .utf8)
+        let copied = try await Subprocess.run("cp", [directory.appending("xcrun.sh"), bin + "/xcrun"])
+        try #require(copied.status == 0, "cp: \(copied.stderr)")
         chmod(bin + "/xcrun", 0o755)
         let emulator = try await EmulatorProcess.start(
             arguments: ["--forward-to-simulator", "booted", "--data-dir", directory.appending("data"), "--certs-dir", directory.appending("certs")],
