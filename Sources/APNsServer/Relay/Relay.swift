@@ -47,61 +47,34 @@ public final class Relay: Sendable {
     /// Stores `notification` and, once it is durable, hands it to its device if one is connected.
     /// The future completes on `eventLoop` after the commit. Call on `eventLoop`.
     public func accept(_ notification: Notification, on eventLoop: any EventLoop) -> EventLoopFuture<StoreOutcome> {
+        let promise = eventLoop.makePromise(of: StoreOutcome.self)
+        self.accept(notification, on: eventLoop) { promise.completeWith($0) }
+        return promise.futureResult
+    }
+
+    /// ``accept(_:on:)`` with a completion in place of a future, called on `eventLoop` (the
+    /// intake's path: a future and its maps cost allocations for every notification). Call on
+    /// `eventLoop`.
+    func accept(_ notification: Notification, on eventLoop: any EventLoop, completion: @escaping (Result<StoreOutcome, any Error>) -> Void) {
         // Whether the device is connected is decided at acceptance: it matters for expiration 0.
         // A Live Activity token is always reachable: the phone itself takes its pushes.
         let activity = notification.pushType == .liveactivity && self.phone.holdsActivityToken(notification.token)
         let online = activity || self.hub.isConnected(notification.token)
-        let operation: StoreOperation = online ? .acceptForConnectedDevice(notification) : .accept(notification)
-        let (hub, phone) = (self.hub, self.phone)
-        let stored = self.submit(operation, on: eventLoop)
-        guard activity else {
-            return stored.map { outcome in
-                switch outcome {
-                case .queued, .deliverOnce:
-                    // A token no device holds has no hand-over to wait for: the phone decides now.
-                    if !hub.deliver(notification) { _ = phone.takeUndelivered(notification, on: eventLoop) }
-                default: break
-                }
-                return outcome
-            }
+        guard let batcher = self.batchers[ObjectIdentifier(eventLoop)] else {
+            // Every listener runs on the emulator's own group; anything else is a wiring mistake.
+            return completion(.failure(ServerError(.store, subject: "relay", "submitted from an event loop outside the emulator's group")))
         }
-        // A Live Activity token's pushes go to ActivityKit, not to the app: the phone applies them,
-        // and the answer waits until that is durable, so that every admin read after the 200 shows
-        // the push's final outcome (read-your-writes).
-        return stored.flatMap { outcome in
-            switch outcome {
-            case .queued, .deliverOnce:
-                if !hub.deliver(notification), let applied = phone.takeUndelivered(notification, on: eventLoop) {
-                    // The push itself is durable either way: a phone change that failed to save is
-                    // applied again at the next start (resumeActivityPushes), so the answer stays 200.
-                    return applied.map { outcome }.recover { _ in outcome }
-                }
-            default: break
-            }
-            return eventLoop.makeSucceededFuture(outcome)
-        }
-    }
-
-    /// ``accept(_:on:)`` with a completion in place of a future (called on `eventLoop` once the
-    /// notification is durable and, for a connected device, handed over): the intake's path, where
-    /// a future and its map cost allocations for every notification. Call on `eventLoop`.
-    func accept(_ notification: Notification, on eventLoop: any EventLoop, completion: @escaping (Result<StoreOutcome, any Error>) -> Void) {
-        let activity = notification.pushType == .liveactivity && self.phone.holdsActivityToken(notification.token)
-        guard !activity, let batcher = self.batchers[ObjectIdentifier(eventLoop)] else {
-            return self.accept(notification, on: eventLoop).assumeIsolated().whenComplete(completion)
-        }
-        let online = self.hub.isConnected(notification.token)
         let (hub, phone) = (self.hub, self.phone)
         batcher.enqueue(online ? .acceptForConnectedDevice(notification) : .accept(notification)) { result in
-            if case .success(let outcome) = result {
-                switch outcome {
-                case .queued, .deliverOnce:
-                    // A token no device holds has no hand-over to wait for: the phone decides now.
-                    if !hub.deliver(notification) { _ = phone.takeUndelivered(notification, on: eventLoop) }
-                default: break
-                }
-            }
-            completion(result)
+            guard case .success(let outcome) = result, outcome.isTaken, !hub.deliver(notification) else { return completion(result) }
+            // A token no device holds has no hand-over to wait for: the phone decides now. A Live
+            // Activity token's pushes go to ActivityKit, not to the app, and the answer waits until
+            // the phone's change is durable, so that every admin read after the 200 shows the push's
+            // final outcome (read-your-writes). The push itself is durable either way: a phone change
+            // that failed to save is applied again at the next start (resumeActivityPushes), so the
+            // answer stays 200.
+            guard let applied = phone.takeUndelivered(notification, on: eventLoop), activity else { return completion(result) }
+            applied.assumeIsolated().whenComplete { _ in completion(result) }
         }
     }
 
@@ -141,6 +114,16 @@ public final class Relay: Sendable {
         case .mapFull: return .serviceUnavailable
         case .closed: return .shutdown
         default: return .internalServerError
+        }
+    }
+}
+
+extension StoreOutcome {
+    /// Whether the store took the notification for its device (queued, or to deliver once now).
+    fileprivate var isTaken: Bool {
+        switch self {
+        case .queued, .deliverOnce: return true
+        default: return false
         }
     }
 }
