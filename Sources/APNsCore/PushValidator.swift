@@ -55,48 +55,12 @@ public struct PushValidator: Sendable {
             return reject(.badMessageId, "apns-id must be a UUID in the form 8-4-4-4-12")
         }
 
-        var pushType = PushType.alert
-        if let value = request.pushType {
-            guard let parsed = PushType(rawValue: value) else { return reject(.invalidPushType) }
-            pushType = parsed
+        let fields: Fields
+        switch Self.fields(of: request) {
+        case .failure(let refusal): return reject(refusal.reason, refusal.detail)
+        case .success(let checked): fields = checked
         }
-
-        var priority = Priority.immediate
-        if let value = request.priority {
-            guard let number = UInt8(value), let parsed = Priority(rawValue: number) else {
-                return reject(.badPriority)
-            }
-            priority = parsed
-        }
-        // A background push at priority 10 is accepted (PushLint warns): Apple's guide calls it an
-        // error, but providers' reports show APNs answering 200 and devices not waking the app.
-
-        var expiration: Int64? = nil
-        if let value = request.expiration {
-            guard !value.isEmpty, value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let seconds = Int64(value) else {
-                return reject(.badExpirationDate)
-            }
-            expiration = seconds
-        }
-
-        let topic = request.topic.flatMap { $0.isEmpty ? nil : $0 }
-        if let topic {
-            guard topic.utf8.count <= Self.maximumTopicLength, topic.utf8.allSatisfy({ $0 > 0x20 && $0 != 0x7F })
-            else { return reject(.badTopic) }
-        } else if request.authorization != nil {
-            // Token-based providers must always name the topic.
-            return reject(.missingTopic)
-        }
-        // A VoIP topic takes only VoIP pushes: providers report InvalidPushType for a `.voip`
-        // topic sent with no push type (alert).
-        if let topic, topic.hasSuffix(".voip"), pushType != .voip {
-            return reject(.invalidPushType, "\(topic) is a VoIP topic: apns-push-type must be voip, not \(pushType)")
-        }
-
-        let collapseID = request.collapseID.flatMap { $0.isEmpty ? nil : $0 }
-        if let collapseID, collapseID.utf8.count > Self.maximumCollapseIDLength {
-            return reject(.badCollapseId)
-        }
+        let pushType = fields.pushType
 
         if request.bodyLength == 0 { return reject(.payloadEmpty) }
         if request.bodyLength > pushType.maximumPayloadSize {
@@ -114,16 +78,84 @@ public struct PushValidator: Sendable {
                 apnsID: apnsID,
                 uniqueID: generateID(),
                 token: token,
-                topic: topic,
+                topic: fields.topic,
                 pushType: pushType,
-                priority: priority,
-                expiration: expiration,
-                collapseID: collapseID,
+                priority: fields.priority,
+                expiration: fields.expiration,
+                collapseID: fields.collapseID,
                 payload: request.body,
                 receivedAt: nowMillis,
                 source: source
             )
         return .success((notification, scan.aps))
+    }
+
+    /// The header fields after the path and the ids: push type, priority, expiration, topic,
+    /// collapse id, in the order APNs checks them.
+    struct Fields {
+        var pushType: PushType
+        var priority: Priority
+        var expiration: Int64?
+        var topic: String?
+        var collapseID: String?
+    }
+
+    /// A refusal before the `apns-id` of the answer is known.
+    struct Refusal: Error {
+        var reason: Reason
+        var detail: String?
+
+        init(_ reason: Reason, _ detail: String? = nil) {
+            self.reason = reason
+            self.detail = detail
+        }
+    }
+
+    static func fields(of request: PushRequest) -> Result<Fields, Refusal> {
+        var pushType = PushType.alert
+        if let value = request.pushType {
+            guard let parsed = PushType(rawValue: value) else { return .failure(Refusal(.invalidPushType)) }
+            pushType = parsed
+        }
+
+        var priority = Priority.immediate
+        if let value = request.priority {
+            guard let number = UInt8(value), let parsed = Priority(rawValue: number) else {
+                return .failure(Refusal(.badPriority))
+            }
+            priority = parsed
+        }
+        // A background push at priority 10 is accepted (PushLint warns): Apple's guide calls it an
+        // error, but providers' reports show APNs answering 200 and devices not waking the app.
+
+        var expiration: Int64? = nil
+        if let value = request.expiration {
+            guard !value.isEmpty, value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let seconds = Int64(value) else {
+                return .failure(Refusal(.badExpirationDate))
+            }
+            expiration = seconds
+        }
+
+        let topic = request.topic.flatMap { $0.isEmpty ? nil : $0 }
+        if let topic {
+            guard topic.utf8.count <= Self.maximumTopicLength, topic.utf8.allSatisfy({ $0 > 0x20 && $0 != 0x7F })
+            else { return .failure(Refusal(.badTopic)) }
+        } else if request.authorization != nil {
+            // Token-based providers must always name the topic.
+            return .failure(Refusal(.missingTopic))
+        }
+        // A VoIP topic takes only VoIP pushes: providers report InvalidPushType for a `.voip`
+        // topic sent with no push type (alert).
+        if let topic, topic.hasSuffix(".voip"), pushType != .voip {
+            return .failure(Refusal(.invalidPushType, "\(topic) is a VoIP topic: apns-push-type must be voip, not \(pushType)"))
+        }
+
+        let collapseID = request.collapseID.flatMap { $0.isEmpty ? nil : $0 }
+        if let collapseID, collapseID.utf8.count > Self.maximumCollapseIDLength {
+            return .failure(Refusal(.badCollapseId))
+        }
+
+        return .success(Fields(pushType: pushType, priority: priority, expiration: expiration, topic: topic, collapseID: collapseID))
     }
 
     /// Reads the device token out of `/3/device/<token>`. Works on UTF-8 bytes, not characters:
