@@ -1,44 +1,37 @@
 import APNsCore
 import APNsDevice
 import APNsInspection
-import Foundation
 import NIOCore
 
+/// `GET /api/v1/channels?bundleId=`, `GET /api/v1/channels/<id>` (the id percent-encoded or
+/// not: a base64 id may hold `/`), `PUT /api/v1/apps/<bundleId>/broadcast`.
 extension AdminRouter {
-    /// `GET /api/v1/channels?bundleId=`, `GET /api/v1/channels/<id>` (the id percent-encoded or
-    /// not: a base64 id may hold `/`), `PUT /api/v1/apps/<bundleId>/broadcast`.
-    func routeChannels(_ request: Request) throws(InspectionError) -> EventLoopFuture<Reply> {
-        let segments = request.segments
-        let now = self.clock.nowMillis
-        if segments[2] == "apps" {
-            let bundleID = segments[3]
-            return try request.only("PUT") { () throws(InspectionError) in
-                let document = try RequestDocument.decode(BroadcastSettingDocument.self, from: request.body, example: BroadcastSettingDocument.example)
-                return request.later(
-                    self.relay.channels.setEnabled(bundleID, document.enabled, on: request.eventLoop).map { deleted in
-                        var writer = JSONWriter()
-                        writer.object { members in
-                            members.member("bundleId") { $0.string(bundleID) }
-                            members.member("enabled") { $0.raw(document.enabled ? "true" : "false") }
-                            members.member("deletedChannels") { $0.number(deleted.count) }
-                        }
-                        return Response(status: 200, body: writer.bytes)
-                    }.recover { Self.error(503, "could not save the setting: \($0)") })
-            }
+    func channelList(bundleID: String?) -> Response {
+        let subscribers = self.relay.phone.subscriptionCounts()
+        let channels = self.relay.channels.read { book in
+            book.channels.values.filter { !$0.isDeleted && (bundleID == nil || $0.bundleID == bundleID) }.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
         }
-        return try request.only("GET") {
-            let subscribers = self.relay.phone.subscriptionCounts()
-            guard segments.count > 3 else {
-                let bundleID = request.query["bundleId"]
-                let channels = self.relay.channels.read { book in
-                    book.channels.values.filter { !$0.isDeleted && (bundleID == nil || $0.bundleID == bundleID) }.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
-                }
-                return request.now(Response(status: 200, body: ChannelJSON.list(channels, subscribers: subscribers, now: now)))
+        return Response(status: 200, body: ChannelJSON.list(channels, subscribers: subscribers, now: self.clock.nowMillis))
+    }
+
+    func channel(id: String) -> Response {
+        guard let channel = self.relay.channels.read({ $0.channels[id] }) else { return Self.error(.notFound, "no broadcast channel \(id)") }
+        let subscribers = self.relay.phone.subscriptionCounts()
+        return Response(status: 200, body: ChannelJSON.one(channel, subscribers: subscribers[id] ?? 0, now: self.clock.nowMillis))
+    }
+
+    /// `PUT /api/v1/apps/<bundleId>/broadcast` `{"enabled"}`: the app's broadcast capability;
+    /// turning it off deletes the app's channels, as Apple's developer portal does.
+    func setBroadcast(_ bundleID: String, body: [UInt8], on eventLoop: any EventLoop) throws(InspectionError) -> EventLoopFuture<Response> {
+        let document = try RequestDocument.decode(BroadcastSettingDocument.self, from: body, example: BroadcastSettingDocument.example)
+        return self.relay.channels.setEnabled(bundleID, document.enabled, on: eventLoop).map { deleted in
+            var writer = JSONWriter()
+            writer.object { members in
+                members.member("bundleId") { $0.string(bundleID) }
+                members.member("enabled") { $0.raw(document.enabled ? "true" : "false") }
+                members.member("deletedChannels") { $0.number(deleted.count) }
             }
-            let raw = segments[3...].joined(separator: "/")
-            let id = raw.removingPercentEncoding ?? raw
-            guard let channel = self.relay.channels.read({ $0.channels[id] }) else { return request.now(Self.error(404, "no broadcast channel \(id)")) }
-            return request.now(Response(status: 200, body: ChannelJSON.one(channel, subscribers: subscribers[id] ?? 0, now: now)))
-        }
+            return Response(status: 200, body: writer.bytes)
+        }.recover { Self.error(.unavailable, "could not save the setting: \($0)") }
     }
 }

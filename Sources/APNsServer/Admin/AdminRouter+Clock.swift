@@ -3,15 +3,6 @@ import APNsInspection
 import NIOCore
 
 extension AdminRouter {
-    /// `GET /api/v1/clock` shows the emulator's clock; `POST` moves it forward.
-    func routeClock(_ request: Request) throws(InspectionError) -> EventLoopFuture<Reply> {
-        switch request.method {
-        case "GET": return request.now(self.clockState())
-        case "POST": return request.later(self.moveClock(body: request.body, on: request.eventLoop))
-        default: return request.now(Self.notAllowed("GET", "POST"))
-        }
-    }
-
     /// `{"now", "real", "offsetMs", "offset"}`: the emulator's time, real time, and how far ahead.
     func clockState() -> Response {
         let offset = self.clock.offsetMillis
@@ -31,22 +22,22 @@ extension AdminRouter {
         do {
             move = try RequestDocument.decode(ClockDocument.self, from: body, example: ClockDocument.example).move
         } catch {
-            return eventLoop.makeSucceededFuture(Self.error(400, error.message))
+            return eventLoop.makeSucceededFuture(Self.error(.badRequest, error.message))
         }
         let latest = Timestamp.rfc3339(millis: EmulatorClock.latestMillis)
         switch move {
         case .advance(let milliseconds):
             guard self.clock.advance(by: milliseconds) == .moved else {
-                return eventLoop.makeSucceededFuture(Self.error(400, "advance: \(Self.words(milliseconds)) would take the clock past \(latest), the latest it moves to (dates after year 9999 have no RFC 3339 form)"))
+                return eventLoop.makeSucceededFuture(Self.error(.badRequest, "advance: \(Self.words(milliseconds)) would take the clock past \(latest), the latest it moves to (dates after year 9999 have no RFC 3339 form)"))
             }
         case .set(let millis):
             switch self.clock.set(to: millis) {
             case .moved: break
             case .past:
                 let now = Timestamp.rfc3339(millis: self.clock.nowMillis)
-                return eventLoop.makeSucceededFuture(Self.error(409, "set: \(Timestamp.rfc3339(millis: millis)) is before the clock's now (\(now)); the clock only moves forward"))
+                return eventLoop.makeSucceededFuture(Self.error(.conflict, "set: \(Timestamp.rfc3339(millis: millis)) is before the clock's now (\(now)); the clock only moves forward"))
             case .tooLate:
-                return eventLoop.makeSucceededFuture(Self.error(400, "set: \(Timestamp.rfc3339(millis: millis)) is past \(latest), the latest the clock moves to (dates after year 9999 have no RFC 3339 form)"))
+                return eventLoop.makeSucceededFuture(Self.error(.badRequest, "set: \(Timestamp.rfc3339(millis: millis)) is past \(latest), the latest the clock moves to (dates after year 9999 have no RFC 3339 form)"))
             }
         }
         // What the move expired leaves its queue, local notifications it reached fire, and Live
@@ -56,7 +47,7 @@ extension AdminRouter {
             .flatMap { relay.phone.advanceActivities(on: eventLoop) }
             .flatMap { relay.phone.fireDue(through: relay, on: eventLoop) }
             .map { self.clockState() }
-            .recover { Self.error(503, "the clock moved, but sweeping or firing failed: \($0)") }
+            .recover { Self.error(.unavailable, "the clock moved, but sweeping or firing failed: \($0)") }
     }
 
     /// An offset in words: `1h30m`, `0s`.

@@ -3,60 +3,26 @@ import APNsInspection
 import NIOCore
 
 extension AdminRouter {
-    /// `/api/v1/devices`, `/api/v1/devices/<token>/notifications|unregister`, `/api/v1/feedback`.
-    func routeDevices(_ request: Request) throws(InspectionError) -> EventLoopFuture<Reply> {
-        let segments = request.segments
-        switch (segments[2], segments.count) {
-        case ("feedback", 3):
-            return try request.only("GET") { request.now(self.feedback()) }
-        case ("devices", 3):
-            switch request.method {
-            case "GET": return request.now(self.devices())
-            case "POST": return request.later(self.register(body: request.body, on: request.eventLoop))
-            default: return request.now(Self.notAllowed("GET", "POST"))
-            }
-        case ("devices", 5) where segments[4] == "notifications":
-            return try request.only("GET") {
-                guard let token = DeviceToken(hex: segments[3]) else { return request.now(Self.badToken) }
-                return request.now(self.queued(for: token))
-            }
-        case ("devices", 5) where segments[4] == "unregister":
-            return try request.only("POST") {
-                guard let token = DeviceToken(hex: segments[3]) else { return request.now(Self.badToken) }
-                return request.later(self.unregister(token, on: request.eventLoop))
-            }
-        case ("devices", 5) where segments[4] == "power":
-            guard let token = DeviceToken(hex: segments[3]) else { return request.now(Self.badToken) }
-            switch request.method {
-            case "GET": return request.now(self.power(of: token, change: nil))
-            case "PUT": return request.now(self.power(of: token, change: request.body))
-            default: return request.now(Self.notAllowed("GET", "PUT"))
-            }
-        default:
-            return request.now(Self.error(404, "no such endpoint: \(request.path)"))
-        }
-    }
-
     /// `GET|PUT /api/v1/devices/<token>/power`: the power state of the device holding `token`;
     /// a PUT changes what its document gives (`online`, `lowPowerMode`, `locked`).
     func power(of token: DeviceToken, change: [UInt8]?) -> Response {
         let deviceID: String
         do {
             guard let record = try self.relay.records(of: [token]).first?.record else {
-                return Self.error(404, "no device holds token \(token.hex): register it first")
+                return Self.error(.notFound, "no device holds token \(token.hex): register it first")
             }
             guard let id = record.deviceID else {
-                return Self.error(409, "token \(token.hex) was registered without a device (through the admin API), so no device's power can be set for it")
+                return Self.error(.conflict, "token \(token.hex) was registered without a device (through the admin API), so no device's power can be set for it")
             }
             deviceID = id
         } catch {
-            return Self.error(500, "\(error)")
+            return Self.error(.internalError, "\(error)")
         }
         guard let change else { return Response(status: 200, body: Relay.powerJSON(deviceID, self.relay.power.power(of: deviceID))) }
         do {
             return Response(status: 200, body: Relay.powerJSON(deviceID, try self.relay.changePower(of: deviceID, change)))
         } catch {
-            return Self.error(400, error.message)
+            return Self.error(.badRequest, error.message)
         }
     }
 
@@ -65,7 +31,7 @@ extension AdminRouter {
             let queued = try self.relay.queued(for: token)
             return Response(status: 200, body: JSONWriter.array(queued) { NotificationJSON.write($1.notification, into: &$0) })
         } catch {
-            return Self.error(500, "\(error)")
+            return Self.error(.internalError, "\(error)")
         }
     }
 
@@ -82,7 +48,7 @@ extension AdminRouter {
             }
             return Response(status: 200, body: body)
         } catch {
-            return Self.error(500, "\(error)")
+            return Self.error(.internalError, "\(error)")
         }
     }
 
@@ -93,7 +59,7 @@ extension AdminRouter {
         do {
             registration = try RequestDocument.decode(RegistrationDocument.self, from: body, example: RegistrationDocument.example)
         } catch {
-            return eventLoop.makeSucceededFuture(Self.error(400, error.message))
+            return eventLoop.makeSucceededFuture(Self.error(.badRequest, error.message))
         }
         let topic = registration.topic
         let chosen = registration.token != nil
@@ -102,10 +68,10 @@ extension AdminRouter {
         let token = given ?? self.relay.phone.newToken()
         return self.relay.register(token: token, topic: topic, deviceID: nil, on: eventLoop).map { outcome in
             guard outcome == .registered else {
-                return Self.error(409, chosen ? "the token is registered and valid" : "token collision; try again")
+                return Self.error(.conflict, chosen ? "the token is registered and valid" : "token collision; try again")
             }
             return Response(status: 201, body: DeviceJSON.registered(token, topic: topic))
-        }.recover { Self.error(503, "\($0)") }
+        }.recover { Self.error(.unavailable, "\($0)") }
     }
 
     /// The tuples the feedback service would send now, without clearing them.
@@ -113,13 +79,13 @@ extension AdminRouter {
         do {
             return Response(status: 200, body: JSONWriter.array(try self.relay.feedback()) { DeviceJSON.write($1, into: &$0) })
         } catch {
-            return Self.error(500, "\(error)")
+            return Self.error(.internalError, "\(error)")
         }
     }
 
     func unregister(_ token: DeviceToken, on eventLoop: any EventLoop) -> EventLoopFuture<Response> {
         self.relay.unregister(token, on: eventLoop).map { timestamp in
             Response(status: 200, body: DeviceJSON.unregistered(token, at: timestamp))
-        }.recover { Self.error(503, "\($0)") }
+        }.recover { Self.error(.unavailable, "\($0)") }
     }
 }

@@ -12,7 +12,7 @@ extension AdminRouter {
             let pending = try self.relay.phone.app(install).pending
             return Response(status: 200, body: Phone.pendingJSON(pending))
         } catch {
-            return Self.error(500, "could not read the pending requests: \(error)")
+            return Self.error(.internalError, "could not read the pending requests: \(error)")
         }
     }
 
@@ -25,11 +25,11 @@ extension AdminRouter {
         do {
             document = try RequestDocument.decode(ScheduleDocument.self, from: body, example: ScheduleDocument.example)
         } catch {
-            return eventLoop.makeSucceededFuture(Self.error(400, error.message))
+            return eventLoop.makeSucceededFuture(Self.error(.badRequest, error.message))
         }
         return self.relay.phone.schedule(document, for: install, through: self.relay, on: eventLoop)
             .map { request, evicted in Response(status: 201, body: Phone.scheduledJSON(request, evicted: evicted)) }
-            .recover { Self.error(503, "could not schedule: \($0)") }
+            .recover { Self.error(.unavailable, "could not schedule: \($0)") }
     }
 
     /// `DELETE .../pending[/<id>]`: cancels one (404 when there is none by that name) or all.
@@ -37,9 +37,9 @@ extension AdminRouter {
         let found = self.phoneInstall(of: token)
         guard let install = found.install else { return eventLoop.makeSucceededFuture(found.refusal) }
         return self.relay.phone.cancel(identifier, for: install, on: eventLoop).map { removed in
-            if let identifier, removed == 0 { return Self.error(404, "no pending request \(identifier)") }
+            if let identifier, removed == 0 { return Self.error(.notFound, "no pending request \(identifier)") }
             return Response(status: 200, body: Array(#"{"removed":\#(removed)}"#.utf8))
-        }.recover { Self.error(503, "could not cancel: \($0)") }
+        }.recover { Self.error(.unavailable, "could not cancel: \($0)") }
     }
 
     /// `POST .../location` `{"latitude", "longitude"}`: the device is there now; region requests
@@ -51,10 +51,10 @@ extension AdminRouter {
         do {
             point = try RequestDocument.decode(LocationDocument.self, from: body, example: LocationDocument.example).coordinate
         } catch {
-            return eventLoop.makeSucceededFuture(Self.error(400, error.message))
+            return eventLoop.makeSucceededFuture(Self.error(.badRequest, error.message))
         }
         return self.relay.phone.move(install, to: point, through: self.relay, on: eventLoop).map { fired in
             Response(status: 200, body: Array(#"{"fired":\#(PhoneJSON.encoded(fired))}"#.utf8))
-        }.recover { Self.error(503, "could not move the device: \($0)") }
+        }.recover { Self.error(.unavailable, "could not move the device: \($0)") }
     }
 }

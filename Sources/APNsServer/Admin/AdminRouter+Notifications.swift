@@ -4,35 +4,6 @@ import APNsStore
 import NIOCore
 
 extension AdminRouter {
-    /// `/api/v1/notifications[/latest|/wait|/<id>]`, `/api/v1/events`, `/api/v1/reset`.
-    func routeNotifications(_ request: Request) throws(InspectionError) -> EventLoopFuture<Reply> {
-        let (segments, query, eventLoop) = (request.segments, request.query, request.eventLoop)
-        switch (segments[2], segments.count) {
-        case ("notifications", 3):
-            switch request.method {
-            case "GET": return request.now(try self.notifications(query))
-            case "DELETE": return request.later(try self.deleteNotifications(query, on: eventLoop))
-            default: return request.now(Self.notAllowed("GET", "DELETE"))
-            }
-        case ("notifications", 4) where segments[3] == "latest":
-            return try request.only("GET") { () throws(InspectionError) in request.now(try self.latest(query)) }
-        case ("notifications", 4) where segments[3] == "wait":
-            return try request.only("GET") { () throws(InspectionError) in request.later(try self.wait(query, on: eventLoop)) }
-        case ("notifications", 4) where segments[3].hasSuffix(".apns"):
-            return try request.only("GET") { request.now(self.simulatorFile(id: String(segments[3].dropLast(5)))) }
-        case ("notifications", 4):
-            return try request.only("GET") { request.now(self.notification(id: segments[3])) }
-        case ("notifications", 5) where segments[4] == "delivery-log":
-            return try request.only("GET") { request.now(self.deliveryLog(id: segments[3])) }
-        case ("events", 3):
-            return try request.only("GET") { () throws(InspectionError) in eventLoop.makeSucceededFuture(.events(try JournalFilter.parse(query), peers: nil)) }
-        case ("reset", 3):
-            return try request.only("POST") { () throws(InspectionError) in request.later(try self.reset(query, body: request.body, on: eventLoop)) }
-        default:
-            return request.now(Self.error(404, "no such endpoint: \(request.path)"))
-        }
-    }
-
     /// Most items one page of `GET /api/v1/notifications` holds, and how many it holds by default.
     static let maximumPage = 1000
     static let defaultPage = 100
@@ -52,7 +23,7 @@ extension AdminRouter {
     /// `GET /api/v1/notifications/<id>`.
     func notification(id: String) -> Response {
         guard let entry = self.inspection.journal.read({ $0.entry(uniqueID: id) }) else {
-            return Self.error(404, "no notification \(id) in the journal")
+            return Self.error(.notFound, "no notification \(id) in the journal")
         }
         return Response(status: 200, body: JournalJSON.entry(entry))
     }
@@ -61,10 +32,10 @@ extension AdminRouter {
     /// Notifications Console's words, each step with a time on the emulator's clock.
     func deliveryLog(id: String) -> Response {
         guard let entry = self.inspection.journal.read({ $0.entry(uniqueID: id) }) else {
-            return Self.error(404, "no notification \(id) in the journal")
+            return Self.error(.notFound, "no notification \(id) in the journal")
         }
         guard let events = DeliveryLog.events(of: entry) else {
-            return Self.error(409, "\(id) was not accepted (status \(entry.status)): APNs delivers nothing it refused, so it has no delivery log")
+            return Self.error(.conflict, "\(id) was not accepted (status \(entry.status)): APNs delivers nothing it refused, so it has no delivery log")
         }
         var writer = JSONWriter()
         writer.object { members in
@@ -78,10 +49,10 @@ extension AdminRouter {
     /// `GET /api/v1/notifications/<id>.apns`: the notification as a file `xcrun simctl push` reads.
     func simulatorFile(id: String) -> Response {
         guard let entry = self.inspection.journal.read({ $0.entry(uniqueID: id) }) else {
-            return Self.error(404, "no notification \(id) in the journal")
+            return Self.error(.notFound, "no notification \(id) in the journal")
         }
         guard let file = SimulatorPushFile.file(for: entry) else {
-            return Self.error(409, "the payload of \(id) is not a JSON object, so no .apns file can hold it")
+            return Self.error(.conflict, "the payload of \(id) is not a JSON object, so no .apns file can hold it")
         }
         return Response(status: 200, body: file)
     }
@@ -90,7 +61,7 @@ extension AdminRouter {
     func latest(_ query: QueryParameters) throws(InspectionError) -> Response {
         let filter = try JournalFilter.parse(query)
         guard let entry = self.inspection.journal.read({ $0.newest(matching: filter) }) else {
-            return Self.error(404, "no matching notification in the journal")
+            return Self.error(.notFound, "no matching notification in the journal")
         }
         return Response(status: 200, body: JournalJSON.entry(entry))
     }
@@ -159,7 +130,7 @@ extension AdminRouter {
                 }
             }
         }
-        return Response(status: 408, body: writer.bytes)
+        return Response(status: AdminError.Reason.timedOut.status, body: writer.bytes)
     }
 
     /// `DELETE /api/v1/notifications`: forgets matching notifications, in the journal and the store
@@ -173,7 +144,7 @@ extension AdminRouter {
         }
         let answer = Response(status: 200, body: Array(#"{"deleted":\#(removed.count)}"#.utf8))
         guard !keys.isEmpty else { return eventLoop.makeSucceededFuture(answer) }
-        return self.relay.delete(keys, on: eventLoop).map { answer }.recover { Self.error(503, "\($0)") }
+        return self.relay.delete(keys, on: eventLoop).map { answer }.recover { Self.error(.unavailable, "\($0)") }
     }
 
     /// `POST /api/v1/reset`: empties queues, journal, log and feedback, removes fault rules and
@@ -187,6 +158,6 @@ extension AdminRouter {
         // The journal empties when the store's commit says so, in order with every other change.
         return self.relay.clear(devices: devices, on: eventLoop).map {
             Response(status: 200, body: Array(#"{"reset":true,"devices":\#(devices)}"#.utf8))
-        }.recover { Self.error(503, "\($0)") }
+        }.recover { Self.error(.unavailable, "\($0)") }
     }
 }

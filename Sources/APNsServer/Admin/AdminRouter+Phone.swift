@@ -5,54 +5,22 @@ import APNsStore
 import NIOCore
 
 extension AdminRouter {
-    /// `/api/v1/devices/<token>/app`, `/api/v1/devices/<token>/delivered[/<id>]`,
-    /// `/api/v1/notifications/<uniqueId>/respond`: the emulated phone.
-    func routePhone(_ request: Request) throws(InspectionError) -> EventLoopFuture<Reply> {
-        let segments = request.segments
-        if segments[2] == "notifications" {
-            return try request.only("POST") { request.later(self.respond(to: segments[3], body: request.body, on: request.eventLoop)) }
-        }
-        guard let token = DeviceToken(hex: segments[3]) else { return request.now(Self.badToken) }
-        switch (segments[4], segments.count) {
-        case ("app", 5):
-            switch request.method {
-            case "GET": return request.now(self.app(of: token))
-            case "PUT": return request.later(self.changeApp(of: token, body: request.body, on: request.eventLoop))
-            default: return request.now(Self.notAllowed("GET", "PUT"))
-            }
-        case ("delivered", 5):
-            switch request.method {
-            case "GET": return request.now(self.delivered(of: token))
-            case "DELETE": return request.later(self.removeDelivered(of: token, nil, on: request.eventLoop))
-            default: return request.now(Self.notAllowed("GET", "DELETE"))
-            }
-        case ("delivered", 6):
-            return try request.only("DELETE") { request.later(self.removeDelivered(of: token, segments[5], on: request.eventLoop)) }
-        case ("pending", 5):
-            switch request.method {
-            case "GET": return request.now(self.pending(of: token))
-            case "POST": return request.later(self.schedule(for: token, body: request.body, on: request.eventLoop))
-            case "DELETE": return request.later(self.cancel(for: token, nil, on: request.eventLoop))
-            default: return request.now(Self.notAllowed("GET", "POST", "DELETE"))
-            }
-        case ("location", 5):
-            return try request.only("POST") { request.later(self.move(token, body: request.body, on: request.eventLoop)) }
-        case ("pending", 6):
-            return try request.only("DELETE") { request.later(self.cancel(for: token, segments[5], on: request.eventLoop)) }
-        default:
-            return request.now(Self.error(404, "no such endpoint: \(request.path)"))
-        }
+    /// The answer for the app `token` belongs to; 404 (or 500) when there is none.
+    func withInstall(of token: DeviceToken, _ request: Request, _ answer: (AppInstall) -> EventLoopFuture<Reply>) -> EventLoopFuture<Reply> {
+        let found = self.phoneInstall(of: token)
+        guard let install = found.install else { return request.now(found.refusal) }
+        return answer(install)
     }
 
     /// The app a token belongs to, or (`install` nil) the answer saying why there is none.
     func phoneInstall(of token: DeviceToken) -> (install: AppInstall?, refusal: Response) {
         do {
             guard let install = try self.relay.phone.install(of: token) else {
-                return (nil, Self.error(404, "token \(token.hex) is not known to the emulator: a device registers it, or POST /api/v1/devices"))
+                return (nil, Self.error(.notFound, "token \(token.hex) is not known to the emulator: a device registers it, or POST /api/v1/devices"))
             }
             return (install, Response(status: 200, body: []))  // not a refusal: never sent
         } catch {
-            return (nil, Self.error(500, "could not read the token: \(error)"))
+            return (nil, Self.error(.internalError, "could not read the token: \(error)"))
         }
     }
 
@@ -63,7 +31,7 @@ extension AdminRouter {
             let app = try self.relay.phone.app(install)
             return Response(status: 200, body: PhoneJSON.app(app, token: token.hex, topic: install.topic, deviceID: install.deviceID))
         } catch {
-            return Self.error(500, "could not read the app: \(error)")
+            return Self.error(.internalError, "could not read the app: \(error)")
         }
     }
 
@@ -76,13 +44,13 @@ extension AdminRouter {
         do {
             update = try RequestDocument.decode(AppUpdate.self, from: body, example: AppUpdate.example)
         } catch {
-            return eventLoop.makeSucceededFuture(Self.error(400, error.message))
+            return eventLoop.makeSucceededFuture(Self.error(.badRequest, error.message))
         }
         let relay = self.relay
         return relay.phone.update(install, with: update, on: eventLoop).map { app in
             relay.hub.inform(token, .app(topic: install.topic, document: Phone.json(app)))
             return Response(status: 200, body: PhoneJSON.app(app, token: token.hex, topic: install.topic, deviceID: install.deviceID))
-        }.recover { Self.error(503, "could not save the app: \($0)") }
+        }.recover { Self.error(.unavailable, "could not save the app: \($0)") }
     }
 
     func delivered(of token: DeviceToken) -> Response {
@@ -91,7 +59,7 @@ extension AdminRouter {
         do {
             return Response(status: 200, body: PhoneJSON.delivered(try self.relay.phone.app(install).delivered))
         } catch {
-            return Self.error(500, "could not read Notification Center: \(error)")
+            return Self.error(.internalError, "could not read Notification Center: \(error)")
         }
     }
 
@@ -101,9 +69,9 @@ extension AdminRouter {
         let found = self.phoneInstall(of: token)
         guard let install = found.install else { return eventLoop.makeSucceededFuture(found.refusal) }
         return self.relay.phone.change(install, on: eventLoop) { (app: inout AppModel) -> Int in app.removeDelivered(uniqueID) }.map { removed, _ in
-            if let uniqueID, removed == 0 { return Self.error(404, "notification \(uniqueID) is not in this app's Notification Center") }
+            if let uniqueID, removed == 0 { return Self.error(.notFound, "notification \(uniqueID) is not in this app's Notification Center") }
             return Response(status: 200, body: Array(#"{"removed":\#(removed)}"#.utf8))
-        }.recover { Self.error(503, "could not change Notification Center: \($0)") }
+        }.recover { Self.error(.unavailable, "could not change Notification Center: \($0)") }
     }
 
     /// `POST /api/v1/notifications/<uniqueId>/respond`: the user taps, picks an action, replies or
@@ -113,23 +81,23 @@ extension AdminRouter {
         do {
             document = try RequestDocument.decode(RespondDocument.self, from: body, example: RespondDocument.example)
         } catch {
-            return eventLoop.makeSucceededFuture(Self.error(400, error.message))
+            return eventLoop.makeSucceededFuture(Self.error(.badRequest, error.message))
         }
         let relay = self.relay
         do {
             guard try relay.phone.owner(of: uniqueID) != nil else {
-                return eventLoop.makeSucceededFuture(Self.error(404, "no notification \(uniqueID) was presented on a phone (or it is no longer in the journal)"))
+                return eventLoop.makeSucceededFuture(Self.error(.notFound, "no notification \(uniqueID) was presented on a phone (or it is no longer in the journal)"))
             }
         } catch {
-            return eventLoop.makeSucceededFuture(Self.error(500, "could not look the notification up: \(error)"))
+            return eventLoop.makeSucceededFuture(Self.error(.internalError, "could not look the notification up: \(error)"))
         }
         return relay.phone.respond(to: uniqueID, action: document.action, text: document.text, context: document.context, on: eventLoop)
             .map { token, response in
                 relay.hub.inform(token, .response(uniqueID: uniqueID, document: Phone.json(response)))
                 return Response(status: 200, body: Array(PhoneJSON.encoded(response).utf8))
             }.recover { error in
-                guard let refusal = error as? DeviceModelError else { return Self.error(503, "could not record the response: \(error)") }
-                return Self.error(refusal.code == .notOffered ? 409 : 400, refusal.message)
+                guard let refusal = error as? DeviceModelError else { return Self.error(.unavailable, "could not record the response: \(error)") }
+                return Self.error(refusal.code == .notOffered ? .conflict : .badRequest, refusal.message)
             }
     }
 }

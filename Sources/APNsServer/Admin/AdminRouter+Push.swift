@@ -17,10 +17,10 @@ extension AdminRouter {
         do {
             document = try RequestDocument.decode(PushDocument.self, from: body, example: PushDocument.example)
         } catch {
-            return eventLoop.makeSucceededFuture(Self.error(400, error.message))
+            return eventLoop.makeSucceededFuture(Self.error(.badRequest, error.message))
         }
         guard let provider = self.provider else {
-            return eventLoop.makeSucceededFuture(Self.error(503, "this emulator serves no HTTP/2 provider API"))
+            return eventLoop.makeSucceededFuture(Self.error(.unavailable, "this emulator serves no HTTP/2 provider API"))
         }
         var request = HTTP2PushRequestDecoder.request(from: [(":method", "POST"), (":path", "/3/device/\(document.token)")] + document.headers)
         document.payload.withUnsafeBytes { request.appendBody($0) }
@@ -68,9 +68,9 @@ extension AdminRouter {
         case .channel(let answer):
             (status, reason, detail) = (answer.status, answer.reason?.wire, answer.reason.map { answer.detail ?? $0.explanation })
         case .reset:
-            return Self.error(502, "a fault rule reset the provider's connection: no answer came (the journal shows the push)")
+            return Self.error(.badGateway, "a fault rule reset the provider's connection: no answer came (the journal shows the push)")
         case .goAway(let why):
-            return Self.error(502, "a fault rule sent the provider's connection away (GOAWAY \(why)): no answer came (the journal shows the push)")
+            return Self.error(.badGateway, "a fault rule sent the provider's connection away (GOAWAY \(why)): no answer came (the journal shows the push)")
         }
         var writer = JSONWriter()
         writer.object { members in

@@ -5,50 +5,52 @@ import NIOCore
 /// The admin API on a shard of a cluster: what a person asks any shard is answered for all of
 /// them (`scope=local` asks for this shard alone, as the shards ask each other).
 extension AdminRouter {
-    /// The cluster's answer to `request`, or nil when this shard answers it alone.
-    func routeCluster(_ request: Request, _ cluster: Cluster) throws(InspectionError) -> EventLoopFuture<Reply>? {
-        let segments = request.segments
-        if segments == ["metrics"], request.method == "GET" { return self.clusterMetrics(request, cluster) }
-        guard segments.count >= 3, segments[0] == "api", segments[1] == "v1" else { return nil }
-        switch (segments[2], segments.count, request.method) {
-        case ("notifications", 3, "GET"): return try self.clusterNotifications(request, cluster)
-        case ("notifications", 4, "GET") where segments[3] == "latest": return try self.clusterLatest(request, cluster)
-        case ("notifications", 4, "GET") where segments[3] == "wait": return try self.clusterWait(request, cluster)
-        case ("notifications", 3, "DELETE"), ("reset", 3, "POST"), ("clock", 3, "POST"): return self.everywhere(request, cluster)
-        case ("apps", 5, "PUT") where segments[4] == "broadcast": return self.everywhere(request, cluster)
-        case ("devices", 3, "GET"): return self.clusterArray(request, cluster, self.devices())
-        case ("feedback", 3, "GET"): return self.clusterArray(request, cluster, self.feedback())
-        case ("activities", 4...5, _) where self.relay.phone.owner(ofActivity: segments[3]) == nil:
-            // An activity's id does not name its shard: the shard that has it answers.
-            return self.firstFound(request, cluster)
-        case ("events", 3, "GET"):
-            return request.eventLoop.makeSucceededFuture(.events(try JournalFilter.parse(request.query), peers: request.peerQuery))
-        case ("notifications", 4...5, _) where !["latest", "wait"].contains(segments[3]):
+    /// The cluster's answer to `request` by its route's policy, or nil when this shard answers it alone.
+    func routeCluster(_ request: Request, _ route: AdminRoute, _ cluster: Cluster) throws(InspectionError) -> EventLoopFuture<Reply>? {
+        switch route.cluster {
+        case .local:
+            return nil
+        case .everyShard:
+            return self.everywhere(request, route, cluster)
+        case .merged(let merge):
+            return try self.merged(merge, request, route, cluster)
+        case .tokenOwner:
+            guard let token = DeviceToken(hex: request[path: "token"]), !cluster.shard.owns(token) else { return nil }
+            return self.forward(request, to: Shard.index(of: token, count: cluster.shard.count), cluster)
+        case .uniqueIDOwner:
             // A notification's unique id names the shard that made it (its last byte).
-            let id = segments[3].hasSuffix(".apns") ? String(segments[3].dropLast(5)) : segments[3]
-            guard let owner = Shard.index(ofUniqueID: id, count: cluster.shard.count), owner != cluster.shard.index else { return nil }
+            guard let owner = Shard.index(ofUniqueID: request[path: "id"], count: cluster.shard.count), owner != cluster.shard.index else { return nil }
             return self.forward(request, to: owner, cluster)
-        case ("faults", 3, "GET"): return self.clusterArray(request, cluster, self.faults(method: "GET", id: nil, body: []))
-        case ("faults", 3, "DELETE"): return self.everywhere(request, cluster)
-        case ("faults", 3, "POST"):
-            // A rule for one token lives on the token's shard; any other on every shard.
-            guard let hex = JSONValue.member("match", ofObjectIn: request.body)?["token"]?.string, let token = DeviceToken(hex: hex) else {
-                return self.everywhere(request, cluster)
-            }
-            return cluster.shard.owns(token) ? nil : self.forward(request, to: Shard.index(of: token, count: cluster.shard.count), cluster)
-        case ("faults", 4, _):
+        case .faultOwner:
             // A rule's id names its shard: s<K>-fault-<n>.
-            guard let owner = Cluster.shard(ofFaultID: segments[3], count: cluster.shard.count), owner != cluster.shard.index else { return nil }
+            guard let owner = Cluster.shard(ofFaultID: request[path: "id"], count: cluster.shard.count), owner != cluster.shard.index else { return nil }
             return self.forward(request, to: owner, cluster)
-        case ("push", 3, "POST"):
+        case .activityHolder:
+            // An activity's id does not name its shard: the shard that has it answers.
+            guard self.relay.phone.owner(ofActivity: request[path: "id"]) == nil else { return nil }
+            return self.firstFound(request, route, cluster)
+        case .bodyTokenOwner:
             // The inbox's Send and `POST /api/v1/push` go to the shard that owns the token, as a push through HAProxy does.
             guard let hex = JSONValue.member("token", ofObjectIn: request.body)?.string, let token = DeviceToken(hex: hex), !cluster.shard.owns(token) else { return nil }
             return self.forward(request, to: Shard.index(of: token, count: cluster.shard.count), cluster)
-        case ("devices", 4...6, _):
-            guard let token = DeviceToken(hex: segments[3]), !cluster.shard.owns(token) else { return nil }
-            return self.forward(request, to: Shard.index(of: token, count: cluster.shard.count), cluster)
-        default:
-            return nil
+        case .faultRule:
+            // A rule for one token lives on the token's shard; any other on every shard.
+            guard let hex = JSONValue.member("match", ofObjectIn: request.body)?["token"]?.string, let token = DeviceToken(hex: hex) else {
+                return self.everywhere(request, route, cluster)
+            }
+            return cluster.shard.owns(token) ? nil : self.forward(request, to: Shard.index(of: token, count: cluster.shard.count), cluster)
+        }
+    }
+
+    /// Every shard's answers to `request`, merged as `merge` says.
+    private func merged(_ merge: AdminRoute.Merge, _ request: Request, _ route: AdminRoute, _ cluster: Cluster) throws(InspectionError) -> EventLoopFuture<Reply> {
+        switch merge {
+        case .journalPage: return try self.clusterNotifications(request, cluster)
+        case .newest: return try self.clusterLatest(request, cluster)
+        case .wait: return try self.clusterWait(request, cluster)
+        case .metrics: return self.clusterMetrics(request, cluster)
+        case .array: return self.clusterArray(request, cluster, try route.handle(self, request))
+        case .events: return request.eventLoop.makeSucceededFuture(.events(try JournalFilter.parse(request.query), peers: request.peerQuery))
         }
     }
 
@@ -56,7 +58,7 @@ extension AdminRouter {
     private func forward(_ request: Request, to owner: Int, _ cluster: Cluster) -> EventLoopFuture<Reply> {
         cluster.forward(request.method, request.path, query: request.peerQuery, body: request.body, to: owner, on: request.eventLoop).map { reply in
             guard let answer = reply.answer else {
-                return .response(Self.error(503, "shard \(owner) (\(reply.address)), which owns this, did not answer: \(reply.error ?? "")"))
+                return .response(Self.error(.unavailable, "shard \(owner) (\(reply.address)), which owns this, did not answer: \(reply.error ?? "")"))
             }
             return .response(Response(status: answer.status, body: answer.body))
         }
@@ -64,12 +66,12 @@ extension AdminRouter {
 
     /// Done here and on every other shard (a reset, a clock move, a deletion): this shard's
     /// answer, with `shards` saying which others did it too.
-    private func everywhere(_ request: Request, _ cluster: Cluster) -> EventLoopFuture<Reply> {
+    private func everywhere(_ request: Request, _ route: AdminRoute, _ cluster: Cluster) -> EventLoopFuture<Reply> {
         let local: EventLoopFuture<Reply>
         do throws(InspectionError) {
-            local = try self.routeHere(request)
+            local = try route.handle(self, request)
         } catch {
-            return request.now(Self.error(400, error.message))
+            return request.now(Self.error(.badRequest, error.message))
         }
         let others = cluster.ask(request.method, request.path, query: request.peerQuery, body: request.body, on: request.eventLoop)
         return local.and(others).map { reply, replies in
@@ -125,7 +127,7 @@ extension AdminRouter {
             let found = ([local.status == 200 ? local.body : nil] + replies.map { $0.answer?.status == 200 ? $0.answer?.body : nil })
                 .compactMap { $0.flatMap(JSONValue.parse) }
             guard let newest = ClusterMerge.newestFirst(found).first else {
-                return .response(Self.error(404, "no matching notification in the journal of any shard that answered"))
+                return .response(Self.error(.notFound, "no matching notification in the journal of any shard that answered"))
             }
             var writer = JSONWriter()
             writer.value(newest)
@@ -135,9 +137,15 @@ extension AdminRouter {
 
     /// A JSON array every shard answers (devices, feedback): all of them, in shard order; the
     /// header `apns-emulator-shards` says which shards it holds (`answered=0,2; unanswered=1`).
-    private func clusterArray(_ request: Request, _ cluster: Cluster, _ local: Response) -> EventLoopFuture<Reply> {
-        guard local.status == 200 else { return request.now(local) }
-        return cluster.ask("GET", request.path, query: request.peerQuery, on: request.eventLoop).map { replies in
+    private func clusterArray(_ request: Request, _ cluster: Cluster, _ localReply: EventLoopFuture<Reply>) -> EventLoopFuture<Reply> {
+        localReply.flatMap { reply in
+            guard case .response(let local) = reply, local.status == 200 else { return request.eventLoop.makeSucceededFuture(reply) }
+            return self.mergeArrays(request, cluster, local)
+        }
+    }
+
+    private func mergeArrays(_ request: Request, _ cluster: Cluster, _ local: Response) -> EventLoopFuture<Reply> {
+        cluster.ask("GET", request.path, query: request.peerQuery, on: request.eventLoop).map { replies in
             var items: [(Int, [JSONValue])] = []
             if case .array(let own)? = JSONValue.parse(local.body) { items.append((cluster.shard.index, own)) }
             var unanswered: [Int] = []
@@ -157,15 +165,15 @@ extension AdminRouter {
     }
 
     /// The first shard that has what the request names answers it; 404 when none does.
-    private func firstFound(_ request: Request, _ cluster: Cluster) -> EventLoopFuture<Reply> {
+    private func firstFound(_ request: Request, _ route: AdminRoute, _ cluster: Cluster) -> EventLoopFuture<Reply> {
         cluster.ask(request.method, request.path, query: request.peerQuery, body: request.body, on: request.eventLoop).flatMap { replies in
             if let found = replies.first(where: { ($0.answer?.status ?? 404) != 404 })?.answer {
                 return request.now(Response(status: found.status, body: found.body))
             }
             do throws(InspectionError) {
-                return try self.routeHere(request)
+                return try route.handle(self, request)
             } catch {
-                return request.now(Self.error(400, error.message))
+                return request.now(Self.error(.badRequest, error.message))
             }
         }
     }

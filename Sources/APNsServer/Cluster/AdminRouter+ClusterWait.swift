@@ -27,7 +27,7 @@ extension AdminRouter {
             do throws(InspectionError) {
                 local = try self.wait(QueryParameters(uri: "?" + queryText(for: cluster.shard.index)), on: eventLoop)
             } catch {
-                return eventLoop.makeSucceededFuture(.response(Self.error(400, error.message)))
+                return eventLoop.makeSucceededFuture(.response(Self.error(.badRequest, error.message)))
             }
             let peers = cluster.others.map { peer in
                 cluster.forward("GET", request.path, query: queryText(for: peer.index), body: [], to: peer.index, timeout: TimeAmount(timeout) + .seconds(2), on: eventLoop)
@@ -89,7 +89,7 @@ extension AdminRouter {
         do throws(InspectionError) {
             local = try self.metrics()
         } catch {
-            return request.now(Self.error(500, error.message))
+            return request.now(Self.error(.internalError, error.message))
         }
         return cluster.ask("GET", "/metrics", query: "", on: request.eventLoop).map { replies in
             let answered = replies.filter { $0.answer?.status == 200 }

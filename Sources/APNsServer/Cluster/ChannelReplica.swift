@@ -96,7 +96,7 @@ extension AdminRouter {
         guard let replica = try? JSONDecoder().decode(ChannelReplica.self, from: Data(body)),
             !replica.channel.id.isEmpty, !replica.channel.bundleID.isEmpty, (0...1).contains(replica.channel.storagePolicy)
         else {
-            return eventLoop.makeSucceededFuture(Self.error(400, "the body must be a channel as a shard sends it: {\"channel\": {...}, \"broadcast\": {...}}"))
+            return eventLoop.makeSucceededFuture(Self.error(.badRequest, "the body must be a channel as a shard sends it: {\"channel\": {...}, \"broadcast\": {...}}"))
         }
         let phone = self.relay.phone
         var deliveries: [Phone.BroadcastDelivery] = []
@@ -110,7 +110,7 @@ extension AdminRouter {
         let reached = deliveries
         let metrics = self.inspection.metrics.broadcast
         return adopted.map { result in
-            if case .failure(let reason) = result { return Self.error(503, "could not keep the channel: \(reason.explanation)") }
+            if case .failure(let reason) = result { return Self.error(.unavailable, "could not keep the channel: \(reason.explanation)") }
             if replica.broadcast != nil { metrics.delivered(reached.filter { $0.outcome.outcome == .applied }.count) }
             let outcomes = reached.map {
                 ChannelReplica.Outcome(deviceID: $0.deviceID, activityID: $0.outcome.activityID, outcome: $0.outcome.outcome.outcome, code: $0.outcome.outcome.code, reason: $0.outcome.reason)

@@ -1,0 +1,58 @@
+import APNsCore
+
+/// What the admin API refuses with: a reason (which fixes the HTTP status) and a message saying
+/// what was wrong and what to do. Routes name the reason, never a literal status.
+struct AdminError: Error, Equatable, Sendable {
+    enum Reason: String, Sendable, CaseIterable {
+        /// A body or a query parameter that does not parse or is out of range.
+        case badRequest
+        /// Nothing by that name: a token, an id, an endpoint.
+        case notFound
+        /// A method the path does not take (`Allow` lists the ones it does).
+        case notAllowed
+        /// Well-formed, but the state of the emulator or the phone says no.
+        case conflict
+        /// A wait that ended with nothing matching.
+        case timedOut
+        /// The emulator could not read what it holds.
+        case internalError
+        /// A fault rule closed the connection before the provider API answered.
+        case badGateway
+        /// A write that did not commit, a shard that did not answer, a listener not bound yet.
+        case unavailable
+
+        var status: Int {
+            switch self {
+            case .badRequest: 400
+            case .notFound: 404
+            case .notAllowed: 405
+            case .conflict: 409
+            case .timedOut: 408
+            case .internalError: 500
+            case .badGateway: 502
+            case .unavailable: 503
+            }
+        }
+    }
+
+    var reason: Reason
+    var message: String
+    var status: Int { self.reason.status }
+
+    init(_ reason: Reason, _ message: String) {
+        self.reason = reason
+        self.message = message
+    }
+
+    /// The answer: the status, and `{"error": message}`.
+    var response: AdminRouter.Response {
+        AdminRouter.Response(status: self.status, body: JSONWriter.error(self.message))
+    }
+}
+
+extension AdminRouter {
+    /// The answer refusing a request for `reason`.
+    static func error(_ reason: AdminError.Reason, _ message: String) -> Response {
+        AdminError(reason, message).response
+    }
+}
