@@ -3,6 +3,7 @@ import APNsStore
 import Foundation
 import Logging
 import NIOCore
+import Synchronization
 
 /// A real emulator on port 0 with its own data and certificate directories, for end-to-end tests.
 public final class RunningEmulator: Sendable {
@@ -10,6 +11,7 @@ public final class RunningEmulator: Sendable {
     public let addresses: ListeningAddresses
     public let directory: TemporaryDirectory
     private let task: Task<Void, any Error>
+    private let stopped = Mutex(false)
 
     /// The throw-away CA the emulator's server certificate chains to.
     public var caPath: String { self.emulator.configuration.certificatesDirectory + "/ca.pem" }
@@ -73,8 +75,17 @@ public final class RunningEmulator: Sendable {
         self.task = task
     }
 
+    /// An emulator no one stopped (a test that threw before its `stop()`) is shut down when the
+    /// last reference to it goes; `withEmulator` stops it at the end of its scope anyway.
+    deinit {
+        guard !self.stopped.withLock({ $0 }) else { return }
+        let emulator = self.emulator
+        Task { await emulator.shutdown() }
+    }
+
     /// Shuts down gracefully and waits until the store is closed.
     public func stop() async throws {
+        self.stopped.withLock { $0 = true }
         await self.emulator.shutdown()
         try await self.task.value
     }

@@ -13,15 +13,15 @@ struct AdminPythonExampleTests {
     func example() async throws {
         let probe = try await Subprocess.run(Self.python, ["-c", "import aioapns"])
         try #require(probe.status == 0, "aioapns is missing: python3 -m pip install aioapns==4.0 (\(probe.stderr))")
-        let emulator = try await RunningEmulator.start()
-        let run = try await Subprocess.run(
-            Self.python, [Self.script, "http://127.0.0.1:\(emulator.adminPort)", String(emulator.http2Port), emulator.caPath]
-        )
-        #expect(run.status == 0, "admin_example.py failed: \(run.stdout) \(run.stderr)")
-        #expect(run.stdout.hasSuffix("ok\n"))
-        // It really ran against this emulator: the last test's pushes are in its journal.
-        #expect(try await emulator.journal("status=rejected").first?["reason"] as? String == "TooManyRequests")
-        try await emulator.stop()
+        try await withEmulator { emulator in
+            let run = try await Subprocess.run(
+                Self.python, [Self.script, "http://127.0.0.1:\(emulator.adminPort)", String(emulator.http2Port), emulator.caPath]
+            )
+            #expect(run.status == 0, "admin_example.py failed: \(run.stdout) \(run.stderr)")
+            #expect(run.stdout.hasSuffix("ok\n"))
+            // It really ran against this emulator: the last test's pushes are in its journal.
+            #expect(try await emulator.journal("status=rejected").first?["reason"] as? String == "TooManyRequests")
+        }
     }
 
     @Test("the README shows the example's tests as they are in the script")

@@ -19,16 +19,16 @@ struct BinaryGatewayTests {
 
     @Test("N good, 1 bad, M good pipelined: N stored, one error frame naming the bad one, the M discarded")
     func pipelinedFailure() async throws {
-        let emulator = try await RunningEmulator.start()
-        var stream = BinaryStream()
-        for n in 0..<500 { stream.frame(token: Self.token, n: n, identifier: UInt32(1000 + n)) }
-        stream.frame(BinaryPushRequest(command: 2, identifier: 4242, token: Array(repeating: 1, count: 16), payload: BinaryStream.payload(-1)))
-        for n in 500..<800 { stream.frame(token: Self.token, n: n, identifier: UInt32(1000 + n)) }
+        try await withEmulator { emulator in
+            var stream = BinaryStream()
+            for n in 0..<500 { stream.frame(token: Self.token, n: n, identifier: UInt32(1000 + n)) }
+            stream.frame(BinaryPushRequest(command: 2, identifier: 4242, token: Array(repeating: 1, count: 16), payload: BinaryStream.payload(-1)))
+            for n in 500..<800 { stream.frame(token: Self.token, n: n, identifier: UInt32(1000 + n)) }
 
-        let response = try await emulator.gateway(stream)
-        #expect(response == BinaryErrorResponse(status: .invalidTokenSize, identifier: 4242))
-        #expect(try await self.queuedNumbers(emulator) == Array(0..<500))
-        try await emulator.stop()
+            let response = try await emulator.gateway(stream)
+            #expect(response == BinaryErrorResponse(status: .invalidTokenSize, identifier: 4242))
+            #expect(try await self.queuedNumbers(emulator) == Array(0..<500))
+        }
     }
 
     /// One good notification, then `bad`: the good one is stored and `bad` earns `status`.
@@ -49,51 +49,51 @@ struct BinaryGatewayTests {
 
     @Test("each bad notification earns its documented status; the good one before it is stored")
     func statuses() async throws {
-        let emulator = try await RunningEmulator.start()
-        for (index, fault) in Self.faults.enumerated() {
-            let token = DeviceToken(bytes: Array(repeating: UInt8(index + 1), count: 32))!
-            var stream = BinaryStream()
-            stream.frame(token: token, n: index, identifier: 1)
-            fault.write(&stream)
-            let response = try await emulator.gateway(stream)
-            #expect(response == BinaryErrorResponse(status: fault.status, identifier: fault.identifier), "\(fault.name)")
-            #expect(try await self.queuedNumbers(emulator, token) == [index], "\(fault.name)")
+        try await withEmulator { emulator in
+            for (index, fault) in Self.faults.enumerated() {
+                let token = DeviceToken(bytes: Array(repeating: UInt8(index + 1), count: 32))!
+                var stream = BinaryStream()
+                stream.frame(token: token, n: index, identifier: 1)
+                fault.write(&stream)
+                let response = try await emulator.gateway(stream)
+                #expect(response == BinaryErrorResponse(status: fault.status, identifier: fault.identifier), "\(fault.name)")
+                #expect(try await self.queuedNumbers(emulator, token) == [index], "\(fault.name)")
+            }
         }
-        try await emulator.stop()
     }
 
     @Test("registered tokens: an unknown token is status 8 and nothing after it is stored")
     func unknownTokenInRegisteredMode() async throws {
-        let emulator = try await RunningEmulator.start { $0.tokenPolicy = .registered }
-        let known = try await emulator.offlineToken(topic: "com.example.app")
-        var stream = BinaryStream()
-        stream.frame(token: known, n: 0, identifier: 1)
-        stream.frame(token: Self.token, n: 1, identifier: 2)
-        stream.frame(token: known, n: 2, identifier: 3)
-        #expect(try await emulator.gateway(stream) == BinaryErrorResponse(status: .invalidToken, identifier: 2))
-        #expect(try await self.queuedNumbers(emulator, known) == [0])
-        try await emulator.stop()
+        try await withEmulator(configure: { $0.tokenPolicy = .registered }) { emulator in
+            let known = try await emulator.offlineToken(topic: "com.example.app")
+            var stream = BinaryStream()
+            stream.frame(token: known, n: 0, identifier: 1)
+            stream.frame(token: Self.token, n: 1, identifier: 2)
+            stream.frame(token: known, n: 2, identifier: 3)
+            #expect(try await emulator.gateway(stream) == BinaryErrorResponse(status: .invalidToken, identifier: 2))
+            #expect(try await self.queuedNumbers(emulator, known) == [0])
+        }
     }
 
     @Test("commands 0, 1 and 2 are stored with their identifier-free fields: expiry, priority, source")
     func everyCommandStored() async throws {
-        let emulator = try await RunningEmulator.start()
-        var stream = BinaryStream()
-        stream.write { BinaryPushEncoder.writeSimple(token: Self.token.bytes, payload: BinaryStream.payload(0), into: &$0) }
-        stream.write { BinaryPushEncoder.writeEnhanced(identifier: 1, expiry: 1_999_999_999, token: Self.token.bytes, payload: BinaryStream.payload(1), into: &$0) }
-        stream.frame(token: Self.token, n: 2, identifier: 2, expiry: 1_999_999_998, priority: 5)
-        // Expiry 0 with no device connected: accepted, never stored.
-        stream.frame(token: Self.token, n: 3, identifier: 3, expiry: 0)
-        // A malformed frame at the end makes the emulator answer once all before it are stored.
-        stream.raw([9])
-        #expect(try await emulator.gateway(stream) == BinaryErrorResponse(status: .protocolError, identifier: 0))
-        let queued = try await emulator.queued(Self.token.hex)
-        #expect(queued.count == 3)
-        #expect(queued.map { $0["source"] as? String } == ["binary", "binary", "binary"])
-        #expect(queued.map { $0["expiration"] as? Int } == [nil, 1_999_999_999, 1_999_999_998])
-        #expect(queued.map { $0["priority"] as? Int } == [10, 10, 5])
-        #expect(queued.map { $0["pushType"] as? String } == ["alert", "alert", "alert"])
-        try await emulator.stop()
+        try await withEmulator { emulator in
+            var stream = BinaryStream()
+            stream.write { BinaryPushEncoder.writeSimple(token: Self.token.bytes, payload: BinaryStream.payload(0), into: &$0) }
+            stream.write { BinaryPushEncoder.writeEnhanced(identifier: 1, expiry: 1_999_999_999, token: Self.token.bytes, payload: BinaryStream.payload(1), into: &$0) }
+            stream.frame(token: Self.token, n: 2, identifier: 2, expiry: 1_999_999_998, priority: 5)
+            // Expiry 0 with no device connected: accepted, never stored.
+            stream.frame(token: Self.token, n: 3, identifier: 3, expiry: 0)
+            // A malformed frame at the end makes the emulator answer once all before it are stored.
+            stream.raw([9])
+            #expect(try await emulator.gateway(stream) == BinaryErrorResponse(status: .protocolError, identifier: 0))
+            let queued = try await emulator.queued(Self.token.hex)
+            #expect(queued.count == 3)
+            #expect(queued.map { $0["source"] as? String } == ["binary", "binary", "binary"])
+            #expect(queued.map { $0["expiration"] as? Int } == [nil, 1_999_999_999, 1_999_999_998])
+            #expect(queued.map { $0["priority"] as? Int } == [10, 10, 5])
+            #expect(queued.map { $0["pushType"] as? String } == ["alert", "alert", "alert"])
+        }
     }
 
     @Test("a good stream gets no answer at all, and a connected device receives the pushes")
@@ -101,39 +101,39 @@ struct BinaryGatewayTests {
         // Long enough that a handshake stalled by a busy machine is not taken for silence: the
         // idle timer counts from the last byte received, and between the client's first and
         // second handshake flights none arrive (2 s was not enough once the whole suite ran at once).
-        let emulator = try await RunningEmulator.start { $0.idleTimeout = .seconds(5) }
-        let device = try await emulator.device()
-        let token = try await device.register(topic: "com.example.app")
-        var stream = BinaryStream()
-        for n in 0..<3 { stream.frame(token: token, n: n, identifier: UInt32(n)) }
-        let exchange = Task { try await emulator.gateway(stream, timeout: .seconds(30)) }
-        for n in 0..<3 {
-            let notification = try await device.next()
-            #expect(notification.source == .binary)
-            #expect(notification.payload == BinaryStream.payload(n))
-            try await device.acknowledge(notification.uniqueID)
+        try await withEmulator(configure: { $0.idleTimeout = .seconds(5) }) { emulator in
+            let device = try await emulator.device()
+            let token = try await device.register(topic: "com.example.app")
+            var stream = BinaryStream()
+            for n in 0..<3 { stream.frame(token: token, n: n, identifier: UInt32(n)) }
+            let exchange = Task { try await emulator.gateway(stream, timeout: .seconds(30)) }
+            for n in 0..<3 {
+                let notification = try await device.next()
+                #expect(notification.source == .binary)
+                #expect(notification.payload == BinaryStream.payload(n))
+                try await device.acknowledge(notification.uniqueID)
+            }
+            // Idle: the emulator closes the quiet connection without writing anything.
+            #expect(try await exchange.value == nil)
+            try await device.close()
         }
-        // Idle: the emulator closes the quiet connection without writing anything.
-        #expect(try await exchange.value == nil)
-        try await device.close()
-        try await emulator.stop()
     }
 
     @Test("a push to an unregistered token is taken silently and the token is reported by feedback")
     func unregisteredTokenIsSilent() async throws {
-        let emulator = try await RunningEmulator.start()
-        let token = try await emulator.offlineToken(topic: "com.example.app")
-        #expect(try await emulator.admin("/api/v1/devices/\(token.hex)/unregister", method: "POST").status == 200)
-        var stream = BinaryStream()
-        stream.frame(token: token, n: 0, identifier: 1)
-        stream.frame(token: Self.token, n: 1, identifier: 2)
-        // The first error the emulator answers is the malformed byte at the end.
-        stream.raw([9])
-        #expect(try await emulator.gateway(stream) == BinaryErrorResponse(status: .protocolError, identifier: 0))
-        #expect(try await self.queuedNumbers(emulator, token).isEmpty)
-        #expect(try await self.queuedNumbers(emulator) == [1])
-        #expect(try await emulator.feedbackTuples().map(\.token) == [token.bytes])
-        try await emulator.stop()
+        try await withEmulator { emulator in
+            let token = try await emulator.offlineToken(topic: "com.example.app")
+            #expect(try await emulator.admin("/api/v1/devices/\(token.hex)/unregister", method: "POST").status == 200)
+            var stream = BinaryStream()
+            stream.frame(token: token, n: 0, identifier: 1)
+            stream.frame(token: Self.token, n: 1, identifier: 2)
+            // The first error the emulator answers is the malformed byte at the end.
+            stream.raw([9])
+            #expect(try await emulator.gateway(stream) == BinaryErrorResponse(status: .protocolError, identifier: 0))
+            #expect(try await self.queuedNumbers(emulator, token).isEmpty)
+            #expect(try await self.queuedNumbers(emulator) == [1])
+            #expect(try await emulator.feedbackTuples().map(\.token) == [token.bytes])
+        }
     }
 
     @Test("graceful shutdown (SIGTERM) answers status 10 with the last processed identifier")

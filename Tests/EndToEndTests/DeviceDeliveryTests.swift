@@ -22,72 +22,72 @@ struct DeviceDeliveryTests {
 
     @Test("pushed while offline, received in order on reconnect; acknowledged ones leave the queue")
     func offlineThenReconnect() async throws {
-        let emulator = try await RunningEmulator.start()
-        let token = try await emulator.offlineToken(topic: Self.topic)
-        #expect(token.bytes.count == 32)
+        try await withEmulator { emulator in
+            let token = try await emulator.offlineToken(topic: Self.topic)
+            #expect(token.bytes.count == 32)
 
-        let provider = try await emulator.http2Client()
-        for n in 0..<5 { #expect(try await self.push(provider, token, n).status == 200) }
+            let provider = try await emulator.http2Client()
+            for n in 0..<5 { #expect(try await self.push(provider, token, n).status == 200) }
 
-        let again = try await emulator.device("phone")
-        #expect(try await again.resume([token]) == [ResumeResult(token: token, status: .resumed)])
-        var received: [Int] = []
-        for _ in 0..<5 {
-            let notification = try await again.next()
-            #expect(notification.token == token)
-            #expect(notification.topic == Self.topic)
-            received.append(try #require(self.number(notification)))
-            try await again.acknowledge(notification.uniqueID)
+            let again = try await emulator.device("phone")
+            #expect(try await again.resume([token]) == [ResumeResult(token: token, status: .resumed)])
+            var received: [Int] = []
+            for _ in 0..<5 {
+                let notification = try await again.next()
+                #expect(notification.token == token)
+                #expect(notification.topic == Self.topic)
+                received.append(try #require(self.number(notification)))
+                try await again.acknowledge(notification.uniqueID)
+            }
+            #expect(received == [0, 1, 2, 3, 4])
+            #expect(await eventually { (try? await emulator.queued(token.hex).isEmpty) == true })
         }
-        #expect(received == [0, 1, 2, 3, 4])
-        #expect(await eventually { (try? await emulator.queued(token.hex).isEmpty) == true })
-        try await emulator.stop()
     }
 
     @Test("pushed while online, received at once with every field")
     func online() async throws {
-        let emulator = try await RunningEmulator.start()
-        let device = try await emulator.device()
-        let token = try await device.register(topic: Self.topic)
-        let provider = try await emulator.http2Client()
-        let response = try await provider.push(
-            token: token.hex,
-            headers: [("apns-topic", Self.topic), ("apns-push-type", "background"), ("apns-priority", "5"), ("apns-collapse-id", "c")],
-            json: #"{"aps":{"content-available":1}}"#
-        )
-        #expect(response.status == 200)
-        let notification = try await device.next()
-        #expect(notification.apnsID == response.header("apns-id"))
-        #expect(notification.uniqueID == response.header("apns-unique-id"))
-        #expect(notification.pushType == .background)
-        #expect(notification.priority == .conservePower)
-        #expect(notification.collapseID == "c")
-        #expect(notification.payload == Array(#"{"aps":{"content-available":1}}"#.utf8))
-        try await emulator.stop()
+        try await withEmulator { emulator in
+            let device = try await emulator.device()
+            let token = try await device.register(topic: Self.topic)
+            let provider = try await emulator.http2Client()
+            let response = try await provider.push(
+                token: token.hex,
+                headers: [("apns-topic", Self.topic), ("apns-push-type", "background"), ("apns-priority", "5"), ("apns-collapse-id", "c")],
+                json: #"{"aps":{"content-available":1}}"#
+            )
+            #expect(response.status == 200)
+            let notification = try await device.next()
+            #expect(notification.apnsID == response.header("apns-id"))
+            #expect(notification.uniqueID == response.header("apns-unique-id"))
+            #expect(notification.pushType == .background)
+            #expect(notification.priority == .conservePower)
+            #expect(notification.collapseID == "c")
+            #expect(notification.payload == Array(#"{"aps":{"content-available":1}}"#.utf8))
+        }
     }
 
     @Test("dropped before the ack, delivered again after reconnecting")
     func redeliveredWhenNotAcknowledged() async throws {
-        let emulator = try await RunningEmulator.start()
-        let device = try await emulator.device("phone")
-        let token = try await device.register(topic: Self.topic)
-        let provider = try await emulator.http2Client()
-        _ = try await self.push(provider, token, 7)
-        let first = try await device.next()
-        try await device.close()
+        try await withEmulator { emulator in
+            let device = try await emulator.device("phone")
+            let token = try await device.register(topic: Self.topic)
+            let provider = try await emulator.http2Client()
+            _ = try await self.push(provider, token, 7)
+            let first = try await device.next()
+            try await device.close()
 
-        let again = try await emulator.device("phone")
-        _ = try await again.resume([token])
-        let second = try await again.next()
-        #expect(second.uniqueID == first.uniqueID)
-        try await again.acknowledge(second.uniqueID)
-        #expect(await eventually { (try? await emulator.queued(token.hex).isEmpty) == true })
-        try await again.close()
+            let again = try await emulator.device("phone")
+            _ = try await again.resume([token])
+            let second = try await again.next()
+            #expect(second.uniqueID == first.uniqueID)
+            try await again.acknowledge(second.uniqueID)
+            #expect(await eventually { (try? await emulator.queued(token.hex).isEmpty) == true })
+            try await again.close()
 
-        let third = try await emulator.device("phone")
-        _ = try await third.resume([token])
-        #expect(try await third.expectNothingDelivered() == nil)
-        try await emulator.stop()
+            let third = try await emulator.device("phone")
+            _ = try await third.resume([token])
+            #expect(try await third.expectNothingDelivered() == nil)
+        }
     }
 
     @Test("a queue survives an emulator restart and is delivered after it")
@@ -113,154 +113,154 @@ struct DeviceDeliveryTests {
     @Test("an expired notification is never delivered")
     func expired() async throws {
         let clock = ManualClock(millis: Int64(Date().timeIntervalSince1970 * 1000))
-        let emulator = try await RunningEmulator.start { $0.clock = clock.function }
-        let token = try await emulator.offlineToken(topic: Self.topic)
-        let provider = try await emulator.http2Client()
-        let expiration = clock.now / 1000 + 60
-        _ = try await self.push(provider, token, 1, headers: [("apns-expiration", String(expiration))])
-        _ = try await self.push(provider, token, 2)
-        clock.advance(seconds: 61)
+        try await withEmulator(configure: { $0.clock = clock.function }) { emulator in
+            let token = try await emulator.offlineToken(topic: Self.topic)
+            let provider = try await emulator.http2Client()
+            let expiration = clock.now / 1000 + 60
+            _ = try await self.push(provider, token, 1, headers: [("apns-expiration", String(expiration))])
+            _ = try await self.push(provider, token, 2)
+            clock.advance(seconds: 61)
 
-        let again = try await emulator.device("phone")
-        _ = try await again.resume([token])
-        #expect(self.number(try await again.next()) == 2)
-        #expect(try await again.expectNothingDelivered() == nil)
-        // The sweeper also takes it out of the queue.
-        #expect(await eventually { (try? await emulator.queued(token.hex).count) == 1 })
-        try await emulator.stop()
+            let again = try await emulator.device("phone")
+            _ = try await again.resume([token])
+            #expect(self.number(try await again.next()) == 2)
+            #expect(try await again.expectNothingDelivered() == nil)
+            // The sweeper also takes it out of the queue.
+            #expect(await eventually { (try? await emulator.queued(token.hex).count) == 1 })
+        }
     }
 
     @Test("expiration 0: delivered to a connected device, discarded for an offline one")
     func expirationZero() async throws {
-        let emulator = try await RunningEmulator.start()
-        let online = try await emulator.device()
-        let onlineToken = try await online.register(topic: Self.topic)
-        let offlineToken = try await emulator.offlineToken(topic: Self.topic, device: "offline")
+        try await withEmulator { emulator in
+            let online = try await emulator.device()
+            let onlineToken = try await online.register(topic: Self.topic)
+            let offlineToken = try await emulator.offlineToken(topic: Self.topic, device: "offline")
 
-        let provider = try await emulator.http2Client()
-        #expect(try await self.push(provider, onlineToken, 1, headers: [("apns-expiration", "0")]).status == 200)
-        #expect(self.number(try await online.next()) == 1)
-        #expect(try await self.push(provider, offlineToken, 2, headers: [("apns-expiration", "0")]).status == 200)
-        #expect(try await emulator.queued(offlineToken.hex).isEmpty)
-        let back = try await emulator.device("offline")
-        _ = try await back.resume([offlineToken])
-        #expect(try await back.expectNothingDelivered() == nil)
-        try await emulator.stop()
+            let provider = try await emulator.http2Client()
+            #expect(try await self.push(provider, onlineToken, 1, headers: [("apns-expiration", "0")]).status == 200)
+            #expect(self.number(try await online.next()) == 1)
+            #expect(try await self.push(provider, offlineToken, 2, headers: [("apns-expiration", "0")]).status == 200)
+            #expect(try await emulator.queued(offlineToken.hex).isEmpty)
+            let back = try await emulator.device("offline")
+            _ = try await back.resume([offlineToken])
+            #expect(try await back.expectNothingDelivered() == nil)
+        }
     }
 
     @Test("a queued notification with the same topic and collapse id is replaced")
     func collapse() async throws {
-        let emulator = try await RunningEmulator.start()
-        let token = try await emulator.offlineToken(topic: Self.topic)
-        let provider = try await emulator.http2Client()
-        _ = try await self.push(provider, token, 1, headers: [("apns-collapse-id", "score")])
-        _ = try await self.push(provider, token, 2)
-        _ = try await self.push(provider, token, 3, headers: [("apns-collapse-id", "score")])
-        let again = try await emulator.device("phone")
-        _ = try await again.resume([token])
-        #expect(self.number(try await again.next()) == 2)
-        #expect(self.number(try await again.next()) == 3)
-        #expect(try await again.expectNothingDelivered() == nil)
-        try await emulator.stop()
+        try await withEmulator { emulator in
+            let token = try await emulator.offlineToken(topic: Self.topic)
+            let provider = try await emulator.http2Client()
+            _ = try await self.push(provider, token, 1, headers: [("apns-collapse-id", "score")])
+            _ = try await self.push(provider, token, 2)
+            _ = try await self.push(provider, token, 3, headers: [("apns-collapse-id", "score")])
+            let again = try await emulator.device("phone")
+            _ = try await again.resume([token])
+            #expect(self.number(try await again.next()) == 2)
+            #expect(self.number(try await again.next()) == 3)
+            #expect(try await again.expectNothingDelivered() == nil)
+        }
     }
 
     @Test("the latest policy keeps only the most recent notification per topic for an offline device")
     func latestPolicy() async throws {
-        let emulator = try await RunningEmulator.start { $0.storagePolicy = .latest }
-        let token = try await emulator.offlineToken(topic: Self.topic)
-        let provider = try await emulator.http2Client()
-        for n in 1...3 { _ = try await self.push(provider, token, n) }
-        let again = try await emulator.device("phone")
-        _ = try await again.resume([token])
-        #expect(self.number(try await again.next()) == 3)
-        #expect(try await again.expectNothingDelivered() == nil)
-        try await emulator.stop()
+        try await withEmulator(configure: { $0.storagePolicy = .latest }) { emulator in
+            let token = try await emulator.offlineToken(topic: Self.topic)
+            let provider = try await emulator.http2Client()
+            for n in 1...3 { _ = try await self.push(provider, token, n) }
+            let again = try await emulator.device("phone")
+            _ = try await again.resume([token])
+            #expect(self.number(try await again.next()) == 3)
+            #expect(try await again.expectNothingDelivered() == nil)
+        }
     }
 
     @Test("after unregister, pushes get 410 Unregistered with the unregistration time; resume reports it")
     func unregister() async throws {
-        let emulator = try await RunningEmulator.start()
-        let device = try await emulator.device("phone")
-        let token = try await device.register(topic: Self.topic)
-        let provider = try await emulator.http2Client()
-        _ = try await self.push(provider, token, 1)
-        _ = try await device.next()
-        let timestamp = try await device.unregister(topic: Self.topic)
-        let response = try await self.push(provider, token, 2)
-        #expect(response.status == 410)
-        #expect(response.reason == "Unregistered")
-        #expect(response.timestamp == timestamp)
-        #expect(try await emulator.queued(token.hex).isEmpty)
-        let again = try await emulator.device("phone")
-        #expect(try await again.resume([token]).first?.status == .unregistered)
-        try await emulator.stop()
+        try await withEmulator { emulator in
+            let device = try await emulator.device("phone")
+            let token = try await device.register(topic: Self.topic)
+            let provider = try await emulator.http2Client()
+            _ = try await self.push(provider, token, 1)
+            _ = try await device.next()
+            let timestamp = try await device.unregister(topic: Self.topic)
+            let response = try await self.push(provider, token, 2)
+            #expect(response.status == 410)
+            #expect(response.reason == "Unregistered")
+            #expect(response.timestamp == timestamp)
+            #expect(try await emulator.queued(token.hex).isEmpty)
+            let again = try await emulator.device("phone")
+            #expect(try await again.resume([token]).first?.status == .unregistered)
+        }
     }
 
     @Test("registered mode refuses tokens the emulator did not issue", .tags(.policy))
     func registeredMode() async throws {
-        let emulator = try await RunningEmulator.start { $0.tokenPolicy = .registered }
-        let provider = try await emulator.http2Client()
-        let stranger = DeviceToken(bytes: [UInt8](repeating: 3, count: 32))!
-        let refused = try await self.push(provider, stranger, 1)
-        #expect(refused.status == 400)
-        #expect(refused.reason == "BadDeviceToken")
-        let device = try await emulator.device()
-        let token = try await device.register(topic: Self.topic)
-        #expect(try await self.push(provider, token, 2).status == 200)
-        let wrongTopic = try await provider.push(token: token.hex, headers: [("apns-topic", "com.example.other")])
-        #expect(wrongTopic.reason == "DeviceTokenNotForTopic")
-        #expect(try await device.resume([stranger]).first?.status == .unknown)
-        try await emulator.stop()
+        try await withEmulator(configure: { $0.tokenPolicy = .registered }) { emulator in
+            let provider = try await emulator.http2Client()
+            let stranger = DeviceToken(bytes: [UInt8](repeating: 3, count: 32))!
+            let refused = try await self.push(provider, stranger, 1)
+            #expect(refused.status == 400)
+            #expect(refused.reason == "BadDeviceToken")
+            let device = try await emulator.device()
+            let token = try await device.register(topic: Self.topic)
+            #expect(try await self.push(provider, token, 2).status == 200)
+            let wrongTopic = try await provider.push(token: token.hex, headers: [("apns-topic", "com.example.other")])
+            #expect(wrongTopic.reason == "DeviceTokenNotForTopic")
+            #expect(try await device.resume([stranger]).first?.status == .unknown)
+        }
     }
 
     @Test("a PushKit token belongs to <bundle>.voip: voip pushes there arrive, other topics and push types are refused")
     func voipToken() async throws {
         // PyAPNs2 #134, pushok #97: a token is for one topic; AndrewBarba/apns2 #23: a .voip topic takes only voip.
-        let emulator = try await RunningEmulator.start()
-        let device = try await emulator.device("caller")
-        let regular = try await device.register(topic: Self.topic)
-        let voip = try await device.register(topic: Self.topic + ".voip")
-        #expect(voip != regular)
-        let provider = try await emulator.http2Client()
-        let call = try await provider.push(
-            token: voip.hex, headers: [("apns-topic", Self.topic + ".voip"), ("apns-push-type", "voip")], json: #"{"n":1}"#
-        )
-        #expect(call.status == 200)
-        let received = try await device.next()
-        #expect(received.token == voip)
-        #expect(received.topic == Self.topic + ".voip")
-        #expect(received.pushType == .voip)
-        let wrongTopic = try await provider.push(token: voip.hex, headers: [("apns-topic", Self.topic), ("apns-push-type", "voip")])
-        #expect(wrongTopic.status == 400)
-        #expect(wrongTopic.reason == "DeviceTokenNotForTopic")
-        let regularToVoip = try await provider.push(token: regular.hex, headers: [("apns-topic", Self.topic + ".voip"), ("apns-push-type", "voip")])
-        #expect(regularToVoip.reason == "DeviceTokenNotForTopic")
-        let alertToVoip = try await provider.push(token: voip.hex, headers: [("apns-topic", Self.topic + ".voip")])
-        #expect(alertToVoip.status == 400)
-        #expect(alertToVoip.reason == "InvalidPushType")
-        try await emulator.stop()
+        try await withEmulator { emulator in
+            let device = try await emulator.device("caller")
+            let regular = try await device.register(topic: Self.topic)
+            let voip = try await device.register(topic: Self.topic + ".voip")
+            #expect(voip != regular)
+            let provider = try await emulator.http2Client()
+            let call = try await provider.push(
+                token: voip.hex, headers: [("apns-topic", Self.topic + ".voip"), ("apns-push-type", "voip")], json: #"{"n":1}"#
+            )
+            #expect(call.status == 200)
+            let received = try await device.next()
+            #expect(received.token == voip)
+            #expect(received.topic == Self.topic + ".voip")
+            #expect(received.pushType == .voip)
+            let wrongTopic = try await provider.push(token: voip.hex, headers: [("apns-topic", Self.topic), ("apns-push-type", "voip")])
+            #expect(wrongTopic.status == 400)
+            #expect(wrongTopic.reason == "DeviceTokenNotForTopic")
+            let regularToVoip = try await provider.push(token: regular.hex, headers: [("apns-topic", Self.topic + ".voip"), ("apns-push-type", "voip")])
+            #expect(regularToVoip.reason == "DeviceTokenNotForTopic")
+            let alertToVoip = try await provider.push(token: voip.hex, headers: [("apns-topic", Self.topic + ".voip")])
+            #expect(alertToVoip.status == 400)
+            #expect(alertToVoip.reason == "InvalidPushType")
+        }
     }
 
     @Test("protocol errors get an error frame and close the connection; nothing queued is lost")
     func protocolErrors() async throws {
-        let emulator = try await RunningEmulator.start()
-        let device = try await emulator.device("phone")
-        let token = try await device.register(topic: Self.topic)
-        let provider = try await emulator.http2Client()
-        _ = try await self.push(provider, token, 1)
-        _ = try await device.next()
-        // Unregistering a topic this connection holds no token for is refused.
-        await #expect {
-            _ = try await device.unregister(topic: "com.example.other")
-        } throws: { error in
-            guard let error = error as? DeviceClientError, error.code == .refused else { return false }
-            return error.serverCode == .invalidArgument
+        try await withEmulator { emulator in
+            let device = try await emulator.device("phone")
+            let token = try await device.register(topic: Self.topic)
+            let provider = try await emulator.http2Client()
+            _ = try await self.push(provider, token, 1)
+            _ = try await device.next()
+            // Unregistering a topic this connection holds no token for is refused.
+            await #expect {
+                _ = try await device.unregister(topic: "com.example.other")
+            } throws: { error in
+                guard let error = error as? DeviceClientError, error.code == .refused else { return false }
+                return error.serverCode == .invalidArgument
+            }
+            // The unacknowledged notification is still there for the next connection.
+            let again = try await emulator.device("phone")
+            _ = try await again.resume([token])
+            #expect(self.number(try await again.next()) == 1)
         }
-        // The unacknowledged notification is still there for the next connection.
-        let again = try await emulator.device("phone")
-        _ = try await again.resume([token])
-        #expect(self.number(try await again.next()) == 1)
-        try await emulator.stop()
     }
 }
 
@@ -295,36 +295,36 @@ struct DeviceWireTests {
         ]
     )
     func malformed(_ name: String, _ garbage: [UInt8], _ code: DeviceErrorCode) async throws {
-        let emulator = try await RunningEmulator.start()
-        let received = try await RawTLSClient.exchange(
-            host: "127.0.0.1", port: emulator.devicePort, caPath: emulator.caPath, sending: try self.hello() + garbage
-        )
-        guard case .error(let sent, _) = try self.errorFrame(received) else {
-            Issue.record("\(name): expected an error frame, got \(received)")
-            return
+        try await withEmulator { emulator in
+            let received = try await RawTLSClient.exchange(
+                host: "127.0.0.1", port: emulator.devicePort, caPath: emulator.caPath, sending: try self.hello() + garbage
+            )
+            guard case .error(let sent, _) = try self.errorFrame(received) else {
+                Issue.record("\(name): expected an error frame, got \(received)")
+                return
+            }
+            #expect(sent == code, "\(name)")
         }
-        #expect(sent == code, "\(name)")
-        try await emulator.stop()
     }
 
     @Test("a message before hello is refused; queued notifications survive a broken connection")
     func beforeHelloAndNothingLost() async throws {
-        let emulator = try await RunningEmulator.start()
-        let token = try await emulator.offlineToken(topic: "com.example.app")
-        let provider = try await emulator.http2Client()
-        #expect(try await provider.push(token: token.hex).status == 200)
+        try await withEmulator { emulator in
+            let token = try await emulator.offlineToken(topic: "com.example.app")
+            let provider = try await emulator.http2Client()
+            #expect(try await provider.push(token: token.hex).status == 200)
 
-        var resume = ByteBuffer()
-        try DeviceFrameEncoder().encode(data: DeviceClientMessage.resume(tokens: [token]).frame(), out: &resume)
-        let received = try await RawTLSClient.exchange(
-            host: "127.0.0.1", port: emulator.devicePort, caPath: emulator.caPath, sending: Array(resume.readableBytesView)
-        )
-        guard case .error(let code, _) = try self.errorFrame(received) else {
-            Issue.record("expected an error frame")
-            return
+            var resume = ByteBuffer()
+            try DeviceFrameEncoder().encode(data: DeviceClientMessage.resume(tokens: [token]).frame(), out: &resume)
+            let received = try await RawTLSClient.exchange(
+                host: "127.0.0.1", port: emulator.devicePort, caPath: emulator.caPath, sending: Array(resume.readableBytesView)
+            )
+            guard case .error(let code, _) = try self.errorFrame(received) else {
+                Issue.record("expected an error frame")
+                return
+            }
+            #expect(code == .unexpectedMessage)
+            #expect(try await emulator.queued(token.hex).count == 1)
         }
-        #expect(code == .unexpectedMessage)
-        #expect(try await emulator.queued(token.hex).count == 1)
-        try await emulator.stop()
     }
 }

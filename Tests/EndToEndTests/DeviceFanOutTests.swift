@@ -12,35 +12,35 @@ import Testing
 struct DeviceFanOutTests {
     @Test("1000 connected devices each receive their push")
     func fanOut() async throws {
-        let emulator = try await RunningEmulator.start { $0.durability = .relaxed }
-        let devices = try await withThrowingTaskGroup(of: (DeviceClient, DeviceToken).self) { group in
-            for i in 0..<1000 {
-                group.addTask {
-                    let device = try await emulator.device("fan-\(i)")
-                    return (device, try await device.register(topic: DeviceDeliveryTests.topic))
+        try await withEmulator(configure: { $0.durability = .relaxed }) { emulator in
+            let devices = try await withThrowingTaskGroup(of: (DeviceClient, DeviceToken).self) { group in
+                for i in 0..<1000 {
+                    group.addTask {
+                        let device = try await emulator.device("fan-\(i)")
+                        return (device, try await device.register(topic: DeviceDeliveryTests.topic))
+                    }
                 }
+                return try await group.reduce(into: []) { $0.append($1) }
             }
-            return try await group.reduce(into: []) { $0.append($1) }
-        }
-        #expect(devices.count == 1000)
-        let provider = try await emulator.http2Client()
-        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
-            for (i, device) in devices.enumerated() {
-                group.addTask { try await DeviceDeliveryTests().push(provider, device.1, i).status }
-            }
-            return try await group.reduce(into: [Int: Int]()) { $0[$1, default: 0] += 1 }
-        }
-        #expect(statuses == [200: 1000])
-        let received = try await withThrowingTaskGroup(of: Bool.self) { group in
-            for (i, device) in devices.enumerated() {
-                group.addTask {
-                    let notification = try await device.0.next(within: .seconds(30))
-                    return notification.token == device.1 && DeviceDeliveryTests().number(notification) == i
+            #expect(devices.count == 1000)
+            let provider = try await emulator.http2Client()
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for (i, device) in devices.enumerated() {
+                    group.addTask { try await DeviceDeliveryTests().push(provider, device.1, i).status }
                 }
+                return try await group.reduce(into: [Int: Int]()) { $0[$1, default: 0] += 1 }
             }
-            return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+            #expect(statuses == [200: 1000])
+            let received = try await withThrowingTaskGroup(of: Bool.self) { group in
+                for (i, device) in devices.enumerated() {
+                    group.addTask {
+                        let notification = try await device.0.next(within: .seconds(30))
+                        return notification.token == device.1 && DeviceDeliveryTests().number(notification) == i
+                    }
+                }
+                return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+            }
+            #expect(received == 1000)
         }
-        #expect(received == 1000)
-        try await emulator.stop()
     }
 }

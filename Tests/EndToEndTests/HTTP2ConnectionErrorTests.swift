@@ -32,20 +32,20 @@ struct HTTP2ConnectionErrorTests {
 
     @Test("an invalid PING gets GOAWAY FRAME_SIZE_ERROR, and the connection is closed though the client keeps sending")
     func invalidPing() async throws {
-        let emulator = try await RunningEmulator.start()
-        // A PING of 6 bytes (it must have 8), then 4 MiB more of PINGs the server must not read.
-        var sending = Self.preface + Self.frame(type: 4) + Self.frame(type: 6, [1, 2, 3, 4, 5, 6])
-        let ping = Self.frame(type: 6, [UInt8](repeating: 0, count: 8))
-        for _ in 0..<(4 << 20) / ping.count { sending += ping }
-        let received = try await RawTLSClient.exchange(
-            host: "127.0.0.1", port: emulator.http2Port, caPath: emulator.caPath, sending: sending, timeout: .seconds(20)
-        )
-        let goAway = try #require(Self.frames(received).first { $0.type == 7 }, "no GOAWAY among \(Self.frames(received).map(\.type))")
-        let code = goAway.payload.count >= 8 ? UInt32(goAway.payload[4]) << 24 | UInt32(goAway.payload[5]) << 16 | UInt32(goAway.payload[6]) << 8 | UInt32(goAway.payload[7]) : 0
-        #expect(code == 6, "FRAME_SIZE_ERROR")
-        // The emulator serves others as before.
-        let provider = try await emulator.http2Client()
-        #expect(try await provider.push(token: String(repeating: "ab", count: 32), headers: [("apns-topic", "t")]).status == 200)
-        try await emulator.stop()
+        try await withEmulator { emulator in
+            // A PING of 6 bytes (it must have 8), then 4 MiB more of PINGs the server must not read.
+            var sending = Self.preface + Self.frame(type: 4) + Self.frame(type: 6, [1, 2, 3, 4, 5, 6])
+            let ping = Self.frame(type: 6, [UInt8](repeating: 0, count: 8))
+            for _ in 0..<(4 << 20) / ping.count { sending += ping }
+            let received = try await RawTLSClient.exchange(
+                host: "127.0.0.1", port: emulator.http2Port, caPath: emulator.caPath, sending: sending, timeout: .seconds(20)
+            )
+            let goAway = try #require(Self.frames(received).first { $0.type == 7 }, "no GOAWAY among \(Self.frames(received).map(\.type))")
+            let code = goAway.payload.count >= 8 ? UInt32(goAway.payload[4]) << 24 | UInt32(goAway.payload[5]) << 16 | UInt32(goAway.payload[6]) << 8 | UInt32(goAway.payload[7]) : 0
+            #expect(code == 6, "FRAME_SIZE_ERROR")
+            // The emulator serves others as before.
+            let provider = try await emulator.http2Client()
+            #expect(try await provider.push(token: String(repeating: "ab", count: 32), headers: [("apns-topic", "t")]).status == 200)
+        }
     }
 }

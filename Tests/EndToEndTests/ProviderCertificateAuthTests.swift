@@ -115,10 +115,10 @@ struct ProviderCertificateAuthTests {
 
     @Test("--auth none does not ask for a certificate: any topic goes")
     func noneMode() async throws {
-        let emulator = try await RunningEmulator.start()
-        let client = try await emulator.http2Client(identity: try emulator.providerIdentity(uid: Self.app))
-        #expect(try await Self.push(client, topic: "com.example.other").status == 200)
-        try await emulator.stop()
+        try await withEmulator { emulator in
+            let client = try await emulator.http2Client(identity: try emulator.providerIdentity(uid: Self.app))
+            #expect(try await Self.push(client, topic: "com.example.other").status == 200)
+        }
     }
     @Test("a location push needs token-based authentication: with a certificate it is 403 MissingProviderToken, saying so")
     func locationNeedsToken() async throws {

@@ -23,19 +23,19 @@ struct ProviderLibraryTests {
 
     @Test("token authentication: aioapns's own JWTs are accepted, twenty pushes at once; an unrelated topic gets its reason")
     func token() async throws {
-        let emulator = try await RunningEmulator.start { $0.auth = .strict }
-        let key = try emulator.registerKey(keyID: "ABC123DEFG", teamID: "DEF123GHIJ", topics: [Self.app])
-        let p8 = emulator.directory.appending("AuthKey_ABC123DEFG.p8")
-        try key.p8.write(toFile: p8, atomically: true, encoding: .utf8)
-        let device = String(repeating: "7a", count: 32)
+        try await withEmulator(configure: { $0.auth = .strict }) { emulator in
+            let key = try emulator.registerKey(keyID: "ABC123DEFG", teamID: "DEF123GHIJ", topics: [Self.app])
+            let p8 = emulator.directory.appending("AuthKey_ABC123DEFG.p8")
+            try key.p8.write(toFile: p8, atomically: true, encoding: .utf8)
+            let device = String(repeating: "7a", count: 32)
 
-        let seen = try await self.run(emulator, ["token", p8, key.keyID, key.teamID, Self.app, device])
-        let pushes = try #require(seen["pushes"] as? [[Any?]])
-        #expect(pushes.count == 20)
-        #expect(pushes.allSatisfy { $0.first as? String == "200" })
-        #expect(seen["otherTopic"] as? [String] == ["403", "UnrelatedKeyIdInToken"])
-        #expect(try await emulator.queued(device).count == 20)
-        try await emulator.stop()
+            let seen = try await self.run(emulator, ["token", p8, key.keyID, key.teamID, Self.app, device])
+            let pushes = try #require(seen["pushes"] as? [[Any?]])
+            #expect(pushes.count == 20)
+            #expect(pushes.allSatisfy { $0.first as? String == "200" })
+            #expect(seen["otherTopic"] as? [String] == ["403", "UnrelatedKeyIdInToken"])
+            #expect(try await emulator.queued(device).count == 20)
+        }
     }
 
     @Test("key scopes with tokens PyJWT signs, over one h2 connection: a topic-specific key after the team key is UnrelatedKeyIdInToken, another topic too, a production key BadEnvironmentKeyIdInToken")
@@ -44,29 +44,29 @@ struct ProviderLibraryTests {
         // topic-specific keys, environments) and "Handling notification responses from APNs"
         // (403 UnrelatedKeyIdInToken, BadEnvironmentKeyIdInToken); APNS-REFERENCE: the first push
         // binds a connection to its key.
-        let emulator = try await RunningEmulator.start { $0.auth = .strict }
-        let team = "DEF123GHIJ"
-        let keys = [
-            try emulator.registerKey(keyID: "TEAMKEY001", teamID: team),
-            try emulator.registerKey(keyID: "SCOPED0001", teamID: team, topics: [Self.app]),
-            try emulator.registerKey(keyID: "PRODKEY001", teamID: team, environment: .production),
-        ]
-        var arguments = [team, String(repeating: "7b", count: 32), Self.app]
-        for key in keys {
-            let p8 = emulator.directory.appending("AuthKey_\(key.keyID).p8")
-            try key.p8.write(toFile: p8, atomically: true, encoding: .utf8)
-            arguments += [p8, key.keyID]
+        try await withEmulator(configure: { $0.auth = .strict }) { emulator in
+            let team = "DEF123GHIJ"
+            let keys = [
+                try emulator.registerKey(keyID: "TEAMKEY001", teamID: team),
+                try emulator.registerKey(keyID: "SCOPED0001", teamID: team, topics: [Self.app]),
+                try emulator.registerKey(keyID: "PRODKEY001", teamID: team, environment: .production),
+            ]
+            var arguments = [team, String(repeating: "7b", count: 32), Self.app]
+            for key in keys {
+                let p8 = emulator.directory.appending("AuthKey_\(key.keyID).p8")
+                try key.p8.write(toFile: p8, atomically: true, encoding: .utf8)
+                arguments += [p8, key.keyID]
+            }
+            let run = try await Subprocess.run(Self.python, [Self.keyScript, "127.0.0.1", String(emulator.http2Port), emulator.caPath] + arguments)
+            try #require(run.status == 0, "key_scopes.py failed: \(run.stderr)")
+            let line = run.stdout.split(separator: "\n").last.map(String.init) ?? ""
+            let seen = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(run.stdout)")
+            #expect((seen["teamKey"] as? [Any?])?.first as? String == "200")
+            #expect(seen["scopedAfterTeam"] as? [String] == ["403", "UnrelatedKeyIdInToken"])
+            #expect((seen["scopedFirst"] as? [Any?])?.first as? String == "200")
+            #expect(seen["scopedOtherTopic"] as? [String] == ["403", "UnrelatedKeyIdInToken"])
+            #expect(seen["productionKey"] as? [String] == ["403", "BadEnvironmentKeyIdInToken"])
         }
-        let run = try await Subprocess.run(Self.python, [Self.keyScript, "127.0.0.1", String(emulator.http2Port), emulator.caPath] + arguments)
-        try #require(run.status == 0, "key_scopes.py failed: \(run.stderr)")
-        let line = run.stdout.split(separator: "\n").last.map(String.init) ?? ""
-        let seen = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(run.stdout)")
-        #expect((seen["teamKey"] as? [Any?])?.first as? String == "200")
-        #expect(seen["scopedAfterTeam"] as? [String] == ["403", "UnrelatedKeyIdInToken"])
-        #expect((seen["scopedFirst"] as? [Any?])?.first as? String == "200")
-        #expect(seen["scopedOtherTopic"] as? [String] == ["403", "UnrelatedKeyIdInToken"])
-        #expect(seen["productionKey"] as? [String] == ["403", "BadEnvironmentKeyIdInToken"])
-        try await emulator.stop()
     }
 
     static let keyScript = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -74,21 +74,21 @@ struct ProviderLibraryTests {
 
     @Test("certificate authentication: a certificate from certs provider's CA, topic from its UID")
     func certificate() async throws {
-        let emulator = try await RunningEmulator.start { $0.auth = .strict }
-        let identity = try emulator.providerIdentity(uid: Self.app, topics: [(Self.app, "app"), (Self.app + ".voip", "voip")])
-        let combined = emulator.directory.appending("provider.pem")
-        let pem = try String(contentsOfFile: identity.certificatePath, encoding: .utf8) + "\n" + String(contentsOfFile: identity.privateKeyPath, encoding: .utf8)
-        try pem.write(toFile: combined, atomically: true, encoding: .utf8)
-        let device = String(repeating: "7b", count: 32)
+        try await withEmulator(configure: { $0.auth = .strict }) { emulator in
+            let identity = try emulator.providerIdentity(uid: Self.app, topics: [(Self.app, "app"), (Self.app + ".voip", "voip")])
+            let combined = emulator.directory.appending("provider.pem")
+            let pem = try String(contentsOfFile: identity.certificatePath, encoding: .utf8) + "\n" + String(contentsOfFile: identity.privateKeyPath, encoding: .utf8)
+            try pem.write(toFile: combined, atomically: true, encoding: .utf8)
+            let device = String(repeating: "7b", count: 32)
 
-        let seen = try await self.run(emulator, ["cert", combined, device])
-        let pushes = try #require(seen["pushes"] as? [[Any?]])
-        #expect(pushes.count == 5)
-        #expect(pushes.allSatisfy { $0.first as? String == "200" })
-        #expect(seen["badToken"] as? [String] == ["400", "BadDeviceToken"])
-        let queued = try await emulator.queued(device)
-        #expect(queued.count == 5)
-        #expect(queued.allSatisfy { $0["topic"] as? String == Self.app })
-        try await emulator.stop()
+            let seen = try await self.run(emulator, ["cert", combined, device])
+            let pushes = try #require(seen["pushes"] as? [[Any?]])
+            #expect(pushes.count == 5)
+            #expect(pushes.allSatisfy { $0.first as? String == "200" })
+            #expect(seen["badToken"] as? [String] == ["400", "BadDeviceToken"])
+            let queued = try await emulator.queued(device)
+            #expect(queued.count == 5)
+            #expect(queued.allSatisfy { $0["topic"] as? String == Self.app })
+        }
     }
 }

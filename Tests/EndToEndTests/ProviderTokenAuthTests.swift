@@ -214,11 +214,11 @@ struct ProviderTokenAuthTests {
 
     @Test("--auth none takes any authorization header, or none, and any topic")
     func noneMode() async throws {
-        let emulator = try await RunningEmulator.start()
-        let client = try await emulator.http2Client()
-        #expect(try await Self.push(client, authorization: "bearer whatever", topic: "com.any.app").status == 200)
-        #expect(try await Self.push(client, authorization: nil, topic: nil).status == 200)
-        #expect(Self.maxConcurrentStreams(client) == [1000])
-        try await emulator.stop()
+        try await withEmulator { emulator in
+            let client = try await emulator.http2Client()
+            #expect(try await Self.push(client, authorization: "bearer whatever", topic: "com.any.app").status == 200)
+            #expect(try await Self.push(client, authorization: nil, topic: nil).status == 200)
+            #expect(Self.maxConcurrentStreams(client) == [1000])
+        }
     }
 }

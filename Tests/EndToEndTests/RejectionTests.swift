@@ -54,53 +54,53 @@ struct RejectionTests {
 
     @Test("each bad request gets APNs' status, reason, JSON body and apns-id", arguments: cases)
     func rejection(_ testCase: Case) async throws {
-        let emulator = try await RunningEmulator.start()
-        let client = try await emulator.http2Client()
-        let response = try await client.send(
-            method: testCase.method,
-            path: testCase.path,
-            headers: testCase.headers,
-            body: testCase.body.map { Array($0.utf8) }
-        )
-        #expect(response.status == testCase.reason.status)
-        #expect(response.reason == testCase.reason.wire)
-        #expect(response.header("content-type") == "application/json")
-        #expect(response.header("apns-id").map(APNsID.isCanonical) == true)
-        #expect(response.timestamp == nil)
-        #expect(try await emulator.admin("/api/v1/devices/\(Self.token)/notifications").text == "[]")
-        try await emulator.stop()
+        try await withEmulator { emulator in
+            let client = try await emulator.http2Client()
+            let response = try await client.send(
+                method: testCase.method,
+                path: testCase.path,
+                headers: testCase.headers,
+                body: testCase.body.map { Array($0.utf8) }
+            )
+            #expect(response.status == testCase.reason.status)
+            #expect(response.reason == testCase.reason.wire)
+            #expect(response.header("content-type") == "application/json")
+            #expect(response.header("apns-id").map(APNsID.isCanonical) == true)
+            #expect(response.timestamp == nil)
+            #expect(try await emulator.admin("/api/v1/devices/\(Self.token)/notifications").text == "[]")
+        }
     }
 
     @Test("a rejected request echoes a well-formed apns-id")
     func rejectionEchoesID() async throws {
-        let emulator = try await RunningEmulator.start()
-        let client = try await emulator.http2Client()
-        let id = "AAAAAAAA-BBBB-CCCC-DDDD-EEEEEEEEEEEE"
-        let response = try await client.push(token: Self.token, headers: [("apns-id", id), ("apns-priority", "2")])
-        #expect(response.status == 400)
-        #expect(response.header("apns-id") == id)
-        try await emulator.stop()
+        try await withEmulator { emulator in
+            let client = try await emulator.http2Client()
+            let id = "AAAAAAAA-BBBB-CCCC-DDDD-EEEEEEEEEEEE"
+            let response = try await client.push(token: Self.token, headers: [("apns-id", id), ("apns-priority", "2")])
+            #expect(response.status == 400)
+            #expect(response.header("apns-id") == id)
+        }
     }
 
     @Test("payloads at the limits are accepted: 4096 bytes, 5120 for voip, every push type")
     func limitsAccepted() async throws {
-        let emulator = try await RunningEmulator.start()
-        let client = try await emulator.http2Client()
-        let alert = #"{"a":""# + String(repeating: "x", count: 4096 - 8) + #""}"#
-        #expect(alert.utf8.count == 4096)
-        #expect(try await client.push(token: Self.token, json: alert).status == 200)
-        let voip = #"{"a":""# + String(repeating: "x", count: 5120 - 8) + #""}"#
-        #expect(try await client.push(token: Self.token, headers: [("apns-push-type", "voip")], json: voip).status == 200)
-        for type in PushType.all {
-            let priority = type == .background ? "5" : "10"
-            let response = try await client.push(token: Self.token, headers: [("apns-push-type", type.rawValue), ("apns-priority", priority)])
-            #expect(response.status == 200, "push type \(type)")
+        try await withEmulator { emulator in
+            let client = try await emulator.http2Client()
+            let alert = #"{"a":""# + String(repeating: "x", count: 4096 - 8) + #""}"#
+            #expect(alert.utf8.count == 4096)
+            #expect(try await client.push(token: Self.token, json: alert).status == 200)
+            let voip = #"{"a":""# + String(repeating: "x", count: 5120 - 8) + #""}"#
+            #expect(try await client.push(token: Self.token, headers: [("apns-push-type", "voip")], json: voip).status == 200)
+            for type in PushType.all {
+                let priority = type == .background ? "5" : "10"
+                let response = try await client.push(token: Self.token, headers: [("apns-push-type", type.rawValue), ("apns-priority", priority)])
+                #expect(response.status == 200, "push type \(type)")
+            }
+            for priority in ["1", "5", "10"] {
+                #expect(try await client.push(token: Self.token, headers: [("apns-priority", priority)]).status == 200)
+            }
+            let long = String(repeating: "ab", count: 100)
+            #expect(try await client.push(token: long).status == 200)
         }
-        for priority in ["1", "5", "10"] {
-            #expect(try await client.push(token: Self.token, headers: [("apns-priority", priority)]).status == 200)
-        }
-        let long = String(repeating: "ab", count: 100)
-        #expect(try await client.push(token: long).status == 200)
-        try await emulator.stop()
     }
 }

@@ -45,69 +45,69 @@ struct ThirdPartyClientTests {
 
     @Test("valid and invalid pushes from curl get APNs' statuses and reasons over HTTP/2")
     func curlPushes() async throws {
-        let emulator = try await RunningEmulator.start()
-        let ok = try await self.curl(emulator, [
-            "-H", "apns-topic: com.example.app", "-H", "apns-push-type: alert",
-            "-H", "apns-id: 11111111-2222-3333-4444-555555555555", "-d", #"{"aps":{"alert":"from curl"}}"#,
-        ])
-        #expect(ok.httpVersion == "2")
-        #expect(ok.status == 200)
-        #expect(ok.headers["apns-id"] == "11111111-2222-3333-4444-555555555555")
-        #expect(ok.headers["apns-unique-id"] != nil)
-        #expect(ok.body.isEmpty)
+        try await withEmulator { emulator in
+            let ok = try await self.curl(emulator, [
+                "-H", "apns-topic: com.example.app", "-H", "apns-push-type: alert",
+                "-H", "apns-id: 11111111-2222-3333-4444-555555555555", "-d", #"{"aps":{"alert":"from curl"}}"#,
+            ])
+            #expect(ok.httpVersion == "2")
+            #expect(ok.status == 200)
+            #expect(ok.headers["apns-id"] == "11111111-2222-3333-4444-555555555555")
+            #expect(ok.headers["apns-unique-id"] != nil)
+            #expect(ok.body.isEmpty)
 
-        let priority = try await self.curl(emulator, ["-H", "apns-priority: 7", "-d", "{}"])
-        #expect(priority.status == 400)
-        #expect(priority.body == #"{"reason":"BadPriority"}"#)
-        #expect(priority.headers["content-type"] == "application/json")
+            let priority = try await self.curl(emulator, ["-H", "apns-priority: 7", "-d", "{}"])
+            #expect(priority.status == 400)
+            #expect(priority.body == #"{"reason":"BadPriority"}"#)
+            #expect(priority.headers["content-type"] == "application/json")
 
-        let badToken = try await self.curl(emulator, ["-d", "{}"], path: "/3/device/123")
-        #expect(badToken.status == 400)
-        #expect(badToken.body == #"{"reason":"BadDeviceToken"}"#)
+            let badToken = try await self.curl(emulator, ["-d", "{}"], path: "/3/device/123")
+            #expect(badToken.status == 400)
+            #expect(badToken.body == #"{"reason":"BadDeviceToken"}"#)
 
-        let notJSON = try await self.curl(emulator, ["-d", "hello"])
-        #expect(notJSON.status == 400)
-        #expect(notJSON.body == #"{"reason":"PayloadEmpty"}"#)
-        #expect(notJSON.headers["apns-emulator-detail"]?.contains("not a JSON object") == true)
+            let notJSON = try await self.curl(emulator, ["-d", "hello"])
+            #expect(notJSON.status == 400)
+            #expect(notJSON.body == #"{"reason":"PayloadEmpty"}"#)
+            #expect(notJSON.headers["apns-emulator-detail"]?.contains("not a JSON object") == true)
 
-        let big = emulator.directory.appending("big.json")
-        try Data((#"{"a":""# + String(repeating: "x", count: 5000) + #""}"#).utf8).write(to: URL(fileURLWithPath: big))
-        let tooLarge = try await self.curl(emulator, ["--data-binary", "@\(big)"])
-        #expect(tooLarge.status == 413)
-        #expect(tooLarge.body == #"{"reason":"PayloadTooLarge"}"#)
+            let big = emulator.directory.appending("big.json")
+            try Data((#"{"a":""# + String(repeating: "x", count: 5000) + #""}"#).utf8).write(to: URL(fileURLWithPath: big))
+            let tooLarge = try await self.curl(emulator, ["--data-binary", "@\(big)"])
+            #expect(tooLarge.status == 413)
+            #expect(tooLarge.body == #"{"reason":"PayloadTooLarge"}"#)
 
-        let get = try await self.curl(emulator, [])
-        #expect(get.status == 405)
-        #expect(get.body == #"{"reason":"MethodNotAllowed"}"#)
+            let get = try await self.curl(emulator, [])
+            #expect(get.status == 405)
+            #expect(get.body == #"{"reason":"MethodNotAllowed"}"#)
 
-        let items = try await emulator.queued(Self.token)
-        #expect(items.count == 1)
-        #expect(items.first?["apnsId"] as? String == "11111111-2222-3333-4444-555555555555")
-        try await emulator.stop()
+            let items = try await emulator.queued(Self.token)
+            #expect(items.count == 1)
+            #expect(items.first?["apnsId"] as? String == "11111111-2222-3333-4444-555555555555")
+        }
     }
 
     @Test("a body far over the limit is answered 413 at once and the stream reset, on a connection that goes on serving (issue 13, item 3)")
     func hugeBody() async throws {
-        let emulator = try await RunningEmulator.start()
-        // 64 MiB: before, every byte was read (and the emulator answered only at the end).
-        let huge = emulator.directory.appending("huge.json")
-        try #require(FileManager.default.createFile(atPath: huge, contents: nil))
-        let handle = try #require(FileHandle(forWritingAtPath: huge))
-        try handle.write(contentsOf: Data(#"{"a":""#.utf8))
-        let chunk = Data(repeating: UInt8(ascii: "x"), count: 1 << 20)
-        for _ in 0..<64 { try handle.write(contentsOf: chunk) }
-        try handle.write(contentsOf: Data(#""}"#.utf8))
-        try handle.close()
-        let started = ContinuousClock.now
-        let tooLarge = try await self.curl(emulator, ["--data-binary", "@\(huge)"])
-        #expect(tooLarge.status == 413)
-        #expect(tooLarge.body == #"{"reason":"PayloadTooLarge"}"#)
-        #expect(tooLarge.headers["apns-emulator-detail"]?.contains("no push type allows more than 5120") == true)
-        print("413 for a 64 MiB body after \(ContinuousClock.now - started)")
-        // The emulator still serves, and stored nothing of it.
-        let ok = try await self.curl(emulator, ["-H", "apns-topic: com.example.app", "-d", #"{"aps":{}}"#])
-        #expect(ok.status == 200)
-        #expect(try await emulator.queued(Self.token).count == 1)
-        try await emulator.stop()
+        try await withEmulator { emulator in
+            // 64 MiB: before, every byte was read (and the emulator answered only at the end).
+            let huge = emulator.directory.appending("huge.json")
+            try #require(FileManager.default.createFile(atPath: huge, contents: nil))
+            let handle = try #require(FileHandle(forWritingAtPath: huge))
+            try handle.write(contentsOf: Data(#"{"a":""#.utf8))
+            let chunk = Data(repeating: UInt8(ascii: "x"), count: 1 << 20)
+            for _ in 0..<64 { try handle.write(contentsOf: chunk) }
+            try handle.write(contentsOf: Data(#""}"#.utf8))
+            try handle.close()
+            let started = ContinuousClock.now
+            let tooLarge = try await self.curl(emulator, ["--data-binary", "@\(huge)"])
+            #expect(tooLarge.status == 413)
+            #expect(tooLarge.body == #"{"reason":"PayloadTooLarge"}"#)
+            #expect(tooLarge.headers["apns-emulator-detail"]?.contains("no push type allows more than 5120") == true)
+            print("413 for a 64 MiB body after \(ContinuousClock.now - started)")
+            // The emulator still serves, and stored nothing of it.
+            let ok = try await self.curl(emulator, ["-H", "apns-topic: com.example.app", "-d", #"{"aps":{}}"#])
+            #expect(ok.status == 200)
+            #expect(try await emulator.queued(Self.token).count == 1)
+        }
     }
 }

@@ -1,0 +1,36 @@
+import APNsTestSupport
+import Testing
+
+/// `withEmulator` stops what it started however the test's body ends (issue 39: a test that
+/// threw part-way used to leave its emulator running). The tests keep a reference to the
+/// emulator, so what closes its ports is the scope's stop, not the last reference going.
+@Suite("Scoped emulator")
+struct WithEmulatorTests {
+    struct PartWay: Error {}
+
+    @Test("a body that throws part-way: the error comes out, and the emulator's ports are closed")
+    func stopsOnThrow() async throws {
+        var kept: RunningEmulator?
+        await #expect(throws: PartWay.self) {
+            try await withEmulator { emulator in
+                kept = emulator
+                #expect(try await emulator.admin("/healthz").status == 200)
+                throw PartWay()
+            }
+        }
+        let emulator = try #require(kept)
+        await #expect(throws: (any Error).self) { try await emulator.admin("/healthz") }
+        await #expect(throws: (any Error).self) { try await emulator.http2Client() }
+    }
+
+    @Test("a body that returns: the emulator is stopped on the way out")
+    func stopsOnReturn() async throws {
+        var kept: RunningEmulator?
+        try await withEmulator { emulator async throws in
+            kept = emulator
+            #expect(try await emulator.admin("/healthz").status == 200)
+        }
+        let emulator = try #require(kept)
+        await #expect(throws: (any Error).self) { try await emulator.admin("/healthz") }
+    }
+}
