@@ -92,10 +92,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // A provider in Swift (HTTP/2 + TLS): the web inbox's send form and `apns-emulator push`.
-        // Listed before APNsServer, which uses it to push to itself.
+        // A provider's HTTP/2 client: the `push` and `channels` commands, the benchmark, the tests.
         .target(
             name: "APNsProviderClient",
             dependencies: [
+                "APNsCore",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),

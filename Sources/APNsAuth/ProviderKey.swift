@@ -38,26 +38,26 @@ public struct ProviderKey: Sendable {
 
     /// The key-store file's JSON.
     public func json() throws -> Data {
-        var object: [String: Any] = [
-            "keyId": self.keyID,
-            "teamId": self.teamID,
-            "publicKey": try self.publicKey.pemRepresentation,
-            "topics": self.topics,
+        var object: [String: JSONValue] = [
+            "keyId": .string(self.keyID),
+            "teamId": .string(self.teamID),
+            "publicKey": .string(try self.publicKey.pemRepresentation),
+            "topics": .array(self.topics.map(JSONValue.string)),
         ]
-        if let environment = self.environment { object["environment"] = environment.rawValue }
-        return try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
+        if let environment = self.environment { object["environment"] = .string(environment.rawValue) }
+        return Data(JSONValue.object(object).prettyPrinted)
     }
 
     /// Reads a key-store file's JSON.
     public init(json data: Data) throws {
-        guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let keyID = object["keyId"] as? String, let teamID = object["teamId"] as? String,
-              let pem = object["publicKey"] as? String
+        guard let object = JSONValue.parse(Array(data)), case .object = object,
+              let keyID = object["keyId"]?.string, let teamID = object["teamId"]?.string,
+              let pem = object["publicKey"]?.string
         else { throw AuthError(.keyStore, "a key-store entry needs keyId, teamId and publicKey") }
         let environment: APNsEnvironment?
         switch object["environment"] {
-        case nil, is NSNull: environment = nil
-        case let name as String:
+        case nil, .null?: environment = nil
+        case .string(let name)?:
             guard let parsed = APNsEnvironment(rawValue: name) else { throw AuthError(.keyStore, "unknown environment \(name) (development or production)") }
             environment = parsed
         default: throw AuthError(.keyStore, "environment must be development or production")
@@ -66,8 +66,15 @@ public struct ProviderKey: Sendable {
             keyID: keyID,
             teamID: teamID,
             publicKey: try P256.Signing.PublicKey(pemRepresentation: pem),
-            topics: object["topics"] as? [String] ?? [],
+            topics: Self.strings(object["topics"]),
             environment: environment
         )
+    }
+
+    /// A JSON array of strings; empty for anything else (a missing or malformed `topics`).
+    private static func strings(_ value: JSONValue?) -> [String] {
+        guard case .array(let items)? = value else { return [] }
+        let strings = items.compactMap(\.string)
+        return strings.count == items.count ? strings : []
     }
 }

@@ -28,9 +28,9 @@ public struct ProviderToken: Sendable, Equatable {
         guard parts.count == 3,
               let header = Self.object(parts[0]), let claims = Self.object(parts[1]),
               let signature = Base64URL.decode(parts[2]),
-              header["alg"] as? String == "ES256",
-              let keyID = header["kid"] as? String, !keyID.isEmpty,
-              let teamID = claims["iss"] as? String, !teamID.isEmpty,
+              header["alg"]?.string == "ES256",
+              let keyID = header["kid"]?.string, !keyID.isEmpty,
+              let teamID = claims["iss"]?.string, !teamID.isEmpty,
               let issuedAt = Self.seconds(claims["iat"])
         else { return .failure(.invalidProviderToken) }
         let signingInput = Array(jwt[jwt.startIndex..<parts[1].endIndex])
@@ -39,21 +39,22 @@ public struct ProviderToken: Sendable, Equatable {
 
     /// The `iat` claim: a JSON number, or a string of digits, which APNs takes too (a widely used
     /// Python library has always sent it so).
-    private static func seconds(_ claim: Any?) -> Int64? {
+    private static func seconds(_ claim: JSONValue?) -> Int64? {
         switch claim {
-        case let text as String:
+        case .string(let text)?:
             guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
             return Int64(text)
-        case let number as NSNumber:
-            return Int64(exactly: number.doubleValue.rounded(.down))
+        case .number(let number)?:
+            return Int64(exactly: number.rounded(.down))
         default:
             return nil
         }
     }
 
-    private static func object(_ part: Substring.UTF8View.SubSequence) -> [String: Any]? {
-        guard let bytes = Base64URL.decode(part) else { return nil }
-        return (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any]
+    /// A JOSE header or claims set: a JSON object; nil for anything else.
+    private static func object(_ part: Substring.UTF8View.SubSequence) -> JSONValue? {
+        guard let bytes = Base64URL.decode(part), let value = JSONValue.parse(bytes), case .object = value else { return nil }
+        return value
     }
 
     /// Signs a new token, as a provider's JWT library does: the `authorization` value is

@@ -1,6 +1,7 @@
-/// A JSON value, parsed without Foundation: what the emulator reads out of a payload (the `aps`
-/// dictionary for the lint, and later what the phone shows).
-public enum JSONValue: Sendable, Equatable {
+/// A JSON value: what the emulator reads out of a payload (the `aps` dictionary for the lint, and
+/// later what the phone shows), parsed without Foundation; and what an app's user info or a
+/// document's free-form member carries through `Codable` unchanged. The one JSON value type.
+public enum JSONValue: Sendable, Hashable {
     case object([String: JSONValue])
     case array([JSONValue])
     case string(String)
@@ -253,6 +254,37 @@ public enum JSONValue: Sendable, Equatable {
             }
             self.offset += 4
             return value
+        }
+    }
+}
+
+extension JSONValue: Codable {
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .number(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? container.decode([JSONValue].self) {
+            self = .array(value)
+        } else {
+            self = .object(try container.decode([String: JSONValue].self))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let value): try container.encode(value)
+        case .number(let value): try container.encode(value)
+        case .string(let value): try container.encode(value)
+        case .array(let value): try container.encode(value)
+        case .object(let value): try container.encode(value)
         }
     }
 }

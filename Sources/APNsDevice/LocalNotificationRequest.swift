@@ -46,27 +46,26 @@ public struct LocalContent: Hashable, Sendable, Codable {
     /// The content as a remote notification's payload, so that it is presented the same way
     /// ("they look the same to the user", seed 004): `aps` from the fields, the user info beside it.
     public var payload: [UInt8] {
-        var alert: [String: Any] = [:]
-        alert["title"] = self.title
-        alert["subtitle"] = self.subtitle
-        alert["body"] = self.body
-        alert["title-loc-key"] = self.titleLocKey
-        alert["title-loc-args"] = self.titleLocArgs
-        alert["loc-key"] = self.locKey
-        alert["loc-args"] = self.locArgs
-        var aps: [String: Any] = [:]
-        if !alert.isEmpty { aps["alert"] = alert }
-        aps["sound"] = self.sound
-        aps["badge"] = self.badge
-        aps["category"] = self.categoryIdentifier
-        aps["thread-id"] = self.threadIdentifier
-        var object: [String: Any] = [:]
-        if let userInfo = self.userInfo, let data = userInfo.data(using: .utf8), let info = try? JSONSerialization.jsonObject(with: data) as? [String: Any] {
+        var alert: [String: JSONValue] = [:]
+        alert["title"] = self.title.map(JSONValue.string)
+        alert["subtitle"] = self.subtitle.map(JSONValue.string)
+        alert["body"] = self.body.map(JSONValue.string)
+        alert["title-loc-key"] = self.titleLocKey.map(JSONValue.string)
+        alert["title-loc-args"] = self.titleLocArgs.map { .array($0.map(JSONValue.string)) }
+        alert["loc-key"] = self.locKey.map(JSONValue.string)
+        alert["loc-args"] = self.locArgs.map { .array($0.map(JSONValue.string)) }
+        var aps: [String: JSONValue] = [:]
+        if !alert.isEmpty { aps["alert"] = .object(alert) }
+        aps["sound"] = self.sound.map(JSONValue.string)
+        aps["badge"] = self.badge.map { .number(Double($0)) }
+        aps["category"] = self.categoryIdentifier.map(JSONValue.string)
+        aps["thread-id"] = self.threadIdentifier.map(JSONValue.string)
+        var object: [String: JSONValue] = [:]
+        if let userInfo = self.userInfo, case .object(let info)? = JSONValue.parse(Array(userInfo.utf8)) {
             for (key, value) in info where key != "aps" { object[key] = value }
         }
-        object["aps"] = aps
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data(#"{"aps":{}}"#.utf8)
-        return Array(data)
+        object["aps"] = .object(aps)
+        return JSONValue.object(object).compact
     }
 }
 

@@ -1,3 +1,4 @@
+import APNsCore
 import Foundation
 
 /// A request to schedule a local notification, as the admin API and the device protocol take it:
@@ -42,7 +43,7 @@ public struct ScheduleDocument: Codable, Sendable {
         value.locKey = try fields.decodeIfPresent(String.self, forKey: .locKey)
         value.locArgs = try fields.decodeIfPresent([String].self, forKey: .locArgs)
         value.threadIdentifier = try fields.decodeIfPresent(String.self, forKey: .threadIdentifier)
-        if let info = try fields.decodeIfPresent(AnyJSON.self, forKey: .userInfo) {
+        if let info = try fields.decodeIfPresent(JSONValue.self, forKey: .userInfo) {
             guard case .object = info else { throw DeviceModelError(.invalid, field: "content.userInfo", "userInfo must be a JSON object") }
             value.userInfo = String(decoding: try JSONEncoder().encode(info), as: UTF8.self)
         }
@@ -71,7 +72,7 @@ public struct ScheduleDocument: Codable, Sendable {
         try fields.encodeIfPresent(content.categoryIdentifier, forKey: .categoryIdentifier)
         try fields.encodeIfPresent(content.threadIdentifier, forKey: .threadIdentifier)
         if let info = content.userInfo {
-            try fields.encode(try JSONDecoder().decode(AnyJSON.self, from: Data(info.utf8)), forKey: .userInfo)
+            try fields.encode(try JSONDecoder().decode(JSONValue.self, from: Data(info.utf8)), forKey: .userInfo)
         }
     }
 }

@@ -50,8 +50,8 @@ public struct ActivitySnapshot: Decodable, Hashable, Sendable {
     public var id: String
     /// The `attributes-type`.
     public var type: String
-    public var attributes: AnyJSON
-    public var contentState: AnyJSON
+    public var attributes: JSONValue
+    public var contentState: JSONValue
     /// ActivityKit's `ActivityState`: active, stale, ended, dismissed.
     public var activityState: String
     public var updateToken: String?

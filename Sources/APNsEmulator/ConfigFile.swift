@@ -112,7 +112,7 @@ struct ConfigFile {
             ])
             guard let app else { continue }
             let token = (device["token"] as? String)
-                ?? registered.first.flatMap { (try? JSONSerialization.jsonObject(with: Data($0))) as? [String: Any] }?["token"] as? String
+                ?? registered.first.flatMap { JSONValue.member("token", ofObjectIn: $0)?.string }
             guard let token else { continue }
             try await emulator.seed([Emulator.SeedRequest(method: "PUT", path: "/api/v1/devices/\(token)/app", body: try Self.json(app, origin + ".app"), origin: origin + ".app")])
         }
@@ -124,8 +124,8 @@ struct ConfigFile {
     }
 
     private static func json(_ value: Any, _ origin: String) throws -> [UInt8] {
-        guard JSONSerialization.isValidJSONObject(value) else { throw ConfigFileError("\(origin) must be a mapping") }
-        return Array(try JSONSerialization.data(withJSONObject: value))
+        guard value is [String: Any], let text = JSONValue.text(ofFoundation: value) else { throw ConfigFileError("\(origin) must be a mapping") }
+        return text
     }
 }
 

@@ -46,16 +46,14 @@ extension DeviceCommand {
 
     /// The requests in a `--schedule` file or a typed `schedule`: one JSON object, or an array.
     static func scheduleRequests(_ text: String, from source: String) throws -> [[UInt8]] {
-        let parsed: Any
-        do {
-            parsed = try JSONSerialization.jsonObject(with: Data(text.utf8))
-        } catch {
+        guard let parsed = JSONValue.parse(Array(text.utf8)) else {
             throw DeviceCommandError("\(source) is not JSON: a request {\"identifier\", \"content\", \"trigger\"} or an array of them")
         }
-        let objects: [Any] = (parsed as? [Any]) ?? [parsed]
+        let objects: [JSONValue]
+        if case .array(let items) = parsed { objects = items } else { objects = [parsed] }
         return try objects.map { object in
-            guard object is [String: Any] else { throw DeviceCommandError("\(source): each request is a JSON object {\"identifier\", \"content\", \"trigger\"}") }
-            return Array(try JSONSerialization.data(withJSONObject: object))
+            guard case .object = object else { throw DeviceCommandError("\(source): each request is a JSON object {\"identifier\", \"content\", \"trigger\"}") }
+            return object.compact
         }
     }
 
@@ -67,10 +65,10 @@ extension DeviceCommand {
 
     /// The member `name` of the JSON object in `text` (a file given as `{"categories": [...]}`).
     private static func member(_ name: String, of text: String, in path: String) throws -> String {
-        guard let object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], let value = object[name] else {
+        guard let object = JSONValue.parse(Array(text.utf8)), case .object = object, let value = object[name] else {
             throw DeviceCommandError("\(path) must be a JSON array of categories, or an object with \"\(name)\"")
         }
-        return String(decoding: try JSONSerialization.data(withJSONObject: value), as: UTF8.self)
+        return String(decoding: value.compact, as: UTF8.self)
     }
 
     static func quoted(_ text: String) -> String {

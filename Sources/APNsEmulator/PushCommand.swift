@@ -1,4 +1,5 @@
 import APNsAuth
+import APNsCore
 import APNsProviderClient
 import ArgumentParser
 import Crypto
@@ -140,10 +141,9 @@ struct PushCommand: AsyncParsableCommand {
             text = try Self.argumentText(self.payload ?? "")
         }
         // An .apns file: the payload with the simulator's target bundle beside `aps`.
-        if var object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any], let bundle = object["Simulator Target Bundle"] as? String {
-            object["Simulator Target Bundle"] = nil
-            let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-            return (Array(data), bundle)
+        if case .object(var members)? = JSONValue.parse(Array(text.utf8)), let bundle = members["Simulator Target Bundle"]?.string {
+            members["Simulator Target Bundle"] = nil
+            return (JSONValue.object(members).compact, bundle)
         }
         // Anything else goes as it is: APNs says what is wrong with it.
         return (Array(text.utf8), nil)
@@ -155,7 +155,7 @@ struct PushCommand: AsyncParsableCommand {
         let start = argument.first { !$0.isWhitespace }
         if start == "{" || start == "[" { return argument }
         if let contents = FileManager.default.contents(atPath: argument) { return String(decoding: contents, as: UTF8.self) }
-        if (try? JSONSerialization.jsonObject(with: Data(argument.utf8), options: [.fragmentsAllowed])) != nil { return argument }
+        if JSONValue.parse(Array(argument.utf8)) != nil { return argument }
         throw PushCommandError(
             "the payload \(argument) is neither JSON nor a file (no such file relative to \(FileManager.default.currentDirectoryPath)): "
                 + #"give JSON text such as '{"aps":{"alert":"hi"}}', the path of a .json or .apns file, or - for standard input"#)

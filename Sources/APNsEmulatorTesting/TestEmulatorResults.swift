@@ -1,4 +1,5 @@
 import APNsAuth
+import APNsCore
 import Crypto
 import Foundation
 
@@ -36,13 +37,12 @@ public struct ReceivedNotification: Sendable, Equatable {
         self.priority = item["priority"] as? Int
         self.status = item["status"] as? String ?? ""
         let payload = item["payload"].flatMap { $0 is NSNull ? nil : $0 }
-        self.payload = payload.flatMap { try? JSONSerialization.data(withJSONObject: $0, options: [.sortedKeys, .fragmentsAllowed]) }
-            .map { String(decoding: $0, as: UTF8.self) } ?? ""
+        self.payload = payload.flatMap { JSONValue.text(ofFoundation: $0) }.map { String(decoding: $0, as: UTF8.self) } ?? ""
     }
 
     /// The payload's `aps` dictionary.
     public var aps: [String: Any] {
-        ((try? JSONSerialization.jsonObject(with: Data(self.payload.utf8))) as? [String: Any])?["aps"] as? [String: Any] ?? [:]
+        (JSONValue.foundationObject(Array(self.payload.utf8)) as? [String: Any])?["aps"] as? [String: Any] ?? [:]
     }
 
     /// The alert's title (or the alert itself when it is a string).

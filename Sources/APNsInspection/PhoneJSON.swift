@@ -8,7 +8,7 @@ public enum PhoneJSON {
     /// A JSON value as ``encoded(_:)`` writes it (keys sorted, slashes as they are), without a
     /// `JSONEncoder`: an activity's attributes and content state go into every document about it,
     /// and a broadcast writes one for each of thousands of activities.
-    static func write(_ value: AnyJSON, into writer: inout JSONWriter) {
+    static func write(_ value: JSONValue, into writer: inout JSONWriter) {
         switch value {
         case .null: writer.raw("null")
         case .bool(let flag): writer.raw(flag ? "true" : "false")

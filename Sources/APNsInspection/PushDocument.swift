@@ -1,3 +1,4 @@
+import APNsCore
 import APNsDevice
 import Foundation
 
@@ -53,7 +54,7 @@ public struct PushDocument: Decodable, Sendable {
         if let text = try? container.decode(String.self, forKey: .payload) {
             self.payload = Array(text.utf8)
         } else {
-            let value = try container.decode(AnyJSON.self, forKey: .payload)
+            let value = try container.decode(JSONValue.self, forKey: .payload)
             guard case .object = value else { throw InspectionError(.badDocument, field: "payload", "payload is a JSON object (or a string sent as it is)") }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

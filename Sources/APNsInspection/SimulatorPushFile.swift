@@ -14,9 +14,8 @@ public enum SimulatorPushFile {
         case .rejected(let rejected): payload = rejected.body
         case .broadcast(let record): payload = record.body
         }
-        guard var object = (try? JSONSerialization.jsonObject(with: Data(payload))) as? [String: Any] else { return nil }
-        if let topic = entry.topic { object[Self.bundleKey] = topic }
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]) else { return nil }
-        return Array(data) + [0x0A]
+        guard case .object(var members)? = JSONValue.parse(payload) else { return nil }
+        if let topic = entry.topic { members[Self.bundleKey] = .string(topic) }
+        return JSONValue.object(members).prettyPrinted + [0x0A]
     }
 }

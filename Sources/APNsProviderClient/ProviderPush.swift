@@ -1,3 +1,4 @@
+import APNsCore
 import Foundation
 
 /// One push as a provider sends it: the device token (hex), the `apns-*` headers and the payload.
@@ -35,8 +36,8 @@ public struct ProviderAnswer: Sendable {
 
     /// The JSON error body's `reason` and `timestamp` (a 410's), when APNs refused.
     public var error: (reason: String?, timestamp: Int64?) {
-        let body = (try? JSONSerialization.jsonObject(with: Data(self.body))) as? [String: Any]
-        return (body?["reason"] as? String, (body?["timestamp"] as? NSNumber)?.int64Value)
+        let body = JSONValue.parse(self.body)
+        return (body?["reason"]?.string, body?["timestamp"]?.number.flatMap { Int64(exactly: $0) })
     }
 
     /// `200 OK`, or the status and reason APNs refused with.

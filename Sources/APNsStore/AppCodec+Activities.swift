@@ -96,7 +96,7 @@ extension AppCodec {
     }
 
     /// A JSON value; false when it holds a number JSON cannot write.
-    private static func write(_ value: AnyJSON, into writer: inout JSONWriter) -> Bool {
+    private static func write(_ value: JSONValue, into writer: inout JSONWriter) -> Bool {
         switch value {
         case .null: writer.raw("null")
         case .bool(let flag): writer.raw(flag ? "true" : "false")

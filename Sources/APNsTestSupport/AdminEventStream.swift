@@ -1,3 +1,4 @@
+import APNsCore
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -14,7 +15,7 @@ public final class AdminEventStream: Sendable {
 
         /// The data parsed.
         public var data: [String: Any] {
-            (try? JSONSerialization.jsonObject(with: Data(self.json.utf8))) as? [String: Any] ?? [:]
+            JSONValue.foundationObject(Array(self.json.utf8)) as? [String: Any] ?? [:]
         }
     }
 
@@ -67,7 +68,7 @@ public final class AdminEventStream: Sendable {
                 if line.hasPrefix("event: ") { kind = String(line.dropFirst(7)) }
                 if line.hasPrefix("data: ") { data += line.dropFirst(6) }
             }
-            guard let kind, (try? JSONSerialization.jsonObject(with: Data(data.utf8))) is [String: Any] else { continue }
+            guard let kind, case .object? = JSONValue.parse(Array(data.utf8)) else { continue }
             events.append(Event(kind: kind, json: data))
         }
         return events

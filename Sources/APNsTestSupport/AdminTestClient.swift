@@ -1,3 +1,4 @@
+import APNsCore
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -15,7 +16,16 @@ public enum AdminTestClient {
         public func header(_ name: String) -> String? { self.headers.first { $0.name == name.lowercased() }?.value }
 
         /// The body parsed as JSON.
-        public func json() throws -> Any { try JSONSerialization.jsonObject(with: Data(self.body)) }
+        public func json() throws -> Any {
+            guard let object = JSONValue.foundationObject(self.body) else { throw NotJSON(body: self.text) }
+            return object
+        }
+
+        /// A body that is not JSON.
+        public struct NotJSON: Error, CustomStringConvertible {
+            public var body: String
+            public var description: String { "not JSON: \(self.body.prefix(200))" }
+        }
 
         public var text: String { String(decoding: self.body, as: UTF8.self) }
     }

@@ -1,3 +1,4 @@
+import APNsCore
 import Foundation
 import NIOCore
 import NIOHPACK
@@ -23,7 +24,7 @@ public final class HTTP2TestClient: Sendable {
         public var timestamp: Int64? { (self.json?["timestamp"] as? NSNumber)?.int64Value }
 
         public var json: [String: Any]? {
-            (try? JSONSerialization.jsonObject(with: Data(self.body))) as? [String: Any]
+            JSONValue.foundationObject(self.body) as? [String: Any]
         }
     }
 

@@ -1,3 +1,4 @@
+import APNsCore
 import APNsDevice
 import Foundation
 import Testing
@@ -12,7 +13,7 @@ struct ActivityDecoderTests {
         self.type = try JSONDecoder().decode(ActivityType.self, from: Data(#"{"attributes": {"orderNumber": "int"}, "contentState": {"eta": "date", "driver": "string?", "stops": "[int]", "map": "url?", "score": {"type": "object", "fields": {"home": "int", "away": "int"}, "optional": true}}}"#.utf8))
     }
 
-    func decode(_ state: String) -> Result<AnyJSON, ActivityDecodingError> {
+    func decode(_ state: String) -> Result<JSONValue, ActivityDecodingError> {
         ActivityDecoder.decode(self.type.contentState, at: ["aps", "content-state"], in: Array(#"{"aps": {"content-state": \#(state)}}"#.utf8))
     }
 

@@ -10,7 +10,7 @@ import Testing
 @Suite("Phone JSON written by hand")
 struct PhoneJSONTests {
     @Test(
-        "AnyJSON is written as JSONEncoder writes it: keys sorted, slashes and non-ASCII as they are, whole numbers without a fraction",
+        "JSONValue is written as JSONEncoder writes it: keys sorted, slashes and non-ASCII as they are, whole numbers without a fraction",
         arguments: [
             #"{"b": 1, "a": [true, null, 0.5, -3], "c": {"z": "x/y", "y": "q\"uote\\ \n tab\t é 💡"}}"#,
             #"[{"score": 10, "ratio": 0.25, "big": 123456789012, "tiny": 1e-7}]"#,
@@ -18,7 +18,7 @@ struct PhoneJSONTests {
             "42.5",
         ])
     func sameAsEncoder(_ json: String) throws {
-        let value = try JSONDecoder().decode(AnyJSON.self, from: Data(json.utf8))
+        let value = try JSONDecoder().decode(JSONValue.self, from: Data(json.utf8))
         var writer = JSONWriter()
         PhoneJSON.write(value, into: &writer)
         #expect(String(decoding: writer.bytes, as: UTF8.self) == PhoneJSON.encoded(value))

@@ -11,7 +11,7 @@ import Foundation
 public enum ActivityDecoder {
     /// The decoded value, as the app would hold it: dates as RFC 3339 text (UTC), URLs as text.
     /// `path` leads to the struct's object inside `json` (`["aps", "content-state"]` in a push).
-    public static func decode(_ fields: [ActivityField], at path: [String], in json: [UInt8]) -> Result<AnyJSON, ActivityDecodingError> {
+    public static func decode(_ fields: [ActivityField], at path: [String], in json: [UInt8]) -> Result<JSONValue, ActivityDecodingError> {
         let decoder = JSONDecoder()
         decoder.userInfo[Self.plan] = DecodingPlan(path: path, fields: fields)
         let member = path.joined(separator: ".")
@@ -33,7 +33,7 @@ public enum ActivityDecoder {
 
     /// The object at the plan's path, decoded by the plan in the decoder's user info.
     struct PayloadMember: Decodable {
-        var value: AnyJSON
+        var value: JSONValue
 
         init(from decoder: any Decoder) throws {
             guard let plan = decoder.userInfo[ActivityDecoder.plan] as? DecodingPlan else {
@@ -46,8 +46,8 @@ public enum ActivityDecoder {
     }
 
     /// A struct: each declared field in turn, as the synthesized `init(from:)` reads them.
-    static func object(_ fields: [ActivityField], _ container: KeyedDecodingContainer<AnyCodingKey>) throws -> AnyJSON {
-        var members: [String: AnyJSON] = [:]
+    static func object(_ fields: [ActivityField], _ container: KeyedDecodingContainer<AnyCodingKey>) throws -> JSONValue {
+        var members: [String: JSONValue] = [:]
         for field in fields {
             let key = AnyCodingKey(stringValue: field.name)
             if field.type.isOptional {
@@ -59,7 +59,7 @@ public enum ActivityDecoder {
         return .object(members)
     }
 
-    static func value(_ type: ActivityFieldType, _ container: KeyedDecodingContainer<AnyCodingKey>, _ key: AnyCodingKey) throws -> AnyJSON {
+    static func value(_ type: ActivityFieldType, _ container: KeyedDecodingContainer<AnyCodingKey>, _ key: AnyCodingKey) throws -> JSONValue {
         switch type {
         case .string: return .string(try container.decode(String.self, forKey: key))
         case .int: return .number(Double(try container.decode(Int.self, forKey: key)))
@@ -70,9 +70,9 @@ public enum ActivityDecoder {
         case .object(let fields) where fields.isEmpty:
             // Any object: checked to be one, kept whole.
             _ = try container.nestedContainer(keyedBy: AnyCodingKey.self, forKey: key)
-            return try container.decode(AnyJSON.self, forKey: key)
+            return try container.decode(JSONValue.self, forKey: key)
         case .object(let fields): return try Self.object(fields, try container.nestedContainer(keyedBy: AnyCodingKey.self, forKey: key))
-        case .json: return try container.decode(AnyJSON.self, forKey: key)
+        case .json: return try container.decode(JSONValue.self, forKey: key)
         case .array(let element):
             var items = try container.nestedUnkeyedContainer(forKey: key)
             return try Self.array(element, &items)
@@ -80,8 +80,8 @@ public enum ActivityDecoder {
         }
     }
 
-    static func array(_ element: ActivityFieldType, _ items: inout any UnkeyedDecodingContainer) throws -> AnyJSON {
-        var values: [AnyJSON] = []
+    static func array(_ element: ActivityFieldType, _ items: inout any UnkeyedDecodingContainer) throws -> JSONValue {
+        var values: [JSONValue] = []
         while !items.isAtEnd {
             if element.isOptional, try items.decodeNil() {
                 values.append(.null)
@@ -94,9 +94,9 @@ public enum ActivityDecoder {
             case .bool: values.append(.bool(try items.decode(Bool.self)))
             case .date: values.append(.string(Self.text(of: try items.decode(Date.self))))
             case .url: values.append(.string(try items.decode(URL.self).absoluteString))
-            case .object(let fields) where fields.isEmpty: values.append(try items.decode(AnyJSON.self))
+            case .object(let fields) where fields.isEmpty: values.append(try items.decode(JSONValue.self))
             case .object(let fields): values.append(try Self.object(fields, try items.nestedContainer(keyedBy: AnyCodingKey.self)))
-            case .json: values.append(try items.decode(AnyJSON.self))
+            case .json: values.append(try items.decode(JSONValue.self))
             case .array(let inner):
                 var nested = try items.nestedUnkeyedContainer()
                 values.append(try Self.array(inner, &nested))

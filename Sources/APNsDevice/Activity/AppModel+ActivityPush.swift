@@ -56,12 +56,12 @@ extension AppModel {
             guard channelExists(channel) else { return refuse("unknown-channel", "no broadcast channel \(channel.prefix(80)) exists for this app: the activity is not started") }
         }
         guard push.alert?.isComplete == true else { return refuse("missing-alert", "a start needs an alert with a title and a body; without one the activity is not started") }
-        let attributes: AnyJSON
+        let attributes: JSONValue
         switch ActivityDecoder.decode(type.attributes, at: ["aps", "attributes"], in: push.payload) {
         case .success(let value): attributes = value
         case .failure(let error): return refuse("attributes-decode", "unable to decode attributes: \(error)")
         }
-        let state: AnyJSON
+        let state: JSONValue
         switch ActivityDecoder.decode(type.contentState, at: ["aps", "content-state"], in: push.payload) {
         case .success(let value): state = value
         case .failure(let error): return refuse("content-state-decode", "unable to decode content state: \(error)")
@@ -127,7 +127,7 @@ extension AppModel {
         if Self.millis(timestamp) > now + limits.futureTimestampLimit {
             return ignore("future-timestamp", "its timestamp \(Self.text(timestamp)) is more than \(limits.futureTimestampLimit / 3_600_000) hours ahead of the phone's clock")
         }
-        var state: AnyJSON?
+        var state: JSONValue?
         if push.hasContentState {
             let typeName = self.activities[index].attributesType
             guard let type = self.activityTypes[typeName] else {
@@ -145,7 +145,7 @@ extension AppModel {
     }
 
     /// Applies an update or an end that passed every check.
-    private mutating func change(_ index: Int, by push: ActivityPush, state: AnyJSON?, now: Int64, limits: ActivityLimits) -> ActivityReport {
+    private mutating func change(_ index: Int, by push: ActivityPush, state: JSONValue?, now: Int64, limits: ActivityLimits) -> ActivityReport {
         let id = self.activities[index].id
         var report = ActivityReport(event: push.event ?? "", outcome: .applied, activityID: id)
         self.activities[index].lastTimestamp = push.timestamp

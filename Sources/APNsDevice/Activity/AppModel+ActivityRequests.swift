@@ -1,3 +1,5 @@
+import APNsCore
+
 /// What the app does with its own Live Activities: `Activity.request`, `activity.end`, and a
 /// token rotation (which a real device does on its own, and tests ask for).
 extension AppModel {
@@ -97,7 +99,7 @@ extension AppModel {
         return ActivityTokenChange(.pushToStart, activityID: nil, token: token, replaced: old)
     }
 
-    static func decoded(_ fields: [ActivityField], _ member: String, _ json: [UInt8]) throws(DeviceModelError) -> AnyJSON {
+    static func decoded(_ fields: [ActivityField], _ member: String, _ json: [UInt8]) throws(DeviceModelError) -> JSONValue {
         switch ActivityDecoder.decode(fields, at: [member], in: json) {
         case .success(let value): return value
         case .failure(let error): throw DeviceModelError(.invalid, field: error.path, "unable to decode \(member): \(error)")

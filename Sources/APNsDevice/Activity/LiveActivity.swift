@@ -1,10 +1,12 @@
+import APNsCore
+
 /// One Live Activity on the phone: ActivityKit's `Activity` as the emulator keeps it, with what
 /// happened to it. Times are milliseconds since the UNIX epoch on the emulator's clock.
 public struct LiveActivity: Codable, Hashable, Sendable {
     public var id: String
     public var attributesType: String
-    public var attributes: AnyJSON
-    public var contentState: AnyJSON
+    public var attributes: JSONValue
+    public var contentState: JSONValue
     public var activityState: ActivityState
     public var staleDate: Int64?
     /// When it leaves the Lock Screen (set once it ended).
@@ -26,7 +28,7 @@ public struct LiveActivity: Codable, Hashable, Sendable {
     /// Each push and each change, oldest first (the latest ``historyLimit``).
     public var history: [ActivityHistoryItem]
 
-    public init(id: String, attributesType: String, attributes: AnyJSON, contentState: AnyJSON, startedBy: String, at now: Int64) {
+    public init(id: String, attributesType: String, attributes: JSONValue, contentState: JSONValue, startedBy: String, at now: Int64) {
         self.id = id
         self.attributesType = attributesType
         self.attributes = attributes
