@@ -45,7 +45,7 @@ extension AdminRouter {
         let relay = self.relay
         return relay.sweep(on: eventLoop)
             .flatMap { relay.phone.advanceActivities(on: eventLoop) }
-            .flatMap { relay.phone.fireDue(through: relay, on: eventLoop) }
+            .flatMap { relay.fireDue(on: eventLoop) }
             .map { self.clockState() }
             .recover { Self.error(.unavailable, "the clock moved, but sweeping or firing failed: \($0)") }
     }

@@ -27,7 +27,7 @@ extension AdminRouter {
         } catch {
             return eventLoop.makeSucceededFuture(Self.error(.badRequest, error.message))
         }
-        return self.relay.phone.schedule(document, for: install, through: self.relay, on: eventLoop)
+        return self.relay.schedule(document, for: install, on: eventLoop)
             .map { request, evicted in Response(status: 201, body: Phone.scheduledJSON(request, evicted: evicted)) }
             .recover { Self.error(.unavailable, "could not schedule: \($0)") }
     }
@@ -53,7 +53,7 @@ extension AdminRouter {
         } catch {
             return eventLoop.makeSucceededFuture(Self.error(.badRequest, error.message))
         }
-        return self.relay.phone.move(install, to: point, through: self.relay, on: eventLoop).map { fired in
+        return self.relay.move(install, to: point, on: eventLoop).map { fired in
             Response(status: 200, body: Array(#"{"fired":\#(PhoneJSON.encoded(fired))}"#.utf8))
         }.recover { Self.error(.unavailable, "could not move the device: \($0)") }
     }

@@ -17,8 +17,8 @@ extension Phone {
     /// broadcasts on a channel then reach the phone in the order they were taken.
     func fanOut(_ push: BroadcastPush, channel: BroadcastChannel, uniqueID: String, on eventLoop: any EventLoop) -> [BroadcastDelivery] {
         let (now, limits) = (self.clock(), self.activityLimits)
-        let installs = self.state.withLock { state in
-            state.apps.compactMap { install, app in install.topic == channel.bundleID && !app.subscribers(of: channel.id).isEmpty ? install : nil }
+        let installs = self.apps.withLock { apps in
+            apps.models.compactMap { install, app in install.topic == channel.bundleID && !app.subscribers(of: channel.id).isEmpty ? install : nil }
         }
         let delta = AppBroadcastDelta(
             uniqueID: uniqueID, channelID: channel.id, payload: String(decoding: push.payload, as: UTF8.self), priority: Int(push.priority.rawValue), now: now,
@@ -42,14 +42,14 @@ extension Phone {
     private func applyBroadcast(_ delta: AppBroadcastDelta, to install: AppInstall) -> [BroadcastOutcome] {
         let logger = self.logger
         do {
-            let (report, outcomes, app) = try self.state.withLock { state throws(StoreError) -> (ActivityReport, [BroadcastOutcome], AppModel) in
-                _ = try Self.load(install, &state, self.store)
+            let (report, outcomes, app) = try self.apps.withLock { apps throws(StoreError) -> (ActivityReport, [BroadcastOutcome], AppModel) in
+                _ = try Self.load(install, &apps, self.store)
                 // Out of the dictionary while it changes, so the change is made in place.
-                var app = state.apps.removeValue(forKey: install) ?? AppModel()
+                var app = apps.models.removeValue(forKey: install) ?? AppModel()
                 let delivered = app.delivered
                 let (report, outcomes) = delta.apply(to: &app)
-                state.apps[install] = app
-                let stored = state.storedBroadcasts[install, default: 0]
+                apps.models[install] = app
+                let stored = apps.storedBroadcasts[install, default: 0]
                 var change: AppChange
                 if stored >= Self.broadcastsBetweenSnapshots || app.delivered != delivered {
                     var settings = app
@@ -59,14 +59,14 @@ extension Phone {
                     change = AppChange(
                         install: install, settings: settings, added: app.delivered.filter { !old.contains($0.uniqueID) },
                         removed: delivered.filter { !new.contains($0.uniqueID) })
-                    state.storedBroadcasts[install] = 0
+                    apps.storedBroadcasts[install] = 0
                 } else {
                     change = AppChange(install: install, settings: nil, added: [], removed: [], broadcast: delta)
-                    state.storedBroadcasts[install] = stored + 1
+                    apps.storedBroadcasts[install] = stored + 1
                 }
                 var operations: [StoreOperation] = [.saveApp(change)]
-                operations += Self.tokenOperations(report.tokens, install, &state)
-                Self.track(app, install, limits: self.activityLimits, in: &state)
+                operations += self.activityIndex.withLock { $0.apply(report.tokens, install, topicSuffix: Self.activityTopicSuffix) }
+                self.track(app, install)
                 self.store.submit(operations) { result in
                     if case .failure(let error) = result {
                         logger.warning("could not save a broadcast's change", metadata: ["apns.app": "\(install)", "store.error": "\(error)"])
@@ -98,9 +98,9 @@ extension Phone {
 
     /// How many running activities are subscribed to each channel of `bundleID` (all bundles when nil).
     func subscriptionCounts(bundleID: String? = nil) -> [String: Int] {
-        self.state.withLock { state in
+        self.apps.withLock { apps in
             var counts: [String: Int] = [:]
-            for (install, app) in state.apps where bundleID == nil || install.topic == bundleID {
+            for (install, app) in apps.models where bundleID == nil || install.topic == bundleID {
                 for activity in app.activities where activity.isRunning {
                     if let channel = activity.channelID { counts[channel, default: 0] += 1 }
                 }
@@ -113,10 +113,10 @@ extension Phone {
 extension Phone {
     /// Running activities subscribed to a channel, and the devices they run on.
     func subscriberTotals() -> (subscriptions: Int, devices: Int) {
-        self.state.withLock { state in
+        self.apps.withLock { apps in
             var subscriptions = 0
             var devices: Set<String> = []
-            for (install, app) in state.apps {
+            for (install, app) in apps.models {
                 let count = app.activities.lazy.filter { $0.isRunning && $0.channelID != nil }.count
                 subscriptions += count
                 if count > 0 { devices.insert(install.deviceID) }

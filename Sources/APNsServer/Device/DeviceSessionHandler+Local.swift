@@ -40,7 +40,7 @@ extension DeviceSessionHandler {
         } catch {
             return self.failed(error, subject: install.topic)
         }
-        self.relay.phone.schedule(document, for: install, through: self.relay, on: context.eventLoop).assumeIsolated().whenComplete { result in
+        self.relay.schedule(document, for: install, on: context.eventLoop).assumeIsolated().whenComplete { result in
             switch result {
             case .success((let request, let evicted)):
                 self.answered(.scheduled(topic: install.topic, document: Phone.scheduledJSON(request, evicted: evicted)))

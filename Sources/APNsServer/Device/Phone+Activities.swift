@@ -31,16 +31,6 @@ extension Phone {
         return String(topic.dropLast(suffix.count))
     }
 
-    /// Indexes the Live Activity tokens an app holds (at start, and after a change).
-    static func indexActivityTokens(of app: AppModel, _ install: AppInstall, limits: ActivityLimits, into state: inout State) {
-        if let hex = app.pushToStartToken, let token = DeviceToken(hex: hex) { state.activityTokens[token] = ActivityKey(install: install, target: .pushToStart) }
-        for activity in app.activities {
-            state.activityOwners[activity.id] = install
-            if let hex = activity.updateToken, let token = DeviceToken(hex: hex) { state.activityTokens[token] = ActivityKey(install: install, target: .activity(activity.id)) }
-        }
-        if app.nextActivityChange(limits: limits) != nil { state.activityApps.insert(install) } else { state.activityApps.remove(install) }
-    }
-
     /// A Live Activity push APNs accepted: the phone applies it (or ignores it, saying why),
     /// records the outcome in its journal entry, and counts it as delivered, since iOS takes it
     /// whether or not the app runs. Call after the commit, on `eventLoop`.
@@ -70,7 +60,7 @@ extension Phone {
     /// applied push leaves its queue in the same commit as its change, so none applies twice.
     /// Call once, at start.
     func resumeActivityPushes(on eventLoop: any EventLoop) {
-        let keys = self.state.withLock { $0.activityTokens }
+        let keys = self.activityIndex.withLock { $0.tokens }
         var pending: [(sequence: UInt64, notification: APNsCore.Notification, key: ActivityKey)] = []
         for (token, key) in keys {
             do {
@@ -96,16 +86,16 @@ extension Phone {
         let promise = eventLoop.makePromise(of: (ActivityReport, AppModel).self)
         let logger = self.logger
         do {
-            let (report, app) = try self.state.withLock { state throws -> (ActivityReport, AppModel) in
-                let before = try Self.load(install, &state, self.store)
+            let (report, app) = try self.apps.withLock { apps throws -> (ActivityReport, AppModel) in
+                let before = try Self.load(install, &apps, self.store)
                 var app = before
                 let report = try body(&app)
-                state.apps[install] = app
+                apps.models[install] = app
                 var operations: [StoreOperation] = []
                 let change = AppChange(install: install, from: before, to: app)
                 if !change.isEmpty { operations.append(.saveApp(change)) }
-                operations += Self.tokenOperations(report.tokens, install, &state)
-                Self.track(app, install, limits: self.activityLimits, in: &state)
+                operations += self.activityIndex.withLock { $0.apply(report.tokens, install, topicSuffix: Self.activityTopicSuffix) }
+                self.track(app, install)
                 if let uniqueID { operations.append(.acknowledge(uniqueID: uniqueID)) }
                 guard !operations.isEmpty else {
                     promise.succeed((report, app))
@@ -127,21 +117,6 @@ extension Phone {
             promise.fail(error)
         }
         return promise.futureResult
-    }
-
-    /// The store operations for tokens issued and withdrawn, and the index kept in step.
-    static func tokenOperations(_ changes: [ActivityTokenChange], _ install: AppInstall, _ state: inout State) -> [StoreOperation] {
-        var operations: [StoreOperation] = []
-        for change in changes {
-            if let old = change.replaced.flatMap({ DeviceToken(hex: $0) }) {
-                state.activityTokens[old] = nil
-                operations.append(.unregister(token: old))
-            }
-            guard let token = DeviceToken(hex: change.token) else { continue }
-            let topic = install.topic + Self.activityTopicSuffix
-            operations.append(.register(token: token, topic: topic, deviceID: install.deviceID))
-        }
-        return operations
     }
 
     /// Tells the journal (the push's entry and the event stream), the metrics and the device.
@@ -218,12 +193,12 @@ extension Phone {
     /// Whether `token` is a Live Activity token the phone holds (for a push to it, the device
     /// is online: expiration 0 still reaches it).
     func holdsActivityToken(_ token: DeviceToken) -> Bool {
-        self.state.withLock { $0.activityTokens[token] != nil }
+        self.activityIndex.withLock { $0.tokens[token] != nil }
     }
 
     /// The app that holds activity `id`, if any.
     func owner(ofActivity id: String) -> AppInstall? {
-        self.state.withLock { $0.activityOwners[id] }
+        self.activityIndex.withLock { $0.owners[id] }
     }
 
     /// Moves every app's activities to the clock's now: stale, ended, dismissed as due.
@@ -231,8 +206,8 @@ extension Phone {
     func advanceActivities(on eventLoop: any EventLoop) -> EventLoopFuture<Void> {
         let now = self.clock()
         let limits = self.activityLimits
-        let due = self.state.withLock { state in
-            state.activityApps.filter { state.apps[$0]?.nextActivityChange(limits: limits).map { $0 <= now } ?? true }
+        let due = self.apps.withLock { apps in
+            self.activityIndex.withLock { $0.clocked }.filter { apps.models[$0]?.nextActivityChange(limits: limits).map { $0 <= now } ?? true }
         }
         let changed = due.map { install in
             self.changeActivities(install, on: eventLoop) { app in

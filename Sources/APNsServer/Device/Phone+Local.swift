@@ -21,16 +21,6 @@ extension Phone {
         }.map { $0.0 }
     }
 
-    /// Schedules a request as ``schedule(_:for:on:)`` does, then fires what is already due (an
-    /// interval of 0.5 s on a moved clock fires at once).
-    func schedule(
-        _ document: ScheduleDocument, for install: AppInstall, through relay: Relay, on eventLoop: any EventLoop
-    ) -> EventLoopFuture<(LocalNotificationRequest, evicted: [LocalNotificationRequest])> {
-        self.schedule(document, for: install, on: eventLoop).flatMap { scheduled in
-            self.fireDue(through: relay, on: eventLoop).map { scheduled }
-        }
-    }
-
     /// The answer to a schedule, for the admin API and the device protocol alike.
     static func scheduledJSON(_ request: LocalNotificationRequest, evicted: [LocalNotificationRequest]) -> [UInt8] {
         Array(#"{"request":\#(PhoneJSON.encoded(request)),"evicted":\#(PhoneJSON.encoded(evicted.map(\.identifier)))}"#.utf8)
@@ -58,9 +48,10 @@ extension Phone {
         }.map { $0.0 }
     }
 
-    /// The device moved: every app of it whose region requests the move entered or left fires
-    /// them (with location authorization). The future holds what fired, once stored.
-    func move(_ install: AppInstall, to point: Coordinate, through relay: Relay, on eventLoop: any EventLoop) -> EventLoopFuture<[String]> {
+    /// The device moved: every app of it whose region requests the move entered or left takes
+    /// them (with location authorization). The future holds the notifications they fire, for
+    /// the relay to accept (``Relay/move(_:to:on:)``), and the requests' identifiers.
+    func move(_ install: AppInstall, to point: Coordinate, on eventLoop: any EventLoop) -> EventLoopFuture<(fired: [String], notifications: [APNsCore.Notification])> {
         let now = self.clock()
         let installs: [AppInstall]
         do {
@@ -69,53 +60,48 @@ extension Phone {
             return eventLoop.makeFailedFuture(error)
         }
         let moved = installs.map { app in
-            self.change(app, on: eventLoop) { (model: inout AppModel) in model.moved(to: point) }.flatMap { fired, _ -> EventLoopFuture<[String]> in
-                let stored = fired.map { self.fire($0, for: app, at: now, through: relay, on: eventLoop) }
-                return EventLoopFuture.andAllComplete(stored, on: eventLoop).map { fired.map(\.identifier) }
+            self.change(app, on: eventLoop) { (model: inout AppModel) in model.moved(to: point) }.map { fired, _ in
+                (fired.map(\.identifier), fired.compactMap { self.notification(firing: $0, for: app, at: now) })
             }
         }
-        return EventLoopFuture.whenAllSucceed(moved, on: eventLoop).map { $0.flatMap { $0 } }
+        return EventLoopFuture.whenAllSucceed(moved, on: eventLoop).map { (fired: $0.flatMap(\.0), notifications: $0.flatMap(\.1)) }
     }
 
-    /// Fires every request due by the clock: each is accepted through `relay` as a notification
-    /// to its app's token (queued if the device is away). The future completes once all are stored.
-    func fireDue(through relay: Relay, on eventLoop: any EventLoop) -> EventLoopFuture<Void> {
+    /// Takes every request due by the clock out of its app; the future holds the notifications
+    /// they fire, for the relay to accept (``Relay/fireDue(on:)``). An app whose change fails
+    /// fires nothing now (its requests stay pending).
+    func takeDue(on eventLoop: any EventLoop) -> EventLoopFuture<[APNsCore.Notification]> {
         let now = self.clock()
-        let installs = self.state.withLock { Array($0.scheduled) }
-        guard !installs.isEmpty else { return eventLoop.makeSucceededVoidFuture() }
-        let fired = installs.map { install in
+        let installs = self.scheduled.withLock { Array($0) }
+        guard !installs.isEmpty else { return eventLoop.makeSucceededFuture([]) }
+        let taken = installs.map { install in
             self.change(install, on: eventLoop) { (app: inout AppModel) in app.takeDue(now: now, deviceTimeZone: app.deviceTimeZone) }
-                .flatMap { due, _ -> EventLoopFuture<Void> in
-                    let accepted = due.map { self.fire($0, for: install, at: now, through: relay, on: eventLoop) }
-                    return EventLoopFuture.andAllComplete(accepted, on: eventLoop)
-                }
+                .map { due, _ in due.compactMap { self.notification(firing: $0, for: install, at: now) } }
+                .recover { _ in [] }
         }
-        return EventLoopFuture.andAllComplete(fired, on: eventLoop)
+        return EventLoopFuture.whenAllSucceed(taken, on: eventLoop).map { $0.flatMap { $0 } }
     }
 
-    private func fire(_ request: LocalNotificationRequest, for install: AppInstall, at now: Int64, through relay: Relay, on eventLoop: any EventLoop) -> EventLoopFuture<Void> {
+    /// The notification a local request fires: to its app's valid token, from the phone itself
+    /// (source `local`); nil, logged, when the app holds no valid token.
+    private func notification(firing request: LocalNotificationRequest, for install: AppInstall, at now: Int64) -> APNsCore.Notification? {
         let token: DeviceToken?
         do {
             token = try self.token(of: install)
         } catch {
             self.logger.warning("could not find the token of an app", metadata: ["apns.app": "\(install)", "store.error": "\(error)"])
-            return eventLoop.makeSucceededVoidFuture()
+            return nil
         }
         guard let token else {
             self.logger.info("a local notification fired for an app with no valid token; dropped", metadata: ["apns.app": "\(install)", "apns.local_id": "\(request.identifier)"])
-            return eventLoop.makeSucceededVoidFuture()
+            return nil
         }
         let uniqueID = self.ids.withLock { $0.timeOrderedUUID(nowMillis: now) }
-        self.state.withLock { $0.localRequests[uniqueID] = request.identifier }
-        let notification = APNsCore.Notification(
+        self.ledger.fired(uniqueID, from: request.identifier)
+        return APNsCore.Notification(
             apnsID: UUID().uuidString, uniqueID: uniqueID, token: token, topic: install.topic, pushType: .alert, priority: .immediate,
             expiration: nil, collapseID: nil, payload: request.content.payload, receivedAt: now, source: .local
         )
-        return relay.accept(notification, on: eventLoop).map { outcome in
-            if case .refused(let why) = outcome {
-                self.logger.warning("a local notification could not be stored", metadata: ["apns.local_id": "\(request.identifier)", "store.error": "\(why)"])
-            }
-        }
     }
 
     /// The valid token an app install holds: its own for a token without a device, else the one

@@ -7,7 +7,7 @@ import NIOCore
 extension Phone {
     /// The token and app of a notification the phone presented (or the journal still holds).
     func owner(of uniqueID: String) throws(StoreError) -> (token: DeviceToken, install: AppInstall)? {
-        if let known = self.state.withLock({ $0.presented[uniqueID] }) { return (known.token, known.install) }
+        if let known = self.ledger.decision(uniqueID) { return (known.token, known.install) }
         let entry = self.journal.read { $0.entry(uniqueID: uniqueID) }
         guard case .accepted(let notification) = entry?.push else { return nil }
         guard let install = try self.install(of: notification.token, topic: notification.topic) else { return nil }

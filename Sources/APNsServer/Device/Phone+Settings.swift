@@ -45,7 +45,7 @@ extension Phone {
     /// The apps of one device that the store or memory holds.
     func installs(onDevice deviceID: String) throws(StoreError) -> [AppInstall] {
         let stored = try self.store.appInstalls().filter { $0.deviceID == deviceID }
-        let cached = self.state.withLock { Array($0.apps.keys.filter { $0.deviceID == deviceID }) }
+        let cached = self.apps.withLock { Array($0.models.keys.filter { $0.deviceID == deviceID }) }
         return Array(Set(stored + cached))
     }
 }

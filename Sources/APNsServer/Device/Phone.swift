@@ -9,31 +9,17 @@ import Synchronization
 
 /// The emulated phone's side of every device: each app's settings and Notification Center
 /// (``AppModel``, loaded from the store on first use and kept in memory), the presentation of
-/// each notification handed to a device, and the user's responses. Every change is made under
-/// one lock, so that two at once (a push presented while a test changes the settings) never
-/// lose each other, and written to the store in the order made.
+/// each notification handed to a device, and the user's responses. Every change to an app is
+/// made under the apps' lock, so that two at once (a push presented while a test changes the
+/// settings) never lose each other, and written to the store in the order made. The indexes
+/// kept from the apps (tokens without a device, the scheduler's apps, the Live Activity index)
+/// and the presentation ledger have locks of their own, taken after the apps' lock when both
+/// are held and never the other way round.
 ///
 /// Thread-safe.
 public final class Phone: Sendable {
-    struct State {
-        var apps: [AppInstall: AppModel] = [:]
-        /// What was decided for each notification handed over (a notification sent again after
-        /// a reconnect is not presented twice), until its device acknowledges it.
-        var presented: [String: (install: AppInstall, token: DeviceToken, presentation: Presentation)] = [:]
-        var presentedOrder: [String] = []
-        /// Tokens no device holds whose app has settings: their notifications are presented as
-        /// they are accepted, since no device will ever be handed them.
-        var deviceless: Set<DeviceToken> = []
-        /// Apps with local notifications pending: what the scheduler looks at.
-        var scheduled: Set<AppInstall> = []
-        /// The request a fired local notification came from, until it is presented.
-        var localRequests: [String: String] = [:]
-        /// Live Activity tokens (push-to-start and update) and what each stands for.
-        var activityTokens: [DeviceToken: ActivityKey] = [:]
-        /// Apps whose activities the clock will still change.
-        var activityApps: Set<AppInstall> = []
-        /// Which app each activity belongs to.
-        var activityOwners: [String: AppInstall] = [:]
+    struct Apps {
+        var models: [AppInstall: AppModel] = [:]
         /// How many broadcasts each app has in the store since its settings were last written
         /// (the store applies them again when it reads the app); the settings are written again
         /// past ``Phone/broadcastsBetweenSnapshots``.
@@ -45,7 +31,16 @@ public final class Phone: Sendable {
     let journal: Journal
     let clock: @Sendable () -> Int64
     let logger: Logger
-    let state = Mutex(State())
+    let apps = Mutex(Apps())
+    /// Tokens no device holds whose app has settings: their notifications are presented as
+    /// they are accepted, since no device will ever be handed them.
+    let deviceless = Mutex(Set<DeviceToken>())
+    /// Apps with local notifications pending: what the scheduler looks at.
+    let scheduled = Mutex(Set<AppInstall>())
+    /// Live Activity tokens, owners and the apps the clock still changes.
+    let activityIndex = Mutex(ActivityIndex())
+    /// What was decided for each notification handed over.
+    let ledger: PresentationLedger
     let ids: Mutex<APNsIDGenerator>
     let activityLimits: ActivityLimits
     let metrics: EmulatorMetrics?
@@ -53,8 +48,6 @@ public final class Phone: Sendable {
     let channels: BroadcastChannels
     /// This emulator's shard in a cluster: the tokens it issues map to it.
     let shard: Shard?
-    /// The most presentations remembered for devices that do not acknowledge.
-    static let presentedLimit = 10_000
 
     init(
         store: NotificationStore, hub: DeliveryHub, journal: Journal, clock: @escaping @Sendable () -> Int64, logger: Logger,
@@ -62,6 +55,7 @@ public final class Phone: Sendable {
     ) {
         self.channels = channels
         self.shard = shard
+        self.ledger = PresentationLedger()
         self.ids = Mutex(APNsIDGenerator(shard: shard))
         self.activityLimits = activityLimits
         self.metrics = metrics
@@ -74,10 +68,10 @@ public final class Phone: Sendable {
             let installs = try store.appInstalls()
             let tokens = installs.compactMap { Self.devicelessToken($0) }
             let apps = try installs.map { ($0, try store.app($0) ?? AppModel()) }
-            self.state.withLock { state in
-                state.deviceless = Set(tokens)
-                state.scheduled = Set(apps.filter { !$0.1.pending.isEmpty }.map(\.0))
-                for (install, app) in apps { Self.indexActivityTokens(of: app, install, limits: activityLimits, into: &state) }
+            self.deviceless.withLock { $0 = Set(tokens) }
+            self.scheduled.withLock { $0 = Set(apps.filter { !$0.1.pending.isEmpty }.map(\.0)) }
+            self.activityIndex.withLock { index in
+                for (install, app) in apps { index.index(app, install, limits: activityLimits) }
             }
         } catch {
             logger.warning("could not read the apps the store keeps", metadata: ["store.error": "\(error)"])
@@ -96,14 +90,9 @@ public final class Phone: Sendable {
     /// its application being durable; `nil` when there is nothing to wait for.
     func takeUndelivered(_ notification: APNsCore.Notification, on eventLoop: any EventLoop) -> EventLoopFuture<Void>? {
         let token = notification.token
-        let route = self.state.withLock { state -> (present: Bool, activity: ActivityKey?) in
-            if !state.deviceless.isEmpty, state.deviceless.contains(token) { return (true, nil) }
-            if !state.activityTokens.isEmpty, let key = state.activityTokens[token] { return (false, key) }
-            return (false, nil)
-        }
-        if route.present {
+        if self.deviceless.withLock({ !$0.isEmpty && $0.contains(token) }) {
             _ = self.present(notification)
-        } else if let key = route.activity {
+        } else if let key = self.activityIndex.withLock({ $0.tokens.isEmpty ? nil : $0.tokens[token] }) {
             return self.receiveActivityPush(notification, at: key, on: eventLoop)
         }
         return nil
@@ -119,7 +108,7 @@ public final class Phone: Sendable {
 
     /// The app as it is now.
     func app(_ install: AppInstall) throws(StoreError) -> AppModel {
-        try self.state.withLock { state throws(StoreError) in try Self.load(install, &state, self.store) }
+        try self.apps.withLock { apps throws(StoreError) in try Self.load(install, &apps, self.store) }
     }
 
     /// Changes an app under the lock and writes the change; the future holds `body`'s result and
@@ -131,12 +120,12 @@ public final class Phone: Sendable {
     ) -> EventLoopFuture<(R, AppModel)> {
         let promise = eventLoop.makePromise(of: (R, AppModel).self)
         do {
-            try self.state.withLock { state throws in
-                let before = try Self.load(install, &state, self.store)
+            try self.apps.withLock { apps throws in
+                let before = try Self.load(install, &apps, self.store)
                 var app = before
                 let result = try body(&app)
-                state.apps[install] = app
-                Self.track(app, install, limits: self.activityLimits, in: &state)
+                apps.models[install] = app
+                self.track(app, install)
                 let change = AppChange(install: install, from: before, to: app)
                 guard !change.isEmpty else { return promise.succeed((result, app)) }
                 // Submitted under the lock: the writer takes changes in the order they were made.
@@ -152,17 +141,20 @@ public final class Phone: Sendable {
 
     /// Keeps the indexes in step with a changed app: a token no device holds now presents its
     /// notifications, the scheduler watches apps with pending requests, Live Activity tokens.
-    static func track(_ app: AppModel, _ install: AppInstall, limits: ActivityLimits, in state: inout State) {
-        if let token = Self.devicelessToken(install) { state.deviceless.insert(token) }
-        if app.pending.isEmpty { state.scheduled.remove(install) } else { state.scheduled.insert(install) }
-        Self.indexActivityTokens(of: app, install, limits: limits, into: &state)
+    /// Called under the apps' lock.
+    func track(_ app: AppModel, _ install: AppInstall) {
+        if let token = Self.devicelessToken(install) { _ = self.deviceless.withLock { $0.insert(token) } }
+        self.scheduled.withLock { scheduled in
+            if app.pending.isEmpty { scheduled.remove(install) } else { scheduled.insert(install) }
+        }
+        self.activityIndex.withLock { $0.index(app, install, limits: self.activityLimits) }
     }
 
-    static func load(_ install: AppInstall, _ state: inout State, _ store: NotificationStore) throws(StoreError) -> AppModel {
-        if let app = state.apps[install] { return app }
+    static func load(_ install: AppInstall, _ apps: inout Apps, _ store: NotificationStore) throws(StoreError) -> AppModel {
+        if let app = apps.models[install] { return app }
         let app = try store.app(install) ?? AppModel()
-        state.apps[install] = app
-        state.storedBroadcasts[install] = try store.appBroadcastCount(install)
+        apps.models[install] = app
+        apps.storedBroadcasts[install] = try store.appBroadcastCount(install)
         return app
     }
 
@@ -181,30 +173,25 @@ public final class Phone: Sendable {
 
     private func present(_ notification: APNsCore.Notification, in install: AppInstall) throws(StoreError) -> Presentation {
         let now = self.clock()
-        let decided = try self.state.withLock { state throws(StoreError) -> (Presentation, fresh: Bool) in
-            if let known = state.presented[notification.uniqueID] { return (known.presentation, false) }
-            let before = try Self.load(install, &state, self.store)
+        // Under the apps' lock: two hand-overs of one notification decide once.
+        let decided = try self.apps.withLock { apps throws(StoreError) -> (Presentation, fresh: Bool) in
+            if let known = self.ledger.decision(notification.uniqueID) { return (known.presentation, false) }
+            let before = try Self.load(install, &apps, self.store)
             // Widgets, controls, push to talk, location, complication, file provider and MDM pushes
             // wake part of the app; the others are presented.
             var (presentation, after) =
                 PushWake.handles(notification.pushType)
                 ? PushWake.wake(pushType: notification.pushType, payload: notification.payload, priority: notification.priority, at: now, app: before)
                 : Presenter.present(payload: notification.payload, uniqueID: notification.uniqueID, at: now, to: before)
-            if let request = state.localRequests.removeValue(forKey: notification.uniqueID),
+            if let request = self.ledger.takeLocalRequest(notification.uniqueID),
                 let index = after.delivered.lastIndex(where: { $0.uniqueID == notification.uniqueID })
             {
                 after.delivered[index].requestIdentifier = request
             }
-            state.apps[install] = after
+            apps.models[install] = after
             let change = AppChange(install: install, from: before, to: after)
             if !change.isEmpty { self.save(change) { _ in } }
-            state.presented[notification.uniqueID] = (install, notification.token, presentation)
-            state.presentedOrder.append(notification.uniqueID)
-            if state.presentedOrder.count > Self.presentedLimit {
-                let dropped = state.presentedOrder.prefix(Self.presentedLimit / 10)
-                for id in dropped { state.presented[id] = nil }
-                state.presentedOrder.removeFirst(dropped.count)
-            }
+            self.ledger.record(notification.uniqueID, .init(install: install, token: notification.token, presentation: presentation))
             return (presentation, true)
         }
         let (presentation, fresh) = decided
@@ -214,8 +201,7 @@ public final class Phone: Sendable {
 
     /// The device acknowledged a notification: it will not be handed over again.
     func acknowledged(_ uniqueID: String) {
-        // Its id stays in `presentedOrder` until trimmed: removing it there would scan the list.
-        _ = self.state.withLock { $0.presented.removeValue(forKey: uniqueID) }
+        self.ledger.forget(uniqueID)
     }
 
     /// Writes a change; `done` gets nil once it is durable, or why it is not (also logged: a
@@ -238,19 +224,16 @@ public final class Phone: Sendable {
     /// Empties every Notification Center, and with `devices` forgets every app (the store is
     /// emptied alongside by the admin API's reset).
     func reset(devices: Bool) {
-        self.state.withLock { state in
+        self.apps.withLock { apps in
             if devices {
-                state.apps = [:]
-                state.deviceless = []
-                state.scheduled = []
-                state.activityTokens = [:]
-                state.activityApps = []
-                state.activityOwners = [:]
+                apps.models = [:]
+                self.deviceless.withLock { $0 = [] }
+                self.scheduled.withLock { $0 = [] }
+                self.activityIndex.withLock { $0 = ActivityIndex() }
             } else {
-                for install in state.apps.keys { state.apps[install]?.delivered = [] }
+                for install in apps.models.keys { apps.models[install]?.delivered = [] }
             }
-            state.presented = [:]
-            state.presentedOrder = []
+            self.ledger.removeAll()
         }
     }
 

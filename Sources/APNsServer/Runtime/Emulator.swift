@@ -63,7 +63,7 @@ public final class Emulator: Sendable {
         relay.cluster?.catchUp(relay.channels, on: loop)
         self.localNotifications = loop.scheduleRepeatedAsyncTask(initialDelay: .seconds(1), delay: .milliseconds(500)) { _ in
             relay.phone.advanceActivities(on: loop)
-            return relay.phone.fireDue(through: relay, on: loop).recover { error in
+            return relay.fireDue(on: loop).recover { error in
                 logger.warning("could not fire local notifications", metadata: ["store.error": "\(error)"])
             }
         }

@@ -1,0 +1,40 @@
+import APNsCore
+import APNsDevice
+import APNsStore
+
+/// The phone's index of Live Activities: what each push-to-start or update token stands for,
+/// which app holds each activity, and which apps' activities the clock will still change. Kept
+/// in step with the apps (``Phone/track(_:_:)``) under a lock of its own, so that the accept
+/// path's lookup of a token never waits for an app being changed.
+struct ActivityIndex {
+    typealias ActivityKey = Phone.ActivityKey
+
+    var tokens: [DeviceToken: ActivityKey] = [:]
+    var owners: [String: AppInstall] = [:]
+    var clocked: Set<AppInstall> = []
+
+    /// Indexes the tokens and activities an app holds (at start, and after a change).
+    mutating func index(_ app: AppModel, _ install: AppInstall, limits: ActivityLimits) {
+        if let hex = app.pushToStartToken, let token = DeviceToken(hex: hex) { self.tokens[token] = ActivityKey(install: install, target: .pushToStart) }
+        for activity in app.activities {
+            self.owners[activity.id] = install
+            if let hex = activity.updateToken, let token = DeviceToken(hex: hex) { self.tokens[token] = ActivityKey(install: install, target: .activity(activity.id)) }
+        }
+        if app.nextActivityChange(limits: limits) != nil { self.clocked.insert(install) } else { self.clocked.remove(install) }
+    }
+
+    /// Tokens withdrawn leave the index; the store operations that register the issued ones and
+    /// unregister the withdrawn.
+    mutating func apply(_ changes: [ActivityTokenChange], _ install: AppInstall, topicSuffix: String) -> [StoreOperation] {
+        var operations: [StoreOperation] = []
+        for change in changes {
+            if let old = change.replaced.flatMap({ DeviceToken(hex: $0) }) {
+                self.tokens[old] = nil
+                operations.append(.unregister(token: old))
+            }
+            guard let token = DeviceToken(hex: change.token) else { continue }
+            operations.append(.register(token: token, topic: install.topic + topicSuffix, deviceID: install.deviceID))
+        }
+        return operations
+    }
+}
