@@ -115,43 +115,11 @@ extension DeviceServerMessage {
         case DeviceMessageType.registered:
             self = .registered(topic: try body.string(), token: try body.token())
         case DeviceMessageType.resumed:
-            let count = Int(try body.u16())
-            var results: [ResumeResult] = []
-            for _ in 0..<count {
-                let token = try body.token()
-                guard let status = ResumeResult.Status(rawValue: try body.u8()) else {
-                    throw DeviceProtocolError(.malformedFrame, "unknown resume status")
-                }
-                results.append(ResumeResult(token: token, status: status))
-            }
-            self = .resumed(results)
+            self = .resumed(try Self.resumeResults(&body))
         case DeviceMessageType.unregistered:
             self = .unregistered(topic: try body.string(), token: try body.token(), timestamp: try body.i64())
         case DeviceMessageType.notification:
-            let uniqueID = try body.string()
-            let apnsID = try body.string()
-            let token = try body.token()
-            let topic = try body.optionalString()
-            guard let pushType = PushType(rawValue: try body.string()) else {
-                throw DeviceProtocolError(.malformedFrame, "unknown push type")
-            }
-            guard let priority = Priority(rawValue: try body.u8()) else {
-                throw DeviceProtocolError(.malformedFrame, "unknown priority")
-            }
-            let expiration = try body.i64()
-            let collapseID = try body.optionalString()
-            let receivedAt = try body.i64()
-            guard let source = Interface(rawValue: try body.string()) else {
-                throw DeviceProtocolError(.malformedFrame, "unknown source")
-            }
-            let payload = try body.payload()
-            self = .notification(
-                Notification(
-                    apnsID: apnsID, uniqueID: uniqueID, token: token, topic: topic, pushType: pushType,
-                    priority: priority, expiration: expiration < 0 ? nil : expiration, collapseID: collapseID,
-                    payload: payload, receivedAt: receivedAt, source: source
-                )
-            )
+            self = .notification(try Self.notification(&body))
         case DeviceMessageType.pong:
             self = .pong(try body.u64())
         case DeviceMessageType.error:
@@ -182,6 +150,43 @@ extension DeviceServerMessage {
         try body.finish()
     }
 
+    private static func resumeResults(_ body: inout DeviceBodyReader) throws -> [ResumeResult] {
+        let count = Int(try body.u16())
+        var results: [ResumeResult] = []
+        for _ in 0..<count {
+            let token = try body.token()
+            guard let status = ResumeResult.Status(rawValue: try body.u8()) else {
+                throw DeviceProtocolError(.malformedFrame, "unknown resume status")
+            }
+            results.append(ResumeResult(token: token, status: status))
+        }
+        return results
+    }
+
+    private static func notification(_ body: inout DeviceBodyReader) throws -> Notification {
+        let uniqueID = try body.string()
+        let apnsID = try body.string()
+        let token = try body.token()
+        let topic = try body.optionalString()
+        guard let pushType = PushType(rawValue: try body.string()) else {
+            throw DeviceProtocolError(.malformedFrame, "unknown push type")
+        }
+        guard let priority = Priority(rawValue: try body.u8()) else {
+            throw DeviceProtocolError(.malformedFrame, "unknown priority")
+        }
+        let expiration = try body.i64()
+        let collapseID = try body.optionalString()
+        let receivedAt = try body.i64()
+        guard let source = Interface(rawValue: try body.string()) else {
+            throw DeviceProtocolError(.malformedFrame, "unknown source")
+        }
+        return Notification(
+            apnsID: apnsID, uniqueID: uniqueID, token: token, topic: topic, pushType: pushType,
+            priority: priority, expiration: expiration < 0 ? nil : expiration, collapseID: collapseID,
+            payload: try body.payload(), receivedAt: receivedAt, source: source
+        )
+    }
+
     /// The frame for this message.
     public func frame(allocator: ByteBufferAllocator = ByteBufferAllocator()) -> DeviceFrame {
         var body = allocator.buffer(capacity: 64)
@@ -196,11 +201,7 @@ extension DeviceServerMessage {
             body.writeDeviceToken(token)
         case .resumed(let results):
             type = DeviceMessageType.resumed
-            body.writeInteger(UInt16(results.count))
-            for result in results {
-                body.writeDeviceToken(result.token)
-                body.writeInteger(result.status.rawValue)
-            }
+            Self.write(results, into: &body)
         case .unregistered(let topic, let token, let timestamp):
             type = DeviceMessageType.unregistered
             body.writeDeviceString(topic)
@@ -208,19 +209,7 @@ extension DeviceServerMessage {
             body.writeInteger(timestamp)
         case .notification(let notification):
             type = DeviceMessageType.notification
-            body.reserveCapacity(200 + notification.payload.count)
-            body.writeDeviceString(notification.uniqueID)
-            body.writeDeviceString(notification.apnsID)
-            body.writeDeviceToken(notification.token)
-            body.writeDeviceOptionalString(notification.topic)
-            body.writeDeviceString(notification.pushType.rawValue)
-            body.writeInteger(notification.priority.rawValue)
-            body.writeInteger(notification.expiration ?? -1)
-            body.writeDeviceOptionalString(notification.collapseID)
-            body.writeInteger(notification.receivedAt)
-            body.writeDeviceString(notification.source.rawValue)
-            body.writeInteger(UInt32(notification.payload.count))
-            body.writeBytes(notification.payload)
+            Self.write(notification, into: &body)
         case .pong(let opaque):
             type = DeviceMessageType.pong
             body.writeInteger(opaque)
@@ -235,31 +224,16 @@ extension DeviceServerMessage {
             body.writeInteger(options)
             body.writeInteger(UInt8(granted ? 1 : 0))
             body.writeInteger(UInt8(prompted ? 1 : 0))
-        case .app(let topic, let document):
-            type = DeviceMessageType.app
-            body.writeDeviceString(topic)
-            body.writeDevicePayload(document)
-        case .presented(let uniqueID, let document):
-            type = DeviceMessageType.presented
-            body.writeDeviceString(uniqueID)
-            body.writeDevicePayload(document)
-        case .response(let uniqueID, let document):
-            type = DeviceMessageType.response
-            body.writeDeviceString(uniqueID)
+        case .app(let subject, let document), .presented(let subject, let document), .response(let subject, let document),
+            .scheduled(let subject, let document), .pending(let subject, let document):
+            type = self.documentType
+            body.writeDeviceString(subject)
             body.writeDevicePayload(document)
         case .refused(let subject, let status, let message):
             type = DeviceMessageType.refused
             body.writeDeviceString(subject)
             body.writeInteger(status)
             body.writeDeviceString(message)
-        case .scheduled(let topic, let document):
-            type = DeviceMessageType.scheduled
-            body.writeDeviceString(topic)
-            body.writeDevicePayload(document)
-        case .pending(let topic, let document):
-            type = DeviceMessageType.pending
-            body.writeDeviceString(topic)
-            body.writeDevicePayload(document)
         case .cancelled(let topic, let removed):
             type = DeviceMessageType.cancelled
             body.writeDeviceString(topic)
@@ -271,5 +245,40 @@ extension DeviceServerMessage {
             body.writeDevicePayload(document)
         }
         return DeviceFrame(type: type, body: body)
+    }
+
+    /// The type of a message that is a subject (a topic or a unique id) and a JSON document.
+    private var documentType: UInt8 {
+        switch self {
+        case .app: DeviceMessageType.app
+        case .presented: DeviceMessageType.presented
+        case .response: DeviceMessageType.response
+        case .scheduled: DeviceMessageType.scheduled
+        default: DeviceMessageType.pending
+        }
+    }
+
+    private static func write(_ results: [ResumeResult], into body: inout ByteBuffer) {
+        body.writeInteger(UInt16(results.count))
+        for result in results {
+            body.writeDeviceToken(result.token)
+            body.writeInteger(result.status.rawValue)
+        }
+    }
+
+    private static func write(_ notification: Notification, into body: inout ByteBuffer) {
+        body.reserveCapacity(200 + notification.payload.count)
+        body.writeDeviceString(notification.uniqueID)
+        body.writeDeviceString(notification.apnsID)
+        body.writeDeviceToken(notification.token)
+        body.writeDeviceOptionalString(notification.topic)
+        body.writeDeviceString(notification.pushType.rawValue)
+        body.writeInteger(notification.priority.rawValue)
+        body.writeInteger(notification.expiration ?? -1)
+        body.writeDeviceOptionalString(notification.collapseID)
+        body.writeInteger(notification.receivedAt)
+        body.writeDeviceString(notification.source.rawValue)
+        body.writeInteger(UInt32(notification.payload.count))
+        body.writeBytes(notification.payload)
     }
 }

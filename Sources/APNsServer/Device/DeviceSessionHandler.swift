@@ -151,16 +151,7 @@ final class DeviceSessionHandler: ChannelInboundHandler {
         case .resume(let tokens, let reply):
             self.resume(tokens, reply: reply)
         case .unregister(let token, let topic):
-            self.relay.unregister(token, on: context.eventLoop).assumeIsolated().whenComplete { result in
-                switch result {
-                case .success(let timestamp):
-                    if let subscriber = self.subscriber { self.relay.unsubscribe(token, subscriber) }
-                    self.perform(self.machine.unregistered(topic: topic, token: token, timestamp: timestamp))
-                    self.answerWaiting()
-                case .failure(let error):
-                    self.perform(self.machine.fail(.internalError, "could not unregister: \(error)"))
-                }
-            }
+            self.unregister(token, topic: topic)
         case .acknowledge(let uniqueID):
             self.relay.phone.acknowledged(uniqueID)
             self.relay.acknowledge(uniqueID: uniqueID, on: context.eventLoop).assumeIsolated().whenFailure { error in
@@ -170,6 +161,20 @@ final class DeviceSessionHandler: ChannelInboundHandler {
             self.logger.debug("device protocol error", metadata: ["device.error": "\(error)"])
             self.send(.error(code: error.code, message: error.message))
             context.close(promise: nil)
+        }
+    }
+
+    private func unregister(_ token: DeviceToken, topic: String) {
+        guard let context = self.context else { return }
+        self.relay.unregister(token, on: context.eventLoop).assumeIsolated().whenComplete { result in
+            switch result {
+            case .success(let timestamp):
+                if let subscriber = self.subscriber { self.relay.unsubscribe(token, subscriber) }
+                self.perform(self.machine.unregistered(topic: topic, token: token, timestamp: timestamp))
+                self.answerWaiting()
+            case .failure(let error):
+                self.perform(self.machine.fail(.internalError, "could not unregister: \(error)"))
+            }
         }
     }
 

@@ -89,19 +89,29 @@ struct DeviceSessionStateMachine {
         }
     }
 
+    private mutating func hello(version: UInt8, deviceID: String) -> Action {
+        guard DeviceProtocol.versions.contains(version) else {
+            return self.fail(.unsupportedVersion, "this server speaks versions \(DeviceProtocol.versions.lowerBound) to \(DeviceProtocol.versions.upperBound), not \(version)")
+        }
+        guard !deviceID.isEmpty, deviceID.utf8.count <= DeviceProtocol.maximumIdentifierLength else {
+            return self.fail(.invalidArgument, "a device id has 1 to \(DeviceProtocol.maximumIdentifierLength) bytes")
+        }
+        self.state = .active(deviceID: deviceID, version: version)
+        return .send(.welcome(version: version))
+    }
+
+    /// The refusal of a topic that is empty or too long; nil for a good one.
+    private mutating func refuse(topic: String) -> Action? {
+        guard topic.isEmpty || topic.utf8.count > DeviceProtocol.maximumTopicLength else { return nil }
+        return self.fail(.invalidArgument, "a topic has 1 to \(DeviceProtocol.maximumTopicLength) bytes")
+    }
+
     private mutating func process(_ message: DeviceClientMessage) -> Action {
         switch (self.state, message) {
         case (.closed, _):
             return .none
         case (.awaitingHello, .hello(let version, let deviceID)):
-            guard DeviceProtocol.versions.contains(version) else {
-                return self.fail(.unsupportedVersion, "this server speaks versions \(DeviceProtocol.versions.lowerBound) to \(DeviceProtocol.versions.upperBound), not \(version)")
-            }
-            guard !deviceID.isEmpty, deviceID.utf8.count <= DeviceProtocol.maximumIdentifierLength else {
-                return self.fail(.invalidArgument, "a device id has 1 to \(DeviceProtocol.maximumIdentifierLength) bytes")
-            }
-            self.state = .active(deviceID: deviceID, version: version)
-            return .send(.welcome(version: version))
+            return self.hello(version: version, deviceID: deviceID)
         case (.awaitingHello, _):
             return self.fail(.unexpectedMessage, "the first message must be hello")
         case (.active, .hello):
@@ -112,21 +122,15 @@ struct DeviceSessionStateMachine {
         case (.active(_, let version), _) where message.needsVersion2 && version < 2:
             return self.fail(.unexpectedMessage, "\(message.name) needs protocol version 2 (this session said hello with version \(version))")
         case (.active(let deviceID, _), .authorize(let topic, let options, let allow)):
-            guard !topic.isEmpty, topic.utf8.count <= DeviceProtocol.maximumTopicLength else {
-                return self.fail(.invalidArgument, "a topic has 1 to \(DeviceProtocol.maximumTopicLength) bytes")
-            }
+            if let refusal = self.refuse(topic: topic) { return refusal }
             guard options <= 7 else { return self.fail(.invalidArgument, "authorization options are bits 1 alert, 2 sound, 4 badge; \(options) has others") }
             return .authorize(deviceID: deviceID, topic: topic, options: options, allow: allow)
         case (.active(let deviceID, _), .configure(let topic, let document)):
-            guard !topic.isEmpty, topic.utf8.count <= DeviceProtocol.maximumTopicLength else {
-                return self.fail(.invalidArgument, "a topic has 1 to \(DeviceProtocol.maximumTopicLength) bytes")
-            }
+            if let refusal = self.refuse(topic: topic) { return refusal }
             return .configure(deviceID: deviceID, topic: topic, document: document)
         case (.active(let deviceID, _), .schedule(let topic, _)), (.active(let deviceID, _), .listPending(let topic)),
             (.active(let deviceID, _), .cancel(let topic, _)):
-            guard !topic.isEmpty, topic.utf8.count <= DeviceProtocol.maximumTopicLength else {
-                return self.fail(.invalidArgument, "a topic has 1 to \(DeviceProtocol.maximumTopicLength) bytes")
-            }
+            if let refusal = self.refuse(topic: topic) { return refusal }
             return switch message {
             case .schedule(_, let document): .local(.schedule(deviceID: deviceID, topic: topic, document: document))
             case .cancel(_, let identifier): .local(.cancel(deviceID: deviceID, topic: topic, identifier: identifier))
@@ -138,18 +142,14 @@ struct DeviceSessionStateMachine {
             guard context <= 2 else { return self.fail(.invalidArgument, "a response context is 0 (as shown), 1 (banner) or 2 (alert), not \(context)") }
             return .respond(uniqueID: uniqueID, action: action, text: text, context: context)
         case (.active(let deviceID, _), .register(let topic)):
-            guard !topic.isEmpty, topic.utf8.count <= DeviceProtocol.maximumTopicLength else {
-                return self.fail(.invalidArgument, "a topic has 1 to \(DeviceProtocol.maximumTopicLength) bytes")
-            }
+            if let refusal = self.refuse(topic: topic) { return refusal }
             return .register(topic: topic, deviceID: deviceID)
         case (.active, .resume(let tokens)):
             return .lookUp(tokens)
         case (.active, .unregister(let topic)):
             // A resumed token whose topic the store did not know is held under "": an empty
             // topic must not reach it.
-            guard !topic.isEmpty, topic.utf8.count <= DeviceProtocol.maximumTopicLength else {
-                return self.fail(.invalidArgument, "a topic has 1 to \(DeviceProtocol.maximumTopicLength) bytes")
-            }
+            if let refusal = self.refuse(topic: topic) { return refusal }
             guard let token = self.tokens.first(where: { $0.value == topic })?.key else {
                 return self.fail(.invalidArgument, "this connection holds no token for topic \(topic)")
             }
