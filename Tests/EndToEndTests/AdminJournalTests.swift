@@ -114,19 +114,24 @@ struct AdminJournalTests {
             #expect((latest["payload"] as? [String: Any])?["n"] as? Int == 4)
             #expect(try await emulator.admin("/api/v1/notifications/latest?token=\(String(repeating: "0f", count: 32))").status == 404)
 
-            for bad in ["status=lost", "interface=carrier-pigeon", "since=yesterday", "limit=0", "limit=5000", "cursor=abc"] {
-                let response = try await emulator.admin("/api/v1/notifications?\(bad)")
-                #expect(response.status == 400, "\(bad)")
-                #expect((try? response.json() as? [String: Any])?["error"] is String, "\(bad)")
-            }
-            // A misspelt parameter is an error naming it, not "no filter".
-            for (path, name) in [("/api/v1/notifications?tokn=\(first)", "tokn"), ("/api/v1/notifications/latest?limit=1", "limit"),
-                                 ("/api/v1/faults?token=\(first)", "token"), ("/api/v1/reset?device=true", "device"), ("/healthz?verbose=1", "verbose")] {
-                let response = try await emulator.admin(path, method: path.contains("reset") ? "POST" : "GET")
-                #expect(response.status == 400 && response.text.contains("unknown query parameter \(name)"), "\(path) -> \(response.status) \(response.text)")
-            }
-            #expect(try await emulator.admin("/?utm=1").status == 200)
+            try await self.badParameters(emulator, token: first)
         }
+    }
+
+    /// Bad and misspelt query parameters are errors naming them, not "no filter".
+    private func badParameters(_ emulator: RunningEmulator, token first: String) async throws {
+        for bad in ["status=lost", "interface=carrier-pigeon", "since=yesterday", "limit=0", "limit=5000", "cursor=abc"] {
+            let response = try await emulator.admin("/api/v1/notifications?\(bad)")
+            #expect(response.status == 400, "\(bad)")
+            #expect((try? response.json() as? [String: Any])?["error"] is String, "\(bad)")
+        }
+        // A misspelt parameter is an error naming it, not "no filter".
+        for (path, name) in [("/api/v1/notifications?tokn=\(first)", "tokn"), ("/api/v1/notifications/latest?limit=1", "limit"),
+                             ("/api/v1/faults?token=\(first)", "token"), ("/api/v1/reset?device=true", "device"), ("/healthz?verbose=1", "verbose")] {
+            let response = try await emulator.admin(path, method: path.contains("reset") ? "POST" : "GET")
+            #expect(response.status == 400 && response.text.contains("unknown query parameter \(name)"), "\(path) -> \(response.status) \(response.text)")
+        }
+        #expect(try await emulator.admin("/?utm=1").status == 200)
     }
 
     @Test("a notification's status follows it: delivered on the device's ack, discarded, expired")

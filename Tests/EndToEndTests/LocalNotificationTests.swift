@@ -265,19 +265,24 @@ struct LocalNotificationEndToEndTests {
             #expect(try await device.pendingRequests(topic: Self.topic).isEmpty)
             #expect(try await emulator.adminObject("/api/v1/devices/\(token.hex)/delivered")["total"] as? Int == 0)
 
-            // The person changes the phone's time zone; a floating 07:00 follows it.
-            let daily = ScheduleDocument(identifier: "wake", content: LocalContent(title: "Wake"), trigger: .calendar(components: DateComponentsValue(hour: 7, minute: 0), timeZone: nil, repeats: true))
-            _ = try await device.schedule(topic: Self.topic, daily)
-            #expect(try await device.setTimeZone(topic: Self.topic, "Asia/Tokyo").timeZone == "Asia/Tokyo")
-            let next = try #require(try await device.pendingRequests(topic: Self.topic).first?.nextFireAt)
-            let tokyo = try #require(TimeZone(identifier: "Asia/Tokyo"))
-            let local = Calendar(identifier: .gregorian).dateComponents(in: tokyo, from: Date(timeIntervalSince1970: Double(next) / 1000))
-            #expect(local.hour == 7 && local.minute == 0)
-            #expect(try await emulator.adminObject("/api/v1/devices/\(token.hex)/app")["timeZone"] as? String == "Asia/Tokyo")
-            await #expect { _ = try await device.setTimeZone(topic: Self.topic, "Mars/Olympus") } throws: { error in
-                (error as? DeviceClientError)?.message.hasPrefix("400") == true
-            }
-            try await device.close()
+            try await self.changeTimeZone(device, emulator, token: token)
         }
+    }
+
+    /// The person changes the phone's time zone; a floating 07:00 follows it.
+    private func changeTimeZone(_ device: DeviceClient, _ emulator: RunningEmulator, token: DeviceToken) async throws {
+        // The person changes the phone's time zone; a floating 07:00 follows it.
+        let daily = ScheduleDocument(identifier: "wake", content: LocalContent(title: "Wake"), trigger: .calendar(components: DateComponentsValue(hour: 7, minute: 0), timeZone: nil, repeats: true))
+        _ = try await device.schedule(topic: Self.topic, daily)
+        #expect(try await device.setTimeZone(topic: Self.topic, "Asia/Tokyo").timeZone == "Asia/Tokyo")
+        let next = try #require(try await device.pendingRequests(topic: Self.topic).first?.nextFireAt)
+        let tokyo = try #require(TimeZone(identifier: "Asia/Tokyo"))
+        let local = Calendar(identifier: .gregorian).dateComponents(in: tokyo, from: Date(timeIntervalSince1970: Double(next) / 1000))
+        #expect(local.hour == 7 && local.minute == 0)
+        #expect(try await emulator.adminObject("/api/v1/devices/\(token.hex)/app")["timeZone"] as? String == "Asia/Tokyo")
+        await #expect { _ = try await device.setTimeZone(topic: Self.topic, "Mars/Olympus") } throws: { error in
+            (error as? DeviceClientError)?.message.hasPrefix("400") == true
+        }
+        try await device.close()
     }
 }

@@ -135,6 +135,11 @@ struct ServeStartTests {
         _ = Foundation.kill(again.pid, SIGTERM)
         #expect(await again.wait() == 0)
 
+        try await self.badConfigFiles(directory)
+    }
+
+    /// A bad --config stops the start, naming the entry at fault.
+    private func badConfigFiles(_ directory: TemporaryDirectory) async throws {
         let bad = directory.appending("bad.json")
         try #"{"faults": [{"action": "reset"}, {"match": {"token": "nope"}, "action": "reset"}]}"#.write(toFile: bad, atomically: true, encoding: .utf8)
         let refused = try self.start(directory, ["--data-dir", directory.appending("data2"), "--config", bad], portsFile: directory.appending("bad-ports.json"))

@@ -105,6 +105,12 @@ struct UnprivilegedUserTests {
         let received = device.lines.dropFirst().joined(separator: "\n")
         #expect(received.contains("from a test") && received.contains("from push"), "the device printed: \(received)")
 
+        try await self.otherDoors(emulator, home: home, ca: ca, token: token)
+    }
+
+    /// The binary gateway, the feedback service, channel management, a device without a home
+    /// and doctor, as the ordinary user.
+    private func otherDoors(_ emulator: EmulatorProcess, home: Home, ca: String, token: String) async throws {
         // The binary gateway: a bad command gets status 128 (protocol error) before the close.
         var stream = BinaryStream()
         stream.raw([9, 0, 0])
