@@ -192,6 +192,7 @@ let package = Package(
                 "APNsWire",
                 "APNsDeviceClient",
                 "APNsStore",
+                "APNsProviderClient",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -5,8 +5,9 @@ import NIOPosix
 import NIOSSL
 
 /// A provider's side of the HTTP/2 API in Swift: one TLS connection (ALPN h2), any number of
-/// pushes on it, each on its own stream. The web inbox's send form and `apns-emulator push` go
-/// through it, so what they send takes the same path as any provider's push.
+/// pushes on it, each on its own stream. `apns-emulator push` and `channels`, the benchmark and
+/// the tests' HTTP/2 client (`HTTP2TestClient`, which adds what a test watches on stream 0) are
+/// built on it.
 public final class ProviderClient: Sendable {
     /// How the client checks the server's certificate.
     public enum Trust: Sendable {
@@ -16,7 +17,8 @@ public final class ProviderClient: Sendable {
         case loopback
     }
 
-    private let channel: any Channel
+    /// The connection (its event loop runs the streams' handlers).
+    public let channel: any Channel
     private let multiplexer: NIOHTTP2Handler.StreamMultiplexer
 
     private init(channel: any Channel, multiplexer: NIOHTTP2Handler.StreamMultiplexer) {
@@ -25,11 +27,15 @@ public final class ProviderClient: Sendable {
     }
 
     /// Connects with TLS and ALPN h2. `identity` is a PEM certificate chain and key for
-    /// certificate-based provider authentication.
+    /// certificate-based provider authentication; `streamWindow` each stream's receive window
+    /// (NIO's default when nil); `observer` a handler after HTTP/2 that sees the connection's
+    /// own frames (SETTINGS, GOAWAY, WINDOW_UPDATE).
     public static func connect(
         host: String, port: Int, trust: Trust, serverName: String = "localhost",
         identity: (certificates: [UInt8], key: [UInt8])? = nil,
-        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        streamWindow: Int? = nil,
+        observer: (any ChannelInboundHandler & Sendable)? = nil
     ) async throws -> ProviderClient {
         var tls = TLSConfiguration.makeClientConfiguration()
         switch trust {
@@ -49,9 +55,12 @@ public final class ProviderClient: Sendable {
                 channel.eventLoop.makeCompletedFuture {
                     let sync = channel.pipeline.syncOperations
                     try sync.addHandler(NIOSSLClientHandler(context: context, serverHostname: serverName))
-                    let multiplexer = try sync.configureHTTP2Pipeline(mode: .client, connectionConfiguration: .init(), streamConfiguration: .init()) {
+                    var stream = NIOHTTP2Handler.StreamConfiguration()
+                    if let streamWindow { stream.targetWindowSize = streamWindow }
+                    let multiplexer = try sync.configureHTTP2Pipeline(mode: .client, connectionConfiguration: .init(), streamConfiguration: stream) {
                         $0.eventLoop.makeSucceededVoidFuture()
                     }
+                    if let observer { try sync.addHandler(observer) }
                     return (channel, multiplexer)
                 }
             }
@@ -61,6 +70,18 @@ public final class ProviderClient: Sendable {
     /// Sends one push and waits for APNs' answer, at most `timeout` (then throws
     /// ``ProviderClientError/timedOut``; the push may still be answered later).
     public func push(_ push: ProviderPush, timeout: TimeAmount? = nil) async throws -> ProviderAnswer {
+        let path = push.path ?? "/3/device/\(push.token)"
+        return try await self.begin(method: push.method, path: path, headers: push.headers, body: push.payload.isEmpty ? nil : push.payload, timeout: timeout).get()
+    }
+
+    /// Sends one request on a new stream; returns once its frames are written (so later requests
+    /// follow it on the wire), with the answer still to come. `headers` are regular headers, in
+    /// order (duplicates allowed); `body` nil sends HEADERS with END_STREAM, unless `endStream`
+    /// is false (a request that never finishes).
+    public func begin(
+        method: String = "POST", path: String, headers: [(String, String)] = [], body: [UInt8]? = nil,
+        endStream: Bool = true, timeout: TimeAmount? = nil
+    ) async throws -> EventLoopFuture<ProviderAnswer> {
         let promise = self.channel.eventLoop.makePromise(of: ProviderAnswer.self)
         if let timeout {
             let deadline = self.channel.eventLoop.scheduleTask(in: timeout) { promise.fail(ProviderClientError.timedOut) }
@@ -77,17 +98,17 @@ public final class ProviderClient: Sendable {
             promise.fail(error)
             throw error
         }
-        var headers = HPACKHeaders([(":method", push.method), (":scheme", "https"), (":authority", "localhost"), (":path", push.path ?? "/3/device/\(push.token)")])
-        for (name, value) in push.headers { headers.add(name: name, value: value) }
-        guard !push.payload.isEmpty else {
-            stream.writeAndFlush(HTTP2Frame.FramePayload.headers(.init(headers: headers, endStream: true)), promise: nil)
-            return try await promise.futureResult.get()
+        var block = HPACKHeaders([(":method", method), (":scheme", "https"), (":authority", "localhost"), (":path", path)])
+        for (name, value) in headers { block.add(name: name, value: value) }
+        var written = stream.write(HTTP2Frame.FramePayload.headers(.init(headers: block, endStream: body == nil && endStream)))
+        if let body {
+            var buffer = stream.allocator.buffer(capacity: body.count)
+            buffer.writeBytes(body)
+            written = stream.write(HTTP2Frame.FramePayload.data(.init(data: .byteBuffer(buffer), endStream: endStream)))
         }
-        var body = stream.allocator.buffer(capacity: push.payload.count)
-        body.writeBytes(push.payload)
-        stream.write(HTTP2Frame.FramePayload.headers(.init(headers: headers)), promise: nil)
-        stream.writeAndFlush(HTTP2Frame.FramePayload.data(.init(data: .byteBuffer(body), endStream: true)), promise: nil)
-        return try await promise.futureResult.get()
+        stream.flush()
+        try await written.get()
+        return promise.futureResult
     }
 
     public func close() async throws {

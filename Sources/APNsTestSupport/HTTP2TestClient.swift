@@ -1,13 +1,13 @@
 import APNsCore
+import APNsProviderClient
 import Foundation
 import NIOCore
-import NIOHPACK
 import NIOHTTP2
-import NIOPosix
 import NIOSSL
 import Synchronization
 
-/// A minimal HTTP/2 provider client over real TLS, built on NIOHTTP2, for end-to-end tests.
+/// The end-to-end tests' HTTP/2 provider client over real TLS: `ProviderClient`, with what a
+/// test watches on stream 0 (SETTINGS, GOAWAY, WINDOW_UPDATE, a reset) and answers as tests read them.
 public final class HTTP2TestClient: Sendable {
     /// One response: status, headers, body.
     public struct Response: Sendable {
@@ -40,9 +40,10 @@ public final class HTTP2TestClient: Sendable {
         public var closed = false
     }
 
-    public let channel: any Channel
-    private let multiplexer: NIOHTTP2Handler.StreamMultiplexer
+    /// The provider client it is built on.
+    public let client: ProviderClient
     private let observer: ConnectionObserver
+    public var channel: any Channel { self.client.channel }
 
     /// Connects with ALPN h2, verifying the server certificate against `caPath` and presenting
     /// `identity` if given.
@@ -53,35 +54,17 @@ public final class HTTP2TestClient: Sendable {
         serverName: String = "localhost",
         identity: ClientIdentity? = nil
     ) async throws -> HTTP2TestClient {
-        var tls = TLSConfiguration.makeClientConfiguration()
-        tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(caPath))
-        try identity?.apply(to: &tls)
-        tls.applicationProtocols = ["h2"]
-        let sslContext = try NIOSSLContext(configuration: tls)
+        guard let ca = FileManager.default.contents(atPath: caPath) else { throw TestClientError.unexpected("no CA at \(caPath)") }
         let observer = ConnectionObserver()
-        let (channel, multiplexer) = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .channelOption(.tcpOption(.tcp_nodelay), value: 1)
-            .connect(host: host, port: port) { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    let sync = channel.pipeline.syncOperations
-                    try sync.addHandler(NIOSSLClientHandler(context: sslContext, serverHostname: serverName))
-                    var stream = NIOHTTP2Handler.StreamConfiguration()
-                    stream.targetWindowSize = 1 << 20
-                    let multiplexer = try sync.configureHTTP2Pipeline(
-                        mode: .client,
-                        connectionConfiguration: .init(),
-                        streamConfiguration: stream
-                    ) { $0.eventLoop.makeSucceededVoidFuture() }
-                    try sync.addHandler(observer)
-                    return (channel, multiplexer)
-                }
-            }
-        return HTTP2TestClient(channel: channel, multiplexer: multiplexer, observer: observer)
+        let client = try await ProviderClient.connect(
+            host: host, port: port, trust: .certificates(Array(ca)), serverName: serverName, identity: try identity?.pem(),
+            streamWindow: 1 << 20, observer: observer
+        )
+        return HTTP2TestClient(client: client, observer: observer)
     }
 
-    private init(channel: any Channel, multiplexer: NIOHTTP2Handler.StreamMultiplexer, observer: ConnectionObserver) {
-        self.channel = channel
-        self.multiplexer = multiplexer
+    private init(client: ProviderClient, observer: ConnectionObserver) {
+        self.client = client
         self.observer = observer
     }
 
@@ -107,32 +90,9 @@ public final class HTTP2TestClient: Sendable {
         body: [UInt8]? = nil,
         endStream: Bool = true
     ) async throws -> EventLoopFuture<Response> {
-        let promise = self.channel.eventLoop.makePromise(of: Response.self)
-        let streamChannel: any Channel
-        do {
-            streamChannel = try await self.multiplexer.createStreamChannel { stream in
-                stream.eventLoop.makeCompletedFuture {
-                    try stream.pipeline.syncOperations.addHandler(ResponseCollector(promise: promise))
-                }
-            }.get()
-        } catch {
-            // No stream, so no collector will ever complete the promise.
-            promise.fail(error)
-            throw error
+        try await self.client.begin(method: method, path: path, headers: headers, body: body, endStream: endStream).map { answer in
+            Response(status: answer.status, headers: answer.headers, body: answer.body)
         }
-        var block = HPACKHeaders([(":method", method), (":scheme", "https"), (":authority", "localhost"), (":path", path)])
-        for (name, value) in headers { block.add(name: name, value: value) }
-        let endAfterHeaders = body == nil && endStream
-        let headersWritten = streamChannel.write(HTTP2Frame.FramePayload.headers(.init(headers: block, endStream: endAfterHeaders)))
-        var lastWrite = headersWritten
-        if let body {
-            var buffer = streamChannel.allocator.buffer(capacity: body.count)
-            buffer.writeBytes(body)
-            lastWrite = streamChannel.write(HTTP2Frame.FramePayload.data(.init(data: .byteBuffer(buffer), endStream: endStream)))
-        }
-        streamChannel.flush()
-        try await lastWrite.get()
-        return promise.futureResult
     }
 
     /// A push to `/3/device/<token>` with a JSON body.
@@ -155,7 +115,7 @@ public final class HTTP2TestClient: Sendable {
     }
 
     public func close() async throws {
-        try await self.channel.close()
+        try await self.client.close()
     }
 }
 
@@ -195,58 +155,5 @@ final class ConnectionObserver: ChannelInboundHandler, Sendable {
     func channelInactive(context: ChannelHandlerContext) {
         self.events.withLock { $0.closed = true }
         context.fireChannelInactive()
-    }
-}
-
-/// Collects one stream's response; on the stream's event loop.
-final class ResponseCollector: ChannelInboundHandler {
-    typealias InboundIn = HTTP2Frame.FramePayload
-    private let promise: EventLoopPromise<HTTP2TestClient.Response>
-    private var response = HTTP2TestClient.Response(status: 0, headers: [], body: [])
-    private var done = false
-
-    init(promise: EventLoopPromise<HTTP2TestClient.Response>) {
-        self.promise = promise
-    }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        switch self.unwrapInboundIn(data) {
-        case .headers(let headers):
-            for (name, value, _) in headers.headers {
-                if name == ":status" {
-                    self.response.status = Int(value) ?? 0
-                } else {
-                    self.response.headers.append((name, value))
-                }
-            }
-            if headers.endStream { self.complete() }
-        case .data(let data):
-            if case .byteBuffer(let buffer) = data.data { self.response.body += Array(buffer.readableBytesView) }
-            if data.endStream { self.complete() }
-        default:
-            break
-        }
-    }
-
-    func channelInactive(context: ChannelHandlerContext) {
-        if !self.done {
-            self.done = true
-            self.promise.fail(TestClientError.streamClosedWithoutResponse)
-        }
-        context.fireChannelInactive()
-    }
-
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        if !self.done {
-            self.done = true
-            self.promise.fail(error)
-        }
-        context.close(promise: nil)
-    }
-
-    private func complete() {
-        guard !self.done else { return }
-        self.done = true
-        self.promise.succeed(self.response)
     }
 }
