@@ -1,7 +1,7 @@
 import APNsCore
+import APNsServer
 import Foundation
 import NIOCore
-import NIOHTTP1
 import NIOPosix
 import Synchronization
 
@@ -20,59 +20,49 @@ public final class AdminEventStream: Sendable {
     }
 
     private let channel: any Channel
-    private let reader: Reader
+    private let received: Received
 
-    private init(channel: any Channel, reader: Reader) {
+    /// What the stream has brought; written on the connection's loop, read by the test.
+    final class Received: Sendable {
+        let contentType = Mutex("")
+        let events = Mutex<[Event]>([])
+    }
+
+    private init(channel: any Channel, received: Received) {
         self.channel = channel
-        self.reader = reader
+        self.received = received
     }
 
-    /// Opens `path` (e.g. `/api/v1/events?token=...`) and returns once the response head arrived.
+    /// Opens `path` (e.g. `/api/v1/events?token=...`) and returns once it is answered 200 (the
+    /// emulator then sends every later event); throws, saying why, when it is not.
     public static func open(host: String, port: Int, path: String = "/api/v1/events") async throws -> AdminEventStream {
-        let reader = Reader()
-        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .channelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHTTPClientHandlers()
-                    try channel.pipeline.syncOperations.addHandler(reader)
-                }
-            }
-            .connect(host: host, port: port)
-            .get()
-        var head = HTTPRequestHead(version: .http1_1, method: .GET, uri: path)
-        head.headers.add(name: "host", value: "\(host):\(port)")
-        head.headers.add(name: "accept", value: "text/event-stream")
-        channel.write(HTTPClientRequestPart.head(head), promise: nil)
-        try await channel.writeAndFlush(HTTPClientRequestPart.end(nil))
-        let stream = AdminEventStream(channel: channel, reader: reader)
-        let deadline = ContinuousClock.now + .seconds(10)
-        while stream.reader.state.withLock({ $0.text.isEmpty }) {
-            guard ContinuousClock.now < deadline else { throw TestClientError.timedOut }
-            try await Task.sleep(for: .milliseconds(5))
-        }
-        return stream
+        let received = Received()
+        let client = AdminHTTPClient(connectTimeout: AdminTestClient.answerTimeout)
+        // A promise keeps its first result: the start, or why the stream never started.
+        let started = MultiThreadedEventLoopGroup.singleton.any().makePromise(of: Void.self)
+        let channel = try await client.stream(
+            "\(host):\(port)", path: path,
+            onStart: { contentType in
+                received.contentType.withLock { $0 = contentType }
+                started.succeed(())
+            },
+            onEvent: { text in
+                let (name, data) = ServerSentEvents.fields(of: text)
+                guard let name, case .object? = JSONValue.parse(Array(data.utf8)) else { return }
+                received.events.withLock { $0.append(Event(kind: name, json: data)) }
+            },
+            onEnd: { why in started.fail(TestClientError.unexpected("the event stream \(path) ended: \(why)")) }
+        ).get()
+        try await started.futureResult.get()
+        return AdminEventStream(channel: channel, received: received)
     }
 
-    /// The response's status and content type.
-    public var status: Int { self.reader.state.withLock { $0.status } }
-    public var contentType: String { self.reader.state.withLock { $0.contentType } }
+    /// The response's status (a stream that opened was answered 200) and content type.
+    public var status: Int { 200 }
+    public var contentType: String { self.received.contentType.withLock { $0 } }
 
     /// The events received so far, in order (comments skipped).
-    public var events: [Event] {
-        let text = self.reader.state.withLock { $0.text }
-        var events: [Event] = []
-        for block in text.components(separatedBy: "\n\n") {
-            var kind: String?
-            var data = ""
-            for line in block.split(separator: "\n") {
-                if line.hasPrefix("event: ") { kind = String(line.dropFirst(7)) }
-                if line.hasPrefix("data: ") { data += line.dropFirst(6) }
-            }
-            guard let kind, case .object? = JSONValue.parse(Array(data.utf8)) else { continue }
-            events.append(Event(kind: kind, json: data))
-        }
-        return events
-    }
+    public var events: [Event] { self.received.events.withLock { $0 } }
 
     /// Waits (up to `timeout`) until at least `count` events (of `kind`, when given) arrived;
     /// returns them all.
@@ -90,24 +80,5 @@ public final class AdminEventStream: Sendable {
 
     public func close() async throws {
         try await self.channel.close()
-    }
-
-    final class Reader: ChannelInboundHandler, Sendable {
-        typealias InboundIn = HTTPClientResponsePart
-        let state = Mutex((status: 0, contentType: "", text: ""))
-
-        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-            switch self.unwrapInboundIn(data) {
-            case .head(let head):
-                self.state.withLock {
-                    $0.status = Int(head.status.code)
-                    $0.contentType = head.headers["content-type"].first ?? ""
-                }
-            case .body(let buffer):
-                self.state.withLock { $0.text += String(buffer: buffer) }
-            case .end:
-                break
-            }
-        }
     }
 }

@@ -1,8 +1,7 @@
 import APNsCore
+import APNsServer
 import Foundation
 import NIOCore
-import NIOHTTP1
-import NIOPosix
 
 /// A one-request HTTP/1.1 client for the admin API.
 public enum AdminTestClient {
@@ -36,69 +35,13 @@ public enum AdminTestClient {
         public var description: String { "admin API answered \(self.response.status): \(self.response.text)" }
     }
 
+    /// How long a test waits for one answer: long (a wait the test asked for may take minutes), so
+    /// that a slow machine is never the reason a test fails; a wrong answer fails it at once.
+    public static let answerTimeout = TimeAmount.minutes(10)
+
+    /// One request, through the admin client the cluster uses (`AdminHTTPClient`).
     public static func request(host: String, port: Int, method: String = "GET", path: String, body: String? = nil) async throws -> Response {
-        let promise = MultiThreadedEventLoopGroup.singleton.any().makePromise(of: Response.self)
-        let channel: any Channel
-        do {
-            channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-                .channelInitializer { channel in
-                    channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHTTPClientHandlers()
-                        try channel.pipeline.syncOperations.addHandler(Collector(promise: promise))
-                    }
-                }
-                .connect(host: host, port: port)
-                .get()
-        } catch {
-            // No collector will ever complete the promise.
-            promise.fail(error)
-            throw error
-        }
-        var head = HTTPRequestHead(version: .http1_1, method: HTTPMethod(rawValue: method), uri: path)
-        head.headers.add(name: "host", value: "\(host):\(port)")
-        head.headers.add(name: "connection", value: "close")
-        head.headers.add(name: "content-length", value: String(body?.utf8.count ?? 0))
-        // A request NIO refuses to write (say, a path it will not send) must fail, not wait for an answer.
-        let written = channel.write(HTTPClientRequestPart.head(head))
-        if let body { channel.write(HTTPClientRequestPart.body(.byteBuffer(ByteBuffer(string: body))), promise: nil) }
-        do {
-            try await channel.writeAndFlush(HTTPClientRequestPart.end(nil))
-            try await written.get()
-        } catch {
-            promise.fail(error)
-            try? await channel.close()
-            throw error
-        }
-        let response = try await promise.futureResult.get()
-        try? await channel.close()
-        return response
-    }
-
-    final class Collector: ChannelInboundHandler {
-        typealias InboundIn = HTTPClientResponsePart
-        private let promise: EventLoopPromise<Response>
-        private var response = Response(status: 0, body: [])
-        private var done = false
-
-        init(promise: EventLoopPromise<Response>) { self.promise = promise }
-
-        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-            switch self.unwrapInboundIn(data) {
-            case .head(let head):
-                self.response.status = Int(head.status.code)
-                self.response.headers = head.headers.map { ($0.name.lowercased(), $0.value) }
-            case .body(let buffer): self.response.body += Array(buffer.readableBytesView)
-            case .end:
-                self.done = true
-                self.promise.succeed(self.response)
-            }
-        }
-
-        func channelInactive(context: ChannelHandlerContext) {
-            if !self.done {
-                self.done = true
-                self.promise.fail(ChannelError.eof)
-            }
-        }
+        let answer = try await AdminHTTPClient(connectTimeout: Self.answerTimeout).request("\(host):\(port)", method: method, path: path, body: Array((body ?? "").utf8), timeout: Self.answerTimeout).get()
+        return Response(status: answer.status, body: answer.body, headers: answer.headers)
     }
 }

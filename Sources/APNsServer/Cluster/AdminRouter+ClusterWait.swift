@@ -32,7 +32,7 @@ extension AdminRouter {
             let peers = cluster.others.map { peer in
                 cluster.forward("GET", request.path, query: queryText(for: peer.index), body: [], to: peer.index, timeout: TimeAmount(timeout) + .seconds(2), on: eventLoop)
             }
-            let own = local.map { Cluster.Reply(shard: cluster.shard.index, address: "", answer: PeerClient.Answer(status: $0.status, body: $0.body)) }
+            let own = local.map { Cluster.Reply(shard: cluster.shard.index, address: "", answer: AdminHTTPClient.Answer(status: $0.status, body: $0.body)) }
             return Self.firstMatch([own] + peers, cluster, on: eventLoop)
         }
     }

@@ -11,7 +11,7 @@ public struct Cluster: Sendable {
     public let shard: Shard
     /// Every shard's admin address (host:port), by shard index.
     public let peers: [String]
-    let client: PeerClient
+    let client: AdminHTTPClient
     let logger: Logger
     /// How long a merged answer waits for a shard before saying it did not answer.
     static let timeout = TimeAmount.seconds(3)
@@ -21,7 +21,7 @@ public struct Cluster: Sendable {
         guard let shard, peers.count == shard.count, shard.count > 1 else { return nil }
         self.shard = shard
         self.peers = peers
-        self.client = PeerClient(group: group)
+        self.client = AdminHTTPClient(group: group)
         self.logger = logger
     }
 
@@ -40,7 +40,7 @@ public struct Cluster: Sendable {
     struct Reply: Sendable {
         var shard: Int
         var address: String
-        var answer: PeerClient.Answer?
+        var answer: AdminHTTPClient.Answer?
         var error: String?
     }
 

@@ -47,7 +47,7 @@ final class PeerEvents {
         let (bound, loop) = (NIOLoopBound(self, eventLoop: self.loop), self.loop)
         self.cluster.client.stream(
             address, path: self.path,
-            onStart: { loop.execute { bound.value.reached(index) } },
+            onStart: { _ in loop.execute { bound.value.reached(index) } },
             onEvent: { text in loop.execute { bound.value.relay(text) } },
             onEnd: { why in loop.execute { bound.value.lost(index, address, why) } }
         ).hop(to: loop).assumeIsolated().whenSuccess { channel in

@@ -2,23 +2,43 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 
-/// HTTP/1.1 to another shard's admin API (plain HTTP on loopback or the cluster's network, as
-/// the admin API itself is): one request per connection, or an event stream read as it comes.
-struct PeerClient: Sendable {
+/// HTTP/1.1 to an emulator's admin API (plain HTTP, as the admin API is): one request per
+/// connection, or an event stream read as it comes. A shard asks its peers with it; the tests
+/// and the testing library ask the emulator they started.
+public struct AdminHTTPClient: Sendable {
     let group: any EventLoopGroup
+    /// How long a connection may take: short for a shard asking its peers (one that does not
+    /// answer is left out), long for a test on a busy machine.
+    let connectTimeout: TimeAmount
 
-    struct Answer: Sendable {
-        var status: Int
-        var body: [UInt8]
+    public init(group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, connectTimeout: TimeAmount = .seconds(2)) {
+        self.group = group
+        self.connectTimeout = connectTimeout
     }
 
-    /// What went wrong talking to a peer, in words for the "unanswered" list.
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+    public struct Answer: Sendable {
+        public var status: Int
+        /// The headers, names in lower case, in order.
+        public var headers: [(name: String, value: String)]
+        public var body: [UInt8]
+
+        public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8]) {
+            self.status = status
+            self.headers = headers
+            self.body = body
+        }
     }
 
-    /// One request; fails after `timeout` or when the peer cannot be reached.
-    func request(_ address: String, method: String = "GET", path: String, body: [UInt8] = [], timeout: TimeAmount = .seconds(3)) -> EventLoopFuture<Answer> {
+    /// What went wrong talking to an admin API, in words (a cluster's "unanswered" list).
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// One request to `address` (`host:port`); fails after `timeout`, when the address cannot be
+    /// reached, or when the request cannot be written (a path HTTP/1.1 cannot carry).
+    public func request(
+        _ address: String, method: String = "GET", path: String, body: [UInt8] = [], timeout: TimeAmount = .seconds(3)
+    ) -> EventLoopFuture<Answer> {
         let loop = self.group.next()
         let promise = loop.makePromise(of: Answer.self)
         let connected = self.connect(address, on: loop) { channel in
@@ -26,7 +46,9 @@ struct PeerClient: Sendable {
         }
         connected.whenFailure { promise.fail(Failure(description: "\(address): \($0)")) }
         connected.whenSuccess { channel in
-            Self.send(method: method, path: path, body: body, host: address, on: channel)
+            Self.send(method: method, path: path, body: body, host: address, on: channel).whenFailure { error in
+                promise.fail(Failure(description: "\(address): the request could not be written: \(error)"))
+            }
             let timer = loop.scheduleTask(in: timeout) {
                 promise.fail(Failure(description: "\(address) did not answer within \(timeout.nanoseconds / 1_000_000) ms"))
                 channel.close(promise: nil)
@@ -39,12 +61,12 @@ struct PeerClient: Sendable {
         return promise.futureResult
     }
 
-    /// Opens `path` as a Server-Sent Events stream: `onStart` once it is answered 200, `onEvent`
-    /// with each event (its text, with the blank line that ends it; comments left out), on the
-    /// connection's loop; `onEnd` once, when the stream ends or cannot start. The future holds
-    /// the connection, for closing it.
-    func stream(
-        _ address: String, path: String, onStart: @escaping @Sendable () -> Void, onEvent: @escaping @Sendable (String) -> Void,
+    /// Opens `path` as a Server-Sent Events stream: `onStart` with the content type once it is
+    /// answered 200, `onEvent` with each event (its text, with the blank line that ends it;
+    /// comments left out), on the connection's loop; `onEnd` once, when the stream ends or
+    /// cannot start. The future holds the connection, for closing it.
+    public func stream(
+        _ address: String, path: String, onStart: @escaping @Sendable (_ contentType: String) -> Void, onEvent: @escaping @Sendable (String) -> Void,
         onEnd: @escaping @Sendable (String) -> Void
     ) -> EventLoopFuture<any Channel> {
         let loop = self.group.next()
@@ -52,7 +74,12 @@ struct PeerClient: Sendable {
             try channel.pipeline.syncOperations.addHandler(Streamer(onStart: onStart, onEvent: onEvent, onEnd: onEnd))
         }
         connected.whenFailure { onEnd("\(address): \($0)") }
-        connected.whenSuccess { Self.send(method: "GET", path: path, body: [], host: address, on: $0) }
+        connected.whenSuccess { channel in
+            Self.send(method: "GET", path: path, body: [], host: address, on: channel).whenFailure { error in
+                onEnd("\(address): the request could not be written: \(error)")
+                channel.close(promise: nil)
+            }
+        }
         return connected
     }
 
@@ -62,7 +89,7 @@ struct PeerClient: Sendable {
             return loop.makeFailedFuture(Failure(description: "\(address) is not host:port"))
         }
         return ClientBootstrap(group: loop)
-            .connectTimeout(.seconds(2))
+            .connectTimeout(self.connectTimeout)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHTTPClientHandlers()
@@ -72,14 +99,15 @@ struct PeerClient: Sendable {
             .connect(host: String(parts[0]), port: port)
     }
 
-    private static func send(method: String, path: String, body: [UInt8], host: String, on channel: any Channel) {
+    /// Writes the request; the future fails when NIO refuses any part of it.
+    private static func send(method: String, path: String, body: [UInt8], host: String, on channel: any Channel) -> EventLoopFuture<Void> {
         var head = HTTPRequestHead(version: .http1_1, method: HTTPMethod(rawValue: method), uri: path)
         head.headers.add(name: "host", value: host)
         head.headers.add(name: "connection", value: "close")
         head.headers.add(name: "content-length", value: String(body.count))
-        channel.write(HTTPClientRequestPart.head(head), promise: nil)
+        let written = channel.write(HTTPClientRequestPart.head(head))
         if !body.isEmpty { channel.write(HTTPClientRequestPart.body(.byteBuffer(ByteBuffer(bytes: body))), promise: nil) }
-        channel.writeAndFlush(HTTPClientRequestPart.end(nil), promise: nil)
+        return written.and(channel.writeAndFlush(HTTPClientRequestPart.end(nil))).map { _ in }
     }
 
     /// Gathers one answer; on the connection's loop.
@@ -92,7 +120,9 @@ struct PeerClient: Sendable {
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
             switch self.unwrapInboundIn(data) {
-            case .head(let head): self.answer.status = Int(head.status.code)
+            case .head(let head):
+                self.answer.status = Int(head.status.code)
+                self.answer.headers = head.headers.map { ($0.name.lowercased(), $0.value) }
             case .body(let buffer): self.answer.body += buffer.readableBytesView
             case .end: self.promise.succeed(self.answer)
             }
@@ -106,47 +136,26 @@ struct PeerClient: Sendable {
     /// Hands an event stream's events on as they come; on the connection's loop.
     final class Streamer: ChannelInboundHandler {
         typealias InboundIn = HTTPClientResponsePart
-        private let onStart: @Sendable () -> Void
+        private let onStart: @Sendable (String) -> Void
         private let onEvent: @Sendable (String) -> Void
         private let onEnd: @Sendable (String) -> Void
         private var ended = false
-        /// What has come of an event not yet ended by a blank line.
-        private var pending: [UInt8] = []
-        /// An event stream's events are small; a peer sending one larger than this is cut off.
-        static let maximumEvent = 1 << 20
+        private var events = ServerSentEvents()
 
-        init(onStart: @escaping @Sendable () -> Void, onEvent: @escaping @Sendable (String) -> Void, onEnd: @escaping @Sendable (String) -> Void) {
+        init(onStart: @escaping @Sendable (String) -> Void, onEvent: @escaping @Sendable (String) -> Void, onEnd: @escaping @Sendable (String) -> Void) {
             self.onStart = onStart
             self.onEvent = onEvent
             self.onEnd = onEnd
         }
 
-        /// Hands on every complete event in `pending`.
-        private func split(context: ChannelHandlerContext) {
-            var start = self.pending.startIndex
-            var index = start
-            while index + 1 < self.pending.endIndex {
-                if self.pending[index] == UInt8(ascii: "\n"), self.pending[index + 1] == UInt8(ascii: "\n") {
-                    let event = self.pending[start..<(index + 2)]
-                    if event.first != UInt8(ascii: ":") { self.onEvent(String(decoding: event, as: UTF8.self)) }
-                    start = index + 2
-                    index = start
-                } else {
-                    index += 1
-                }
-            }
-            self.pending.removeSubrange(..<start)
-            if self.pending.count > Self.maximumEvent { self.end("sent an event over \(Self.maximumEvent) bytes", context: context) }
-        }
-
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
             switch self.unwrapInboundIn(data) {
             case .head(let head) where head.status != .ok: self.end("answered \(head.status.code)", context: context)
-            case .head: self.onStart()
+            case .head(let head): self.onStart(head.headers["content-type"].first ?? "")
             case .body(let buffer):
                 guard !self.ended else { return }
-                self.pending += buffer.readableBytesView
-                self.split(context: context)
+                for event in self.events.append(buffer.readableBytesView) { self.onEvent(event) }
+                if self.events.isOverflowing { self.end("sent an event over \(ServerSentEvents.maximumEvent) bytes", context: context) }
             case .end: self.end("the stream ended", context: context)
             }
         }
