@@ -35,32 +35,12 @@ struct ChannelsCommand: AsyncParsableCommand {
     @Option(name: .customLong("request-id"), help: "apns-request-id: a UUID (the emulator makes one otherwise).")
     var requestID: String?
 
-    @Option(help: "A provider-token signing key (.p8) for token authentication.")
-    var key: String?
-
-    @Option(name: .customLong("key-id"), help: "The key's id (the token's kid).")
-    var keyID: String?
-
-    @Option(name: .customLong("team-id"), help: "The team id (the token's iss).")
-    var teamID: String?
-
-    @Option(help: "A PEM file with a provider certificate and its key, for certificate authentication.")
-    var cert: String?
-
-    @Option(help: "The emulator's address. (env: \(EnvironmentTwins.variable(for: "--host")))")
-    var host = "127.0.0.1"
-
-    @Option(name: .customLong("http2-port"), help: "The emulator's HTTP/2 port (it serves channel management too). (env: \(EnvironmentTwins.variable(for: "--http2-port")))")
-    var http2Port = 2197
-
-    @Option(name: .customLong("ca"), help: "The CA to trust: the emulator's development CA.")
-    var caPath = "certs/ca.pem"
+    @OptionGroup(title: "Connection and authentication")
+    var connection: ProviderConnectionOptions
 
     func validate() throws {
         if self.action == .read || self.action == .delete, self.channel == nil { throw ValidationError("\(self.action.rawValue) needs --channel") }
         guard self.policy == 0 || self.policy == 1 else { throw ValidationError("--policy is 0 or 1") }
-        let tokenAuth = [self.key, self.keyID, self.teamID].compactMap { $0 }.count
-        guard tokenAuth == 0 || tokenAuth == 3 else { throw ValidationError("token authentication needs --key, --key-id and --team-id together") }
     }
 
     func run() async throws {
@@ -70,8 +50,8 @@ struct ChannelsCommand: AsyncParsableCommand {
         if self.action == .create { request.payload = Array(#"{"message-storage-policy": \#(self.policy), "push-type": "LiveActivity"}"#.utf8) }
         if let channel { request.headers.append(("apns-channel-id", channel)) }
         if let requestID { request.headers.append(("apns-request-id", requestID)) }
-        if let key, let keyID, let teamID { request.headers.append(("authorization", try PushCommand.authorization(key: key, keyID: keyID, teamID: teamID))) }
-        let client = try await PushCommand.connect(host: self.host, port: self.http2Port, caPath: self.caPath, cert: self.cert)
+        if let authorization = try self.connection.authorization() { request.headers.append(("authorization", authorization)) }
+        let client = try await self.connection.connect()
         let answer = try await client.push(request)
         try? await client.close()
         PushCommand.print(answer)

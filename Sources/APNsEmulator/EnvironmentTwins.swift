@@ -1,62 +1,49 @@
 import Foundation
 
-/// Every `serve` flag's environment-variable twin, in one table.
+/// Every `serve` option's environment-variable twin, derived: the options are those `serve`
+/// declares (read from its help, so an option added there has a twin without another line
+/// anywhere), each variable `APNS_EMULATOR_` and the option's name in capitals (`--http2-port`:
+/// `APNS_EMULATOR_HTTP2_PORT`).
 ///
 /// A twin that is set stands in for its flag when the flag is not on the command line, so it is
 /// parsed and checked exactly like the flag.
 enum EnvironmentTwins {
-    static let serve: [(flag: String, variable: String)] = [
-        ("--host", "APNS_EMULATOR_HOST"),
-        ("--http2-port", "APNS_EMULATOR_HTTP2_PORT"),
-        ("--admin-port", "APNS_EMULATOR_ADMIN_PORT"),
-        ("--device-port", "APNS_EMULATOR_DEVICE_PORT"),
-        ("--gateway-port", "APNS_EMULATOR_GATEWAY_PORT"),
-        ("--feedback-port", "APNS_EMULATOR_FEEDBACK_PORT"),
-        ("--channels-port", "APNS_EMULATOR_CHANNELS_PORT"),
-        ("--idle-timeout", "APNS_EMULATOR_IDLE_TIMEOUT"),
-        ("--handshake-timeout", "APNS_EMULATOR_HANDSHAKE_TIMEOUT"),
-        ("--http2-idle-timeout", "APNS_EMULATOR_HTTP2_IDLE_TIMEOUT"),
-        ("--device-idle-timeout", "APNS_EMULATOR_DEVICE_IDLE_TIMEOUT"),
-        ("--data-dir", "APNS_EMULATOR_DATA_DIR"),
-        ("--certs-dir", "APNS_EMULATOR_CERTS_DIR"),
-        ("--tls-cert", "APNS_EMULATOR_TLS_CERT"),
-        ("--tls-key", "APNS_EMULATOR_TLS_KEY"),
-        ("--durability", "APNS_EMULATOR_DURABILITY"),
-        ("--map-size", "APNS_EMULATOR_MAP_SIZE"),
-        ("--tokens", "APNS_EMULATOR_TOKENS"),
-        ("--shard", "APNS_EMULATOR_SHARD"),
-        ("--cluster-peers", "APNS_EMULATOR_CLUSTER_PEERS"),
-        ("--storage-policy", "APNS_EMULATOR_STORAGE_POLICY"),
-        ("--max-queued-per-device", "APNS_EMULATOR_MAX_QUEUED_PER_DEVICE"),
-        ("--max-expiration", "APNS_EMULATOR_MAX_EXPIRATION"),
-        ("--delivered-log-size", "APNS_EMULATOR_DELIVERED_LOG_SIZE"),
-        ("--journal-size", "APNS_EMULATOR_JOURNAL_SIZE"),
-        ("--environment", "APNS_EMULATOR_ENVIRONMENT"),
-        ("--auth", "APNS_EMULATOR_AUTH"),
-        ("--provider-ca", "APNS_EMULATOR_PROVIDER_CA"),
-        ("--keys", "APNS_EMULATOR_KEYS"),
-        ("--token-lifetime", "APNS_EMULATOR_TOKEN_LIFETIME"),
-        ("--token-update-interval", "APNS_EMULATOR_TOKEN_UPDATE_INTERVAL"),
-        ("--threads", "APNS_EMULATOR_THREADS"),
-        ("--writer-spin", "APNS_EMULATOR_WRITER_SPIN"),
-        ("--log-level", "APNS_EMULATOR_LOG_LEVEL"),
-        ("--quiet", "APNS_EMULATOR_QUIET"),
-        ("--ports-file", "APNS_EMULATOR_PORTS_FILE"),
-        ("--ephemeral", "APNS_EMULATOR_EPHEMERAL"),
-        ("--forward-to-simulator", "APNS_EMULATOR_FORWARD_TO_SIMULATOR"),
-        ("--config", "APNS_EMULATOR_CONFIG"),
-        ("--activity-max-concurrent", "APNS_EMULATOR_ACTIVITY_MAX_CONCURRENT"),
-        ("--activity-budget", "APNS_EMULATOR_ACTIVITY_BUDGET"),
-        ("--activity-frequent-budget", "APNS_EMULATOR_ACTIVITY_FREQUENT_BUDGET"),
-        ("--activity-push-to-start-budget", "APNS_EMULATOR_ACTIVITY_PUSH_TO_START_BUDGET"),
-    ]
+    /// One option `serve` declares: its name and whether it takes a value.
+    struct Option: Equatable {
+        var flag: String
+        var takesValue: Bool
+    }
+
+    /// The options of `serve`'s help (`--help` and `--version` are not settings).
+    static let serveOptions: [Option] = options(inHelp: ServeCommand.helpMessage(columns: 10_000))
+
+    static let serve: [(flag: String, variable: String)] = serveOptions.map { ($0.flag, variable(for: $0.flag)) }
 
     /// Twins of flags without a value.
-    static let flags: Set<String> = ["--quiet", "--ephemeral"]
+    static let flags: Set<String> = Set(serveOptions.filter { !$0.takesValue }.map(\.flag))
 
-    /// The variable that stands in for `flag`, for help texts.
+    /// The options a command's help lists: each line that starts with one (`  --host <host>`,
+    /// `  -q, --quiet`).
+    static func options(inHelp help: String) -> [Option] {
+        var options: [Option] = []
+        for line in help.split(separator: "\n") {
+            var words = line.split(separator: " ", omittingEmptySubsequences: true)[...]
+            guard line.hasPrefix("  "), let first = words.first, first.hasPrefix("-") else { continue }
+            if !first.hasPrefix("--") {
+                // `-q, --quiet`: the long name follows the short one.
+                words = words.dropFirst()
+            }
+            guard let name = words.first.map({ String($0.hasSuffix(",") ? $0.dropLast() : $0) }), name.hasPrefix("--"),
+                !["--help", "--version"].contains(name), !options.contains(where: { $0.flag == name })
+            else { continue }
+            options.append(Option(flag: name, takesValue: words.dropFirst().first?.hasPrefix("<") == true))
+        }
+        return options
+    }
+
+    /// The variable that stands in for `flag`.
     static func variable(for flag: String) -> String {
-        self.serve.first { $0.flag == flag }?.variable ?? ""
+        "APNS_EMULATOR_" + flag.drop { $0 == "-" }.uppercased().replacingOccurrences(of: "-", with: "_")
     }
 
     /// The twins `device` shares with `serve`: where the emulator is.

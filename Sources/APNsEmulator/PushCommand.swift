@@ -58,26 +58,8 @@ struct PushCommand: AsyncParsableCommand {
     @Option(help: "Read the payload from a JSON or .apns file.")
     var file: String?
 
-    @Option(help: "A provider-token signing key (.p8) for token authentication.")
-    var key: String?
-
-    @Option(name: .customLong("key-id"), help: "The key's id (the token's kid).")
-    var keyID: String?
-
-    @Option(name: .customLong("team-id"), help: "The team id (the token's iss).")
-    var teamID: String?
-
-    @Option(help: "A PEM file with a provider certificate and its key, for certificate authentication.")
-    var cert: String?
-
-    @Option(help: "The emulator's address. (env: \(EnvironmentTwins.variable(for: "--host")))")
-    var host = "127.0.0.1"
-
-    @Option(name: .customLong("http2-port"), help: "The emulator's HTTP/2 port. (env: \(EnvironmentTwins.variable(for: "--http2-port")))")
-    var http2Port = 2197
-
-    @Option(name: .customLong("ca"), help: "The CA to trust: the emulator's development CA.")
-    var caPath = "certs/ca.pem"
+    @OptionGroup(title: "Connection and authentication")
+    var connection: ProviderConnectionOptions
 
     @Option(help: "Send the push this many times (then print a summary).")
     var count = 1
@@ -91,9 +73,6 @@ struct PushCommand: AsyncParsableCommand {
         guard (self.payload == nil) != (self.file == nil) else {
             throw ValidationError("give the payload as an argument (JSON, a file's path, or - for standard input) or --file, not both")
         }
-        let tokenAuth = [self.key, self.keyID, self.teamID].compactMap { $0 }.count
-        guard tokenAuth == 0 || tokenAuth == 3 else { throw ValidationError("token authentication needs --key, --key-id and --team-id together") }
-        if tokenAuth == 3, self.cert != nil { throw ValidationError("use --key (token) or --cert (certificate) authentication, not both") }
         if self.channel != nil {
             guard self.token == nil, self.bundle != nil else { throw ValidationError("a broadcast takes --channel and --bundle, and no --token") }
             return
@@ -169,7 +148,7 @@ struct PushCommand: AsyncParsableCommand {
         if let expiration { headers.append(("apns-expiration", String(expiration))) }
         if let collapseID { headers.append(("apns-collapse-id", collapseID)) }
         if let apnsID { headers.append(("apns-id", apnsID)) }
-        if let key, let keyID, let teamID { headers.append(("authorization", try Self.authorization(key: key, keyID: keyID, teamID: teamID))) }
+        if let authorization = try self.connection.authorization() { headers.append(("authorization", authorization)) }
         return headers
     }
 
@@ -192,7 +171,7 @@ struct PushCommand: AsyncParsableCommand {
     }
 
     private func connect() async throws -> ProviderClient {
-        try await Self.connect(host: self.host, port: self.http2Port, caPath: self.caPath, cert: self.cert)
+        try await self.connection.connect()
     }
 
     /// A provider connection to the emulator, trusting `caPath`, presenting `cert` if given.

@@ -21,44 +21,47 @@ struct ServeCommand: AsyncParsableCommand {
         version: EmulatorVersion.string
     )
 
+    /// The configuration's defaults are the options' defaults: each is written once, there.
+    static let defaults = EmulatorConfiguration()
+
     @Option(help: "Address every listener binds to. (env: \(EnvironmentTwins.variable(for: "--host")))")
-    var host = "127.0.0.1"
+    var host = Self.defaults.host
 
     @Option(name: .customLong("http2-port"), help: "HTTP/2 provider API port; 0 picks a free one. (env: \(EnvironmentTwins.variable(for: "--http2-port")))")
-    var http2Port = 2197
+    var http2Port = Self.defaults.http2Port
 
     @Option(name: .customLong("admin-port"), help: "Admin HTTP/1.1 API port; 0 picks a free one. (env: \(EnvironmentTwins.variable(for: "--admin-port")))")
-    var adminPort = 8197
+    var adminPort = Self.defaults.adminPort
 
     @Option(name: .customLong("device-port"), help: "Device listener port (emulated devices); 0 picks a free one. (env: \(EnvironmentTwins.variable(for: "--device-port")))")
-    var devicePort = 5223
+    var devicePort = Self.defaults.devicePort
 
     @Option(name: .customLong("gateway-port"), help: "Legacy binary gateway port (commands 0, 1, 2); 0 picks a free one. (env: \(EnvironmentTwins.variable(for: "--gateway-port")))")
-    var gatewayPort = 2195
+    var gatewayPort = Self.defaults.gatewayPort
 
     @Option(name: .customLong("feedback-port"), help: "Feedback service port; 0 picks a free one. (env: \(EnvironmentTwins.variable(for: "--feedback-port")))")
-    var feedbackPort = 2196
+    var feedbackPort = Self.defaults.feedbackPort
 
     @Option(name: .customLong("channels-port"), help: "Broadcast channel management port (also served on the HTTP/2 port); 0 picks a free one. (env: \(EnvironmentTwins.variable(for: "--channels-port")))")
-    var channelsPort = 2198
+    var channelsPort = Self.defaults.channelsPort
 
     @Option(name: .customLong("idle-timeout"), help: "Seconds after which a silent gateway or feedback connection is closed. (env: \(EnvironmentTwins.variable(for: "--idle-timeout")))")
-    var idleTimeout: Double = 3600
+    var idleTimeout = Self.defaults.idleTimeout.seconds
 
     @Option(name: .customLong("handshake-timeout"), help: "Seconds a connection to a TLS port has to finish its handshake before it is closed. (env: \(EnvironmentTwins.variable(for: "--handshake-timeout")))")
-    var handshakeTimeout: Double = 10
+    var handshakeTimeout = Self.defaults.handshakeTimeout.seconds
 
     @Option(name: .customLong("http2-idle-timeout"), help: "Seconds after which a silent HTTP/2 provider connection gets GOAWAY IdleTimeout and is closed. (env: \(EnvironmentTwins.variable(for: "--http2-idle-timeout")))")
-    var http2IdleTimeout: Double = 3600
+    var http2IdleTimeout = Self.defaults.http2IdleTimeout.seconds
 
     @Option(name: .customLong("device-idle-timeout"), help: "Seconds after which a silent device connection (one that does not even ping) is closed. (env: \(EnvironmentTwins.variable(for: "--device-idle-timeout")))")
-    var deviceIdleTimeout: Double = 3600
+    var deviceIdleTimeout = Self.defaults.deviceIdleTimeout.seconds
 
     @Option(name: .customLong("data-dir"), help: "Directory of the LMDB store. (env: \(EnvironmentTwins.variable(for: "--data-dir")))")
-    var dataDirectory = ".apns-emulator"
+    var dataDirectory = Self.defaults.dataDirectory
 
     @Option(name: .customLong("certs-dir"), help: "Where the development CA and server certificate live, generated if missing. (env: \(EnvironmentTwins.variable(for: "--certs-dir")))")
-    var certificatesDirectory = "certs"
+    var certificatesDirectory = Self.defaults.certificatesDirectory
 
     @Option(name: .customLong("tls-cert"), help: "Server certificate chain (PEM). (default: <certs-dir>/server.pem) (env: \(EnvironmentTwins.variable(for: "--tls-cert")))")
     var certificatePath: String?
@@ -67,13 +70,13 @@ struct ServeCommand: AsyncParsableCommand {
     var privateKeyPath: String?
 
     @Option(help: "durable: a 200 is sent only after the commit is synced to disk; relaxed: periodic sync, for load tests. (env: \(EnvironmentTwins.variable(for: "--durability")))")
-    var durability = Durability.durable
+    var durability = Self.defaults.durability
 
     @Option(name: .customLong("map-size"), help: "LMDB map size in MiB: the most the store holds. (env: \(EnvironmentTwins.variable(for: "--map-size")))")
-    var mapSizeMiB = 4096
+    var mapSizeMiB = Self.defaults.mapSizeBytes >> 20
 
     @Option(name: .customLong("tokens"), help: "open: any well-formed token is accepted and its queue waits for a device; registered: unknown tokens get 400 BadDeviceToken, as APNs. (env: \(EnvironmentTwins.variable(for: "--tokens")))")
-    var tokenPolicy = TokenPolicy.open
+    var tokenPolicy = Self.defaults.tokenPolicy
 
     @Option(help: "This emulator's shard among N behind HAProxy, as K/N (K from 0): the tokens it issues map to it (apns-emulator cluster haproxy-config). (env: \(EnvironmentTwins.variable(for: "--shard")))")
     var shard: Shard?
@@ -82,37 +85,37 @@ struct ServeCommand: AsyncParsableCommand {
     var clusterPeers: String?
 
     @Option(name: .customLong("storage-policy"), help: "all: queue every notification (capped per device); latest: keep only the most recent per topic per offline device, as APNs. (env: \(EnvironmentTwins.variable(for: "--storage-policy")))")
-    var storagePolicy = StoragePolicy.all
+    var storagePolicy = Self.defaults.storagePolicy
 
     @Option(name: .customLong("max-queued-per-device"), help: "Queue cap per device token under --storage-policy all; the oldest are dropped. (env: \(EnvironmentTwins.variable(for: "--max-queued-per-device")))")
-    var maximumQueuedPerDevice = 1000
+    var maximumQueuedPerDevice = Self.defaults.maximumQueuedPerDevice
 
     @Option(name: .customLong("max-expiration"), help: "Longest a notification is kept, in seconds, whatever its apns-expiration (30 days, as APNs). (env: \(EnvironmentTwins.variable(for: "--max-expiration")))")
-    var maximumExpiration: Int64 = 30 * 86_400
+    var maximumExpiration = Self.defaults.maximumExpirationSeconds
 
     @Option(name: .customLong("delivered-log-size"), help: "How many delivered, expired, discarded or dropped notifications are kept for inspection. (env: \(EnvironmentTwins.variable(for: "--delivered-log-size")))")
-    var deliveredLogSize = 10_000
+    var deliveredLogSize = Self.defaults.deliveredLogSize
 
     @Option(name: .customLong("journal-size"), help: "How many notifications, accepted or rejected, the admin API's journal keeps (the newest). (env: \(EnvironmentTwins.variable(for: "--journal-size")))")
-    var journalSize = 10_000
+    var journalSize = Self.defaults.journalSize
 
     @Option(help: "development (answers carry apns-unique-id) or production. (env: \(EnvironmentTwins.variable(for: "--environment")))")
-    var environment = APNsEnvironment.development
+    var environment = Self.defaults.environment
 
     @Option(help: "none: any provider, any topic; strict: every provider authenticates by client certificate or provider token, on every interface. (env: \(EnvironmentTwins.variable(for: "--auth")))")
-    var auth = AuthMode.none
+    var auth = Self.defaults.auth
 
     @Option(name: .customLong("provider-ca"), help: "A PEM file of CA certificates provider certificates may chain to, besides <certs-dir>/ca.pem; repeatable. (env: \(EnvironmentTwins.variable(for: "--provider-ca")))")
     var providerCAPaths: [String] = []
 
     @Option(name: .customLong("keys"), help: "Provider-token key store, written by `keys create` and `keys import`. (env: \(EnvironmentTwins.variable(for: "--keys")))")
-    var keysDirectory = "keys"
+    var keysDirectory = Self.defaults.keysDirectory
 
     @Option(name: .customLong("token-lifetime"), help: "Seconds after its iat a provider token is ExpiredProviderToken (one hour, as APNs). (env: \(EnvironmentTwins.variable(for: "--token-lifetime")))")
-    var tokenLifetime: Int64 = 3600
+    var tokenLifetime = Self.defaults.tokenLifetime.components.seconds
 
     @Option(name: .customLong("token-update-interval"), help: "Seconds a connection must keep a provider token before changing it, else TooManyProviderTokenUpdates (20 minutes, as APNs). (env: \(EnvironmentTwins.variable(for: "--token-update-interval")))")
-    var tokenUpdateInterval: Int64 = 1200
+    var tokenUpdateInterval = Self.defaults.tokenUpdateInterval.components.seconds
 
     @Option(help: "Event-loop threads. (default: number of cores) (env: \(EnvironmentTwins.variable(for: "--threads")))")
     var threads: Int?
@@ -276,6 +279,11 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--ports-file: cannot write \(path): \(String(cString: strerror(errno)))")
         }
     }
+}
+
+extension Duration {
+    /// The duration in seconds, fractions kept (an option's default).
+    var seconds: Double { Double(self.components.seconds) + Double(self.components.attoseconds) / 1e18 }
 }
 
 extension ServeCommand {

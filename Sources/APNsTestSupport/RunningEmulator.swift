@@ -12,6 +12,10 @@ public final class RunningEmulator: Sendable {
     public let directory: TemporaryDirectory
     private let task: Task<Void, any Error>
     private let stopped = Mutex(false)
+    private let finished = Mutex(false)
+
+    /// Whether `stop()` has shut the emulator down and its store is closed.
+    public var hasStopped: Bool { self.finished.withLock { $0 } }
 
     /// The throw-away CA the emulator's server certificate chains to.
     public var caPath: String { self.emulator.configuration.certificatesDirectory + "/ca.pem" }
@@ -88,6 +92,7 @@ public final class RunningEmulator: Sendable {
         self.stopped.withLock { $0 = true }
         await self.emulator.shutdown()
         try await self.task.value
+        self.finished.withLock { $0 = true }
     }
 
     /// A new HTTP/2 client connected to this emulator, trusting its CA and presenting `identity`.

@@ -3,12 +3,13 @@ import Testing
 
 /// `withEmulator` stops what it started however the test's body ends (issue 39: a test that
 /// threw part-way used to leave its emulator running). The tests keep a reference to the
-/// emulator, so what closes its ports is the scope's stop, not the last reference going.
+/// emulator, so what stops it is the scope, not the last reference going. (Its ports are not
+/// probed: beside hundreds of other emulators, another may already have the same port.)
 @Suite("Scoped emulator")
 struct WithEmulatorTests {
     struct PartWay: Error {}
 
-    @Test("a body that throws part-way: the error comes out, and the emulator's ports are closed")
+    @Test("a body that throws part-way: the error comes out, and the emulator has stopped, its store closed")
     func stopsOnThrow() async throws {
         var kept: RunningEmulator?
         await #expect(throws: PartWay.self) {
@@ -19,8 +20,7 @@ struct WithEmulatorTests {
             }
         }
         let emulator = try #require(kept)
-        await #expect(throws: (any Error).self) { try await emulator.admin("/healthz") }
-        await #expect(throws: (any Error).self) { try await emulator.http2Client() }
+        #expect(emulator.hasStopped)
     }
 
     @Test("a body that returns: the emulator is stopped on the way out")
@@ -31,6 +31,6 @@ struct WithEmulatorTests {
             #expect(try await emulator.admin("/healthz").status == 200)
         }
         let emulator = try #require(kept)
-        await #expect(throws: (any Error).self) { try await emulator.admin("/healthz") }
+        #expect(emulator.hasStopped)
     }
 }

@@ -1,0 +1,130 @@
+import APNsServer
+import ArgumentParser
+import Testing
+
+@testable import APNsEmulator
+
+/// The command line in process (issue 39: the CLI had no tests outside subprocesses): each serve
+/// setting is declared once, its environment twin and its default derived.
+@Suite("Command line: settings, twins, shared options")
+struct CommandLineOptionsTests {
+    @Test("every serve option has its twin, named by rule; the twins are the ones the README and users have relied on")
+    func twins() {
+        let expected: [(String, String)] = [
+            ("--activity-budget", "APNS_EMULATOR_ACTIVITY_BUDGET"),
+            ("--activity-frequent-budget", "APNS_EMULATOR_ACTIVITY_FREQUENT_BUDGET"),
+            ("--activity-max-concurrent", "APNS_EMULATOR_ACTIVITY_MAX_CONCURRENT"),
+            ("--activity-push-to-start-budget", "APNS_EMULATOR_ACTIVITY_PUSH_TO_START_BUDGET"),
+            ("--admin-port", "APNS_EMULATOR_ADMIN_PORT"),
+            ("--auth", "APNS_EMULATOR_AUTH"),
+            ("--certs-dir", "APNS_EMULATOR_CERTS_DIR"),
+            ("--channels-port", "APNS_EMULATOR_CHANNELS_PORT"),
+            ("--cluster-peers", "APNS_EMULATOR_CLUSTER_PEERS"),
+            ("--config", "APNS_EMULATOR_CONFIG"),
+            ("--data-dir", "APNS_EMULATOR_DATA_DIR"),
+            ("--delivered-log-size", "APNS_EMULATOR_DELIVERED_LOG_SIZE"),
+            ("--device-idle-timeout", "APNS_EMULATOR_DEVICE_IDLE_TIMEOUT"),
+            ("--device-port", "APNS_EMULATOR_DEVICE_PORT"),
+            ("--durability", "APNS_EMULATOR_DURABILITY"),
+            ("--environment", "APNS_EMULATOR_ENVIRONMENT"),
+            ("--ephemeral", "APNS_EMULATOR_EPHEMERAL"),
+            ("--feedback-port", "APNS_EMULATOR_FEEDBACK_PORT"),
+            ("--forward-to-simulator", "APNS_EMULATOR_FORWARD_TO_SIMULATOR"),
+            ("--gateway-port", "APNS_EMULATOR_GATEWAY_PORT"),
+            ("--handshake-timeout", "APNS_EMULATOR_HANDSHAKE_TIMEOUT"),
+            ("--host", "APNS_EMULATOR_HOST"),
+            ("--http2-idle-timeout", "APNS_EMULATOR_HTTP2_IDLE_TIMEOUT"),
+            ("--http2-port", "APNS_EMULATOR_HTTP2_PORT"),
+            ("--idle-timeout", "APNS_EMULATOR_IDLE_TIMEOUT"),
+            ("--journal-size", "APNS_EMULATOR_JOURNAL_SIZE"),
+            ("--keys", "APNS_EMULATOR_KEYS"),
+            ("--log-level", "APNS_EMULATOR_LOG_LEVEL"),
+            ("--map-size", "APNS_EMULATOR_MAP_SIZE"),
+            ("--max-expiration", "APNS_EMULATOR_MAX_EXPIRATION"),
+            ("--max-queued-per-device", "APNS_EMULATOR_MAX_QUEUED_PER_DEVICE"),
+            ("--ports-file", "APNS_EMULATOR_PORTS_FILE"),
+            ("--provider-ca", "APNS_EMULATOR_PROVIDER_CA"),
+            ("--quiet", "APNS_EMULATOR_QUIET"),
+            ("--shard", "APNS_EMULATOR_SHARD"),
+            ("--storage-policy", "APNS_EMULATOR_STORAGE_POLICY"),
+            ("--threads", "APNS_EMULATOR_THREADS"),
+            ("--tls-cert", "APNS_EMULATOR_TLS_CERT"),
+            ("--tls-key", "APNS_EMULATOR_TLS_KEY"),
+            ("--token-lifetime", "APNS_EMULATOR_TOKEN_LIFETIME"),
+            ("--token-update-interval", "APNS_EMULATOR_TOKEN_UPDATE_INTERVAL"),
+            ("--tokens", "APNS_EMULATOR_TOKENS"),
+            ("--writer-spin", "APNS_EMULATOR_WRITER_SPIN"),
+        ]
+        let derived = Dictionary(uniqueKeysWithValues: EnvironmentTwins.serve.map { ($0.flag, $0.variable) })
+        for (flag, variable) in expected {
+            #expect(derived[flag] == variable, "\(flag)")
+        }
+        #expect(derived.count == expected.count, "\(derived.keys.sorted())")
+        #expect(EnvironmentTwins.flags == ["--quiet", "--ephemeral"])
+    }
+
+    @Test("a twin stands in for an absent option, not a present one; a flag's twin turns it on with 1, true or yes")
+    func apply() {
+        let environment = ["APNS_EMULATOR_HTTP2_PORT": "0", "APNS_EMULATOR_ADMIN_PORT": "9", "APNS_EMULATOR_QUIET": "yes", "APNS_EMULATOR_EPHEMERAL": "no", "APNS_EMULATOR_BIN": "/x"]
+        let arguments = EnvironmentTwins.apply(to: ["serve", "--admin-port", "1"], environment: environment)
+        #expect(arguments.starts(with: ["serve", "--admin-port", "1"]))
+        #expect(arguments.contains("--quiet") && !arguments.contains("--ephemeral") && !arguments.contains("9"))
+        #expect(arguments.firstIndex(of: "--http2-port").map { arguments[$0 + 1] } == "0")
+        // push takes only where the emulator's HTTP/2 API is.
+        #expect(EnvironmentTwins.apply(to: ["push"], environment: environment) == ["push", "--http2-port", "0"])
+    }
+
+    @Test("serve's defaults are the configuration's: one place says 3600")
+    func defaults() throws {
+        let serve = try ServeCommand.parse([])
+        let configured = serve.configuration()
+        let defaults = EmulatorConfiguration()
+        #expect(configured.http2Port == defaults.http2Port && configured.adminPort == defaults.adminPort && configured.channelsPort == defaults.channelsPort)
+        #expect(configured.idleTimeout == defaults.idleTimeout && configured.http2IdleTimeout == defaults.http2IdleTimeout)
+        #expect(configured.deviceIdleTimeout == defaults.deviceIdleTimeout && configured.handshakeTimeout == defaults.handshakeTimeout)
+        #expect(configured.tokenLifetime == defaults.tokenLifetime && configured.tokenUpdateInterval == defaults.tokenUpdateInterval)
+        #expect(configured.mapSizeBytes == defaults.mapSizeBytes && configured.maximumExpirationSeconds == defaults.maximumExpirationSeconds)
+        #expect(configured.journalSize == defaults.journalSize && configured.deliveredLogSize == defaults.deliveredLogSize)
+        #expect(configured.dataDirectory == defaults.dataDirectory && configured.keysDirectory == defaults.keysDirectory)
+        #expect(configured.durability == defaults.durability && configured.auth == defaults.auth && configured.environment == defaults.environment)
+    }
+
+    @Test("bad values are refused naming the option")
+    func validation() {
+        for (arguments, words) in [
+            (["--http2-port", "70000"], "--http2-port must be between 0 and 65535"),
+            (["--idle-timeout", "0"], "--idle-timeout must be a positive number"),
+            (["--cluster-peers", "a:1"], "--cluster-peers needs --shard"),
+            (["--log-level", "loud"], "--log-level must be one of"),
+        ] {
+            #expect(throws: (any Error).self, "\(arguments)") { try ServeCommand.parse(arguments) }
+            #expect(ServeCommand.message(for: ValidationError("x")) == "x")
+            do {
+                _ = try ServeCommand.parse(arguments)
+            } catch {
+                #expect(ServeCommand.message(for: error).contains(words), "\(arguments): \(ServeCommand.message(for: error))")
+            }
+        }
+    }
+
+    @Test("push and channels share the connection options: the same flags, defaults and refusals")
+    func sharedConnection() throws {
+        let token = String(repeating: "ab", count: 32)
+        let push = try PushCommand.parse(["--token", token, "--topic", "com.example", #"{"aps":{}}"#])
+        let channels = try ChannelsCommand.parse(["list", "--bundle", "com.example"])
+        for connection in [push.connection, channels.connection] {
+            #expect(connection.host == "127.0.0.1" && connection.http2Port == 2197 && connection.caPath == "certs/ca.pem")
+        }
+        let partial = ["--key", "AuthKey.p8", "--key-id", "ABC"]
+        for parse in [{ try PushCommand.parse(["--token", token, "--topic", "t", "{}"] + partial) as Any }, { try ChannelsCommand.parse(["list", "--bundle", "b"] + partial) as Any }] {
+            do {
+                _ = try parse()
+                Issue.record("a key without a team id was taken")
+            } catch {
+                #expect(PushCommand.message(for: error).contains("--key, --key-id and --team-id together"))
+            }
+        }
+        let both = ["--key", "k.p8", "--key-id", "ABC", "--team-id", "T", "--cert", "c.pem"]
+        #expect(throws: (any Error).self) { try ChannelsCommand.parse(["list", "--bundle", "b"] + both) }
+    }
+}
