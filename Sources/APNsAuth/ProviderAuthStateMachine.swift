@@ -1,17 +1,5 @@
 import APNsCore
 
-/// What a request authenticated with.
-public enum ProviderCredential: Sendable {
-    case certificate(ProviderCertificate)
-    case token(VerifiedProviderToken)
-
-    /// The topic a request without `apns-topic` goes to: a single-topic certificate's topic.
-    public var defaultTopic: String? {
-        guard case .certificate(let certificate) = self else { return nil }
-        return certificate.defaultTopic
-    }
-}
-
 /// The provider-authentication state of one HTTP/2 connection in strict mode, as a value:
 /// which token the connection uses and since when, which team it is pinned to, and whether it
 /// has authenticated yet (until then APNs allows a token-based connection one stream).

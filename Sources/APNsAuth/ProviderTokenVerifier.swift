@@ -2,12 +2,6 @@ import APNsCore
 import Crypto
 import Synchronization
 
-/// A provider token whose signature checked out against a key of the token's team.
-public struct VerifiedProviderToken: Sendable {
-    public var token: ProviderToken
-    public var key: ProviderKey
-}
-
 /// Checks provider tokens with swift-crypto and remembers the answer, so that each distinct token
 /// is verified once however many requests and connections carry it. Thread-safe.
 public final class ProviderTokenVerifier: Sendable {

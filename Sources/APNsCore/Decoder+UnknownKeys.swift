@@ -1,11 +1,3 @@
-/// Any key of a JSON object, to see every field a document has.
-public struct AnyCodingKey: CodingKey {
-    public let stringValue: String
-    public var intValue: Int? { nil }
-
-    public init(stringValue: String) { self.stringValue = stringValue }
-    public init?(intValue: Int) { nil }
-}
 
 extension Decoder {
     /// The first field of the object being decoded that `Keys` does not name (nil when there is

@@ -99,39 +99,3 @@ public struct Presentation: Hashable, Sendable, Codable {
         context == .alert ? self.actions : self.minimalActions
     }
 }
-
-public enum PresentationStyle: String, Hashable, Sendable, Codable {
-    case alert
-    case banner
-    case none
-}
-
-/// Something the payload asked for that the phone did not do.
-public struct Suppression: Hashable, Sendable, Codable {
-    /// `alert`, `sound` or `badge`.
-    public var what: String
-    public var reason: String
-
-    public init(what: String, reason: String) {
-        self.what = what
-        self.reason = reason
-    }
-}
-
-/// A text given by a localisation key.
-public struct LocalizedText: Hashable, Sendable, Codable {
-    /// `title`, `subtitle` or `body`.
-    public var field: String
-    public var key: String
-    /// The language it was looked up in (the phone's at presentation time).
-    public var language: String
-    /// False when the app has no such key: the key itself is shown.
-    public var found: Bool
-
-    public init(field: String, key: String, language: String, found: Bool) {
-        self.field = field
-        self.key = key
-        self.language = language
-        self.found = found
-    }
-}

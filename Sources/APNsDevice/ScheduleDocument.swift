@@ -77,16 +77,3 @@ public struct ScheduleDocument: Codable, Sendable {
     }
 }
 
-/// What scheduling answers: the request with its next fire time, and the identifiers of those
-/// the 64-request limit pushed out.
-public struct ScheduledRequest: Hashable, Sendable, Decodable {
-    public var request: LocalNotificationRequest
-    public var evicted: [String]
-}
-
-/// A list of pending requests, as the admin API and the device protocol answer it.
-public struct PendingRequests: Hashable, Sendable, Decodable {
-    public var total: Int
-    public var items: [LocalNotificationRequest]
-}
-

@@ -44,28 +44,3 @@ extension DeviceClient {
         return activity
     }
 }
-
-/// A Live Activity as the device protocol shows it (the admin API's activity document).
-public struct ActivitySnapshot: Decodable, Hashable, Sendable {
-    public var id: String
-    /// The `attributes-type`.
-    public var type: String
-    public var attributes: JSONValue
-    public var contentState: JSONValue
-    /// ActivityKit's `ActivityState`: active, stale, ended, dismissed.
-    public var activityState: String
-    public var updateToken: String?
-    public var relevanceScore: Double
-    public var staleDate: String?
-    public var dismissalDate: String?
-}
-
-struct ActivityList: Decodable {
-    var items: [ActivitySnapshot]
-}
-
-struct ActivityChangeDocument: Decodable {
-    var change: String
-    var reason: String?
-    var activity: ActivitySnapshot
-}

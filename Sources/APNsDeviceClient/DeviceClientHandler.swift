@@ -4,42 +4,6 @@ import APNsWire
 import Foundation
 import NIOCore
 
-/// The kinds of reply a request waits for.
-enum ReplyKind: Hashable {
-    case welcome, registered, resumed, unregistered, pong
-    /// Version 2, answered by their own message or by `refused`, matched by subject (topic or
-    /// unique id) since the same messages also arrive unasked.
-    case authorization, app, response, scheduled, pending, cancelled, power
-    /// Version 3: the answer to start-activity, end-activity and activities.
-    case activities
-
-    /// Whether the kind is a version-2 answer (matched by subject, refusable).
-    var isPhone: Bool {
-        switch self {
-        case .welcome, .registered, .resumed, .unregistered, .pong: false
-        case .authorization, .app, .response, .scheduled, .pending, .cancelled, .power, .activities: true
-        }
-    }
-}
-
-/// What the phone did, as a version-2 device hears it.
-public enum DeviceEvent: Sendable {
-    /// How the phone presented a notification (it follows the notification).
-    case presented(uniqueID: String, Presentation)
-    /// The user responded to a notification (here or through the admin API).
-    case response(UserResponse)
-    /// An app's settings after a change.
-    case app(topic: String, AppModel)
-    /// Version 3: a Live Activity changed (`started`, `updated`, `ignored` with the reason,
-    /// `stale`, `ended`, `dismissed`).
-    case activity(topic: String, change: String, reason: String?, ActivitySnapshot)
-    /// Version 3: ActivityKit issued a token: an activity's update token, or the app's
-    /// push-to-start token (`activityID` nil).
-    case activityToken(topic: String, activityID: String?, token: DeviceToken)
-    /// The device's power state changed (through the admin API, or as asked here).
-    case power(DevicePowerState)
-}
-
 /// Routes server messages: replies to the request waiting for that kind (in order), notifications
 /// to the stream. Runs on the connection's event loop.
 final class DeviceClientHandler: ChannelInboundHandler {

@@ -128,10 +128,3 @@ struct ConfigFile {
         return text
     }
 }
-
-/// A config file that cannot be used, in words.
-struct ConfigFileError: Error, CustomStringConvertible {
-    let description: String
-
-    init(_ description: String) { self.description = description }
-}

@@ -200,10 +200,3 @@ struct DeviceCommand: AsyncParsableCommand {
         try await client.close()
     }
 }
-
-/// A failure of `apns-emulator device` after its arguments were accepted.
-struct DeviceCommandError: Error, CustomStringConvertible {
-    let description: String
-
-    init(_ description: String) { self.description = description }
-}

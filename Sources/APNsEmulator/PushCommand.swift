@@ -214,10 +214,3 @@ struct PushCommand: AsyncParsableCommand {
         if let id = answer.header("apns-channel-id") { say("apns-channel-id: \(id)") }
     }
 }
-
-/// A failure of `apns-emulator push`, in words.
-struct PushCommandError: Error, CustomStringConvertible {
-    let description: String
-
-    init(_ description: String) { self.description = description }
-}

@@ -1,8 +1,3 @@
-/// Where a Live Activity push went: the app's push-to-start token, or one activity's update token.
-public enum ActivityTarget: Hashable, Sendable {
-    case pushToStart
-    case activity(String)
-}
 
 /// What the phone did with one Live Activity push (or the app's own request): the outcome for
 /// the journal, every change to an activity for the event stream, and the tokens that came or
@@ -27,58 +22,5 @@ public struct ActivityReport: Hashable, Sendable {
         self.outcome = outcome
         self.reason = reason
         self.activityID = activityID
-    }
-}
-
-/// One change to an activity, as the event stream tells it: `started`, `updated`, `ignored`,
-/// `stale`, `ended`, `dismissed`, `token`.
-public struct ActivityChange: Hashable, Sendable {
-    public var activityID: String
-    public var change: String
-    public var state: ActivityState
-
-    public init(_ activityID: String, _ change: String, _ state: ActivityState) {
-        self.activityID = activityID
-        self.change = change
-        self.state = state
-    }
-}
-
-/// A token issued or withdrawn: the app's push-to-start token or an activity's update token.
-/// `replaced` is the token it supersedes, which stops being valid.
-public struct ActivityTokenChange: Hashable, Sendable {
-    public var kind: Kind
-    public var activityID: String?
-    public var token: String
-    public var replaced: String?
-
-    public enum Kind: String, Hashable, Sendable {
-        case pushToStart, update
-    }
-
-    public init(_ kind: Kind, activityID: String?, token: String, replaced: String? = nil) {
-        self.kind = kind
-        self.activityID = activityID
-        self.token = token
-        self.replaced = replaced
-    }
-}
-
-/// When the pushes that draw from an app's budgets arrived, within the last hour.
-public struct ActivityBudget: Codable, Hashable, Sendable {
-    /// Priority 10 updates and ends.
-    public var updates: [Int64] = []
-    public var pushToStart: [Int64] = []
-
-    public init() {}
-
-    static let window: Int64 = 3_600_000
-
-    /// Draws one from a budget of `limit` per hour: false when it is spent.
-    mutating func spend(_ times: WritableKeyPath<ActivityBudget, [Int64]>, limit: Int, at now: Int64) -> Bool {
-        self[keyPath: times].removeAll { $0 <= now - Self.window }
-        guard self[keyPath: times].count < limit else { return false }
-        self[keyPath: times].append(now)
-        return true
     }
 }

@@ -4,22 +4,6 @@ import APNsDevice
 import APNsInspection
 import NIOCore
 
-/// What a channel management or broadcast request is answered with.
-struct ChannelAnswer: Sendable {
-    var status: Int
-    var requestID: String
-    var channelID: String?
-    var uniqueID: String?
-    /// A success's JSON body (a read, a list).
-    var body: [UInt8]?
-    /// A refusal's reason and, when it says more than the reason, why.
-    var reason: Reason?
-    var detail: String?
-    var warnings: [String] = []
-    /// What the journal keeps of it.
-    var record: BroadcastRecord
-}
-
 /// The channel management and broadcast APIs as functions of a request: the route, the
 /// checks, the channels' change and, for a broadcast, the fan-out to the phone. No sockets here:
 /// the provider connection hands requests in and writes the answers.

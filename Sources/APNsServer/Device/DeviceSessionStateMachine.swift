@@ -1,13 +1,6 @@
 import APNsCore
 import APNsWire
 
-/// What a version-2 device asks of its app's local notifications.
-enum LocalNotificationsRequest: Equatable {
-    case schedule(deviceID: String, topic: String, document: [UInt8])
-    case list(deviceID: String, topic: String)
-    case cancel(deviceID: String, topic: String, identifier: String?)
-}
-
 /// The protocol state of one device connection (docs/device-protocol.md), as a value that turns
 /// messages and store results into actions for ``DeviceSessionHandler`` to perform. It decides
 /// which tokens a connection may resume (the token policy), and which notifications go out:

@@ -234,36 +234,3 @@ final class NGHTTP2Session {
     /// Whether the session has anything left to send or may yet have.
     var wantsWrite: Bool { self.session.map { nghttp2_session_want_write($0) != 0 } ?? false }
 }
-
-/// A part of a request as the connection hands it to ``ProviderStreamsHandler``: its header block
-/// read into a request (with the header list size the client sent, RFC 9113 section 6.5.2), or a
-/// chunk of its body.
-struct ProviderRequestPart {
-    enum Payload {
-        case headers(PushRequest, listSize: Int, endStream: Bool)
-        case body(ByteBuffer, endStream: Bool)
-    }
-
-    let stream: Int32
-    let payload: Payload
-
-    init(stream: Int32, _ payload: Payload) {
-        self.stream = stream
-        self.payload = payload
-    }
-}
-
-/// What a server session reports while it reads and writes; called from inside
-/// ``NGHTTP2Session/receive(_:)`` and ``NGHTTP2Session/send(into:)``.
-protocol NGHTTP2SessionDelegate: AnyObject {
-    /// A client opened stream `id` (its first HEADERS began).
-    func streamOpened(_ id: Int32)
-    /// A request's complete header block, or the end of its body.
-    func received(_ part: ProviderRequestPart)
-    /// A chunk of a request's body, valid only during the call.
-    func receivedBody(_ bytes: UnsafeRawBufferPointer, on id: Int32)
-    /// The stream closed, for whatever reason (answered, reset by either side, refused by GOAWAY).
-    func streamClosed(_ id: Int32)
-    /// The last frame of the answer on stream `id` (END_STREAM) was serialized for sending.
-    func answerSent(_ id: Int32)
-}

@@ -1,0 +1,28 @@
+import Foundation
+
+/// `{"status": "authorized", "alert": true, "sound": false, "badge": true}`: what the user allows.
+/// A status other than `authorized` allows nothing, whatever the flags say.
+struct AuthorizationDocument: Decodable {
+    let authorization: Authorization
+
+    private enum CodingKeys: String, CodingKey, CaseIterable { case status, alert, sound, badge }
+
+    init(from decoder: any Decoder) throws {
+        try decoder.refuseUnknown(CodingKeys.self, in: "authorization")
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let name = try container.decode(String.self, forKey: .status)
+        guard let status = Authorization.Status(rawValue: name) else {
+            throw DeviceModelError(.invalid, field: "authorization.status", "authorization.status \(name) is not one of notDetermined, denied, authorized")
+        }
+        guard status == .authorized else {
+            self.authorization = Authorization(status: status)
+            return
+        }
+        self.authorization = Authorization(
+            status: .authorized,
+            alert: try container.decodeIfPresent(Bool.self, forKey: .alert) ?? false,
+            sound: try container.decodeIfPresent(Bool.self, forKey: .sound) ?? false,
+            badge: try container.decodeIfPresent(Bool.self, forKey: .badge) ?? false
+        )
+    }
+}

@@ -1,0 +1,44 @@
+import APNsAuth
+import APNsCore
+import Crypto
+import Foundation
+
+/// A notification the emulator received, as its journal shows it.
+public struct ReceivedNotification: Sendable, Equatable {
+    public var id: String
+    public var uniqueID: String?
+    public var token: String?
+    public var topic: String?
+    public var pushType: String?
+    public var priority: Int?
+    /// queued, delivered, expired, rejected, ...
+    public var status: String
+    /// The payload as JSON text.
+    public var payload: String
+
+    init(_ item: [String: Any]) {
+        self.id = item["id"] as? String ?? ""
+        self.uniqueID = item["uniqueId"] as? String
+        self.token = item["token"] as? String
+        self.topic = item["topic"] as? String
+        self.pushType = item["pushType"] as? String
+        self.priority = item["priority"] as? Int
+        self.status = item["status"] as? String ?? ""
+        let payload = item["payload"].flatMap { $0 is NSNull ? nil : $0 }
+        self.payload = payload.flatMap { JSONValue.text(ofFoundation: $0) }.map { String(decoding: $0, as: UTF8.self) } ?? ""
+    }
+
+    /// The payload's `aps` dictionary.
+    public var aps: [String: Any] {
+        (JSONValue.foundationObject(Array(self.payload.utf8)) as? [String: Any])?["aps"] as? [String: Any] ?? [:]
+    }
+
+    /// The alert's title (or the alert itself when it is a string).
+    public var alertTitle: String? {
+        if let text = self.aps["alert"] as? String { return text }
+        return (self.aps["alert"] as? [String: Any])?["title"] as? String
+    }
+
+    /// The alert's body.
+    public var alertBody: String? { (self.aps["alert"] as? [String: Any])?["body"] as? String }
+}

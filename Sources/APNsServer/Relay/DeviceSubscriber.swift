@@ -1,0 +1,49 @@
+import APNsCore
+import APNsDevice
+import APNsWire
+import NIOCore
+import Synchronization
+
+/// A connected device session, as the hub reaches it.
+public final class DeviceSubscriber: Sendable {
+    let eventLoop: any EventLoop
+    /// Hands a notification to the session; runs on `eventLoop`.
+    private let handOver: @Sendable (Notification) -> Void
+    /// Tells the session something the phone did (a response, a changed app); runs on `eventLoop`.
+    private let tell: @Sendable (DeviceServerMessage) -> Void
+    /// Tells the session its device's power state changed; runs on `eventLoop`.
+    private let powerChanged: @Sendable (DevicePower) -> Void
+
+    init(
+        eventLoop: any EventLoop, handOver: @escaping @Sendable (Notification) -> Void, tell: @escaping @Sendable (DeviceServerMessage) -> Void,
+        powerChanged: @escaping @Sendable (DevicePower) -> Void
+    ) {
+        self.eventLoop = eventLoop
+        self.handOver = handOver
+        self.tell = tell
+        self.powerChanged = powerChanged
+    }
+
+    /// Tells the session its device's new power state, from any thread.
+    func power(_ power: DevicePower) {
+        self.eventLoop.execute { self.powerChanged(power) }
+    }
+
+    /// Tells the session `message`, from any thread.
+    func inform(_ message: DeviceServerMessage) {
+        if self.eventLoop.inEventLoop {
+            self.tell(message)
+        } else {
+            self.eventLoop.execute { self.tell(message) }
+        }
+    }
+
+    /// Delivers on the session's event loop, from any thread.
+    func deliver(_ notification: Notification) {
+        if self.eventLoop.inEventLoop {
+            self.handOver(notification)
+        } else {
+            self.eventLoop.execute { self.handOver(notification) }
+        }
+    }
+}
