@@ -11,13 +11,20 @@ DECLARATION = re.compile(
     r'^\s*(?:@\w+(?:\([^)]*\))?\s+)*'
     r'(?:(?:public|private|fileprivate|internal|static|final|override|mutating|nonisolated|convenience|required)\s+)*'
     r'(func|init|deinit|var|subscript)\b')
-STRING = re.compile(r'"(?:\\.|[^"\\])*"')
+# Raw strings (`#"{"a": 1}"#`) first, then ordinary ones: braces inside either are not code.
+STRING = re.compile(r'#"(?:[^"]|"(?!#))*"#|"(?:\\.|[^"\\])*"')
 
 
 def body_length(lines, start):
     """Lines from the declaration to its closing brace; None when it has no body of its own."""
-    depth, opened = 0, False
+    depth, opened, multiline = 0, False, False
     for index in range(start, len(lines)):
+        if lines[index].count('"""') % 2 == 1:
+            # A multi-line string opens or closes here; its lines are text, not code.
+            multiline = not multiline
+            continue
+        if multiline:
+            continue
         code = STRING.sub('""', lines[index]).split('//')[0]
         for character in code:
             if character == '{':

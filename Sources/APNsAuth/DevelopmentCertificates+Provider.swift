@@ -98,10 +98,14 @@ extension DevelopmentCertificates {
         validFor seconds: TimeInterval = 365 * 86_400
     ) throws -> (Certificate, P256.Signing.PrivateKey) {
         let key = P256.Signing.PrivateKey()
-        let kind = environments == [.development] ? "Apple Development IOS Push Services" : environments == [.production] ? "Apple Production IOS Push Services" : "Apple Push Services"
+        let kind =
+            environments == [.development]
+            ? "Apple Development IOS Push Services"
+            : environments == [.production] ? "Apple Production IOS Push Services" : "Apple Push Services"
         var attributes = [RelativeDistinguishedName.Attribute]()
         if let uid { attributes.append(.init(type: ProviderCertificate.userIDOID, utf8String: uid)) }
-        attributes.append(.init(type: .RDNAttributeType.commonName, utf8String: "\(kind): \(uid ?? topics.first?.topic ?? "no topic")"))
+        attributes.append(
+            .init(type: .RDNAttributeType.commonName, utf8String: "\(kind): \(uid ?? topics.first?.topic ?? "no topic")"))
         attributes.append(.init(type: .RDNAttributeType.organizationName, utf8String: "apns-emulator"))
         var extensions = try Certificate.Extensions {
             Critical(BasicConstraints.notCertificateAuthority)
@@ -111,10 +115,12 @@ extension DevelopmentCertificates {
         }
         // Apple marks the environment with an extension whose value is an ASN.1 NULL.
         if environments.contains(.development) {
-            try extensions.append(Certificate.Extension(oid: ProviderCertificate.developmentOID, critical: false, value: [0x05, 0x00]))
+            try extensions.append(
+                Certificate.Extension(oid: ProviderCertificate.developmentOID, critical: false, value: [0x05, 0x00]))
         }
         if environments.contains(.production) {
-            try extensions.append(Certificate.Extension(oid: ProviderCertificate.productionOID, critical: false, value: [0x05, 0x00]))
+            try extensions.append(
+                Certificate.Extension(oid: ProviderCertificate.productionOID, critical: false, value: [0x05, 0x00]))
         }
         if !topics.isEmpty {
             let value = try ProviderCertificate.encodeTopics(topics)

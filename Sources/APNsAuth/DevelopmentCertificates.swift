@@ -26,8 +26,12 @@ public enum DevelopmentCertificates {
     static let serverAlternativeNames: [GeneralName] = serverNames.map { name in
         var v4 = in_addr()
         var v6 = in6_addr()
-        if inet_pton(AF_INET, name, &v4) == 1 { return .ipAddress(ASN1OctetString(contentBytes: withUnsafeBytes(of: v4) { ArraySlice($0) })) }
-        if inet_pton(AF_INET6, name, &v6) == 1 { return .ipAddress(ASN1OctetString(contentBytes: withUnsafeBytes(of: v6) { ArraySlice($0) })) }
+        if inet_pton(AF_INET, name, &v4) == 1 {
+            return .ipAddress(ASN1OctetString(contentBytes: withUnsafeBytes(of: v4) { ArraySlice($0) }))
+        }
+        if inet_pton(AF_INET6, name, &v6) == 1 {
+            return .ipAddress(ASN1OctetString(contentBytes: withUnsafeBytes(of: v6) { ArraySlice($0) }))
+        }
         return .dnsName(name)
     }
 

@@ -90,25 +90,35 @@ public struct ProviderAuthStateMachine: Sendable {
         case .invalid(let reason): return .failure(reason)
         }
         if let teamID = self.teamID, teamID != verified.token.teamID {
-            return .failure(Reason.invalidProviderToken.explained("this connection's tokens are from team \(teamID); this one is from \(verified.token.teamID)"))
+            return .failure(
+                Reason.invalidProviderToken.explained(
+                    "this connection's tokens are from team \(teamID); this one is from \(verified.token.teamID)"))
         }
         // The first key a connection used binds it: another key is taken only when both are the
         // team's own (team-scoped) keys; a topic-specific key is unrelated to any other.
-        if let bound = self.current?.verified.key, bound.keyID != verified.key.keyID, !(bound.topics.isEmpty && verified.key.topics.isEmpty) {
+        if let bound = self.current?.verified.key, bound.keyID != verified.key.keyID,
+            !(bound.topics.isEmpty && verified.key.topics.isEmpty)
+        {
             let scoped = bound.topics.isEmpty ? verified.key.keyID : bound.keyID
             return .failure(
                 Reason.unrelatedKeyIdInToken.explained(
-                    "this connection is bound to key \(bound.keyID), the first it used; key \(verified.key.keyID) is unrelated (\(scoped) is topic-specific): open a new connection for it"))
+                    "this connection is bound to key \(bound.keyID), the first it used; key \(verified.key.keyID) is unrelated (\(scoped) is topic-specific): open a new connection for it"
+                ))
         }
         if let environment = verified.key.environment, environment != self.rules.environment {
-            return .failure(Reason.badEnvironmentKeyIdInToken.explained("key \(verified.key.keyID) is for \(environment.rawValue); this emulator is \(self.rules.environment.rawValue)"))
+            return .failure(
+                Reason.badEnvironmentKeyIdInToken.explained(
+                    "key \(verified.key.keyID) is for \(environment.rawValue); this emulator is \(self.rules.environment.rawValue)"
+                ))
         }
         guard nowSeconds - verified.token.issuedAt <= self.rules.tokenLifetime else {
             return .failure(self.expired(verified, nowSeconds: nowSeconds))
         }
         if let current = self.current, nowSeconds - current.since < self.rules.tokenUpdateInterval {
             let since = nowSeconds - current.since
-            return .failure(Reason.tooManyProviderTokenUpdates.explained("this connection changed its token \(since) s ago; at most once every \(self.rules.tokenUpdateInterval) s"))
+            return .failure(
+                Reason.tooManyProviderTokenUpdates.explained(
+                    "this connection changed its token \(since) s ago; at most once every \(self.rules.tokenUpdateInterval) s"))
         }
         self.current = (authorization, verified, nowSeconds)
         self.teamID = verified.token.teamID
@@ -117,14 +127,18 @@ public struct ProviderAuthStateMachine: Sendable {
 
     private func expired(_ verified: VerifiedProviderToken, nowSeconds: Int64) -> Reason {
         let age = nowSeconds - verified.token.issuedAt
-        return Reason.expiredProviderToken.explained("the token's iat is \(age) s old (key \(verified.key.keyID)); tokens last \(self.rules.tokenLifetime) s: sign a new one")
+        return Reason.expiredProviderToken.explained(
+            "the token's iat is \(age) s old (key \(verified.key.keyID)); tokens last \(self.rules.tokenLifetime) s: sign a new one"
+        )
     }
 
     /// Why a push of this type may not go under this credential: location pushes need token-based
     /// authentication (a certificate-authenticated one is refused as missing its provider token).
     public static func refusal(of pushType: PushType, credential: ProviderCredential) -> Reason? {
         guard pushType == .location, case .certificate = credential else { return nil }
-        return Reason.missingProviderToken.explained("location pushes need token-based authentication: sign a provider token (JWT) instead of using the client certificate")
+        return Reason.missingProviderToken.explained(
+            "location pushes need token-based authentication: sign a provider token (JWT) instead of using the client certificate"
+        )
     }
 
     /// The topic a validated request goes to under its credential, or why it may not. Depends on
@@ -142,10 +156,11 @@ public struct ProviderAuthStateMachine: Sendable {
             guard let requested else { return .failure(.missingTopic) }
             guard verified.key.allows(topic: requested) else {
                 let allowed = verified.key.topics.joined(separator: ", ")
-                return .failure(Reason.unrelatedKeyIdInToken.explained("key \(verified.key.keyID) does not allow topic \(requested) (it allows \(allowed))"))
+                return .failure(
+                    Reason.unrelatedKeyIdInToken.explained(
+                        "key \(verified.key.keyID) does not allow topic \(requested) (it allows \(allowed))"))
             }
             return .success(requested)
         }
     }
 }
-

@@ -17,7 +17,8 @@ extension ProviderCertificate {
         }
         guard certificate.environments.contains(environment) else {
             let theirs = certificate.environments.map(\.rawValue).sorted().joined(separator: ", ")
-            throw AuthError(.certificates, "\(listener): the provider's certificate is for \(theirs); this emulator plays \(environment)")
+            throw AuthError(
+                .certificates, "\(listener): the provider's certificate is for \(theirs); this emulator plays \(environment)")
         }
         return certificate
     }

@@ -14,7 +14,10 @@ public struct ProviderKey: Sendable {
     /// The one environment the key is for; `nil` means both, as Apple's keys are by default.
     public var environment: APNsEnvironment?
 
-    public init(keyID: String, teamID: String, publicKey: P256.Signing.PublicKey, topics: [String] = [], environment: APNsEnvironment? = nil) {
+    public init(
+        keyID: String, teamID: String, publicKey: P256.Signing.PublicKey, topics: [String] = [],
+        environment: APNsEnvironment? = nil
+    ) {
         self.keyID = keyID
         self.teamID = teamID
         self.publicKeyBytes = Array(publicKey.x963Representation)
@@ -30,7 +33,10 @@ public struct ProviderKey: Sendable {
     /// Whether a push to `topic` is within the key's topics. A bundle id also covers its
     /// `.voip`, `.complication` and other push-type suffixes.
     public func allows(topic: String) -> Bool {
-        self.topics.isEmpty || self.topics.contains { topic == $0 || (topic.hasPrefix($0) && topic.utf8.dropFirst($0.utf8.count).first == UInt8(ascii: ".")) }
+        self.topics.isEmpty
+            || self.topics.contains {
+                topic == $0 || (topic.hasPrefix($0) && topic.utf8.dropFirst($0.utf8.count).first == UInt8(ascii: "."))
+            }
     }
 
     /// The file a key is kept in inside a key-store directory.
@@ -51,14 +57,16 @@ public struct ProviderKey: Sendable {
     /// Reads a key-store file's JSON.
     public init(json data: Data) throws {
         guard let object = JSONValue.parse(Array(data)), case .object = object,
-              let keyID = object["keyId"]?.string, let teamID = object["teamId"]?.string,
-              let pem = object["publicKey"]?.string
+            let keyID = object["keyId"]?.string, let teamID = object["teamId"]?.string,
+            let pem = object["publicKey"]?.string
         else { throw AuthError(.keyStore, "a key-store entry needs keyId, teamId and publicKey") }
         let environment: APNsEnvironment?
         switch object["environment"] {
         case nil, .null?: environment = nil
         case .string(let name)?:
-            guard let parsed = APNsEnvironment(rawValue: name) else { throw AuthError(.keyStore, "unknown environment \(name) (development or production)") }
+            guard let parsed = APNsEnvironment(rawValue: name) else {
+                throw AuthError(.keyStore, "unknown environment \(name) (development or production)")
+            }
             environment = parsed
         default: throw AuthError(.keyStore, "environment must be development or production")
         }

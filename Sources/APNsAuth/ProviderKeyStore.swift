@@ -39,7 +39,9 @@ public final class ProviderKeyStore: Sendable {
                 // Not retried until the directory changes again: one bad file must not cost a
                 // directory read per request.
                 loaded.modified = Self.modified(self.directory)
-                self.logger.error("could not re-read the key store", metadata: ["keys.directory": "\(self.directory)", "keys.error": "\(error)"])
+                self.logger.error(
+                    "could not re-read the key store",
+                    metadata: ["keys.directory": "\(self.directory)", "keys.error": "\(error)"])
             }
             return loaded.keys[id]
         }

@@ -21,20 +21,21 @@ public struct ProviderToken: Sendable, Equatable {
     /// bearer token, `.invalidProviderToken` when it is not a well-formed ES256 JWT.
     public static func parse(authorization: String?) -> Result<ProviderToken, Reason> {
         guard let authorization, authorization.utf8.count > 7,
-              authorization.utf8.prefix(7).elementsEqual("bearer ".utf8, by: { $0 | 0x20 == $1 | 0x20 })
+            authorization.utf8.prefix(7).elementsEqual("bearer ".utf8, by: { $0 | 0x20 == $1 | 0x20 })
         else { return .failure(.missingProviderToken) }
         let jwt = authorization.utf8.dropFirst(7).drop { $0 == 0x20 }
         let parts = jwt.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
         guard parts.count == 3,
-              let header = Self.object(parts[0]), let claims = Self.object(parts[1]),
-              let signature = Base64URL.decode(parts[2]),
-              header["alg"]?.string == "ES256",
-              let keyID = header["kid"]?.string, !keyID.isEmpty,
-              let teamID = claims["iss"]?.string, !teamID.isEmpty,
-              let issuedAt = Self.seconds(claims["iat"])
+            let header = Self.object(parts[0]), let claims = Self.object(parts[1]),
+            let signature = Base64URL.decode(parts[2]),
+            header["alg"]?.string == "ES256",
+            let keyID = header["kid"]?.string, !keyID.isEmpty,
+            let teamID = claims["iss"]?.string, !teamID.isEmpty,
+            let issuedAt = Self.seconds(claims["iat"])
         else { return .failure(.invalidProviderToken) }
         let signingInput = Array(jwt[jwt.startIndex..<parts[1].endIndex])
-        return .success(ProviderToken(keyID: keyID, teamID: teamID, issuedAt: issuedAt, signingInput: signingInput, signature: signature))
+        return .success(
+            ProviderToken(keyID: keyID, teamID: teamID, issuedAt: issuedAt, signingInput: signingInput, signature: signature))
     }
 
     /// The `iat` claim: a JSON number, or a string of digits, which APNs takes too (a widely used

@@ -33,14 +33,24 @@ public final class ProviderTokenVerifier: Sendable {
         }
         // Not remembered: the key may be registered a moment from now.
         guard let key = self.keys.key(id: token.keyID) else {
-            return .invalid(Reason.invalidProviderToken.explained("no key \(token.keyID) (the token's kid) in the key store: apns-emulator keys create or keys import"))
+            return .invalid(
+                Reason.invalidProviderToken.explained(
+                    "no key \(token.keyID) (the token's kid) in the key store: apns-emulator keys create or keys import"))
         }
         guard key.teamID == token.teamID else {
-            return self.remember(.invalid(Reason.invalidProviderToken.explained("the token's iss \(token.teamID) is not the team of key \(key.keyID) (\(key.teamID))")), for: authorization)
+            return self.remember(
+                .invalid(
+                    Reason.invalidProviderToken.explained(
+                        "the token's iss \(token.teamID) is not the team of key \(key.keyID) (\(key.teamID))")),
+                for: authorization)
         }
         guard let signature = Self.signature(token.signature),
-              (try? key.publicKey)?.isValidSignature(signature, for: token.signingInput) == true
-        else { return self.remember(.invalid(Reason.invalidProviderToken.explained("the signature does not verify with key \(key.keyID)")), for: authorization) }
+            (try? key.publicKey)?.isValidSignature(signature, for: token.signingInput) == true
+        else {
+            return self.remember(
+                .invalid(Reason.invalidProviderToken.explained("the signature does not verify with key \(key.keyID)")),
+                for: authorization)
+        }
         return self.remember(.valid(VerifiedProviderToken(token: token, key: key)), for: authorization)
     }
 

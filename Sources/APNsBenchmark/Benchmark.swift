@@ -29,7 +29,9 @@ struct Benchmark {
         if gateway || broadcast || arguments.first == "delivery" { arguments.removeFirst() }
         let numbers = arguments.compactMap { Int($0) }
         guard numbers.count == arguments.count else {
-            print("usage: APNsBenchmark [delivery] [devices] [pushes] [providers] | gateway [connections] [frames] [tokens] | broadcast [devices] [activities per device] [broadcasts]")
+            print(
+                "usage: APNsBenchmark [delivery] [devices] [pushes] [providers] | gateway [connections] [frames] [tokens] | broadcast [devices] [activities per device] [broadcasts]"
+            )
             exit(2)
         }
         if gateway {

@@ -28,14 +28,17 @@ enum BroadcastBenchmark {
         }
         let provider = try await emulator.http2Client()
         let created = try await provider.send(
-            path: "/1/apps/\(Self.bundle)/channels", body: Array(#"{"message-storage-policy": 0, "push-type": "LiveActivity"}"#.utf8))
+            path: "/1/apps/\(Self.bundle)/channels",
+            body: Array(#"{"message-storage-policy": 0, "push-type": "LiveActivity"}"#.utf8))
         guard created.status == 201, let channel = created.header("apns-channel-id") else {
             print("could not create a channel: \(created.status) \(String(decoding: created.body, as: UTF8.self))")
             exit(1)
         }
         let heard = Heard(devices: deviceCount, perDevice: perDevice)
         let devices = try await Self.subscribe(deviceCount, perDevice, to: channel, emulator, heard)
-        print("broadcast fan-out, durable: \(deviceCount) connected devices × \(perDevice) subscribed activities = \(deviceCount * perDevice)")
+        print(
+            "broadcast fan-out, durable: \(deviceCount) connected devices × \(perDevice) subscribed activities = \(deviceCount * perDevice)"
+        )
 
         // One at a time: the 200, then the last device.
         var answers: [Double] = []
@@ -52,7 +55,9 @@ enum BroadcastBenchmark {
             answers.append(Double(answered - sent) / 1e6)
             lasts.append(Double(Int64(bitPattern: last &- answered)) / 1e6)
         }
-        print("  one at a time (\(rounds)): the 200 after \(Self.summary(answers)); the last device after the 200 \(Self.summary(lasts))")
+        print(
+            "  one at a time (\(rounds)): the 200 after \(Self.summary(answers)); the last device after the 200 \(Self.summary(lasts))"
+        )
 
         try await Self.throughput(rounds: rounds, to: channel, base: base, reaching: deviceCount * perDevice, emulator, heard)
         for device in devices { try? await device.close() }
@@ -60,7 +65,9 @@ enum BroadcastBenchmark {
     }
 
     /// From concurrent providers: broadcasts accepted per second, each reaching every activity.
-    nonisolated static func throughput(rounds: Int, to channel: String, base: Int, reaching activities: Int, _ emulator: RunningEmulator, _ heard: Heard) async throws {
+    nonisolated static func throughput(
+        rounds: Int, to channel: String, base: Int, reaching activities: Int, _ emulator: RunningEmulator, _ heard: Heard
+    ) async throws {
         let concurrency = 4
         let total = rounds * 5
         let providers = try await withThrowingTaskGroup(of: HTTP2TestClient.self) { group in
@@ -84,8 +91,12 @@ enum BroadcastBenchmark {
         let complete = try await heard.wait(for: rounds + total - 1) != nil
         let drained = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         let reached = Double(total - failures) * Double(activities)
-        let rate = String(format: "%.1f broadcasts/s accepted, %.0f activity updates/s (each broadcast decided for every subscribed activity)", Double(total - failures) / accepted, reached / accepted)
-        let tail = complete ? String(format: "every device had the last after %.2f s", drained) : "not every device had the last within 60 s"
+        let rate = String(
+            format: "%.1f broadcasts/s accepted, %.0f activity updates/s (each broadcast decided for every subscribed activity)",
+            Double(total - failures) / accepted, reached / accepted)
+        let tail =
+            complete
+            ? String(format: "every device had the last after %.2f s", drained) : "not every device had the last within 60 s"
         print("  \(concurrency) concurrent providers, \(total) broadcasts: \(rate), \(failures) refused; \(tail)")
     }
 
@@ -101,14 +112,15 @@ enum BroadcastBenchmark {
                     _ = try await device.register(topic: Self.bundle)
                     _ = try await device.declareActivityTypes(topic: Self.bundle, document: Array(Self.types.utf8))
                     for match in 0..<perDevice {
-                        let request = #"{"attributes-type": "Score", "attributes": {"match": \#(match)}, "content-state": {"score": "-"}, "pushType": {"channel": "\#(channel)"}}"#
+                        let request =
+                            #"{"attributes-type": "Score", "attributes": {"match": \#(match)}, "content-state": {"score": "-"}, "pushType": {"channel": "\#(channel)"}}"#
                         _ = try await device.startActivity(topic: Self.bundle, document: Array(request.utf8))
                     }
                     Task {
                         for await event in device.events {
                             guard case .activity(_, "updated", _, let activity) = event,
-                                  case .object(let state) = activity.contentState, case .string(let score)? = state["score"],
-                                  let round = Int(score)
+                                case .object(let state) = activity.contentState, case .string(let score)? = state["score"],
+                                let round = Int(score)
                             else { continue }
                             heard.note(round: round, device: index)
                         }
@@ -123,7 +135,9 @@ enum BroadcastBenchmark {
     /// Publishes broadcast `round` (its round number is the score, its timestamp after the last).
     nonisolated static func publish(_ client: HTTP2TestClient, _ channel: String, round: Int, base: Int) async throws -> Int {
         let json = #"{"aps": {"event": "update", "timestamp": \#(base + round), "content-state": {"score": "\#(round)"}}}"#
-        let headers = [("apns-channel-id", channel), ("apns-push-type", "LiveActivity"), ("apns-expiration", "0"), ("apns-priority", "10")]
+        let headers = [
+            ("apns-channel-id", channel), ("apns-push-type", "LiveActivity"), ("apns-expiration", "0"), ("apns-priority", "10"),
+        ]
         return try await client.send(path: "/4/broadcasts/apps/\(Self.bundle)", headers: headers, body: Array(json.utf8)).status
     }
 
@@ -136,7 +150,11 @@ enum BroadcastBenchmark {
 
     /// Which devices have heard every activity of each round, and when the last one did.
     final class Heard: Sendable {
-        struct Round { var perDevice: [Int: Int] = [:]; var complete = 0; var last: UInt64 = 0 }
+        struct Round {
+            var perDevice: [Int: Int] = [:]
+            var complete = 0
+            var last: UInt64 = 0
+        }
         let devices: Int
         let perDevice: Int
         let rounds = Mutex<[Int: Round]>([:])

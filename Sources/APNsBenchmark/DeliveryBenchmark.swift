@@ -42,8 +42,12 @@ enum DeliveryBenchmark {
             let index = min(sorted.count - 1, Int((Double(sorted.count) * p).rounded(.up)) - 1)
             return String(format: "%.2f ms", Double(sorted[max(0, index)]) / 1e6)
         }
-        print("push-to-device latency, relaxed mode: \(deviceCount) devices, \(pushCount) pushes, \(concurrency) concurrent providers")
-        print("  received \(sorted.count)/\(pushCount), provider errors \(failures), \(String(format: "%.0f", Double(sorted.count) / elapsed)) deliveries/s")
+        print(
+            "push-to-device latency, relaxed mode: \(deviceCount) devices, \(pushCount) pushes, \(concurrency) concurrent providers"
+        )
+        print(
+            "  received \(sorted.count)/\(pushCount), provider errors \(failures), \(String(format: "%.0f", Double(sorted.count) / elapsed)) deliveries/s"
+        )
         print("  p50 \(percentile(0.50))  p90 \(percentile(0.90))  p99 \(percentile(0.99))  max \(percentile(1.0))")
         try await emulator.stop()
     }
@@ -75,7 +79,9 @@ enum DeliveryBenchmark {
 
     /// Sends `count` pushes round-robin over `tokens` from `concurrency` HTTP/2 providers, each
     /// carrying its send time; returns how many were not answered 200.
-    nonisolated static func push(_ count: Int, to tokens: [DeviceToken], from concurrency: Int, _ emulator: RunningEmulator) async throws -> Int {
+    nonisolated static func push(
+        _ count: Int, to tokens: [DeviceToken], from concurrency: Int, _ emulator: RunningEmulator
+    ) async throws -> Int {
         let providers = try await withThrowingTaskGroup(of: HTTP2TestClient.self) { group in
             for _ in 0..<concurrency { group.addTask { try await emulator.http2Client() } }
             return try await group.reduce(into: []) { $0.append($1) }
@@ -88,7 +94,9 @@ enum DeliveryBenchmark {
                     while n < count {
                         let token = tokens[n % tokens.count]
                         let json = #"{"aps":{"alert":"bench"},"t":\#(DispatchTime.now().uptimeNanoseconds)}"#
-                        let status = try await provider.push(token: token.hex, headers: [("apns-topic", "com.example.bench")], json: json).status
+                        let status = try await provider.push(
+                            token: token.hex, headers: [("apns-topic", "com.example.bench")], json: json
+                        ).status
                         if status != 200 { failures += 1 }
                         n += providers.count
                     }

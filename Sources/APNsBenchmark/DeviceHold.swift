@@ -22,7 +22,8 @@ enum DeviceHold {
                 group.addTask {
                     var connected: [DeviceClient] = []
                     for n in batch..<min(batch + 50, count) {
-                        let device = try await DeviceClient.connect(host: host, port: port, caPath: ca, deviceID: "hold-\(n)", serverName: serverName)
+                        let device = try await DeviceClient.connect(
+                            host: host, port: port, caPath: ca, deviceID: "hold-\(n)", serverName: serverName)
                         _ = try await device.register(topic: "com.example.hold")
                         connected.append(device)
                     }

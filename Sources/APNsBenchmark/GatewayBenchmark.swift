@@ -42,8 +42,12 @@ enum GatewayBenchmark {
         let total = perConnection * connections
         let unexpected = answers.filter { $0?.status != .protocolError }.count
 
-        print("binary gateway, relaxed mode: \(connections) TLS connections, \(total) command-2 frames of \(chunk.readableBytes / tokens) bytes, \(tokens) tokens")
-        print("  stored \(stored)/\(total) in \(String(format: "%.2f", elapsed)) s: \(String(format: "%.0f", Double(stored) / elapsed)) frames/s stored; unexpected answers \(unexpected)")
+        print(
+            "binary gateway, relaxed mode: \(connections) TLS connections, \(total) command-2 frames of \(chunk.readableBytes / tokens) bytes, \(tokens) tokens"
+        )
+        print(
+            "  stored \(stored)/\(total) in \(String(format: "%.2f", elapsed)) s: \(String(format: "%.0f", Double(stored) / elapsed)) frames/s stored; unexpected answers \(unexpected)"
+        )
         try await emulator.stop()
     }
 
@@ -54,14 +58,17 @@ enum GatewayBenchmark {
         for i in 0..<tokens {
             var token = [UInt8](repeating: 0, count: 32)
             withUnsafeBytes(of: UInt64(i + 1).bigEndian) { token.replaceSubrange(24..<32, with: $0) }
-            let request = BinaryPushRequest(command: 2, identifier: UInt32(i + 1), expiry: 2_000_000_000, token: token, payload: payload, priority: 10)
+            let request = BinaryPushRequest(
+                command: 2, identifier: UInt32(i + 1), expiry: 2_000_000_000, token: token, payload: payload, priority: 10)
             BinaryPushEncoder.writeFrame(request, into: &buffer)
         }
         return buffer
     }
 
     /// Writes `frames` frames on a new connection, then one malformed byte, and returns the answer.
-    static func drive(_ emulator: RunningEmulator, frames: Int, chunk: ByteBuffer, tokens: Int) async throws -> BinaryErrorResponse? {
+    static func drive(
+        _ emulator: RunningEmulator, frames: Int, chunk: ByteBuffer, tokens: Int
+    ) async throws -> BinaryErrorResponse? {
         var tls = TLSConfiguration.makeClientConfiguration()
         tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(emulator.caPath))
         let sslContext = try NIOSSLContext(configuration: tls)
@@ -69,7 +76,8 @@ enum GatewayBenchmark {
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(NIOSSLClientHandler(context: sslContext, serverHostname: "localhost"))
+                    try channel.pipeline.syncOperations.addHandler(
+                        NIOSSLClientHandler(context: sslContext, serverHostname: "localhost"))
                     try channel.pipeline.syncOperations.addHandler(AnswerReader(promise: answer))
                 }
             }

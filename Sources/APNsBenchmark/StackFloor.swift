@@ -60,7 +60,8 @@ enum StackFloor {
             .bind(host: "127.0.0.1", port: port)
             .get()
         // Written at once (not buffered): the benchmark waits for this line.
-        FileHandle.standardOutput.write(Data("\(label) on \(channel.localAddress.map { "\($0)" } ?? "?") with \(threads) event loops\n".utf8))
+        FileHandle.standardOutput.write(
+            Data("\(label) on \(channel.localAddress.map { "\($0)" } ?? "?") with \(threads) event loops\n".utf8))
         try await channel.closeFuture.get()
     }
 }

@@ -29,7 +29,9 @@ private final class NGHTTP2FloorHandler: ChannelInboundHandler {
 
     init() throws {
         var callbacks: OpaquePointer?
-        guard nghttp2_session_callbacks_new(&callbacks) == 0, let callbacks else { throw FloorError("nghttp2_session_callbacks_new failed") }
+        guard nghttp2_session_callbacks_new(&callbacks) == 0, let callbacks else {
+            throw FloorError("nghttp2_session_callbacks_new failed")
+        }
         defer { nghttp2_session_callbacks_del(callbacks) }
         nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks) { session, frame, _ in
             guard let session, let frame else { return 0 }
@@ -39,7 +41,9 @@ private final class NGHTTP2FloorHandler: ChannelInboundHandler {
             return NGHTTP2FloorHandler.answer(session, stream: header.stream_id)
         }
         var session: OpaquePointer?
-        guard nghttp2_session_server_new(&session, callbacks, nil) == 0, let session else { throw FloorError("nghttp2_session_server_new failed") }
+        guard nghttp2_session_server_new(&session, callbacks, nil) == 0, let session else {
+            throw FloorError("nghttp2_session_server_new failed")
+        }
         self.session = session
         // APNs' SETTINGS, and a connection window opened to 8 MiB at once, as the emulator does.
         var settings = [
@@ -73,8 +77,12 @@ private final class NGHTTP2FloorHandler: ChannelInboundHandler {
                 name.withUnsafeMutableBufferPointer { idName in
                     id.withUnsafeMutableBufferPointer { idValue in
                         var headers = [
-                            nghttp2_nv(name: statusName.baseAddress, value: okValue.baseAddress, namelen: statusName.count, valuelen: okValue.count, flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)),
-                            nghttp2_nv(name: idName.baseAddress, value: idValue.baseAddress, namelen: idName.count, valuelen: idValue.count, flags: UInt8(NGHTTP2_NV_FLAG_NO_INDEX.rawValue)),
+                            nghttp2_nv(
+                                name: statusName.baseAddress, value: okValue.baseAddress, namelen: statusName.count,
+                                valuelen: okValue.count, flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)),
+                            nghttp2_nv(
+                                name: idName.baseAddress, value: idValue.baseAddress, namelen: idName.count,
+                                valuelen: idValue.count, flags: UInt8(NGHTTP2_NV_FLAG_NO_INDEX.rawValue)),
                         ]
                         return nghttp2_submit_response(session, stream, &headers, headers.count, nil)
                     }

@@ -27,7 +27,9 @@ public enum APNsID {
     /// A new time-ordered (version 7, RFC 9562) UUID in lower case: the first 48 bits are
     /// `nowMillis`, the rest random. Identifiers made later sort later, so the store's index of
     /// them grows at one end instead of touching a random page per notification.
-    public static func timeOrdered<G: RandomNumberGenerator>(nowMillis: Int64, using generator: inout G, shard: Shard? = nil) -> String {
+    public static func timeOrdered<G: RandomNumberGenerator>(
+        nowMillis: Int64, using generator: inout G, shard: Shard? = nil
+    ) -> String {
         let high = UInt64(truncatingIfNeeded: nowMillis) << 16 | 0x7000 | ((generator.next() as UInt64) & 0x0FFF)  // version 7
         return self.format(high: high, low: self.variant(generator.next(), shard: shard))
     }

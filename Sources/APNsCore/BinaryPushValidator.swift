@@ -35,13 +35,16 @@ public struct BinaryPushValidator: Sendable {
         nowMillis: Int64,
         generateID: () -> String = { APNsID.random() }
     ) -> Result<(notification: Notification, aps: APSFacts?), BinaryRejection> {
-        func reject(_ status: BinaryStatus, _ detail: String) -> Result<(notification: Notification, aps: APSFacts?), BinaryRejection> {
+        func reject(
+            _ status: BinaryStatus, _ detail: String
+        ) -> Result<(notification: Notification, aps: APSFacts?), BinaryRejection> {
             .failure(BinaryRejection(status: status, identifier: request.identifier, detail: detail))
         }
 
         if request.token.isEmpty { return reject(.missingDeviceToken, "no device token") }
         guard request.token.count == Self.tokenSize, let token = DeviceToken(bytes: request.token) else {
-            return reject(.invalidTokenSize, "the token has \(request.token.count) bytes; the binary interface takes \(Self.tokenSize)")
+            return reject(
+                .invalidTokenSize, "the token has \(request.token.count) bytes; the binary interface takes \(Self.tokenSize)")
         }
         if let topic {
             if topic.isEmpty { return reject(.missingTopic, "the certificate names no topic") }
@@ -51,7 +54,8 @@ public struct BinaryPushValidator: Sendable {
         }
         if request.payload.isEmpty { return reject(.missingPayload, "no payload") }
         if request.payload.count > Self.maximumPayloadSize {
-            return reject(.invalidPayloadSize, "the payload has \(request.payload.count) bytes; the limit is \(Self.maximumPayloadSize)")
+            return reject(
+                .invalidPayloadSize, "the payload has \(request.payload.count) bytes; the limit is \(Self.maximumPayloadSize)")
         }
         var priority = Priority.immediate
         if let value = request.priority {
@@ -67,18 +71,18 @@ public struct BinaryPushValidator: Sendable {
         }
 
         let notification = Notification(
-                apnsID: generateID(),
-                uniqueID: generateID(),
-                token: token,
-                topic: topic,
-                pushType: .alert,
-                priority: priority,
-                expiration: request.expiry.map { Int64($0) },
-                collapseID: nil,
-                payload: request.payload,
-                receivedAt: nowMillis,
-                source: .binary
-            )
+            apnsID: generateID(),
+            uniqueID: generateID(),
+            token: token,
+            topic: topic,
+            pushType: .alert,
+            priority: priority,
+            expiration: request.expiry.map { Int64($0) },
+            collapseID: nil,
+            payload: request.payload,
+            receivedAt: nowMillis,
+            source: .binary
+        )
         return .success((notification, scan.aps))
     }
 }

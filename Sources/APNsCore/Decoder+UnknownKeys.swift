@@ -1,4 +1,3 @@
-
 extension Decoder {
     /// The first field of the object being decoded that `Keys` does not name (nil when there is
     /// none), and the names `Keys` has, for a message; each module throws its own error with them.

@@ -17,7 +17,8 @@ public struct DeviceToken: Hashable, Sendable, CustomStringConvertible {
     /// Parses the hex form used in `/3/device/<token>` (either case); `nil` when it is not
     /// even-length hex of an accepted size.
     public init?<S: StringProtocol>(hex: S) {
-        let parsed = hex.utf8.withContiguousStorageIfAvailable { DeviceToken(hexDigits: $0) } ?? DeviceToken(hexDigits: Array(hex.utf8))
+        let parsed =
+            hex.utf8.withContiguousStorageIfAvailable { DeviceToken(hexDigits: $0) } ?? DeviceToken(hexDigits: Array(hex.utf8))
         guard let parsed = parsed else { return nil }
         self = parsed
     }
@@ -66,7 +67,9 @@ public struct DeviceToken: Hashable, Sendable, CustomStringConvertible {
             rhs.bytes.withUnsafeBytes { right in
                 var offset = 0
                 while offset + 8 <= left.count {
-                    guard left.loadUnaligned(fromByteOffset: offset, as: UInt64.self) == right.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                    guard
+                        left.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                            == right.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
                     else { return false }
                     offset += 8
                 }

@@ -24,7 +24,8 @@ public enum JSONObjectValidator {
             var scanner = Scanner(bytes: buffer)
             scanner.skipWhitespace()
             guard scanner.peek() == UInt8(ascii: "{") else {
-                return Scan(problem: scanner.atEnd ? "no JSON value" : "the top-level value is not an object (offset \(scanner.offset))")
+                return Scan(
+                    problem: scanner.atEnd ? "no JSON value" : "the top-level value is not an object (offset \(scanner.offset))")
             }
             do {
                 try scanner.value(depth: 0, role: .top)
@@ -188,7 +189,9 @@ public enum JSONObjectValidator {
                 if pendingContinuation == 0 {
                     // Printable ASCII other than a quote or a backslash, the common case, in a tight loop.
                     var index = self.offset
-                    while index < self.bytes.count, case let plain = self.bytes[index], plain >= 0x20, plain < 0x80, plain != 0x22, plain != 0x5C {
+                    while index < self.bytes.count, case let plain = self.bytes[index], plain >= 0x20, plain < 0x80,
+                        plain != 0x22, plain != 0x5C
+                    {
                         index += 1
                     }
                     self.offset = index

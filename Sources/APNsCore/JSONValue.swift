@@ -52,7 +52,9 @@ public enum JSONValue: Sendable, Hashable {
         var offset = 0
 
         mutating func skipWhitespace() {
-            while self.offset < self.bytes.count, case let byte = self.bytes[self.offset], byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 {
+            while self.offset < self.bytes.count, case let byte = self.bytes[self.offset],
+                byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+            {
                 self.offset += 1
             }
         }
@@ -84,7 +86,9 @@ public enum JSONValue: Sendable, Hashable {
             if self.take(UInt8(ascii: "}")) { return .object(members) }
             repeat {
                 self.skipWhitespace()
-                guard let key = self.string(), self.take(UInt8(ascii: ":")), let value = self.value(depth: depth + 1) else { return nil }
+                guard let key = self.string(), self.take(UInt8(ascii: ":")), let value = self.value(depth: depth + 1) else {
+                    return nil
+                }
                 if members[key] == nil { members[key] = value }
             } while self.take(UInt8(ascii: ","))
             return self.take(UInt8(ascii: "}")) ? .object(members) : nil
@@ -103,7 +107,9 @@ public enum JSONValue: Sendable, Hashable {
 
         mutating func literal(_ word: String, _ value: JSONValue) -> JSONValue? {
             let expected = Array(word.utf8)
-            guard self.bytes.count - self.offset >= expected.count, Array(self.bytes[self.offset..<self.offset + expected.count]) == expected else { return nil }
+            guard self.bytes.count - self.offset >= expected.count,
+                Array(self.bytes[self.offset..<self.offset + expected.count]) == expected
+            else { return nil }
             self.offset += expected.count
             return value
         }
@@ -184,7 +190,9 @@ public enum JSONValue: Sendable, Hashable {
                 return self.take(close)
             default:
                 let start = self.offset
-                while self.offset < self.bytes.count, "+-.eE0123456789truefalsn".utf8.contains(self.bytes[self.offset]) { self.offset += 1 }
+                while self.offset < self.bytes.count, "+-.eE0123456789truefalsn".utf8.contains(self.bytes[self.offset]) {
+                    self.offset += 1
+                }
                 return self.offset > start
             }
         }
@@ -198,7 +206,9 @@ public enum JSONValue: Sendable, Hashable {
             self.offset += 1
             var scalars = String.UnicodeScalarView()
             var run = self.offset
-            func flush(_ end: Int) { scalars.append(contentsOf: String(decoding: self.bytes[run..<end], as: UTF8.self).unicodeScalars) }
+            func flush(_ end: Int) {
+                scalars.append(contentsOf: String(decoding: self.bytes[run..<end], as: UTF8.self).unicodeScalars)
+            }
             while self.offset < self.bytes.count {
                 let byte = self.bytes[self.offset]
                 if byte == UInt8(ascii: "\"") {
@@ -230,7 +240,8 @@ public enum JSONValue: Sendable, Hashable {
             case UInt8(ascii: "t"): return "\t"
             case UInt8(ascii: "u"):
                 guard let high = self.hex4() else { return nil }
-                if (0xD800..<0xDC00).contains(high), self.bytes.count - self.offset >= 6, self.bytes[self.offset] == UInt8(ascii: "\\"),
+                if (0xD800..<0xDC00).contains(high), self.bytes.count - self.offset >= 6,
+                    self.bytes[self.offset] == UInt8(ascii: "\\"),
                     self.bytes[self.offset + 1] == UInt8(ascii: "u")
                 {
                     let mark = self.offset

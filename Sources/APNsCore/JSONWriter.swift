@@ -11,7 +11,8 @@ public struct JSONWriter: Sendable {
         var value = value
         value.withUTF8 { utf8 in
             var start = 0
-            for index in utf8.indices where utf8[index] == UInt8(ascii: "\"") || utf8[index] == UInt8(ascii: "\\") || utf8[index] < 0x20 {
+            for index in utf8.indices
+            where utf8[index] == UInt8(ascii: "\"") || utf8[index] == UInt8(ascii: "\\") || utf8[index] < 0x20 {
                 self.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
                 self.escape(utf8[index])
                 start = index + 1

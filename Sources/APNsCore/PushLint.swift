@@ -1,4 +1,3 @@
-
 /// The lint of an accepted notification: a pure function of it, so the journal can show the same
 /// warnings the provider got in `apns-emulator-warning`.
 public enum PushLint {
@@ -20,13 +19,23 @@ public enum PushLint {
         var warnings: [PushWarning] = []
         let type = notification.pushType
         if type == .background && notification.priority == .immediate {
-            warnings.append(.init("background-priority", "a background push at priority 10 is accepted, but devices may not wake the app for it; send apns-priority 5"))
+            warnings.append(
+                .init(
+                    "background-priority",
+                    "a background push at priority 10 is accepted, but devices may not wake the app for it; send apns-priority 5")
+            )
         }
         if let suffix = Self.topicSuffixes[type], let topic = notification.topic, !topic.hasSuffix(suffix) {
-            warnings.append(.init("topic-suffix", "a \(type) push goes to the topic <bundle id>\(suffix); \(topic) is not one, so no \(type) token belongs to it"))
+            warnings.append(
+                .init(
+                    "topic-suffix",
+                    "a \(type) push goes to the topic <bundle id>\(suffix); \(topic) is not one, so no \(type) token belongs to it"
+                ))
         }
         guard let aps else {
-            if type == .alert { warnings.append(.init("alert-without-alert", "an alert push without an aps dictionary shows nothing")) }
+            if type == .alert {
+                warnings.append(.init("alert-without-alert", "an alert push without an aps dictionary shows nothing"))
+            }
             return warnings
         }
         warnings += Self.lint(aps, type: type, priority: notification.priority)
@@ -38,27 +47,43 @@ public enum PushLint {
         if type == .alert && !aps.alertShows && !aps.hasSound && !aps.hasBadge {
             warnings.append(
                 aps.contentAvailable
-                    ? .init("alert-without-alert", "a push with only content-available is a background push: send apns-push-type background and apns-priority 5")
+                    ? .init(
+                        "alert-without-alert",
+                        "a push with only content-available is a background push: send apns-push-type background and apns-priority 5"
+                    )
                     : .init("alert-without-alert", "an alert push with no alert, sound or badge shows nothing")
             )
         }
         if aps.contentAvailable && aps.alertShows && priority != .immediate {
-            warnings.append(.init("alert-priority", "an alert at priority \(priority.rawValue) may be delayed or grouped; alerts go at priority 10"))
+            warnings.append(
+                .init(
+                    "alert-priority",
+                    "an alert at priority \(priority.rawValue) may be delayed or grouped; alerts go at priority 10"))
         }
         if aps.mutableContent && !aps.alertShows {
-            warnings.append(.init("mutable-content-without-alert", "mutable-content without an alert: the notification service extension only runs for alerts"))
+            warnings.append(
+                .init(
+                    "mutable-content-without-alert",
+                    "mutable-content without an alert: the notification service extension only runs for alerts"))
         }
         if type == .liveactivity {
             let missing = [("timestamp", aps.hasTimestamp), ("event", aps.hasEvent)].filter { !$0.1 }.map(\.0)
             if !missing.isEmpty {
-                warnings.append(.init("liveactivity-fields", "a Live Activity push needs \(missing.joined(separator: " and ")) in aps; the device ignores it without"))
+                warnings.append(
+                    .init(
+                        "liveactivity-fields",
+                        "a Live Activity push needs \(missing.joined(separator: " and ")) in aps; the device ignores it without"))
             }
         }
         if let badge = aps.badBadge {
             warnings.append(.init("badge-not-number", "badge must be a whole number; the device ignores \(Self.describe(badge))"))
         }
         if let name = aps.soundWithoutExtension {
-            warnings.append(.init("sound-extension", "sound \"\(Self.short(name))\" has no file extension; the device plays the default sound unless the app bundles a file of exactly that name"))
+            warnings.append(
+                .init(
+                    "sound-extension",
+                    "sound \"\(Self.short(name))\" has no file extension; the device plays the default sound unless the app bundles a file of exactly that name"
+                ))
         }
         return warnings
     }

@@ -40,7 +40,8 @@ public struct PushValidator: Sendable {
     ) -> Result<(notification: Notification, aps: APSFacts?), Rejection> {
         let suppliedID = request.apnsID.flatMap { APNsID.isCanonical($0) ? $0 : nil }
         let apnsID = suppliedID ?? generateID()
-        func reject(_ reason: Reason, _ detail: String? = nil) -> Result<(notification: Notification, aps: APSFacts?), Rejection> {
+        func reject(_ reason: Reason, _ detail: String? = nil) -> Result<(notification: Notification, aps: APSFacts?), Rejection>
+        {
             .failure(Rejection(reason: reason, apnsID: apnsID, detail: detail))
         }
 
@@ -75,18 +76,18 @@ public struct PushValidator: Sendable {
         }
 
         let notification = Notification(
-                apnsID: apnsID,
-                uniqueID: generateID(),
-                token: token,
-                topic: fields.topic,
-                pushType: pushType,
-                priority: fields.priority,
-                expiration: fields.expiration,
-                collapseID: fields.collapseID,
-                payload: request.body,
-                receivedAt: nowMillis,
-                source: source
-            )
+            apnsID: apnsID,
+            uniqueID: generateID(),
+            token: token,
+            topic: fields.topic,
+            pushType: pushType,
+            priority: fields.priority,
+            expiration: fields.expiration,
+            collapseID: fields.collapseID,
+            payload: request.body,
+            receivedAt: nowMillis,
+            source: source
+        )
         return .success((notification, scan.aps))
     }
 
@@ -155,7 +156,8 @@ public struct PushValidator: Sendable {
             return .failure(Refusal(.badCollapseId))
         }
 
-        return .success(Fields(pushType: pushType, priority: priority, expiration: expiration, topic: topic, collapseID: collapseID))
+        return .success(
+            Fields(pushType: pushType, priority: priority, expiration: expiration, topic: topic, collapseID: collapseID))
     }
 
     /// Reads the device token out of `/3/device/<token>`. Works on UTF-8 bytes, not characters:
@@ -165,7 +167,9 @@ public struct PushValidator: Sendable {
         return path.withUTF8 { bytes -> Result<DeviceToken, Reason> in
             let prefix: StaticString = "/3/device/"
             let length = prefix.utf8CodeUnitCount
-            guard bytes.count >= length, bytes.prefix(length).elementsEqual(UnsafeBufferPointer(start: prefix.utf8Start, count: length)) else {
+            guard bytes.count >= length,
+                bytes.prefix(length).elementsEqual(UnsafeBufferPointer(start: prefix.utf8Start, count: length))
+            else {
                 return .failure(.badPath)
             }
             var rest = UnsafeBufferPointer(rebasing: bytes[length...])

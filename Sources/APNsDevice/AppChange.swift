@@ -11,7 +11,10 @@ public struct AppChange: Hashable, Sendable {
     /// when it reads the app, until settings are written (which take it in).
     public var broadcast: AppBroadcastDelta?
 
-    public init(install: AppInstall, settings: AppModel?, added: [DeliveredNotification], removed: [DeliveredNotification], broadcast: AppBroadcastDelta? = nil) {
+    public init(
+        install: AppInstall, settings: AppModel?, added: [DeliveredNotification], removed: [DeliveredNotification],
+        broadcast: AppBroadcastDelta? = nil
+    ) {
         self.install = install
         self.broadcast = broadcast
         self.settings = settings

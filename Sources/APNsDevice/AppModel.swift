@@ -47,7 +47,9 @@ public struct AppModel: Hashable, Sendable, Codable {
     /// Every field may be missing (a record written by an earlier version): it keeps its default.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        func field<T: Decodable>(_ key: CodingKeys, _ fallback: T) throws -> T { try container.decodeIfPresent(T.self, forKey: key) ?? fallback }
+        func field<T: Decodable>(_ key: CodingKeys, _ fallback: T) throws -> T {
+            try container.decodeIfPresent(T.self, forKey: key) ?? fallback
+        }
         self.authorization = try field(.authorization, Authorization.notDetermined)
         self.categories = try field(.categories, [])
         self.appState = try field(.appState, .notRunning)
@@ -74,7 +76,8 @@ public struct AppModel: Hashable, Sendable, Codable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case authorization, categories, appState, foregroundOptions, alertStyle, language, timeZone, strings, sounds, badge, delivered, pending, locationAuthorization, location
+        case authorization, categories, appState, foregroundOptions, alertStyle, language, timeZone, strings, sounds, badge,
+            delivered, pending, locationAuthorization, location
         case activityTypes, liveActivitiesEnabled, frequentUpdates, iosVersion, pushToStartToken, activities, activityBudget
         case widgetPushes, controlPushes
     }
@@ -95,7 +98,9 @@ public struct AppModel: Hashable, Sendable, Codable {
         for (index, category) in categories.enumerated() {
             try category.validate(at: "categories[\(index)]")
             guard seen.insert(category.identifier).inserted else {
-                throw DeviceModelError(.invalid, field: "categories[\(index)].identifier", "two categories are named \(category.identifier); each must be unique")
+                throw DeviceModelError(
+                    .invalid, field: "categories[\(index)].identifier",
+                    "two categories are named \(category.identifier); each must be unique")
             }
         }
     }

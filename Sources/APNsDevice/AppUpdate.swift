@@ -45,10 +45,12 @@ public struct AppUpdate: Hashable, Sendable, Decodable {
         self.badge = badge
     }
 
-    public static let example = #"{"authorization": {"status": "authorized", "alert": true, "sound": true, "badge": true}, "appState": "background"}"#
+    public static let example =
+        #"{"authorization": {"status": "authorized", "alert": true, "sound": true, "badge": true}, "appState": "background"}"#
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case authorization, categories, appState, foregroundOptions, alertStyle, language, timeZone, locationAuthorization, strings, sounds, badge
+        case authorization, categories, appState, foregroundOptions, alertStyle, language, timeZone, locationAuthorization,
+            strings, sounds, badge
         case activityTypes, liveActivitiesEnabled, frequentUpdates, iosVersion
         case widgetPushBudget, controlPushBudget
     }
@@ -82,7 +84,9 @@ public struct AppUpdate: Hashable, Sendable, Decodable {
     }
 
     /// An enumeration's name, refused with the names it may be.
-    private static func decodeName<T: RawRepresentable & CaseIterable>(_ type: T.Type, _ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys) throws -> T? where T.RawValue == String {
+    private static func decodeName<T: RawRepresentable & CaseIterable>(
+        _ type: T.Type, _ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys
+    ) throws -> T? where T.RawValue == String {
         guard let name = try container.decodeIfPresent(String.self, forKey: key) else { return nil }
         guard let value = T(rawValue: name) else {
             let names = T.allCases.map(\.rawValue).joined(separator: ", ")
@@ -98,18 +102,26 @@ public struct AppUpdate: Hashable, Sendable, Decodable {
             throw DeviceModelError(.invalid, field: "language", "language must be a BCP 47 identifier such as en or fr-CA")
         }
         if let timeZone, TimeZone(identifier: timeZone) == nil {
-            throw DeviceModelError(.invalid, field: "timeZone", "\(timeZone) is not a time zone (use an IANA name such as Europe/Paris)")
+            throw DeviceModelError(
+                .invalid, field: "timeZone", "\(timeZone) is not a time zone (use an IANA name such as Europe/Paris)")
         }
-        if let badge, !(0...Int(Int32.max)).contains(badge) { throw DeviceModelError(.invalid, field: "badge", "badge must be 0 to \(Int32.max)") }
+        if let badge, !(0...Int(Int32.max)).contains(badge) {
+            throw DeviceModelError(.invalid, field: "badge", "badge must be 0 to \(Int32.max)")
+        }
         for (name, seconds) in self.sounds ?? [:] {
             guard !name.isEmpty else { throw DeviceModelError(.invalid, field: "sounds", "a sound needs a file name") }
-            guard seconds.isFinite, seconds >= 0 else { throw DeviceModelError(.invalid, field: "sounds.\(name)", "the duration of \(name) must be a number of seconds, 0 or more") }
+            guard seconds.isFinite, seconds >= 0 else {
+                throw DeviceModelError(
+                    .invalid, field: "sounds.\(name)", "the duration of \(name) must be a number of seconds, 0 or more")
+            }
         }
         if let iosVersion, IOSVersion(iosVersion) == nil {
-            throw DeviceModelError(.invalid, field: "iosVersion", "iosVersion \(iosVersion) is not a version such as 17.2 or 18.0")
+            throw DeviceModelError(
+                .invalid, field: "iosVersion", "iosVersion \(iosVersion) is not a version such as 17.2 or 18.0")
         }
         for name in (self.activityTypes ?? [:]).keys where name.isEmpty || name.utf8.count > ActivityType.longestName {
-            throw DeviceModelError(.invalid, field: "activityTypes", "an activity type needs a name of 1 to \(ActivityType.longestName) bytes")
+            throw DeviceModelError(
+                .invalid, field: "activityTypes", "an activity type needs a name of 1 to \(ActivityType.longestName) bytes")
         }
     }
 

@@ -44,7 +44,9 @@ public struct Authorization: Hashable, Sendable, Codable {
                 case "alert": options.insert(.alert)
                 case "sound": options.insert(.sound)
                 case "badge": options.insert(.badge)
-                default: throw DeviceModelError(.invalid, field: "options", "\(name) is not an interaction type; use alert, sound, badge")
+                default:
+                    throw DeviceModelError(
+                        .invalid, field: "options", "\(name) is not an interaction type; use alert, sound, badge")
                 }
             }
             self = options
@@ -76,14 +78,18 @@ public struct Authorization: Hashable, Sendable, Codable {
     /// the user may have changed in Settings since.
     public func request(_ options: Options, userAllows: Bool) -> Answer {
         guard self.status == .notDetermined else {
-            let granted = self.status == .authorized
+            let granted =
+                self.status == .authorized
                 && (!options.contains(.alert) || self.alert)
                 && (!options.contains(.sound) || self.sound)
                 && (!options.contains(.badge) || self.badge)
             return Answer(authorization: self, granted: granted, prompted: false)
         }
-        let saved = userAllows
-            ? Authorization(status: .authorized, alert: options.contains(.alert), sound: options.contains(.sound), badge: options.contains(.badge))
+        let saved =
+            userAllows
+            ? Authorization(
+                status: .authorized, alert: options.contains(.alert), sound: options.contains(.sound),
+                badge: options.contains(.badge))
             : Authorization(status: .denied)
         return Answer(authorization: saved, granted: userAllows, prompted: true)
     }

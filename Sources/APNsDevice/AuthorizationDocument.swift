@@ -12,7 +12,9 @@ struct AuthorizationDocument: Decodable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let name = try container.decode(String.self, forKey: .status)
         guard let status = Authorization.Status(rawValue: name) else {
-            throw DeviceModelError(.invalid, field: "authorization.status", "authorization.status \(name) is not one of notDetermined, denied, authorized")
+            throw DeviceModelError(
+                .invalid, field: "authorization.status",
+                "authorization.status \(name) is not one of notDetermined, denied, authorized")
         }
         guard status == .authorized else {
             self.authorization = Authorization(status: status)

@@ -13,5 +13,8 @@ public struct DeliveredNotification: Hashable, Sendable, Codable {
         self.presentation = presentation
     }
 
-    private enum CodingKeys: String, CodingKey { case uniqueID = "uniqueId", presentedAt, presentation, requestIdentifier }
+    private enum CodingKeys: String, CodingKey {
+        case uniqueID = "uniqueId"
+        case presentedAt, presentation, requestIdentifier
+    }
 }

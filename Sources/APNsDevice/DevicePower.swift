@@ -39,7 +39,8 @@ public struct DevicePower: Hashable, Sendable {
     /// an unknown member or a value that is not a boolean is refused with what was wrong.
     public mutating func apply(_ document: [UInt8]) throws(DeviceModelError) {
         guard case .object(let members)? = JSONValue.parse(document) else {
-            throw DeviceModelError(.invalid, field: "power", "a power document is a JSON object with any of online, lowPowerMode, locked")
+            throw DeviceModelError(
+                .invalid, field: "power", "a power document is a JSON object with any of online, lowPowerMode, locked")
         }
         var changed = self
         for (key, value) in members {
@@ -51,7 +52,8 @@ public struct DevicePower: Hashable, Sendable {
             case "lowPowerMode": changed.lowPowerMode = flag
             case "locked": changed.locked = flag
             default:
-                throw DeviceModelError(.invalid, field: key, "unknown member \(key): a power document has online, lowPowerMode and locked")
+                throw DeviceModelError(
+                    .invalid, field: key, "unknown member \(key): a power document has online, lowPowerMode and locked")
             }
         }
         self = changed

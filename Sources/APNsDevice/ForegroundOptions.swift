@@ -28,7 +28,9 @@ public struct ForegroundOptions: Hashable, Sendable, Codable {
             case "sound": self.sound = true
             case "badge": self.badge = true
             case "alert": (self.banner, self.list) = (true, true)
-            default: throw DeviceModelError(.invalid, field: "foregroundOptions", "\(name) is not a presentation option; use banner, list, sound, badge")
+            default:
+                throw DeviceModelError(
+                    .invalid, field: "foregroundOptions", "\(name) is not a presentation option; use banner, list, sound, badge")
             }
         }
     }

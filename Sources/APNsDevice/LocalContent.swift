@@ -18,8 +18,13 @@ public struct LocalContent: Hashable, Sendable, Codable {
     /// The app's own data, as a JSON object's text.
     public var userInfo: String?
 
-    public init(title: String? = nil, subtitle: String? = nil, body: String? = nil, sound: String? = nil, badge: Int? = nil, categoryIdentifier: String? = nil) {
-        (self.title, self.subtitle, self.body, self.sound, self.badge, self.categoryIdentifier) = (title, subtitle, body, sound, badge, categoryIdentifier)
+    public init(
+        title: String? = nil, subtitle: String? = nil, body: String? = nil, sound: String? = nil, badge: Int? = nil,
+        categoryIdentifier: String? = nil
+    ) {
+        (self.title, self.subtitle, self.body, self.sound, self.badge, self.categoryIdentifier) = (
+            title, subtitle, body, sound, badge, categoryIdentifier
+        )
     }
 
     /// The content as a remote notification's payload, so that it is presented the same way

@@ -56,7 +56,9 @@ extension AppModel {
                 continue
             }
             due.append(request)
-            if request.trigger.repeats, let next = request.trigger.nextFire(after: now, scheduledAt: request.scheduledAt, deviceTimeZone: deviceTimeZone) {
+            if request.trigger.repeats,
+                let next = request.trigger.nextFire(after: now, scheduledAt: request.scheduledAt, deviceTimeZone: deviceTimeZone)
+            {
                 request.nextFireAt = next
                 kept.append(request)
             }
@@ -76,7 +78,8 @@ extension AppModel {
         let zone = self.deviceTimeZone
         for index in self.pending.indices {
             guard case .calendar(_, nil, _) = self.pending[index].trigger else { continue }
-            self.pending[index].nextFireAt = self.pending[index].trigger.nextFire(after: now, scheduledAt: self.pending[index].scheduledAt, deviceTimeZone: zone)
+            self.pending[index].nextFireAt = self.pending[index].trigger.nextFire(
+                after: now, scheduledAt: self.pending[index].scheduledAt, deviceTimeZone: zone)
         }
     }
 }
@@ -93,7 +96,9 @@ extension AppModel {
             guard case .location(let region, let repeats) = request.trigger else { return false }
             let wasInside = from.map { region.contains(latitude: $0.latitude, longitude: $0.longitude) } ?? false
             let isInside = region.contains(latitude: point.latitude, longitude: point.longitude)
-            guard (!wasInside && isInside && region.notifyOnEntry) || (wasInside && !isInside && region.notifyOnExit) else { return false }
+            guard (!wasInside && isInside && region.notifyOnEntry) || (wasInside && !isInside && region.notifyOnExit) else {
+                return false
+            }
             fired.append(request)
             return !repeats
         }

@@ -34,7 +34,10 @@ public struct NotificationAction: Hashable, Sendable, Codable {
     public static let defaultIdentifier = "default"
     public static let dismissIdentifier = "dismiss"
 
-    public init(identifier: String, title: String, foreground: Bool = false, destructive: Bool = false, authenticationRequired: Bool = false, textInput: TextInput? = nil) {
+    public init(
+        identifier: String, title: String, foreground: Bool = false, destructive: Bool = false,
+        authenticationRequired: Bool = false, textInput: TextInput? = nil
+    ) {
         self.identifier = identifier
         self.title = title
         self.foreground = foreground
@@ -46,7 +49,8 @@ public struct NotificationAction: Hashable, Sendable, Codable {
     /// The options may also be flags (`"foreground": true`), and a text-input action may be
     /// given as UserNotifications spells it (`textInputButtonTitle`, `textInputPlaceholder`).
     private enum CodingKeys: String, CodingKey, CaseIterable {
-        case identifier, title, options, textInput, foreground, destructive, authenticationRequired, textInputButtonTitle, textInputPlaceholder
+        case identifier, title, options, textInput, foreground, destructive, authenticationRequired, textInputButtonTitle,
+            textInputPlaceholder
     }
     private static let optionNames = ["foreground", "destructive", "authenticationRequired"]
 
@@ -57,7 +61,9 @@ public struct NotificationAction: Hashable, Sendable, Codable {
         self.title = try container.decode(String.self, forKey: .title)
         let options = try container.decodeIfPresent([String].self, forKey: .options) ?? []
         for option in options where !Self.optionNames.contains(option) {
-            throw DeviceModelError(.invalid, field: decoder.fieldPath + ".options", "\(option) is not an action option; use \(Self.optionNames.joined(separator: ", "))")
+            throw DeviceModelError(
+                .invalid, field: decoder.fieldPath + ".options",
+                "\(option) is not an action option; use \(Self.optionNames.joined(separator: ", "))")
         }
         func flag(_ key: CodingKeys) throws -> Bool {
             try options.contains(key.stringValue) || container.decodeIfPresent(Bool.self, forKey: key) == true

@@ -10,7 +10,9 @@ public struct NotificationCategory: Hashable, Sendable, Codable {
     /// Whether the app is told when the user dismisses the notification.
     public var customDismissAction: Bool
 
-    public init(identifier: String, actions: [NotificationAction] = [], minimalActions: [String]? = nil, customDismissAction: Bool = false) {
+    public init(
+        identifier: String, actions: [NotificationAction] = [], minimalActions: [String]? = nil, customDismissAction: Bool = false
+    ) {
         self.identifier = identifier
         self.actions = actions
         self.minimalActions = minimalActions
@@ -33,21 +35,35 @@ public struct NotificationCategory: Hashable, Sendable, Codable {
     /// Refuses a category that cannot be: no identifier, two actions with one identifier, an
     /// action without identifier or title, a minimal-context entry naming no action.
     public func validate(at field: String) throws(DeviceModelError) {
-        guard !self.identifier.isEmpty else { throw DeviceModelError(.invalid, field: "\(field).identifier", "a category needs an identifier") }
+        guard !self.identifier.isEmpty else {
+            throw DeviceModelError(.invalid, field: "\(field).identifier", "a category needs an identifier")
+        }
         var seen: Set<String> = []
         for (index, action) in self.actions.enumerated() {
             let at = "\(field).actions[\(index)]"
-            guard !action.identifier.isEmpty else { throw DeviceModelError(.invalid, field: "\(at).identifier", "an action needs an identifier") }
-            guard !action.title.isEmpty else { throw DeviceModelError(.invalid, field: "\(at).title", "action \(action.identifier) needs a title (its button's text)") }
-            guard action.identifier != NotificationAction.defaultIdentifier, action.identifier != NotificationAction.dismissIdentifier else {
-                throw DeviceModelError(.invalid, field: "\(at).identifier", "\(action.identifier) is the name of the system's own response; choose another identifier")
+            guard !action.identifier.isEmpty else {
+                throw DeviceModelError(.invalid, field: "\(at).identifier", "an action needs an identifier")
+            }
+            guard !action.title.isEmpty else {
+                throw DeviceModelError(
+                    .invalid, field: "\(at).title", "action \(action.identifier) needs a title (its button's text)")
+            }
+            guard action.identifier != NotificationAction.defaultIdentifier,
+                action.identifier != NotificationAction.dismissIdentifier
+            else {
+                throw DeviceModelError(
+                    .invalid, field: "\(at).identifier",
+                    "\(action.identifier) is the name of the system's own response; choose another identifier")
             }
             guard seen.insert(action.identifier).inserted else {
-                throw DeviceModelError(.invalid, field: "\(at).identifier", "category \(self.identifier) has two actions named \(action.identifier)")
+                throw DeviceModelError(
+                    .invalid, field: "\(at).identifier", "category \(self.identifier) has two actions named \(action.identifier)")
             }
         }
         for (index, name) in (self.minimalActions ?? []).enumerated() where !seen.contains(name) {
-            throw DeviceModelError(.invalid, field: "\(field).minimalActions[\(index)]", "category \(self.identifier) has no action \(name) to show in the minimal context")
+            throw DeviceModelError(
+                .invalid, field: "\(field).minimalActions[\(index)]",
+                "category \(self.identifier) has no action \(name) to show in the minimal context")
         }
     }
 
@@ -66,9 +82,12 @@ public struct NotificationCategory: Hashable, Sendable, Codable {
         _ = try container.decodeIfPresent([String].self, forKey: .intentIdentifiers)
         let options = try container.decodeIfPresent([String].self, forKey: .options) ?? []
         for option in options where option != "customDismissAction" {
-            throw DeviceModelError(.invalid, field: decoder.fieldPath + ".options", "\(option) is not a category option; use customDismissAction")
+            throw DeviceModelError(
+                .invalid, field: decoder.fieldPath + ".options", "\(option) is not a category option; use customDismissAction")
         }
-        self.customDismissAction = try options.contains("customDismissAction") || container.decodeIfPresent(Bool.self, forKey: .customDismissAction) == true
+        self.customDismissAction =
+            try options.contains("customDismissAction")
+            || container.decodeIfPresent(Bool.self, forKey: .customDismissAction) == true
     }
 
     public func encode(to encoder: any Encoder) throws {

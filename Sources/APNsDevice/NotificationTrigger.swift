@@ -26,21 +26,32 @@ public enum NotificationTrigger: Hashable, Sendable {
     public func validate() throws(DeviceModelError) {
         switch self {
         case .timeInterval(let seconds, let repeats):
-            guard seconds.isFinite, seconds > 0, seconds <= 1e9 else { throw DeviceModelError(.invalid, field: "trigger.seconds", "seconds must be more than 0 and at most 1e9") }
+            guard seconds.isFinite, seconds > 0, seconds <= 1e9 else {
+                throw DeviceModelError(.invalid, field: "trigger.seconds", "seconds must be more than 0 and at most 1e9")
+            }
             if repeats, seconds < Self.shortestRepeatingInterval {
-                throw DeviceModelError(.invalid, field: "trigger.seconds", "a repeating interval must be at least 60 seconds (iOS refuses less)")
+                throw DeviceModelError(
+                    .invalid, field: "trigger.seconds", "a repeating interval must be at least 60 seconds (iOS refuses less)")
             }
         case .calendar(let components, let timeZone, _):
-            guard !components.isEmpty else { throw DeviceModelError(.invalid, field: "trigger.dateComponents", "dateComponents needs at least one of year, month, day, hour, minute, second, weekday") }
+            guard !components.isEmpty else {
+                throw DeviceModelError(
+                    .invalid, field: "trigger.dateComponents",
+                    "dateComponents needs at least one of year, month, day, hour, minute, second, weekday")
+            }
             if let problem = components.problem { throw DeviceModelError(.invalid, field: "trigger.dateComponents", problem) }
             if let timeZone, TimeZone(identifier: timeZone) == nil {
-                throw DeviceModelError(.invalid, field: "trigger.timeZone", "\(timeZone) is not a time zone (use an IANA name such as Europe/Paris)")
+                throw DeviceModelError(
+                    .invalid, field: "trigger.timeZone", "\(timeZone) is not a time zone (use an IANA name such as Europe/Paris)")
             }
         case .location(let region, _):
             guard (-90...90).contains(region.latitude), (-180...180).contains(region.longitude) else {
                 throw DeviceModelError(.invalid, field: "trigger.latitude", "latitude is -90 to 90 and longitude -180 to 180")
             }
-            guard region.radius > 0, region.radius <= 1e7 else { throw DeviceModelError(.invalid, field: "trigger.radius", "radius must be more than 0 and at most 10,000 km (1e7 metres)") }
+            guard region.radius > 0, region.radius <= 1e7 else {
+                throw DeviceModelError(
+                    .invalid, field: "trigger.radius", "radius must be more than 0 and at most 10,000 km (1e7 metres)")
+            }
         }
     }
 
@@ -68,7 +79,8 @@ public enum NotificationTrigger: Hashable, Sendable {
             // has never fires.
             var start = Date(timeIntervalSince1970: Double(after) / 1000)
             for _ in 0..<Self.dateSearchLimit {
-                guard let date = calendar.nextDate(after: start, matching: components.dateComponents, matchingPolicy: .nextTime) else { return nil }
+                guard let date = calendar.nextDate(after: start, matching: components.dateComponents, matchingPolicy: .nextTime)
+                else { return nil }
                 if components.sameDay(as: calendar.dateComponents([.year, .month, .day, .weekday], from: date)) {
                     return Int64((date.timeIntervalSince1970 * 1000).rounded())
                 }
@@ -111,7 +123,8 @@ extension NotificationTrigger: Codable {
             )
             self = .location(region, repeats: repeats)
         case let other:
-            throw DeviceModelError(.invalid, field: "trigger.type", "trigger type \(other) is not timeInterval, calendar or location")
+            throw DeviceModelError(
+                .invalid, field: "trigger.type", "trigger type \(other) is not timeInterval, calendar or location")
         }
     }
 

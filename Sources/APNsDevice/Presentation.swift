@@ -43,7 +43,9 @@ public struct Presentation: Hashable, Sendable, Codable {
     public init() {}
 
     enum CodingKeys: String, CodingKey {
-        case shown, style, title, subtitle, body, sound, badge, category, threadID = "threadId", actions, minimalActions, suppressed,
+        case shown, style, title, subtitle, body, sound, badge, category
+        case threadID = "threadId"
+        case actions, minimalActions, suppressed,
             silent, localized, appNotified, notes, notificationsDisabled, wake
     }
 
@@ -85,7 +87,9 @@ public struct Presentation: Hashable, Sendable, Codable {
         self.actions = try container.decode([NotificationAction].self, forKey: .actions)
         self.minimalActions = try container.decode([NotificationAction].self, forKey: .minimalActions)
         let suppressed = try container.decode([String: String].self, forKey: .suppressed)
-        self.suppressed = ["alert", "sound", "badge"].compactMap { what in suppressed[what].map { Suppression(what: what, reason: $0) } }
+        self.suppressed = ["alert", "sound", "badge"].compactMap { what in
+            suppressed[what].map { Suppression(what: what, reason: $0) }
+        }
         self.silent = try container.decode(Bool.self, forKey: .silent)
         self.localized = try container.decode([LocalizedText].self, forKey: .localized)
         self.appNotified = try container.decode(Bool.self, forKey: .appNotified)

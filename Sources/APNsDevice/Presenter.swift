@@ -5,7 +5,8 @@ import APNsCore
 public enum Presenter {
     /// Presents `payload` (the notification's JSON object) to `app`; returns the presentation and
     /// the app afterwards (its badge, Notification Center).
-    public static func present(payload: [UInt8], uniqueID: String, at millis: Int64, to app: AppModel) -> (Presentation, AppModel) {
+    public static func present(payload: [UInt8], uniqueID: String, at millis: Int64, to app: AppModel) -> (Presentation, AppModel)
+    {
         let aps = JSONValue.member("aps", ofObjectIn: payload) ?? .object([:])
         var app = app
         var presentation = Presentation()
@@ -19,7 +20,9 @@ public enum Presenter {
             // is in the foreground; nothing else happens.
             presentation.silent = true
             presentation.appNotified = contentAvailable || app.appState == .foreground
-            if !presentation.appNotified { presentation.notes.append("nothing to show, play or badge, and no content-available to wake the app") }
+            if !presentation.appNotified {
+                presentation.notes.append("nothing to show, play or badge, and no content-available to wake the app")
+            }
             return (presentation, app)
         }
         let foreground = app.appState == .foreground
@@ -34,7 +37,8 @@ public enum Presenter {
                 presentation.suppressed.append(Suppression(what: "alert", reason: reason))
             } else {
                 presentation.shown = true
-                presentation.style = foreground ? (app.foregroundOptions.banner ? .banner : .none) : PresentationStyle(app.alertStyle)
+                presentation.style =
+                    foreground ? (app.foregroundOptions.banner ? .banner : .none) : PresentationStyle(app.alertStyle)
                 Self.offerActions(aps: aps, app: app, into: &presentation)
             }
         }
@@ -62,7 +66,9 @@ public enum Presenter {
     }
 
     /// What the payload asks for, its texts localised into `presentation`.
-    private static func content(of aps: JSONValue, app: AppModel, into presentation: inout Presentation) -> (hasAlert: Bool, sound: String?, badge: Int?, texts: (String?, String?, String?)) {
+    private static func content(
+        of aps: JSONValue, app: AppModel, into presentation: inout Presentation
+    ) -> (hasAlert: Bool, sound: String?, badge: Int?, texts: (String?, String?, String?)) {
         let localizer = Localizer(strings: app.strings, language: app.language)
         var texts: (String?, String?, String?) = (nil, nil, nil)
         switch aps["alert"] {
@@ -88,11 +94,12 @@ public enum Presenter {
         }
         let hasAlert = [texts.0, texts.1, texts.2].contains { !($0 ?? "").isEmpty }
         if hasAlert { (presentation.title, presentation.subtitle, presentation.body) = texts }
-        let sound: String? = switch aps["sound"] {
-        case .string(let name) where !name.isEmpty: name
-        case .object: aps["sound"]?["name"]?.string
-        default: nil
-        }
+        let sound: String? =
+            switch aps["sound"] {
+            case .string(let name) where !name.isEmpty: name
+            case .object: aps["sound"]?["name"]?.string
+            default: nil
+            }
         let badge = aps["badge"]?.number.flatMap { $0 >= 0 && $0 == $0.rounded() && $0 < 1e9 ? Int($0) : nil }
         return (hasAlert, sound, badge, texts)
     }

@@ -17,7 +17,9 @@ public enum PushWake {
         [.widgets, .controls, .pushtotalk, .location, .complication, .fileprovider, .mdm].contains(pushType)
     }
 
-    public static func wake(pushType: PushType, payload: [UInt8], priority: Priority, at millis: Int64, app: AppModel) -> (Presentation, AppModel) {
+    public static func wake(
+        pushType: PushType, payload: [UInt8], priority: Priority, at millis: Int64, app: AppModel
+    ) -> (Presentation, AppModel) {
         let aps = JSONValue.member("aps", ofObjectIn: payload) ?? .object([:])
         var app = app
         var presentation = Presentation()
@@ -25,21 +27,30 @@ public enum PushWake {
         let outcome: WakeOutcome
         switch pushType {
         case .widgets:
-            outcome = Self.reload(&app.widgetPushes, "widgets", "WidgetKit reloads the app's widget timelines", aps: aps, at: millis, app: app, pushType: pushType)
+            outcome = Self.reload(
+                &app.widgetPushes, "widgets", "WidgetKit reloads the app's widget timelines", aps: aps, at: millis, app: app,
+                pushType: pushType)
         case .controls:
-            outcome = Self.reload(&app.controlPushes, "controls", "the app's controls reload their values", aps: aps, at: millis, app: app, pushType: pushType)
+            outcome = Self.reload(
+                &app.controlPushes, "controls", "the app's controls reload their values", aps: aps, at: millis, app: app,
+                pushType: pushType)
         case .pushtotalk:
             outcome = Self.pushToTalk(payload: payload, aps: aps, priority: priority)
         case .location:
             outcome = Self.location(app)
         case .complication:
-            outcome = WakeOutcome(pushType: "complication", target: "complication", outcome: "woken", detail: "PushKit hands the payload to the watch app's complication, which updates its data")
+            outcome = WakeOutcome(
+                pushType: "complication", target: "complication", outcome: "woken",
+                detail: "PushKit hands the payload to the watch app's complication, which updates its data")
         case .fileprovider:
-            outcome = WakeOutcome(pushType: "fileprovider", target: "fileProviderExtension", outcome: "woken", detail: "the file provider extension is told its content changed and enumerates again")
+            outcome = WakeOutcome(
+                pushType: "fileprovider", target: "fileProviderExtension", outcome: "woken",
+                detail: "the file provider extension is told its content changed and enumerates again")
         default:
             let magic = JSONValue.member("mdm", ofObjectIn: payload)?.string
             outcome = WakeOutcome(
-                pushType: "mdm", target: "mdmAgent", outcome: "woken", detail: "the device's MDM agent is told to contact its MDM server", facts: magic.map { ["pushMagic": $0] } ?? [:])
+                pushType: "mdm", target: "mdmAgent", outcome: "woken",
+                detail: "the device's MDM agent is told to contact its MDM server", facts: magic.map { ["pushMagic": $0] } ?? [:])
         }
         presentation.appNotified = outcome.outcome != "notWoken" && outcome.outcome != "deferred"
         presentation.wake = outcome
@@ -47,43 +58,62 @@ public enum PushWake {
     }
 
     private static func reload(
-        _ budget: inout ReloadBudget, _ target: String, _ what: String, aps: JSONValue, at millis: Int64, app: AppModel, pushType: PushType
+        _ budget: inout ReloadBudget, _ target: String, _ what: String, aps: JSONValue, at millis: Int64, app: AppModel,
+        pushType: PushType
     ) -> WakeOutcome {
         guard aps["content-changed"] == .bool(true) else {
-            return WakeOutcome(pushType: pushType.rawValue, target: target, outcome: "notWoken", detail: "the payload has no \"content-changed\": true in aps, so nothing reloads")
+            return WakeOutcome(
+                pushType: pushType.rawValue, target: target, outcome: "notWoken",
+                detail: "the payload has no \"content-changed\": true in aps, so nothing reloads")
         }
         let free = app.appState == .foreground
         let now = budget.take(at: millis, free: free)
-        let facts = ["reloadsToday": String(budget.reloads.count), "budgetPerDay": String(budget.perDay), "deferred": String(budget.deferred)]
+        let facts = [
+            "reloadsToday": String(budget.reloads.count), "budgetPerDay": String(budget.perDay),
+            "deferred": String(budget.deferred),
+        ]
         guard now else {
             return WakeOutcome(
                 pushType: pushType.rawValue, target: target, outcome: "deferred",
-                detail: "the \(budget.perDay) pushed reloads of the last 24 hours are spent: the system puts this one off", facts: facts)
+                detail: "the \(budget.perDay) pushed reloads of the last 24 hours are spent: the system puts this one off",
+                facts: facts)
         }
-        return WakeOutcome(pushType: pushType.rawValue, target: target, outcome: "reloaded", detail: what + (free ? " (the app is in the foreground: not counted)" : ""), facts: facts)
+        return WakeOutcome(
+            pushType: pushType.rawValue, target: target, outcome: "reloaded",
+            detail: what + (free ? " (the app is in the foreground: not counted)" : ""), facts: facts)
     }
 
     private static func pushToTalk(payload: [UInt8], aps: JSONValue, priority: Priority) -> WakeOutcome {
         if aps["ptt-push-type"]?.string == "service-update" {
             return WakeOutcome(
                 pushType: "pushtotalk", target: "pushToTalkChannel", outcome: "woken",
-                detail: "incomingServiceUpdatePush: the app updates its Push to Talk service", facts: ["isHighPriority": priority == .immediate ? "true" : "false"])
+                detail: "incomingServiceUpdatePush: the app updates its Push to Talk service",
+                facts: ["isHighPriority": priority == .immediate ? "true" : "false"])
         }
-        let speaker = JSONValue.member("activeSpeaker", ofObjectIn: payload)?.string ?? JSONValue.member("activeRemoteParticipant", ofObjectIn: payload)?.string
+        let speaker =
+            JSONValue.member("activeSpeaker", ofObjectIn: payload)?.string
+            ?? JSONValue.member("activeRemoteParticipant", ofObjectIn: payload)?.string
         guard let speaker else {
-            return WakeOutcome(pushType: "pushtotalk", target: "pushToTalkChannel", outcome: "woken", detail: "incomingPushResult: no active speaker in the payload, so the app answers leaveChannel")
+            return WakeOutcome(
+                pushType: "pushtotalk", target: "pushToTalkChannel", outcome: "woken",
+                detail: "incomingPushResult: no active speaker in the payload, so the app answers leaveChannel")
         }
         return WakeOutcome(
             pushType: "pushtotalk", target: "pushToTalkChannel", outcome: "woken",
-            detail: "incomingPushResult: activeRemoteParticipant: the system shows \(speaker) speaking", facts: ["activeRemoteParticipant": speaker])
+            detail: "incomingPushResult: activeRemoteParticipant: the system shows \(speaker) speaking",
+            facts: ["activeRemoteParticipant": speaker])
     }
 
     private static func location(_ app: AppModel) -> WakeOutcome {
         guard app.locationAuthorization == .authorizedAlways else {
             return WakeOutcome(
                 pushType: "location", target: "locationPushServiceExtension", outcome: "notWoken",
-                detail: "the location push service extension runs only with \"always\" location authorization; the app has \(app.locationAuthorization.rawValue)")
+                detail:
+                    "the location push service extension runs only with \"always\" location authorization; the app has \(app.locationAuthorization.rawValue)"
+            )
         }
-        return WakeOutcome(pushType: "location", target: "locationPushServiceExtension", outcome: "woken", detail: "didReceiveLocationPushPayload: the extension reads the device's location and reports it")
+        return WakeOutcome(
+            pushType: "location", target: "locationPushServiceExtension", outcome: "woken",
+            detail: "didReceiveLocationPushPayload: the extension reads the device's location and reports it")
     }
 }

@@ -9,11 +9,13 @@ public struct ScheduleDocument: Codable, Sendable {
     public var content: LocalContent
     public var trigger: NotificationTrigger
 
-    public static let example = #"{"identifier": "reminder", "content": {"title": "Stand up"}, "trigger": {"type": "timeInterval", "seconds": 3600}}"#
+    public static let example =
+        #"{"identifier": "reminder", "content": {"title": "Stand up"}, "trigger": {"type": "timeInterval", "seconds": 3600}}"#
 
     private enum CodingKeys: String, CodingKey, CaseIterable { case identifier, content, trigger }
     private enum ContentKeys: String, CodingKey, CaseIterable {
-        case title, subtitle, body, titleLocKey, titleLocArgs, locKey, locArgs, sound, badge, categoryIdentifier, threadIdentifier, userInfo
+        case title, subtitle, body, titleLocKey, titleLocArgs, locKey, locArgs, sound, badge, categoryIdentifier,
+            threadIdentifier, userInfo
     }
 
     public init(identifier: String, content: LocalContent, trigger: NotificationTrigger) {
@@ -44,10 +46,14 @@ public struct ScheduleDocument: Codable, Sendable {
         value.locArgs = try fields.decodeIfPresent([String].self, forKey: .locArgs)
         value.threadIdentifier = try fields.decodeIfPresent(String.self, forKey: .threadIdentifier)
         if let info = try fields.decodeIfPresent(JSONValue.self, forKey: .userInfo) {
-            guard case .object = info else { throw DeviceModelError(.invalid, field: "content.userInfo", "userInfo must be a JSON object") }
+            guard case .object = info else {
+                throw DeviceModelError(.invalid, field: "content.userInfo", "userInfo must be a JSON object")
+            }
             value.userInfo = String(decoding: try JSONEncoder().encode(info), as: UTF8.self)
         }
-        if let badge = value.badge, !(0...Int(Int32.max)).contains(badge) { throw DeviceModelError(.invalid, field: "content.badge", "badge must be 0 to \(Int32.max)") }
+        if let badge = value.badge, !(0...Int(Int32.max)).contains(badge) {
+            throw DeviceModelError(.invalid, field: "content.badge", "badge must be 0 to \(Int32.max)")
+        }
         self.content = value
         self.trigger = try container.decode(NotificationTrigger.self, forKey: .trigger)
         try self.trigger.validate()
@@ -76,4 +82,3 @@ public struct ScheduleDocument: Codable, Sendable {
         }
     }
 }
-

@@ -16,10 +16,14 @@ public struct UserResponse: Hashable, Sendable, Codable {
     public var at: Int64
 
     private enum CodingKeys: String, CodingKey {
-        case uniqueID = "uniqueId", action, text, context, reported, launched, appState, at
+        case uniqueID = "uniqueId"
+        case action, text, context, reported, launched, appState, at
     }
 
-    public init(uniqueID: String, action: String, text: String?, context: ActionContext, reported: Bool, launched: Bool, appState: AppState, at: Int64) {
+    public init(
+        uniqueID: String, action: String, text: String?, context: ActionContext, reported: Bool, launched: Bool,
+        appState: AppState, at: Int64
+    ) {
         self.uniqueID = uniqueID
         self.action = action
         self.text = text
@@ -43,7 +47,9 @@ public struct UserResponse: Hashable, Sendable, Codable {
         app: AppModel
     ) throws(DeviceModelError) -> (UserResponse, AppModel) {
         guard let delivered = app.delivered.first(where: { $0.uniqueID == uniqueID }) else {
-            throw DeviceModelError(.notOffered, field: "uniqueId", "notification \(uniqueID) is not on screen or in Notification Center (never shown, already acted on, or removed)")
+            throw DeviceModelError(
+                .notOffered, field: "uniqueId",
+                "notification \(uniqueID) is not on screen or in Notification Center (never shown, already acted on, or removed)")
         }
         let presentation = delivered.presentation
         let context = context ?? (presentation.style == .alert ? .alert : .banner)
@@ -52,7 +58,10 @@ public struct UserResponse: Hashable, Sendable, Codable {
         var reported = true
         switch action {
         case NotificationAction.defaultIdentifier:
-            guard text == nil else { throw DeviceModelError(.notOffered, field: "text", "a tap on the notification carries no text; text goes with a text-input action") }
+            guard text == nil else {
+                throw DeviceModelError(
+                    .notOffered, field: "text", "a tap on the notification carries no text; text goes with a text-input action")
+            }
             app.appState = .foreground
         case NotificationAction.dismissIdentifier:
             guard text == nil else { throw DeviceModelError(.notOffered, field: "text", "a dismissal carries no text") }
@@ -67,10 +76,12 @@ public struct UserResponse: Hashable, Sendable, Codable {
                 )
             }
             if chosen.textInput == nil, text != nil {
-                throw DeviceModelError(.notOffered, field: "text", "action \(action) is not a text-input action, so it takes no text")
+                throw DeviceModelError(
+                    .notOffered, field: "text", "action \(action) is not a text-input action, so it takes no text")
             }
             if chosen.textInput != nil, text == nil {
-                throw DeviceModelError(.invalid, field: "text", "action \(action) is a text-input action: give the text the user typed")
+                throw DeviceModelError(
+                    .invalid, field: "text", "action \(action) is a text-input action: give the text the user typed")
             }
             // A foreground action opens the app; another runs it in the background if it was not.
             if chosen.foreground {

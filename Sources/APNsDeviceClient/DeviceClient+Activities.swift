@@ -38,7 +38,9 @@ extension DeviceClient {
 
     private func oneActivity(_ message: DeviceClientMessage, topic: String) async throws -> ActivitySnapshot {
         let reply = try await self.request(message, expecting: .activities, subject: topic)
-        guard case .activities(_, let body) = reply, let activity = try JSONDecoder().decode(ActivityList.self, from: Data(body)).items.first else {
+        guard case .activities(_, let body) = reply,
+            let activity = try JSONDecoder().decode(ActivityList.self, from: Data(body)).items.first
+        else {
             throw DeviceClientError.unexpectedReply(reply)
         }
         return activity

@@ -7,9 +7,14 @@ import Foundation
 extension DeviceClient {
     /// The app asks to alert, sound and badge. The first time, the emulated user answers with
     /// `userAllows`; later, the saved answer comes back and `userAllows` is not used.
-    public func requestAuthorization(topic: String, options: Authorization.Options, userAllows: Bool) async throws -> Authorization.Answer {
-        let reply = try await self.request(.authorize(topic: topic, options: options.rawValue, allow: userAllows), expecting: .authorization, subject: topic)
-        guard case .authorization(_, let status, let bits, let granted, let prompted) = reply else { throw DeviceClientError.unexpectedReply(reply) }
+    public func requestAuthorization(
+        topic: String, options: Authorization.Options, userAllows: Bool
+    ) async throws -> Authorization.Answer {
+        let reply = try await self.request(
+            .authorize(topic: topic, options: options.rawValue, allow: userAllows), expecting: .authorization, subject: topic)
+        guard case .authorization(_, let status, let bits, let granted, let prompted) = reply else {
+            throw DeviceClientError.unexpectedReply(reply)
+        }
         let allowed = Authorization.Options(rawValue: bits)
         let authorization = Authorization(
             status: [Authorization.Status.notDetermined, .denied, .authorized][Int(min(status, 2))],
@@ -54,13 +59,17 @@ extension DeviceClient {
     /// `dismiss`, or an action's identifier, with `text` for a text-input action. `context` nil is
     /// the one it was shown in. Throws ``DeviceClientError/declined(status:message:)`` (409) when
     /// that action is not offered there.
-    public func respond(to uniqueID: String, action: String, text: String? = nil, context: ActionContext? = nil) async throws -> UserResponse {
-        let code: UInt8 = switch context {
-        case nil: 0
-        case .banner: 1
-        case .alert: 2
-        }
-        let reply = try await self.request(.respond(uniqueID: uniqueID, action: action, text: text, context: code), expecting: .response, subject: uniqueID)
+    public func respond(
+        to uniqueID: String, action: String, text: String? = nil, context: ActionContext? = nil
+    ) async throws -> UserResponse {
+        let code: UInt8 =
+            switch context {
+            case nil: 0
+            case .banner: 1
+            case .alert: 2
+            }
+        let reply = try await self.request(
+            .respond(uniqueID: uniqueID, action: action, text: text, context: code), expecting: .response, subject: uniqueID)
         guard case .response(_, let body) = reply else { throw DeviceClientError.unexpectedReply(reply) }
         return try JSONDecoder().decode(UserResponse.self, from: Data(body))
     }

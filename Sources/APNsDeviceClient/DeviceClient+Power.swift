@@ -11,7 +11,8 @@ extension DeviceClient {
         let members = [("online", online), ("lowPowerMode", lowPowerMode), ("locked", locked)].compactMap { name, value in
             value.map { "\"\(name)\": \($0)" }
         }
-        let reply = try await self.request(.power(document: Array("{\(members.joined(separator: ", "))}".utf8)), expecting: .power, subject: self.deviceID)
+        let reply = try await self.request(
+            .power(document: Array("{\(members.joined(separator: ", "))}".utf8)), expecting: .power, subject: self.deviceID)
         guard case .power(let body) = reply else { throw DeviceClientError.unexpectedReply(reply) }
         return try JSONDecoder().decode(DevicePowerState.self, from: Data(body))
     }

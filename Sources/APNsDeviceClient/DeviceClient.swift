@@ -51,9 +51,11 @@ public final class DeviceClient: Sendable {
                 }
             }
         let handler = try await channel.eventLoop.submit {
-            NIOLoopBound(try channel.pipeline.syncOperations.handler(type: DeviceClientHandler.self), eventLoop: channel.eventLoop)
+            NIOLoopBound(
+                try channel.pipeline.syncOperations.handler(type: DeviceClientHandler.self), eventLoop: channel.eventLoop)
         }.get()
-        let client = DeviceClient(channel: channel, handler: handler, notifications: stream, events: events, version: version, deviceID: deviceID)
+        let client = DeviceClient(
+            channel: channel, handler: handler, notifications: stream, events: events, version: version, deviceID: deviceID)
         let reply = try await client.request(.hello(version: version, deviceID: deviceID), expecting: .welcome)
         guard case .welcome = reply else { throw DeviceClientError.unexpectedReply(reply) }
         return client
@@ -117,7 +119,9 @@ public final class DeviceClient: Sendable {
         }
     }
 
-    func request(_ message: DeviceClientMessage, expecting kind: ReplyKind, subject: String = "") async throws -> DeviceServerMessage {
+    func request(
+        _ message: DeviceClientMessage, expecting kind: ReplyKind, subject: String = ""
+    ) async throws -> DeviceServerMessage {
         let promise = self.channel.eventLoop.makePromise(of: DeviceServerMessage.self)
         let handler = self.handler
         let frame = message.frame(allocator: self.channel.allocator)

@@ -17,7 +17,10 @@ final class DeviceClientHandler: ChannelInboundHandler {
     private var context: ChannelHandlerContext?
     private var failure: (any Error)?
 
-    init(notifications: AsyncThrowingStream<APNsCore.Notification, any Error>.Continuation, events: AsyncStream<DeviceEvent>.Continuation) {
+    init(
+        notifications: AsyncThrowingStream<APNsCore.Notification, any Error>.Continuation,
+        events: AsyncStream<DeviceEvent>.Continuation
+    ) {
         self.notifications = notifications
         self.events = events
     }
@@ -74,7 +77,8 @@ final class DeviceClientHandler: ChannelInboundHandler {
         case .pending(let topic, _): self.phoneReply(.pending, topic, message)
         case .cancelled(let topic, _): self.phoneReply(.cancelled, topic, message)
         case .activities(let topic, _): self.phoneReply(.activities, topic, message)
-        case .activityToken(let topic, let activityID, let token): self.events.yield(.activityToken(topic: topic, activityID: activityID, token: token))
+        case .activityToken(let topic, let activityID, let token):
+            self.events.yield(.activityToken(topic: topic, activityID: activityID, token: token))
         case .power(let document):
             guard let power = self.decode(DevicePowerState.self, document, context: context) else { return }
             self.events.yield(.power(power))
@@ -110,7 +114,8 @@ final class DeviceClientHandler: ChannelInboundHandler {
     /// A version-2 answer goes to the oldest request waiting for it (`kind` nil: a refusal, which
     /// answers any kind); one nobody asked for is only an event.
     private func phoneReply(_ kind: ReplyKind?, _ subject: String, _ message: DeviceServerMessage) {
-        guard let index = self.phoneWaiting.firstIndex(where: { $0.subject == subject && (kind == nil || $0.kind == kind) }) else { return }
+        guard let index = self.phoneWaiting.firstIndex(where: { $0.subject == subject && (kind == nil || $0.kind == kind) })
+        else { return }
         self.phoneWaiting.remove(at: index).promise.succeed(message)
     }
 

@@ -8,7 +8,10 @@ struct APNsEmulatorCommand: AsyncParsableCommand {
         commandName: "apns-emulator",
         abstract: "A store-and-forward emulator of the Apple Push Notification service.",
         version: EmulatorVersion.string,
-        subcommands: [ServeCommand.self, PushCommand.self, ChannelsCommand.self, DeviceCommand.self, CertsCommand.self, KeysCommand.self, DoctorCommand.self, ClusterCommand.self],
+        subcommands: [
+            ServeCommand.self, PushCommand.self, ChannelsCommand.self, DeviceCommand.self, CertsCommand.self, KeysCommand.self,
+            DoctorCommand.self, ClusterCommand.self,
+        ],
         defaultSubcommand: ServeCommand.self
     )
 

@@ -14,7 +14,8 @@ struct CertsCommand: ParsableCommand {
     /// `apns-emulator certs generate`: a new development CA and localhost server certificate.
     struct Generate: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Create a new development CA and a server certificate for localhost, 127.0.0.1 and ::1 (replacing any there).",
+            abstract:
+                "Create a new development CA and a server certificate for localhost, 127.0.0.1 and ::1 (replacing any there).",
             version: EmulatorVersion.string
         )
 
@@ -43,7 +44,9 @@ struct CertsCommand: ParsableCommand {
         @Flag(help: "Also allow the topic's .voip variant (a multi-topic certificate: requests must then name apns-topic).")
         var voip = false
 
-        @Flag(name: .customLong("no-topics"), help: "Name no topic at all (no UID, no topics extension): APNs answers such a certificate with 403 BadCertificate.")
+        @Flag(
+            name: .customLong("no-topics"),
+            help: "Name no topic at all (no UID, no topics extension): APNs answers such a certificate with 403 BadCertificate.")
         var noTopics = false
 
         @Option(help: "development (sandbox only), production, or universal (both).")
@@ -52,7 +55,11 @@ struct CertsCommand: ParsableCommand {
         @Option(name: .customLong("certs-dir"), help: "Where the development CA is (created if missing), as serve --certs-dir.")
         var certificatesDirectory = "certs"
 
-        @Option(name: .customLong("out"), help: "Directory to write <topic>.pem, <topic>-cert.pem, <topic>-key.pem and <topic>.p12 into (creds/ is git-ignored: it holds private keys).")
+        @Option(
+            name: .customLong("out"),
+            help:
+                "Directory to write <topic>.pem, <topic>-cert.pem, <topic>-key.pem and <topic>.p12 into (creds/ is git-ignored: it holds private keys)."
+        )
         var directory = "creds"
 
         @Option(name: .customLong("p12-password"), help: "Password of the PKCS#12 file.")

@@ -39,7 +39,9 @@ struct ChannelsCommand: AsyncParsableCommand {
     var connection: ProviderConnectionOptions
 
     func validate() throws {
-        if self.action == .read || self.action == .delete, self.channel == nil { throw ValidationError("\(self.action.rawValue) needs --channel") }
+        if self.action == .read || self.action == .delete, self.channel == nil {
+            throw ValidationError("\(self.action.rawValue) needs --channel")
+        }
         guard self.policy == 0 || self.policy == 1 else { throw ValidationError("--policy is 0 or 1") }
     }
 
@@ -47,7 +49,9 @@ struct ChannelsCommand: AsyncParsableCommand {
         var request = ProviderPush(token: "", headers: [], payload: [])
         request.path = "/1/apps/\(self.bundle)/" + (self.action == .list ? "all-channels" : "channels")
         request.method = ["create": "POST", "delete": "DELETE"][self.action.rawValue] ?? "GET"
-        if self.action == .create { request.payload = Array(#"{"message-storage-policy": \#(self.policy), "push-type": "LiveActivity"}"#.utf8) }
+        if self.action == .create {
+            request.payload = Array(#"{"message-storage-policy": \#(self.policy), "push-type": "LiveActivity"}"#.utf8)
+        }
         if let channel { request.headers.append(("apns-channel-id", channel)) }
         if let requestID { request.headers.append(("apns-request-id", requestID)) }
         if let authorization = try self.connection.authorization() { request.headers.append(("authorization", authorization)) }

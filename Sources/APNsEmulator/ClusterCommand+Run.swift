@@ -12,7 +12,8 @@ extension ClusterCommand {
     struct Run: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "run",
-            abstract: "Run N shards (serve --shard K/N --cluster-peers ...) and HAProxy in front of them, until SIGINT or SIGTERM.",
+            abstract:
+                "Run N shards (serve --shard K/N --cluster-peers ...) and HAProxy in front of them, until SIGINT or SIGTERM.",
             discussion: """
                 Shard K listens on --http2-base + K (providers, through HAProxy), --admin-base + K (any shard's admin API \
                 and web inbox answer for all) and --device-base + K; its store is <dir>/data<K>, its log <dir>/shard<K>.log. \
@@ -48,8 +49,12 @@ extension ClusterCommand {
         var serveArguments: [String] = []
 
         func validate() throws {
-            guard (2...64).contains(self.shards) else { throw ValidationError("--shards is 2 to 64 (one emulator needs no cluster)") }
-            for (name, base) in [("--http2-base", self.http2Base), ("--admin-base", self.adminBase), ("--device-base", self.deviceBase)]
+            guard (2...64).contains(self.shards) else {
+                throw ValidationError("--shards is 2 to 64 (one emulator needs no cluster)")
+            }
+            for (name, base) in [
+                ("--http2-base", self.http2Base), ("--admin-base", self.adminBase), ("--device-base", self.deviceBase),
+            ]
             where !(1...(65_535 - self.shards)).contains(base) {
                 throw ValidationError("\(name) must leave room for \(self.shards) ports below 65536")
             }
@@ -65,16 +70,23 @@ extension ClusterCommand {
             defer { Self.stopAll(children) }
             let peers = (0..<self.shards).map { "127.0.0.1:\(self.adminBase + $0)" }.joined(separator: ",")
             for index in 0..<self.shards {
-                children.append(try Self.spawn(Self.executable, self.serve(index, peers: peers, directory: directory), log: "\(directory)/shard\(index).log", stop: stop))
+                children.append(
+                    try Self.spawn(
+                        Self.executable, self.serve(index, peers: peers, directory: directory),
+                        log: "\(directory)/shard\(index).log", stop: stop))
                 // The first makes the CA and the server certificate the others and HAProxy share.
                 try Self.waitForPort(self.adminBase + index, child: children[index], log: "\(directory)/shard\(index).log")
             }
             let config = try HAProxyConfig.parse([
-                "--shards", String(self.shards), "--hosts", self.addresses(self.http2Base), "--device-hosts", self.addresses(self.deviceBase),
-                "--listen", self.listen, "--device-listen", self.deviceListen, "--certs-dir", directory + "/certs", "--out", directory + "/haproxy",
+                "--shards", String(self.shards), "--hosts", self.addresses(self.http2Base), "--device-hosts",
+                self.addresses(self.deviceBase),
+                "--listen", self.listen, "--device-listen", self.deviceListen, "--certs-dir", directory + "/certs", "--out",
+                directory + "/haproxy",
             ])
             _ = try config.write()
-            children.append(try Self.spawn(haproxy, ["-db", "-f", directory + "/haproxy/haproxy.cfg"], log: directory + "/haproxy.log", stop: stop))
+            children.append(
+                try Self.spawn(
+                    haproxy, ["-db", "-f", directory + "/haproxy/haproxy.cfg"], log: directory + "/haproxy.log", stop: stop))
             let sources = [SIGINT, SIGTERM].map { signalNumber in
                 signal(signalNumber, SIG_IGN)
                 let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
@@ -82,7 +94,9 @@ extension ClusterCommand {
                 source.resume()
                 return source
             }
-            say("cluster of \(self.shards) shards: providers https://\(self.listen), devices tls://\(self.deviceListen) (s<K>.devices.localhost names shard K), admin http://127.0.0.1:\(self.adminBase) (any shard answers for all), CA \(directory)/certs/ca.pem")
+            say(
+                "cluster of \(self.shards) shards: providers https://\(self.listen), devices tls://\(self.deviceListen) (s<K>.devices.localhost names shard K), admin http://127.0.0.1:\(self.adminBase) (any shard answers for all), CA \(directory)/certs/ca.pem"
+            )
             stop.wait()
             sources.forEach { $0.cancel() }
         }
@@ -91,14 +105,17 @@ extension ClusterCommand {
         func serve(_ index: Int, peers: String, directory: String) -> [String] {
             [
                 "serve", "--shard", "\(index)/\(self.shards)", "--cluster-peers", peers, "--host", "127.0.0.1",
-                "--http2-port", String(self.http2Base + index), "--admin-port", String(self.adminBase + index), "--device-port", String(self.deviceBase + index),
+                "--http2-port", String(self.http2Base + index), "--admin-port", String(self.adminBase + index), "--device-port",
+                String(self.deviceBase + index),
                 "--gateway-port", "0", "--feedback-port", "0", "--channels-port", "0", "--data-dir", "\(directory)/data\(index)",
                 "--certs-dir", directory + "/certs", "--keys", directory + "/keys",
             ] + self.serveArguments
         }
 
         /// This binary, however it was started (by a path or from PATH).
-        static var executable: String { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0] }
+        static var executable: String {
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        }
 
         func addresses(_ base: Int) -> String { (0..<self.shards).map { "127.0.0.1:\(base + $0)" }.joined(separator: ",") }
 
@@ -132,7 +149,11 @@ extension ClusterCommand {
                 address.sin_family = sa_family_t(AF_INET)
                 address.sin_addr.s_addr = inet_addr("127.0.0.1")
                 address.sin_port = UInt16(port).bigEndian
-                let connected = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+                let connected = withUnsafePointer(to: &address) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                        connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                    }
+                }
                 close(descriptor)
                 if connected == 0 { return }
                 usleep(100_000)

@@ -35,13 +35,16 @@ struct ClusterCommand: ParsableCommand {
         @Option(help: "Where HAProxy listens for providers.")
         var listen = "127.0.0.1:2197"
 
-        @Option(name: .customLong("device-hosts"), help: "Each shard's device address, in shard order: devices then connect through HAProxy (TCP, routed by TLS SNI).")
+        @Option(
+            name: .customLong("device-hosts"),
+            help: "Each shard's device address, in shard order: devices then connect through HAProxy (TCP, routed by TLS SNI).")
         var deviceHosts: String?
 
         @Option(name: .customLong("device-listen"), help: "Where HAProxy listens for devices (with --device-hosts).")
         var deviceListen = "127.0.0.1:5223"
 
-        @Option(name: .customLong("certs-dir"), help: "The emulators' certificates directory (ca.pem, server.pem, server-key.pem).")
+        @Option(
+            name: .customLong("certs-dir"), help: "The emulators' certificates directory (ca.pem, server.pem, server-key.pem).")
         var certificatesDirectory = "certs"
 
         @Option(help: "Where the files go.")
@@ -51,12 +54,16 @@ struct ClusterCommand: ParsableCommand {
             guard (1...256).contains(self.shards) else { throw ValidationError("--shards is 1 to 256") }
             let addresses = self.addresses
             guard addresses.count == self.shards else {
-                throw ValidationError("--hosts names \(addresses.count) addresses; --shards \(self.shards) needs one per shard, in shard order")
+                throw ValidationError(
+                    "--hosts names \(addresses.count) addresses; --shards \(self.shards) needs one per shard, in shard order")
             }
             if let devices = self.deviceAddresses, devices.count != self.shards {
-                throw ValidationError("--device-hosts names \(devices.count) addresses; --shards \(self.shards) needs one per shard, in shard order")
+                throw ValidationError(
+                    "--device-hosts names \(devices.count) addresses; --shards \(self.shards) needs one per shard, in shard order"
+                )
             }
-            for address in addresses + [self.listen] + (self.deviceAddresses ?? []) where address.split(separator: ":").count != 2 || Int(address.split(separator: ":").last ?? "") == nil {
+            for address in addresses + [self.listen] + (self.deviceAddresses ?? [])
+            where address.split(separator: ":").count != 2 || Int(address.split(separator: ":").last ?? "") == nil {
                 throw ValidationError("\(address) is not host:port")
             }
         }
@@ -64,7 +71,9 @@ struct ClusterCommand: ParsableCommand {
         var addresses: [String] { Self.list(self.hosts) }
         var deviceAddresses: [String]? { self.deviceHosts.map(Self.list) }
 
-        static func list(_ text: String) -> [String] { text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
+        static func list(_ text: String) -> [String] {
+            text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
 
         func run() throws {
             let out = try self.write()
@@ -78,7 +87,9 @@ struct ClusterCommand: ParsableCommand {
             let certificates = URL(fileURLWithPath: self.certificatesDirectory).standardizedFileURL.path
             let read = { (name: String) throws -> String in
                 guard let text = try? String(contentsOfFile: certificates + "/" + name, encoding: .utf8) else {
-                    throw ValidationError("cannot read \(certificates)/\(name): start an emulator once (serve makes its certificates) or give --certs-dir")
+                    throw ValidationError(
+                        "cannot read \(certificates)/\(name): start an emulator once (serve makes its certificates) or give --certs-dir"
+                    )
                 }
                 return text
             }
@@ -133,7 +144,8 @@ struct ClusterCommand: ParsableCommand {
                 lines += [
                     "backend shard\(index)",
                     "  errorfile 503 \(out)/503.http",
-                    "  server shard\(index) \(address) ssl verify required ca-file \(ca) sni str(localhost) alpn h2 check inter 1s fall 1 rise 1", "",
+                    "  server shard\(index) \(address) ssl verify required ca-file \(ca) sni str(localhost) alpn h2 check inter 1s fall 1 rise 1",
+                    "",
                 ]
             }
             return (lines + self.deviceSection()).joined(separator: "\n")
@@ -154,7 +166,10 @@ struct ClusterCommand: ParsableCommand {
                 "  default_backend devices_any", "",
             ]
             for (index, address) in devices.enumerated() {
-                lines += ["backend devices_s\(index)", "  mode tcp", "  timeout server 3600s", "  server s\(index) \(address) check inter 1s fall 1 rise 1", ""]
+                lines += [
+                    "backend devices_s\(index)", "  mode tcp", "  timeout server 3600s",
+                    "  server s\(index) \(address) check inter 1s fall 1 rise 1", "",
+                ]
             }
             lines += ["backend devices_any", "  mode tcp", "  timeout server 3600s", "  balance roundrobin"]
             lines += devices.enumerated().map { "  server s\($0.offset) \($0.element) check inter 1s fall 1 rise 1" }

@@ -50,11 +50,15 @@ struct ConfigFile {
             throw ConfigFileError("--config \(path): unknown section \(unknown) (it takes keys, devices, faults)")
         }
         self.devices = try Self.list(root["devices"], "devices", in: path).enumerated().map { index, item in
-            guard let device = item as? [String: Any] else { throw ConfigFileError("--config \(path): devices[\(index)] must be a mapping with topic, token, app") }
+            guard let device = item as? [String: Any] else {
+                throw ConfigFileError("--config \(path): devices[\(index)] must be a mapping with topic, token, app")
+            }
             return device
         }
         self.faults = try Self.list(root["faults"], "faults", in: path)
-        self.keys = try Self.list(root["keys"], "keys", in: path).enumerated().map { index, item in try Self.key(item, "keys[\(index)]", in: path) }
+        self.keys = try Self.list(root["keys"], "keys", in: path).enumerated().map { index, item in
+            try Self.key(item, "keys[\(index)]", in: path)
+        }
     }
 
     private static func list(_ value: Any?, _ name: String, in path: String) throws -> [Any] {
@@ -64,15 +68,19 @@ struct ConfigFile {
     }
 
     private static func key(_ item: Any, _ origin: String, in path: String) throws -> ProviderKey {
-        guard let fields = item as? [String: Any] else { throw ConfigFileError("--config \(path): \(origin) must be a mapping with keyId, teamId, p8") }
+        guard let fields = item as? [String: Any] else {
+            throw ConfigFileError("--config \(path): \(origin) must be a mapping with keyId, teamId, p8")
+        }
         if let unknown = fields.keys.filter({ !["keyId", "teamId", "p8", "topics", "environment"].contains($0) }).sorted().first {
             throw ConfigFileError("--config \(path): \(origin) has no field \(unknown) (keyId, teamId, p8, topics, environment)")
         }
-        guard let keyID = fields["keyId"] as? String, let teamID = fields["teamId"] as? String, let p8 = fields["p8"] as? String else {
+        guard let keyID = fields["keyId"] as? String, let teamID = fields["teamId"] as? String, let p8 = fields["p8"] as? String
+        else {
             throw ConfigFileError("--config \(path): \(origin) needs keyId, teamId and p8 (the .p8 file's path)")
         }
         // A relative p8 path is relative to the config file.
-        let keyPath = p8.hasPrefix("/") ? p8 : ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(p8)
+        let keyPath =
+            p8.hasPrefix("/") ? p8 : ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(p8)
         let privateKey: P256.Signing.PrivateKey
         do {
             privateKey = try P256.Signing.PrivateKey(pemRepresentation: String(contentsOfFile: keyPath, encoding: .utf8))
@@ -83,7 +91,8 @@ struct ConfigFile {
         var environment: APNsEnvironment?
         if let value = fields["environment"] {
             guard let name = value as? String, let parsed = KeyEnvironment(rawValue: name) else {
-                throw ConfigFileError("--config \(path): \(origin).environment is sandbox, production or both (development is taken for sandbox)")
+                throw ConfigFileError(
+                    "--config \(path): \(origin).environment is sandbox, production or both (development is taken for sandbox)")
             }
             environment = parsed.environment
         }
@@ -93,7 +102,8 @@ struct ConfigFile {
         case let list as [String] where !list.contains(where: \.isEmpty): topics = list
         default: throw ConfigFileError("--config \(path): \(origin).topics is a list of bundle ids, e.g. [com.example.app]")
         }
-        return ProviderKey(keyID: keyID, teamID: teamID, publicKey: privateKey.publicKey, topics: topics, environment: environment)
+        return ProviderKey(
+            keyID: keyID, teamID: teamID, publicKey: privateKey.publicKey, topics: topics, environment: environment)
     }
 
     /// Registers the keys in the key store (before the emulator starts).
@@ -108,13 +118,20 @@ struct ConfigFile {
             var registration = device
             let app = registration.removeValue(forKey: "app")
             let registered = try await emulator.seed([
-                Emulator.SeedRequest(method: "POST", path: "/api/v1/devices", body: try Self.json(registration, origin), origin: origin, alsoFine: device["token"] == nil ? nil : 409)
+                Emulator.SeedRequest(
+                    method: "POST", path: "/api/v1/devices", body: try Self.json(registration, origin), origin: origin,
+                    alsoFine: device["token"] == nil ? nil : 409)
             ])
             guard let app else { continue }
-            let token = (device["token"] as? String)
+            let token =
+                (device["token"] as? String)
                 ?? registered.first.flatMap { JSONValue.member("token", ofObjectIn: $0)?.string }
             guard let token else { continue }
-            try await emulator.seed([Emulator.SeedRequest(method: "PUT", path: "/api/v1/devices/\(token)/app", body: try Self.json(app, origin + ".app"), origin: origin + ".app")])
+            try await emulator.seed([
+                Emulator.SeedRequest(
+                    method: "PUT", path: "/api/v1/devices/\(token)/app", body: try Self.json(app, origin + ".app"),
+                    origin: origin + ".app")
+            ])
         }
         let faults = try self.faults.enumerated().map { index, rule in
             let origin = "--config \(self.path): faults[\(index)]"
@@ -124,7 +141,9 @@ struct ConfigFile {
     }
 
     private static func json(_ value: Any, _ origin: String) throws -> [UInt8] {
-        guard value is [String: Any], let text = JSONValue.text(ofFoundation: value) else { throw ConfigFileError("\(origin) must be a mapping") }
+        guard value is [String: Any], let text = JSONValue.text(ofFoundation: value) else {
+            throw ConfigFileError("\(origin) must be a mapping")
+        }
         return text
     }
 }

@@ -11,7 +11,8 @@ extension DevelopmentCertificates.ProviderFiles {
             privateKey: try NIOSSLPrivateKey(bytes: Array(self.privateKeyPEM.utf8), format: .pem)
         )
         let pkcs12 = try bundle.serialize(passphrase: Array(password.utf8))
-        guard FileManager.default.createFile(atPath: self.pkcs12, contents: Data(pkcs12), attributes: [.posixPermissions: 0o600]) else {
+        guard FileManager.default.createFile(atPath: self.pkcs12, contents: Data(pkcs12), attributes: [.posixPermissions: 0o600])
+        else {
             throw AuthError(.certificates, "cannot write \(self.pkcs12)")
         }
     }

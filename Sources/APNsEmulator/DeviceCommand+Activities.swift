@@ -6,7 +6,9 @@ import Foundation
 /// Live Activities in `apns-emulator device`: typed `activities`, `start`, `end`, and the lines
 /// printed for tokens and activity changes.
 extension DeviceCommand {
-    func performForActivities(_ verb: String, _ words: [String], _ command: String, on client: DeviceClient, topic: String) async throws {
+    func performForActivities(
+        _ verb: String, _ words: [String], _ command: String, on client: DeviceClient, topic: String
+    ) async throws {
         switch verb {
         case "activities":
             let activities = try await client.activities(topic: topic)
@@ -32,7 +34,8 @@ extension DeviceCommand {
         case .response(let response): say(#"{"response":"# + PhoneJSON.encoded(response) + "}")
         case .activity(_, let change, let reason, let activity): say(Self.activityLine(change, reason: reason, activity))
         case .activityToken(_, let activityID, let token): say(Self.tokenLine(activityID: activityID, token: token))
-        case .power(let power): say(#"{"power":{"online":\#(power.online),"lowPowerMode":\#(power.lowPowerMode),"locked":\#(power.locked)}}"#)
+        case .power(let power):
+            say(#"{"power":{"online":\#(power.online),"lowPowerMode":\#(power.lowPowerMode),"locked":\#(power.locked)}}"#)
         case .presented, .app: break
         }
     }

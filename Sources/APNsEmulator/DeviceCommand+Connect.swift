@@ -14,13 +14,18 @@ extension DeviceCommand {
         }
         let deviceID = self.deviceID ?? StoredDeviceID.load()
         do {
-            return try await DeviceClient.connect(host: self.host, port: self.devicePort, caPath: self.caPath, deviceID: deviceID, serverName: self.serverName)
-        } catch where PushCommand.isRefused(error) {
-            throw DeviceCommandError("could not connect to \(self.host):\(self.devicePort): connection refused (is `apns-emulator serve` running? its device port is 5223 unless --device-port says otherwise)")
+            return try await DeviceClient.connect(
+                host: self.host, port: self.devicePort, caPath: self.caPath, deviceID: deviceID, serverName: self.serverName)
+        } catch  where PushCommand.isRefused(error) {
+            throw DeviceCommandError(
+                "could not connect to \(self.host):\(self.devicePort): connection refused (is `apns-emulator serve` running? its device port is 5223 unless --device-port says otherwise)"
+            )
         } catch {
             let port = self.devicePort
             let guess = Self.ports[port].map { " \(port) is the \($0) port by default: the device port is 5223." } ?? ""
-            throw DeviceCommandError("could not speak TLS with the device listener at \(self.host):\(port): \(error).\(guess) Is \(self.caPath) the emulator's CA?")
+            throw DeviceCommandError(
+                "could not speak TLS with the device listener at \(self.host):\(port): \(error).\(guess) Is \(self.caPath) the emulator's CA?"
+            )
         }
     }
 
@@ -33,5 +38,7 @@ extension DeviceCommand {
     }
 
     /// The emulator's other default ports, to say which one a device probably hit.
-    static let ports: [Int: String] = [2197: "HTTP/2 provider API", 8197: "admin API (plain HTTP)", 2195: "binary gateway", 2196: "feedback service"]
+    static let ports: [Int: String] = [
+        2197: "HTTP/2 provider API", 8197: "admin API (plain HTTP)", 2195: "binary gateway", 2196: "feedback service",
+    ]
 }

@@ -13,7 +13,9 @@ extension DeviceCommand {
             let options = try Authorization.Options(list: authorize)
             let answer = try await client.requestAuthorization(topic: topic, options: options, userAllows: self.prompt == "allow")
             let saved = answer.authorization
-            let allowed = [saved.alert ? "alert" : nil, saved.sound ? "sound" : nil, saved.badge ? "badge" : nil].compactMap { $0 }
+            let allowed = [saved.alert ? "alert" : nil, saved.sound ? "sound" : nil, saved.badge ? "badge" : nil].compactMap {
+                $0
+            }
             sayError(
                 "authorization: \(saved.status.rawValue)\(allowed.isEmpty ? "" : " (" + allowed.joined(separator: ", ") + ")")"
                     + (answer.prompted ? ", the user was asked" : ", as saved before")
@@ -34,8 +36,11 @@ extension DeviceCommand {
             _ = try await client.configure(topic: topic, document: Array(json.utf8))
         }
         if let path = self.activityTypesFile {
-            let app = try await client.declareActivityTypes(topic: topic, document: Array(try String(contentsOfFile: path, encoding: .utf8).utf8))
-            sayError("activity types: \(app.activityTypes.keys.sorted().joined(separator: ", "))\(app.pushToStartToken.map { "; push-to-start token \($0)" } ?? "")")
+            let app = try await client.declareActivityTypes(
+                topic: topic, document: Array(try String(contentsOfFile: path, encoding: .utf8).utf8))
+            sayError(
+                "activity types: \(app.activityTypes.keys.sorted().joined(separator: ", "))\(app.pushToStartToken.map { "; push-to-start token \($0)" } ?? "")"
+            )
         }
         for path in self.scheduleFiles {
             for request in try Self.scheduleRequests(try String(contentsOfFile: path, encoding: .utf8), from: path) {
@@ -47,12 +52,15 @@ extension DeviceCommand {
     /// The requests in a `--schedule` file or a typed `schedule`: one JSON object, or an array.
     static func scheduleRequests(_ text: String, from source: String) throws -> [[UInt8]] {
         guard let parsed = JSONValue.parse(Array(text.utf8)) else {
-            throw DeviceCommandError("\(source) is not JSON: a request {\"identifier\", \"content\", \"trigger\"} or an array of them")
+            throw DeviceCommandError(
+                "\(source) is not JSON: a request {\"identifier\", \"content\", \"trigger\"} or an array of them")
         }
         let objects: [JSONValue]
         if case .array(let items) = parsed { objects = items } else { objects = [parsed] }
         return try objects.map { object in
-            guard case .object = object else { throw DeviceCommandError("\(source): each request is a JSON object {\"identifier\", \"content\", \"trigger\"}") }
+            guard case .object = object else {
+                throw DeviceCommandError("\(source): each request is a JSON object {\"identifier\", \"content\", \"trigger\"}")
+            }
             return object.compact
         }
     }
@@ -60,7 +68,9 @@ extension DeviceCommand {
     /// Schedules one request and prints what the phone keeps: `{"scheduled": {...}, "evicted": [...]}`.
     static func schedule(_ document: [UInt8], on client: DeviceClient, topic: String) async throws {
         let scheduled = try await client.schedule(topic: topic, document: document)
-        say(#"{"scheduled":"# + PhoneJSON.encoded(scheduled.request) + #","evicted":"# + PhoneJSON.encoded(scheduled.evicted) + "}")
+        say(
+            #"{"scheduled":"# + PhoneJSON.encoded(scheduled.request) + #","evicted":"# + PhoneJSON.encoded(scheduled.evicted)
+                + "}")
     }
 
     /// The member `name` of the JSON object in `text` (a file given as `{"categories": [...]}`).
@@ -95,13 +105,17 @@ extension DeviceCommand {
                 guard let topic else { throw DeviceCommandError("\(verb) needs --topic (the app)") }
                 return try await self.performForActivities(verb, words, command, on: client, topic: topic)
             case ("state", 2), ("timezone", 2), ("schedule", 2...), ("pending", 1), ("cancel", 2):
-                guard let topic else { throw DeviceCommandError("\(verb) needs --topic (the app), or a notification printed first") }
+                guard let topic else {
+                    throw DeviceCommandError("\(verb) needs --topic (the app), or a notification printed first")
+                }
                 return try await self.performForApp(verb, words, command, on: client, topic: topic)
             case ("power", 1...):
                 // power, or power online=false lowPowerMode=true locked=true: the device's own state.
                 let state = try await client.setPower(
-                    online: try Self.flag(words, "online"), lowPowerMode: try Self.flag(words, "lowPowerMode"), locked: try Self.flag(words, "locked"))
-                return say(#"{"power":{"online":\#(state.online),"lowPowerMode":\#(state.lowPowerMode),"locked":\#(state.locked)}}"#)
+                    online: try Self.flag(words, "online"), lowPowerMode: try Self.flag(words, "lowPowerMode"),
+                    locked: try Self.flag(words, "locked"))
+                return say(
+                    #"{"power":{"online":\#(state.online),"lowPowerMode":\#(state.lowPowerMode),"locked":\#(state.locked)}}"#)
             case ("tap", 2), ("dismiss", 2), ("action", 3), ("text", 4...):
                 break
             default:
@@ -128,10 +142,14 @@ extension DeviceCommand {
     }
 
     /// A typed command for the app itself: its state, the phone's time zone, local notifications.
-    private func performForApp(_ verb: String, _ words: [String], _ command: String, on client: DeviceClient, topic: String) async throws {
+    private func performForApp(
+        _ verb: String, _ words: [String], _ command: String, on client: DeviceClient, topic: String
+    ) async throws {
         switch verb {
         case "state":
-            guard let state = AppState(rawValue: words[1]) else { throw DeviceCommandError("state is foreground, background or notRunning") }
+            guard let state = AppState(rawValue: words[1]) else {
+                throw DeviceCommandError("state is foreground, background or notRunning")
+            }
             _ = try await client.setAppState(topic: topic, state)
             sayError("app state: \(state.rawValue)")
         case "timezone":
@@ -172,7 +190,9 @@ extension DeviceCommand {
         if seen.contains(typed) { return typed }
         let matches = seen.filter { $0.lowercased().hasPrefix(typed.lowercased()) }
         guard matches.count == 1, let match = matches.first else {
-            throw DeviceCommandError(matches.isEmpty ? none.replacingOccurrences(of: "%@", with: typed) : "\(typed) begins \(matches.count) ids; type more of it")
+            throw DeviceCommandError(
+                matches.isEmpty
+                    ? none.replacingOccurrences(of: "%@", with: typed) : "\(typed) begins \(matches.count) ids; type more of it")
         }
         return match
     }

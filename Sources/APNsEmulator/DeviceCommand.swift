@@ -37,16 +37,23 @@ struct DeviceCommand: AsyncParsableCommand {
     @Option(name: .customLong("token"), help: "Resume a token issued before (hex); repeat for several.")
     var tokens: [String] = []
 
-    @Option(help: "Behind HAProxy with N shards: say (TLS SNI) which shard holds the --token (s<K>.devices.localhost), or any for a new one (devices.localhost).")
+    @Option(
+        help:
+            "Behind HAProxy with N shards: say (TLS SNI) which shard holds the --token (s<K>.devices.localhost), or any for a new one (devices.localhost)."
+    )
     var shards: Int?
 
-    @Option(name: .customLong("device-id"), help: "The device's identity (default: one made once and kept in ~/.config/apns-emulator/device-id, the same every run).")
+    @Option(
+        name: .customLong("device-id"),
+        help: "The device's identity (default: one made once and kept in ~/.config/apns-emulator/device-id, the same every run).")
     var deviceID: String?
 
     @Option(help: "The emulator's address. (env: \(EnvironmentTwins.variable(for: "--host")))")
     var host = "127.0.0.1"
 
-    @Option(name: .customLong("device-port"), help: "The emulator's device port. (env: \(EnvironmentTwins.variable(for: "--device-port")))")
+    @Option(
+        name: .customLong("device-port"),
+        help: "The emulator's device port. (env: \(EnvironmentTwins.variable(for: "--device-port")))")
     var devicePort = 5223
 
     @Option(name: .customLong("ca"), help: "The CA to trust: the emulator's development CA.")
@@ -73,7 +80,9 @@ struct DeviceCommand: AsyncParsableCommand {
     @Option(help: "The phone's language (e.g. en, fr).")
     var language: String?
 
-    @Option(name: .customLong("strings"), help: "A JSON file of the app's localised strings: {\"<lang>\": {\"<key>\": \"<format>\"}}.")
+    @Option(
+        name: .customLong("strings"), help: "A JSON file of the app's localised strings: {\"<lang>\": {\"<key>\": \"<format>\"}}."
+    )
     var stringsFile: String?
 
     @Option(name: .customLong("time-zone"), help: "The phone's time zone (an IANA name such as Europe/Paris).")
@@ -81,13 +90,15 @@ struct DeviceCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("schedule"),
-        help: "A JSON file of local notification requests the app schedules ({\"identifier\", \"content\", \"trigger\"}, or an array of them); repeat for several."
+        help:
+            "A JSON file of local notification requests the app schedules ({\"identifier\", \"content\", \"trigger\"}, or an array of them); repeat for several."
     )
     var scheduleFiles: [String] = []
 
     @Option(
         name: .customLong("activity-types"),
-        help: "A JSON file of the app's Live Activity types ({\"<Name>\": {\"attributes\": {...}, \"contentState\": {...}}}): declared at launch; tokens and activity changes then print as {\"activityToken\": ...} and {\"activity\": ...} lines."
+        help:
+            "A JSON file of the app's Live Activity types ({\"<Name>\": {\"attributes\": {...}, \"contentState\": {...}}}): declared at launch; tokens and activity changes then print as {\"activityToken\": ...} and {\"activity\": ...} lines."
     )
     var activityTypesFile: String?
 
@@ -95,9 +106,14 @@ struct DeviceCommand: AsyncParsableCommand {
         guard self.topic != nil || !self.tokens.isEmpty else {
             throw ValidationError("give --topic (register a new token for this app) or --token (resume)")
         }
-        let settings = [self.authorize, self.categoriesFile, self.state, self.language, self.stringsFile, self.timeZone, self.activityTypesFile].contains { $0 != nil }
+        let settings = [
+            self.authorize, self.categoriesFile, self.state, self.language, self.stringsFile, self.timeZone,
+            self.activityTypesFile,
+        ].contains { $0 != nil }
         if settings || !self.scheduleFiles.isEmpty, self.topic == nil {
-            throw ValidationError("--authorize, --categories, --state, --language, --time-zone, --strings, --schedule and --activity-types need --topic (the app)")
+            throw ValidationError(
+                "--authorize, --categories, --state, --language, --time-zone, --strings, --schedule and --activity-types need --topic (the app)"
+            )
         }
         if let zone = self.timeZone, TimeZone(identifier: zone) == nil {
             throw ValidationError("--time-zone \(zone) is not a time zone (use an IANA name such as Europe/Paris)")
@@ -106,7 +122,9 @@ struct DeviceCommand: AsyncParsableCommand {
             do { _ = try Authorization.Options(list: authorize) } catch { throw ValidationError("--authorize: \(error.message)") }
         }
         guard ["allow", "deny"].contains(self.prompt) else { throw ValidationError("--prompt is allow or deny") }
-        if let state = self.state, AppState(rawValue: state) == nil { throw ValidationError("--state is foreground, background or notRunning") }
+        if let state = self.state, AppState(rawValue: state) == nil {
+            throw ValidationError("--state is foreground, background or notRunning")
+        }
         for token in self.tokens where DeviceToken(hex: token) == nil {
             throw ValidationError("--token \(token) is not even-length hex of 32 to 100 bytes")
         }
@@ -121,7 +139,9 @@ struct DeviceCommand: AsyncParsableCommand {
             let results = try await client.resume(self.tokens.compactMap { DeviceToken(hex: $0) })
             for result in results {
                 guard result.status == .resumed else {
-                    throw DeviceCommandError("token \(result.token.hex) is \(result.status == .unregistered ? "unregistered" : "unknown to the emulator")")
+                    throw DeviceCommandError(
+                        "token \(result.token.hex) is \(result.status == .unregistered ? "unregistered" : "unknown to the emulator")"
+                    )
                 }
                 say(result.token.hex)
             }

@@ -11,7 +11,8 @@ import Glibc
 struct DoctorCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "doctor",
-        abstract: "Check what serve needs (the CA, free ports, a writable data directory nobody holds) and print what a provider library needs.",
+        abstract:
+            "Check what serve needs (the CA, free ports, a writable data directory nobody holds) and print what a provider library needs.",
         discussion: """
             Takes serve's flags for where things are (and their environment-variable twins). Prints one line \
             per check, "ok", "note" or "problem", then the host, port and CA path a provider library is \
@@ -42,23 +43,31 @@ struct DoctorCommand: ParsableCommand {
         var findings = [self.checkCA()]
         let ports = [
             ("HTTP/2 provider API", self.http2Port), ("admin API", self.adminPort), ("devices", self.devicePort),
-            ("binary gateway", self.gatewayPort), ("feedback service", self.feedbackPort), ("channel management", self.channelsPort),
+            ("binary gateway", self.gatewayPort), ("feedback service", self.feedbackPort),
+            ("channel management", self.channelsPort),
         ]
         findings += ports.map { self.checkPort(name: $0.0, port: $0.1) }
         findings.append(self.checkDataDirectory())
-        for finding in findings { say("\(finding.level.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0))\(finding.text)") }
+        for finding in findings {
+            say("\(finding.level.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0))\(finding.text)")
+        }
         let ca = URL(fileURLWithPath: self.certificatesDirectory + "/ca.pem").standardizedFileURL.path
-        say("provider libraries: host \(self.host), port \(self.http2Port), CA \(ca) (the server certificate names localhost and 127.0.0.1)")
+        say(
+            "provider libraries: host \(self.host), port \(self.http2Port), CA \(ca) (the server certificate names localhost and 127.0.0.1)"
+        )
         if findings.contains(where: { $0.level == .problem }) { throw ExitCode(1) }
     }
 
     func checkCA() -> Finding {
         let path = self.certificatesDirectory + "/ca.pem"
         guard FileManager.default.fileExists(atPath: path) else {
-            return Finding(level: .note, text: "CA \(path): not there yet; serve generates a development CA and server certificate on first start")
+            return Finding(
+                level: .note,
+                text: "CA \(path): not there yet; serve generates a development CA and server certificate on first start")
         }
         guard let contents = FileManager.default.contents(atPath: path) else {
-            return Finding(level: .problem, text: "CA \(path): cannot be read (permissions?); providers and devices need to trust it")
+            return Finding(
+                level: .problem, text: "CA \(path): cannot be read (permissions?); providers and devices need to trust it")
         }
         guard String(decoding: contents, as: UTF8.self).contains("-----BEGIN CERTIFICATE-----") else {
             return Finding(level: .problem, text: "CA \(path): not a PEM certificate; move it away and serve makes a new one")
@@ -72,18 +81,26 @@ struct DoctorCommand: ParsableCommand {
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(clamping: port)).bigEndian
         guard inet_pton(AF_INET, self.host, &address.sin_addr) == 1 else {
-            return Finding(level: .problem, text: "\(name) port \(port): --host \(self.host) is not an IPv4 address this check can bind")
+            return Finding(
+                level: .problem, text: "\(name) port \(port): --host \(self.host) is not an IPv4 address this check can bind")
         }
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { return Finding(level: .problem, text: "\(name) port \(port): no socket: \(String(cString: strerror(errno)))") }
+        guard descriptor >= 0 else {
+            return Finding(level: .problem, text: "\(name) port \(port): no socket: \(String(cString: strerror(errno)))")
+        }
         defer { close(descriptor) }
         var on: Int32 = 1
         _ = setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard bound == 0 else {
-            let why = errno == EADDRINUSE ? "in use (an emulator already running? curl http://\(self.host):\(self.adminPort)/healthz)" : String(cString: strerror(errno))
+            let why =
+                errno == EADDRINUSE
+                ? "in use (an emulator already running? curl http://\(self.host):\(self.adminPort)/healthz)"
+                : String(cString: strerror(errno))
             return Finding(level: .problem, text: "\(name) port \(port) on \(self.host): \(why)")
         }
         return Finding(level: .ok, text: "\(name) port \(port) on \(self.host): free")
@@ -95,11 +112,14 @@ struct DoctorCommand: ParsableCommand {
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             let parent = URL(fileURLWithPath: path).deletingLastPathComponent().path
             guard FileManager.default.isWritableFile(atPath: parent) else {
-                return Finding(level: .problem, text: "data directory \(path): missing, and \(parent) is not writable to create it")
+                return Finding(
+                    level: .problem, text: "data directory \(path): missing, and \(parent) is not writable to create it")
             }
             return Finding(level: .ok, text: "data directory \(path): created at first start (\(parent) is writable)")
         }
-        guard isDirectory.boolValue else { return Finding(level: .problem, text: "data directory \(path): a file, not a directory") }
+        guard isDirectory.boolValue else {
+            return Finding(level: .problem, text: "data directory \(path): a file, not a directory")
+        }
         let probe = path + "/.doctor-\(getpid())"
         guard FileManager.default.createFile(atPath: probe, contents: Data()) else {
             return Finding(level: .problem, text: "data directory \(path): not writable")

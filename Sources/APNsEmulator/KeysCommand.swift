@@ -27,13 +27,16 @@ struct KeysCommand: ParsableCommand {
         @Option(name: .customLong("team-id"), help: "The team the key belongs to: the iss claim of its tokens.")
         var teamID: String
 
-        @Option(name: .customLong("topic"), help: "Limit the key to this bundle id (and its .voip, .complication… topics); repeatable. Default: any topic.")
+        @Option(
+            name: .customLong("topic"),
+            help: "Limit the key to this bundle id (and its .voip, .complication… topics); repeatable. Default: any topic.")
         var topic: [String] = []
 
         @Option(
             name: .customLong("topics"),
             help: "The same as a comma-separated list, as Apple's key page offers topic-specific keys.",
-            transform: { list in list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
+            transform: { list in list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            }
         )
         var topicLists: [[String]] = []
 
@@ -47,7 +50,9 @@ struct KeysCommand: ParsableCommand {
         var keysDirectory = "keys"
 
         func register(keyID: String, publicKey: P256.Signing.PublicKey) throws {
-            let key = ProviderKey(keyID: keyID, teamID: self.teamID, publicKey: publicKey, topics: self.topics, environment: self.environment.environment)
+            let key = ProviderKey(
+                keyID: keyID, teamID: self.teamID, publicKey: publicKey, topics: self.topics,
+                environment: self.environment.environment)
             try ProviderKeyStore.register(key, in: self.keysDirectory)
             say("registered key \(keyID) of team \(self.teamID) in \(self.keysDirectory)/\(ProviderKey.fileName(keyID: keyID))")
         }
@@ -56,7 +61,8 @@ struct KeysCommand: ParsableCommand {
     /// `apns-emulator keys create`: a new `.p8` key for the provider, registered with the emulator.
     struct Create: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Create an ES256 key: writes AuthKey_<key id>.p8 for the provider and registers its public key with the emulator.",
+            abstract:
+                "Create an ES256 key: writes AuthKey_<key id>.p8 for the provider and registers its public key with the emulator.",
             version: EmulatorVersion.string
         )
 
@@ -65,7 +71,9 @@ struct KeysCommand: ParsableCommand {
         @Option(name: .customLong("key-id"), help: "The key id (kid), 10 characters as Apple's. Default: a random one.")
         var keyID: String?
 
-        @Option(name: .customLong("out"), help: "Directory to write AuthKey_<key id>.p8 into (creds/ is git-ignored: it holds private keys).")
+        @Option(
+            name: .customLong("out"),
+            help: "Directory to write AuthKey_<key id>.p8 into (creds/ is git-ignored: it holds private keys).")
         var directory = "creds"
 
         func run() throws {
@@ -73,7 +81,10 @@ struct KeysCommand: ParsableCommand {
             let key = P256.Signing.PrivateKey()
             try FileManager.default.createDirectory(atPath: self.directory, withIntermediateDirectories: true)
             let path = self.directory + "/AuthKey_\(keyID).p8"
-            guard FileManager.default.createFile(atPath: path, contents: Data(key.pemRepresentation.utf8), attributes: [.posixPermissions: 0o600]) else {
+            guard
+                FileManager.default.createFile(
+                    atPath: path, contents: Data(key.pemRepresentation.utf8), attributes: [.posixPermissions: 0o600])
+            else {
                 throw ValidationError("cannot write \(path)")
             }
             say("private key: \(path)  (give this to the provider, with key id \(keyID) and team id \(self.registration.teamID))")

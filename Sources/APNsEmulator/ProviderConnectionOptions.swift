@@ -19,7 +19,11 @@ struct ProviderConnectionOptions: ParsableArguments {
     @Option(help: "The emulator's address. (env: \(EnvironmentTwins.variable(for: "--host")))")
     var host = ServeCommand.defaults.host
 
-    @Option(name: .customLong("http2-port"), help: "The emulator's HTTP/2 port (it serves channel management too). (env: \(EnvironmentTwins.variable(for: "--http2-port")))")
+    @Option(
+        name: .customLong("http2-port"),
+        help:
+            "The emulator's HTTP/2 port (it serves channel management too). (env: \(EnvironmentTwins.variable(for: "--http2-port")))"
+    )
     var http2Port = ServeCommand.defaults.http2Port
 
     @Option(name: .customLong("ca"), help: "The CA to trust: the emulator's development CA.")
@@ -27,8 +31,12 @@ struct ProviderConnectionOptions: ParsableArguments {
 
     func validate() throws {
         let tokenAuth = [self.key, self.keyID, self.teamID].compactMap { $0 }.count
-        guard tokenAuth == 0 || tokenAuth == 3 else { throw ValidationError("token authentication needs --key, --key-id and --team-id together") }
-        if tokenAuth == 3, self.cert != nil { throw ValidationError("use --key (token) or --cert (certificate) authentication, not both") }
+        guard tokenAuth == 0 || tokenAuth == 3 else {
+            throw ValidationError("token authentication needs --key, --key-id and --team-id together")
+        }
+        if tokenAuth == 3, self.cert != nil {
+            throw ValidationError("use --key (token) or --cert (certificate) authentication, not both")
+        }
     }
 
     /// The `authorization` header of a provider token signed now, with token authentication.

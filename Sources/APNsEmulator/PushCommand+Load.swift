@@ -36,7 +36,8 @@ extension PushCommand {
         let rate = seconds > 0 ? Double(count) / seconds : 0
         let answers = outcomes.sorted { $0.key < $1.key }.map { "\($0.key) x\($0.value)" }.joined(separator: ", ")
         let refused = outcomes.filter { !$0.key.hasPrefix("200 ") }.values.reduce(0, +)
-        let text = "\(count) sent in \(String(format: "%.3f", seconds)) s (\(String(format: "%.0f", rate))/s, \(concurrency) in flight): \(answers)"
+        let text =
+            "\(count) sent in \(String(format: "%.3f", seconds)) s (\(String(format: "%.0f", rate))/s, \(concurrency) in flight): \(answers)"
         return Summary(text: text, refused: refused)
     }
 }

@@ -28,7 +28,10 @@ struct PushCommand: AsyncParsableCommand {
     @Option(help: "The device token (hex).")
     var token: String?
 
-    @Option(help: "Broadcast on this channel instead (POST /4/broadcasts/apps/<--bundle>): apns-push-type LiveActivity, apns-expiration 0 and apns-priority 10 unless given.")
+    @Option(
+        help:
+            "Broadcast on this channel instead (POST /4/broadcasts/apps/<--bundle>): apns-push-type LiveActivity, apns-expiration 0 and apns-priority 10 unless given."
+    )
     var channel: String?
 
     @Option(help: "With --channel: the bundle id the channel belongs to.")
@@ -71,10 +74,13 @@ struct PushCommand: AsyncParsableCommand {
         guard self.count >= 1 else { throw ValidationError("--count is 1 or more") }
         guard (1...10_000).contains(self.concurrency) else { throw ValidationError("--concurrency is 1 to 10000") }
         guard (self.payload == nil) != (self.file == nil) else {
-            throw ValidationError("give the payload as an argument (JSON, a file's path, or - for standard input) or --file, not both")
+            throw ValidationError(
+                "give the payload as an argument (JSON, a file's path, or - for standard input) or --file, not both")
         }
         if self.channel != nil {
-            guard self.token == nil, self.bundle != nil else { throw ValidationError("a broadcast takes --channel and --bundle, and no --token") }
+            guard self.token == nil, self.bundle != nil else {
+                throw ValidationError("a broadcast takes --channel and --bundle, and no --token")
+            }
             return
         }
         guard let token = self.token, !token.isEmpty, token.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
@@ -84,7 +90,9 @@ struct PushCommand: AsyncParsableCommand {
 
     func run() async throws {
         let (body, bundle) = try self.readPayload()
-        var push = ProviderPush(token: self.token ?? "", headers: try self.headers(topic: self.channel == nil ? self.topic ?? bundle : nil), payload: body)
+        var push = ProviderPush(
+            token: self.token ?? "", headers: try self.headers(topic: self.channel == nil ? self.topic ?? bundle : nil),
+            payload: body)
         if let channel = self.channel, let bundle = self.bundle {
             push.path = "/4/broadcasts/apps/\(bundle)"
             push.headers.append(("apns-channel-id", channel))
@@ -120,7 +128,8 @@ struct PushCommand: AsyncParsableCommand {
             text = try Self.argumentText(self.payload ?? "")
         }
         // An .apns file: the payload with the simulator's target bundle beside `aps`.
-        if case .object(var members)? = JSONValue.parse(Array(text.utf8)), let bundle = members["Simulator Target Bundle"]?.string {
+        if case .object(var members)? = JSONValue.parse(Array(text.utf8)), let bundle = members["Simulator Target Bundle"]?.string
+        {
             members["Simulator Target Bundle"] = nil
             return (JSONValue.object(members).compact, bundle)
         }
@@ -184,16 +193,20 @@ struct PushCommand: AsyncParsableCommand {
         var identity: (certificates: [UInt8], key: [UInt8])?
         if let cert {
             guard let pem = FileManager.default.contents(atPath: cert) else {
-                throw PushCommandError("cannot read the certificate \(cert) (looked in \(FileManager.default.currentDirectoryPath))")
+                throw PushCommandError(
+                    "cannot read the certificate \(cert) (looked in \(FileManager.default.currentDirectoryPath))")
             }
             identity = (Array(pem), Array(pem))
         }
         do {
             return try await ProviderClient.connect(host: host, port: port, trust: .certificates(Array(ca)), identity: identity)
-        } catch where Self.isRefused(error) {
-            throw PushCommandError("could not connect to \(host):\(port): connection refused (is `apns-emulator serve` running, on that port?)")
+        } catch  where Self.isRefused(error) {
+            throw PushCommandError(
+                "could not connect to \(host):\(port): connection refused (is `apns-emulator serve` running, on that port?)")
         } catch {
-            throw PushCommandError("could not connect to \(host):\(port) with TLS: \(error) (is that the HTTP/2 port, and \(caPath) the emulator's CA?)")
+            throw PushCommandError(
+                "could not connect to \(host):\(port) with TLS: \(error) (is that the HTTP/2 port, and \(caPath) the emulator's CA?)"
+            )
         }
     }
 

@@ -13,6 +13,8 @@ public struct ProviderSigningKey: Sendable {
     /// An `authorization` header value (`bearer <JWT>`) signed with this key, issued now.
     public func authorization(issuedAt: Date = Date()) throws -> String {
         let key = try P256.Signing.PrivateKey(pemRepresentation: self.p8)
-        return "bearer " + (try ProviderToken.sign(keyID: self.keyID, teamID: self.teamID, issuedAt: Int64(issuedAt.timeIntervalSince1970), with: key))
+        return "bearer "
+            + (try ProviderToken.sign(
+                keyID: self.keyID, teamID: self.teamID, issuedAt: Int64(issuedAt.timeIntervalSince1970), with: key))
     }
 }

@@ -49,7 +49,9 @@ public final class TestEmulator: Sendable {
     }
 
     /// Starts an emulator on port 0 with an ephemeral store. `configure` may change any setting.
-    public static func start(auth: Auth = .none, configure: (inout EmulatorConfiguration) -> Void = { _ in }) async throws -> TestEmulator {
+    public static func start(
+        auth: Auth = .none, configure: (inout EmulatorConfiguration) -> Void = { _ in }
+    ) async throws -> TestEmulator {
         let running = try await RunningEmulator.start { configuration in
             configuration.auth = auth == .strict ? .strict : .none
             configure(&configuration)
@@ -67,24 +69,29 @@ public final class TestEmulator: Sendable {
 
     /// Sends a push over HTTP/2 and TLS to the provider API, as a provider does; APNs' answer.
     public func push(
-        token: String, topic: String? = nil, payload: String = #"{"aps":{"alert":"hello"}}"#, pushType: String? = nil, priority: Int? = nil,
+        token: String, topic: String? = nil, payload: String = #"{"aps":{"alert":"hello"}}"#, pushType: String? = nil,
+        priority: Int? = nil,
         headers: [(String, String)] = []
     ) async throws -> PushAnswer {
         var sent: [(String, String)] = []
         if let topic { sent.append(("apns-topic", topic)) }
         if let pushType { sent.append(("apns-push-type", pushType)) }
         if let priority { sent.append(("apns-priority", String(priority))) }
-        let client = try await ProviderClient.connect(host: self.host, port: self.http2Port, trust: .certificates(Array(self.caPEM.utf8)))
+        let client = try await ProviderClient.connect(
+            host: self.host, port: self.http2Port, trust: .certificates(Array(self.caPEM.utf8)))
         defer { Task { try? await client.close() } }
         let answer = try await client.push(ProviderPush(token: token, headers: sent + headers, payload: Array(payload.utf8)))
         return PushAnswer(
-            status: answer.status, reason: answer.error.reason, apnsID: answer.header("apns-id"), uniqueID: answer.header("apns-unique-id"),
+            status: answer.status, reason: answer.error.reason, apnsID: answer.header("apns-id"),
+            uniqueID: answer.header("apns-unique-id"),
             detail: answer.header("apns-emulator-detail"))
     }
 
     /// A provider-token key the emulator trusts at once (for `.strict`): its `.p8` PEM, key id and
     /// team id, as a provider library takes them.
-    public func createKey(keyID: String = "KEY1234567", teamID: String = "TEAM123456", topics: [String] = []) throws -> ProviderSigningKey {
+    public func createKey(
+        keyID: String = "KEY1234567", teamID: String = "TEAM123456", topics: [String] = []
+    ) throws -> ProviderSigningKey {
         let key = try self.running.registerKey(keyID: keyID, teamID: teamID, topics: topics)
         return ProviderSigningKey(keyID: key.keyID, teamID: key.teamID, p8: key.p8)
     }
@@ -93,7 +100,9 @@ public final class TestEmulator: Sendable {
 
     /// The first notification matching, waiting up to `timeout` for it; a ``TestEmulatorError``
     /// listing the near misses (what arrived instead, and why each did not match) when none comes.
-    public func waitFor(token: String? = nil, topic: String? = nil, status: String? = nil, timeout: Duration = .seconds(5)) async throws -> ReceivedNotification {
+    public func waitFor(
+        token: String? = nil, topic: String? = nil, status: String? = nil, timeout: Duration = .seconds(5)
+    ) async throws -> ReceivedNotification {
         var query = Self.query(token: token, topic: topic, status: status)
         let milliseconds = timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000
         query.append("timeout=\(milliseconds)ms")
@@ -108,9 +117,14 @@ public final class TestEmulator: Sendable {
     }
 
     /// The journal, newest first.
-    public func notifications(token: String? = nil, topic: String? = nil, status: String? = nil) async throws -> [ReceivedNotification] {
-        let answer = try await self.running.admin("/api/v1/notifications?" + Self.query(token: token, topic: topic, status: status).joined(separator: "&"))
-        guard answer.status == 200, let page = try answer.json() as? [String: Any] else { throw TestEmulatorError(message: "notifications: \(answer.status) \(answer.text)") }
+    public func notifications(
+        token: String? = nil, topic: String? = nil, status: String? = nil
+    ) async throws -> [ReceivedNotification] {
+        let answer = try await self.running.admin(
+            "/api/v1/notifications?" + Self.query(token: token, topic: topic, status: status).joined(separator: "&"))
+        guard answer.status == 200, let page = try answer.json() as? [String: Any] else {
+            throw TestEmulatorError(message: "notifications: \(answer.status) \(answer.text)")
+        }
         return (page["items"] as? [[String: Any]] ?? []).map(ReceivedNotification.init)
     }
 
@@ -133,9 +147,11 @@ public final class TestEmulator: Sendable {
     /// A fault rule: the next `times` pushes matching (`["topic": ...]`, `token`, `pushType`) are
     /// answered with `reason` (its status, as APNs gives it). Returns the rule's id.
     @discardableResult
-    public func failPushes(matching match: [String: String] = [:], with reason: String, times: Int? = nil) async throws -> String {
+    public func failPushes(matching match: [String: String] = [:], with reason: String, times: Int? = nil) async throws -> String
+    {
         let matchJSON = match.map { "\(Self.quoted($0.key)): \(Self.quoted($0.value))" }.joined(separator: ", ")
-        let body = #"{"match": {\#(matchJSON)}, "action": {"type": "respond", "reason": \#(Self.quoted(reason))}\#(times.map { #", "times": \#($0)"# } ?? "")}"#
+        let body =
+            #"{"match": {\#(matchJSON)}, "action": {"type": "respond", "reason": \#(Self.quoted(reason))}\#(times.map { #", "times": \#($0)"# } ?? "")}"#
         let answer = try await self.running.admin("/api/v1/faults", method: "POST", body: body)
         guard answer.status == 201, let id = (try answer.json() as? [String: Any])?["id"] as? String else {
             throw TestEmulatorError(message: "fault: \(answer.status) \(answer.text)")

@@ -10,6 +10,7 @@ public struct TestEmulatorError: Error, CustomStringConvertible, Sendable {
     public var nearMisses: [String] = []
 
     public var description: String {
-        self.nearMisses.isEmpty ? self.message : self.message + "\nnear misses:\n" + self.nearMisses.map { "  " + $0 }.joined(separator: "\n")
+        self.nearMisses.isEmpty
+            ? self.message : self.message + "\nnear misses:\n" + self.nearMisses.map { "  " + $0 }.joined(separator: "\n")
     }
 }

@@ -57,7 +57,9 @@ public final class ProviderClient: Sendable {
                     try sync.addHandler(NIOSSLClientHandler(context: context, serverHostname: serverName))
                     var stream = NIOHTTP2Handler.StreamConfiguration()
                     if let streamWindow { stream.targetWindowSize = streamWindow }
-                    let multiplexer = try sync.configureHTTP2Pipeline(mode: .client, connectionConfiguration: .init(), streamConfiguration: stream) {
+                    let multiplexer = try sync.configureHTTP2Pipeline(
+                        mode: .client, connectionConfiguration: .init(), streamConfiguration: stream
+                    ) {
                         $0.eventLoop.makeSucceededVoidFuture()
                     }
                     if let observer { try sync.addHandler(observer) }
@@ -71,7 +73,10 @@ public final class ProviderClient: Sendable {
     /// ``ProviderClientError/timedOut``; the push may still be answered later).
     public func push(_ push: ProviderPush, timeout: TimeAmount? = nil) async throws -> ProviderAnswer {
         let path = push.path ?? "/3/device/\(push.token)"
-        return try await self.begin(method: push.method, path: path, headers: push.headers, body: push.payload.isEmpty ? nil : push.payload, timeout: timeout).get()
+        return try await self.begin(
+            method: push.method, path: path, headers: push.headers, body: push.payload.isEmpty ? nil : push.payload,
+            timeout: timeout
+        ).get()
     }
 
     /// Sends one request on a new stream; returns once its frames are written (so later requests

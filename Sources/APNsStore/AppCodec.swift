@@ -42,7 +42,9 @@ extension StoreKeys {
             guard offset + 2 <= key.count else { return nil }
             let length = Int(key[offset]) << 8 | Int(key[offset + 1])
             offset += 2
-            guard offset + length <= key.count, let part = String(validating: key[offset..<offset + length], as: UTF8.self) else { return nil }
+            guard offset + length <= key.count, let part = String(validating: key[offset..<offset + length], as: UTF8.self) else {
+                return nil
+            }
             parts.append(part)
             offset += length
         }
@@ -84,7 +86,8 @@ extension StoreWriter {
             _ = try txn.delete(self.environment.delivered, StoreKeys.deliveredKey(change.install, notification))
         }
         for notification in change.added {
-            try txn.put(self.environment.delivered, StoreKeys.deliveredKey(change.install, notification), AppCodec.encode(notification))
+            try txn.put(
+                self.environment.delivered, StoreKeys.deliveredKey(change.install, notification), AppCodec.encode(notification))
         }
         return .appSaved
     }
@@ -109,7 +112,9 @@ extension NotificationStore {
     public func app(_ install: AppInstall) throws(StoreError) -> AppModel? {
         try self.read { txn throws(StoreError) -> AppModel? in
             let key = StoreKeys.appKey(install)
-            let app = try txn.get(self.environment.apps, key).map { bytes throws(StoreError) in try AppCodec.decode(AppModel.self, bytes) }
+            let app = try txn.get(self.environment.apps, key).map { bytes throws(StoreError) in
+                try AppCodec.decode(AppModel.self, bytes)
+            }
             var delivered: [DeliveredNotification] = []
             try txn.scan(self.environment.delivered, from: key) { entryKey, value throws(StoreError) in
                 guard entryKey.count > key.count + 8, entryKey.starts(with: key) else { return false }

@@ -22,12 +22,16 @@ public final class DataDirectoryLock: Sendable {
     public static func acquire(_ directory: String) throws(StoreError) -> DataDirectoryLock {
         let path = directory + "/" + Self.fileName
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw .dataDirectory(path: directory, reason: "cannot open \(path): \(String(cString: strerror(errno)))") }
+        guard descriptor >= 0 else {
+            throw .dataDirectory(path: directory, reason: "cannot open \(path): \(String(cString: strerror(errno)))")
+        }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-            let holder = (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+            let holder =
+                (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
             close(descriptor)
             let who = holder.isEmpty ? "another emulator" : "another emulator (pid \(holder))"
-            throw .dataDirectory(path: directory, reason: "\(who) is using it; stop that one, or give this one another --data-dir")
+            throw .dataDirectory(
+                path: directory, reason: "\(who) is using it; stop that one, or give this one another --data-dir")
         }
         let pid = Array("\(getpid())\n".utf8)
         _ = ftruncate(descriptor, 0)

@@ -74,7 +74,8 @@ final class MapPrefaulter: Sendable {
         let path = URL(fileURLWithPath: dataFile).resolvingSymlinksInPath().standardizedFileURL.path
         for line in maps.split(separator: "\n") where line.hasSuffix(" " + path) || line.hasSuffix(" " + dataFile) {
             let range = line.prefix { $0 != " " }.split(separator: "-")
-            guard range.count == 2, let start = UInt(range[0], radix: 16), let end = UInt(range[1], radix: 16), Int(end - start) == size,
+            guard range.count == 2, let start = UInt(range[0], radix: 16), let end = UInt(range[1], radix: 16),
+                Int(end - start) == size,
                 let base = UnsafeMutableRawPointer(bitPattern: start)
             else { continue }
             return .init(base: base, count: size)

@@ -12,7 +12,8 @@ enum NotificationCodec {
 
     /// The record's size in bytes.
     static func size(of notification: Notification) -> Int {
-        let short = min(notification.source.rawValue.utf8.count, 255) + min(notification.apnsID.utf8.count, 255)
+        let short =
+            min(notification.source.rawValue.utf8.count, 255) + min(notification.apnsID.utf8.count, 255)
             + min(notification.uniqueID.utf8.count, 255) + min(notification.pushType.rawValue.utf8.count, 255)
         let topic = notification.topic.map { min($0.utf8.count, Int(self.absent) - 1) } ?? 0
         let collapseID = notification.collapseID.map { min($0.utf8.count, Int(self.absent) - 1) } ?? 0
@@ -89,7 +90,8 @@ enum NotificationCodec {
                 return
             }
             string.withUTF8 { utf8 in
-                let kept = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(utf8).prefix(Int(NotificationCodec.absent) - 1))
+                let kept = UnsafeRawBufferPointer(
+                    rebasing: UnsafeRawBufferPointer(utf8).prefix(Int(NotificationCodec.absent) - 1))
                 self.byte(UInt8(kept.count >> 8))
                 self.byte(UInt8(kept.count & 0xFF))
                 self.bytes(kept)

@@ -1,5 +1,5 @@
-import Foundation
 import APNsCore
+import Foundation
 import Logging
 import Synchronization
 
@@ -48,9 +48,11 @@ public final class NotificationStore: Sendable {
             throw error
         }
         do {
-            self.writer = try StoreWriter(environment: self.environment, configuration: configuration, logger: logger, observer: observer)
+            self.writer = try StoreWriter(
+                environment: self.environment, configuration: configuration, logger: logger, observer: observer)
             let dataFile = (configuration.directory as NSString).appendingPathComponent("data.mdb")
-            self.prefaulter = configuration.durability == .relaxed ? MapPrefaulter(environment: self.environment, dataFile: dataFile) : nil
+            self.prefaulter =
+                configuration.durability == .relaxed ? MapPrefaulter(environment: self.environment, dataFile: dataFile) : nil
         } catch {
             self.environment.close()
             lock.release()
@@ -87,7 +89,8 @@ public final class NotificationStore: Sendable {
             try txn.scan(self.environment.queue, from: prefix) { key, value throws(StoreError) in
                 guard found.count < limit, key.count == prefix.count + 8, key.starts(with: prefix) else { return false }
                 found.append(
-                    QueuedNotification(sequence: StoreKeys.sequence(ofQueueKey: key), notification: try NotificationCodec.decode(value))
+                    QueuedNotification(
+                        sequence: StoreKeys.sequence(ofQueueKey: key), notification: try NotificationCodec.decode(value))
                 )
                 return true
             }

@@ -28,7 +28,9 @@ enum StoreKeys {
     }
 
     /// ``queueKey(_:sequence:)`` laid out on the stack for `body`.
-    static func withQueueKey<T>(_ token: DeviceToken, sequence: UInt64, _ body: (UnsafeRawBufferPointer) throws(StoreError) -> T) throws(StoreError) -> T {
+    static func withQueueKey<T>(
+        _ token: DeviceToken, sequence: UInt64, _ body: (UnsafeRawBufferPointer) throws(StoreError) -> T
+    ) throws(StoreError) -> T {
         let tokenCount = token.bytes.count
         return try withUnsafeTemporaryAllocation(byteCount: tokenCount + 9, alignment: 1) { key throws(StoreError) -> T in
             key[0] = UInt8(tokenCount)
@@ -42,7 +44,9 @@ enum StoreKeys {
     }
 
     /// ``expiryKey(expiration:sequence:)`` laid out on the stack for `body`.
-    static func withExpiryKey<T>(expiration: Int64, sequence: UInt64, _ body: (UnsafeRawBufferPointer) throws(StoreError) -> T) throws(StoreError) -> T {
+    static func withExpiryKey<T>(
+        expiration: Int64, sequence: UInt64, _ body: (UnsafeRawBufferPointer) throws(StoreError) -> T
+    ) throws(StoreError) -> T {
         try withUnsafeTemporaryAllocation(byteCount: 16, alignment: 1) { key throws(StoreError) -> T in
             Self.storeBigEndian(UInt64(max(expiration, 0)), at: 0, in: key)
             Self.storeBigEndian(sequence, at: 8, in: key)

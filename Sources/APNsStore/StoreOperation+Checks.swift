@@ -21,7 +21,8 @@ extension StoreOperation {
             let longest = (change.added + change.removed).map(\.uniqueID.utf8.count).max() ?? 0
             return size + longest > Self.maximumKeySize ? "the device id and topic are too long to keep an app under" : nil
         case .saveChannel(let channel):
-            return StoreKeys.channelKey(channel.bundleID, channel.id).count > Self.maximumKeySize ? "the bundle id and channel id are too long to keep a channel under" : nil
+            return StoreKeys.channelKey(channel.bundleID, channel.id).count > Self.maximumKeySize
+                ? "the bundle id and channel id are too long to keep a channel under" : nil
         case .saveBroadcastSetting(let bundleID, _):
             return Self.keyProblem(bundleID, "a bundle id")
         case .sweepExpired, .unregister, .clearFeedback, .delete, .clear:
@@ -33,7 +34,9 @@ extension StoreOperation {
     private static func keyProblem(_ key: String, _ what: String) -> String? {
         let size = key.utf8.count
         guard size > 0 else { return "\(what) is empty" }
-        guard size <= Self.maximumKeySize else { return "\(what) has \(size) bytes, more than the \(Self.maximumKeySize) a key may have" }
+        guard size <= Self.maximumKeySize else {
+            return "\(what) has \(size) bytes, more than the \(Self.maximumKeySize) a key may have"
+        }
         return nil
     }
 }

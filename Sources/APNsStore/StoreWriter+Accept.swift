@@ -16,7 +16,8 @@ extension StoreWriter {
         let maximumStorage = self.configuration.maximumStorageSeconds
         guard notification.isStorable(nowSeconds: nowMillis / 1000, maximumStorageSeconds: maximumStorage) else {
             let status: LogStatus = connected ? .delivered : .discarded
-            try self.putLog(txn, sequence: assigned, status: status, at: nowMillis, record: NotificationCodec.encode(notification))
+            try self.putLog(
+                txn, sequence: assigned, status: status, at: nowMillis, record: NotificationCodec.encode(notification))
             self.publish(.accepted(notification, sequence: assigned, at: nowMillis, status: status, connected: connected))
             return connected ? .deliverOnce : .discarded
         }
@@ -28,13 +29,17 @@ extension StoreWriter {
         // The record is encoded once, straight into its page; the keys are laid out on the stack.
         let expiration = notification.effectiveExpiration(maximumStorageSeconds: maximumStorage)
         try StoreKeys.withQueueKey(notification.token, sequence: assigned) { queueKey throws(StoreError) in
-            try txn.reserve(self.environment.queue, key: queueKey, size: NotificationCodec.size(of: notification)) { NotificationCodec.encode(notification, into: $0) }
+            try txn.reserve(self.environment.queue, key: queueKey, size: NotificationCodec.size(of: notification)) {
+                NotificationCodec.encode(notification, into: $0)
+            }
             try StoreKeys.withExpiryKey(expiration: expiration, sequence: assigned) { expiryKey throws(StoreError) in
                 try txn.putGrowing(self.environment.expiry, key: expiryKey, value: queueKey)
             }
             var uniqueID = notification.uniqueID
             let stored = uniqueID.withUTF8 { uniqueKey in
-                Result { () throws(StoreError) in try txn.putGrowing(self.environment.unique, key: UnsafeRawBufferPointer(uniqueKey), value: queueKey) }
+                Result { () throws(StoreError) in
+                    try txn.putGrowing(self.environment.unique, key: UnsafeRawBufferPointer(uniqueKey), value: queueKey)
+                }
             }
             try stored.get()
         }

@@ -17,8 +17,10 @@ extension StoreWriter {
         case .acceptForConnectedDevice(let notification):
             return try self.accept(notification, connected: true, txn, nowMillis: nowMillis, sequence: &sequence)
         case .record(let notification, let status):
-            try self.putLog(txn, sequence: sequence, status: status, at: nowMillis, record: NotificationCodec.encode(notification))
-            self.publish(.accepted(notification, sequence: sequence, at: nowMillis, status: status, connected: status == .delivered))
+            try self.putLog(
+                txn, sequence: sequence, status: status, at: nowMillis, record: NotificationCodec.encode(notification))
+            self.publish(
+                .accepted(notification, sequence: sequence, at: nowMillis, status: status, connected: status == .delivered))
             sequence += 1
             return .recorded
         case .sweepExpired:
@@ -42,7 +44,11 @@ extension StoreWriter {
             return .channelSaved
         case .saveBroadcastSetting(let bundleID, let enabled):
             let key = StoreKeys.broadcastSettingKey(bundleID)
-            if enabled { _ = try txn.delete(self.environment.channels, key) } else { try txn.put(self.environment.channels, key, [0]) }
+            if enabled {
+                _ = try txn.delete(self.environment.channels, key)
+            } else {
+                try txn.put(self.environment.channels, key, [0])
+            }
             return .channelSaved
         }
     }
@@ -62,7 +68,8 @@ extension StoreWriter {
         for entry in due {
             try txn.delete(self.environment.expiry, entry.expiryKey)
             guard let record = try txn.get(self.environment.queue, entry.queueKey) else { continue }
-            try self.removeQueued(entry.queueKey, record: record, status: .expired, txn, nowMillis: nowMillis, expiryDeleted: true)
+            try self.removeQueued(
+                entry.queueKey, record: record, status: .expired, txn, nowMillis: nowMillis, expiryDeleted: true)
             moved += 1
         }
         return moved
@@ -126,7 +133,9 @@ extension StoreWriter {
     }
 
     /// A token's queue as raw entries (queue key and record), oldest first, at most `limit`.
-    func queueEntries(_ token: DeviceToken, _ txn: Transaction, limit: Int = .max) throws(StoreError) -> [(key: [UInt8], record: [UInt8])] {
+    func queueEntries(
+        _ token: DeviceToken, _ txn: Transaction, limit: Int = .max
+    ) throws(StoreError) -> [(key: [UInt8], record: [UInt8])] {
         let prefix = StoreKeys.queuePrefix(token)
         var entries: [(key: [UInt8], record: [UInt8])] = []
         try txn.scan(self.environment.queue, from: prefix) { key, value in
@@ -160,7 +169,9 @@ extension StoreWriter {
         // Sequences only grow: the log's pages fill up instead of splitting in the middle.
         let key = StoreKeys.logKey(sequence: sequence)
         let stored = key.withUnsafeBytes { key in
-            value.withUnsafeBytes { value in Result { () throws(StoreError) in try txn.putGrowing(self.environment.log, key: key, value: value) } }
+            value.withUnsafeBytes { value in
+                Result { () throws(StoreError) in try txn.putGrowing(self.environment.log, key: key, value: value) }
+            }
         }
         try stored.get()
     }

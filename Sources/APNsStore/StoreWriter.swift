@@ -224,7 +224,9 @@ final class StoreWriter: Sendable {
 
     /// The body of a batch's transaction: every operation in order, then the log trimmed (when
     /// something was logged) and the next sequence number stored.
-    private func write(_ batch: [Submission], _ txn: Transaction, nowMillis now: Int64, sequence: inout UInt64) throws(StoreError) -> [[StoreOutcome]] {
+    private func write(
+        _ batch: [Submission], _ txn: Transaction, nowMillis now: Int64, sequence: inout UInt64
+    ) throws(StoreError) -> [[StoreOutcome]] {
         var outcomes: [[StoreOutcome]] = []
         outcomes.reserveCapacity(batch.count)
         var logged = false

@@ -23,7 +23,8 @@ struct Transaction {
         let code = key.withUnsafeBytes { keyBytes in
             value.withUnsafeBytes { valueBytes in
                 var keyVal = MDB_val(mv_size: keyBytes.count, mv_data: UnsafeMutableRawPointer(mutating: keyBytes.baseAddress))
-                var dataVal = MDB_val(mv_size: valueBytes.count, mv_data: UnsafeMutableRawPointer(mutating: valueBytes.baseAddress))
+                var dataVal = MDB_val(
+                    mv_size: valueBytes.count, mv_data: UnsafeMutableRawPointer(mutating: valueBytes.baseAddress))
                 return mdb_put(self.txn, dbi, &keyVal, &dataVal, 0)
             }
         }
@@ -52,7 +53,9 @@ struct Transaction {
 
     /// Puts a value of `size` bytes under `key`, written in place by `write` into LMDB's own page
     /// (`MDB_RESERVE`: no copy of the value is made).
-    func reserve(_ dbi: MDB_dbi, key: UnsafeRawBufferPointer, size: Int, _ write: (UnsafeMutableRawBufferPointer) -> Void) throws(StoreError) {
+    func reserve(
+        _ dbi: MDB_dbi, key: UnsafeRawBufferPointer, size: Int, _ write: (UnsafeMutableRawBufferPointer) -> Void
+    ) throws(StoreError) {
         var keyVal = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
         var dataVal = MDB_val(mv_size: size, mv_data: nil)
         try StoreError.check(mdb_put(self.txn, dbi, &keyVal, &dataVal, UInt32(MDB_RESERVE)), "mdb_put", mapSize: self.mapSize)

@@ -40,8 +40,12 @@ public enum AdminTestClient {
     public static let answerTimeout = TimeAmount.minutes(10)
 
     /// One request, through the admin client the cluster uses (`AdminHTTPClient`).
-    public static func request(host: String, port: Int, method: String = "GET", path: String, body: String? = nil) async throws -> Response {
-        let answer = try await AdminHTTPClient(connectTimeout: Self.answerTimeout).request("\(host):\(port)", method: method, path: path, body: Array((body ?? "").utf8), timeout: Self.answerTimeout).get()
+    public static func request(
+        host: String, port: Int, method: String = "GET", path: String, body: String? = nil
+    ) async throws -> Response {
+        let answer = try await AdminHTTPClient(connectTimeout: Self.answerTimeout).request(
+            "\(host):\(port)", method: method, path: path, body: Array((body ?? "").utf8), timeout: Self.answerTimeout
+        ).get()
         return Response(status: answer.status, body: answer.body, headers: answer.headers)
     }
 }

@@ -10,7 +10,10 @@ public struct BinaryStream: Sendable {
 
     /// A command-2 frame with every item: token, `{"n": n}` as payload, identifier, and optionally expiry and priority.
     public mutating func frame(token: DeviceToken, n: Int, identifier: UInt32, expiry: UInt32? = nil, priority: UInt8? = nil) {
-        self.frame(BinaryPushRequest(command: 2, identifier: identifier, expiry: expiry, token: token.bytes, payload: Self.payload(n), priority: priority))
+        self.frame(
+            BinaryPushRequest(
+                command: 2, identifier: identifier, expiry: expiry, token: token.bytes, payload: Self.payload(n),
+                priority: priority))
     }
 
     public mutating func frame(_ request: BinaryPushRequest) {

@@ -4,7 +4,8 @@ import Foundation
 /// test file may sit in any folder.
 public enum Checkout {
     /// The repository's root (this file is `Sources/APNsTestSupport/Checkout.swift`).
-    public static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    public static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     /// A script of `Tests/ThirdParty` (third-party clients and browsers the tests drive).
     public static func thirdParty(_ name: String) -> String {

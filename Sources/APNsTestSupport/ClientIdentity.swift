@@ -40,7 +40,9 @@ public struct ClientIdentity: Sendable {
     /// Presents this identity in `configuration`.
     /// The certificate chain and key as PEM, as `ProviderClient` takes them.
     public func pem() throws -> (certificates: [UInt8], key: [UInt8]) {
-        guard let certificates = FileManager.default.contents(atPath: self.certificatePath), let key = FileManager.default.contents(atPath: self.privateKeyPath) else {
+        guard let certificates = FileManager.default.contents(atPath: self.certificatePath),
+            let key = FileManager.default.contents(atPath: self.privateKeyPath)
+        else {
             throw TestClientError.unexpected("the identity's files are gone: \(self.certificatePath), \(self.privateKeyPath)")
         }
         return (Array(certificates), Array(key))

@@ -28,7 +28,9 @@ final class ConnectionObserver: ChannelInboundHandler, Sendable {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        if error.isConnectionReset || (error as? NIOSSLError) == .uncleanShutdown { self.events.withLock { $0.resetByPeer = true } }
+        if error.isConnectionReset || (error as? NIOSSLError) == .uncleanShutdown {
+            self.events.withLock { $0.resetByPeer = true }
+        }
         context.fireErrorCaught(error)
     }
 

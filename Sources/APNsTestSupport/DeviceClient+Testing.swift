@@ -71,7 +71,9 @@ extension RunningEmulator {
 extension DeviceClient {
     /// The next thing the phone tells this (version-2) device that `matching` accepts, or an
     /// error if none comes within `timeout`. A timeout ends the event stream.
-    public func nextEvent(within timeout: Duration = .seconds(10), _ matching: @escaping @Sendable (DeviceEvent) -> Bool) async throws -> DeviceEvent {
+    public func nextEvent(
+        within timeout: Duration = .seconds(10), _ matching: @escaping @Sendable (DeviceEvent) -> Bool
+    ) async throws -> DeviceEvent {
         try await firstResult(within: timeout) {
             for await event in self.events where matching(event) { return event }
             throw DeviceClientError.closed

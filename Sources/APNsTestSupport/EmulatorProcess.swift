@@ -13,7 +13,9 @@ public final class EmulatorProcess: Sendable {
     public var feedbackPort: Int { self.ports["feedback service"] ?? 0 }
     public var channelsPort: Int { self.ports["channel management"] ?? 0 }
     /// Every listener serve starts by default, for `start(awaiting:)`.
-    public static let everyListener = ["HTTP/2 provider API", "admin API", "device listener", "binary gateway", "feedback service", "channel management"]
+    public static let everyListener = [
+        "HTTP/2 provider API", "admin API", "device listener", "binary gateway", "feedback service", "channel management",
+    ]
     private let ending = Mutex<Spawn.Ending?>(nil)
 
     /// Starts `apns-emulator serve` on free ports with `arguments` added (and `environment` added to
@@ -29,7 +31,10 @@ public final class EmulatorProcess: Sendable {
             throw SubprocessError.missingExecutable(executable)
         }
         let pid = try Spawn.start(
-            launcher + [executable, "serve", "--http2-port", "0", "--admin-port", "0", "--device-port", "0", "--gateway-port", "0", "--feedback-port", "0", "--channels-port", "0", "--log-level", "warning"] + arguments,
+            launcher + [
+                executable, "serve", "--http2-port", "0", "--admin-port", "0", "--device-port", "0", "--gateway-port", "0",
+                "--feedback-port", "0", "--channels-port", "0", "--log-level", "warning",
+            ] + arguments,
             environment: environment, stdout: output, stderr: output
         )
         let deadline = ContinuousClock.now + .seconds(30)
@@ -57,10 +62,14 @@ public final class EmulatorProcess: Sendable {
     static func ports(in text: String) -> [String: Int] {
         var ports: [String: Int] = [:]
         for line in text.split(separator: "\n") where line.hasPrefix("apns-emulator: ") {
-            guard let on = line.range(of: " on "), let scheme = line.range(of: "://", range: on.upperBound..<line.endIndex) else { continue }
+            guard let on = line.range(of: " on "), let scheme = line.range(of: "://", range: on.upperBound..<line.endIndex) else {
+                continue
+            }
             let name = String(line[line.index(line.startIndex, offsetBy: "apns-emulator: ".count)..<on.lowerBound])
             let address = line[scheme.upperBound...].prefix { !$0.isWhitespace && $0 != "/" }
-            guard let colon = address.lastIndex(of: ":"), let port = Int(address[address.index(after: colon)...]) else { continue }
+            guard let colon = address.lastIndex(of: ":"), let port = Int(address[address.index(after: colon)...]) else {
+                continue
+            }
             ports[name] = port
         }
         return ports

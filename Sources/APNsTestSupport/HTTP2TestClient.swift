@@ -54,7 +54,9 @@ public final class HTTP2TestClient: Sendable {
         serverName: String = "localhost",
         identity: ClientIdentity? = nil
     ) async throws -> HTTP2TestClient {
-        guard let ca = FileManager.default.contents(atPath: caPath) else { throw TestClientError.unexpected("no CA at \(caPath)") }
+        guard let ca = FileManager.default.contents(atPath: caPath) else {
+            throw TestClientError.unexpected("no CA at \(caPath)")
+        }
         let observer = ConnectionObserver()
         let client = try await ProviderClient.connect(
             host: host, port: port, trust: .certificates(Array(ca)), serverName: serverName, identity: try identity?.pem(),
@@ -90,13 +92,16 @@ public final class HTTP2TestClient: Sendable {
         body: [UInt8]? = nil,
         endStream: Bool = true
     ) async throws -> EventLoopFuture<Response> {
-        try await self.client.begin(method: method, path: path, headers: headers, body: body, endStream: endStream).map { answer in
+        try await self.client.begin(method: method, path: path, headers: headers, body: body, endStream: endStream).map {
+            answer in
             Response(status: answer.status, headers: answer.headers, body: answer.body)
         }
     }
 
     /// A push to `/3/device/<token>` with a JSON body.
-    public func push(token: String, headers: [(String, String)] = [], json: String = #"{"aps":{"alert":"hello"}}"#) async throws -> Response {
+    public func push(
+        token: String, headers: [(String, String)] = [], json: String = #"{"aps":{"alert":"hello"}}"#
+    ) async throws -> Response {
         try await self.send(path: "/3/device/\(token)", headers: headers, body: Array(json.utf8))
     }
 
@@ -104,7 +109,9 @@ public final class HTTP2TestClient: Sendable {
     public var events: ConnectionEvents { self.observer.events.withLock { $0 } }
 
     /// Waits (up to `timeout`) until `condition` holds for the connection events.
-    public func waitForEvents(timeout: Duration = .seconds(10), _ condition: @Sendable (ConnectionEvents) -> Bool) async throws -> ConnectionEvents {
+    public func waitForEvents(
+        timeout: Duration = .seconds(10), _ condition: @Sendable (ConnectionEvents) -> Bool
+    ) async throws -> ConnectionEvents {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             let events = self.events

@@ -21,7 +21,11 @@ public enum LoopbackPorts {
                 address.sin_family = sa_family_t(AF_INET)
                 address.sin_addr.s_addr = inet_addr("127.0.0.1")
                 address.sin_port = UInt16(port).bigEndian
-                return withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } } == 0
+                return withUnsafePointer(to: &address) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                        bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                    }
+                } == 0
             }
             if free { return base }
         }

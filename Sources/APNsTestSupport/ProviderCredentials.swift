@@ -26,8 +26,11 @@ extension RunningEmulator {
     }
 
     /// Registers a new provider-token key with this emulator.
-    public func registerKey(keyID: String = "KEY1234567", teamID: String = "TEAM123456", topics: [String] = [], environment: APNsEnvironment? = nil) throws -> TestProviderKey {
-        try TestProviderKey.register(in: self.keysDirectory, keyID: keyID, teamID: teamID, topics: topics, environment: environment)
+    public func registerKey(
+        keyID: String = "KEY1234567", teamID: String = "TEAM123456", topics: [String] = [], environment: APNsEnvironment? = nil
+    ) throws -> TestProviderKey {
+        try TestProviderKey.register(
+            in: self.keysDirectory, keyID: keyID, teamID: teamID, topics: topics, environment: environment)
     }
 
     /// The emulator's clock now, in seconds: the `iat` of a fresh token.

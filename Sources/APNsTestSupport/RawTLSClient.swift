@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import NIOCore
 import NIOPosix
 import NIOSSL
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Sends raw bytes over TLS and collects everything the server sends until it closes the
 /// connection: for protocol-violation tests that a well-behaved client cannot express.
@@ -18,7 +19,8 @@ public enum RawTLSClient {
         sending bytes: [UInt8],
         timeout: TimeAmount = .seconds(10)
     ) async throws -> [UInt8] {
-        try await self.session(host: host, port: port, caPath: caPath, identity: identity, sending: bytes, timeout: timeout).received
+        try await self.session(host: host, port: port, caPath: caPath, identity: identity, sending: bytes, timeout: timeout)
+            .received
     }
 
     /// What the server did: the bytes it sent before the connection ended, and whether it ended
@@ -56,7 +58,9 @@ public enum RawTLSClient {
     }
 
     /// Connects, sends `bytes` and returns at once; ``Connection/closed()`` waits for the end.
-    public static func open(host: String, port: Int, caPath: String, identity: ClientIdentity? = nil, sending bytes: [UInt8]) async throws -> Connection {
+    public static func open(
+        host: String, port: Int, caPath: String, identity: ClientIdentity? = nil, sending bytes: [UInt8]
+    ) async throws -> Connection {
         var tls = TLSConfiguration.makeClientConfiguration()
         tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(caPath))
         try identity?.apply(to: &tls)
@@ -68,7 +72,8 @@ public enum RawTLSClient {
             channel = try await ClientBootstrap(group: group)
                 .channelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHandler(NIOSSLClientHandler(context: sslContext, serverHostname: "localhost"))
+                        try channel.pipeline.syncOperations.addHandler(
+                            NIOSSLClientHandler(context: sslContext, serverHostname: "localhost"))
                         try channel.pipeline.syncOperations.addHandler(Collector(promise: promise))
                     }
                 }

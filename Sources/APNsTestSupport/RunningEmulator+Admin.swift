@@ -3,7 +3,9 @@ import Foundation
 
 extension RunningEmulator {
     /// An admin request whose answer must be `status`, parsed as a JSON object.
-    public func adminObject(_ path: String, method: String = "GET", body: String? = nil, status: Int = 200) async throws -> [String: Any] {
+    public func adminObject(
+        _ path: String, method: String = "GET", body: String? = nil, status: Int = 200
+    ) async throws -> [String: Any] {
         let response = try await self.admin(path, method: method, body: body)
         guard response.status == status, let object = try response.json() as? [String: Any] else {
             throw AdminTestClient.UnexpectedResponse(response: response)

@@ -6,7 +6,9 @@ extension RunningEmulator {
     /// Sends `stream` to the binary gateway in one write and returns the error response the
     /// emulator wrote before closing (`nil` if it closed without one). Throws if the connection
     /// is still open after `timeout`.
-    public func gateway(_ stream: BinaryStream, identity: ClientIdentity? = nil, timeout: TimeAmount = .seconds(10)) async throws -> BinaryErrorResponse? {
+    public func gateway(
+        _ stream: BinaryStream, identity: ClientIdentity? = nil, timeout: TimeAmount = .seconds(10)
+    ) async throws -> BinaryErrorResponse? {
         let received = try await RawTLSClient.exchange(
             host: "127.0.0.1",
             port: self.gatewayPort,
@@ -23,7 +25,8 @@ extension RunningEmulator {
 
     /// Connects to the feedback service and returns the tuples it sent before closing.
     public func feedbackTuples(identity: ClientIdentity? = nil) async throws -> [FeedbackTuple] {
-        let received = try await RawTLSClient.exchange(host: "127.0.0.1", port: self.feedbackPort, caPath: self.caPath, identity: identity, sending: [])
+        let received = try await RawTLSClient.exchange(
+            host: "127.0.0.1", port: self.feedbackPort, caPath: self.caPath, identity: identity, sending: [])
         var buffer = ByteBuffer(bytes: received)
         var tuples: [FeedbackTuple] = []
         while let tuple = FeedbackTuple.read(from: &buffer) { tuples.append(tuple) }

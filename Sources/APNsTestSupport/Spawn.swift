@@ -19,7 +19,9 @@ public enum Spawn {
     /// Starts `arguments[0]` (looked up on PATH) with standard input from `stdin` (a file or a
     /// FIFO: the child waits until a writer opens it), standard output to `stdout` and standard error
     /// to `stderr` (files, created or truncated), and `environment` added to this process's.
-    static func start(_ arguments: [String], environment: [String: String] = [:], stdin: String = "/dev/null", stdout: String, stderr: String) throws -> pid_t {
+    static func start(
+        _ arguments: [String], environment: [String: String] = [:], stdin: String = "/dev/null", stdout: String, stderr: String
+    ) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -50,7 +52,9 @@ public enum Spawn {
                 var status: Int32 = 0
                 while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
                 let signal = status & 0x7F
-                continuation.resume(returning: signal == 0 ? Ending(status: (status >> 8) & 0xFF, signal: nil) : Ending(status: nil, signal: signal))
+                continuation.resume(
+                    returning: signal == 0
+                        ? Ending(status: (status >> 8) & 0xFF, signal: nil) : Ending(status: nil, signal: signal))
             }
         }
     }

@@ -28,7 +28,9 @@ public enum Subprocess {
         let runner = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         var directory = runner.deletingLastPathComponent()
         // On Linux the runner is .build/<config>/<package>PackageTests.xctest; on macOS it sits inside a bundle.
-        while directory.path != "/" && !FileManager.default.fileExists(atPath: directory.appendingPathComponent("apns-emulator").path) {
+        while directory.path != "/"
+            && !FileManager.default.fileExists(atPath: directory.appendingPathComponent("apns-emulator").path)
+        {
             directory = directory.deletingLastPathComponent()
         }
         return directory.appendingPathComponent("apns-emulator").path
@@ -39,7 +41,9 @@ extension EmulatorProcess {
     /// Runs `body` against an emulator process of its own (`serve` with `arguments`, on fresh data
     /// and certificate directories, every listener bound), then stops it (SIGTERM) however `body`
     /// ends. For behaviour in time (timeouts): such a process shares its event loops with no test.
-    public static func scoped<T>(_ arguments: [String], _ body: (EmulatorProcess, _ caPath: String) async throws -> T) async throws -> T {
+    public static func scoped<T>(
+        _ arguments: [String], _ body: (EmulatorProcess, _ caPath: String) async throws -> T
+    ) async throws -> T {
         let directory = try TemporaryDirectory()
         defer { try? directory.remove() }
         let emulator = try await EmulatorProcess.start(

@@ -39,6 +39,7 @@ public struct TestProviderKey: Sendable {
     /// `teamID` override what goes into the token (to forge tokens the emulator must refuse).
     public func authorization(issuedAt: Int64, keyID: String? = nil, teamID: String? = nil) throws -> String {
         let key = try P256.Signing.PrivateKey(pemRepresentation: self.p8)
-        return "bearer " + (try ProviderToken.sign(keyID: keyID ?? self.keyID, teamID: teamID ?? self.teamID, issuedAt: issuedAt, with: key))
+        return "bearer "
+            + (try ProviderToken.sign(keyID: keyID ?? self.keyID, teamID: teamID ?? self.teamID, issuedAt: issuedAt, with: key))
     }
 }

@@ -31,6 +31,7 @@ public struct BinaryErrorResponse: Hashable, Sendable {
             let identifier = buffer.getInteger(at: buffer.readerIndex + 2, as: UInt32.self)
         else { return nil }
         buffer.moveReaderIndex(forwardBy: Self.size)
-        return BinaryErrorResponse(status: BinaryStatus(code: code) ?? BinaryStatus(code: code, meaning: "undocumented"), identifier: identifier)
+        return BinaryErrorResponse(
+            status: BinaryStatus(code: code) ?? BinaryStatus(code: code, meaning: "undocumented"), identifier: identifier)
     }
 }

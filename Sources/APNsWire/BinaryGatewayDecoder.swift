@@ -31,7 +31,9 @@ public struct BinaryGatewayDecoder: ByteToMessageDecoder {
         return .continue
     }
 
-    public mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws -> DecodingState {
+    public mutating func decodeLast(
+        context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool
+    ) throws -> DecodingState {
         try self.decode(context: context, buffer: &buffer)
     }
 
@@ -66,7 +68,8 @@ public struct BinaryGatewayDecoder: ByteToMessageDecoder {
     }
 
     /// Reads `token length u16 · token · payload length u16 · payload` at `index` if all of it has arrived.
-    private static func tokenAndPayload(in buffer: ByteBuffer, at index: Int) -> (token: [UInt8], payload: [UInt8], length: Int)? {
+    private static func tokenAndPayload(in buffer: ByteBuffer, at index: Int) -> (token: [UInt8], payload: [UInt8], length: Int)?
+    {
         guard let tokenLength = buffer.getInteger(at: index, as: UInt16.self),
             let payloadLength = buffer.getInteger(at: index + 2 + Int(tokenLength), as: UInt16.self),
             let token = buffer.getBytes(at: index + 2, length: Int(tokenLength)),
@@ -96,7 +99,8 @@ public struct BinaryGatewayDecoder: ByteToMessageDecoder {
                 return .malformed(identifier: request.identifier, detail: "an item header runs past the end of the frame")
             }
             guard var data = items.readSlice(length: Int(length)) else {
-                return .malformed(identifier: request.identifier, detail: "item \(id) of \(length) bytes runs past the end of the frame")
+                return .malformed(
+                    identifier: request.identifier, detail: "item \(id) of \(length) bytes runs past the end of the frame")
             }
             guard (1...5).contains(id) else {
                 return .malformed(identifier: request.identifier, detail: "unknown item id \(id)")

@@ -11,7 +11,9 @@ public enum BinaryPushEncoder {
     }
 
     /// Command 1: identifier, expiry, token and payload.
-    public static func writeEnhanced(identifier: UInt32, expiry: UInt32, token: [UInt8], payload: [UInt8], into out: inout ByteBuffer) {
+    public static func writeEnhanced(
+        identifier: UInt32, expiry: UInt32, token: [UInt8], payload: [UInt8], into out: inout ByteBuffer
+    ) {
         out.writeInteger(UInt8(1))
         out.writeInteger(identifier)
         out.writeInteger(expiry)
@@ -49,6 +51,9 @@ public enum BinaryPushEncoder {
     }
 
     private static func bigEndian(_ value: UInt32) -> [UInt8] {
-        [UInt8(value >> 24), UInt8(truncatingIfNeeded: value >> 16), UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value)]
+        [
+            UInt8(value >> 24), UInt8(truncatingIfNeeded: value >> 16), UInt8(truncatingIfNeeded: value >> 8),
+            UInt8(truncatingIfNeeded: value),
+        ]
     }
 }

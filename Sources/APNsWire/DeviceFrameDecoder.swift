@@ -15,7 +15,9 @@ public struct DeviceFrameDecoder: ByteToMessageDecoder {
         return .continue
     }
 
-    public mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws -> DecodingState {
+    public mutating func decodeLast(
+        context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool
+    ) throws -> DecodingState {
         try self.decode(context: context, buffer: &buffer)
     }
 
@@ -23,7 +25,8 @@ public struct DeviceFrameDecoder: ByteToMessageDecoder {
     public static func next(from buffer: inout ByteBuffer) throws -> DeviceFrame? {
         guard let length = buffer.getInteger(at: buffer.readerIndex, as: UInt32.self) else { return nil }
         guard length >= 1, length <= DeviceProtocol.maximumFrameLength else {
-            throw DeviceProtocolError(.frameTooLarge, "frame length \(length) is outside 1...\(DeviceProtocol.maximumFrameLength)")
+            throw DeviceProtocolError(
+                .frameTooLarge, "frame length \(length) is outside 1...\(DeviceProtocol.maximumFrameLength)")
         }
         guard buffer.readableBytes >= 4 + Int(length) else { return nil }
         buffer.moveReaderIndex(forwardBy: 4)

@@ -5,9 +5,11 @@ import NIOCore
 extension DeviceClientMessage {
     static func activityMessage(_ type: UInt8, _ body: inout DeviceBodyReader) throws -> DeviceClientMessage {
         switch type {
-        case DeviceMessageType.declareActivities: return .declareActivities(topic: try body.string(), document: try body.payload())
+        case DeviceMessageType.declareActivities:
+            return .declareActivities(topic: try body.string(), document: try body.payload())
         case DeviceMessageType.startActivity: return .startActivity(topic: try body.string(), document: try body.payload())
-        case DeviceMessageType.endActivity: return .endActivity(topic: try body.string(), activityID: try body.string(), document: try body.payload())
+        case DeviceMessageType.endActivity:
+            return .endActivity(topic: try body.string(), activityID: try body.string(), document: try body.payload())
         default: return .listActivities(topic: try body.string())
         }
     }
@@ -39,7 +41,8 @@ extension DeviceServerMessage {
     static func activityMessage(_ type: UInt8, _ body: inout DeviceBodyReader) throws -> DeviceServerMessage {
         switch type {
         case DeviceMessageType.activity: return .activity(topic: try body.string(), document: try body.payload())
-        case DeviceMessageType.activityToken: return .activityToken(topic: try body.string(), activityID: try body.optionalString(), token: try body.token())
+        case DeviceMessageType.activityToken:
+            return .activityToken(topic: try body.string(), activityID: try body.optionalString(), token: try body.token())
         default: return .activities(topic: try body.string(), document: try body.payload())
         }
     }

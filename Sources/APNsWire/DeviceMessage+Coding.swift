@@ -27,7 +27,8 @@ extension DeviceClientMessage {
         case DeviceMessageType.configure:
             self = .configure(topic: try body.string(), document: try body.payload())
         case DeviceMessageType.respond:
-            self = .respond(uniqueID: try body.string(), action: try body.string(), text: try body.optionalString(), context: try body.u8())
+            self = .respond(
+                uniqueID: try body.string(), action: try body.string(), text: try body.optionalString(), context: try body.u8())
         case DeviceMessageType.schedule:
             self = .schedule(topic: try body.string(), document: try body.payload())
         case DeviceMessageType.listPending:
@@ -125,7 +126,9 @@ extension DeviceServerMessage {
         case DeviceMessageType.error:
             self = .error(code: DeviceErrorCode(rawValue: try body.u8()), message: try body.string())
         case DeviceMessageType.authorization:
-            self = .authorization(topic: try body.string(), status: try body.u8(), options: try body.u8(), granted: try body.flag(), prompted: try body.flag())
+            self = .authorization(
+                topic: try body.string(), status: try body.u8(), options: try body.u8(), granted: try body.flag(),
+                prompted: try body.flag())
         case DeviceMessageType.app:
             self = .app(topic: try body.string(), document: try body.payload())
         case DeviceMessageType.presented:

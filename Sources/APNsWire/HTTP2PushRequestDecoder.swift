@@ -1,10 +1,11 @@
 import APNsCore
+import NIOCore
+
 #if canImport(Glibc)
 import Glibc
 #else
 import Darwin
 #endif
-import NIOCore
 
 /// Reads a provider's HTTP/2 request headers and body into a ``PushRequest``; translation only.
 public enum HTTP2PushRequestDecoder {
@@ -14,7 +15,9 @@ public enum HTTP2PushRequestDecoder {
         for (name, value) in headers {
             var name = name
             var value = value
-            name.withUTF8 { name in value.withUTF8 { reader.add(name: UnsafeRawBufferPointer(name), value: UnsafeRawBufferPointer($0)) } }
+            name.withUTF8 { name in
+                value.withUTF8 { reader.add(name: UnsafeRawBufferPointer(name), value: UnsafeRawBufferPointer($0)) }
+            }
         }
         return reader.request
     }

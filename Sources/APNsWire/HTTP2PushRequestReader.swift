@@ -1,10 +1,11 @@
 import APNsCore
+import NIOCore
+
 #if canImport(Glibc)
 import Glibc
 #else
 import Darwin
 #endif
-import NIOCore
 
 /// Builds a ``PushRequest`` from a header block one field at a time, as an HTTP/2 library hands
 /// them over: names are compared as bytes, and only the values APNs reads become strings.

@@ -16,7 +16,9 @@ public enum HTTP2PushResponseEncoder {
         if let uniqueID { headers.add(name: "apns-unique-id", value: uniqueID, indexable: false) }
         for warning in warnings {
             // A field value holds no control characters (RFC 9110, section 5.5); payload text may.
-            let value = String(String.UnicodeScalarView(warning.description.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? " " : $0 }))
+            let value = String(
+                String.UnicodeScalarView(
+                    warning.description.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? " " : $0 }))
             headers.add(name: "apns-emulator-warning", value: value)
         }
         return headers
@@ -76,7 +78,9 @@ extension HTTP2PushResponseEncoder {
 
     /// A channel management or broadcast refusal: as ``failure(_:timestamp:allocator:)`` but
     /// naming the request by `apns-request-id`, as those APIs do.
-    public static func channelFailure(_ rejection: Rejection, allocator: ByteBufferAllocator) -> (headers: ResponseFields, body: ByteBuffer) {
+    public static func channelFailure(
+        _ rejection: Rejection, allocator: ByteBufferAllocator
+    ) -> (headers: ResponseFields, body: ByteBuffer) {
         let failure = self.failure(rejection, allocator: allocator)
         var headers = failure.headers
         headers.remove(name: "apns-id")

@@ -15,7 +15,8 @@ struct ProviderTokenLeniencyTests {
     /// A verifier whose key store holds `key`'s public half, in a temporary directory.
     func verifier(for key: P256.Signing.PrivateKey) throws -> (ProviderTokenVerifier, String) {
         let directory = FileManager.default.temporaryDirectory.path + "/apns-keys-\(UUID().uuidString)"
-        try ProviderKeyStore.register(ProviderKey(keyID: Self.keyID, teamID: Self.teamID, publicKey: key.publicKey), in: directory)
+        try ProviderKeyStore.register(
+            ProviderKey(keyID: Self.keyID, teamID: Self.teamID, publicKey: key.publicKey), in: directory)
         return (ProviderTokenVerifier(keys: try ProviderKeyStore(directory: directory)), directory)
     }
 
@@ -43,18 +44,24 @@ struct ProviderTokenLeniencyTests {
         #expect(self.verdict(verifier, try self.jwt(header: header, claims: claims, key: key, der: true)) == nil)
         #expect(self.verdict(verifier, try self.jwt(header: header, claims: claims, key: key)) == nil)
         let stranger = P256.Signing.PrivateKey()
-        #expect(self.verdict(verifier, try self.jwt(header: header, claims: claims, key: stranger, der: true)) == .invalidProviderToken)
+        #expect(
+            self.verdict(verifier, try self.jwt(header: header, claims: claims, key: stranger, der: true))
+                == .invalidProviderToken)
     }
 
     @Test("iat as a string of digits is taken; other strings, and a missing iat, are not")
     func stringIssuedAt() throws {
         let key = P256.Signing.PrivateKey()
         let header = #"{"alg":"ES256","kid":"\#(Self.keyID)"}"#
-        let parsed = try ProviderToken.parse(authorization: "bearer " + self.jwt(header: header, claims: #"{"iss":"T","iat":"1800000000"}"#, key: key)).get()
+        let parsed = try ProviderToken.parse(
+            authorization: "bearer " + self.jwt(header: header, claims: #"{"iss":"T","iat":"1800000000"}"#, key: key)
+        ).get()
         #expect(parsed.issuedAt == 1_800_000_000)
         for claims in [#"{"iss":"T","iat":"soon"}"#, #"{"iss":"T","iat":"-5"}"#, #"{"iss":"T","iat":""}"#, #"{"iss":"T"}"#] {
             let jwt = try self.jwt(header: header, claims: claims, key: key)
-            #expect(throws: Reason.invalidProviderToken, "\(claims)") { try ProviderToken.parse(authorization: "bearer " + jwt).get() }
+            #expect(throws: Reason.invalidProviderToken, "\(claims)") {
+                try ProviderToken.parse(authorization: "bearer " + jwt).get()
+            }
         }
     }
 
@@ -68,7 +75,9 @@ struct ProviderTokenLeniencyTests {
         #expect(throws: Reason.invalidProviderToken) { try ProviderToken.parse(authorization: "bearer " + hs256).get() }
     }
 
-    @Test("the rest of the audit: Bearer in any case, fractional iat, extra claims and header fields are taken; padding, a missing kid or iss are not")
+    @Test(
+        "the rest of the audit: Bearer in any case, fractional iat, extra claims and header fields are taken; padding, a missing kid or iss are not"
+    )
     func audit() throws {
         let key = P256.Signing.PrivateKey()
         let header = #"{"alg":"ES256","kid":"K"}"#
@@ -76,13 +85,21 @@ struct ProviderTokenLeniencyTests {
         let plain = try self.jwt(header: header, claims: #"{"iss":"T","iat":1800000000}"#, key: key)
         #expect(parses("Bearer " + plain) && parses("BEARER " + plain) && parses("bearer  " + plain))
         // Python providers passing time.time() unrounded; RFC 7519 NumericDate allows fractions.
-        let fractional = try ProviderToken.parse(authorization: "bearer " + self.jwt(header: header, claims: #"{"iss":"T","iat":1800000000.75}"#, key: key)).get()
+        let fractional = try ProviderToken.parse(
+            authorization: "bearer " + self.jwt(header: header, claims: #"{"iss":"T","iat":1800000000.75}"#, key: key)
+        ).get()
         #expect(fractional.issuedAt == 1_800_000_000)
         // Claims and header fields APNs does not use are ignored, as JWT libraries add them.
-        #expect(parses("bearer " + (try self.jwt(header: #"{"alg":"ES256","kid":"K","typ":"JWT","x5t":"abc"}"#, claims: #"{"iss":"T","iat":1800000000,"exp":1800003600,"aud":"apns"}"#, key: key))))
+        #expect(
+            parses(
+                "bearer "
+                    + (try self.jwt(
+                        header: #"{"alg":"ES256","kid":"K","typ":"JWT","x5t":"abc"}"#,
+                        claims: #"{"iss":"T","iat":1800000000,"exp":1800003600,"aud":"apns"}"#, key: key))))
         // RFC 7515 base64url has no padding; a padded segment is not a JWS compact serialization.
         #expect(!parses("bearer " + plain.replacingOccurrences(of: ".", with: "=.")))
-        #expect(!parses("bearer " + (try self.jwt(header: #"{"alg":"ES256"}"#, claims: #"{"iss":"T","iat":1800000000}"#, key: key))))
+        #expect(
+            !parses("bearer " + (try self.jwt(header: #"{"alg":"ES256"}"#, claims: #"{"iss":"T","iat":1800000000}"#, key: key))))
         #expect(!parses("bearer " + (try self.jwt(header: header, claims: #"{"iat":1800000000}"#, key: key))))
         #expect(!parses("basic " + plain))
     }

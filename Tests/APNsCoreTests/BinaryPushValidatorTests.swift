@@ -46,7 +46,11 @@ struct BinaryPushValidatorTests {
         var ids = 0
         let result = BinaryPushValidator().validate(
             BinaryPushRequest(command: 1, identifier: 9, expiry: 1_900_000_000, token: Self.token, payload: payload),
-            topic: "com.example.app", nowMillis: 5_000, generateID: { ids += 1; return "id-\(ids)" }
+            topic: "com.example.app", nowMillis: 5_000,
+            generateID: {
+                ids += 1
+                return "id-\(ids)"
+            }
         )
         let notification = try result.get()
         #expect(notification.token.bytes == Self.token)

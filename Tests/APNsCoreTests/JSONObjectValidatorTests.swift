@@ -46,22 +46,22 @@ struct JSONObjectValidatorTests {
     @Test("surrogates, overlong forms and code points above U+10FFFF are not UTF-8 (RFC 3629; issue 13, item 11)")
     func strictUTF8() {
         let refused: [[UInt8]] = [
-            [0xED, 0xA0, 0x80],        // U+D800, a UTF-16 surrogate
-            [0xED, 0xBF, 0xBF],        // U+DFFF
-            [0xE0, 0x80, 0x80],        // overlong U+0000
-            [0xE0, 0x9F, 0xBF],        // overlong U+07FF
+            [0xED, 0xA0, 0x80],  // U+D800, a UTF-16 surrogate
+            [0xED, 0xBF, 0xBF],  // U+DFFF
+            [0xE0, 0x80, 0x80],  // overlong U+0000
+            [0xE0, 0x9F, 0xBF],  // overlong U+07FF
             [0xF0, 0x8F, 0xBF, 0xBF],  // overlong U+FFFF
             [0xF4, 0x90, 0x80, 0x80],  // U+110000
-            [0xC0, 0xAF],              // overlong "/"
-            [0xE2, 0x82],              // truncated
+            [0xC0, 0xAF],  // overlong "/"
+            [0xE2, 0x82],  // truncated
         ]
         for bytes in refused {
             #expect(JSONObjectValidator.problem(in: Self.object(string: bytes)) != nil, "\(bytes)")
         }
         let accepted: [[UInt8]] = [
-            [0xED, 0x9F, 0xBF],        // U+D7FF, the last code point before the surrogates
-            [0xEE, 0x80, 0x80],        // U+E000, the first after them
-            [0xE0, 0xA0, 0x80],        // U+0800
+            [0xED, 0x9F, 0xBF],  // U+D7FF, the last code point before the surrogates
+            [0xEE, 0x80, 0x80],  // U+E000, the first after them
+            [0xE0, 0xA0, 0x80],  // U+0800
             [0xF0, 0x90, 0x80, 0x80],  // U+10000
             [0xF4, 0x8F, 0xBF, 0xBF],  // U+10FFFF, the last code point
             Array("é€😀".utf8),

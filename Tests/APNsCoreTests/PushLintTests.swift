@@ -1,16 +1,21 @@
-@testable import APNsCore
 import Testing
+
+@testable import APNsCore
 
 @Suite("JSON values")
 struct JSONValueTests {
     @Test("objects, arrays, escapes and surrogate pairs; bad documents are nil")
     func parse() {
         let value = JSONValue.parse(Array(#" {"a":[1,-2.5e1,true,false,null],"b":"x\"\n\u00e9\ud83d\ude00","a":0} "#.utf8))
-        #expect(value?["a"] == .array([.number(1), .number(-25), .bool(true), .bool(false), .null]), "the first of duplicate names wins")
+        #expect(
+            value?["a"] == .array([.number(1), .number(-25), .bool(true), .bool(false), .null]),
+            "the first of duplicate names wins")
         #expect(value?["b"]?.string == "x\"\né😀")
         #expect(JSONValue.parse(Array(#"{"a":1"#.utf8)) == nil)
         #expect(JSONValue.parse(Array(#"{"a":1} x"#.utf8)) == nil)
-        #expect(JSONValue.parse(Array(String(repeating: "[", count: 300).utf8) + Array(String(repeating: "]", count: 300).utf8)) == nil)
+        #expect(
+            JSONValue.parse(Array(String(repeating: "[", count: 300).utf8) + Array(String(repeating: "]", count: 300).utf8))
+                == nil)
         #expect(JSONValue.parse(Array(#""\ud800""#.utf8))?.string == "\u{FFFD}", "a lone surrogate")
     }
 }
@@ -19,7 +24,8 @@ struct JSONValueTests {
 struct JSONMemberTests {
     @Test("skips strings with escaped quotes and brackets, nested objects and arrays, literals and numbers")
     func member() {
-        let payload = Array(#"{"a":"x\"}{[","b":{"c":[1,{"d":"]"}],"e":null},"f":-1.5e3,"g":true,"aps":{"badge":2},"aps":{"badge":3}}"#.utf8)
+        let payload = Array(
+            #"{"a":"x\"}{[","b":{"c":[1,{"d":"]"}],"e":null},"f":-1.5e3,"g":true,"aps":{"badge":2},"aps":{"badge":3}}"#.utf8)
         #expect(JSONValue.member("aps", ofObjectIn: payload) == .object(["badge": .number(2)]))
         #expect(JSONValue.member("f", ofObjectIn: payload) == .number(-1500))
         #expect(JSONValue.member("missing", ofObjectIn: payload) == nil)
@@ -32,7 +38,9 @@ struct JSONMemberTests {
 struct PushLintTests {
     static let token = DeviceToken(bytes: [UInt8](repeating: 1, count: 32))!
 
-    func codes(_ payload: String, type: PushType = .alert, priority: Priority = .immediate, topic: String? = "com.example.app") -> [String] {
+    func codes(
+        _ payload: String, type: PushType = .alert, priority: Priority = .immediate, topic: String? = "com.example.app"
+    ) -> [String] {
         let notification = Notification(
             apnsID: "a", uniqueID: "u", token: Self.token, topic: topic, pushType: type, priority: priority, expiration: nil,
             collapseID: nil, payload: Array(payload.utf8), receivedAt: 0, source: .http2
@@ -56,7 +64,10 @@ struct PushLintTests {
     @Test("push types whose topic lacks the suffix Apple's topic rules give")
     func topicSuffix() {
         #expect(self.codes(#"{"aps":{}}"#, type: .voip) == ["topic-suffix"])
-        #expect(self.codes(#"{"aps":{"timestamp":1,"event":"update"}}"#, type: .liveactivity, topic: "com.example.app") == ["topic-suffix"])
+        #expect(
+            self.codes(#"{"aps":{"timestamp":1,"event":"update"}}"#, type: .liveactivity, topic: "com.example.app") == [
+                "topic-suffix"
+            ])
         #expect(self.codes(#"{"aps":{}}"#, type: .pushtotalk, topic: "com.example.app.voip-ptt").isEmpty)
         #expect(self.codes(#"{"aps":{}}"#, type: .location, topic: "com.example.app.location-query").isEmpty)
     }
@@ -101,7 +112,8 @@ struct PushLintScanTests {
         ])
     func sameWarnings(_ payload: String) throws {
         let path = "/3/device/" + String(repeating: "01", count: 32)
-        let request = PushRequest(path: path, pushType: "alert", priority: "5", topic: "com.example.app", body: Array(payload.utf8))
+        let request = PushRequest(
+            path: path, pushType: "alert", priority: "5", topic: "com.example.app", body: Array(payload.utf8))
         let (notification, aps) = try PushValidator().validateReading(request, nowMillis: 0).get()
         let read = PushLint.warnings(for: notification, aps: aps).map(\.code)
         #expect(!read.isEmpty || payload.contains("timestamp"), "each payload but the last well-formed one has something to say")
@@ -110,19 +122,27 @@ struct PushLintScanTests {
 
     /// The lint's answer worked out from the parsed payload, independently of either reader.
     static func reference(_ notification: Notification) -> [PushWarning] {
-        guard case .object(let members)? = JSONValue.parse(notification.payload), let first = members.first(where: { $0.0 == "aps" }), case .object(let aps) = first.1 else {
+        guard case .object(let members)? = JSONValue.parse(notification.payload),
+            let first = members.first(where: { $0.0 == "aps" }), case .object(let aps) = first.1
+        else {
             return PushLint.warnings(for: notification, aps: nil)
         }
         var facts = APSFacts()
         for (name, value) in aps {
             switch (name, value) {
             case ("alert", .string(let text)): facts.alertShows = !text.isEmpty
-            case ("alert", .object(let alert)): if alert.contains(where: { APSFacts.shownAlertKeys.map(\.description).contains($0.0) }) { facts.alertShows = true }
+            case ("alert", .object(let alert)):
+                if alert.contains(where: { APSFacts.shownAlertKeys.map(\.description).contains($0.0) }) {
+                    facts.alertShows = true
+                }
             case ("sound", let sound):
                 facts.hasSound = true
                 var name: String?
                 if case .string(let text) = sound { name = text }
-                if case .object(let dictionary) = sound, case .string(let text)? = dictionary.first(where: { $0.0 == "name" })?.1 { name = text }
+                if case .object(let dictionary) = sound, case .string(let text)? = dictionary.first(where: { $0.0 == "name" })?.1
+                {
+                    name = text
+                }
                 if let name, name != "default", !name.contains(".") { facts.soundWithoutExtension = name }
             case ("badge", let badge):
                 facts.hasBadge = true

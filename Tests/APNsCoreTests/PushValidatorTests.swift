@@ -42,14 +42,16 @@ struct PushValidatorTests {
 
     @Test("every header is carried into the notification")
     func headersCarried() throws {
-        let notification = try self.validate(self.request {
-            $0.apnsID = "123E4567-E89B-12D3-A456-426614174000"
-            $0.pushType = "voip"
-            $0.priority = "5"
-            $0.expiration = "1900000000"
-            $0.topic = "com.example.app.voip"
-            $0.collapseID = String(repeating: "c", count: 64)
-        }).get()
+        let notification = try self.validate(
+            self.request {
+                $0.apnsID = "123E4567-E89B-12D3-A456-426614174000"
+                $0.pushType = "voip"
+                $0.priority = "5"
+                $0.expiration = "1900000000"
+                $0.topic = "com.example.app.voip"
+                $0.collapseID = String(repeating: "c", count: 64)
+            }
+        ).get()
         #expect(notification.apnsID == "123E4567-E89B-12D3-A456-426614174000")
         #expect(notification.pushType == .voip)
         #expect(notification.priority == .conservePower)
@@ -79,51 +81,140 @@ struct PushValidatorTests {
         #expect(self.reason { $0.expiration = "1.5" } == .badExpirationDate)
         #expect(self.reason { $0.expiration = "99999999999999999999" } == .badExpirationDate)
         #expect(self.reason { $0.authorization = "bearer abc" } == .missingTopic)
-        #expect(self.reason { $0.authorization = "bearer abc"; $0.topic = "" } == .missingTopic)
+        #expect(
+            self.reason {
+                $0.authorization = "bearer abc"
+                $0.topic = ""
+            } == .missingTopic)
         #expect(self.reason { $0.topic = String(repeating: "t", count: 256) } == .badTopic)
         #expect(self.reason { $0.topic = "a\tb" } == .badTopic)
         #expect(self.reason { $0.collapseID = String(repeating: "é", count: 33) } == .badCollapseId)
-        #expect(self.reason { $0.body = []; $0.bodyLength = 0 } == .payloadEmpty)
-        #expect(self.reason { $0.body = Array("   ".utf8); $0.bodyLength = 3 } == .payloadEmpty)
-        #expect(self.reason { $0.body = Array("\"text\"".utf8); $0.bodyLength = 6 } == .payloadEmpty)
+        #expect(
+            self.reason {
+                $0.body = []
+                $0.bodyLength = 0
+            } == .payloadEmpty)
+        #expect(
+            self.reason {
+                $0.body = Array("   ".utf8)
+                $0.bodyLength = 3
+            } == .payloadEmpty)
+        #expect(
+            self.reason {
+                $0.body = Array("\"text\"".utf8)
+                $0.bodyLength = 6
+            } == .payloadEmpty)
         #expect(self.reason { $0.bodyLength = 4097 } == .payloadTooLarge)
-        #expect(self.reason { $0.pushType = "voip"; $0.bodyLength = 5121 } == .payloadTooLarge)
+        #expect(
+            self.reason {
+                $0.pushType = "voip"
+                $0.bodyLength = 5121
+            } == .payloadTooLarge)
     }
 
     @Test("background pushes at any priority are accepted (priority 10 gets a warning, not a 400)")
     func backgroundPriority() {
         // node-apn #241, parse-server #6106: APNs answers 200 and the device does not wake the app.
         #expect(self.reason { $0.pushType = "background" } == nil)
-        #expect(self.reason { $0.pushType = "background"; $0.priority = "10" } == nil)
-        #expect(self.reason { $0.pushType = "background"; $0.priority = "5" } == nil)
-        #expect(self.reason { $0.pushType = "background"; $0.priority = "1" } == nil)
+        #expect(
+            self.reason {
+                $0.pushType = "background"
+                $0.priority = "10"
+            } == nil)
+        #expect(
+            self.reason {
+                $0.pushType = "background"
+                $0.priority = "5"
+            } == nil)
+        #expect(
+            self.reason {
+                $0.pushType = "background"
+                $0.priority = "1"
+            } == nil)
     }
 
     @Test("a .voip topic takes only voip pushes: InvalidPushType otherwise (AndrewBarba/apns2 #23)")
     func voipTopic() {
         #expect(self.reason { $0.topic = "com.example.app.voip" } == .invalidPushType)
-        #expect(self.reason { $0.topic = "com.example.app.voip"; $0.pushType = "alert" } == .invalidPushType)
-        #expect(self.reason { $0.topic = "com.example.app.voip"; $0.pushType = "voip" } == nil)
-        #expect(self.reason { $0.topic = "com.example.app.voip-ptt"; $0.pushType = "pushtotalk" } == nil)
-        #expect(self.reason { $0.topic = "com.example.app"; $0.pushType = "voip" } == nil, "accepted, with a warning")
+        #expect(
+            self.reason {
+                $0.topic = "com.example.app.voip"
+                $0.pushType = "alert"
+            } == .invalidPushType)
+        #expect(
+            self.reason {
+                $0.topic = "com.example.app.voip"
+                $0.pushType = "voip"
+            } == nil)
+        #expect(
+            self.reason {
+                $0.topic = "com.example.app.voip-ptt"
+                $0.pushType = "pushtotalk"
+            } == nil)
+        #expect(
+            self.reason {
+                $0.topic = "com.example.app"
+                $0.pushType = "voip"
+            } == nil, "accepted, with a warning")
     }
 
     @Test("checks run in APNs' order: the first fault decides the reason")
     func order() {
-        #expect(self.reason { $0.method = "PUT"; $0.path = "/nope" } == .methodNotAllowed)
-        #expect(self.reason { $0.path = "/3/device/zz"; $0.hasDuplicateHeaders = true } == .badDeviceToken)
-        #expect(self.reason { $0.hasDuplicateHeaders = true; $0.apnsID = "x" } == .duplicateHeaders)
-        #expect(self.reason { $0.apnsID = "x"; $0.pushType = "x" } == .badMessageId)
-        #expect(self.reason { $0.pushType = "x"; $0.priority = "x" } == .invalidPushType)
-        #expect(self.reason { $0.priority = "x"; $0.expiration = "x" } == .badPriority)
-        #expect(self.reason { $0.expiration = "x"; $0.topic = " " } == .badExpirationDate)
-        #expect(self.reason { $0.topic = " "; $0.collapseID = String(repeating: "c", count: 65) } == .badTopic)
-        #expect(self.reason { $0.collapseID = String(repeating: "c", count: 65); $0.bodyLength = 0; $0.body = [] } == .badCollapseId)
+        #expect(
+            self.reason {
+                $0.method = "PUT"
+                $0.path = "/nope"
+            } == .methodNotAllowed)
+        #expect(
+            self.reason {
+                $0.path = "/3/device/zz"
+                $0.hasDuplicateHeaders = true
+            } == .badDeviceToken)
+        #expect(
+            self.reason {
+                $0.hasDuplicateHeaders = true
+                $0.apnsID = "x"
+            } == .duplicateHeaders)
+        #expect(
+            self.reason {
+                $0.apnsID = "x"
+                $0.pushType = "x"
+            } == .badMessageId)
+        #expect(
+            self.reason {
+                $0.pushType = "x"
+                $0.priority = "x"
+            } == .invalidPushType)
+        #expect(
+            self.reason {
+                $0.priority = "x"
+                $0.expiration = "x"
+            } == .badPriority)
+        #expect(
+            self.reason {
+                $0.expiration = "x"
+                $0.topic = " "
+            } == .badExpirationDate)
+        #expect(
+            self.reason {
+                $0.topic = " "
+                $0.collapseID = String(repeating: "c", count: 65)
+            } == .badTopic)
+        #expect(
+            self.reason {
+                $0.collapseID = String(repeating: "c", count: 65)
+                $0.bodyLength = 0
+                $0.body = []
+            } == .badCollapseId)
     }
 
     @Test("a rejection echoes a valid apns-id, or carries a generated one")
     func rejectionIDs() {
-        let echoed = self.validate(self.request { $0.apnsID = "123e4567-e89b-12d3-a456-426614174000"; $0.priority = "3" })
+        let echoed = self.validate(
+            self.request {
+                $0.apnsID = "123e4567-e89b-12d3-a456-426614174000"
+                $0.priority = "3"
+            })
         #expect((try? echoed.get()) == nil)
         if case .failure(let rejection) = echoed { #expect(rejection.apnsID == "123e4567-e89b-12d3-a456-426614174000") }
         if case .failure(let rejection) = self.validate(self.request { $0.apnsID = "bad" }) {

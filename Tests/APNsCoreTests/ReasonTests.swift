@@ -87,10 +87,11 @@ struct VocabularyTests {
 
     @Test("push types, priorities and their limits")
     func pushTypesAndPriorities() {
-        #expect(PushType.all.map(\.rawValue) == [
-            "alert", "background", "location", "voip", "complication", "fileprovider", "mdm", "liveactivity",
-            "pushtotalk", "widgets", "controls",
-        ])
+        #expect(
+            PushType.all.map(\.rawValue) == [
+                "alert", "background", "location", "voip", "complication", "fileprovider", "mdm", "liveactivity",
+                "pushtotalk", "widgets", "controls",
+            ])
         #expect(PushType(rawValue: "Alert") == nil)
         #expect(PushType.voip.maximumPayloadSize == 5120)
         #expect(PushType.alert.maximumPayloadSize == 4096)

@@ -35,7 +35,9 @@ struct ShardTests {
         #expect(Shard.index(ofUniqueID: "not-a-uuid", count: 3) == nil)
     }
 
-    @Test("a bundle's channels belong to the shard CRC-32 of its id picks, as HAProxy's crc32 converter computes it (zlib's check value)")
+    @Test(
+        "a bundle's channels belong to the shard CRC-32 of its id picks, as HAProxy's crc32 converter computes it (zlib's check value)"
+    )
     func bundles() {
         // The CRC-32 check value of "123456789" (the catalogue's), and zlib.crc32(b"com.example.cluster").
         #expect(CRC32.checksum("123456789".utf8) == 0xCBF4_3926)

@@ -13,12 +13,19 @@ struct ActivityLifecycleTests {
     var tokens = 0
 
     init() throws {
-        self.app.activityTypes = ["Delivery": try JSONDecoder().decode(ActivityType.self, from: Data(#"{"attributes": {"order": "int"}, "contentState": {"status": "string", "eta": "date?"}}"#.utf8))]
+        self.app.activityTypes = [
+            "Delivery": try JSONDecoder().decode(
+                ActivityType.self,
+                from: Data(#"{"attributes": {"order": "int"}, "contentState": {"status": "string", "eta": "date?"}}"#.utf8))
+        ]
     }
 
-    static func push(_ aps: String, priority: Int = 10) -> ActivityPush { ActivityPush(payload: Array(#"{"aps": {\#(aps)}}"#.utf8), priority: priority) }
+    static func push(_ aps: String, priority: Int = 10) -> ActivityPush {
+        ActivityPush(payload: Array(#"{"aps": {\#(aps)}}"#.utf8), priority: priority)
+    }
 
-    static let startAPS = #""event": "start", "timestamp": 1800000000, "attributes-type": "Delivery", "attributes": {"order": 7}, "content-state": {"status": "packing"}, "alert": {"title": "Order 7", "body": "Packing", "sound": "chime.caf"}"#
+    static let startAPS =
+        #""event": "start", "timestamp": 1800000000, "attributes-type": "Delivery", "attributes": {"order": 7}, "content-state": {"status": "packing"}, "alert": {"title": "Order 7", "body": "Packing", "sound": "chime.caf"}"#
 
     mutating func send(_ push: ActivityPush, to target: ActivityTarget, after offset: Int64 = 0) -> ActivityReport {
         var issued = self.tokens
@@ -42,7 +49,9 @@ struct ActivityLifecycleTests {
     mutating func pushToStart() throws {
         let activity = try self.started()
         #expect(activity.activityState == .active && activity.startedBy == "push-to-start")
-        #expect(activity.attributes == .object(["order": .number(7)]) && activity.contentState == .object(["status": .string("packing")]))
+        #expect(
+            activity.attributes == .object(["order": .number(7)])
+                && activity.contentState == .object(["status": .string("packing")]))
         #expect(activity.updateToken != nil && activity.lastTimestamp == 1_800_000_000)
         let plain = try self.started("")
         #expect(plain.updateToken == nil, "on iOS 18 the token comes only when asked for")
@@ -63,12 +72,18 @@ struct ActivityLifecycleTests {
     // APNSwift #232: a start with an empty alert, "nothing arrives".
     @Test("a start without a complete alert, or of an unknown type, is not started, with the reason")
     mutating func startRefusals() {
-        let noAlert = self.send(Self.push(Self.startAPS.replacingOccurrences(of: #""body": "Packing", "#, with: "")), to: .pushToStart)
+        let noAlert = self.send(
+            Self.push(Self.startAPS.replacingOccurrences(of: #""body": "Packing", "#, with: "")), to: .pushToStart)
         #expect(noAlert.outcome == .notStarted("missing-alert") && self.app.activities.isEmpty)
-        let unknown = self.send(Self.push(Self.startAPS.replacingOccurrences(of: "\"Delivery\"", with: "\"Pizza\"")), to: .pushToStart)
+        let unknown = self.send(
+            Self.push(Self.startAPS.replacingOccurrences(of: "\"Delivery\"", with: "\"Pizza\"")), to: .pushToStart)
         #expect(unknown.outcome == .notStarted("unknown-attributes-type") && unknown.reason?.contains("Delivery") == true)
-        let badState = self.send(Self.push(Self.startAPS.replacingOccurrences(of: #"{"status": "packing"}"#, with: #"{"state": "packing"}"#)), to: .pushToStart)
-        #expect(badState.outcome == .notStarted("content-state-decode") && badState.reason?.contains("keyNotFound at aps.content-state.status") == true)
+        let badState = self.send(
+            Self.push(Self.startAPS.replacingOccurrences(of: #"{"status": "packing"}"#, with: #"{"state": "packing"}"#)),
+            to: .pushToStart)
+        #expect(
+            badState.outcome == .notStarted("content-state-decode")
+                && badState.reason?.contains("keyNotFound at aps.content-state.status") == true)
     }
 
     // ActivityKit, Activity.update/end(_:timestamp:): an update older than the last one is
@@ -76,9 +91,14 @@ struct ActivityLifecycleTests {
     @Test("updates apply in timestamp order; an older one is ignored and the state kept")
     mutating func ordering() throws {
         let id = try self.started().id
-        let newer = self.send(Self.push(#""event": "update", "timestamp": 1800000100, "content-state": {"status": "on the way", "eta": 785000000}"#), to: .activity(id), after: 1000)
+        let newer = self.send(
+            Self.push(
+                #""event": "update", "timestamp": 1800000100, "content-state": {"status": "on the way", "eta": 785000000}"#),
+            to: .activity(id), after: 1000)
         #expect(newer.outcome == .applied)
-        let older = self.send(Self.push(#""event": "update", "timestamp": 1800000050, "content-state": {"status": "packing"}"#), to: .activity(id), after: 2000)
+        let older = self.send(
+            Self.push(#""event": "update", "timestamp": 1800000050, "content-state": {"status": "packing"}"#), to: .activity(id),
+            after: 2000)
         #expect(older.outcome == .ignored("stale-timestamp"))
         let activity = try #require(self.app.activities.first { $0.id == id })
         #expect(activity.contentState == .object(["status": .string("on the way"), "eta": .string("2025-11-16T15:33:20Z")]))
@@ -92,15 +112,20 @@ struct ActivityLifecycleTests {
     @Test("end with a dismissal date: ended now, dismissed when the clock passes the date, at most 4 h later")
     mutating func dismissal() throws {
         let id = try self.started().id
-        let end = self.send(Self.push(#""event": "end", "timestamp": 1800000100, "dismissal-date": 1800001800"#), to: .activity(id), after: 1000)
+        let end = self.send(
+            Self.push(#""event": "end", "timestamp": 1800000100, "dismissal-date": 1800001800"#), to: .activity(id), after: 1000)
         #expect(end.outcome == .applied && end.changes.map(\.change) == ["ended"])
         #expect(self.app.advanceActivities(to: self.start + 1_799_000, limits: self.limits).isEmpty)
         #expect(self.app.advanceActivities(to: self.start + 1_800_000, limits: self.limits).map(\.change) == ["dismissed"])
-        let later = self.send(Self.push(#""event": "update", "timestamp": 1800000200, "content-state": {"status": "x"}"#), to: .activity(id), after: 1_900_000)
+        let later = self.send(
+            Self.push(#""event": "update", "timestamp": 1800000200, "content-state": {"status": "x"}"#), to: .activity(id),
+            after: 1_900_000)
         #expect(later.outcome == .ignored("activity-ended"))
 
         let other = try self.started().id
-        _ = self.send(Self.push(#""event": "end", "timestamp": 1800000100, "dismissal-date": 1900000000"#), to: .activity(other), after: 1000)
+        _ = self.send(
+            Self.push(#""event": "end", "timestamp": 1800000100, "dismissal-date": 1900000000"#), to: .activity(other),
+            after: 1000)
         #expect(self.app.activities.last?.dismissalDate == self.start + 1000 + 4 * Self.hour)
     }
 
@@ -122,7 +147,10 @@ struct ActivityLifecycleTests {
     mutating func budget() throws {
         let id = try self.started().id
         func update(_ n: Int, _ priority: Int) -> ActivityReport {
-            self.send(Self.push(#""event": "update", "timestamp": \#(1_800_000_000 + n), "content-state": {"status": "s\#(n)"}"#, priority: priority), to: .activity(id), after: Int64(n) * 1000)
+            self.send(
+                Self.push(
+                    #""event": "update", "timestamp": \#(1_800_000_000 + n), "content-state": {"status": "s\#(n)"}"#,
+                    priority: priority), to: .activity(id), after: Int64(n) * 1000)
         }
         for n in 1...15 { #expect(update(n, 10).outcome == .applied) }
         #expect(update(16, 10).outcome == .ignored("budget-exceeded"))
@@ -131,7 +159,11 @@ struct ActivityLifecycleTests {
         #expect(update(18, 10).outcome == .applied)
         self.app.frequentUpdates.enabled = false
         #expect(update(19, 10).outcome == .ignored("budget-exceeded"))
-        #expect(self.send(Self.push(#""event": "update", "timestamp": 1800009000, "content-state": {"status": "later"}"#), to: .activity(id), after: Self.hour + 20_000).outcome == .applied)
+        #expect(
+            self.send(
+                Self.push(#""event": "update", "timestamp": 1800009000, "content-state": {"status": "later"}"#),
+                to: .activity(id), after: Self.hour + 20_000
+            ).outcome == .applied)
     }
 
     // Forum thread 799505 (DTS): push-to-start has a budget of its own, about ten in a short time.
@@ -144,16 +176,25 @@ struct ActivityLifecycleTests {
         #expect(self.send(Self.push(Self.startAPS), to: .pushToStart).outcome == .notStarted("push-to-start-budget-exceeded"))
     }
 
-    @Test("the user's switches: Live Activities off ends and dismisses them and refuses new ones; an update's sound follows authorization")
+    @Test(
+        "the user's switches: Live Activities off ends and dismisses them and refuses new ones; an update's sound follows authorization"
+    )
     mutating func switches() throws {
         let id = try self.started().id
         #expect(self.app.activities.last?.alert?.sound == nil, "not authorized for sounds")
         self.app.authorization = Authorization(status: .authorized, alert: true, sound: true)
-        let update = self.send(Self.push(#""event": "update", "timestamp": 1800000100, "content-state": {"status": "here"}, "alert": {"title": "Here", "body": "At the door", "sound": "default"}"#), to: .activity(id))
+        let update = self.send(
+            Self.push(
+                #""event": "update", "timestamp": 1800000100, "content-state": {"status": "here"}, "alert": {"title": "Here", "body": "At the door", "sound": "default"}"#
+            ), to: .activity(id))
         #expect(update.alert == ActivityAlert(title: "Here", body: "At the door", sound: "default"))
-        #expect(update.presentation?.shown == true && update.presentation?.sound == "default" && update.presentation?.title == "Here")
+        #expect(
+            update.presentation?.shown == true && update.presentation?.sound == "default" && update.presentation?.title == "Here")
         self.app.authorization = Authorization(status: .authorized, alert: true, sound: false)
-        let quiet = self.send(Self.push(#""event": "update", "timestamp": 1800000200, "content-state": {"status": "gone"}, "alert": {"title": "Gone", "body": "Left", "sound": "default"}"#), to: .activity(id))
+        let quiet = self.send(
+            Self.push(
+                #""event": "update", "timestamp": 1800000200, "content-state": {"status": "gone"}, "alert": {"title": "Gone", "body": "Left", "sound": "default"}"#
+            ), to: .activity(id))
         #expect(quiet.presentation?.sound == nil && quiet.presentation?.suppressed.map(\.what) == ["sound"])
         self.app.liveActivitiesEnabled = false
         #expect(self.app.dismissAllActivities(at: self.start, limits: self.limits).map(\.change) == ["ended", "dismissed"])
@@ -162,16 +203,26 @@ struct ActivityLifecycleTests {
 
     @Test("in the app: request with pushType token, end with immediate dismissal, token rotation")
     mutating func inApp() throws {
-        let json = Array(#"{"attributes-type": "Delivery", "attributes": {"order": 1}, "content-state": {"status": "new"}, "pushType": "token"}"#.utf8)
+        let json = Array(
+            #"{"attributes-type": "Delivery", "attributes": {"order": 1}, "content-state": {"status": "new"}, "pushType": "token"}"#
+                .utf8)
         let request = try JSONDecoder().decode(ActivityRequest.self, from: Data(json))
         let report = try self.app.startActivity(request, json: json, now: self.start, limits: self.limits) { "aa" }
         let id = try #require(report.activityID)
         #expect(report.tokens == [ActivityTokenChange(.update, activityID: id, token: "aa")])
-        #expect(try self.app.rotateActivityToken(id, now: self.start) { "bb" } == ActivityTokenChange(.update, activityID: id, token: "bb", replaced: "aa"))
+        #expect(
+            try self.app.rotateActivityToken(id, now: self.start) { "bb" }
+                == ActivityTokenChange(.update, activityID: id, token: "bb", replaced: "aa"))
         let end = Array(#"{"content-state": {"status": "done"}, "dismissalPolicy": "immediate"}"#.utf8)
-        let ended = try self.app.endActivity(id, try JSONDecoder().decode(ActivityEndRequest.self, from: Data(end)), json: end, now: self.start + 1, limits: self.limits)
-        #expect(ended.changes.map(\.change) == ["ended", "dismissed"] && self.app.activities.last?.contentState == .object(["status": .string("done")]))
-        #expect(throws: DeviceModelError.self) { try self.app.endActivity(id, ActivityEndRequest(), json: [], now: self.start + 2, limits: self.limits) }
+        let ended = try self.app.endActivity(
+            id, try JSONDecoder().decode(ActivityEndRequest.self, from: Data(end)), json: end, now: self.start + 1,
+            limits: self.limits)
+        #expect(
+            ended.changes.map(\.change) == ["ended", "dismissed"]
+                && self.app.activities.last?.contentState == .object(["status": .string("done")]))
+        #expect(throws: DeviceModelError.self) {
+            try self.app.endActivity(id, ActivityEndRequest(), json: [], now: self.start + 2, limits: self.limits)
+        }
         #expect(self.app.ensurePushToStartToken { "cc" }?.token == "cc" && self.app.ensurePushToStartToken { "dd" } == nil)
     }
 }

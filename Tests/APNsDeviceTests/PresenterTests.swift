@@ -22,7 +22,9 @@ struct PresenterTests {
     // user disallowed is skipped and the others still happen (the alert shows, no sound plays).
     @Test("sound disallowed: the alert shows, the sound is suppressed")
     func soundDisallowed() {
-        let (shown, _) = self.present(#"{"aps":{"alert":"Hi","sound":"default"}}"#, to: self.app(Authorization(status: .authorized, alert: true, sound: false, badge: true)))
+        let (shown, _) = self.present(
+            #"{"aps":{"alert":"Hi","sound":"default"}}"#,
+            to: self.app(Authorization(status: .authorized, alert: true, sound: false, badge: true)))
         #expect(shown.shown && shown.style == .banner && shown.body == "Hi")
         #expect(shown.sound == nil)
         #expect(shown.suppressed.map(\.what) == ["sound"])
@@ -56,15 +58,18 @@ struct PresenterTests {
     // "Handling an Actionable Notification", and seed 004 (the three app states): no alert, no badge.
     @Test("foreground app: no UI, the app is told; its presentation options let some through")
     func foreground() {
-        let (quiet, app) = self.present(#"{"aps":{"alert":"Hi","sound":"default","badge":2}}"#, to: self.app { $0.appState = .foreground })
+        let (quiet, app) = self.present(
+            #"{"aps":{"alert":"Hi","sound":"default","badge":2}}"#, to: self.app { $0.appState = .foreground })
         #expect(!quiet.shown && quiet.appNotified)
         #expect(quiet.suppressed.map(\.what) == ["alert", "sound", "badge"])
         #expect(app.badge == 0 && app.delivered.isEmpty)
 
-        let (allowed, after) = self.present(#"{"aps":{"alert":"Hi","sound":"default","badge":2}}"#, to: self.app {
-            $0.appState = .foreground
-            $0.foregroundOptions = ForegroundOptions(banner: true, sound: true)
-        })
+        let (allowed, after) = self.present(
+            #"{"aps":{"alert":"Hi","sound":"default","badge":2}}"#,
+            to: self.app {
+                $0.appState = .foreground
+                $0.foregroundOptions = ForegroundOptions(banner: true, sound: true)
+            })
         #expect(allowed.shown && allowed.style == .banner && allowed.sound == "default" && allowed.appNotified)
         #expect(allowed.suppressed.map(\.what) == ["badge"])
         #expect(after.delivered.count == 1)
@@ -74,7 +79,8 @@ struct PresenterTests {
     // system present for it (alert, badge, sound, buttons).
     @Test("background app: alert, sound and badge as authorized, into Notification Center")
     func background() {
-        let (shown, app) = self.present(#"{"aps":{"alert":{"title":"T","subtitle":"S","body":"B"},"sound":"default","badge":5}}"#, to: self.app())
+        let (shown, app) = self.present(
+            #"{"aps":{"alert":{"title":"T","subtitle":"S","body":"B"},"sound":"default","badge":5}}"#, to: self.app())
         #expect(shown.shown && shown.title == "T" && shown.subtitle == "S" && shown.body == "B")
         #expect(shown.sound == "default" && shown.badge == 5 && !shown.appNotified)
         #expect(app.badge == 5)
@@ -149,7 +155,8 @@ struct PresenterTests {
         var app = self.app {
             $0.strings = ["en": ["GREETING": "Hello %@", "TITLE": "%2$@ and %1$@"], "fr": ["GREETING": "Bonjour %@"]]
         }
-        let payload = #"{"aps":{"alert":{"loc-key":"GREETING","loc-args":["Ann"],"title-loc-key":"TITLE","title-loc-args":["a","b"]}}}"#
+        let payload =
+            #"{"aps":{"alert":{"loc-key":"GREETING","loc-args":["Ann"],"title-loc-key":"TITLE","title-loc-args":["a","b"]}}}"#
         let english = self.present(payload, to: app).0
         #expect(english.body == "Hello Ann" && english.title == "b and a")
         app.language = "fr-CA"
@@ -157,7 +164,9 @@ struct PresenterTests {
         #expect(french.body == "Bonjour Ann")
         #expect(french.title == "TITLE")
         #expect(french.localized.first { $0.field == "title" }?.found == false)
-        #expect(french.localized.first { $0.field == "body" } == LocalizedText(field: "body", key: "GREETING", language: "fr-CA", found: true))
+        #expect(
+            french.localized.first { $0.field == "body" }
+                == LocalizedText(field: "body", key: "GREETING", language: "fr-CA", found: true))
     }
 
     @Test("format specifiers: %@ in order, %n$@ by position, %% a percent sign")

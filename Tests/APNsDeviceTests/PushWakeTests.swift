@@ -11,8 +11,11 @@ import Testing
 struct PushWakeTests {
     let changed = Array(#"{"aps": {"content-changed": true}}"#.utf8)
 
-    func wake(_ type: PushType, _ payload: String, priority: Priority = .immediate, at: Int64 = 0, app: AppModel = AppModel()) -> (WakeOutcome?, AppModel) {
-        let (presentation, after) = PushWake.wake(pushType: type, payload: Array(payload.utf8), priority: priority, at: at, app: app)
+    func wake(
+        _ type: PushType, _ payload: String, priority: Priority = .immediate, at: Int64 = 0, app: AppModel = AppModel()
+    ) -> (WakeOutcome?, AppModel) {
+        let (presentation, after) = PushWake.wake(
+            pushType: type, payload: Array(payload.utf8), priority: priority, at: at, app: app)
         #expect(presentation.silent && !presentation.shown)
         return (presentation.wake, after)
     }
@@ -42,7 +45,9 @@ struct PushWakeTests {
     @Test("push to talk, location and the rest")
     func others() {
         #expect(self.wake(.pushtotalk, #"{"aps": {}, "activeSpeaker": "Ana"}"#).0?.facts["activeRemoteParticipant"] == "Ana")
-        #expect(self.wake(.pushtotalk, #"{"aps": {"ptt-push-type": "service-update"}}"#, priority: .conservePower).0?.facts["isHighPriority"] == "false")
+        #expect(
+            self.wake(.pushtotalk, #"{"aps": {"ptt-push-type": "service-update"}}"#, priority: .conservePower).0?.facts[
+                "isHighPriority"] == "false")
         #expect(self.wake(.location, #"{"aps": {}}"#).0?.outcome == "notWoken")
         var always = AppModel()
         always.locationAuthorization = .authorizedAlways

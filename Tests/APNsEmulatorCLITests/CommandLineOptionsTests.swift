@@ -65,7 +65,10 @@ struct CommandLineOptionsTests {
 
     @Test("a twin stands in for an absent option, not a present one; a flag's twin turns it on with 1, true or yes")
     func apply() {
-        let environment = ["APNS_EMULATOR_HTTP2_PORT": "0", "APNS_EMULATOR_ADMIN_PORT": "9", "APNS_EMULATOR_QUIET": "yes", "APNS_EMULATOR_EPHEMERAL": "no", "APNS_EMULATOR_BIN": "/x"]
+        let environment = [
+            "APNS_EMULATOR_HTTP2_PORT": "0", "APNS_EMULATOR_ADMIN_PORT": "9", "APNS_EMULATOR_QUIET": "yes",
+            "APNS_EMULATOR_EPHEMERAL": "no", "APNS_EMULATOR_BIN": "/x",
+        ]
         let arguments = EnvironmentTwins.apply(to: ["serve", "--admin-port", "1"], environment: environment)
         #expect(arguments.starts(with: ["serve", "--admin-port", "1"]))
         #expect(arguments.contains("--quiet") && !arguments.contains("--ephemeral") && !arguments.contains("9"))
@@ -79,14 +82,23 @@ struct CommandLineOptionsTests {
         let serve = try ServeCommand.parse([])
         let configured = serve.configuration()
         let defaults = EmulatorConfiguration()
-        #expect(configured.http2Port == defaults.http2Port && configured.adminPort == defaults.adminPort && configured.channelsPort == defaults.channelsPort)
+        #expect(
+            configured.http2Port == defaults.http2Port && configured.adminPort == defaults.adminPort
+                && configured.channelsPort == defaults.channelsPort)
         #expect(configured.idleTimeout == defaults.idleTimeout && configured.http2IdleTimeout == defaults.http2IdleTimeout)
-        #expect(configured.deviceIdleTimeout == defaults.deviceIdleTimeout && configured.handshakeTimeout == defaults.handshakeTimeout)
-        #expect(configured.tokenLifetime == defaults.tokenLifetime && configured.tokenUpdateInterval == defaults.tokenUpdateInterval)
-        #expect(configured.mapSizeBytes == defaults.mapSizeBytes && configured.maximumExpirationSeconds == defaults.maximumExpirationSeconds)
+        #expect(
+            configured.deviceIdleTimeout == defaults.deviceIdleTimeout && configured.handshakeTimeout == defaults.handshakeTimeout
+        )
+        #expect(
+            configured.tokenLifetime == defaults.tokenLifetime && configured.tokenUpdateInterval == defaults.tokenUpdateInterval)
+        #expect(
+            configured.mapSizeBytes == defaults.mapSizeBytes
+                && configured.maximumExpirationSeconds == defaults.maximumExpirationSeconds)
         #expect(configured.journalSize == defaults.journalSize && configured.deliveredLogSize == defaults.deliveredLogSize)
         #expect(configured.dataDirectory == defaults.dataDirectory && configured.keysDirectory == defaults.keysDirectory)
-        #expect(configured.durability == defaults.durability && configured.auth == defaults.auth && configured.environment == defaults.environment)
+        #expect(
+            configured.durability == defaults.durability && configured.auth == defaults.auth
+                && configured.environment == defaults.environment)
     }
 
     @Test("bad values are refused naming the option")
@@ -116,7 +128,10 @@ struct CommandLineOptionsTests {
             #expect(connection.host == "127.0.0.1" && connection.http2Port == 2197 && connection.caPath == "certs/ca.pem")
         }
         let partial = ["--key", "AuthKey.p8", "--key-id", "ABC"]
-        for parse in [{ try PushCommand.parse(["--token", token, "--topic", "t", "{}"] + partial) as Any }, { try ChannelsCommand.parse(["list", "--bundle", "b"] + partial) as Any }] {
+        for parse in [
+            { try PushCommand.parse(["--token", token, "--topic", "t", "{}"] + partial) as Any },
+            { try ChannelsCommand.parse(["list", "--bundle", "b"] + partial) as Any },
+        ] {
             do {
                 _ = try parse()
                 Issue.record("a key without a team id was taken")

@@ -14,7 +14,8 @@ struct TestEmulatorTests {
         #expect(emulator.providerURL == "https://localhost:\(emulator.http2Port)")
         #expect(emulator.caPEM.hasPrefix("-----BEGIN CERTIFICATE-----"))
         let token = try await emulator.registerDevice(topic: Self.topic)
-        let answer = try await emulator.push(token: token, topic: Self.topic, payload: ##"{"aps":{"alert":{"title":"Order shipped","body":"#42"}}}"##)
+        let answer = try await emulator.push(
+            token: token, topic: Self.topic, payload: ##"{"aps":{"alert":{"title":"Order shipped","body":"#42"}}}"##)
         #expect(answer.isAccepted && answer.uniqueID != nil)
         let sent = try await emulator.waitFor(token: token, topic: Self.topic)
         #expect(sent.alertTitle == "Order shipped" && sent.alertBody == "#42" && sent.uniqueID == answer.uniqueID)
@@ -36,7 +37,8 @@ struct TestEmulatorTests {
         try await emulator.failPushes(matching: ["topic": Self.topic], with: "TooManyRequests", times: 1)
         #expect(try await emulator.push(token: token, topic: Self.topic).reason == "TooManyRequests")
         #expect(try await emulator.push(token: token, topic: Self.topic).isAccepted)
-        let expiring = try await emulator.push(token: token, topic: Self.topic, headers: [("apns-expiration", String(Int(Date().timeIntervalSince1970) + 60))])
+        let expiring = try await emulator.push(
+            token: token, topic: Self.topic, headers: [("apns-expiration", String(Int(Date().timeIntervalSince1970) + 60))])
         try await emulator.advanceClock("2m")
         #expect(try await emulator.waitFor(token: token, status: "expired").uniqueID == expiring.uniqueID)
         try await emulator.reset()
@@ -44,7 +46,9 @@ struct TestEmulatorTests {
         try await emulator.shutdown()
     }
 
-    @Test("strict authentication: a token signed with createKey's key is accepted, none is MissingProviderToken; a connected device receives the push")
+    @Test(
+        "strict authentication: a token signed with createKey's key is accepted, none is MissingProviderToken; a connected device receives the push"
+    )
     func strictAndDevice() async throws {
         let emulator = try await TestEmulator.start(auth: .strict)
         let key = try emulator.createKey(topics: [Self.topic])
@@ -52,7 +56,9 @@ struct TestEmulatorTests {
         let device = try await emulator.connectDevice()
         let token = try await device.register(topic: Self.topic).hex
         #expect(try await emulator.push(token: token, topic: Self.topic).reason == "MissingProviderToken")
-        let signed = try await emulator.push(token: token, topic: Self.topic, payload: #"{"aps":{"alert":"signed"}}"#, headers: [("authorization", try key.authorization())])
+        let signed = try await emulator.push(
+            token: token, topic: Self.topic, payload: #"{"aps":{"alert":"signed"}}"#,
+            headers: [("authorization", try key.authorization())])
         #expect(signed.isAccepted, "\(signed)")
         var received = device.notifications.makeAsyncIterator()
         #expect(try await received.next()?.uniqueID == signed.uniqueID)
@@ -66,7 +72,8 @@ final class TestEmulatorXCTests: XCTestCase {
     func testPushAndWait() async throws {
         let emulator = try await TestEmulator.start()
         let token = try await emulator.registerDevice(topic: "com.example.xctest")
-        let answer = try await emulator.push(token: token, topic: "com.example.xctest", payload: #"{"aps":{"alert":"from XCTest"}}"#)
+        let answer = try await emulator.push(
+            token: token, topic: "com.example.xctest", payload: #"{"aps":{"alert":"from XCTest"}}"#)
         XCTAssertEqual(answer.status, 200)
         let sent = try await emulator.waitFor(token: token)
         XCTAssertEqual(sent.alertTitle, "from XCTest")

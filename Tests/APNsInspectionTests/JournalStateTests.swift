@@ -5,7 +5,9 @@ import Testing
 
 @Suite("Journal contents")
 struct JournalStateTests {
-    static func notification(_ n: Int, token: String = String(repeating: "ab", count: 32), topic: String = "com.example.app") -> Notification {
+    static func notification(
+        _ n: Int, token: String = String(repeating: "ab", count: 32), topic: String = "com.example.app"
+    ) -> Notification {
         Notification(
             apnsID: "id-\(n)", uniqueID: "unique-\(n)", token: DeviceToken(hex: token)!, topic: topic, pushType: .alert,
             priority: .immediate, expiration: nil, collapseID: nil, payload: Array(#"{"n":\#(n)}"#.utf8),
@@ -26,7 +28,11 @@ struct JournalStateTests {
     @Test("status updates in place; pages count every match and carry a cursor to the next")
     func pages() {
         var state = JournalState(capacity: 100)
-        for n in 1...7 { _ = state.append(.accepted(Self.notification(n, topic: n.isMultiple(of: 2) ? "even" : "odd")), status: .queued, sequence: UInt64(n)) }
+        for n in 1...7 {
+            _ = state.append(
+                .accepted(Self.notification(n, topic: n.isMultiple(of: 2) ? "even" : "odd")), status: .queued, sequence: UInt64(n)
+            )
+        }
         let updated = state.update(sequence: 4, status: .delivered, at: 42)
         #expect(updated?.status == .delivered && updated?.statusAt == 42)
 
@@ -37,7 +43,8 @@ struct JournalStateTests {
         let second = state.page(matching: odd, limit: 3, before: first.next)
         #expect(second.items.map(\.uniqueID) == ["unique-1"])
         #expect(second.next == nil)
-        #expect(state.page(matching: JournalFilter(status: .delivered), limit: 10, before: nil).items.map(\.uniqueID) == ["unique-4"])
+        #expect(
+            state.page(matching: JournalFilter(status: .delivered), limit: 10, before: nil).items.map(\.uniqueID) == ["unique-4"])
         #expect(state.page(matching: JournalFilter(since: 1_006), limit: 10, before: nil).total == 2)
     }
 
@@ -47,7 +54,9 @@ struct JournalStateTests {
         let token = String(repeating: "cd", count: 32)
         var request = PushRequest(path: "/3/device/\(token)")
         request.topic = "com.example.app"
-        _ = state.append(.rejected(RejectedPush(request, id: "r1", apnsID: nil, reason: "BadTopic", httpStatus: 400, receivedAt: 1)), status: .rejected)
+        _ = state.append(
+            .rejected(RejectedPush(request, id: "r1", apnsID: nil, reason: "BadTopic", httpStatus: 400, receivedAt: 1)),
+            status: .rejected)
         let filter = JournalFilter(token: token)
         #expect(state.oldest(matching: filter, after: 0) == nil)
         #expect(state.oldest(matching: JournalFilter(token: token, status: .rejected), after: 0)?.uniqueID == "r1")
@@ -82,7 +91,8 @@ struct FaultBookTests {
         let book = FaultBook()
         #expect(book.fault(for: Self.request()) == nil)
         let first = book.add(match: .init(token: "AB"), action: .reset, times: 2, probability: 1)
-        let second = book.add(match: .init(), action: .respond(reason: "TooManyRequests", status: nil, statusByte: nil), times: nil, probability: 1)
+        let second = book.add(
+            match: .init(), action: .respond(reason: "TooManyRequests", status: nil, statusByte: nil), times: nil, probability: 1)
         #expect(book.fault(for: Self.request())?.id == first.id)
         #expect(book.fault(for: Self.request())?.id == first.id)
         #expect(book.fault(for: Self.request())?.id == second.id)
@@ -95,9 +105,11 @@ struct FaultBookTests {
     func applicability() {
         let book = FaultBook()
         book.add(match: .init(), action: .goAway(reason: "Shutdown"), times: nil, probability: 1)
-        book.add(match: .init(topic: "other"), action: .respond(reason: nil, status: nil, statusByte: 8), times: nil, probability: 1)
+        book.add(
+            match: .init(topic: "other"), action: .respond(reason: nil, status: nil, statusByte: 8), times: nil, probability: 1)
         #expect(book.fault(for: Self.request(.binary)) == nil)
-        #expect(book.fault(for: Self.request(.binary, topic: "other"))?.action == .respond(reason: nil, status: nil, statusByte: 8))
+        #expect(
+            book.fault(for: Self.request(.binary, topic: "other"))?.action == .respond(reason: nil, status: nil, statusByte: 8))
         #expect(book.fault(for: Self.request(.http2))?.action == .goAway(reason: "Shutdown"))
     }
 }

@@ -29,7 +29,9 @@ struct SequenceIndexTests {
             }
             if step % 97 == 0 {
                 for probe in 0..<UInt64(512) where index[probe] != reference[probe] {
-                    Issue.record("step \(step): \(probe) is \(String(describing: index[probe])), not \(String(describing: reference[probe]))")
+                    Issue.record(
+                        "step \(step): \(probe) is \(String(describing: index[probe])), not \(String(describing: reference[probe]))"
+                    )
                     return
                 }
                 #expect(index.count == reference.count)

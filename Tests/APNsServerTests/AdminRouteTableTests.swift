@@ -16,7 +16,8 @@ struct AdminRouteTableTests {
     /// Each operation of openapi.json with its query parameters and path parameters.
     static func documented() throws -> [Operation: (query: Set<String>, path: Set<String>)] {
         let document = try #require(JSONValue.parse(OpenAPIDocument.json))
-        guard case .object(let paths)? = document["paths"], case .object(let shared)? = document["components"]?["parameters"] else {
+        guard case .object(let paths)? = document["paths"], case .object(let shared)? = document["components"]?["parameters"]
+        else {
             Issue.record("openapi.json has no paths or no shared parameters")
             return [:]
         }
@@ -28,9 +29,14 @@ struct AdminRouteTableTests {
                 var inPath: Set<String> = []
                 if case .array(let parameters)? = operation["parameters"] {
                     for parameter in parameters {
-                        let resolved = parameter["$ref"]?.string.flatMap { shared[String($0.split(separator: "/").last ?? "")] } ?? parameter
+                        let resolved =
+                            parameter["$ref"]?.string.flatMap { shared[String($0.split(separator: "/").last ?? "")] } ?? parameter
                         let name = try #require(resolved["name"]?.string, "\(method) \(path): a parameter without a name")
-                        if resolved["in"]?.string == "query" { query.insert(name) } else if resolved["in"]?.string == "path" { inPath.insert(name) }
+                        if resolved["in"]?.string == "query" {
+                            query.insert(name)
+                        } else if resolved["in"]?.string == "path" {
+                            inPath.insert(name)
+                        }
                     }
                 }
                 operations[Operation(method: method.uppercased(), path: path)] = (query, inPath)
@@ -55,18 +61,23 @@ struct AdminRouteTableTests {
                 Issue.record("\(operation) is routed but not in openapi.json")
                 continue
             }
-            #expect(described.query.subtracting(["scope"]) == route.query, "\(operation): openapi.json's query \(described.query.sorted()), the table's \(route.query.sorted())")
+            #expect(
+                described.query.subtracting(["scope"]) == route.query,
+                "\(operation): openapi.json's query \(described.query.sorted()), the table's \(route.query.sorted())")
             #expect(!described.query.contains("scope") || !route.isPage, "\(operation): a page takes any query, so no scope")
             if route.pattern.hasPrefix("/api/") {
                 #expect(described.query.contains("scope"), "\(operation): every API operation takes scope")
             }
-            let names = Set(route.segments.compactMap { segment -> String? in
-                switch segment {
-                case .literal: nil
-                case .parameter(let name, _), .rest(let name): name
-                }
-            })
-            #expect(described.path == names, "\(operation): openapi.json's path parameters \(described.path.sorted()), the pattern's \(names.sorted())")
+            let names = Set(
+                route.segments.compactMap { segment -> String? in
+                    switch segment {
+                    case .literal: nil
+                    case .parameter(let name, _), .rest(let name): name
+                    }
+                })
+            #expect(
+                described.path == names,
+                "\(operation): openapi.json's path parameters \(described.path.sorted()), the pattern's \(names.sorted())")
         }
         for operation in documented.keys where routed[operation] == nil {
             Issue.record("\(operation) is in openapi.json but no route takes it")
@@ -84,14 +95,26 @@ struct AdminRouteTableTests {
                 }
             }
             let found = AdminRoute.candidates(for: path, in: AdminRoute.table)
-            #expect(!found.isEmpty && found.allSatisfy { $0.route.pattern == route.pattern }, "\(route.pattern) -> \(found.map(\.route.pattern))")
+            #expect(
+                !found.isEmpty && found.allSatisfy { $0.route.pattern == route.pattern },
+                "\(route.pattern) -> \(found.map(\.route.pattern))")
             #expect(found.contains { $0.route.method == route.method })
         }
         // A literal segment wins over a parameter; a suffix over a bare parameter.
-        #expect(AdminRoute.candidates(for: ["api", "v1", "notifications", "latest"], in: AdminRoute.table).map(\.route.pattern) == ["/api/v1/notifications/latest"])
-        #expect(AdminRoute.candidates(for: ["api", "v1", "notifications", "n1.apns"], in: AdminRoute.table).first?.parameters["id"] == "n1")
-        #expect(AdminRoute.candidates(for: ["api", "v1", "notifications", ".apns"], in: AdminRoute.table).map(\.route.pattern) == ["/api/v1/notifications/{id}"])
-        #expect(AdminRoute.candidates(for: ["api", "v1", "channels", "a", "b+c="], in: AdminRoute.table).first?.parameters["id"] == "a/b+c=")
+        #expect(
+            AdminRoute.candidates(for: ["api", "v1", "notifications", "latest"], in: AdminRoute.table).map(\.route.pattern) == [
+                "/api/v1/notifications/latest"
+            ])
+        #expect(
+            AdminRoute.candidates(for: ["api", "v1", "notifications", "n1.apns"], in: AdminRoute.table).first?.parameters["id"]
+                == "n1")
+        #expect(
+            AdminRoute.candidates(for: ["api", "v1", "notifications", ".apns"], in: AdminRoute.table).map(\.route.pattern) == [
+                "/api/v1/notifications/{id}"
+            ])
+        #expect(
+            AdminRoute.candidates(for: ["api", "v1", "channels", "a", "b+c="], in: AdminRoute.table).first?.parameters["id"]
+                == "a/b+c=")
         #expect(AdminRoute.candidates(for: ["api", "v1", "activities", "a", "bogus"], in: AdminRoute.table).isEmpty)
     }
 

@@ -28,7 +28,9 @@ final class AdminRouterFixture {
         let configuration = StoreConfiguration(directory: self.directory.path, mapSizeBytes: 64 << 20, durability: .relaxed)
         self.store = try NotificationStore(configuration: configuration, logger: logger) { inspection.committed($0) }
         self.relay = Relay(store: self.store, hub: DeliveryHub(), group: self.group, journal: inspection.journal, logger: logger)
-        self.router = AdminRouter(relay: self.relay, inspection: inspection, readiness: self.readiness, clock: EmulatorClock(real: StoreConfiguration.systemClock))
+        self.router = AdminRouter(
+            relay: self.relay, inspection: inspection, readiness: self.readiness,
+            clock: EmulatorClock(real: StoreConfiguration.systemClock))
     }
 
     /// The answer to one request, and its body parsed as JSON when it is JSON.

@@ -33,13 +33,17 @@ struct AdminRouterRoutesTests {
         let paths = try #require(document["paths"] as? [String: [String: Any]])
         #expect(paths.count >= 12)
         for (path, methods) in paths {
-            let concrete = path
-                .replacingOccurrences(of: "{token}", with: String(repeating: "ab", count: 32)).replacingOccurrences(of: "{asset}", with: "inbox.js")
+            let concrete =
+                path
+                .replacingOccurrences(of: "{token}", with: String(repeating: "ab", count: 32)).replacingOccurrences(
+                    of: "{asset}", with: "inbox.js"
+                )
                 .replacingOccurrences(of: "{id}", with: "fault-1")
             for method in methods.keys where ["get", "post", "delete"].contains(method) {
                 // A wait that finds nothing must not hold the test: ask for a short one.
                 let uri = concrete.hasSuffix("/wait") ? concrete + "?timeout=10ms" : concrete
-                let answer = try await fixture.request(method.uppercased(), uri, body: method == "post" && path.hasSuffix("/devices") ? #"{"topic":"t"}"# : "")
+                let answer = try await fixture.request(
+                    method.uppercased(), uri, body: method == "post" && path.hasSuffix("/devices") ? #"{"topic":"t"}"# : "")
                 // A routed request may still find nothing (404 with its own words), never "no such endpoint".
                 #expect(!answer.text.contains("no such endpoint"), "\(method) \(path): \(answer.text)")
                 #expect(answer.status != 405, "\(method) \(path)")
@@ -51,7 +55,9 @@ struct AdminRouterRoutesTests {
     @Test("fault rules: a good one is added; unknown fields and bad values are refused by name")
     func faultDocuments() async throws {
         let fixture = try AdminRouterFixture()
-        let added = try await fixture.request("POST", "/api/v1/faults", body: #"{"match":{"topic":"t"},"action":{"type":"respond","reason":"TooManyRequests"},"times":2}"#)
+        let added = try await fixture.request(
+            "POST", "/api/v1/faults",
+            body: #"{"match":{"topic":"t"},"action":{"type":"respond","reason":"TooManyRequests"},"times":2}"#)
         #expect(added.status == 201)
         let rule = try #require(added.json as? [String: Any])
         #expect((rule["action"] as? [String: Any])?["status"] as? Int == 429)
@@ -67,7 +73,10 @@ struct AdminRouterRoutesTests {
             // Issue 37: schemathesis found this valid by openapi.json and refused; the schema now says it.
             (#"{"match":{"interface":"broadcast"},"action":{"type":"respond","statusByte":50}}"#, "never applies to broadcast"),
             (#"{"action":{"type":"delay","ms":5,"reason":"Shutdown"}}"#, "a delay action has no field reason"),
-            (#"{"match":{"interface":"http2","channelId":"abc"},"action":"reset"}"#, "only matches channel and broadcast requests"),
+            (
+                #"{"match":{"interface":"http2","channelId":"abc"},"action":"reset"}"#,
+                "only matches channel and broadcast requests"
+            ),
             ("[1]", "JSON object"),
         ]
         for (body, hint) in refused {
@@ -83,16 +92,24 @@ struct AdminRouterRoutesTests {
     func devices() async throws {
         let fixture = try AdminRouterFixture()
         let token = String(repeating: "cd", count: 32)
-        let registered = try await fixture.request("POST", "/api/v1/devices", body: #"{"topic":"com.example.app","token":"\#(token)"}"#)
+        let registered = try await fixture.request(
+            "POST", "/api/v1/devices", body: #"{"topic":"com.example.app","token":"\#(token)"}"#)
         #expect(registered.status == 201 && registered.text == #"{"token":"\#(token)","topic":"com.example.app"}"#)
-        #expect(try await fixture.request("POST", "/api/v1/devices", body: #"{"topic":"com.example.app","token":"\#(token)"}"#).status == 409)
+        #expect(
+            try await fixture.request("POST", "/api/v1/devices", body: #"{"topic":"com.example.app","token":"\#(token)"}"#).status
+                == 409)
         let listed = try #require(try await fixture.request("GET", "/api/v1/devices").json as? [[String: Any]])
-        #expect(listed.count == 1 && listed[0]["topic"] as? String == "com.example.app" && listed[0]["connected"] as? Bool == false)
+        #expect(
+            listed.count == 1 && listed[0]["topic"] as? String == "com.example.app" && listed[0]["connected"] as? Bool == false)
         let gone = try await fixture.request("POST", "/api/v1/devices/\(token)/unregister")
-        #expect(gone.status == 200 && (gone.json as? [String: Any])?["unregisteredAtMs"] is Int && (gone.json as? [String: Any])?["unregisteredAt"] is String)
+        #expect(
+            gone.status == 200 && (gone.json as? [String: Any])?["unregisteredAtMs"] is Int
+                && (gone.json as? [String: Any])?["unregisteredAt"] is String)
         let feedback = try #require(try await fixture.request("GET", "/api/v1/feedback").json as? [[String: Any]])
         #expect(feedback.map { $0["token"] as? String } == [token])
-        #expect(try await fixture.request("POST", "/api/v1/devices", body: #"{"topic":"com.example.app","token":"\#(token)"}"#).status == 201)
+        #expect(
+            try await fixture.request("POST", "/api/v1/devices", body: #"{"topic":"com.example.app","token":"\#(token)"}"#).status
+                == 201)
         #expect((try await fixture.request("GET", "/api/v1/feedback").json as? [Any])?.isEmpty == true)
 
         let extra = try await fixture.request("POST", "/api/v1/devices", body: #"{"topic":"t","deviceId":"phone"}"#)

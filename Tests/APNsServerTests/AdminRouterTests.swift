@@ -1,6 +1,7 @@
 import APNsCore
 import APNsInspection
 import Testing
+
 @testable import APNsServer
 
 @Suite("Admin router and its query parameters")

@@ -34,25 +34,34 @@ struct DeviceSessionStateMachineTests {
     @Test("version-2 requests: refused on a version-1 session, held in order on a version-2 one")
     func version2() {
         var old = self.active()
-        #expect(self.failureCode(old.received(.authorize(topic: "com.example.app", options: 7, allow: true))) == .unexpectedMessage)
+        #expect(
+            self.failureCode(old.received(.authorize(topic: "com.example.app", options: 7, allow: true))) == .unexpectedMessage)
 
         var machine = DeviceSessionStateMachine()
         _ = machine.received(.hello(version: 2, deviceID: "phone"))
-        #expect(machine.received(.authorize(topic: "com.example.app", options: 3, allow: true)) == .authorize(deviceID: "phone", topic: "com.example.app", options: 3, allow: true))
+        #expect(
+            machine.received(.authorize(topic: "com.example.app", options: 3, allow: true))
+                == .authorize(deviceID: "phone", topic: "com.example.app", options: 3, allow: true))
         #expect(machine.busy)
         // A ping behind it waits for the answer.
         #expect(machine.received(.ping(9)) == .none)
-        let answer = DeviceServerMessage.authorization(topic: "com.example.app", status: 2, options: 3, granted: true, prompted: true)
+        let answer = DeviceServerMessage.authorization(
+            topic: "com.example.app", status: 2, options: 3, granted: true, prompted: true)
         #expect(machine.answered(answer) == .send(answer))
         #expect(machine.next() == .send(.pong(9)))
-        #expect(self.failureCode(machine.received(.authorize(topic: "com.example.app", options: 8, allow: true))) == .invalidArgument)
+        #expect(
+            self.failureCode(machine.received(.authorize(topic: "com.example.app", options: 8, allow: true))) == .invalidArgument)
 
         var responding = DeviceSessionStateMachine()
         _ = responding.received(.hello(version: 2, deviceID: "phone"))
-        #expect(self.failureCode(responding.received(.respond(uniqueID: "u", action: "default", text: nil, context: 3))) == .invalidArgument)
+        #expect(
+            self.failureCode(responding.received(.respond(uniqueID: "u", action: "default", text: nil, context: 3)))
+                == .invalidArgument)
     }
 
-    @Test("power: refused on a version-1 session; on version 2 for the session's own device, answered at once (nothing held behind it)")
+    @Test(
+        "power: refused on a version-1 session; on version 2 for the session's own device, answered at once (nothing held behind it)"
+    )
     func power() {
         var old = self.active()
         #expect(self.failureCode(old.received(.power(document: Array("{}".utf8)))) == .unexpectedMessage)
@@ -72,7 +81,9 @@ struct DeviceSessionStateMachineTests {
 
         var machine = DeviceSessionStateMachine()
         _ = machine.received(.hello(version: 2, deviceID: "phone"))
-        #expect(machine.received(.schedule(topic: "t", document: [1])) == .local(.schedule(deviceID: "phone", topic: "t", document: [1])))
+        #expect(
+            machine.received(.schedule(topic: "t", document: [1]))
+                == .local(.schedule(deviceID: "phone", topic: "t", document: [1])))
         #expect(machine.received(.cancel(topic: "t", identifier: nil)) == .none)
         #expect(machine.answered(.scheduled(topic: "t", document: [2])) == .send(.scheduled(topic: "t", document: [2])))
         #expect(machine.next() == .local(.cancel(deviceID: "phone", topic: "t", identifier: nil)))
@@ -98,7 +109,8 @@ struct DeviceSessionStateMachineTests {
         var empty = DeviceSessionStateMachine()
         #expect(self.failureCode(empty.received(.hello(version: 1, deviceID: ""))) == .invalidArgument)
         var long = DeviceSessionStateMachine()
-        #expect(self.failureCode(long.received(.hello(version: 1, deviceID: String(repeating: "d", count: 129)))) == .invalidArgument)
+        #expect(
+            self.failureCode(long.received(.hello(version: 1, deviceID: String(repeating: "d", count: 129)))) == .invalidArgument)
     }
 
     @Test("version 3's Live Activity messages: carried out on a version-3 session, an error on version 2")
@@ -121,7 +133,9 @@ struct DeviceSessionStateMachineTests {
         var machine = self.active()
         #expect(machine.received(.register(topic: "com.example.app")) == .register(topic: "com.example.app", deviceID: "phone"))
         #expect(!machine.holds(Self.token))
-        #expect(machine.registered(topic: "com.example.app", token: Self.token) == .send(.registered(topic: "com.example.app", token: Self.token)))
+        #expect(
+            machine.registered(topic: "com.example.app", token: Self.token)
+                == .send(.registered(topic: "com.example.app", token: Self.token)))
         #expect(machine.holds(Self.token))
         var bad = self.active()
         #expect(self.failureCode(bad.received(.register(topic: ""))) == .invalidArgument)
@@ -136,7 +150,10 @@ struct DeviceSessionStateMachineTests {
         var machine = self.active()
         #expect(machine.received(.resume(tokens: [Self.token, Self.other])) == .lookUp([Self.token, Self.other]))
         let results = [ResumeResult(token: Self.token, status: .resumed), ResumeResult(token: Self.other, status: .unregistered)]
-        let records = [(token: Self.token, record: Optional(Self.record(Self.token))), (token: Self.other, record: Self.record(Self.other, unregisteredAt: 5))]
+        let records = [
+            (token: Self.token, record: Optional(Self.record(Self.token))),
+            (token: Self.other, record: Self.record(Self.other, unregisteredAt: 5)),
+        ]
         #expect(machine.lookedUp(records, registeredOnly: false) == .resume([Self.token], reply: .resumed(results)))
         #expect(machine.holds(Self.token))
         #expect(!machine.holds(Self.other))
@@ -147,10 +164,14 @@ struct DeviceSessionStateMachineTests {
     func resumeTokenPolicy() {
         let records: [(token: DeviceToken, record: TokenRecord?)] = [(Self.token, nil)]
         var open = self.active()
-        #expect(open.lookedUp(records, registeredOnly: false) == .resume([Self.token], reply: .resumed([ResumeResult(token: Self.token, status: .resumed)])))
+        #expect(
+            open.lookedUp(records, registeredOnly: false)
+                == .resume([Self.token], reply: .resumed([ResumeResult(token: Self.token, status: .resumed)])))
         #expect(open.tokens[Self.token] == "")
         var registered = self.active()
-        #expect(registered.lookedUp(records, registeredOnly: true) == .resume([], reply: .resumed([ResumeResult(token: Self.token, status: .unknown)])))
+        #expect(
+            registered.lookedUp(records, registeredOnly: true)
+                == .resume([], reply: .resumed([ResumeResult(token: Self.token, status: .unknown)])))
         #expect(!registered.holds(Self.token))
     }
 
@@ -160,7 +181,8 @@ struct DeviceSessionStateMachineTests {
         _ = machine.registered(topic: "com.example.app", token: Self.token)
         func push(_ n: Int, token: DeviceToken = Self.token, expiration: Int64? = nil) -> Notification {
             Notification(
-                apnsID: "a\(n)", uniqueID: "u\(n)", token: token, topic: "com.example.app", pushType: .alert, priority: .immediate,
+                apnsID: "a\(n)", uniqueID: "u\(n)", token: token, topic: "com.example.app", pushType: .alert,
+                priority: .immediate,
                 expiration: expiration, collapseID: nil, payload: Array("{}".utf8), receivedAt: 1_000_000, source: .http2
             )
         }
@@ -252,7 +274,9 @@ struct DeviceSessionOrderTests {
         #expect(machine.registered(topic: "t", token: Self.token) == .send(.registered(topic: "t", token: Self.token)))
         #expect(machine.next() == .unregister(Self.token, topic: "t"))
         #expect(machine.next() == nil, "the ping waits for the unregister")
-        #expect(machine.unregistered(topic: "t", token: Self.token, timestamp: 5) == .send(.unregistered(topic: "t", token: Self.token, timestamp: 5)))
+        #expect(
+            machine.unregistered(topic: "t", token: Self.token, timestamp: 5)
+                == .send(.unregistered(topic: "t", token: Self.token, timestamp: 5)))
         #expect(machine.next() == .send(.pong(7)))
         #expect(machine.next() == nil)
         #expect(!machine.busy)

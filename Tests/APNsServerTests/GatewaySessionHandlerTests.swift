@@ -55,7 +55,10 @@ struct GatewaySessionHandlerTests {
         try session.push(identifier: 9, token: [1])
         #expect(try session.errorResponse() == nil, "APNs answers only the first bad notification")
         let entry = try #require(session.fixture.inspection.journal.read { $0.newest(matching: JournalFilter()) })
-        guard case .rejected(let rejected) = entry.push else { Issue.record("not a rejection"); return }
+        guard case .rejected(let rejected) = entry.push else {
+            Issue.record("not a rejection")
+            return
+        }
         #expect(rejected.statusByte == 5 && rejected.source == .binary)
         try session.close()
     }
@@ -83,7 +86,9 @@ struct GatewaySessionHandlerTests {
     @Test("a fault rule's status byte comes back as the error response, marked in the journal")
     func fault() throws {
         let session = try Session()
-        let rule = session.fixture.inspection.faults.add(match: .init(interface: .binary), action: .respond(reason: nil, status: nil, statusByte: 10), times: nil, probability: 1)
+        let rule = session.fixture.inspection.faults.add(
+            match: .init(interface: .binary), action: .respond(reason: nil, status: nil, statusByte: 10), times: nil,
+            probability: 1)
         try session.push(identifier: 5, token: [UInt8](repeating: 7, count: 32))
         #expect(try session.errorResponse() == [8, 10, 0, 0, 0, 5])
         let entry = try #require(session.fixture.inspection.journal.read { $0.newest(matching: JournalFilter()) })

@@ -40,7 +40,9 @@ struct GatewaySessionReadingTests {
         machine.submitted()
         #expect(machine.refused(.invalidTokenSize, identifier: 9) == .none)
         #expect(machine.read() == .hold)
-        #expect(machine.committed(identifier: 8, refusal: nil) == .writeErrorAndClose(BinaryErrorResponse(status: .invalidTokenSize, identifier: 9)))
+        #expect(
+            machine.committed(identifier: 8, refusal: nil)
+                == .writeErrorAndClose(BinaryErrorResponse(status: .invalidTokenSize, identifier: 9)))
         machine.errorResponseWritten()
         #expect(machine.read() == .read)
         // The provider keeps sending for a while: each quiet check that saw reads waits again.
@@ -74,7 +76,9 @@ struct GatewaySessionReadingTests {
         // A store refusal of an earlier notification takes the place of the later ones.
         let response = BinaryErrorResponse(status: .invalidToken, identifier: 4)
         #expect(machine.refusals.take(identifier: response.identifier, statusByte: response.status.code) == nil)
-        #expect(machine.refusals.take(identifier: 5, statusByte: BinaryStatus.invalidTokenSize.code) == nil, "forgotten once an answer went out")
+        #expect(
+            machine.refusals.take(identifier: 5, statusByte: BinaryStatus.invalidTokenSize.code) == nil,
+            "forgotten once an answer went out")
 
         var named = Machine()
         named.refusals.note(Self.rejected(5, status: .invalidTokenSize), identifier: 5)

@@ -63,16 +63,22 @@ struct PhoneLedgerTests {
         #expect(ledger.count == 8_000)
     }
 
-    @Test("Live Activity tokens: a rotation withdraws the old token from the index and the store, registers the new under the activity topic")
+    @Test(
+        "Live Activity tokens: a rotation withdraws the old token from the index and the store, registers the new under the activity topic"
+    )
     func activityTokens() throws {
         var index = ActivityIndex()
         let old = String(repeating: "01", count: 32)
         let new = String(repeating: "02", count: 32)
         index.tokens[try #require(DeviceToken(hex: old))] = Phone.ActivityKey(install: Self.install, target: .activity("a1"))
-        let operations = index.apply([ActivityTokenChange(.update, activityID: "a1", token: new, replaced: old)], Self.install, topicSuffix: ".push-type.liveactivity")
+        let operations = index.apply(
+            [ActivityTokenChange(.update, activityID: "a1", token: new, replaced: old)], Self.install,
+            topicSuffix: ".push-type.liveactivity")
         #expect(index.tokens[try #require(DeviceToken(hex: old))] == nil)
         #expect(operations.count == 2)
-        guard case .unregister(let withdrawn) = operations.first, case .register(let issued, let topic, let deviceID) = operations.last else {
+        guard case .unregister(let withdrawn) = operations.first,
+            case .register(let issued, let topic, let deviceID) = operations.last
+        else {
             Issue.record("expected unregister then register, got \(operations)")
             return
         }
@@ -86,7 +92,9 @@ struct PhoneLedgerTests {
         var app = AppModel()
         app.pushToStartToken = String(repeating: "03", count: 32)
         index.index(app, Self.install, limits: ActivityLimits())
-        #expect(index.tokens[try #require(DeviceToken(hex: String(repeating: "03", count: 32)))] == Phone.ActivityKey(install: Self.install, target: .pushToStart))
+        #expect(
+            index.tokens[try #require(DeviceToken(hex: String(repeating: "03", count: 32)))]
+                == Phone.ActivityKey(install: Self.install, target: .pushToStart))
         #expect(!index.clocked.contains(Self.install))
     }
 }

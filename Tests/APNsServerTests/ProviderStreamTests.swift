@@ -52,9 +52,14 @@ struct ProviderStreamTests {
 
         /// Sends a request's HEADERS (and its body in `chunks` DATA frames, the last ending the stream).
         func send(_ headers: [(String, String)], body chunks: [String] = []) throws {
-            let base: [(String, String)] = [(":method", "POST"), (":scheme", "https"), (":path", "/3/device/\(ProviderStreamTests.token)")]
+            let base: [(String, String)] = [
+                (":method", "POST"), (":scheme", "https"), (":path", "/3/device/\(ProviderStreamTests.token)"),
+            ]
             let all = base.filter { name, _ in !headers.contains { $0.0 == name } } + headers
-            try self.channel.writeInbound(ProviderRequestPart(stream: 1, .headers(HTTP2PushRequestDecoder.request(from: all), listSize: all.listSize, endStream: chunks.isEmpty)))
+            try self.channel.writeInbound(
+                ProviderRequestPart(
+                    stream: 1,
+                    .headers(HTTP2PushRequestDecoder.request(from: all), listSize: all.listSize, endStream: chunks.isEmpty)))
             for (index, chunk) in chunks.enumerated() {
                 var buffer = self.channel.allocator.buffer(capacity: chunk.utf8.count)
                 buffer.writeString(chunk)
@@ -71,7 +76,9 @@ struct ProviderStreamTests {
                 fields = HTTP2PushResponseEncoder.success(apnsID: apnsID, uniqueID: uniqueID, warnings: warnings)
             case .response(let head, let buffer)?:
                 fields = head
-                if let buffer { body = (try JSONSerialization.jsonObject(with: Data(buffer.readableBytesView))) as? [String: Any] ?? [:] }
+                if let buffer {
+                    body = (try JSONSerialization.jsonObject(with: Data(buffer.readableBytesView))) as? [String: Any] ?? [:]
+                }
             case .reset?, nil:
                 return nil
             }
@@ -87,14 +94,18 @@ struct ProviderStreamTests {
     @Test("a request is answered only once its last DATA frame arrives, with Apple's reason and the journal's entry")
     func validationAcrossFrames() throws {
         let stream = try Stream()
-        try stream.send([("apns-topic", "com.example.app"), ("apns-push-type", "bogus")], body: [#"{"aps":"#, #"{"alert":"hi"}}"#])
+        try stream.send(
+            [("apns-topic", "com.example.app"), ("apns-push-type", "bogus")], body: [#"{"aps":"#, #"{"alert":"hi"}}"#])
         let answer = try #require(try stream.answer())
         #expect(answer.status == "400")
         #expect(answer.body["reason"] as? String == "InvalidPushType")
         #expect(answer.headers.first(name: "apns-id") != nil)
         let entry = try #require(stream.fixture.inspection.journal.read { $0.newest(matching: JournalFilter()) })
         #expect(entry.status == .rejected)
-        guard case .rejected(let rejected) = entry.push else { Issue.record("not a rejection"); return }
+        guard case .rejected(let rejected) = entry.push else {
+            Issue.record("not a rejection")
+            return
+        }
         #expect(rejected.reason == "InvalidPushType" && rejected.httpStatus == 400)
         #expect(String(decoding: rejected.body, as: UTF8.self) == #"{"aps":{"alert":"hi"}}"#)
         try stream.close()
@@ -124,7 +135,9 @@ struct ProviderStreamTests {
     @Test("a fault rule answers in place of the emulator, and the journal marks it")
     func injectedFault() throws {
         let stream = try Stream()
-        let rule = stream.fixture.inspection.faults.add(match: .init(topic: "com.example.app"), action: .respond(reason: "Unregistered", status: nil, statusByte: nil), times: 1, probability: 1)
+        let rule = stream.fixture.inspection.faults.add(
+            match: .init(topic: "com.example.app"), action: .respond(reason: "Unregistered", status: nil, statusByte: nil),
+            times: 1, probability: 1)
         try stream.send([("apns-topic", "com.example.app")], body: [#"{"aps":{}}"#])
         let answer = try #require(try stream.answer())
         #expect(answer.status == "410" && answer.body["reason"] as? String == "Unregistered")
@@ -138,7 +151,8 @@ struct ProviderStreamTests {
     @Test("every 410 carries a timestamp: ExpiredToken as well as Unregistered (issue 13, item 9)")
     func expiredTokenTimestamp() throws {
         let stream = try Stream()
-        stream.fixture.inspection.faults.add(match: .init(), action: .respond(reason: "ExpiredToken", status: nil, statusByte: nil), times: 1, probability: 1)
+        stream.fixture.inspection.faults.add(
+            match: .init(), action: .respond(reason: "ExpiredToken", status: nil, statusByte: nil), times: 1, probability: 1)
         try stream.send([("apns-topic", "com.example.app")], body: [#"{"aps":{}}"#])
         let answer = try #require(try stream.answer())
         #expect(answer.status == "410" && answer.body["reason"] as? String == "ExpiredToken")
@@ -151,8 +165,13 @@ struct ProviderStreamTests {
         let stream = try Stream()
         let chunk = String(repeating: "x", count: 4000)
         // No content-length: the second DATA frame takes the body past 5120 bytes.
-        let headers: [(String, String)] = [(":method", "POST"), (":path", "/3/device/\(Self.token)"), ("apns-topic", "com.example.app")]
-        try stream.channel.writeInbound(ProviderRequestPart(stream: 1, .headers(HTTP2PushRequestDecoder.request(from: headers), listSize: headers.listSize, endStream: false)))
+        let headers: [(String, String)] = [
+            (":method", "POST"), (":path", "/3/device/\(Self.token)"), ("apns-topic", "com.example.app"),
+        ]
+        try stream.channel.writeInbound(
+            ProviderRequestPart(
+                stream: 1, .headers(HTTP2PushRequestDecoder.request(from: headers), listSize: headers.listSize, endStream: false))
+        )
         for n in 0..<2 {
             var buffer = stream.channel.allocator.buffer(capacity: chunk.utf8.count)
             buffer.writeString(chunk)
@@ -177,8 +196,13 @@ struct ProviderStreamTests {
     @Test("a content-length over the limit is answered before any DATA arrives")
     func oversizedContentLength() throws {
         let stream = try Stream()
-        let headers: [(String, String)] = [(":method", "POST"), (":path", "/3/device/\(Self.token)"), ("content-length", "1000000000000")]
-        try stream.channel.writeInbound(ProviderRequestPart(stream: 1, .headers(HTTP2PushRequestDecoder.request(from: headers), listSize: headers.listSize, endStream: false)))
+        let headers: [(String, String)] = [
+            (":method", "POST"), (":path", "/3/device/\(Self.token)"), ("content-length", "1000000000000"),
+        ]
+        try stream.channel.writeInbound(
+            ProviderRequestPart(
+                stream: 1, .headers(HTTP2PushRequestDecoder.request(from: headers), listSize: headers.listSize, endStream: false))
+        )
         #expect(try stream.answer()?.status == "413")
         try stream.close()
     }
@@ -189,7 +213,9 @@ struct ProviderStreamTests {
         try stream.send([("apns-topic", "com.example.app"), ("apns-priority", "7")], body: [#"{"aps":{}}"#])
         #expect(try stream.answer()?.body["reason"] as? String == "BadPriority")
         let trailer: [(String, String)] = [("x-trailer", "1")]
-        try stream.channel.writeInbound(ProviderRequestPart(stream: 1, .headers(HTTP2PushRequestDecoder.request(from: trailer), listSize: trailer.listSize, endStream: true)))
+        try stream.channel.writeInbound(
+            ProviderRequestPart(
+                stream: 1, .headers(HTTP2PushRequestDecoder.request(from: trailer), listSize: trailer.listSize, endStream: true)))
         #expect(try stream.answer() == nil)
         try stream.close()
     }

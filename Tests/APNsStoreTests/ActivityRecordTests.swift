@@ -16,8 +16,13 @@ struct ActivityRecordTests {
         let tricky = "quote \" backslash \\ newline \n tab \t control \u{01} é 🏟️ \"activities\":[]"
         var activity = LiveActivity(
             id: "A1", attributesType: "Match",
-            attributes: .object(["home": .string(tricky), "round": .number(3), "tags": .array([.string("a"), .null, .bool(true)])]),
-            contentState: .object(["score": .string("1-0"), "odds": .number(0.25), "tiny": .number(1e-7), "huge": .number(1e20), "minus": .number(-3), "nested": .object(["x": .array([])])]),
+            attributes: .object([
+                "home": .string(tricky), "round": .number(3), "tags": .array([.string("a"), .null, .bool(true)]),
+            ]),
+            contentState: .object([
+                "score": .string("1-0"), "odds": .number(0.25), "tiny": .number(1e-7), "huge": .number(1e20),
+                "minus": .number(-3), "nested": .object(["x": .array([])]),
+            ]),
             startedBy: "push-to-start", at: 1_700_000_000_123)
         activity.activityState = .stale
         activity.staleDate = 1_700_000_100_000
@@ -29,7 +34,9 @@ struct ActivityRecordTests {
         activity.lastTimestamp = 1_700_000_000.5
         activity.alert = ActivityAlert(title: "Goal", body: tricky, sound: "default")
         activity.alertedAt = 1_700_000_050_000
-        var item = ActivityHistoryItem(at: 1_700_000_050_000, event: "update", outcome: .ignored("stale-timestamp"), reason: tricky, uniqueID: "u-1", priority: 10)
+        var item = ActivityHistoryItem(
+            at: 1_700_000_050_000, event: "update", outcome: .ignored("stale-timestamp"), reason: tricky, uniqueID: "u-1",
+            priority: 10)
         item.code = "stale-timestamp"
         activity.history = [item, ActivityHistoryItem(at: 1_700_000_000_123, event: "start", outcome: .started)]
         return activity
@@ -38,11 +45,15 @@ struct ActivityRecordTests {
     @Test("activities with every member set, and with none of the optional ones, read back equal; the app's other settings too")
     func roundTrip() async throws {
         let directory = try TemporaryDirectory()
-        let store = try NotificationStore(configuration: StoreConfiguration(directory: directory.appending("data")), logger: Logger(label: "test"))
+        let store = try NotificationStore(
+            configuration: StoreConfiguration(directory: directory.appending("data")), logger: Logger(label: "test"))
         var app = AppModel()
         app.authorization = Authorization(status: .authorized, alert: true)
-        app.categories = [NotificationCategory(identifier: #"C "activities":[] "#, actions: [NotificationAction(identifier: "A", title: "a")])]
-        let bare = LiveActivity(id: "A2", attributesType: "Match", attributes: .object([:]), contentState: .null, startedBy: "app", at: 5)
+        app.categories = [
+            NotificationCategory(identifier: #"C "activities":[] "#, actions: [NotificationAction(identifier: "A", title: "a")])
+        ]
+        let bare = LiveActivity(
+            id: "A2", attributesType: "Match", attributes: .object([:]), contentState: .null, startedBy: "app", at: 5)
         app.activities = [Self.full(), bare]
         #expect(try await store.submit([.saveApp(AppChange(install: Self.install, from: nil, to: app))]) == [.appSaved])
         let read = try #require(try store.app(Self.install))

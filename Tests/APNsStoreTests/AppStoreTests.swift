@@ -20,7 +20,8 @@ struct AppStoreTests {
     @Test("settings and Notification Center are written apart and read back together, per app; reset empties what it should")
     func saveAndRead() async throws {
         let directory = try TemporaryDirectory()
-        let store = try NotificationStore(configuration: StoreConfiguration(directory: directory.appending("data")), logger: Logger(label: "test"))
+        let store = try NotificationStore(
+            configuration: StoreConfiguration(directory: directory.appending("data")), logger: Logger(label: "test"))
         #expect(try store.app(Self.install) == nil)
 
         var app = AppModel()
@@ -54,14 +55,19 @@ struct AppStoreTests {
     @Test("an app whose keys would be too long for LMDB is refused alone, not its batch")
     func tooLong() async throws {
         let directory = try TemporaryDirectory()
-        let store = try NotificationStore(configuration: StoreConfiguration(directory: directory.appending("data")), logger: Logger(label: "test"))
+        let store = try NotificationStore(
+            configuration: StoreConfiguration(directory: directory.appending("data")), logger: Logger(label: "test"))
         let long = AppInstall(deviceID: String(repeating: "d", count: 300), topic: String(repeating: "t", count: 255))
         var app = AppModel()
         app.badge = 1
         let outcomes = try await store.submit([
-            .saveApp(AppChange(install: long, from: nil, to: app)), .saveApp(AppChange(install: Self.install, from: nil, to: app)),
+            .saveApp(AppChange(install: long, from: nil, to: app)),
+            .saveApp(AppChange(install: Self.install, from: nil, to: app)),
         ])
-        guard case .refused = outcomes[0] else { Issue.record("a too-long app was written: \(outcomes)"); return }
+        guard case .refused = outcomes[0] else {
+            Issue.record("a too-long app was written: \(outcomes)")
+            return
+        }
         #expect(outcomes[1] == .appSaved)
         #expect(try store.app(Self.install)?.badge == 1)
         store.close()

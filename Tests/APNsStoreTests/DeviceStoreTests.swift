@@ -24,7 +24,9 @@ struct DeviceStoreTests {
         try directory.remove()
     }
 
-    func push(_ token: DeviceToken = Self.token, topic: String? = "com.example.app", collapse: String? = nil, n: Int = 0) -> Notification {
+    func push(
+        _ token: DeviceToken = Self.token, topic: String? = "com.example.app", collapse: String? = nil, n: Int = 0
+    ) -> Notification {
         .test(token: token.hex, payload: #"{"n":\#(n)}"#, collapseID: collapse, topic: topic)
     }
 
@@ -37,7 +39,10 @@ struct DeviceStoreTests {
     func register() async throws {
         let clock = ManualClock()
         try await self.withStore(clock: clock) { store in
-            #expect(try await store.submit([.register(token: Self.token, topic: "com.example.app", deviceID: "phone")]) == [.registered])
+            #expect(
+                try await store.submit([.register(token: Self.token, topic: "com.example.app", deviceID: "phone")]) == [
+                    .registered
+                ])
             #expect(try await store.submit([.register(token: Self.token, topic: "x", deviceID: nil)]) == [.tokenTaken])
             let record = try #require(try store.token(Self.token))
             #expect(record.topic == "com.example.app")
@@ -67,7 +72,9 @@ struct DeviceStoreTests {
     func unregister() async throws {
         let clock = ManualClock()
         try await self.withStore(clock: clock) { store in
-            _ = try await store.submit([.register(token: Self.token, topic: "com.example.app", deviceID: nil), .accept(self.push())])
+            _ = try await store.submit([
+                .register(token: Self.token, topic: "com.example.app", deviceID: nil), .accept(self.push()),
+            ])
             clock.advance(seconds: 5)
             let outcome = try await store.submit([.unregister(token: Self.token)])
             #expect(outcome == [.unregistered(timestamp: clock.now)])
@@ -161,7 +168,10 @@ struct DeviceStoreTests {
             #expect(try store.feedback().isEmpty)
             #expect(try store.token(Self.other)?.unregisteredAt == nil)
             #expect(try store.tokenRefusal(for: Self.other, topic: "t") == nil)
-            #expect(try await store.submit([.accept(self.push(Self.other, topic: "t"))]).first.map { if case .queued = $0 { true } else { false } } == true)
+            #expect(
+                try await store.submit([.accept(self.push(Self.other, topic: "t"))]).first.map {
+                    if case .queued = $0 { true } else { false }
+                } == true)
             // A valid token stays taken.
             #expect(try await store.submit([.register(token: Self.other, topic: "t", deviceID: nil)]) == [.tokenTaken])
         }

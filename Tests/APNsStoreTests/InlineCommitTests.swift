@@ -36,7 +36,9 @@ struct InlineCommitTests {
         return ranHere()
     }
 
-    @Test("relaxed: an idle writer's work is done on the submitter's thread; with four threads submitting, every notification is stored once, in sequence")
+    @Test(
+        "relaxed: an idle writer's work is done on the submitter's thread; with four threads submitting, every notification is stored once, in sequence"
+    )
     func relaxed() async throws {
         let directory = try TemporaryDirectory()
         defer { try? directory.remove() }
@@ -45,12 +47,16 @@ struct InlineCommitTests {
         // The writer falls asleep once it finds nothing to do; a submission after that commits here.
         let attempts = Shared(0)
         let inline = await eventually {
-            let attempt = attempts.value.withLock { $0 += 1; return $0 }
+            let attempt = attempts.value.withLock {
+                $0 += 1
+                return $0
+            }
             return self.submit(store, token: 1_000_000 + attempt, commitHereIfIdle: true, outcomes: outcomes)
         }
         #expect(inline, "no submission found the writer asleep")
         // Four threads at once: some commit here, the rest wake the writer; nothing is lost or doubled.
-        let threads = 4, each = 500
+        let threads = 4
+        let each = 500
         DispatchQueue.concurrentPerform(iterations: threads) { thread in
             for n in 0..<each { _ = self.submit(store, token: thread * each + n, commitHereIfIdle: true, outcomes: outcomes) }
         }

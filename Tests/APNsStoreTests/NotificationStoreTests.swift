@@ -247,15 +247,19 @@ struct StoreChangeTests {
         var kinds: [String] = []
         for change in commits.flatMap(\.changes) {
             switch change {
-            case .accepted(let notification, _, _, let status, _): kinds.append("accepted \(notification.uniqueID == once.uniqueID ? "once" : "n") \(status?.description ?? "queued")")
-            case .left(let notification, _, let status, _): kinds.append("left \(notification.uniqueID == first.uniqueID ? "first" : "second") \(status)")
+            case .accepted(let notification, _, _, let status, _):
+                kinds.append(
+                    "accepted \(notification.uniqueID == once.uniqueID ? "once" : "n") \(status?.description ?? "queued")")
+            case .left(let notification, _, let status, _):
+                kinds.append("left \(notification.uniqueID == first.uniqueID ? "first" : "second") \(status)")
             case .cleared(let devices): kinds.append("cleared \(devices)")
             }
         }
-        #expect(kinds == [
-            "accepted n queued", "left first replaced", "accepted n queued", "accepted once discarded",
-            "left second delivered", "cleared false",
-        ])
+        #expect(
+            kinds == [
+                "accepted n queued", "left first replaced", "accepted n queued", "accepted once discarded",
+                "left second delivered", "cleared false",
+            ])
     }
 
     @Test("delete forgets queued and logged notifications; clear empties queues, log and feedback but keeps tokens unless asked")
@@ -270,10 +274,16 @@ struct StoreChangeTests {
         let dropped = Notification.test(payload: #"{"n":2}"#)
         let logged = Notification.test(expiration: 0)
         let outcomes = try await store.submit([.accept(kept), .accept(dropped), .accept(logged)])
-        guard case .queued(let droppedSequence) = outcomes[1] else { Issue.record("\(outcomes)"); return }
+        guard case .queued(let droppedSequence) = outcomes[1] else {
+            Issue.record("\(outcomes)")
+            return
+        }
         let loggedSequence = droppedSequence + 1
         let deleted = try await store.submit([
-            .delete([StoredNotificationKey(token: token, sequence: droppedSequence), StoredNotificationKey(token: token, sequence: loggedSequence)])
+            .delete([
+                StoredNotificationKey(token: token, sequence: droppedSequence),
+                StoredNotificationKey(token: token, sequence: loggedSequence),
+            ])
         ])
         #expect(deleted == [.deleted(count: 2)])
         #expect(try store.queued(for: token).map(\.notification.uniqueID) == [kept.uniqueID])

@@ -36,7 +36,12 @@ struct PoisonedBatchTests {
                     case .success(let outcomes): results.withLock { $0[submitter] = outcomes }
                     case .failure(let error): results.withLock { $0[submitter] = [.refused("whole submission failed: \(error)")] }
                     }
-                    if done.withLock({ $0 += 1; return $0 }) == submitters { continuation.resume() }
+                    if done.withLock({
+                        $0 += 1
+                        return $0
+                    }) == submitters {
+                        continuation.resume()
+                    }
                 }
             }
         }

@@ -1,5 +1,6 @@
-@testable import APNsStore
 import Testing
+
+@testable import APNsStore
 
 @Suite("Store writer: when it looks for work instead of sleeping")
 struct WriterSpinTests {
@@ -13,7 +14,9 @@ struct WriterSpinTests {
         #expect(!spin.looking(at: self.t0))
     }
 
-    @Test("work soon after a short sleep starts looking; a look that finds work goes on; one that finds nothing for the window stops")
+    @Test(
+        "work soon after a short sleep starts looking; a look that finds work goes on; one that finds nothing for the window stops"
+    )
     func adaptive() {
         var spin = WriterSpin(window: .microseconds(300))
         #expect(!spin.looking(at: self.t0))

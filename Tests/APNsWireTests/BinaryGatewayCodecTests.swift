@@ -36,13 +36,16 @@ struct BinaryGatewayCodecTests {
             BinaryPushRequest(command: 0, token: token, payload: payload)
         ),
         (
-            bytes { BinaryPushEncoder.writeEnhanced(identifier: 7, expiry: 1_900_000_000, token: token, payload: payload, into: &$0) },
+            bytes {
+                BinaryPushEncoder.writeEnhanced(identifier: 7, expiry: 1_900_000_000, token: token, payload: payload, into: &$0)
+            },
             BinaryPushRequest(command: 1, identifier: 7, expiry: 1_900_000_000, token: token, payload: payload)
         ),
         (
             bytes {
                 BinaryPushEncoder.writeFrame(
-                    BinaryPushRequest(command: 2, identifier: .max, expiry: 0, token: token, payload: payload, priority: 5), into: &$0
+                    BinaryPushRequest(command: 2, identifier: .max, expiry: 0, token: token, payload: payload, priority: 5),
+                    into: &$0
                 )
             },
             BinaryPushRequest(command: 2, identifier: .max, expiry: 0, token: token, payload: payload, priority: 5)
@@ -74,9 +77,12 @@ struct BinaryGatewayCodecTests {
 
     @Test("each item of a frame is optional and read into its field")
     func frameItems() throws {
-        let items: [(id: UInt8, data: [UInt8])] = [(5, [10]), (3, [0, 0, 1, 0]), (2, Self.payload), (4, [0, 0, 0, 9]), (1, [1, 2])]
+        let items: [(id: UInt8, data: [UInt8])] = [
+            (5, [10]), (3, [0, 0, 1, 0]), (2, Self.payload), (4, [0, 0, 0, 9]), (1, [1, 2]),
+        ]
         let bytes = Self.bytes { BinaryPushEncoder.writeFrame(items: items, into: &$0) }
-        let expected = BinaryPushRequest(command: 2, identifier: 256, expiry: 9, token: [1, 2], payload: Self.payload, priority: 10)
+        let expected = BinaryPushRequest(
+            command: 2, identifier: 256, expiry: 9, token: [1, 2], payload: Self.payload, priority: 10)
         #expect(try Self.decode(bytes) == [.push(expected)])
         let empty = Self.bytes { BinaryPushEncoder.writeFrame(items: [], into: &$0) }
         #expect(try Self.decode(empty) == [.push(BinaryPushRequest(command: 2, token: [], payload: []))])
@@ -94,7 +100,7 @@ struct BinaryGatewayCodecTests {
 
     @Test("a frame that does not parse is malformed, with the identifier read so far")
     func malformedItems() throws {
-        for case let (name, items, identifier) in Self.malformedFrames {
+        for case (let name, let items, let identifier) in Self.malformedFrames {
             let bytes = Self.bytes { BinaryPushEncoder.writeFrame(items: items, into: &$0) }
             let frames = try Self.decode(bytes)
             guard case .malformed(let got, _)? = frames.first, frames.count == 1 else {
@@ -110,9 +116,15 @@ struct BinaryGatewayCodecTests {
         // Frame length 5 claims less than the item header says: id 2, length 100.
         let short: [UInt8] = [2, 0, 0, 0, 5, 2, 0, 100, 1, 2]
         #expect(try Self.decode(short).count == 1)
-        guard case .malformed? = try Self.decode(short).first else { Issue.record("not malformed"); return }
+        guard case .malformed? = try Self.decode(short).first else {
+            Issue.record("not malformed")
+            return
+        }
         // A frame of 2 bytes cannot hold an item header.
-        guard case .malformed? = try Self.decode([2, 0, 0, 0, 2, 1, 0]).first else { Issue.record("not malformed"); return }
+        guard case .malformed? = try Self.decode([2, 0, 0, 0, 2, 1, 0]).first else {
+            Issue.record("not malformed")
+            return
+        }
     }
 
     @Test("an unknown command byte is malformed, and what follows it is dropped")
@@ -121,7 +133,10 @@ struct BinaryGatewayCodecTests {
         let frames = try Self.decode(good + [9] + good, chunk: 3)
         #expect(frames.count == 2)
         #expect(frames.first == .push(Self.everyCommand[0].request))
-        guard case .malformed(0, let detail)? = frames.last else { Issue.record("\(frames)"); return }
+        guard case .malformed(0, let detail)? = frames.last else {
+            Issue.record("\(frames)")
+            return
+        }
         #expect(detail.contains("unknown command 9"))
     }
 
@@ -129,9 +144,14 @@ struct BinaryGatewayCodecTests {
     func oversizedFrameLength() throws {
         // Only the five header bytes are sent: the decoder must not wait for 4 GiB.
         let frames = try Self.decode([2, 0xFF, 0xFF, 0xFF, 0xFF])
-        guard case .malformed(0, _)? = frames.first else { Issue.record("\(frames)"); return }
+        guard case .malformed(0, _)? = frames.first else {
+            Issue.record("\(frames)")
+            return
+        }
         let largest = BinaryGatewayDecoder.maximumFrameLength
-        let header: [UInt8] = [2, UInt8(largest >> 24), UInt8(largest >> 16 & 0xFF), UInt8(largest >> 8 & 0xFF), UInt8(largest & 0xFF)]
+        let header: [UInt8] = [
+            2, UInt8(largest >> 24), UInt8(largest >> 16 & 0xFF), UInt8(largest >> 8 & 0xFF), UInt8(largest & 0xFF),
+        ]
         #expect(try Self.decode(header).isEmpty, "the largest parsable length waits for its bytes")
     }
 
@@ -162,7 +182,9 @@ struct BinaryGatewayCodecTests {
 
     @Test("feedback tuples write as time · length · token and read back one by one")
     func feedbackTuples() {
-        let tuples = [FeedbackTuple(time: 1_800_000_000, token: Self.token), FeedbackTuple(time: 1, token: Array(repeating: 7, count: 100))]
+        let tuples = [
+            FeedbackTuple(time: 1_800_000_000, token: Self.token), FeedbackTuple(time: 1, token: Array(repeating: 7, count: 100)),
+        ]
         var buffer = ByteBuffer()
         for tuple in tuples { tuple.write(into: &buffer) }
         #expect(Array(buffer.readableBytesView.prefix(6)) == [0x6B, 0x49, 0xD2, 0x00, 0, 32])

@@ -52,11 +52,12 @@ struct CodecFuzzTests {
         for _ in 0..<Int.random(in: 0...6, using: &random) {
             let wrong = Int.random(in: 0..<12, using: &random) == 0
             let id = wrong ? [0, 6, 200, 3, 4, 5].randomElement(using: &random)! : UInt8.random(in: 1...5, using: &random)
-            let size: Int = switch id {
-            case 3, 4: wrong ? Int.random(in: 0...8, using: &random) : 4
-            case 5: wrong ? Int.random(in: 0...3, using: &random) : 1
-            default: Int.random(in: 0...40, using: &random)
-            }
+            let size: Int =
+                switch id {
+                case 3, 4: wrong ? Int.random(in: 0...8, using: &random) : 4
+                case 5: wrong ? Int.random(in: 0...3, using: &random) : 1
+                default: Int.random(in: 0...40, using: &random)
+                }
             let data = Self.bytes(size, &random)
             items.append((id, data))
             guard verdict == nil else { continue }
@@ -91,8 +92,12 @@ struct CodecFuzzTests {
             let identifier = UInt32.random(in: 0...UInt32.max, using: &random)
             let expiry = UInt32.random(in: 0...UInt32.max, using: &random)
             return GatewayCase(
-                bytes: Self.written { BinaryPushEncoder.writeEnhanced(identifier: identifier, expiry: expiry, token: token, payload: payload, into: &$0) },
-                expected: .push(BinaryPushRequest(command: 1, identifier: identifier, expiry: expiry, token: token, payload: payload))
+                bytes: Self.written {
+                    BinaryPushEncoder.writeEnhanced(
+                        identifier: identifier, expiry: expiry, token: token, payload: payload, into: &$0)
+                },
+                expected: .push(
+                    BinaryPushRequest(command: 1, identifier: identifier, expiry: expiry, token: token, payload: payload))
             )
         case 2:
             let command = UInt8.random(in: 3...255, using: &random)
@@ -135,7 +140,10 @@ struct CodecFuzzTests {
             var expected: [BinaryGatewayFrame] = []
             for command in commands {
                 expected.append(command.expected)
-                if case .malformed = command.expected { malformedSeen += 1; break }
+                if case .malformed = command.expected {
+                    malformedSeen += 1
+                    break
+                }
             }
             let decoded = try Self.decode(commands.flatMap(\.bytes), &random)
             let matches = decoded.count == expected.count && zip(decoded, expected).allSatisfy(Self.same)
@@ -174,17 +182,23 @@ struct CodecFuzzTests {
         case 2: return .resume(tokens: (0..<Int.random(in: 0...5, using: &random)).map { _ in Self.token(&random) })
         case 3: return .unregister(topic: Self.text(&random))
         case 4: return .ack(uniqueID: Self.text(&random))
-        case 5: return .authorize(topic: Self.text(&random), options: UInt8.random(in: 0...255, using: &random), allow: Bool.random(using: &random))
+        case 5:
+            return .authorize(
+                topic: Self.text(&random), options: UInt8.random(in: 0...255, using: &random), allow: Bool.random(using: &random))
         case 6: return .configure(topic: Self.text(&random), document: Array(Self.text(&random).utf8))
         case 7:
             let text = Bool.random(using: &random) ? Self.text(&random) : nil
-            return .respond(uniqueID: Self.text(&random), action: Self.text(&random), text: text, context: UInt8.random(in: 0...255, using: &random))
+            return .respond(
+                uniqueID: Self.text(&random), action: Self.text(&random), text: text,
+                context: UInt8.random(in: 0...255, using: &random))
         case 8: return .schedule(topic: Self.text(&random), document: Array(Self.text(&random).utf8))
         case 9: return .listPending(topic: Self.text(&random))
         case 10: return .cancel(topic: Self.text(&random), identifier: Bool.random(using: &random) ? Self.text(&random) : nil)
         case 12: return .declareActivities(topic: Self.text(&random), document: Array(Self.text(&random).utf8))
         case 13: return .startActivity(topic: Self.text(&random), document: Array(Self.text(&random).utf8))
-        case 14: return .endActivity(topic: Self.text(&random), activityID: Self.text(&random), document: Array(Self.text(&random).utf8))
+        case 14:
+            return .endActivity(
+                topic: Self.text(&random), activityID: Self.text(&random), document: Array(Self.text(&random).utf8))
         case 15: return .listActivities(topic: Self.text(&random))
         case 16: return .power(document: Array(Self.text(&random).utf8))
         default: return .ping(UInt64.random(in: 0...UInt64.max, using: &random))
@@ -195,28 +209,37 @@ struct CodecFuzzTests {
         switch Int.random(in: 0..<19, using: &random) {
         case 6:
             return .authorization(
-                topic: Self.text(&random), status: UInt8.random(in: 0...2, using: &random), options: UInt8.random(in: 0...7, using: &random),
+                topic: Self.text(&random), status: UInt8.random(in: 0...2, using: &random),
+                options: UInt8.random(in: 0...7, using: &random),
                 granted: Bool.random(using: &random), prompted: Bool.random(using: &random)
             )
         case 7: return .app(topic: Self.text(&random), document: Array(Self.text(&random).utf8))
         case 8: return .presented(uniqueID: Self.text(&random), document: Array(Self.text(&random).utf8))
         case 9: return .response(uniqueID: Self.text(&random), document: Array(Self.text(&random).utf8))
-        case 10: return .refused(subject: Self.text(&random), status: UInt16.random(in: 0...999, using: &random), message: Self.text(&random))
+        case 10:
+            return .refused(
+                subject: Self.text(&random), status: UInt16.random(in: 0...999, using: &random), message: Self.text(&random))
         case 11: return .scheduled(topic: Self.text(&random), document: Array(Self.text(&random).utf8))
         case 12: return .pending(topic: Self.text(&random), document: Array(Self.text(&random).utf8))
         case 13: return .cancelled(topic: Self.text(&random), removed: UInt16.random(in: 0...UInt16.max, using: &random))
         case 15: return .activity(topic: Self.text(&random), document: Array(Self.text(&random).utf8))
-        case 16: return .activityToken(topic: Self.text(&random), activityID: Bool.random(using: &random) ? Self.text(&random) : nil, token: Self.token(&random))
+        case 16:
+            return .activityToken(
+                topic: Self.text(&random), activityID: Bool.random(using: &random) ? Self.text(&random) : nil,
+                token: Self.token(&random))
         case 17: return .activities(topic: Self.text(&random), document: Array(Self.text(&random).utf8))
         case 18: return .power(document: Array(Self.text(&random).utf8))
         case 0: return .welcome(version: UInt8.random(in: 0...255, using: &random))
         case 1: return .registered(topic: Self.text(&random), token: Self.token(&random))
         case 2:
             let statuses: [ResumeResult.Status] = [.resumed, .unknown, .unregistered]
-            return .resumed((0..<Int.random(in: 0...4, using: &random)).map { _ in
-                ResumeResult(token: Self.token(&random), status: statuses.randomElement(using: &random)!)
-            })
-        case 3: return .unregistered(topic: Self.text(&random), token: Self.token(&random), timestamp: Int64.random(in: 0...Int64.max, using: &random))
+            return .resumed(
+                (0..<Int.random(in: 0...4, using: &random)).map { _ in
+                    ResumeResult(token: Self.token(&random), status: statuses.randomElement(using: &random)!)
+                })
+        case 3:
+            return .unregistered(
+                topic: Self.text(&random), token: Self.token(&random), timestamp: Int64.random(in: 0...Int64.max, using: &random))
         case 4: return .pong(UInt64.random(in: 0...UInt64.max, using: &random))
         default: return .error(code: .invalidArgument, message: Self.text(&random))
         }
@@ -256,7 +279,8 @@ struct CodecFuzzTests {
         }
     }
 
-    @Test("device protocol: a truncated or padded body is malformedFrame, an unknown type unknownMessage; random bytes never crash")
+    @Test(
+        "device protocol: a truncated or padded body is malformedFrame, an unknown type unknownMessage; random bytes never crash")
     func deviceMistakes() throws {
         var random = SeededGenerator(state: 0x6261_6462)
         for _ in 0..<Self.cases / 2 {
@@ -266,7 +290,9 @@ struct CodecFuzzTests {
             let padded = DeviceFrame(type: message.frame().type, body: ByteBuffer(bytes: bytes + [0]))
             #expect(throws: DeviceProtocolError.self) { try DeviceClientMessage(frame: padded) }
             if !bytes.isEmpty {
-                let cut = DeviceFrame(type: message.frame().type, body: ByteBuffer(bytes: bytes.dropLast(Int.random(in: 1...bytes.count, using: &random))))
+                let cut = DeviceFrame(
+                    type: message.frame().type,
+                    body: ByteBuffer(bytes: bytes.dropLast(Int.random(in: 1...bytes.count, using: &random))))
                 do {
                     _ = try DeviceClientMessage(frame: cut)
                     // A cut that lands on a shorter valid body (a resume with fewer tokens cannot: its count says how many).

@@ -17,8 +17,10 @@ struct DeviceCodecTests {
         .hello(version: 1, deviceID: "iphone-1"), .register(topic: "com.example.app"),
         .resume(tokens: [token, DeviceToken(bytes: [UInt8](repeating: 9, count: 100))!]), .resume(tokens: []),
         .unregister(topic: "com.example.app"), .ack(uniqueID: "00000000-0000-4000-8000-000000000001"), .ping(.max),
-        .authorize(topic: "com.example.app", options: 7, allow: true), .configure(topic: "t", document: Array(#"{"language":"fr"}"#.utf8)),
-        .respond(uniqueID: "u", action: "REPLY", text: "On my way", context: 2), .respond(uniqueID: "u", action: "default", text: nil, context: 0),
+        .authorize(topic: "com.example.app", options: 7, allow: true),
+        .configure(topic: "t", document: Array(#"{"language":"fr"}"#.utf8)),
+        .respond(uniqueID: "u", action: "REPLY", text: "On my way", context: 2),
+        .respond(uniqueID: "u", action: "default", text: nil, context: 0),
         .schedule(topic: "t", document: Array(#"{"identifier":"a"}"#.utf8)), .listPending(topic: "t"),
         .cancel(topic: "t", identifier: "a"), .cancel(topic: "t", identifier: nil),
     ]
@@ -27,17 +29,20 @@ struct DeviceCodecTests {
         .welcome(version: 1), .registered(topic: "com.example.app", token: token),
         .resumed([ResumeResult(token: token, status: .resumed), ResumeResult(token: token, status: .unregistered)]),
         .unregistered(topic: "t", token: token, timestamp: 1_800_000_000_000), .notification(notification),
-        .notification({
-            var n = notification
-            n.topic = nil
-            n.collapseID = nil
-            n.expiration = nil
-            return n
-        }()),
+        .notification(
+            {
+                var n = notification
+                n.topic = nil
+                n.collapseID = nil
+                n.expiration = nil
+                return n
+            }()),
         .pong(42), .error(code: .invalidArgument, message: "no"),
-        .authorization(topic: "t", status: 2, options: 5, granted: false, prompted: true), .app(topic: "t", document: Array("{}".utf8)),
+        .authorization(topic: "t", status: 2, options: 5, granted: false, prompted: true),
+        .app(topic: "t", document: Array("{}".utf8)),
         .presented(uniqueID: "u", document: Array(#"{"shown":true}"#.utf8)), .response(uniqueID: "u", document: Array("{}".utf8)),
-        .refused(subject: "t", status: 404, message: "no pending request a"), .scheduled(topic: "t", document: Array(#"{"evicted":[]}"#.utf8)),
+        .refused(subject: "t", status: 404, message: "no pending request a"),
+        .scheduled(topic: "t", document: Array(#"{"evicted":[]}"#.utf8)),
         .pending(topic: "t", document: Array(#"{"total":0,"items":[]}"#.utf8)), .cancelled(topic: "t", removed: 64),
     ]
 
@@ -81,7 +86,9 @@ struct DeviceCodecTests {
             try channel.writeInbound(ByteBuffer(bytes: stream[..<cut]))
             try channel.writeInbound(ByteBuffer(bytes: stream[cut...]))
             var decoded: [DeviceServerMessage] = []
-            while let frame = try channel.readInbound(as: DeviceFrame.self) { decoded.append(try DeviceServerMessage(frame: frame)) }
+            while let frame = try channel.readInbound(as: DeviceFrame.self) {
+                decoded.append(try DeviceServerMessage(frame: frame))
+            }
             #expect(decoded == Self.serverMessages, "cut at \(cut)")
             _ = try channel.finish()
         }
@@ -89,17 +96,34 @@ struct DeviceCodecTests {
 
     @Test("the wire layout is as documented")
     func layout() throws {
-        #expect(try self.bytes(DeviceClientMessage.hello(version: 1, deviceID: "ab").frame()) == [0, 0, 0, 6, 0x01, 1, 0, 2, 0x61, 0x62])
+        #expect(
+            try self.bytes(DeviceClientMessage.hello(version: 1, deviceID: "ab").frame()) == [
+                0, 0, 0, 6, 0x01, 1, 0, 2, 0x61, 0x62,
+            ])
         #expect(try self.bytes(DeviceClientMessage.ping(258).frame()) == [0, 0, 0, 9, 0x06, 0, 0, 0, 0, 0, 0, 1, 2])
-        #expect(try self.bytes(DeviceServerMessage.error(code: .frameTooLarge, message: "x").frame()) == [0, 0, 0, 5, 0x8F, 5, 0, 1, 0x78])
+        #expect(
+            try self.bytes(DeviceServerMessage.error(code: .frameTooLarge, message: "x").frame()) == [
+                0, 0, 0, 5, 0x8F, 5, 0, 1, 0x78,
+            ])
         // Version 2's local notifications: schedule, pending, cancel (an absent identifier: flag 0).
-        #expect(try self.bytes(DeviceClientMessage.schedule(topic: "t", document: [0x7B, 0x7D]).frame()) == [0, 0, 0, 10, 0x0A, 0, 1, 0x74, 0, 0, 0, 2, 0x7B, 0x7D])
+        #expect(
+            try self.bytes(DeviceClientMessage.schedule(topic: "t", document: [0x7B, 0x7D]).frame()) == [
+                0, 0, 0, 10, 0x0A, 0, 1, 0x74, 0, 0, 0, 2, 0x7B, 0x7D,
+            ])
         #expect(try self.bytes(DeviceClientMessage.listPending(topic: "t").frame()) == [0, 0, 0, 4, 0x0B, 0, 1, 0x74])
-        #expect(try self.bytes(DeviceClientMessage.cancel(topic: "t", identifier: nil).frame()) == [0, 0, 0, 5, 0x0C, 0, 1, 0x74, 0])
-        #expect(try self.bytes(DeviceServerMessage.cancelled(topic: "t", removed: 3).frame()) == [0, 0, 0, 6, 0x8E, 0, 1, 0x74, 0, 3])
+        #expect(
+            try self.bytes(DeviceClientMessage.cancel(topic: "t", identifier: nil).frame()) == [0, 0, 0, 5, 0x0C, 0, 1, 0x74, 0])
+        #expect(
+            try self.bytes(DeviceServerMessage.cancelled(topic: "t", removed: 3).frame()) == [0, 0, 0, 6, 0x8E, 0, 1, 0x74, 0, 3])
         // Version 3's Live Activities (docs/device-protocol.md).
-        #expect(try self.bytes(DeviceClientMessage.declareActivities(topic: "t", document: [0x7B, 0x7D]).frame()) == [0, 0, 0, 10, 0x0D, 0, 1, 0x74, 0, 0, 0, 2, 0x7B, 0x7D])
-        #expect(try self.bytes(DeviceClientMessage.endActivity(topic: "t", activityID: "a", document: []).frame()) == [0, 0, 0, 11, 0x0F, 0, 1, 0x74, 0, 1, 0x61, 0, 0, 0, 0])
+        #expect(
+            try self.bytes(DeviceClientMessage.declareActivities(topic: "t", document: [0x7B, 0x7D]).frame()) == [
+                0, 0, 0, 10, 0x0D, 0, 1, 0x74, 0, 0, 0, 2, 0x7B, 0x7D,
+            ])
+        #expect(
+            try self.bytes(DeviceClientMessage.endActivity(topic: "t", activityID: "a", document: []).frame()) == [
+                0, 0, 0, 11, 0x0F, 0, 1, 0x74, 0, 1, 0x61, 0, 0, 0, 0,
+            ])
         #expect(try self.bytes(DeviceClientMessage.listActivities(topic: "t").frame()) == [0, 0, 0, 4, 0x10, 0, 1, 0x74])
         let token = try #require(DeviceToken(bytes: Array(repeating: 0xAB, count: 32)))
         let pushToStart = try self.bytes(DeviceServerMessage.activityToken(topic: "t", activityID: nil, token: token).frame())
@@ -107,8 +131,14 @@ struct DeviceCodecTests {
         let frame = DeviceServerMessage.activityToken(topic: "t", activityID: "a", token: token).frame()
         #expect(try DeviceServerMessage(frame: frame) == .activityToken(topic: "t", activityID: "a", token: token))
         // Version 2's power state: a JSON document each way.
-        #expect(try self.bytes(DeviceClientMessage.power(document: [0x7B, 0x7D]).frame()) == [0, 0, 0, 7, 0x11, 0, 0, 0, 2, 0x7B, 0x7D])
-        #expect(try self.bytes(DeviceServerMessage.power(document: [0x7B, 0x7D]).frame()) == [0, 0, 0, 7, 0x93, 0, 0, 0, 2, 0x7B, 0x7D])
+        #expect(
+            try self.bytes(DeviceClientMessage.power(document: [0x7B, 0x7D]).frame()) == [
+                0, 0, 0, 7, 0x11, 0, 0, 0, 2, 0x7B, 0x7D,
+            ])
+        #expect(
+            try self.bytes(DeviceServerMessage.power(document: [0x7B, 0x7D]).frame()) == [
+                0, 0, 0, 7, 0x93, 0, 0, 0, 2, 0x7B, 0x7D,
+            ])
     }
 
     func clientError(_ type: UInt8, _ body: [UInt8]) -> DeviceErrorCode? {

@@ -28,7 +28,9 @@ struct HTTP2PushCodecTests {
 
     @Test(
         "a repeated APNs header is a duplicate; a repeated other header is not",
-        arguments: ["authorization", "apns-push-type", "apns-id", "apns-expiration", "apns-priority", "apns-topic", "apns-collapse-id"]
+        arguments: [
+            "authorization", "apns-push-type", "apns-id", "apns-expiration", "apns-priority", "apns-topic", "apns-collapse-id",
+        ]
     )
     func duplicates(_ name: String) {
         let repeated: [(String, String)] = [(":method", "POST"), (name, "a"), ("accept", "x"), (name, "a")]

@@ -41,18 +41,25 @@ public struct BroadcastRoute: Hashable, Sendable {
         } else if bare.hasPrefix(Self.managementPrefix) {
             let rest = bare.dropFirst(Self.managementPrefix.count)
             let parts = rest.split(separator: "/", omittingEmptySubsequences: false)
-            guard parts.count == 2, let kind = parts[1] == "channels" ? Kind.channels : parts[1] == "all-channels" ? Kind.allChannels : nil else {
-                return .failure(Reason.badPath.explained("channel management paths are /1/apps/<bundle id>/channels and /1/apps/<bundle id>/all-channels"))
+            guard parts.count == 2,
+                let kind = parts[1] == "channels" ? Kind.channels : parts[1] == "all-channels" ? Kind.allChannels : nil
+            else {
+                return .failure(
+                    Reason.badPath.explained(
+                        "channel management paths are /1/apps/<bundle id>/channels and /1/apps/<bundle id>/all-channels"))
             }
             route = BroadcastRoute(kind: kind, bundleID: String(parts[0]))
         } else {
             return .failure(.badPath)
         }
         guard Self.isBundleID(route.bundleID) else {
-            return .failure(Reason.badPath.explained("\"\(route.bundleID.prefix(80))\" is not a bundle id (letters, digits, '.' and '-')"))
+            return .failure(
+                Reason.badPath.explained("\"\(route.bundleID.prefix(80))\" is not a bundle id (letters, digits, '.' and '-')"))
         }
         if let suffix = PushTopicSuffix.all.first(where: { route.bundleID.hasSuffix($0) }) {
-            return .failure(Reason.topicDisallowed.explained("channels belong to an app's bundle id, not to a topic with the suffix \(suffix)"))
+            return .failure(
+                Reason.topicDisallowed.explained(
+                    "channels belong to an app's bundle id, not to a topic with the suffix \(suffix)"))
         }
         return .success(route)
     }
@@ -69,7 +76,8 @@ public struct BroadcastRoute: Hashable, Sendable {
     static func isBundleID(_ text: String) -> Bool {
         !text.isEmpty && text.utf8.count <= PushValidator.maximumTopicLength
             && text.utf8.allSatisfy { byte in
-                (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-")
+                (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || byte == UInt8(ascii: ".")
+                    || byte == UInt8(ascii: "-")
             }
     }
 }

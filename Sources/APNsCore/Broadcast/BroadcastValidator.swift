@@ -27,30 +27,40 @@ public enum BroadcastValidator {
         case .success(let id): channelID = id
         case .failure(let reason): return refuse(reason)
         }
-        guard let pushType = request.pushType, !pushType.isEmpty else { return refuse(.missingPushType, "apns-push-type is required on a broadcast: LiveActivity") }
-        guard ChannelConfiguration.isLiveActivity(pushType) else { return refuse(.invalidPushType, "a broadcast's apns-push-type is LiveActivity, not \(pushType.prefix(40))") }
-        guard let priorityText = request.priority, let number = UInt8(priorityText), let priority = Priority(rawValue: number) else {
+        guard let pushType = request.pushType, !pushType.isEmpty else {
+            return refuse(.missingPushType, "apns-push-type is required on a broadcast: LiveActivity")
+        }
+        guard ChannelConfiguration.isLiveActivity(pushType) else {
+            return refuse(.invalidPushType, "a broadcast's apns-push-type is LiveActivity, not \(pushType.prefix(40))")
+        }
+        guard let priorityText = request.priority, let number = UInt8(priorityText), let priority = Priority(rawValue: number)
+        else {
             return refuse(.badPriority, "apns-priority is required on a broadcast: 10, 5 or 1")
         }
-        guard let expirationText = request.expiration, !expirationText.isEmpty, expirationText.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+        guard let expirationText = request.expiration, !expirationText.isEmpty,
+            expirationText.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
             let expiration = Int64(expirationText)
         else {
             return refuse(.badExpirationDate, "apns-expiration is required on a broadcast: UNIX seconds, or 0")
         }
         if request.bodyLength == 0 { return refuse(.payloadEmpty) }
         if request.bodyLength > Self.largestPayload {
-            return refuse(.payloadTooLarge, "payload is \(request.bodyLength) bytes; a broadcast takes at most \(Self.largestPayload)")
+            return refuse(
+                .payloadTooLarge, "payload is \(request.bodyLength) bytes; a broadcast takes at most \(Self.largestPayload)")
         }
         if let problem = JSONObjectValidator.problem(in: request.body) {
             return refuse(.badRequestPayload, "payload is not a JSON object: \(problem)")
         }
-        return .success(BroadcastPush(requestID: requestID, channelID: channelID, priority: priority, expiration: expiration, payload: request.body))
+        return .success(
+            BroadcastPush(
+                requestID: requestID, channelID: channelID, priority: priority, expiration: expiration, payload: request.body))
     }
 
     /// Whether a channel of `policy` takes a broadcast expiring at `expiration`: policy 0
     /// stores nothing, so only 0 ("now or never") makes sense.
     public static func expirationRefusal(_ expiration: Int64, policy: Int) -> Reason? {
         guard policy == 0, expiration != 0 else { return nil }
-        return Reason.badExpirationDate.explained("the channel stores no message (message-storage-policy 0): apns-expiration must be 0")
+        return Reason.badExpirationDate.explained(
+            "the channel stores no message (message-storage-policy 0): apns-expiration must be 0")
     }
 }

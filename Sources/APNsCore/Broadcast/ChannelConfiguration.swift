@@ -26,14 +26,22 @@ public struct ChannelConfiguration: Hashable, Sendable {
         func refuse(_ reason: Reason, _ detail: String) -> Result<(ChannelConfiguration, warnings: [String]), Rejection> {
             .failure(Rejection(reason: reason, apnsID: "", detail: detail))
         }
-        if body.isEmpty { return refuse(.payloadEmpty, "a channel is created with a body: {\"message-storage-policy\": 0 or 1, \"push-type\": \"LiveActivity\"}") }
+        if body.isEmpty {
+            return refuse(
+                .payloadEmpty,
+                "a channel is created with a body: {\"message-storage-policy\": 0 or 1, \"push-type\": \"LiveActivity\"}")
+        }
         guard case .object(let members)? = JSONValue.parse(body) else {
             return refuse(.badRequestPayload, "the body is not a JSON object")
         }
         if let unknown = members.keys.sorted().first(where: { $0 != "message-storage-policy" && $0 != "push-type" }) {
-            return refuse(.badRequestParams, "unknown attribute \"\(unknown.prefix(80))\": a channel takes message-storage-policy and push-type")
+            return refuse(
+                .badRequestParams,
+                "unknown attribute \"\(unknown.prefix(80))\": a channel takes message-storage-policy and push-type")
         }
-        guard let pushType = members["push-type"] else { return refuse(.missingPushType, "push-type is required: \"LiveActivity\"") }
+        guard let pushType = members["push-type"] else {
+            return refuse(.missingPushType, "push-type is required: \"LiveActivity\"")
+        }
         guard let name = pushType.string, Self.isLiveActivity(name) else {
             return refuse(.invalidPushType, "push-type must be \"LiveActivity\", the only push type channels carry")
         }
@@ -46,9 +54,12 @@ public struct ChannelConfiguration: Hashable, Sendable {
             policy = Int(text) ?? 0
             warnings.append("message-storage-policy is the string \"\(text)\"; Apple documents a number (0 or 1)")
         case nil:
-            return refuse(.badRequestParams, "message-storage-policy is required: 0 (no message stored) or 1 (the most recent message stored)")
+            return refuse(
+                .badRequestParams,
+                "message-storage-policy is required: 0 (no message stored) or 1 (the most recent message stored)")
         default:
-            return refuse(.badRequestParams, "message-storage-policy must be 0 (no message stored) or 1 (the most recent message stored)")
+            return refuse(
+                .badRequestParams, "message-storage-policy must be 0 (no message stored) or 1 (the most recent message stored)")
         }
         return .success((ChannelConfiguration(storagePolicy: policy), warnings))
     }

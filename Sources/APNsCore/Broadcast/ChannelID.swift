@@ -5,7 +5,9 @@ public enum ChannelID {
     /// base64 of at least one byte.
     public static func validate(_ value: String?) -> Result<String, Reason> {
         guard let value, !value.isEmpty else { return .failure(.missingChannelId) }
-        guard Self.isBase64(value) else { return .failure(Reason.badChannelId.explained("apns-channel-id \"\(value.prefix(80))\" is not base64")) }
+        guard Self.isBase64(value) else {
+            return .failure(Reason.badChannelId.explained("apns-channel-id \"\(value.prefix(80))\" is not base64"))
+        }
         return .success(value)
     }
 
@@ -16,7 +18,8 @@ public enum ChannelID {
         let padding = bytes.reversed().prefix { $0 == UInt8(ascii: "=") }.count
         guard padding <= 2 else { return false }
         return bytes.dropLast(padding).allSatisfy { byte in
-            (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "/")
+            (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39)
+                || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "/")
         }
     }
 

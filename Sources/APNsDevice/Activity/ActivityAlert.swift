@@ -20,7 +20,9 @@ public struct ActivityAlert: Codable, Hashable, Sendable {
             return
         }
         func text(_ field: JSONValue?) -> String? { field?.string ?? field?["loc-key"]?.string }
-        self.init(title: text(value["title"]), body: text(value["body"]), sound: value["sound"]?.string ?? value["sound"]?["name"]?.string)
+        self.init(
+            title: text(value["title"]), body: text(value["body"]),
+            sound: value["sound"]?.string ?? value["sound"]?["name"]?.string)
     }
 
     /// Both a title and a body, non-empty: what a push-to-start must carry.

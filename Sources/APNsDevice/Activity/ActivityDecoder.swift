@@ -11,7 +11,9 @@ import Foundation
 public enum ActivityDecoder {
     /// The decoded value, as the app would hold it: dates as RFC 3339 text (UTC), URLs as text.
     /// `path` leads to the struct's object inside `json` (`["aps", "content-state"]` in a push).
-    public static func decode(_ fields: [ActivityField], at path: [String], in json: [UInt8]) -> Result<JSONValue, ActivityDecodingError> {
+    public static func decode(
+        _ fields: [ActivityField], at path: [String], in json: [UInt8]
+    ) -> Result<JSONValue, ActivityDecodingError> {
         let decoder = JSONDecoder()
         decoder.userInfo[Self.plan] = DecodingPlan(path: path, fields: fields)
         let member = path.joined(separator: ".")
@@ -40,7 +42,9 @@ public enum ActivityDecoder {
                 throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "no decoding plan"))
             }
             var container = try decoder.container(keyedBy: AnyCodingKey.self)
-            for name in plan.path { container = try container.nestedContainer(keyedBy: AnyCodingKey.self, forKey: AnyCodingKey(stringValue: name)) }
+            for name in plan.path {
+                container = try container.nestedContainer(keyedBy: AnyCodingKey.self, forKey: AnyCodingKey(stringValue: name))
+            }
             self.value = try ActivityDecoder.object(plan.fields, container)
         }
     }
@@ -59,7 +63,9 @@ public enum ActivityDecoder {
         return .object(members)
     }
 
-    static func value(_ type: ActivityFieldType, _ container: KeyedDecodingContainer<AnyCodingKey>, _ key: AnyCodingKey) throws -> JSONValue {
+    static func value(
+        _ type: ActivityFieldType, _ container: KeyedDecodingContainer<AnyCodingKey>, _ key: AnyCodingKey
+    ) throws -> JSONValue {
         switch type {
         case .string: return .string(try container.decode(String.self, forKey: key))
         case .int: return .number(Double(try container.decode(Int.self, forKey: key)))
@@ -71,7 +77,8 @@ public enum ActivityDecoder {
             // Any object: checked to be one, kept whole.
             _ = try container.nestedContainer(keyedBy: AnyCodingKey.self, forKey: key)
             return try container.decode(JSONValue.self, forKey: key)
-        case .object(let fields): return try Self.object(fields, try container.nestedContainer(keyedBy: AnyCodingKey.self, forKey: key))
+        case .object(let fields):
+            return try Self.object(fields, try container.nestedContainer(keyedBy: AnyCodingKey.self, forKey: key))
         case .json: return try container.decode(JSONValue.self, forKey: key)
         case .array(let element):
             var items = try container.nestedUnkeyedContainer(forKey: key)
@@ -95,7 +102,8 @@ public enum ActivityDecoder {
             case .date: values.append(.string(Self.text(of: try items.decode(Date.self))))
             case .url: values.append(.string(try items.decode(URL.self).absoluteString))
             case .object(let fields) where fields.isEmpty: values.append(try items.decode(JSONValue.self))
-            case .object(let fields): values.append(try Self.object(fields, try items.nestedContainer(keyedBy: AnyCodingKey.self)))
+            case .object(let fields):
+                values.append(try Self.object(fields, try items.nestedContainer(keyedBy: AnyCodingKey.self)))
             case .json: values.append(try items.decode(JSONValue.self))
             case .array(let inner):
                 var nested = try items.nestedUnkeyedContainer()
@@ -110,7 +118,9 @@ public enum ActivityDecoder {
     /// when it has them.
     public static func text(of date: Date) -> String {
         let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = date.timeIntervalSince1970.truncatingRemainder(dividingBy: 1) == 0 ? [.withInternetDateTime] : [.withInternetDateTime, .withFractionalSeconds]
+        formatter.formatOptions =
+            date.timeIntervalSince1970.truncatingRemainder(dividingBy: 1) == 0
+            ? [.withInternetDateTime] : [.withInternetDateTime, .withFractionalSeconds]
         return formatter.string(from: date)
     }
 }

@@ -14,7 +14,9 @@ public struct ActivityEndRequest: Decodable, Hashable, Sendable {
     }
 
     private enum CodingKeys: String, CodingKey, CaseIterable {
-        case contentState = "content-state", dismissalPolicy, dismissalDate = "dismissal-date"
+        case contentState = "content-state"
+        case dismissalPolicy
+        case dismissalDate = "dismissal-date"
     }
 
     public init(hasContentState: Bool = false, dismissalPolicy: Policy = .default) {
@@ -35,7 +37,8 @@ public struct ActivityEndRequest: Decodable, Hashable, Sendable {
         default:
             throw DeviceModelError(
                 .invalid, field: "dismissalPolicy",
-                "dismissalPolicy is \"default\" or \"immediate\", or give dismissal-date (UNIX seconds) alone for .after(date); got \(policy ?? "none") with \(date == nil ? "no" : "a") dismissal-date")
+                "dismissalPolicy is \"default\" or \"immediate\", or give dismissal-date (UNIX seconds) alone for .after(date); got \(policy ?? "none") with \(date == nil ? "no" : "a") dismissal-date"
+            )
         }
     }
 }

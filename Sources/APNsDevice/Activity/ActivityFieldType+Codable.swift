@@ -26,12 +26,18 @@ extension ActivityFieldType: Codable {
             base = .array(try Self.element(container) ?? .json)
         case "optional":
             guard let wrapped = try Self.element(container) else {
-                throw DeviceModelError(.invalid, field: decoder.fieldPath, "\(decoder.fieldPath): an optional names its type in \"of\", such as {\"type\": \"optional\", \"of\": \"date\"}")
+                throw DeviceModelError(
+                    .invalid, field: decoder.fieldPath,
+                    "\(decoder.fieldPath): an optional names its type in \"of\", such as {\"type\": \"optional\", \"of\": \"date\"}"
+                )
             }
             base = .optional(wrapped)
         default:
             guard let scalar = ActivityFieldType.scalars[name.lowercased()] else {
-                throw DeviceModelError(.invalid, field: decoder.fieldPath + ".type", "\(decoder.fieldPath).type: \(name) is not string, int, double, bool, date, url, array, object, optional or json")
+                throw DeviceModelError(
+                    .invalid, field: decoder.fieldPath + ".type",
+                    "\(decoder.fieldPath).type: \(name) is not string, int, double, bool, date, url, array, object, optional or json"
+                )
             }
             base = scalar
         }

@@ -11,7 +11,9 @@ public struct ActivityFields: Codable, Hashable, Sendable {
         let container = try decoder.container(keyedBy: AnyCodingKey.self)
         var fields: [ActivityField] = []
         for key in container.allKeys.sorted(by: { $0.stringValue < $1.stringValue }) {
-            guard !key.stringValue.isEmpty else { throw DeviceModelError(.invalid, field: decoder.fieldPath, "\(decoder.fieldPath): a field needs a name") }
+            guard !key.stringValue.isEmpty else {
+                throw DeviceModelError(.invalid, field: decoder.fieldPath, "\(decoder.fieldPath): a field needs a name")
+            }
             fields.append(ActivityField(key.stringValue, try container.decode(ActivityFieldType.self, forKey: key)))
         }
         self.fields = fields

@@ -16,7 +16,9 @@ public struct ActivityHistoryItem: Codable, Hashable, Sendable {
     public var uniqueID: String?
     public var priority: Int?
 
-    public init(at: Int64, event: String, outcome: ActivityOutcome, reason: String? = nil, uniqueID: String? = nil, priority: Int? = nil) {
+    public init(
+        at: Int64, event: String, outcome: ActivityOutcome, reason: String? = nil, uniqueID: String? = nil, priority: Int? = nil
+    ) {
         self.at = at
         self.event = event
         self.outcome = outcome.outcome
@@ -26,5 +28,9 @@ public struct ActivityHistoryItem: Codable, Hashable, Sendable {
         self.priority = priority
     }
 
-    private enum CodingKeys: String, CodingKey { case at, event, outcome, code, reason, uniqueID = "uniqueId", priority }
+    private enum CodingKeys: String, CodingKey {
+        case at, event, outcome, code, reason
+        case uniqueID = "uniqueId"
+        case priority
+    }
 }

@@ -1,4 +1,3 @@
-
 /// What the phone did with one Live Activity push (or the app's own request): the outcome for
 /// the journal, every change to an activity for the event stream, and the tokens that came or
 /// went (for the store and for the app).

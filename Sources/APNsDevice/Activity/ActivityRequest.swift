@@ -15,7 +15,12 @@ public struct ActivityRequest: Decodable, Hashable, Sendable {
     public var relevanceScore: Double?
 
     private enum CodingKeys: String, CodingKey, CaseIterable {
-        case attributesType = "attributes-type", attributes, contentState = "content-state", pushType, staleDate = "stale-date", relevanceScore = "relevance-score"
+        case attributesType = "attributes-type"
+        case attributes
+        case contentState = "content-state"
+        case pushType
+        case staleDate = "stale-date"
+        case relevanceScore = "relevance-score"
     }
 
     public init(attributesType: String, pushType: String? = nil) {
@@ -36,7 +41,10 @@ public struct ActivityRequest: Decodable, Hashable, Sendable {
         self.staleDate = try container.decodeIfPresent(Double.self, forKey: .staleDate)
         self.relevanceScore = try container.decodeIfPresent(Double.self, forKey: .relevanceScore)
         if let pushType, pushType != "token", pushType != "channel" || self.channelID == nil {
-            throw DeviceModelError(.invalid, field: "pushType", "pushType is \"token\", {\"channel\": \"<channel id>\"} or null (ActivityKit's PushType.token and .channel(id)), not \"\(pushType)\"")
+            throw DeviceModelError(
+                .invalid, field: "pushType",
+                "pushType is \"token\", {\"channel\": \"<channel id>\"} or null (ActivityKit's PushType.token and .channel(id)), not \"\(pushType)\""
+            )
         }
         for key in [CodingKeys.attributes, .contentState] where !container.contains(key) {
             throw DeviceModelError(.invalid, field: key.rawValue, "an activity request needs \(key.rawValue)")

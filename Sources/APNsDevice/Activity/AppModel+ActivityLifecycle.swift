@@ -17,11 +17,15 @@ extension AppModel {
             }
             let limit = self.activities[index].startedAt + limits.maximumDuration
             if self.activities[index].isRunning, limit <= now {
-                changes += self.end(index, at: limit, dismissal: nil, limits: limits, why: "the system ends an activity 8 hours after it started")
+                changes += self.end(
+                    index, at: limit, dismissal: nil, limits: limits, why: "the system ends an activity 8 hours after it started")
             }
-            if self.activities[index].activityState == .ended, let dismissal = self.activities[index].dismissalDate, dismissal <= now {
+            if self.activities[index].activityState == .ended, let dismissal = self.activities[index].dismissalDate,
+                dismissal <= now
+            {
                 self.activities[index].activityState = .dismissed
-                self.activities[index].record(ActivityHistoryItem(at: dismissal, event: "dismissed", outcome: ActivityOutcome("dismissed")))
+                self.activities[index].record(
+                    ActivityHistoryItem(at: dismissal, event: "dismissed", outcome: ActivityOutcome("dismissed")))
                 changes.append(ActivityChange(id, "dismissed", .dismissed))
             }
         }
@@ -43,13 +47,18 @@ extension AppModel {
     /// Ends the activity at `index` at `now`. A dismissal date in the past dismisses it at once;
     /// a later one dismisses it then, but no later than 4 hours after the end (ActivityKit's
     /// `ActivityUIDismissalPolicy`); none: 4 hours after the end.
-    mutating func end(_ index: Int, at now: Int64, dismissal: Int64?, limits: ActivityLimits, why: String? = nil) -> [ActivityChange] {
+    mutating func end(
+        _ index: Int, at now: Int64, dismissal: Int64?, limits: ActivityLimits, why: String? = nil
+    ) -> [ActivityChange] {
         let id = self.activities[index].id
         self.activities[index].activityState = .ended
         self.activities[index].endedAt = now
         let latest = now + limits.dismissalWindow
         self.activities[index].dismissalDate = min(dismissal ?? latest, latest)
-        if why != nil { self.activities[index].record(ActivityHistoryItem(at: now, event: "ended", outcome: ActivityOutcome("ended"), reason: why)) }
+        if why != nil {
+            self.activities[index].record(
+                ActivityHistoryItem(at: now, event: "ended", outcome: ActivityOutcome("ended"), reason: why))
+        }
         var changes = [ActivityChange(id, "ended", .ended)]
         if let date = self.activities[index].dismissalDate, date <= now {
             self.activities[index].dismissalDate = now
@@ -62,7 +71,9 @@ extension AppModel {
     /// Adds a new activity, dropping the oldest dismissed ones past ``activitiesLimit``.
     mutating func keep(_ activity: LiveActivity) {
         self.activities.append(activity)
-        while self.activities.count > Self.activitiesLimit, let oldest = self.activities.firstIndex(where: { $0.activityState == .dismissed }) {
+        while self.activities.count > Self.activitiesLimit,
+            let oldest = self.activities.firstIndex(where: { $0.activityState == .dismissed })
+        {
             self.activities.remove(at: oldest)
         }
     }
@@ -92,7 +103,8 @@ extension AppModel {
     public mutating func dismissAllActivities(at now: Int64, limits: ActivityLimits) -> [ActivityChange] {
         var changes: [ActivityChange] = []
         for index in self.activities.indices where self.activities[index].isRunning {
-            changes += self.end(index, at: now, dismissal: now, limits: limits, why: "the user turned off Live Activities for the app")
+            changes += self.end(
+                index, at: now, dismissal: now, limits: limits, why: "the user turned off Live Activities for the app")
         }
         return changes
     }

@@ -8,32 +8,48 @@ extension AppModel {
     /// refuses (`ActivityAuthorizationError`): Live Activities off, too many running, an
     /// unknown type; or when the attributes or the content state do not decode.
     public mutating func startActivity(
-        _ request: ActivityRequest, json: [UInt8], now: Int64, limits: ActivityLimits, issueToken: () -> String, channelExists: (String) -> Bool = { _ in true }
+        _ request: ActivityRequest, json: [UInt8], now: Int64, limits: ActivityLimits, issueToken: () -> String,
+        channelExists: (String) -> Bool = { _ in true }
     ) throws(DeviceModelError) -> ActivityReport {
         let clockChanges = self.advanceActivities(to: now, limits: limits)
         guard let version = IOSVersion(self.iosVersion), version >= .liveActivities else {
-            throw DeviceModelError(.refused, field: "iosVersion", "ActivityAuthorizationError.unsupported: Live Activities need iOS 16.1; the phone runs \(self.iosVersion)")
+            throw DeviceModelError(
+                .refused, field: "iosVersion",
+                "ActivityAuthorizationError.unsupported: Live Activities need iOS 16.1; the phone runs \(self.iosVersion)")
         }
         guard self.liveActivitiesEnabled else {
-            throw DeviceModelError(.refused, field: "liveActivitiesEnabled", "ActivityAuthorizationError.denied: the user turned off Live Activities for this app")
+            throw DeviceModelError(
+                .refused, field: "liveActivitiesEnabled",
+                "ActivityAuthorizationError.denied: the user turned off Live Activities for this app")
         }
         guard let type = self.activityTypes[request.attributesType] else {
-            throw DeviceModelError(.refused, field: "attributes-type", "the app declares no activity type \(request.attributesType); declare it in the app's activityTypes first")
+            throw DeviceModelError(
+                .refused, field: "attributes-type",
+                "the app declares no activity type \(request.attributesType); declare it in the app's activityTypes first")
         }
         if let channel = request.channelID {
             guard version >= .inputPush else {
-                throw DeviceModelError(.refused, field: "pushType", "ActivityAuthorizationError.unsupported: a channel push type needs iOS 18; the phone runs \(self.iosVersion)")
+                throw DeviceModelError(
+                    .refused, field: "pushType",
+                    "ActivityAuthorizationError.unsupported: a channel push type needs iOS 18; the phone runs \(self.iosVersion)")
             }
             guard channelExists(channel) else {
-                throw DeviceModelError(.refused, field: "pushType", "no broadcast channel \(channel.prefix(80)) exists for this app: the activity does not start")
+                throw DeviceModelError(
+                    .refused, field: "pushType",
+                    "no broadcast channel \(channel.prefix(80)) exists for this app: the activity does not start")
             }
         }
         let attributes = try Self.decoded(type.attributes, "attributes", json)
         let state = try Self.decoded(type.contentState, "content-state", json)
         guard self.activities.filter(\.isRunning).count < limits.maximumConcurrent else {
-            throw DeviceModelError(.refused, field: "activities", "ActivityAuthorizationError.targetMaximumExceeded: the app already runs \(limits.maximumConcurrent) Live Activities")
+            throw DeviceModelError(
+                .refused, field: "activities",
+                "ActivityAuthorizationError.targetMaximumExceeded: the app already runs \(limits.maximumConcurrent) Live Activities"
+            )
         }
-        var activity = LiveActivity(id: issueActivityID(), attributesType: request.attributesType, attributes: attributes, contentState: state, startedBy: "app", at: now)
+        var activity = LiveActivity(
+            id: issueActivityID(), attributesType: request.attributesType, attributes: attributes, contentState: state,
+            startedBy: "app", at: now)
         activity.staleDate = request.staleDate.map(Self.millis)
         activity.relevanceScore = request.relevanceScore ?? 0
         activity.channelID = request.channelID
@@ -52,13 +68,16 @@ extension AppModel {
 
     /// `activity.end(_:dismissalPolicy:)`: the app ends one of its activities, with a final
     /// content state (in `json`'s `content-state`) if it gives one.
-    public mutating func endActivity(_ id: String, _ request: ActivityEndRequest, json: [UInt8], now: Int64, limits: ActivityLimits) throws(DeviceModelError) -> ActivityReport {
+    public mutating func endActivity(
+        _ id: String, _ request: ActivityEndRequest, json: [UInt8], now: Int64, limits: ActivityLimits
+    ) throws(DeviceModelError) -> ActivityReport {
         let clockChanges = self.advanceActivities(to: now, limits: limits)
         guard let index = self.activities.firstIndex(where: { $0.id == id }) else {
             throw DeviceModelError(.invalid, field: "id", "this app has no activity \(id)")
         }
         guard self.activities[index].isRunning else {
-            throw DeviceModelError(.refused, field: "activityState", "the activity already \(self.activities[index].activityState.rawValue)")
+            throw DeviceModelError(
+                .refused, field: "activityState", "the activity already \(self.activities[index].activityState.rawValue)")
         }
         if request.hasContentState, let type = self.activityTypes[self.activities[index].attributesType] {
             self.activities[index].contentState = try Self.decoded(type.contentState, "content-state", json)
@@ -70,29 +89,37 @@ extension AppModel {
             case .default: nil
             }
         var report = ActivityReport(event: ActivityPush.end, outcome: .applied, activityID: id)
-        self.activities[index].record(ActivityHistoryItem(at: now, event: ActivityPush.end, outcome: .applied, reason: "ended in the app"))
+        self.activities[index].record(
+            ActivityHistoryItem(at: now, event: ActivityPush.end, outcome: .applied, reason: "ended in the app"))
         report.changes = clockChanges + self.end(index, at: now, dismissal: dismissal, limits: limits)
         return report
     }
 
     /// Gives a running activity a new update token; the old one stops being valid.
-    public mutating func rotateActivityToken(_ id: String, now: Int64, issueToken: () -> String) throws(DeviceModelError) -> ActivityTokenChange {
+    public mutating func rotateActivityToken(
+        _ id: String, now: Int64, issueToken: () -> String
+    ) throws(DeviceModelError) -> ActivityTokenChange {
         guard let index = self.activities.firstIndex(where: { $0.id == id }) else {
             throw DeviceModelError(.invalid, field: "id", "this app has no activity \(id)")
         }
         guard self.activities[index].isRunning, let old = self.activities[index].updateToken else {
-            throw DeviceModelError(.refused, field: "updateToken", "only a running activity with an update token (pushType token) gets a new one")
+            throw DeviceModelError(
+                .refused, field: "updateToken", "only a running activity with an update token (pushType token) gets a new one")
         }
         let token = issueToken()
         self.activities[index].updateToken = token
-        self.activities[index].record(ActivityHistoryItem(at: now, event: "token", outcome: ActivityOutcome("token"), reason: "a new update token replaced the old one"))
+        self.activities[index].record(
+            ActivityHistoryItem(
+                at: now, event: "token", outcome: ActivityOutcome("token"), reason: "a new update token replaced the old one"))
         return ActivityTokenChange(.update, activityID: id, token: token, replaced: old)
     }
 
     /// Gives the app a new push-to-start token; the old one stops being valid.
     public mutating func rotatePushToStartToken(issueToken: () -> String) throws(DeviceModelError) -> ActivityTokenChange {
         guard let old = self.pushToStartToken else {
-            throw DeviceModelError(.refused, field: "pushToStartToken", "the app has no push-to-start token (it needs iOS 17.2 and a declared activity type)")
+            throw DeviceModelError(
+                .refused, field: "pushToStartToken",
+                "the app has no push-to-start token (it needs iOS 17.2 and a declared activity type)")
         }
         let token = issueToken()
         self.pushToStartToken = token

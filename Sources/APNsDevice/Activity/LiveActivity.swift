@@ -28,7 +28,9 @@ public struct LiveActivity: Codable, Hashable, Sendable {
     /// Each push and each change, oldest first (the latest ``historyLimit``).
     public var history: [ActivityHistoryItem]
 
-    public init(id: String, attributesType: String, attributes: JSONValue, contentState: JSONValue, startedBy: String, at now: Int64) {
+    public init(
+        id: String, attributesType: String, attributes: JSONValue, contentState: JSONValue, startedBy: String, at now: Int64
+    ) {
         self.id = id
         self.attributesType = attributesType
         self.attributes = attributes

@@ -16,7 +16,10 @@ public struct AppBroadcastDelta: Hashable, Sendable, Codable {
     /// nil for every subscriber.
     public var only: String?
 
-    public init(uniqueID: String, channelID: String, payload: String, priority: Int, now: Int64, limits: ActivityLimits, only: String? = nil) {
+    public init(
+        uniqueID: String, channelID: String, payload: String, priority: Int, now: Int64, limits: ActivityLimits,
+        only: String? = nil
+    ) {
         (self.uniqueID, self.channelID, self.payload, self.priority) = (uniqueID, channelID, payload, priority)
         (self.now, self.limits, self.only) = (now, limits, only)
     }
@@ -25,6 +28,7 @@ public struct AppBroadcastDelta: Hashable, Sendable, Codable {
     @discardableResult
     public func apply(to app: inout AppModel) -> (report: ActivityReport, outcomes: [BroadcastOutcome]) {
         let push = ActivityPush(payload: Array(self.payload.utf8), priority: self.priority)
-        return app.receiveBroadcast(push, channelID: self.channelID, uniqueID: self.uniqueID, now: self.now, limits: self.limits, only: self.only)
+        return app.receiveBroadcast(
+            push, channelID: self.channelID, uniqueID: self.uniqueID, now: self.now, limits: self.limits, only: self.only)
     }
 }

@@ -23,15 +23,20 @@ extension AppModel {
         merged.changes = self.advanceActivities(to: now, limits: limits)
         var positions: [String: Int] = [:]
         positions.reserveCapacity(self.activities.count)
-        for (index, activity) in self.activities.enumerated() where positions[activity.id] == nil { positions[activity.id] = index }
+        for (index, activity) in self.activities.enumerated() where positions[activity.id] == nil {
+            positions[activity.id] = index
+        }
         let contentStates = ContentStateCache()
         for id in targets {
-            let report = self.applyPush(push, to: id, uniqueID: uniqueID, now: now, limits: limits, hint: positions[id], contentStates: contentStates)
+            let report = self.applyPush(
+                push, to: id, uniqueID: uniqueID, now: now, limits: limits, hint: positions[id], contentStates: contentStates)
             // An end may have trimmed the list: the position is checked, and looked up again if moved.
             let hinted = positions[id].flatMap { $0 < self.activities.count && self.activities[$0].id == id ? $0 : nil }
             if report.activityID == id, let index = hinted ?? self.activities.firstIndex(where: { $0.id == id }) {
                 self.activities[index].record(
-                    ActivityHistoryItem(at: now, event: report.event, outcome: report.outcome, reason: report.reason, uniqueID: uniqueID, priority: push.priority))
+                    ActivityHistoryItem(
+                        at: now, event: report.event, outcome: report.outcome, reason: report.reason, uniqueID: uniqueID,
+                        priority: push.priority))
             }
             merged.changes += report.changes
             if merged.presentation == nil { merged.presentation = report.presentation }

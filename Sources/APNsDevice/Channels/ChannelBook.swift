@@ -26,18 +26,26 @@ public struct ChannelBook: Sendable {
 
     /// The bundle's channels that exist now, oldest first.
     public func live(_ bundleID: String) -> [BroadcastChannel] {
-        self.channels.values.filter { $0.bundleID == bundleID && !$0.isDeleted }.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
+        self.channels.values.filter { $0.bundleID == bundleID && !$0.isDeleted }.sorted {
+            ($0.createdAt, $0.id) < ($1.createdAt, $1.id)
+        }
     }
 
     public func isEnabled(_ bundleID: String) -> Bool { !self.disabled.contains(bundleID) }
 
     /// Creates a channel with id `id` (the caller draws it; one already known is refused, so an id is never reused).
-    public mutating func create(_ bundleID: String, _ configuration: ChannelConfiguration, id: String, now: Int64) -> Result<BroadcastChannel, Reason> {
+    public mutating func create(
+        _ bundleID: String, _ configuration: ChannelConfiguration, id: String, now: Int64
+    ) -> Result<BroadcastChannel, Reason> {
         guard self.isEnabled(bundleID) else { return .failure(.featureNotEnabled) }
-        guard self.channels[id] == nil else { return .failure(Reason.internalServerError.explained("channel id \(id) was drawn twice")) }
+        guard self.channels[id] == nil else {
+            return .failure(Reason.internalServerError.explained("channel id \(id) was drawn twice"))
+        }
         let count = self.liveCounts[bundleID] ?? 0
         guard count < self.limit else {
-            return .failure(Reason.cannotCreateChannelConfig.explained("\(bundleID) already has \(count) channels, the most APNs keeps per bundle in one environment"))
+            return .failure(
+                Reason.cannotCreateChannelConfig.explained(
+                    "\(bundleID) already has \(count) channels, the most APNs keeps per bundle in one environment"))
         }
         let channel = BroadcastChannel(id: id, bundleID: bundleID, configuration: configuration, createdAt: now)
         self.channels[id] = channel
@@ -69,19 +77,27 @@ public struct ChannelBook: Sendable {
 
     /// Takes a broadcast on channel `id`: policy 0 only with expiration 0; policy 1 keeps it as
     /// the stored message (replacing the one before) until its expiration, 8 hours at most.
-    public mutating func publish(_ push: BroadcastPush, to bundleID: String, uniqueID: String, now: Int64) -> Result<BroadcastChannel, Reason> {
+    public mutating func publish(
+        _ push: BroadcastPush, to bundleID: String, uniqueID: String, now: Int64
+    ) -> Result<BroadcastChannel, Reason> {
         let channel: BroadcastChannel
         switch self.channel(push.channelID, of: bundleID) {
         case .success(let found): channel = found
         case .failure(let reason): return .failure(reason)
         }
-        if let reason = BroadcastValidator.expirationRefusal(push.expiration, policy: channel.storagePolicy) { return .failure(reason) }
+        if let reason = BroadcastValidator.expirationRefusal(push.expiration, policy: channel.storagePolicy) {
+            return .failure(reason)
+        }
         var updated = channel
         updated.published += 1
         if channel.storagePolicy == 1 {
             let window = now + Self.storageWindow
             let expiresAt = push.expiration == 0 ? now : min(push.expiration * 1000, window)
-            updated.message = expiresAt > now ? StoredBroadcast(uniqueID: uniqueID, payload: push.payload, priority: Int(push.priority.rawValue), receivedAt: now, expiresAt: expiresAt) : nil
+            updated.message =
+                expiresAt > now
+                ? StoredBroadcast(
+                    uniqueID: uniqueID, payload: push.payload, priority: Int(push.priority.rawValue), receivedAt: now,
+                    expiresAt: expiresAt) : nil
         }
         self.channels[push.channelID] = updated
         return .success(updated)

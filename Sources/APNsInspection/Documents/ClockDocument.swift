@@ -22,9 +22,11 @@ public struct ClockDocument: Decodable {
         switch (advance, set) {
         case (let text?, nil):
             guard let duration = DurationText.parse(text) else {
-                throw InspectionError(.badDocument, field: "advance", "advance must be a duration such as 500ms, 90s, 90m, 2h or 1d")
+                throw InspectionError(
+                    .badDocument, field: "advance", "advance must be a duration such as 500ms, 90s, 90m, 2h or 1d")
             }
-            self.move = .advance(milliseconds: duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
+            self.move = .advance(
+                milliseconds: duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
         case (nil, let text?):
             guard let millis = Timestamp.parse(text) else {
                 throw InspectionError(.badDocument, field: "set", "set must be an RFC 3339 time such as 2026-12-24T07:00:00Z")

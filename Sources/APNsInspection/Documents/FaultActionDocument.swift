@@ -21,7 +21,9 @@ public struct FaultActionDocument: Decodable {
         self.action = try Self.action(type: type ?? "", container: container)
         // A field another type takes would be ignored here: refused by name, as unknown fields are.
         if let stray = container.allKeys.first(where: { !self.action.fields.contains($0.stringValue) }) {
-            throw FaultRuleDocument.bad("a \(self.action.name) action has no field \(stray.stringValue) (it takes \(self.action.fields.joined(separator: ", ")))")
+            throw FaultRuleDocument.bad(
+                "a \(self.action.name) action has no field \(stray.stringValue) (it takes \(self.action.fields.joined(separator: ", ")))"
+            )
         }
     }
 
@@ -73,7 +75,9 @@ public struct FaultActionDocument: Decodable {
         _ message: String
     ) throws -> Int? {
         guard let container, container.contains(key), try !container.decodeNil(forKey: key) else { return nil }
-        guard let value = try? container.decode(Int.self, forKey: key), range.contains(value) else { throw FaultRuleDocument.bad(message) }
+        guard let value = try? container.decode(Int.self, forKey: key), range.contains(value) else {
+            throw FaultRuleDocument.bad(message)
+        }
         return value
     }
 }

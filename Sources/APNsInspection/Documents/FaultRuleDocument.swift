@@ -16,7 +16,9 @@ public struct FaultRuleDocument: Decodable {
         try decoder.refuseUnknownKeys(CodingKeys.self, in: "a fault rule")
         let container = try decoder.container(keyedBy: CodingKeys.self)
         if let match = try container.decodeIfPresent(FaultMatchDocument.self, forKey: .match) { self.match = match.match }
-        guard container.contains(.action), try !container.decodeNil(forKey: .action) else { throw FaultActionDocument.notAnAction }
+        guard container.contains(.action), try !container.decodeNil(forKey: .action) else {
+            throw FaultActionDocument.notAnAction
+        }
         self.action = try container.decode(FaultActionDocument.self, forKey: .action).action
         if container.contains(.times), try !container.decodeNil(forKey: .times) {
             guard let times = try? container.decode(Int.self, forKey: .times), times >= 1 else {
@@ -25,7 +27,8 @@ public struct FaultRuleDocument: Decodable {
             self.times = times
         }
         if container.contains(.probability), try !container.decodeNil(forKey: .probability) {
-            guard let probability = try? container.decode(Double.self, forKey: .probability), probability > 0, probability <= 1 else {
+            guard let probability = try? container.decode(Double.self, forKey: .probability), probability > 0, probability <= 1
+            else {
                 throw Self.bad("probability must be a number above 0 and at most 1")
             }
             self.probability = probability

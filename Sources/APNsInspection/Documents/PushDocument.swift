@@ -24,12 +24,16 @@ public struct PushDocument: Decodable, Sendable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.token = try container.decode(String.self, forKey: .token)
         // The token goes into the request's path: letters and digits only (APNs says whether it is a token).
-        guard !self.token.isEmpty, self.token.utf8.count <= 200, self.token.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
-            throw InspectionError(.badDocument, field: "token", "token is the device token in hex (letters and digits, at most 200)")
+        guard !self.token.isEmpty, self.token.utf8.count <= 200,
+            self.token.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) })
+        else {
+            throw InspectionError(
+                .badDocument, field: "token", "token is the device token in hex (letters and digits, at most 200)")
         }
         var headers: [(String, String)] = []
         // A field is there with its type, or absent: null is neither.
-        func add<T: Decodable & CustomStringConvertible>(_ name: String, _ key: CodingKeys, as type: T.Type = String.self) throws {
+        func add<T: Decodable & CustomStringConvertible>(_ name: String, _ key: CodingKeys, as type: T.Type = String.self) throws
+        {
             if container.contains(key) { headers.append((name, try container.decode(T.self, forKey: key).description)) }
         }
         try add("apns-topic", .topic)
@@ -47,7 +51,8 @@ public struct PushDocument: Decodable, Sendable {
             }
             if let edge = [value.utf8.first, value.utf8.last].compactMap({ $0 }).first(where: { $0 == 0x20 || $0 == 0x09 }) {
                 let what = edge == 0x20 ? "a space" : "a tab"
-                throw InspectionError(.badDocument, field: name, "\(name) must not start or end with \(what) (RFC 9113 section 8.2.1)")
+                throw InspectionError(
+                    .badDocument, field: name, "\(name) must not start or end with \(what) (RFC 9113 section 8.2.1)")
             }
         }
         self.headers = headers
@@ -55,7 +60,9 @@ public struct PushDocument: Decodable, Sendable {
             self.payload = Array(text.utf8)
         } else {
             let value = try container.decode(JSONValue.self, forKey: .payload)
-            guard case .object = value else { throw InspectionError(.badDocument, field: "payload", "payload is a JSON object (or a string sent as it is)") }
+            guard case .object = value else {
+                throw InspectionError(.badDocument, field: "payload", "payload is a JSON object (or a string sent as it is)")
+            }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             self.payload = Array(try encoder.encode(value))

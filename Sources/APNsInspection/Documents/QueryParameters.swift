@@ -40,7 +40,9 @@ public struct QueryParameters: Sendable {
     }
 
     /// The parameter read by `parse`; nil when absent, and `message` when it does not parse.
-    public func parsed<T>(_ name: String, _ parse: (String) -> T?, _ message: @autoclosure () -> String) throws(InspectionError) -> T? {
+    public func parsed<T>(
+        _ name: String, _ parse: (String) -> T?, _ message: @autoclosure () -> String
+    ) throws(InspectionError) -> T? {
         guard let text = self[name] else { return nil }
         guard let value = parse(text) else { throw InspectionError(.badParameter, field: name, message()) }
         return value
@@ -72,7 +74,8 @@ public struct QueryParameters: Sendable {
         for (name, value) in changes { values[name] = value }
         let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~:"))
         return values.sorted { $0.key < $1.key }.map { name, value in
-            (name.addingPercentEncoding(withAllowedCharacters: allowed) ?? name) + "=" + (value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value)
+            (name.addingPercentEncoding(withAllowedCharacters: allowed) ?? name) + "="
+                + (value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value)
         }.joined(separator: "&")
     }
 

@@ -30,7 +30,9 @@ public enum RequestDocument {
         case .dataCorrupted(let context): (path, what) = (context.codingPath, context.debugDescription)
         @unknown default: (path, what) = ([], "\(error)")
         }
-        guard !path.isEmpty else { return InspectionError(.badDocument, field: "body", "the body must be a JSON object: \(example)") }
+        guard !path.isEmpty else {
+            return InspectionError(.badDocument, field: "body", "the body must be a JSON object: \(example)")
+        }
         let field = path.map(\.stringValue).joined(separator: ".")
         return InspectionError(.badDocument, field: field, "\(field) \(what)")
     }

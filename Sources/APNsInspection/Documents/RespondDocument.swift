@@ -20,7 +20,9 @@ public struct RespondDocument: Decodable {
         case "com.apple.UNNotificationDismissActionIdentifier": self.action = NotificationAction.dismissIdentifier
         case let action: self.action = action
         }
-        guard !self.action.isEmpty else { throw InspectionError(.badDocument, field: "action", "action is default, dismiss or an action's identifier") }
+        guard !self.action.isEmpty else {
+            throw InspectionError(.badDocument, field: "action", "action is default, dismiss or an action's identifier")
+        }
         self.text = try container.decodeIfPresent(String.self, forKey: .text)
         if let name = try container.decodeIfPresent(String.self, forKey: .context) {
             guard let context = ActionContext(rawValue: name) else {

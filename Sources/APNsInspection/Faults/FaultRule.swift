@@ -12,7 +12,10 @@ public struct FaultRule: Sendable, Equatable {
         /// A channel management or broadcast request's `apns-channel-id`.
         public var channelID: String?
 
-        public init(token: String? = nil, topic: String? = nil, pushType: String? = nil, interface: Interface? = nil, channelID: String? = nil) {
+        public init(
+            token: String? = nil, topic: String? = nil, pushType: String? = nil, interface: Interface? = nil,
+            channelID: String? = nil
+        ) {
             self.channelID = channelID
             self.token = token?.lowercased()
             self.topic = topic

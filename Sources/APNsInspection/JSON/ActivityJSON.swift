@@ -12,7 +12,11 @@ public enum ActivityJSON {
             members.member("deviceId") { $0.string(deviceID) }
             members.member("pushToStartToken") { $0.optionalString(pushToStartToken) }
             members.member("total") { $0.number(activities.count) }
-            members.member("items") { items in items.array(activities) { writer, activity in Self.write(activity, topic: topic, deviceID: deviceID, into: &writer) } }
+            members.member("items") { items in
+                items.array(activities) { writer, activity in
+                    Self.write(activity, topic: topic, deviceID: deviceID, into: &writer)
+                }
+            }
         }
         return writer.bytes
     }
@@ -23,7 +27,9 @@ public enum ActivityJSON {
         return writer.bytes
     }
 
-    static func write(_ activity: LiveActivity, topic: String, deviceID: String, history: Bool = true, into writer: inout JSONWriter) {
+    static func write(
+        _ activity: LiveActivity, topic: String, deviceID: String, history: Bool = true, into writer: inout JSONWriter
+    ) {
         func time(_ millis: Int64?) -> (inout JSONWriter) -> Void {
             { writer in if let millis { writer.string(Timestamp.rfc3339(millis: millis)) } else { writer.raw("null") } }
         }
@@ -56,7 +62,9 @@ public enum ActivityJSON {
                         fields.member("code") { $0.optionalString(item.code) }
                         fields.member("reason") { $0.optionalString(item.reason) }
                         fields.member("uniqueId") { $0.optionalString(item.uniqueID) }
-                        fields.member("priority") { writer in if let priority = item.priority { writer.number(priority) } else { writer.raw("null") } }
+                        fields.member("priority") { writer in
+                            if let priority = item.priority { writer.number(priority) } else { writer.raw("null") }
+                        }
                     }
                 }
             }

@@ -26,7 +26,9 @@ enum BroadcastJSON {
         members.member("httpStatus") { $0.number(record.httpStatus) }
         members.member("detail") { $0.optionalString(record.detail) }
         members.member("fanOut") { writer in if let fanOut = record.fanOut { writer.number(fanOut) } else { writer.raw("null") } }
-        members.member("stored") { writer in if let stored = record.stored { writer.raw(stored ? "true" : "false") } else { writer.raw("null") } }
+        members.member("stored") { writer in
+            if let stored = record.stored { writer.raw(stored ? "true" : "false") } else { writer.raw("null") }
+        }
         guard detailed, record.fanOut != nil else { return }
         members.member("outcomes") { writer in
             writer.array(record.outcomes) { writer, outcome in

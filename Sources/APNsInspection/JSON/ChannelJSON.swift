@@ -41,7 +41,11 @@ public enum ChannelJSON {
     public static func list(_ channels: [BroadcastChannel], subscribers: [String: Int], now: Int64) -> [UInt8] {
         var writer = JSONWriter()
         writer.object { members in
-            members.member("items") { $0.array(channels) { writer, channel in self.write(channel, subscribers: subscribers[channel.id] ?? 0, now: now, into: &writer) } }
+            members.member("items") {
+                $0.array(channels) { writer, channel in
+                    self.write(channel, subscribers: subscribers[channel.id] ?? 0, now: now, into: &writer)
+                }
+            }
         }
         return writer.bytes
     }

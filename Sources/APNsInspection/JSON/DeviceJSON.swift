@@ -13,7 +13,9 @@ public enum DeviceJSON {
             members.member("queued") { $0.number(queued) }
             members.member("registeredAt") { $0.optionalTime(record.registeredAt > 0 ? record.registeredAt : nil) }
             members.member("unregisteredAt") { $0.optionalTime(record.unregisteredAt) }
-            members.member("unregisteredAtMs") { writer in if let at = record.unregisteredAt { writer.number(at) } else { writer.raw("null") } }
+            members.member("unregisteredAtMs") { writer in
+                if let at = record.unregisteredAt { writer.number(at) } else { writer.raw("null") }
+            }
         }
     }
 

@@ -52,35 +52,42 @@ public enum JournalJSON {
 
     /// A rejected request's fields as they came (what did not parse stays as sent).
     private static func writeFields(of rejected: RejectedPush, into members: inout JSONWriter.Members) {
-            members.member("apnsId") { $0.optionalString(rejected.apnsID) }
-            members.member("uniqueId") { $0.raw("null") }
-            // A request to another path has no token: its path says where it went.
-            members.member("token") { $0.optionalString(rejected.token.isEmpty || rejected.token.hasPrefix("/") ? nil : rejected.token) }
-            if let path = rejected.path { members.member("path") { $0.string(path) } }
-            members.member("topic") { $0.optionalString(rejected.topic) }
-            members.member("pushType") { $0.optionalString(rejected.pushType) }
-            // Numbers as numbers; what did not read as one stays, as sent, under `unparsed`.
-            let priority = rejected.priority.flatMap { Int($0) }
-            let expiration = rejected.expiration.flatMap { Int64($0) }
-            members.member("priority") { writer in if let priority { writer.number(priority) } else { writer.raw("null") } }
-            members.member("expiration") { writer in if let expiration { writer.number(expiration) } else { writer.raw("null") } }
-            let unparsed = [("priority", priority == nil ? rejected.priority : nil), ("expiration", expiration == nil ? rejected.expiration : nil)]
-                .compactMap { name, value in value.map { (name, $0) } }
-            if !unparsed.isEmpty {
-                members.member("unparsed") { writer in
-                    writer.object { fields in for (name, value) in unparsed { fields.member(name) { $0.string(value) } } }
-                }
+        members.member("apnsId") { $0.optionalString(rejected.apnsID) }
+        members.member("uniqueId") { $0.raw("null") }
+        // A request to another path has no token: its path says where it went.
+        members.member("token") {
+            $0.optionalString(rejected.token.isEmpty || rejected.token.hasPrefix("/") ? nil : rejected.token)
+        }
+        if let path = rejected.path { members.member("path") { $0.string(path) } }
+        members.member("topic") { $0.optionalString(rejected.topic) }
+        members.member("pushType") { $0.optionalString(rejected.pushType) }
+        // Numbers as numbers; what did not read as one stays, as sent, under `unparsed`.
+        let priority = rejected.priority.flatMap { Int($0) }
+        let expiration = rejected.expiration.flatMap { Int64($0) }
+        members.member("priority") { writer in if let priority { writer.number(priority) } else { writer.raw("null") } }
+        members.member("expiration") { writer in if let expiration { writer.number(expiration) } else { writer.raw("null") } }
+        let unparsed = [
+            ("priority", priority == nil ? rejected.priority : nil),
+            ("expiration", expiration == nil ? rejected.expiration : nil),
+        ]
+        .compactMap { name, value in value.map { (name, $0) } }
+        if !unparsed.isEmpty {
+            members.member("unparsed") { writer in
+                writer.object { fields in for (name, value) in unparsed { fields.member(name) { $0.string(value) } } }
             }
-            members.member("collapseId") { $0.optionalString(rejected.collapseID) }
-            members.member("payload") { $0.raw("null") }
-            members.member("body") { $0.string(String(decoding: rejected.body, as: UTF8.self)) }
+        }
+        members.member("collapseId") { $0.optionalString(rejected.collapseID) }
+        members.member("payload") { $0.raw("null") }
+        members.member("body") { $0.string(String(decoding: rejected.body, as: UTF8.self)) }
     }
 
     private static func write(_ forward: SimulatorForward, into writer: inout JSONWriter) {
         writer.object { fields in
             fields.member("device") { $0.string(forward.device) }
             fields.member("status") { $0.string(forward.status) }
-            fields.member("exitCode") { writer in if let code = forward.exitCode { writer.number(code) } else { writer.raw("null") } }
+            fields.member("exitCode") { writer in
+                if let code = forward.exitCode { writer.number(code) } else { writer.raw("null") }
+            }
             fields.member("message") { $0.string(forward.message) }
         }
     }
@@ -141,7 +148,9 @@ public enum JournalJSON {
                         }
                         if let statusByte { action.member("statusByte") { $0.number(statusByte) } }
                     case .delay(let delay):
-                        action.member("ms") { $0.number(delay.components.seconds * 1000 + delay.components.attoseconds / 1_000_000_000_000_000) }
+                        action.member("ms") {
+                            $0.number(delay.components.seconds * 1000 + delay.components.attoseconds / 1_000_000_000_000_000)
+                        }
                     case .goAway(let reason):
                         action.member("reason") { $0.string(reason) }
                     case .reset:

@@ -17,7 +17,9 @@ public enum PhoneJSON {
         case .array(let items): writer.array(items) { writer, item in Self.write(item, into: &writer) }
         case .object(let members):
             writer.object { fields in
-                for key in members.keys.sorted() { if let item = members[key] { fields.member(key) { Self.write(item, into: &$0) } } }
+                for key in members.keys.sorted() {
+                    if let item = members[key] { fields.member(key) { Self.write(item, into: &$0) } }
+                }
             }
         }
     }

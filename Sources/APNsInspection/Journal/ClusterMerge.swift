@@ -27,7 +27,9 @@ public enum ClusterMerge {
     /// Journal items newest first: by `receivedAt` (RFC 3339 in UTC with milliseconds, so text
     /// order is time order), then by id.
     public static func newestFirst(_ items: [JSONValue]) -> [JSONValue] {
-        items.sorted { ($0["receivedAt"]?.string ?? "", $0["id"]?.string ?? "") > ($1["receivedAt"]?.string ?? "", $1["id"]?.string ?? "") }
+        items.sorted {
+            ($0["receivedAt"]?.string ?? "", $0["id"]?.string ?? "") > ($1["receivedAt"]?.string ?? "", $1["id"]?.string ?? "")
+        }
     }
 
     /// Several shards' Prometheus text as one exposition: each metric family's `# HELP` and
@@ -49,7 +51,10 @@ public enum ClusterMerge {
                 }
                 if family.isEmpty || !line.hasPrefix(family) {
                     family = String(line.prefix { $0 != "{" && $0 != " " })
-                    if headers[family] == nil { order.append(family); headers[family] = [] }
+                    if headers[family] == nil {
+                        order.append(family)
+                        headers[family] = []
+                    }
                 }
                 samples[family, default: []].append(self.labelled(line, shard: shard))
             }

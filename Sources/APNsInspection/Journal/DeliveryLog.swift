@@ -30,10 +30,16 @@ public enum DeliveryLog {
             )
         ]
         if entry.marks.contains(.storedOffline) {
-            events.append(DeliveryEvent(Self.storedOffline, at: notification.receivedAt, "no device held the token: kept until one connects or it expires"))
+            events.append(
+                DeliveryEvent(
+                    Self.storedOffline, at: notification.receivedAt,
+                    "no device held the token: kept until one connects or it expires"))
         }
         if entry.marks.contains(.storedPower), let held = entry.heldAt {
-            events.append(DeliveryEvent(Self.storedPower, at: held, "the device's power state held priority \(notification.priority.rawValue) back for a later burst"))
+            events.append(
+                DeliveryEvent(
+                    Self.storedPower, at: held,
+                    "the device's power state held priority \(notification.priority.rawValue) back for a later burst"))
         }
         if let left = Self.outcome(of: entry, notification) { events.append(left) }
         if let decision = Self.decision(of: entry) { events.append(decision) }
@@ -45,7 +51,9 @@ public enum DeliveryLog {
         let stored = marks.fromStorage
         switch status {
         case .delivered:
-            if presentation?.notificationsDisabled == true { return stored ? Self.discardedDisabledFromStorage : Self.discardedDisabled }
+            if presentation?.notificationsDisabled == true {
+                return stored ? Self.discardedDisabledFromStorage : Self.discardedDisabled
+            }
             return stored ? Self.deliveredFromStorage : Self.delivered
         case .expired, .discarded: return Self.discardedExpired
         case .unregistered: return stored ? Self.discardedUnregisteredFromStorage : Self.discardedUnregistered
@@ -62,12 +70,15 @@ public enum DeliveryLog {
         let detail: String
         switch entry.status {
         case .delivered:
-            detail = entry.presentation?.notificationsDisabled == true ? "the user turned notifications off for the app" : "the device acknowledged it"
+            detail =
+                entry.presentation?.notificationsDisabled == true
+                ? "the user turned notifications off for the app" : "the device acknowledged it"
         case .expired: detail = "its apns-expiration passed before a device took it"
         case .discarded: detail = "apns-expiration 0 and no device online: APNs tries once and does not store it"
         case .unregistered: detail = "the app was removed: its token is no longer active"
         case .replaced:
-            detail = notification.collapseID.map { "a newer notification with apns-collapse-id \($0) took its place in storage" }
+            detail =
+                notification.collapseID.map { "a newer notification with apns-collapse-id \($0) took its place in storage" }
                 ?? "a newer notification to the device took its place (storage keeps the latest only)"
         default: detail = "the device's queue was over the emulator's cap; the oldest went"
         }
@@ -78,7 +89,9 @@ public enum DeliveryLog {
     static func decision(of entry: JournalEntry) -> DeliveryEvent? {
         let at = entry.statusAt ?? entry.receivedAt
         if let activity = entry.activity {
-            return DeliveryEvent(Self.phoneDecision, at: at, "Live Activity \(activity.event): \(activity.outcome)\(activity.reason.map { " (\($0))" } ?? "")")
+            return DeliveryEvent(
+                Self.phoneDecision, at: at,
+                "Live Activity \(activity.event): \(activity.outcome)\(activity.reason.map { " (\($0))" } ?? "")")
         }
         guard let presentation = entry.presentation else { return nil }
         return DeliveryEvent(Self.phoneDecision, at: at, Self.summary(of: presentation))
@@ -88,11 +101,13 @@ public enum DeliveryLog {
     public static func summary(of presentation: Presentation) -> String {
         if let wake = presentation.wake { return "\(wake.target) \(wake.outcome): \(wake.detail)" }
         if presentation.silent {
-            return presentation.appNotified ? "silent: the app was woken in the background" : "silent: nothing shown and the app not woken"
+            return presentation.appNotified
+                ? "silent: the app was woken in the background" : "silent: nothing shown and the app not woken"
         }
         if presentation.shown {
             let text = [presentation.title, presentation.body].compactMap { $0 }.joined(separator: ": ")
-            return "shown as \(presentation.style == .none ? "a Notification Center entry" : "an \(presentation.style.rawValue)")\(text.isEmpty ? "" : ": \(text)")"
+            return
+                "shown as \(presentation.style == .none ? "a Notification Center entry" : "an \(presentation.style.rawValue)")\(text.isEmpty ? "" : ": \(text)")"
         }
         let reasons = presentation.suppressed.map { "\($0.what): \($0.reason)" }.joined(separator: "; ")
         return "not shown (\(reasons.isEmpty ? "nothing to show" : reasons))"

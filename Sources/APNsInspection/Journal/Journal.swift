@@ -65,7 +65,10 @@ public final class Journal: Sendable {
                     let status = logged.map(JournalStatus.init) ?? .queued
                     let marks: DeliveryMarks = logged == nil && !connected ? .storedOffline : []
                     // No copy of the entry is made unless someone listens: this runs for every notification.
-                    let id = state.journal.add(JournalEntry(id: 0, push: .accepted(notification), status: status, statusAt: logged == nil ? nil : at, sequence: sequence, marks: marks))
+                    let id = state.journal.add(
+                        JournalEntry(
+                            id: 0, push: .accepted(notification), status: status, statusAt: logged == nil ? nil : at,
+                            sequence: sequence, marks: marks))
                     self.count(status: status, marks: marks, notification, logged: logged)
                     guard heard, let entry = state.journal.entry(id: id) else { continue }
                     Self.emit(Event(kind: "accepted", entry: entry), &state)
@@ -73,12 +76,16 @@ public final class Journal: Sendable {
                 case .left(let notification, let sequence, let logged, let at):
                     let status = JournalStatus(logged)
                     let updated = state.journal.update(sequence: sequence, status: status, at: at)
-                    if let console = self.console, let name = DeliveryLog.outcomeName(status, updated?.marks ?? [], updated?.presentation) {
+                    if let console = self.console,
+                        let name = DeliveryLog.outcomeName(status, updated?.marks ?? [], updated?.presentation)
+                    {
                         console.count(name, notification)
                     }
                     guard heard else { continue }
                     // An entry pushed out of the journal still has its event, rebuilt from the store's copy.
-                    let entry = updated ?? JournalEntry(id: 0, push: .accepted(notification), status: status, statusAt: at, sequence: sequence)
+                    let entry =
+                        updated
+                        ?? JournalEntry(id: 0, push: .accepted(notification), status: status, statusAt: at, sequence: sequence)
                     Self.emit(Event(kind: status.rawValue, entry: entry), &state)
                 case .cleared:
                     state.journal.removeAll()
@@ -109,7 +116,8 @@ public final class Journal: Sendable {
     public func broadcast(_ record: BroadcastRecord, fault: FaultMark? = nil) {
         self.state.withLock { state in
             let status: JournalStatus = record.reason == nil ? .accepted : .rejected
-            let entry = state.journal.append(.broadcast(record), status: status, statusAt: record.reason == nil ? record.receivedAt : nil, fault: fault)
+            let entry = state.journal.append(
+                .broadcast(record), status: status, statusAt: record.reason == nil ? record.receivedAt : nil, fault: fault)
             Self.emit(Event(kind: status == .rejected ? "rejected" : "broadcast", entry: entry), &state)
         }
     }
@@ -134,7 +142,10 @@ public final class Journal: Sendable {
     /// The phone presented an accepted notification to its device.
     public func presented(uniqueID: String, _ presentation: Presentation) {
         self.state.withLock { state in
-            guard let entry = state.journal.modify(uniqueID: uniqueID, { $0.phone = PhoneRecord(presentation: presentation, response: $0.response) }) else { return }
+            guard
+                let entry = state.journal.modify(
+                    uniqueID: uniqueID, { $0.phone = PhoneRecord(presentation: presentation, response: $0.response) })
+            else { return }
             Self.emit(Event(kind: "presented", entry: entry), &state)
         }
     }
@@ -164,7 +175,10 @@ public final class Journal: Sendable {
     /// The user responded to a notification on the phone.
     public func responded(uniqueID: String, _ response: UserResponse) {
         self.state.withLock { state in
-            guard let entry = state.journal.modify(uniqueID: uniqueID, { $0.phone = PhoneRecord(presentation: $0.presentation, response: response) }) else { return }
+            guard
+                let entry = state.journal.modify(
+                    uniqueID: uniqueID, { $0.phone = PhoneRecord(presentation: $0.presentation, response: response) })
+            else { return }
             Self.emit(Event(kind: "response", entry: entry), &state)
         }
     }
@@ -173,7 +187,10 @@ public final class Journal: Sendable {
     /// `status` is nil for a queued notification, else how it left its queue at `at`.
     public func seed(_ stored: [(sequence: UInt64, status: LogStatus?, at: Int64?, notification: Notification)]) {
         let entries = stored.sorted { $0.sequence < $1.sequence }.map { item in
-            (sequence: item.sequence, status: item.status.map(JournalStatus.init) ?? .queued, at: item.at, notification: item.notification)
+            (
+                sequence: item.sequence, status: item.status.map(JournalStatus.init) ?? .queued, at: item.at,
+                notification: item.notification
+            )
         }
         self.state.withLock { state in
             for item in entries.suffix(state.journal.capacity) {

@@ -37,7 +37,10 @@ public struct JournalEntry: Sendable {
     /// What the user did with it.
     public var response: UserResponse? { self.phone?.response }
 
-    init(id: UInt64, push: Push, status: JournalStatus, statusAt: Int64?, sequence: UInt64?, fault: FaultMark? = nil, marks: DeliveryMarks = DeliveryMarks()) {
+    init(
+        id: UInt64, push: Push, status: JournalStatus, statusAt: Int64?, sequence: UInt64?, fault: FaultMark? = nil,
+        marks: DeliveryMarks = DeliveryMarks()
+    ) {
         self.id = id
         self.push = push
         self.status = status

@@ -54,18 +54,21 @@ extension JournalFilter {
             guard let wanted, wanted != was else { return }
             misses.append("\(name): wanted \(wanted), was \(was ?? "none")")
         }
-        let token: String = switch entry.push {
-        case .accepted(let notification): notification.token.hex
-        case .rejected(let rejected): rejected.token
-        case .broadcast: ""
-        }
+        let token: String =
+            switch entry.push {
+            case .accepted(let notification): notification.token.hex
+            case .rejected(let rejected): rejected.token
+            case .broadcast: ""
+            }
         miss("token", self.token, token)
         miss("topic", self.topic, entry.topic)
         miss("pushType", self.pushType, entry.pushType)
         miss("status", self.status?.rawValue, entry.status.rawValue)
         miss("interface", self.interface?.rawValue, entry.source.rawValue)
         if let since = self.since, entry.receivedAt < since {
-            misses.append("since: wanted at or after \(Timestamp.rfc3339(millis: since)), was received \(Timestamp.rfc3339(millis: entry.receivedAt))")
+            misses.append(
+                "since: wanted at or after \(Timestamp.rfc3339(millis: since)), was received \(Timestamp.rfc3339(millis: entry.receivedAt))"
+            )
         }
         return misses
     }

@@ -34,7 +34,8 @@ public struct JournalState: Sendable {
         fault: FaultMark? = nil,
         marks: DeliveryMarks = DeliveryMarks()
     ) -> JournalEntry {
-        let entry = JournalEntry(id: 0, push: push, status: status, statusAt: statusAt, sequence: sequence, fault: fault, marks: marks)
+        let entry = JournalEntry(
+            id: 0, push: push, status: status, statusAt: statusAt, sequence: sequence, fault: fault, marks: marks)
         let id = self.add(entry)
         return self.entry(id: id) ?? entry
     }
@@ -113,7 +114,9 @@ public struct JournalState: Sendable {
 
     /// One page, newest first: how many entries match in all, up to `limit` of them below the
     /// cursor `before`, and the cursor of the next page (nil on the last).
-    public func page(matching filter: JournalFilter, limit: Int, before: UInt64?) -> (total: Int, items: [JournalEntry], next: UInt64?) {
+    public func page(
+        matching filter: JournalFilter, limit: Int, before: UInt64?
+    ) -> (total: Int, items: [JournalEntry], next: UInt64?) {
         var total = 0
         var items: [JournalEntry] = []
         var more = false

@@ -25,7 +25,9 @@ public struct JournalStatus: Hashable, Sendable, CustomStringConvertible {
     /// A channel management request or a broadcast APNs answered with success: it has no queue.
     public static let accepted = JournalStatus("accepted")
 
-    public static let all: [JournalStatus] = [.queued, .delivered, .expired, .discarded, .replaced, .dropped, .unregistered, .rejected, .accepted]
+    public static let all: [JournalStatus] = [
+        .queued, .delivered, .expired, .discarded, .replaced, .dropped, .unregistered, .rejected, .accepted,
+    ]
 
     public init?(rawValue: String) {
         guard let found = Self.all.first(where: { $0.rawValue == rawValue }) else { return nil }

@@ -28,7 +28,8 @@ struct PushLog: Sendable {
 
     func rejected(_ push: RejectedPush) {
         guard self.enabled else { return }
-        let answer = push.httpStatus.map { "\($0) \(push.reason ?? "")" } ?? push.statusByte.map { "status byte \($0)" } ?? "refused"
+        let answer =
+            push.httpStatus.map { "\($0) \(push.reason ?? "")" } ?? push.statusByte.map { "status byte \($0)" } ?? "refused"
         self.logger.info(
             "rejected \(answer) \(Self.short(push.token)) \(push.topic ?? "-") \(push.source.rawValue)",
             metadata: push.detail.map { ["apns.detail": "\($0)"] } ?? [:]

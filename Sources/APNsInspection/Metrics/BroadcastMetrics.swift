@@ -38,7 +38,8 @@ public final class BroadcastMetrics: Sendable {
         let counter = self.requests.withLock { counters in
             if let counter = counters[key] { return counter }
             let counter = CoreMetrics.Counter(
-                label: "apns_channel_requests_total", dimensions: [("operation", operation), ("status", String(status))], factory: self.factory)
+                label: "apns_channel_requests_total", dimensions: [("operation", operation), ("status", String(status))],
+                factory: self.factory)
             counters[key] = counter
             return counter
         }

@@ -11,7 +11,8 @@ import Synchronization
 public final class ConsoleMetrics: Sendable {
     /// The Console's metrics this emulator counts, in its words.
     public static let names = [
-        DeliveryLog.received, DeliveryLog.delivered, DeliveryLog.deliveredFromStorage, DeliveryLog.storedOffline, DeliveryLog.storedPower,
+        DeliveryLog.received, DeliveryLog.delivered, DeliveryLog.deliveredFromStorage, DeliveryLog.storedOffline,
+        DeliveryLog.storedPower,
         DeliveryLog.discardedUnregistered, DeliveryLog.discardedUnregisteredFromStorage, DeliveryLog.discardedExpired,
         DeliveryLog.discardedDisabled, DeliveryLog.discardedDisabledFromStorage,
     ]

@@ -65,7 +65,8 @@ public final class EmulatorMetrics: Sendable {
         factory.valueHistogramBuckets["apns_store_commit_batch_size"] = [1, 2, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000]
         self.factory = factory
         self.accepted = PerInterface {
-            CoreMetrics.Counter(label: "apns_notifications_accepted_total", dimensions: [("interface", $0.rawValue)], factory: factory)
+            CoreMetrics.Counter(
+                label: "apns_notifications_accepted_total", dimensions: [("interface", $0.rawValue)], factory: factory)
         }
         self.acceptLatency = PerInterface {
             CoreMetrics.Timer(label: "apns_accept_latency_seconds", dimensions: [("interface", $0.rawValue)], factory: factory)
@@ -121,7 +122,8 @@ public final class EmulatorMetrics: Sendable {
         let counter = self.rejected.withLock { counters in
             if let counter = counters[key] { return counter }
             let dimensions = [("interface", key.interface), ("status", key.status), ("reason", key.reason)]
-            let counter = CoreMetrics.Counter(label: "apns_notifications_rejected_total", dimensions: dimensions, factory: self.factory)
+            let counter = CoreMetrics.Counter(
+                label: "apns_notifications_rejected_total", dimensions: dimensions, factory: self.factory)
             counters[key] = counter
             return counter
         }
@@ -133,7 +135,8 @@ public final class EmulatorMetrics: Sendable {
         for warning in warnings {
             let counter = self.warnings.withLock { counters in
                 if let counter = counters[warning.code] { return counter }
-                let counter = CoreMetrics.Counter(label: "apns_notifications_warnings_total", dimensions: [("code", warning.code)], factory: self.factory)
+                let counter = CoreMetrics.Counter(
+                    label: "apns_notifications_warnings_total", dimensions: [("code", warning.code)], factory: self.factory)
                 counters[warning.code] = counter
                 return counter
             }
@@ -147,7 +150,9 @@ public final class EmulatorMetrics: Sendable {
         let key = outcome + "\u{0}" + reason
         let counter = self.activityPushes.withLock { counters in
             if let counter = counters[key] { return counter }
-            let counter = CoreMetrics.Counter(label: "apns_live_activity_pushes_total", dimensions: [("outcome", outcome), ("reason", reason)], factory: self.factory)
+            let counter = CoreMetrics.Counter(
+                label: "apns_live_activity_pushes_total", dimensions: [("outcome", outcome), ("reason", reason)],
+                factory: self.factory)
             counters[key] = counter
             return counter
         }
@@ -184,7 +189,9 @@ public final class EmulatorMetrics: Sendable {
         self.queueDepth.record(queueDepth)
         self.devicesConnected.record(devicesConnected)
         for (interface, gauge) in self.providersConnected.all {
-            let open = interface == .http2 ? self.http2Connections.load(ordering: .relaxed) : self.binaryConnections.load(ordering: .relaxed)
+            let open =
+                interface == .http2
+                ? self.http2Connections.load(ordering: .relaxed) : self.binaryConnections.load(ordering: .relaxed)
             gauge.record(open)
         }
         return self.registry.emitToBuffer()

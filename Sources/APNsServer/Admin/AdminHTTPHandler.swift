@@ -44,7 +44,9 @@ final class AdminHTTPHandler: ChannelInboundHandler {
                     case .response(let response): self.write(response, version: head.version, context: context)
                     case .events(let filter, let peers):
                         self.startEvents(filter, version: head.version, context: context)
-                        if let peers, let cluster = self.router.relay.cluster { self.startPeerEvents(peers, cluster, context: context) }
+                        if let peers, let cluster = self.router.relay.cluster {
+                            self.startPeerEvents(peers, cluster, context: context)
+                        }
                     }
                 }
         }
@@ -84,7 +86,9 @@ final class AdminHTTPHandler: ChannelInboundHandler {
         headers.add(name: "content-type", value: "text/event-stream")
         headers.add(name: "cache-control", value: "no-cache")
         context.write(self.wrapOutboundOut(.head(.init(version: version, status: .ok, headers: headers))), promise: nil)
-        self.writeEvent(": stream of accepted, rejected, delivered, expired, discarded, replaced, dropped, unregistered, presented, response, activity, broadcast and reset events\n\n", context: context)
+        self.writeEvent(
+            ": stream of accepted, rejected, delivered, expired, discarded, replaced, dropped, unregistered, presented, response, activity, broadcast and reset events\n\n",
+            context: context)
         let loop = context.eventLoop
         let bound = NIOLoopBound((handler: self, context: context), eventLoop: loop)
         self.subscription = self.router.inspection.journal.subscribe { event in

@@ -13,10 +13,14 @@ extension AdminRoute {
 
     static let service: [AdminRoute] = [
         AdminRoute("GET", "/", isPage: true) { router, request in request.now(router.inboxPage()) },
-        AdminRoute("GET", "/inbox/{asset}", isPage: true) { router, request in request.now(router.inboxAsset(request[path: "asset"])) },
+        AdminRoute("GET", "/inbox/{asset}", isPage: true) { router, request in
+            request.now(router.inboxAsset(request[path: "asset"]))
+        },
         AdminRoute("GET", "/healthz") { _, request in request.now(.init(status: 200, body: Array(#"{"status":"ok"}"#.utf8))) },
         AdminRoute("GET", "/readyz") { router, request in request.now(router.readyz()) },
-        AdminRoute("GET", "/metrics", cluster: .merged(.metrics)) { router, request throws(InspectionError) in request.now(try router.metrics()) },
+        AdminRoute("GET", "/metrics", cluster: .merged(.metrics)) { router, request throws(InspectionError) in
+            request.now(try router.metrics())
+        },
         AdminRoute("GET", "/openapi.json") { _, request in request.now(.init(status: 200, body: OpenAPIDocument.json)) },
         AdminRoute("GET", "/ca.pem") { router, request in request.now(router.caCertificate()) },
         AdminRoute("GET", "/api/v1/clock") { router, request in request.now(router.clockState()) },
@@ -35,7 +39,8 @@ extension AdminRoute {
         AdminRoute("GET", "/api/v1/notifications", query: filter.union(["limit", "cursor"]), cluster: .merged(.journalPage)) {
             router, request throws(InspectionError) in request.now(try router.notifications(request.query))
         },
-        AdminRoute("DELETE", "/api/v1/notifications", query: filter, cluster: .everyShard) { router, request throws(InspectionError) in
+        AdminRoute("DELETE", "/api/v1/notifications", query: filter, cluster: .everyShard) {
+            router, request throws(InspectionError) in
             request.later(try router.deleteNotifications(request.query, on: request.eventLoop))
         },
         AdminRoute("GET", "/api/v1/notifications/latest", query: filter, cluster: .merged(.newest)) {
@@ -63,8 +68,11 @@ extension AdminRoute {
 
     static let faults: [AdminRoute] = [
         AdminRoute("GET", "/api/v1/faults", cluster: .merged(.array)) { router, request in request.now(router.faultRules()) },
-        AdminRoute("POST", "/api/v1/faults", cluster: .faultRule) { router, request in request.now(router.addFaultRule(request.body)) },
-        AdminRoute("DELETE", "/api/v1/faults", cluster: .everyShard) { router, request in request.now(router.removeFaultRules()) },
+        AdminRoute("POST", "/api/v1/faults", cluster: .faultRule) { router, request in
+            request.now(router.addFaultRule(request.body))
+        },
+        AdminRoute("DELETE", "/api/v1/faults", cluster: .everyShard) { router, request in request.now(router.removeFaultRules())
+        },
         AdminRoute("GET", "/api/v1/faults/{id}", cluster: .faultOwner) { router, request in
             request.now(router.faultRule(id: request[path: "id"]))
         },
@@ -75,7 +83,9 @@ extension AdminRoute {
 
     static let devices: [AdminRoute] = [
         AdminRoute("GET", "/api/v1/devices", cluster: .merged(.array)) { router, request in request.now(router.devices()) },
-        AdminRoute("POST", "/api/v1/devices") { router, request in request.later(router.register(body: request.body, on: request.eventLoop)) },
+        AdminRoute("POST", "/api/v1/devices") { router, request in
+            request.later(router.register(body: request.body, on: request.eventLoop))
+        },
         AdminRoute("GET", "/api/v1/feedback", cluster: .merged(.array)) { router, request in request.now(router.feedback()) },
         AdminRoute("GET", "/api/v1/devices/{token}/notifications", cluster: .tokenOwner) { router, request in
             request.token { request.now(router.queued(for: $0)) }
@@ -129,19 +139,31 @@ extension AdminRoute {
             request.token { router.withInstall(of: $0, request) { request.now(router.activities(of: $0)) } }
         },
         AdminRoute("POST", "/api/v1/devices/{token}/activities", cluster: .tokenOwner) { router, request in
-            request.token { router.withInstall(of: $0, request) { request.later(router.startActivity(in: $0, body: request.body, on: request.eventLoop)) } }
+            request.token {
+                router.withInstall(of: $0, request) {
+                    request.later(router.startActivity(in: $0, body: request.body, on: request.eventLoop))
+                }
+            }
         },
         AdminRoute("POST", "/api/v1/devices/{token}/rotate-push-to-start-token", cluster: .tokenOwner) { router, request in
-            request.token { router.withInstall(of: $0, request) { request.later(router.rotateToken(of: $0, activity: nil, on: request.eventLoop)) } }
+            request.token {
+                router.withInstall(of: $0, request) {
+                    request.later(router.rotateToken(of: $0, activity: nil, on: request.eventLoop))
+                }
+            }
         },
         AdminRoute("GET", "/api/v1/activities/{id}", cluster: .activityHolder) { router, request in
             router.withActivity(request) { id, install in request.now(router.activity(id, of: install)) }
         },
         AdminRoute("POST", "/api/v1/activities/{id}/end", cluster: .activityHolder) { router, request in
-            router.withActivity(request) { id, install in request.later(router.endActivity(id, of: install, body: request.body, on: request.eventLoop)) }
+            router.withActivity(request) { id, install in
+                request.later(router.endActivity(id, of: install, body: request.body, on: request.eventLoop))
+            }
         },
         AdminRoute("POST", "/api/v1/activities/{id}/rotate-token", cluster: .activityHolder) { router, request in
-            router.withActivity(request) { id, install in request.later(router.rotateToken(of: install, activity: id, on: request.eventLoop)) }
+            router.withActivity(request) { id, install in
+                request.later(router.rotateToken(of: install, activity: id, on: request.eventLoop))
+            }
         },
     ]
 
@@ -157,6 +179,8 @@ extension AdminRoute {
             request.later(try router.setBroadcast(request[path: "bundleId"], body: request.body, on: request.eventLoop))
         },
         AdminRoute("GET", "/api/v1/cluster/channels") { router, request in request.now(router.ownedChannels()) },
-        AdminRoute("POST", "/api/v1/cluster/channels") { router, request in request.later(router.adoptChannel(request.body, on: request.eventLoop)) },
+        AdminRoute("POST", "/api/v1/cluster/channels") { router, request in
+            request.later(router.adoptChannel(request.body, on: request.eventLoop))
+        },
     ]
 }

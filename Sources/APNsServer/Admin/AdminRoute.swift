@@ -75,7 +75,10 @@ struct AdminRoute: Sendable {
     let isPage: Bool
     let handle: Handler
 
-    init(_ method: String, _ pattern: String, query: Set<String> = [], cluster: ClusterPolicy = .local, isPage: Bool = false, _ handle: @escaping Handler) {
+    init(
+        _ method: String, _ pattern: String, query: Set<String> = [], cluster: ClusterPolicy = .local, isPage: Bool = false,
+        _ handle: @escaping Handler
+    ) {
         self.method = method
         self.pattern = pattern
         self.segments = pattern.split(separator: "/", omittingEmptySubsequences: true).map(Segment.init)

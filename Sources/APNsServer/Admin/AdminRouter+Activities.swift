@@ -9,14 +9,20 @@ extension AdminRouter {
     /// when no emulated phone has it.
     func withActivity(_ request: Request, _ answer: (String, AppInstall) -> EventLoopFuture<Reply>) -> EventLoopFuture<Reply> {
         let id = request[path: "id"]
-        guard let install = self.relay.phone.owner(ofActivity: id) else { return request.now(Self.error(.notFound, "no Live Activity \(id) on any emulated phone")) }
+        guard let install = self.relay.phone.owner(ofActivity: id) else {
+            return request.now(Self.error(.notFound, "no Live Activity \(id) on any emulated phone"))
+        }
         return answer(id, install)
     }
 
     func activities(of install: AppInstall) -> Response {
         do {
             let app = try self.relay.phone.app(install)
-            return Response(status: 200, body: ActivityJSON.list(app.orderedActivities, topic: install.topic, deviceID: install.deviceID, pushToStartToken: app.pushToStartToken))
+            return Response(
+                status: 200,
+                body: ActivityJSON.list(
+                    app.orderedActivities, topic: install.topic, deviceID: install.deviceID,
+                    pushToStartToken: app.pushToStartToken))
         } catch {
             return Self.error(.internalError, "could not read the app: \(error)")
         }
@@ -40,7 +46,9 @@ extension AdminRouter {
     }
 
     /// `POST /api/v1/activities/<id>/end`: the app calls `activity.end(_:dismissalPolicy:)`.
-    func endActivity(_ id: String, of install: AppInstall, body: [UInt8], on eventLoop: any EventLoop) -> EventLoopFuture<Response> {
+    func endActivity(
+        _ id: String, of install: AppInstall, body: [UInt8], on eventLoop: any EventLoop
+    ) -> EventLoopFuture<Response> {
         self.answer(install, self.relay.phone.activityRequest(.end(id), document: body, in: install, on: eventLoop))
     }
 
@@ -58,15 +66,25 @@ extension AdminRouter {
     }
 
     /// Answers with the activity an app's request concerned.
-    private func answer(_ install: AppInstall, _ done: EventLoopFuture<(ActivityReport, AppModel)>, created: Bool = false) -> EventLoopFuture<Response> {
+    private func answer(
+        _ install: AppInstall, _ done: EventLoopFuture<(ActivityReport, AppModel)>, created: Bool = false
+    ) -> EventLoopFuture<Response> {
         done.map { report, app in
-            guard let activity = app.activities.first(where: { $0.id == report.activityID }) else { return Self.error(.internalError, "the activity went missing") }
-            return Response(status: created ? 201 : 200, body: ActivityJSON.one(activity, topic: install.topic, deviceID: install.deviceID))
+            guard let activity = app.activities.first(where: { $0.id == report.activityID }) else {
+                return Self.error(.internalError, "the activity went missing")
+            }
+            return Response(
+                status: created ? 201 : 200, body: ActivityJSON.one(activity, topic: install.topic, deviceID: install.deviceID))
         }.recover(Self.refusal)
     }
 
     static func refusal(_ error: any Error) -> Response {
-        guard let refusal = error as? DeviceModelError else { return Self.error(.unavailable, "could not save the activity: \(error)") }
-        return Self.error(refusal.code == .refused ? .conflict : .badRequest, refusal.field.isEmpty || refusal.message.hasPrefix(refusal.field) ? refusal.message : "\(refusal.field): \(refusal.message)")
+        guard let refusal = error as? DeviceModelError else {
+            return Self.error(.unavailable, "could not save the activity: \(error)")
+        }
+        return Self.error(
+            refusal.code == .refused ? .conflict : .badRequest,
+            refusal.field.isEmpty || refusal.message.hasPrefix(refusal.field)
+                ? refusal.message : "\(refusal.field): \(refusal.message)")
     }
 }

@@ -9,21 +9,28 @@ extension AdminRouter {
     func channelList(bundleID: String?) -> Response {
         let subscribers = self.relay.phone.subscriptionCounts()
         let channels = self.relay.channels.read { book in
-            book.channels.values.filter { !$0.isDeleted && (bundleID == nil || $0.bundleID == bundleID) }.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
+            book.channels.values.filter { !$0.isDeleted && (bundleID == nil || $0.bundleID == bundleID) }.sorted {
+                ($0.createdAt, $0.id) < ($1.createdAt, $1.id)
+            }
         }
         return Response(status: 200, body: ChannelJSON.list(channels, subscribers: subscribers, now: self.clock.nowMillis))
     }
 
     func channel(id: String) -> Response {
-        guard let channel = self.relay.channels.read({ $0.channels[id] }) else { return Self.error(.notFound, "no broadcast channel \(id)") }
+        guard let channel = self.relay.channels.read({ $0.channels[id] }) else {
+            return Self.error(.notFound, "no broadcast channel \(id)")
+        }
         let subscribers = self.relay.phone.subscriptionCounts()
         return Response(status: 200, body: ChannelJSON.one(channel, subscribers: subscribers[id] ?? 0, now: self.clock.nowMillis))
     }
 
     /// `PUT /api/v1/apps/<bundleId>/broadcast` `{"enabled"}`: the app's broadcast capability;
     /// turning it off deletes the app's channels, as Apple's developer portal does.
-    func setBroadcast(_ bundleID: String, body: [UInt8], on eventLoop: any EventLoop) throws(InspectionError) -> EventLoopFuture<Response> {
-        let document = try RequestDocument.decode(BroadcastSettingDocument.self, from: body, example: BroadcastSettingDocument.example)
+    func setBroadcast(
+        _ bundleID: String, body: [UInt8], on eventLoop: any EventLoop
+    ) throws(InspectionError) -> EventLoopFuture<Response> {
+        let document = try RequestDocument.decode(
+            BroadcastSettingDocument.self, from: body, example: BroadcastSettingDocument.example)
         return self.relay.channels.setEnabled(bundleID, document.enabled, on: eventLoop).map { deleted in
             var writer = JSONWriter()
             writer.object { members in

@@ -28,16 +28,28 @@ extension AdminRouter {
         switch move {
         case .advance(let milliseconds):
             guard self.clock.advance(by: milliseconds) == .moved else {
-                return eventLoop.makeSucceededFuture(Self.error(.badRequest, "advance: \(Self.words(milliseconds)) would take the clock past \(latest), the latest it moves to (dates after year 9999 have no RFC 3339 form)"))
+                return eventLoop.makeSucceededFuture(
+                    Self.error(
+                        .badRequest,
+                        "advance: \(Self.words(milliseconds)) would take the clock past \(latest), the latest it moves to (dates after year 9999 have no RFC 3339 form)"
+                    ))
             }
         case .set(let millis):
             switch self.clock.set(to: millis) {
             case .moved: break
             case .past:
                 let now = Timestamp.rfc3339(millis: self.clock.nowMillis)
-                return eventLoop.makeSucceededFuture(Self.error(.conflict, "set: \(Timestamp.rfc3339(millis: millis)) is before the clock's now (\(now)); the clock only moves forward"))
+                return eventLoop.makeSucceededFuture(
+                    Self.error(
+                        .conflict,
+                        "set: \(Timestamp.rfc3339(millis: millis)) is before the clock's now (\(now)); the clock only moves forward"
+                    ))
             case .tooLate:
-                return eventLoop.makeSucceededFuture(Self.error(.badRequest, "set: \(Timestamp.rfc3339(millis: millis)) is past \(latest), the latest the clock moves to (dates after year 9999 have no RFC 3339 form)"))
+                return eventLoop.makeSucceededFuture(
+                    Self.error(
+                        .badRequest,
+                        "set: \(Timestamp.rfc3339(millis: millis)) is past \(latest), the latest the clock moves to (dates after year 9999 have no RFC 3339 form)"
+                    ))
             }
         }
         // What the move expired leaves its queue, local notifications it reached fire, and Live

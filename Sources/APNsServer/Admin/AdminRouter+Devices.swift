@@ -12,13 +12,18 @@ extension AdminRouter {
                 return Self.error(.notFound, "no device holds token \(token.hex): register it first")
             }
             guard let id = record.deviceID else {
-                return Self.error(.conflict, "token \(token.hex) was registered without a device (through the admin API), so no device's power can be set for it")
+                return Self.error(
+                    .conflict,
+                    "token \(token.hex) was registered without a device (through the admin API), so no device's power can be set for it"
+                )
             }
             deviceID = id
         } catch {
             return Self.error(.internalError, "\(error)")
         }
-        guard let change else { return Response(status: 200, body: Relay.powerJSON(deviceID, self.relay.power.power(of: deviceID))) }
+        guard let change else {
+            return Response(status: 200, body: Relay.powerJSON(deviceID, self.relay.power.power(of: deviceID)))
+        }
         do {
             return Response(status: 200, body: Relay.powerJSON(deviceID, try self.relay.changePower(of: deviceID, change)))
         } catch {
@@ -44,7 +49,8 @@ extension AdminRouter {
                 records.append(TokenRecord(token: token, topic: "", deviceID: nil, registeredAt: 0, unregisteredAt: nil))
             }
             let body = JSONWriter.array(records) { writer, record in
-                DeviceJSON.write(record, connected: self.relay.isConnected(record.token), queued: counts[record.token] ?? 0, into: &writer)
+                DeviceJSON.write(
+                    record, connected: self.relay.isConnected(record.token), queued: counts[record.token] ?? 0, into: &writer)
             }
             return Response(status: 200, body: body)
         } catch {
@@ -57,7 +63,8 @@ extension AdminRouter {
     func register(body: [UInt8], on eventLoop: any EventLoop) -> EventLoopFuture<Response> {
         let registration: RegistrationDocument
         do {
-            registration = try RequestDocument.decode(RegistrationDocument.self, from: body, example: RegistrationDocument.example)
+            registration = try RequestDocument.decode(
+                RegistrationDocument.self, from: body, example: RegistrationDocument.example)
         } catch {
             return eventLoop.makeSucceededFuture(Self.error(.badRequest, error.message))
         }

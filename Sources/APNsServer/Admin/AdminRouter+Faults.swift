@@ -11,7 +11,8 @@ extension AdminRouter {
     func addFaultRule(_ body: [UInt8]) -> Response {
         do {
             let parsed = try RequestDocument.decode(FaultRuleDocument.self, from: body, example: FaultRuleDocument.example)
-            let rule = self.inspection.faults.add(match: parsed.match, action: parsed.action, times: parsed.times, probability: parsed.probability)
+            let rule = self.inspection.faults.add(
+                match: parsed.match, action: parsed.action, times: parsed.times, probability: parsed.probability)
             return Response(status: 201, body: JournalJSON.rule(rule))
         } catch {
             return Self.error(.badRequest, error.message)

@@ -35,7 +35,9 @@ extension AdminRouter {
             return Self.error(.notFound, "no notification \(id) in the journal")
         }
         guard let events = DeliveryLog.events(of: entry) else {
-            return Self.error(.conflict, "\(id) was not accepted (status \(entry.status)): APNs delivers nothing it refused, so it has no delivery log")
+            return Self.error(
+                .conflict,
+                "\(id) was not accepted (status \(entry.status)): APNs delivers nothing it refused, so it has no delivery log")
         }
         var writer = JSONWriter()
         writer.object { members in
@@ -124,7 +126,9 @@ extension AdminRouter {
                         fields.member("status") { $0.string(entry.status.rawValue) }
                         fields.member("receivedAt") { $0.string(Timestamp.rfc3339(millis: entry.receivedAt)) }
                         // A wait without a status takes accepted notifications only.
-                        let rejectedMiss = filter.status == nil && entry.status == .rejected ? ["status: wanted an accepted notification (or status=rejected), was rejected"] : []
+                        let rejectedMiss =
+                            filter.status == nil && entry.status == .rejected
+                            ? ["status: wanted an accepted notification (or status=rejected), was rejected"] : []
                         fields.member("failed") { $0.array(filter.misses(entry) + rejectedMiss) { $0.string($1) } }
                     }
                 }
@@ -135,7 +139,9 @@ extension AdminRouter {
 
     /// `DELETE /api/v1/notifications`: forgets matching notifications, in the journal and the store
     /// (a queued one is then never delivered).
-    func deleteNotifications(_ query: QueryParameters, on eventLoop: any EventLoop) throws(InspectionError) -> EventLoopFuture<Response> {
+    func deleteNotifications(
+        _ query: QueryParameters, on eventLoop: any EventLoop
+    ) throws(InspectionError) -> EventLoopFuture<Response> {
         let filter = try JournalFilter.parse(query)
         let removed = self.inspection.journal.remove(matching: filter)
         let keys = removed.compactMap { entry -> StoredNotificationKey? in
@@ -149,7 +155,9 @@ extension AdminRouter {
 
     /// `POST /api/v1/reset`: empties queues, journal, log and feedback, removes fault rules and
     /// zeroes counters; with `devices` (query flag or `{"devices": true}`), forgets tokens too.
-    func reset(_ query: QueryParameters, body: [UInt8], on eventLoop: any EventLoop) throws(InspectionError) -> EventLoopFuture<Response> {
+    func reset(
+        _ query: QueryParameters, body: [UInt8], on eventLoop: any EventLoop
+    ) throws(InspectionError) -> EventLoopFuture<Response> {
         let fromBody = try ResetDocument.decode(body).devices
         let devices = try query.flag("devices") || fromBody
         self.inspection.faults.removeAll()

@@ -6,7 +6,9 @@ import NIOCore
 
 extension AdminRouter {
     /// The answer for the app `token` belongs to; 404 (or 500) when there is none.
-    func withInstall(of token: DeviceToken, _ request: Request, _ answer: (AppInstall) -> EventLoopFuture<Reply>) -> EventLoopFuture<Reply> {
+    func withInstall(
+        of token: DeviceToken, _ request: Request, _ answer: (AppInstall) -> EventLoopFuture<Reply>
+    ) -> EventLoopFuture<Reply> {
         let found = self.phoneInstall(of: token)
         guard let install = found.install else { return request.now(found.refusal) }
         return answer(install)
@@ -16,7 +18,12 @@ extension AdminRouter {
     func phoneInstall(of token: DeviceToken) -> (install: AppInstall?, refusal: Response) {
         do {
             guard let install = try self.relay.phone.install(of: token) else {
-                return (nil, Self.error(.notFound, "token \(token.hex) is not known to the emulator: a device registers it, or POST /api/v1/devices"))
+                return (
+                    nil,
+                    Self.error(
+                        .notFound,
+                        "token \(token.hex) is not known to the emulator: a device registers it, or POST /api/v1/devices")
+                )
             }
             return (install, Response(status: 200, body: []))  // not a refusal: never sent
         } catch {
@@ -29,7 +36,8 @@ extension AdminRouter {
         guard let install = found.install else { return found.refusal }
         do {
             let app = try self.relay.phone.app(install)
-            return Response(status: 200, body: PhoneJSON.app(app, token: token.hex, topic: install.topic, deviceID: install.deviceID))
+            return Response(
+                status: 200, body: PhoneJSON.app(app, token: token.hex, topic: install.topic, deviceID: install.deviceID))
         } catch {
             return Self.error(.internalError, "could not read the app: \(error)")
         }
@@ -49,7 +57,8 @@ extension AdminRouter {
         let relay = self.relay
         return relay.phone.update(install, with: update, on: eventLoop).map { app in
             relay.hub.inform(token, .app(topic: install.topic, document: Phone.json(app)))
-            return Response(status: 200, body: PhoneJSON.app(app, token: token.hex, topic: install.topic, deviceID: install.deviceID))
+            return Response(
+                status: 200, body: PhoneJSON.app(app, token: token.hex, topic: install.topic, deviceID: install.deviceID))
         }.recover { Self.error(.unavailable, "could not save the app: \($0)") }
     }
 
@@ -68,10 +77,13 @@ extension AdminRouter {
     func removeDelivered(of token: DeviceToken, _ uniqueID: String?, on eventLoop: any EventLoop) -> EventLoopFuture<Response> {
         let found = self.phoneInstall(of: token)
         guard let install = found.install else { return eventLoop.makeSucceededFuture(found.refusal) }
-        return self.relay.phone.change(install, on: eventLoop) { (app: inout AppModel) -> Int in app.removeDelivered(uniqueID) }.map { removed, _ in
-            if let uniqueID, removed == 0 { return Self.error(.notFound, "notification \(uniqueID) is not in this app's Notification Center") }
-            return Response(status: 200, body: Array(#"{"removed":\#(removed)}"#.utf8))
-        }.recover { Self.error(.unavailable, "could not change Notification Center: \($0)") }
+        return self.relay.phone.change(install, on: eventLoop) { (app: inout AppModel) -> Int in app.removeDelivered(uniqueID) }
+            .map { removed, _ in
+                if let uniqueID, removed == 0 {
+                    return Self.error(.notFound, "notification \(uniqueID) is not in this app's Notification Center")
+                }
+                return Response(status: 200, body: Array(#"{"removed":\#(removed)}"#.utf8))
+            }.recover { Self.error(.unavailable, "could not change Notification Center: \($0)") }
     }
 
     /// `POST /api/v1/notifications/<uniqueId>/respond`: the user taps, picks an action, replies or
@@ -86,18 +98,24 @@ extension AdminRouter {
         let relay = self.relay
         do {
             guard try relay.phone.owner(of: uniqueID) != nil else {
-                return eventLoop.makeSucceededFuture(Self.error(.notFound, "no notification \(uniqueID) was presented on a phone (or it is no longer in the journal)"))
+                return eventLoop.makeSucceededFuture(
+                    Self.error(
+                        .notFound, "no notification \(uniqueID) was presented on a phone (or it is no longer in the journal)"))
             }
         } catch {
             return eventLoop.makeSucceededFuture(Self.error(.internalError, "could not look the notification up: \(error)"))
         }
-        return relay.phone.respond(to: uniqueID, action: document.action, text: document.text, context: document.context, on: eventLoop)
-            .map { token, response in
-                relay.hub.inform(token, .response(uniqueID: uniqueID, document: Phone.json(response)))
-                return Response(status: 200, body: Array(PhoneJSON.encoded(response).utf8))
-            }.recover { error in
-                guard let refusal = error as? DeviceModelError else { return Self.error(.unavailable, "could not record the response: \(error)") }
-                return Self.error(refusal.code == .notOffered ? .conflict : .badRequest, refusal.message)
+        return relay.phone.respond(
+            to: uniqueID, action: document.action, text: document.text, context: document.context, on: eventLoop
+        )
+        .map { token, response in
+            relay.hub.inform(token, .response(uniqueID: uniqueID, document: Phone.json(response)))
+            return Response(status: 200, body: Array(PhoneJSON.encoded(response).utf8))
+        }.recover { error in
+            guard let refusal = error as? DeviceModelError else {
+                return Self.error(.unavailable, "could not record the response: \(error)")
             }
+            return Self.error(refusal.code == .notOffered ? .conflict : .badRequest, refusal.message)
+        }
     }
 }

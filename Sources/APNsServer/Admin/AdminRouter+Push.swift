@@ -22,12 +22,14 @@ extension AdminRouter {
         guard let provider = self.provider else {
             return eventLoop.makeSucceededFuture(Self.error(.unavailable, "this emulator serves no HTTP/2 provider API"))
         }
-        var request = HTTP2PushRequestDecoder.request(from: [(":method", "POST"), (":path", "/3/device/\(document.token)")] + document.headers)
+        var request = HTTP2PushRequestDecoder.request(
+            from: [(":method", "POST"), (":path", "/3/device/\(document.token)")] + document.headers)
         document.payload.withUnsafeBytes { request.appendBody($0) }
         // As a connection of its own: its own ids, its own authentication state. Routes run on
         // `eventLoop`, which the intake answers on.
         let connection = provider.connectionState(certificate: nil)
-        let decision = connection.authenticate(request.authorization, nowMillis: provider.realClock(), verifier: provider.verifier)
+        let decision = connection.authenticate(
+            request.authorization, nowMillis: provider.realClock(), verifier: provider.verifier)
         let intake = provider.intake
         let answered = eventLoop.makePromise(of: Response.self)
         var done = false
@@ -68,9 +70,12 @@ extension AdminRouter {
         case .channel(let answer):
             (status, reason, detail) = (answer.status, answer.reason?.wire, answer.reason.map { answer.detail ?? $0.explanation })
         case .reset:
-            return Self.error(.badGateway, "a fault rule reset the provider's connection: no answer came (the journal shows the push)")
+            return Self.error(
+                .badGateway, "a fault rule reset the provider's connection: no answer came (the journal shows the push)")
         case .goAway(let why):
-            return Self.error(.badGateway, "a fault rule sent the provider's connection away (GOAWAY \(why)): no answer came (the journal shows the push)")
+            return Self.error(
+                .badGateway,
+                "a fault rule sent the provider's connection away (GOAWAY \(why)): no answer came (the journal shows the push)")
         }
         var writer = JSONWriter()
         writer.object { members in

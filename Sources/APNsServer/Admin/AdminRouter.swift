@@ -74,7 +74,9 @@ struct AdminRouter: Sendable {
         do throws(InspectionError) {
             // The web inbox's page and assets are not the API: a browser may add what it likes.
             if !route.isPage { try Self.check(request.query, takes: route.query) }
-            if let cluster = self.relay.cluster, request.query["scope"] != "local", let merged = try self.routeCluster(request, route, cluster) {
+            if let cluster = self.relay.cluster, request.query["scope"] != "local",
+                let merged = try self.routeCluster(request, route, cluster)
+            {
                 return merged
             }
             return try route.handle(self, request)
@@ -86,14 +88,18 @@ struct AdminRouter: Sendable {
     /// A misspelt parameter (`?tokn=`) is an error, not "everything"; so is an empty one.
     static func check(_ query: QueryParameters, takes allowed: Set<String>) throws(InspectionError) {
         if let unknown = query.unknown(allowed: allowed.union(["scope"])) {
-            let takes = allowed.isEmpty ? "this endpoint takes no query parameters" : "this endpoint takes " + allowed.sorted().joined(separator: ", ")
+            let takes =
+                allowed.isEmpty
+                ? "this endpoint takes no query parameters" : "this endpoint takes " + allowed.sorted().joined(separator: ", ")
             throw InspectionError(.badParameter, field: unknown, "unknown query parameter \(unknown): \(takes)")
         }
         if let empty = query.emptyValue(except: ["devices"]) {
             throw InspectionError(.badParameter, field: empty, "\(empty) is empty; leave it out to match anything")
         }
         guard ["local", "cluster", nil].contains(query["scope"]) else {
-            throw InspectionError(.badParameter, field: "scope", "scope is local (this shard alone) or cluster (every shard, the default with --cluster-peers)")
+            throw InspectionError(
+                .badParameter, field: "scope",
+                "scope is local (this shard alone) or cluster (every shard, the default with --cluster-peers)")
         }
     }
 
@@ -107,7 +113,10 @@ struct AdminRouter: Sendable {
     /// `GET /ca.pem`: the development CA's certificate.
     func caCertificate() -> Response {
         guard let path = self.caPath, let pem = FileManager.default.contents(atPath: path) else {
-            return Self.error(.notFound, "no development CA here: this emulator serves a certificate of its own (--tls-cert), whose issuer its clients already trust")
+            return Self.error(
+                .notFound,
+                "no development CA here: this emulator serves a certificate of its own (--tls-cert), whose issuer its clients already trust"
+            )
         }
         return Response(status: 200, body: Array(pem), contentType: "application/x-pem-file")
     }
@@ -143,8 +152,11 @@ struct AdminRouter: Sendable {
 
     /// 405, naming the methods the path takes in words and in `Allow`.
     static func notAllowed(_ methods: [String]) -> Response {
-        let words = methods.count > 1 ? methods.dropLast().joined(separator: ", ") + " or " + (methods.last ?? "") : methods.joined()
-        return Response(status: AdminError.Reason.notAllowed.status, body: JSONWriter.error("use " + words), allow: methods.joined(separator: ", "))
+        let words =
+            methods.count > 1 ? methods.dropLast().joined(separator: ", ") + " or " + (methods.last ?? "") : methods.joined()
+        return Response(
+            status: AdminError.Reason.notAllowed.status, body: JSONWriter.error("use " + words),
+            allow: methods.joined(separator: ", "))
     }
 
     static func error(_ status: Int, _ message: String) -> Response {

@@ -3,7 +3,10 @@
 enum InboxAssets {
     /// The page, with the HTTP/2 port filled in (for the curl commands it shows).
     static func page(http2Port: Int) -> [UInt8] {
-        Array(String(decoding: PackageResources.index_html, as: UTF8.self).replacingOccurrences(of: "{{HTTP2_PORT}}", with: String(http2Port)).utf8)
+        Array(
+            String(decoding: PackageResources.index_html, as: UTF8.self).replacingOccurrences(
+                of: "{{HTTP2_PORT}}", with: String(http2Port)
+            ).utf8)
     }
 
     /// An asset by its name under `/inbox/`, with its content type.
@@ -17,5 +20,6 @@ enum InboxAssets {
     }
 
     /// What the page may load: its own origin only (no CDN, no inline script or style).
-    static let securityPolicy = "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    static let securityPolicy =
+        "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 }

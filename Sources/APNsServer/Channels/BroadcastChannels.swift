@@ -31,7 +31,9 @@ public final class BroadcastChannels: Sendable {
     }
 
     /// Creates a channel for `bundleID`; the future holds it once durable.
-    func create(_ bundleID: String, _ configuration: ChannelConfiguration, on eventLoop: any EventLoop) -> EventLoopFuture<Result<BroadcastChannel, Reason>> {
+    func create(
+        _ bundleID: String, _ configuration: ChannelConfiguration, on eventLoop: any EventLoop
+    ) -> EventLoopFuture<Result<BroadcastChannel, Reason>> {
         let now = self.clock()
         return self.change(on: eventLoop) { book in
             var id = self.ids.withLock { ChannelID.random(using: &$0) }
@@ -42,7 +44,9 @@ public final class BroadcastChannels: Sendable {
     }
 
     /// Deletes channel `id` of `bundleID`.
-    func delete(_ id: String, of bundleID: String, on eventLoop: any EventLoop) -> EventLoopFuture<Result<BroadcastChannel, Reason>> {
+    func delete(
+        _ id: String, of bundleID: String, on eventLoop: any EventLoop
+    ) -> EventLoopFuture<Result<BroadcastChannel, Reason>> {
         let now = self.clock()
         return self.change(on: eventLoop) { book in
             book.delete(id, of: bundleID, now: now).map { ($0, [.saveChannel($0)]) }
@@ -54,7 +58,8 @@ public final class BroadcastChannels: Sendable {
     /// the order they were taken; its store changes are submitted before the channel's, so the
     /// future (completing after the channel's commit) completes after theirs too.
     func publish(
-        _ push: BroadcastPush, to bundleID: String, uniqueID: String, on eventLoop: any EventLoop, fanOut: (BroadcastChannel) -> Void
+        _ push: BroadcastPush, to bundleID: String, uniqueID: String, on eventLoop: any EventLoop,
+        fanOut: (BroadcastChannel) -> Void
     ) -> EventLoopFuture<Result<BroadcastChannel, Reason>> {
         let now = self.clock()
         return self.change(on: eventLoop) { book in
@@ -67,7 +72,9 @@ public final class BroadcastChannels: Sendable {
 
     /// Takes a channel as the shard that owns it has it; `fanOut` runs under the lock after, as
     /// a publish's does. The future completes once it is durable.
-    func adopt(_ channel: BroadcastChannel, on eventLoop: any EventLoop, fanOut: (BroadcastChannel) -> Void) -> EventLoopFuture<Result<BroadcastChannel, Reason>> {
+    func adopt(
+        _ channel: BroadcastChannel, on eventLoop: any EventLoop, fanOut: (BroadcastChannel) -> Void
+    ) -> EventLoopFuture<Result<BroadcastChannel, Reason>> {
         self.change(on: eventLoop) { book in
             book.adopt(channel)
             fanOut(channel)
@@ -80,7 +87,8 @@ public final class BroadcastChannels: Sendable {
         let now = self.clock()
         return self.change(on: eventLoop) { book -> Result<([BroadcastChannel], [StoreOperation]), Reason> in
             let deleted = book.setEnabled(bundleID, enabled, now: now)
-            return .success((deleted, deleted.map { .saveChannel($0) } + [.saveBroadcastSetting(bundleID: bundleID, enabled: enabled)]))
+            return .success(
+                (deleted, deleted.map { .saveChannel($0) } + [.saveBroadcastSetting(bundleID: bundleID, enabled: enabled)]))
         }.flatMapThrowing { result in try result.get() }
     }
 
@@ -110,7 +118,9 @@ public final class BroadcastChannels: Sendable {
                 self.store.submit(operations) { result in
                     switch result {
                     case .success(let outcomes):
-                        if let refused = outcomes.lazy.compactMap({ outcome -> String? in if case .refused(let why) = outcome { return why } else { return nil } }).first {
+                        if let refused = outcomes.lazy.compactMap({ outcome -> String? in
+                            if case .refused(let why) = outcome { return why } else { return nil }
+                        }).first {
                             logger.warning("could not save a broadcast channel", metadata: ["store.error": "\(refused)"])
                             promise.succeed(.failure(Reason.internalServerError.explained(refused)))
                         } else {

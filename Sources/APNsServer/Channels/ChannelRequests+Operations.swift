@@ -5,22 +5,29 @@ import NIOCore
 
 /// Each operation of the channel management and broadcast APIs.
 extension ChannelRequests {
-    func perform(_ request: PushRequest, route: BroadcastRoute, record: BroadcastRecord, on eventLoop: any EventLoop) -> EventLoopFuture<ChannelAnswer> {
+    func perform(
+        _ request: PushRequest, route: BroadcastRoute, record: BroadcastRecord, on eventLoop: any EventLoop
+    ) -> EventLoopFuture<ChannelAnswer> {
         let requestID = record.requestID ?? ""
         let channels = self.relay.channels
         func refuse(_ reason: Reason, _ detail: String? = nil) -> EventLoopFuture<ChannelAnswer> {
-            eventLoop.makeSucceededFuture(Self.refusal(Rejection(reason: reason, apnsID: requestID, detail: detail ?? reason.explanation), record: record))
+            eventLoop.makeSucceededFuture(
+                Self.refusal(Rejection(reason: reason, apnsID: requestID, detail: detail ?? reason.explanation), record: record))
         }
         // A change is answered once every shard of a cluster has the channel as it is now.
         let cluster = self.relay.cluster
-        func settled(_ future: EventLoopFuture<Result<BroadcastChannel, Reason>>, _ success: @escaping @Sendable (BroadcastChannel) -> ChannelAnswer) -> EventLoopFuture<ChannelAnswer> {
+        func settled(
+            _ future: EventLoopFuture<Result<BroadcastChannel, Reason>>,
+            _ success: @escaping @Sendable (BroadcastChannel) -> ChannelAnswer
+        ) -> EventLoopFuture<ChannelAnswer> {
             future.flatMap { result in
                 switch result {
                 case .success(let channel):
                     guard let cluster else { return eventLoop.makeSucceededFuture(success(channel)) }
                     return cluster.replicate(ChannelReplica(channel: channel), on: eventLoop).map { _ in success(channel) }
                 case .failure(let reason):
-                    return eventLoop.makeSucceededFuture(Self.refusal(Rejection(reason: reason, apnsID: requestID, detail: reason.explanation), record: record))
+                    return eventLoop.makeSucceededFuture(
+                        Self.refusal(Rejection(reason: reason, apnsID: requestID, detail: reason.explanation), record: record))
                 }
             }
         }
@@ -50,7 +57,8 @@ extension ChannelRequests {
             guard enabled else { return refuse(.featureNotEnabled) }
             var writer = JSONWriter()
             writer.object { $0.member("channels") { $0.array(ids) { $0.string($1) } } }
-            return eventLoop.makeSucceededFuture(ChannelAnswer(status: 200, requestID: requestID, body: writer.bytes, record: record))
+            return eventLoop.makeSucceededFuture(
+                ChannelAnswer(status: 200, requestID: requestID, body: writer.bytes, record: record))
         default:
             return self.publish(request, bundleID: route.bundleID, record: record, on: eventLoop)
         }
@@ -73,7 +81,9 @@ extension ChannelRequests {
 
     /// A broadcast: checked, taken by its channel (stored with policy 1), applied to every
     /// subscribed activity, answered 200 once all of it is durable.
-    private func publish(_ request: PushRequest, bundleID: String, record: BroadcastRecord, on eventLoop: any EventLoop) -> EventLoopFuture<ChannelAnswer> {
+    private func publish(
+        _ request: PushRequest, bundleID: String, record: BroadcastRecord, on eventLoop: any EventLoop
+    ) -> EventLoopFuture<ChannelAnswer> {
         let requestID = record.requestID ?? ""
         let push: BroadcastPush
         switch BroadcastValidator.publish(request, requestID: requestID) {
@@ -91,25 +101,39 @@ extension ChannelRequests {
         return taken.flatMap { result in
             switch result {
             case .failure(let reason):
-                return eventLoop.makeSucceededFuture(Self.refusal(Rejection(reason: reason, apnsID: requestID, detail: reason.explanation), record: record))
+                return eventLoop.makeSucceededFuture(
+                    Self.refusal(Rejection(reason: reason, apnsID: requestID, detail: reason.explanation), record: record))
             case .success(let channel):
                 var taken = record
                 taken.stored = channel.message?.uniqueID == uniqueID
                 taken.outcomes = reached.map {
-                    BroadcastActivityOutcome(deviceID: $0.deviceID, activityID: $0.outcome.activityID, outcome: $0.outcome.outcome.outcome, code: $0.outcome.outcome.code, reason: $0.outcome.reason)
+                    BroadcastActivityOutcome(
+                        deviceID: $0.deviceID, activityID: $0.outcome.activityID, outcome: $0.outcome.outcome.outcome,
+                        code: $0.outcome.outcome.code, reason: $0.outcome.reason)
                 }
                 metrics.published(delivered: reached.filter { $0.outcome.outcome == .applied }.count)
                 // Every other shard applies it to its own subscribers; their outcomes join this shard's.
-                let elsewhere = cluster.map {
-                    $0.replicate(ChannelReplica(channel: channel, broadcast: .init(uniqueID: uniqueID, payload: String(decoding: push.payload, as: UTF8.self), priority: Int(push.priority.rawValue))), on: eventLoop)
-                } ?? eventLoop.makeSucceededFuture(([], []))
+                let elsewhere =
+                    cluster.map {
+                        $0.replicate(
+                            ChannelReplica(
+                                channel: channel,
+                                broadcast: .init(
+                                    uniqueID: uniqueID, payload: String(decoding: push.payload, as: UTF8.self),
+                                    priority: Int(push.priority.rawValue))), on: eventLoop)
+                    } ?? eventLoop.makeSucceededFuture(([], []))
                 let local = taken
                 return elsewhere.map { others in
                     var record = local
                     record.outcomes += others.outcomes
                     record.fanOut = record.outcomes.count
-                    if !others.missed.isEmpty { record.detail = "not applied on shard(s) \(others.missed.map { String($0.shard) }.joined(separator: ", ")): they did not answer" }
-                    return ChannelAnswer(status: 200, requestID: requestID, channelID: push.channelID, uniqueID: development ? uniqueID : nil, record: record)
+                    if !others.missed.isEmpty {
+                        record.detail =
+                            "not applied on shard(s) \(others.missed.map { String($0.shard) }.joined(separator: ", ")): they did not answer"
+                    }
+                    return ChannelAnswer(
+                        status: 200, requestID: requestID, channelID: push.channelID, uniqueID: development ? uniqueID : nil,
+                        record: record)
                 }
             }
         }

@@ -14,8 +14,12 @@ struct ChannelRequests: Sendable {
 
     /// Answers `request` (its credential already decided), recording it in the journal and the
     /// metrics. On `eventLoop`.
-    func answer(_ request: PushRequest, credential: ProviderCredential?, receivedAt: Int64, makeID: () -> String, on eventLoop: any EventLoop) -> EventLoopFuture<ChannelAnswer> {
-        var record = BroadcastRecord(id: makeID(), request: request, operation: nil, bundleID: nil, receivedAt: receivedAt, httpStatus: 0)
+    func answer(
+        _ request: PushRequest, credential: ProviderCredential?, receivedAt: Int64, makeID: () -> String,
+        on eventLoop: any EventLoop
+    ) -> EventLoopFuture<ChannelAnswer> {
+        var record = BroadcastRecord(
+            id: makeID(), request: request, operation: nil, bundleID: nil, receivedAt: receivedAt, httpStatus: 0)
         let answered: EventLoopFuture<ChannelAnswer>
         switch self.prepare(request, credential: credential, makeID: makeID, record: &record) {
         case .failure(let rejection):
@@ -41,7 +45,9 @@ struct ChannelRequests: Sendable {
 
     /// The checks every request passes first: path, request id, method, and that the provider
     /// may act for the bundle.
-    private func prepare(_ request: PushRequest, credential: ProviderCredential?, makeID: () -> String, record: inout BroadcastRecord) -> Result<BroadcastRoute, Rejection> {
+    private func prepare(
+        _ request: PushRequest, credential: ProviderCredential?, makeID: () -> String, record: inout BroadcastRecord
+    ) -> Result<BroadcastRoute, Rejection> {
         let requestID: String
         switch BroadcastValidator.requestID(request.requestID, generate: makeID) {
         case .success(let id): requestID = id
@@ -57,9 +63,14 @@ struct ChannelRequests: Sendable {
         let method = request.method ?? ""
         record.operation = Self.operation(route.kind, method: method)
         guard route.methods.contains(method) else {
-            return .failure(Rejection(reason: .methodNotAllowed, apnsID: requestID, detail: "\(request.path ?? "") takes \(route.methods.joined(separator: ", "))"))
+            return .failure(
+                Rejection(
+                    reason: .methodNotAllowed, apnsID: requestID,
+                    detail: "\(request.path ?? "") takes \(route.methods.joined(separator: ", "))"))
         }
-        if let reason = Self.topicRefusal(route.bundleID, credential: credential) { return .failure(Rejection(reason: reason, apnsID: requestID, detail: reason.explanation)) }
+        if let reason = Self.topicRefusal(route.bundleID, credential: credential) {
+            return .failure(Rejection(reason: reason, apnsID: requestID, detail: reason.explanation))
+        }
         return .success(route)
     }
 
@@ -78,15 +89,19 @@ struct ChannelRequests: Sendable {
     static func topicRefusal(_ bundleID: String, credential: ProviderCredential?) -> Reason? {
         switch credential {
         case .certificate(let certificate) where !certificate.topics.contains(bundleID):
-            return Reason.topicMismatch.explained("the client certificate covers \(certificate.topics.sorted().joined(separator: ", ")), not \(bundleID)")
+            return Reason.topicMismatch.explained(
+                "the client certificate covers \(certificate.topics.sorted().joined(separator: ", ")), not \(bundleID)")
         case .token(let verified) where !verified.key.allows(topic: bundleID):
-            return Reason.topicMismatch.explained("key \(verified.key.keyID) does not allow \(bundleID) (it allows \(verified.key.topics.joined(separator: ", ")))")
+            return Reason.topicMismatch.explained(
+                "key \(verified.key.keyID) does not allow \(bundleID) (it allows \(verified.key.topics.joined(separator: ", ")))")
         default:
             return nil
         }
     }
 
     static func refusal(_ rejection: Rejection, record: BroadcastRecord) -> ChannelAnswer {
-        ChannelAnswer(status: rejection.reason.status, requestID: rejection.apnsID, reason: rejection.reason, detail: rejection.detail, record: record)
+        ChannelAnswer(
+            status: rejection.reason.status, requestID: rejection.apnsID, reason: rejection.reason, detail: rejection.detail,
+            record: record)
     }
 }

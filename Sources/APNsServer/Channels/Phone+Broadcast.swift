@@ -15,13 +15,18 @@ extension Phone {
     /// Applies a broadcast to every activity subscribed to `channel` on every device, each app's
     /// change submitted to the store before this returns. Call with the channels' lock held:
     /// broadcasts on a channel then reach the phone in the order they were taken.
-    func fanOut(_ push: BroadcastPush, channel: BroadcastChannel, uniqueID: String, on eventLoop: any EventLoop) -> [BroadcastDelivery] {
+    func fanOut(
+        _ push: BroadcastPush, channel: BroadcastChannel, uniqueID: String, on eventLoop: any EventLoop
+    ) -> [BroadcastDelivery] {
         let (now, limits) = (self.clock(), self.activityLimits)
         let installs = self.apps.withLock { apps in
-            apps.models.compactMap { install, app in install.topic == channel.bundleID && !app.subscribers(of: channel.id).isEmpty ? install : nil }
+            apps.models.compactMap { install, app in
+                install.topic == channel.bundleID && !app.subscribers(of: channel.id).isEmpty ? install : nil
+            }
         }
         let delta = AppBroadcastDelta(
-            uniqueID: uniqueID, channelID: channel.id, payload: String(decoding: push.payload, as: UTF8.self), priority: Int(push.priority.rawValue), now: now,
+            uniqueID: uniqueID, channelID: channel.id, payload: String(decoding: push.payload, as: UTF8.self),
+            priority: Int(push.priority.rawValue), now: now,
             limits: limits)
         var deliveries: [BroadcastDelivery] = []
         for install in installs.sorted(by: { ($0.deviceID, $0.topic) < ($1.deviceID, $1.topic) }) {
@@ -42,7 +47,8 @@ extension Phone {
     private func applyBroadcast(_ delta: AppBroadcastDelta, to install: AppInstall) -> [BroadcastOutcome] {
         let logger = self.logger
         do {
-            let (report, outcomes, app) = try self.apps.withLock { apps throws(StoreError) -> (ActivityReport, [BroadcastOutcome], AppModel) in
+            let (report, outcomes, app) = try self.apps.withLock {
+                apps throws(StoreError) -> (ActivityReport, [BroadcastOutcome], AppModel) in
                 _ = try Self.load(install, &apps, self.store)
                 // Out of the dictionary while it changes, so the change is made in place.
                 var app = apps.models.removeValue(forKey: install) ?? AppModel()
@@ -65,11 +71,15 @@ extension Phone {
                     apps.storedBroadcasts[install] = stored + 1
                 }
                 var operations: [StoreOperation] = [.saveApp(change)]
-                operations += self.activityIndex.withLock { $0.apply(report.tokens, install, topicSuffix: Self.activityTopicSuffix) }
+                operations += self.activityIndex.withLock {
+                    $0.apply(report.tokens, install, topicSuffix: Self.activityTopicSuffix)
+                }
                 self.track(app, install)
                 self.store.submit(operations) { result in
                     if case .failure(let error) = result {
-                        logger.warning("could not save a broadcast's change", metadata: ["apns.app": "\(install)", "store.error": "\(error)"])
+                        logger.warning(
+                            "could not save a broadcast's change",
+                            metadata: ["apns.app": "\(install)", "store.error": "\(error)"])
                     }
                 }
                 return (report, outcomes, app)
@@ -85,13 +95,18 @@ extension Phone {
     /// After an activity started on a channel: the channel's stored message (policy 1, under 8
     /// hours old), if it has one, reaches it as it would have had it been there.
     func handOverStoredBroadcast(after report: ActivityReport, app: AppModel, install: AppInstall, on eventLoop: any EventLoop) {
-        guard report.outcome == .started, let id = report.activityID, let channelID = app.activities.first(where: { $0.id == id })?.channelID else { return }
+        guard report.outcome == .started, let id = report.activityID,
+            let channelID = app.activities.first(where: { $0.id == id })?.channelID
+        else { return }
         let now = self.clock()
-        guard let message = self.channels.read({ $0.subscribable(channelID, of: install.topic, now: now)?.storedMessage(at: now) }) else { return }
+        guard
+            let message = self.channels.read({ $0.subscribable(channelID, of: install.topic, now: now)?.storedMessage(at: now) })
+        else { return }
         let push = ActivityPush(payload: Array(message.payload.utf8), priority: message.priority)
         let limits = self.activityLimits
         _ = self.changeActivities(install, broadcast: message.uniqueID, on: eventLoop) { app in
-            app.receiveBroadcast(push, channelID: channelID, uniqueID: message.uniqueID, now: now, limits: limits, only: id).report
+            app.receiveBroadcast(push, channelID: channelID, uniqueID: message.uniqueID, now: now, limits: limits, only: id)
+                .report
         }
         self.metrics?.broadcast.delivered(1)
     }

@@ -66,7 +66,8 @@ public struct AdminHTTPClient: Sendable {
     /// comments left out), on the connection's loop; `onEnd` once, when the stream ends or
     /// cannot start. The future holds the connection, for closing it.
     public func stream(
-        _ address: String, path: String, onStart: @escaping @Sendable (_ contentType: String) -> Void, onEvent: @escaping @Sendable (String) -> Void,
+        _ address: String, path: String, onStart: @escaping @Sendable (_ contentType: String) -> Void,
+        onEvent: @escaping @Sendable (String) -> Void,
         onEnd: @escaping @Sendable (String) -> Void
     ) -> EventLoopFuture<any Channel> {
         let loop = self.group.next()
@@ -83,7 +84,9 @@ public struct AdminHTTPClient: Sendable {
         return connected
     }
 
-    private func connect(_ address: String, on loop: any EventLoop, _ add: @escaping @Sendable (any Channel) throws -> Void) -> EventLoopFuture<any Channel> {
+    private func connect(
+        _ address: String, on loop: any EventLoop, _ add: @escaping @Sendable (any Channel) throws -> Void
+    ) -> EventLoopFuture<any Channel> {
         let parts = address.split(separator: ":")
         guard parts.count == 2, let port = Int(parts[1]) else {
             return loop.makeFailedFuture(Failure(description: "\(address) is not host:port"))
@@ -100,7 +103,9 @@ public struct AdminHTTPClient: Sendable {
     }
 
     /// Writes the request; the future fails when NIO refuses any part of it.
-    private static func send(method: String, path: String, body: [UInt8], host: String, on channel: any Channel) -> EventLoopFuture<Void> {
+    private static func send(
+        method: String, path: String, body: [UInt8], host: String, on channel: any Channel
+    ) -> EventLoopFuture<Void> {
         var head = HTTPRequestHead(version: .http1_1, method: HTTPMethod(rawValue: method), uri: path)
         head.headers.add(name: "host", value: host)
         head.headers.add(name: "connection", value: "close")
@@ -142,7 +147,10 @@ public struct AdminHTTPClient: Sendable {
         private var ended = false
         private var events = ServerSentEvents()
 
-        init(onStart: @escaping @Sendable (String) -> Void, onEvent: @escaping @Sendable (String) -> Void, onEnd: @escaping @Sendable (String) -> Void) {
+        init(
+            onStart: @escaping @Sendable (String) -> Void, onEvent: @escaping @Sendable (String) -> Void,
+            onEnd: @escaping @Sendable (String) -> Void
+        ) {
             self.onStart = onStart
             self.onEvent = onEvent
             self.onEnd = onEnd
@@ -155,7 +163,9 @@ public struct AdminHTTPClient: Sendable {
             case .body(let buffer):
                 guard !self.ended else { return }
                 for event in self.events.append(buffer.readableBytesView) { self.onEvent(event) }
-                if self.events.isOverflowing { self.end("sent an event over \(ServerSentEvents.maximumEvent) bytes", context: context) }
+                if self.events.isOverflowing {
+                    self.end("sent an event over \(ServerSentEvents.maximumEvent) bytes", context: context)
+                }
             case .end: self.end("the stream ended", context: context)
             }
         }

@@ -34,22 +34,32 @@ struct ChannelReplica: Codable, Sendable {
 extension Cluster {
     /// Sends `replica` to every other shard and waits for them (a bounded time): the outcomes
     /// their subscribers had, and the shards that did not take it.
-    func replicate(_ replica: ChannelReplica, on eventLoop: any EventLoop) -> EventLoopFuture<(outcomes: [BroadcastActivityOutcome], missed: [Reply])> {
+    func replicate(
+        _ replica: ChannelReplica, on eventLoop: any EventLoop
+    ) -> EventLoopFuture<(outcomes: [BroadcastActivityOutcome], missed: [Reply])> {
         let body = (try? JSONEncoder().encode(replica)).map { Array($0) } ?? []
         return self.ask("POST", "/api/v1/cluster/channels", query: "", body: body, on: eventLoop).map { replies in
             var outcomes: [BroadcastActivityOutcome] = []
             var missed: [Reply] = []
             for reply in replies {
-                guard let answer = reply.answer, answer.status == 200, let taken = try? JSONDecoder().decode(ChannelReplica.Answer.self, from: Data(answer.body)) else {
+                guard let answer = reply.answer, answer.status == 200,
+                    let taken = try? JSONDecoder().decode(ChannelReplica.Answer.self, from: Data(answer.body))
+                else {
                     missed.append(reply)
                     continue
                 }
-                outcomes += taken.outcomes.map { BroadcastActivityOutcome(deviceID: $0.deviceID, activityID: $0.activityID, outcome: $0.outcome, code: $0.code, reason: $0.reason) }
+                outcomes += taken.outcomes.map {
+                    BroadcastActivityOutcome(
+                        deviceID: $0.deviceID, activityID: $0.activityID, outcome: $0.outcome, code: $0.code, reason: $0.reason)
+                }
             }
             if !missed.isEmpty {
-                self.logger.warning("a broadcast channel's change did not reach every shard", metadata: [
-                    "apns.channel": "\(replica.channel.id)", "cluster.missed": "\(missed.map { "\($0.shard): \($0.error ?? "answered \($0.answer?.status ?? 0)")" })",
-                ])
+                self.logger.warning(
+                    "a broadcast channel's change did not reach every shard",
+                    metadata: [
+                        "apns.channel": "\(replica.channel.id)",
+                        "cluster.missed": "\(missed.map { "\($0.shard): \($0.error ?? "answered \($0.answer?.status ?? 0)")" })",
+                    ])
             }
             return (outcomes, missed)
         }
@@ -63,7 +73,9 @@ extension Cluster {
     func catchUp(_ channels: BroadcastChannels, on eventLoop: any EventLoop, attempt: Int = 0) {
         let missing = self.others.map { peer in
             self.client.request(peer.address, path: Cluster.local("/api/v1/cluster/channels", query: "")).map { answer -> Bool in
-                guard answer.status == 200, let owned = try? JSONDecoder().decode([BroadcastChannel].self, from: Data(answer.body)) else { return false }
+                guard answer.status == 200,
+                    let owned = try? JSONDecoder().decode([BroadcastChannel].self, from: Data(answer.body))
+                else { return false }
                 let known = channels.read { book in owned.filter { book.channels[$0.id] != $0 } }
                 for channel in known where Shard.index(ofBundle: channel.bundleID, count: self.shard.count) == peer.index {
                     _ = channels.adopt(channel, on: eventLoop) { _ in }
@@ -84,7 +96,9 @@ extension AdminRouter {
     func ownedChannels() -> Response {
         let shard = self.relay.cluster?.shard
         let owned = self.relay.channels.read { book in
-            book.channels.values.filter { shard == nil || Shard.index(ofBundle: $0.bundleID, count: shard?.count ?? 1) == shard?.index }.sorted { $0.id < $1.id }
+            book.channels.values.filter {
+                shard == nil || Shard.index(ofBundle: $0.bundleID, count: shard?.count ?? 1) == shard?.index
+            }.sorted { $0.id < $1.id }
         }
         let body = (try? JSONEncoder().encode(owned)).map { Array($0) } ?? Array("[]".utf8)
         return Response(status: 200, body: body)
@@ -96,24 +110,31 @@ extension AdminRouter {
         guard let replica = try? JSONDecoder().decode(ChannelReplica.self, from: Data(body)),
             !replica.channel.id.isEmpty, !replica.channel.bundleID.isEmpty, (0...1).contains(replica.channel.storagePolicy)
         else {
-            return eventLoop.makeSucceededFuture(Self.error(.badRequest, "the body must be a channel as a shard sends it: {\"channel\": {...}, \"broadcast\": {...}}"))
+            return eventLoop.makeSucceededFuture(
+                Self.error(
+                    .badRequest, "the body must be a channel as a shard sends it: {\"channel\": {...}, \"broadcast\": {...}}"))
         }
         let phone = self.relay.phone
         var deliveries: [Phone.BroadcastDelivery] = []
         let adopted = self.relay.channels.adopt(replica.channel, on: eventLoop) { channel in
             guard let broadcast = replica.broadcast else { return }
             let push = BroadcastPush(
-                requestID: "", channelID: channel.id, priority: Priority(rawValue: UInt8(clamping: broadcast.priority)) ?? .immediate, expiration: 0,
+                requestID: "", channelID: channel.id,
+                priority: Priority(rawValue: UInt8(clamping: broadcast.priority)) ?? .immediate, expiration: 0,
                 payload: Array(broadcast.payload.utf8))
             deliveries = phone.fanOut(push, channel: channel, uniqueID: broadcast.uniqueID, on: eventLoop)
         }
         let reached = deliveries
         let metrics = self.inspection.metrics.broadcast
         return adopted.map { result in
-            if case .failure(let reason) = result { return Self.error(.unavailable, "could not keep the channel: \(reason.explanation)") }
+            if case .failure(let reason) = result {
+                return Self.error(.unavailable, "could not keep the channel: \(reason.explanation)")
+            }
             if replica.broadcast != nil { metrics.delivered(reached.filter { $0.outcome.outcome == .applied }.count) }
             let outcomes = reached.map {
-                ChannelReplica.Outcome(deviceID: $0.deviceID, activityID: $0.outcome.activityID, outcome: $0.outcome.outcome.outcome, code: $0.outcome.outcome.code, reason: $0.outcome.reason)
+                ChannelReplica.Outcome(
+                    deviceID: $0.deviceID, activityID: $0.outcome.activityID, outcome: $0.outcome.outcome.outcome,
+                    code: $0.outcome.outcome.code, reason: $0.outcome.reason)
             }
             let answer = (try? JSONEncoder().encode(ChannelReplica.Answer(outcomes: outcomes))).map { Array($0) } ?? []
             return Response(status: 200, body: answer)

@@ -27,7 +27,9 @@ public struct Cluster: Sendable {
 
     /// The shard a fault rule id (`s<K>-fault-<n>`) names, if it names one of `count`.
     static func shard(ofFaultID id: String, count: Int) -> Int? {
-        guard id.hasPrefix("s"), let dash = id.firstIndex(of: "-"), let index = Int(id[id.index(after: id.startIndex)..<dash]), (0..<count).contains(index) else { return nil }
+        guard id.hasPrefix("s"), let dash = id.firstIndex(of: "-"), let index = Int(id[id.index(after: id.startIndex)..<dash]),
+            (0..<count).contains(index)
+        else { return nil }
         return index
     }
 
@@ -52,19 +54,24 @@ public struct Cluster: Sendable {
     /// Asks every other shard `path` (with `scope=local`, so it answers for itself); the replies
     /// come in shard order, each with its answer or the reason there is none. Never fails.
     func ask(
-        _ method: String = "GET", _ path: String, query: String, body: [UInt8] = [], timeout: TimeAmount = Cluster.timeout, on eventLoop: any EventLoop
+        _ method: String = "GET", _ path: String, query: String, body: [UInt8] = [], timeout: TimeAmount = Cluster.timeout,
+        on eventLoop: any EventLoop
     ) -> EventLoopFuture<[Reply]> {
-        let asked = self.others.map { self.forward(method, path, query: query, body: body, to: $0.index, timeout: timeout, on: eventLoop) }
+        let asked = self.others.map {
+            self.forward(method, path, query: query, body: body, to: $0.index, timeout: timeout, on: eventLoop)
+        }
         return EventLoopFuture.whenAllSucceed(asked, on: eventLoop)
     }
 
     /// Sends one request to shard `index` as it came (with `scope=local`): its answer, or why
     /// there is none. Never fails.
     func forward(
-        _ method: String, _ path: String, query: String, body: [UInt8], to index: Int, timeout: TimeAmount = .seconds(310), on eventLoop: any EventLoop
+        _ method: String, _ path: String, query: String, body: [UInt8], to index: Int, timeout: TimeAmount = .seconds(310),
+        on eventLoop: any EventLoop
     ) -> EventLoopFuture<Reply> {
         let address = self.peers[index]
-        return self.client.request(address, method: method, path: Self.local(path, query: query), body: body, timeout: timeout).hop(to: eventLoop)
+        return self.client.request(address, method: method, path: Self.local(path, query: query), body: body, timeout: timeout)
+            .hop(to: eventLoop)
             .map { Reply(shard: index, address: address, answer: $0) }
             .recover { Reply(shard: index, address: address, error: "\($0)") }
     }

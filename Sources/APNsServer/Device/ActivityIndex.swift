@@ -15,10 +15,14 @@ struct ActivityIndex {
 
     /// Indexes the tokens and activities an app holds (at start, and after a change).
     mutating func index(_ app: AppModel, _ install: AppInstall, limits: ActivityLimits) {
-        if let hex = app.pushToStartToken, let token = DeviceToken(hex: hex) { self.tokens[token] = ActivityKey(install: install, target: .pushToStart) }
+        if let hex = app.pushToStartToken, let token = DeviceToken(hex: hex) {
+            self.tokens[token] = ActivityKey(install: install, target: .pushToStart)
+        }
         for activity in app.activities {
             self.owners[activity.id] = install
-            if let hex = activity.updateToken, let token = DeviceToken(hex: hex) { self.tokens[token] = ActivityKey(install: install, target: .activity(activity.id)) }
+            if let hex = activity.updateToken, let token = DeviceToken(hex: hex) {
+                self.tokens[token] = ActivityKey(install: install, target: .activity(activity.id))
+            }
         }
         if app.nextActivityChange(limits: limits) != nil { self.clocked.insert(install) } else { self.clocked.remove(install) }
     }

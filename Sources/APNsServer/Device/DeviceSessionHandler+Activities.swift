@@ -10,14 +10,21 @@ import NIOCore
 extension DeviceSessionHandler {
     func activities(deviceID: String, _ message: DeviceClientMessage) {
         switch message {
-        case .declareActivities(let topic, let document): self.declareActivities(AppInstall(deviceID: deviceID, topic: topic), document)
-        case .startActivity(let topic, let document): self.runActivity(.start, document, AppInstall(deviceID: deviceID, topic: topic))
-        case .endActivity(let topic, let id, let document): self.runActivity(.end(id), document, AppInstall(deviceID: deviceID, topic: topic))
+        case .declareActivities(let topic, let document):
+            self.declareActivities(AppInstall(deviceID: deviceID, topic: topic), document)
+        case .startActivity(let topic, let document):
+            self.runActivity(.start, document, AppInstall(deviceID: deviceID, topic: topic))
+        case .endActivity(let topic, let id, let document):
+            self.runActivity(.end(id), document, AppInstall(deviceID: deviceID, topic: topic))
         case .listActivities(let topic):
             let install = AppInstall(deviceID: deviceID, topic: topic)
             do {
                 let app = try self.relay.phone.app(install)
-                self.answered(.activities(topic: topic, document: ActivityJSON.list(app.orderedActivities, topic: topic, deviceID: deviceID, pushToStartToken: app.pushToStartToken)))
+                self.answered(
+                    .activities(
+                        topic: topic,
+                        document: ActivityJSON.list(
+                            app.orderedActivities, topic: topic, deviceID: deviceID, pushToStartToken: app.pushToStartToken)))
             } catch {
                 self.failed(error, subject: topic)
             }
@@ -29,7 +36,9 @@ extension DeviceSessionHandler {
         guard let context = self.context else { return }
         var update = AppUpdate()
         do {
-            update.activityTypes = try RequestDocument.decode([String: ActivityType].self, from: document, example: #"{"Delivery": {"attributes": {"order": "int"}, "contentState": {"eta": "date"}}}"#)
+            update.activityTypes = try RequestDocument.decode(
+                [String: ActivityType].self, from: document,
+                example: #"{"Delivery": {"attributes": {"order": "int"}, "contentState": {"eta": "date"}}}"#)
             try update.validate()
         } catch {
             return self.answered(.refused(subject: install.topic, status: 400, message: "\(error)"))
@@ -46,16 +55,23 @@ extension DeviceSessionHandler {
     /// go out first); the answer is the activity concerned, as `activities` with one item.
     private func runActivity(_ kind: Phone.ActivityAppRequest, _ document: [UInt8], _ install: AppInstall) {
         guard let context = self.context else { return }
-        self.relay.phone.activityRequest(kind, document: document, in: install, on: context.eventLoop).assumeIsolated().whenComplete { result in
-            switch result {
-            case .success((let report, let app)):
-                let concerned = app.activities.filter { $0.id == report.activityID }
-                self.answered(.activities(topic: install.topic, document: ActivityJSON.list(concerned, topic: install.topic, deviceID: install.deviceID, pushToStartToken: app.pushToStartToken)))
-            case .failure(let error as DeviceModelError):
-                self.answered(.refused(subject: install.topic, status: error.code == .refused ? 409 : 400, message: error.message))
-            case .failure(let error):
-                self.failed(error, subject: install.topic)
+        self.relay.phone.activityRequest(kind, document: document, in: install, on: context.eventLoop).assumeIsolated()
+            .whenComplete { result in
+                switch result {
+                case .success((let report, let app)):
+                    let concerned = app.activities.filter { $0.id == report.activityID }
+                    self.answered(
+                        .activities(
+                            topic: install.topic,
+                            document: ActivityJSON.list(
+                                concerned, topic: install.topic, deviceID: install.deviceID,
+                                pushToStartToken: app.pushToStartToken)))
+                case .failure(let error as DeviceModelError):
+                    self.answered(
+                        .refused(subject: install.topic, status: error.code == .refused ? 409 : 400, message: error.message))
+                case .failure(let error):
+                    self.failed(error, subject: install.topic)
+                }
             }
-        }
     }
 }

@@ -34,7 +34,8 @@ extension DeviceSessionHandler {
         // an app that never registered (or was removed) has nowhere to show it.
         do {
             guard try self.relay.phone.token(of: install) != nil else {
-                let message = "\(install.topic) holds no token on this device: register the topic first (local notifications are shown through the app's token)"
+                let message =
+                    "\(install.topic) holds no token on this device: register the topic first (local notifications are shown through the app's token)"
                 return self.answered(.refused(subject: install.topic, status: 409, message: message))
             }
         } catch {

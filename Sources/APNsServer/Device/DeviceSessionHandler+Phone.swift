@@ -18,16 +18,19 @@ extension DeviceSessionHandler {
             switch result {
             case .success((let answer, _)):
                 let saved = answer.authorization
-                let status: UInt8 = switch saved.status {
-                case .notDetermined: 0
-                case .denied: 1
-                case .authorized: 2
-                }
+                let status: UInt8 =
+                    switch saved.status {
+                    case .notDetermined: 0
+                    case .denied: 1
+                    case .authorized: 2
+                    }
                 let allowed: Authorization.Options = [
                     saved.alert ? .alert : [], saved.sound ? .sound : [], saved.badge ? .badge : [],
                 ]
                 self.answered(
-                    .authorization(topic: install.topic, status: status, options: allowed.rawValue, granted: answer.granted, prompted: answer.prompted)
+                    .authorization(
+                        topic: install.topic, status: status, options: allowed.rawValue, granted: answer.granted,
+                        prompted: answer.prompted)
                 )
             case .failure(let error):
                 self.failed(error, subject: install.topic)
@@ -43,10 +46,12 @@ extension DeviceSessionHandler {
         } catch let error as DeviceModelError {
             return self.answered(.refused(subject: install.topic, status: 400, message: error.message))
         } catch {
-            return self.answered(.refused(subject: install.topic, status: 400, message: "the app document is not valid: \(error)"))
+            return self.answered(
+                .refused(subject: install.topic, status: 400, message: "the app document is not valid: \(error)"))
         }
         guard update.isAppsOwn else {
-            let message = "an app cannot set its own authorization or alert style: ask with authorize; the user changes them in Settings"
+            let message =
+                "an app cannot set its own authorization or alert style: ask with authorize; the user changes them in Settings"
             return self.answered(.refused(subject: install.topic, status: 400, message: message))
         }
         self.relay.phone.update(install, with: update, on: context.eventLoop).assumeIsolated().whenComplete { result in
@@ -59,11 +64,12 @@ extension DeviceSessionHandler {
 
     func respond(_ uniqueID: String, action: String, text: String?, context code: UInt8) {
         guard let context = self.context else { return }
-        let actionContext: ActionContext? = switch code {
-        case 1: .banner
-        case 2: .alert
-        default: nil
-        }
+        let actionContext: ActionContext? =
+            switch code {
+            case 1: .banner
+            case 2: .alert
+            default: nil
+            }
         self.relay.phone.respond(to: uniqueID, action: action, text: text, context: actionContext, on: context.eventLoop)
             .assumeIsolated().whenComplete { result in
                 switch result {

@@ -96,7 +96,8 @@ final class DeviceSessionHandler: ChannelInboundHandler {
 
     func handOver(_ notification: Notification) {
         let relay = self.relay
-        self.perform(self.machine.handOver(notification, nowSeconds: relay.nowSeconds, maximumStorageSeconds: relay.maximumStorageSeconds))
+        self.perform(
+            self.machine.handOver(notification, nowSeconds: relay.nowSeconds, maximumStorageSeconds: relay.maximumStorageSeconds))
     }
 
     /// Something the phone did that a version-2 device hears of (a response, a changed app);

@@ -84,7 +84,10 @@ struct DeviceSessionStateMachine {
 
     private mutating func hello(version: UInt8, deviceID: String) -> Action {
         guard DeviceProtocol.versions.contains(version) else {
-            return self.fail(.unsupportedVersion, "this server speaks versions \(DeviceProtocol.versions.lowerBound) to \(DeviceProtocol.versions.upperBound), not \(version)")
+            return self.fail(
+                .unsupportedVersion,
+                "this server speaks versions \(DeviceProtocol.versions.lowerBound) to \(DeviceProtocol.versions.upperBound), not \(version)"
+            )
         }
         guard !deviceID.isEmpty, deviceID.utf8.count <= DeviceProtocol.maximumIdentifierLength else {
             return self.fail(.invalidArgument, "a device id has 1 to \(DeviceProtocol.maximumIdentifierLength) bytes")
@@ -97,6 +100,29 @@ struct DeviceSessionStateMachine {
     private mutating func refuse(topic: String) -> Action? {
         guard topic.isEmpty || topic.utf8.count > DeviceProtocol.maximumTopicLength else { return nil }
         return self.fail(.invalidArgument, "a topic has 1 to \(DeviceProtocol.maximumTopicLength) bytes")
+    }
+
+    private mutating func unregister(topic: String) -> Action {
+        // A resumed token whose topic the store did not know is held under "": an empty
+        // topic must not reach it.
+        if let refusal = self.refuse(topic: topic) { return refusal }
+        guard let token = self.tokens.first(where: { $0.value == topic })?.key else {
+            return self.fail(.invalidArgument, "this connection holds no token for topic \(topic)")
+        }
+        return .unregister(token, topic: topic)
+    }
+
+    private mutating func acknowledge(_ uniqueID: String) -> Action {
+        // Only what this connection was sent and has not acknowledged yet: anything else
+        // (an empty id, a stranger's, a second ack) is the device's mistake, refused here
+        // before it could reach the store.
+        guard self.unacknowledged.remove(uniqueID) != nil else {
+            return self.fail(
+                .invalidArgument,
+                "no notification \(uniqueID.isEmpty ? "with an empty id" : uniqueID) awaits acknowledgement on this connection"
+            )
+        }
+        return .acknowledge(uniqueID: uniqueID)
     }
 
     private mutating func process(_ message: DeviceClientMessage) -> Action {
@@ -113,10 +139,14 @@ struct DeviceSessionStateMachine {
             (.active(let deviceID, let version), .endActivity), (.active(let deviceID, let version), .listActivities):
             return self.activities(deviceID: deviceID, version: version, message)
         case (.active(_, let version), _) where message.needsVersion2 && version < 2:
-            return self.fail(.unexpectedMessage, "\(message.name) needs protocol version 2 (this session said hello with version \(version))")
+            return self.fail(
+                .unexpectedMessage, "\(message.name) needs protocol version 2 (this session said hello with version \(version))")
         case (.active(let deviceID, _), .authorize(let topic, let options, let allow)):
             if let refusal = self.refuse(topic: topic) { return refusal }
-            guard options <= 7 else { return self.fail(.invalidArgument, "authorization options are bits 1 alert, 2 sound, 4 badge; \(options) has others") }
+            guard options <= 7 else {
+                return self.fail(
+                    .invalidArgument, "authorization options are bits 1 alert, 2 sound, 4 badge; \(options) has others")
+            }
             return .authorize(deviceID: deviceID, topic: topic, options: options, allow: allow)
         case (.active(let deviceID, _), .configure(let topic, let document)):
             if let refusal = self.refuse(topic: topic) { return refusal }
@@ -132,7 +162,9 @@ struct DeviceSessionStateMachine {
         case (.active(let deviceID, _), .power(let document)):
             return .power(deviceID: deviceID, document: document)
         case (.active, .respond(let uniqueID, let action, let text, let context)):
-            guard context <= 2 else { return self.fail(.invalidArgument, "a response context is 0 (as shown), 1 (banner) or 2 (alert), not \(context)") }
+            guard context <= 2 else {
+                return self.fail(.invalidArgument, "a response context is 0 (as shown), 1 (banner) or 2 (alert), not \(context)")
+            }
             return .respond(uniqueID: uniqueID, action: action, text: text, context: context)
         case (.active(let deviceID, _), .register(let topic)):
             if let refusal = self.refuse(topic: topic) { return refusal }
@@ -140,21 +172,9 @@ struct DeviceSessionStateMachine {
         case (.active, .resume(let tokens)):
             return .lookUp(tokens)
         case (.active, .unregister(let topic)):
-            // A resumed token whose topic the store did not know is held under "": an empty
-            // topic must not reach it.
-            if let refusal = self.refuse(topic: topic) { return refusal }
-            guard let token = self.tokens.first(where: { $0.value == topic })?.key else {
-                return self.fail(.invalidArgument, "this connection holds no token for topic \(topic)")
-            }
-            return .unregister(token, topic: topic)
+            return self.unregister(topic: topic)
         case (.active, .ack(let uniqueID)):
-            // Only what this connection was sent and has not acknowledged yet: anything else
-            // (an empty id, a stranger's, a second ack) is the device's mistake, refused here
-            // before it could reach the store.
-            guard self.unacknowledged.remove(uniqueID) != nil else {
-                return self.fail(.invalidArgument, "no notification \(uniqueID.isEmpty ? "with an empty id" : uniqueID) awaits acknowledgement on this connection")
-            }
-            return .acknowledge(uniqueID: uniqueID)
+            return self.acknowledge(uniqueID)
         case (.active, .ping(let opaque)):
             return .send(.pong(opaque))
         }
@@ -171,11 +191,14 @@ struct DeviceSessionStateMachine {
     /// Version 3's Live Activity requests, once their topic is checked.
     private mutating func activities(deviceID: String, version: UInt8, _ message: DeviceClientMessage) -> Action {
         guard version >= 3 else {
-            return self.fail(.unexpectedMessage, "\(message.name) needs protocol version 3 (this session said hello with version \(version))")
+            return self.fail(
+                .unexpectedMessage, "\(message.name) needs protocol version 3 (this session said hello with version \(version))")
         }
         let topic: String
         switch message {
-        case .declareActivities(let name, _), .startActivity(let name, _), .endActivity(let name, _, _), .listActivities(let name): topic = name
+        case .declareActivities(let name, _), .startActivity(let name, _), .endActivity(let name, _, _),
+            .listActivities(let name):
+            topic = name
         default: return self.fail(.unexpectedMessage, "\(message.name) is not a Live Activity request")
         }
         guard !topic.isEmpty, topic.utf8.count <= DeviceProtocol.maximumTopicLength else {

@@ -35,7 +35,9 @@ extension Phone {
     /// records the outcome in its journal entry, and counts it as delivered, since iOS takes it
     /// whether or not the app runs. Call after the commit, on `eventLoop`.
     @discardableResult
-    func receiveActivityPush(_ notification: APNsCore.Notification, at key: ActivityKey, on eventLoop: any EventLoop) -> EventLoopFuture<Void> {
+    func receiveActivityPush(
+        _ notification: APNsCore.Notification, at key: ActivityKey, on eventLoop: any EventLoop
+    ) -> EventLoopFuture<Void> {
         let now = self.clock()
         let limits = self.activityLimits
         let push = ActivityPush(payload: notification.payload, priority: Int(notification.priority.rawValue))
@@ -47,11 +49,16 @@ extension Phone {
                 if case .activity(let activity) = key.target { id = activity }
                 return ActivityReport(
                     event: push.event ?? "", outcome: .ignored("not-liveactivity"),
-                    reason: "a Live Activity token takes apns-push-type liveactivity, not \(notification.pushType.rawValue)", activityID: id)
+                    reason: "a Live Activity token takes apns-push-type liveactivity, not \(notification.pushType.rawValue)",
+                    activityID: id)
             }
-            return app.receive(push, at: key.target, uniqueID: notification.uniqueID, now: now, limits: limits, issueToken: self.issueToken, channelExists: { _ in channelKnown })
+            return app.receive(
+                push, at: key.target, uniqueID: notification.uniqueID, now: now, limits: limits, issueToken: self.issueToken,
+                channelExists: { _ in channelKnown })
         }
-        changed.whenSuccess { report, app in self.handOverStoredBroadcast(after: report, app: app, install: key.install, on: eventLoop) }
+        changed.whenSuccess { report, app in
+            self.handOverStoredBroadcast(after: report, app: app, install: key.install, on: eventLoop)
+        }
         return changed.map { _ in }
     }
 
@@ -66,10 +73,14 @@ extension Phone {
             do {
                 pending += try self.store.queued(for: token).map { ($0.sequence, $0.notification, key) }
             } catch {
-                self.logger.warning("could not read a Live Activity token's queue", metadata: ["apns.token": "\(token.hex)", "store.error": "\(error)"])
+                self.logger.warning(
+                    "could not read a Live Activity token's queue",
+                    metadata: ["apns.token": "\(token.hex)", "store.error": "\(error)"])
             }
         }
-        for push in pending.sorted(by: { $0.sequence < $1.sequence }) { self.receiveActivityPush(push.notification, at: push.key, on: eventLoop) }
+        for push in pending.sorted(by: { $0.sequence < $1.sequence }) {
+            self.receiveActivityPush(push.notification, at: push.key, on: eventLoop)
+        }
     }
 
     /// Changes an app's activities under the lock, then writes the change with the tokens that
@@ -94,7 +105,9 @@ extension Phone {
                 var operations: [StoreOperation] = []
                 let change = AppChange(install: install, from: before, to: app)
                 if !change.isEmpty { operations.append(.saveApp(change)) }
-                operations += self.activityIndex.withLock { $0.apply(report.tokens, install, topicSuffix: Self.activityTopicSuffix) }
+                operations += self.activityIndex.withLock {
+                    $0.apply(report.tokens, install, topicSuffix: Self.activityTopicSuffix)
+                }
                 self.track(app, install)
                 if let uniqueID { operations.append(.acknowledge(uniqueID: uniqueID)) }
                 guard !operations.isEmpty else {
@@ -106,7 +119,9 @@ extension Phone {
                     switch result {
                     case .success: promise.succeed((report, app))
                     case .failure(let error):
-                        logger.warning("could not save a Live Activity change", metadata: ["apns.app": "\(install)", "store.error": "\(error)"])
+                        logger.warning(
+                            "could not save a Live Activity change",
+                            metadata: ["apns.app": "\(install)", "store.error": "\(error)"])
                         promise.fail(error)
                     }
                 }
@@ -124,14 +139,18 @@ extension Phone {
     /// journal entry tells the fan-out as a whole.
     func announce(_ report: ActivityReport, app: AppModel, install: AppInstall, uniqueID: String?, broadcastID: String? = nil) {
         if let uniqueID {
-            let record = ActivityRecord(id: report.activityID, event: report.event, outcome: report.outcome.outcome, code: report.outcome.code, reason: report.reason)
+            let record = ActivityRecord(
+                id: report.activityID, event: report.event, outcome: report.outcome.outcome, code: report.outcome.code,
+                reason: report.reason)
             self.journal.activity(uniqueID: uniqueID, record)
             if let presentation = report.presentation { self.journal.presented(uniqueID: uniqueID, presentation) }
             self.metrics?.liveActivityPush(outcome: report.outcome.outcome, reason: report.outcome.code ?? "none")
         }
         var events: [ActivityEvent] = []
         for change in report.changes {
-            var event = ActivityEvent(change: change.change, activityID: change.activityID, activityState: change.state.rawValue, topic: install.topic, deviceID: install.deviceID)
+            var event = ActivityEvent(
+                change: change.change, activityID: change.activityID, activityState: change.state.rawValue, topic: install.topic,
+                deviceID: install.deviceID)
             event.uniqueID = uniqueID ?? broadcastID
             if change.change == "ignored" { event.reason = report.reason }
             if change.change == "token" { event.token = report.tokens.first { $0.activityID == change.activityID }?.token }
@@ -139,19 +158,23 @@ extension Phone {
         }
         if report.outcome.outcome == ActivityOutcome.notStarted("").outcome {
             // A push-to-start that started nothing has no activity to tell of, only its reason.
-            var event = ActivityEvent(change: "ignored", activityID: nil, activityState: nil, topic: install.topic, deviceID: install.deviceID)
+            var event = ActivityEvent(
+                change: "ignored", activityID: nil, activityState: nil, topic: install.topic, deviceID: install.deviceID)
             event.uniqueID = uniqueID
             event.reason = report.reason
             events.append(event)
         }
         for token in report.tokens where token.kind == .pushToStart {
-            var event = ActivityEvent(change: "token", activityID: nil, activityState: nil, topic: install.topic, deviceID: install.deviceID)
+            var event = ActivityEvent(
+                change: "token", activityID: nil, activityState: nil, topic: install.topic, deviceID: install.deviceID)
             event.token = token.token
             events.append(event)
         }
         if !events.isEmpty { self.journal.activityEvents(events) }
         guard !install.deviceID.hasPrefix("token:") else { return }
-        for message in Self.deviceMessages(report, app: app, topic: install.topic) { self.hub.inform(device: install.deviceID, message) }
+        for message in Self.deviceMessages(report, app: app, topic: install.topic) {
+            self.hub.inform(device: install.deviceID, message)
+        }
     }
 
     /// What a version-3 device hears of a report: each token issued, then each change with the
@@ -165,13 +188,21 @@ extension Phone {
         var positions: [String: Int] = [:]
         if report.changes.count > 4 {
             positions.reserveCapacity(app.activities.count)
-            for (index, activity) in app.activities.enumerated() where positions[activity.id] == nil { positions[activity.id] = index }
+            for (index, activity) in app.activities.enumerated() where positions[activity.id] == nil {
+                positions[activity.id] = index
+            }
         }
         for change in report.changes where change.change != "token" {
-            let index = report.changes.count > 4 ? positions[change.activityID] : app.activities.firstIndex(where: { $0.id == change.activityID })
+            let index =
+                report.changes.count > 4
+                ? positions[change.activityID] : app.activities.firstIndex(where: { $0.id == change.activityID })
             guard let index else { continue }
             let activity = app.activities[index]
-            messages.append(.activity(topic: topic, document: Self.activityDocument(change.change, reason: change.change == "ignored" ? report.reason : nil, activity, topic: topic)))
+            messages.append(
+                .activity(
+                    topic: topic,
+                    document: Self.activityDocument(
+                        change.change, reason: change.change == "ignored" ? report.reason : nil, activity, topic: topic)))
         }
         return messages
     }
@@ -207,7 +238,9 @@ extension Phone {
         let now = self.clock()
         let limits = self.activityLimits
         let due = self.apps.withLock { apps in
-            self.activityIndex.withLock { $0.clocked }.filter { apps.models[$0]?.nextActivityChange(limits: limits).map { $0 <= now } ?? true }
+            self.activityIndex.withLock { $0.clocked }.filter {
+                apps.models[$0]?.nextActivityChange(limits: limits).map { $0 <= now } ?? true
+            }
         }
         let changed = due.map { install in
             self.changeActivities(install, on: eventLoop) { app in

@@ -14,13 +14,16 @@ extension Phone {
         case end(String)
     }
 
-    static let activityExample = #"{"attributes-type": "Delivery", "attributes": {"orderNumber": 7}, "content-state": {"status": "packing"}, "pushType": "token"}"#
+    static let activityExample =
+        #"{"attributes-type": "Delivery", "attributes": {"orderNumber": 7}, "content-state": {"status": "packing"}, "pushType": "token"}"#
     static let endExample = #"{"content-state": {"status": "delivered"}, "dismissalPolicy": "immediate"}"#
 
     /// Carries out the app's request given as a JSON `document`. Fails with a
     /// ``DeviceModelError``: `.invalid` for a document or state that does not decode, `.refused`
     /// for what ActivityKit refuses.
-    func activityRequest(_ kind: ActivityAppRequest, document: [UInt8], in install: AppInstall, on eventLoop: any EventLoop) -> EventLoopFuture<(ActivityReport, AppModel)> {
+    func activityRequest(
+        _ kind: ActivityAppRequest, document: [UInt8], in install: AppInstall, on eventLoop: any EventLoop
+    ) -> EventLoopFuture<(ActivityReport, AppModel)> {
         let (now, limits) = (self.clock(), self.activityLimits)
         do {
             switch kind {
@@ -28,12 +31,18 @@ extension Phone {
                 let request = try Self.decode(ActivityRequest.self, document, example: Self.activityExample)
                 let channelKnown = request.channelID.map { self.channels.isSubscribable($0, of: install.topic, now: now) } ?? true
                 let started = self.changeActivities(install, on: eventLoop) { app throws(DeviceModelError) in
-                    try app.startActivity(request, json: document, now: now, limits: limits, issueToken: self.issueToken, channelExists: { _ in channelKnown })
+                    try app.startActivity(
+                        request, json: document, now: now, limits: limits, issueToken: self.issueToken,
+                        channelExists: { _ in channelKnown })
                 }
-                started.whenSuccess { report, app in self.handOverStoredBroadcast(after: report, app: app, install: install, on: eventLoop) }
+                started.whenSuccess { report, app in
+                    self.handOverStoredBroadcast(after: report, app: app, install: install, on: eventLoop)
+                }
                 return started
             case .end(let id):
-                let request = document.isEmpty ? ActivityEndRequest() : try Self.decode(ActivityEndRequest.self, document, example: Self.endExample)
+                let request =
+                    document.isEmpty
+                    ? ActivityEndRequest() : try Self.decode(ActivityEndRequest.self, document, example: Self.endExample)
                 return self.changeActivities(install, on: eventLoop) { app throws(DeviceModelError) in
                     try app.endActivity(id, request, json: document, now: now, limits: limits)
                 }
@@ -45,7 +54,9 @@ extension Phone {
 
     /// Gives activity `id` a new update token, or (nil) the app a new push-to-start token; the
     /// old one stops being valid (410 Unregistered).
-    func rotateToken(in install: AppInstall, activity id: String?, on eventLoop: any EventLoop) -> EventLoopFuture<ActivityTokenChange?> {
+    func rotateToken(
+        in install: AppInstall, activity id: String?, on eventLoop: any EventLoop
+    ) -> EventLoopFuture<ActivityTokenChange?> {
         let now = self.clock()
         return self.changeActivities(install, on: eventLoop) { app throws(DeviceModelError) in
             var report = ActivityReport(event: "token", outcome: ActivityOutcome("token"), activityID: id)

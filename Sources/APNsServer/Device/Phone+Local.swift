@@ -11,11 +11,16 @@ import NIOCore
 extension Phone {
     /// Schedules a request for an app (replacing one with its identifier); the future holds it,
     /// with its next fire time, and what the 64-request limit pushed out.
-    func schedule(_ document: ScheduleDocument, for install: AppInstall, on eventLoop: any EventLoop) -> EventLoopFuture<(LocalNotificationRequest, evicted: [LocalNotificationRequest])> {
+    func schedule(
+        _ document: ScheduleDocument, for install: AppInstall, on eventLoop: any EventLoop
+    ) -> EventLoopFuture<(LocalNotificationRequest, evicted: [LocalNotificationRequest])> {
         let now = self.clock()
-        return self.change(install, on: eventLoop) { (app: inout AppModel) -> (LocalNotificationRequest, evicted: [LocalNotificationRequest]) in
+        return self.change(install, on: eventLoop) {
+            (app: inout AppModel) -> (LocalNotificationRequest, evicted: [LocalNotificationRequest]) in
             let next = document.trigger.nextFire(after: now, scheduledAt: now, deviceTimeZone: app.deviceTimeZone)
-            let request = LocalNotificationRequest(identifier: document.identifier, content: document.content, trigger: document.trigger, scheduledAt: now, nextFireAt: next)
+            let request = LocalNotificationRequest(
+                identifier: document.identifier, content: document.content, trigger: document.trigger, scheduledAt: now,
+                nextFireAt: next)
             let evicted = app.schedule(request)
             return (request, evicted)
         }.map { $0.0 }
@@ -51,7 +56,9 @@ extension Phone {
     /// The device moved: every app of it whose region requests the move entered or left takes
     /// them (with location authorization). The future holds the notifications they fire, for
     /// the relay to accept (``Relay/move(_:to:on:)``), and the requests' identifiers.
-    func move(_ install: AppInstall, to point: Coordinate, on eventLoop: any EventLoop) -> EventLoopFuture<(fired: [String], notifications: [APNsCore.Notification])> {
+    func move(
+        _ install: AppInstall, to point: Coordinate, on eventLoop: any EventLoop
+    ) -> EventLoopFuture<(fired: [String], notifications: [APNsCore.Notification])> {
         let now = self.clock()
         let installs: [AppInstall]
         do {
@@ -64,7 +71,9 @@ extension Phone {
                 (fired.map(\.identifier), fired.compactMap { self.notification(firing: $0, for: app, at: now) })
             }
         }
-        return EventLoopFuture.whenAllSucceed(moved, on: eventLoop).map { (fired: $0.flatMap(\.0), notifications: $0.flatMap(\.1)) }
+        return EventLoopFuture.whenAllSucceed(moved, on: eventLoop).map {
+            (fired: $0.flatMap(\.0), notifications: $0.flatMap(\.1))
+        }
     }
 
     /// Takes every request due by the clock out of its app; the future holds the notifications
@@ -75,31 +84,39 @@ extension Phone {
         let installs = self.scheduled.withLock { Array($0) }
         guard !installs.isEmpty else { return eventLoop.makeSucceededFuture([]) }
         let taken = installs.map { install in
-            self.change(install, on: eventLoop) { (app: inout AppModel) in app.takeDue(now: now, deviceTimeZone: app.deviceTimeZone) }
-                .map { due, _ in due.compactMap { self.notification(firing: $0, for: install, at: now) } }
-                .recover { _ in [] }
+            self.change(install, on: eventLoop) { (app: inout AppModel) in
+                app.takeDue(now: now, deviceTimeZone: app.deviceTimeZone)
+            }
+            .map { due, _ in due.compactMap { self.notification(firing: $0, for: install, at: now) } }
+            .recover { _ in [] }
         }
         return EventLoopFuture.whenAllSucceed(taken, on: eventLoop).map { $0.flatMap { $0 } }
     }
 
     /// The notification a local request fires: to its app's valid token, from the phone itself
     /// (source `local`); nil, logged, when the app holds no valid token.
-    private func notification(firing request: LocalNotificationRequest, for install: AppInstall, at now: Int64) -> APNsCore.Notification? {
+    private func notification(
+        firing request: LocalNotificationRequest, for install: AppInstall, at now: Int64
+    ) -> APNsCore.Notification? {
         let token: DeviceToken?
         do {
             token = try self.token(of: install)
         } catch {
-            self.logger.warning("could not find the token of an app", metadata: ["apns.app": "\(install)", "store.error": "\(error)"])
+            self.logger.warning(
+                "could not find the token of an app", metadata: ["apns.app": "\(install)", "store.error": "\(error)"])
             return nil
         }
         guard let token else {
-            self.logger.info("a local notification fired for an app with no valid token; dropped", metadata: ["apns.app": "\(install)", "apns.local_id": "\(request.identifier)"])
+            self.logger.info(
+                "a local notification fired for an app with no valid token; dropped",
+                metadata: ["apns.app": "\(install)", "apns.local_id": "\(request.identifier)"])
             return nil
         }
         let uniqueID = self.ids.withLock { $0.timeOrderedUUID(nowMillis: now) }
         self.ledger.fired(uniqueID, from: request.identifier)
         return APNsCore.Notification(
-            apnsID: UUID().uuidString, uniqueID: uniqueID, token: token, topic: install.topic, pushType: .alert, priority: .immediate,
+            apnsID: UUID().uuidString, uniqueID: uniqueID, token: token, topic: install.topic, pushType: .alert,
+            priority: .immediate,
             expiration: nil, collapseID: nil, payload: request.content.payload, receivedAt: now, source: .local
         )
     }
@@ -108,6 +125,8 @@ extension Phone {
     /// its device registered for the topic.
     func token(of install: AppInstall) throws(StoreError) -> DeviceToken? {
         if let token = Self.devicelessToken(install) { return token }
-        return try self.store.tokens().last { $0.deviceID == install.deviceID && $0.topic == install.topic && $0.unregisteredAt == nil }?.token
+        return try self.store.tokens().last {
+            $0.deviceID == install.deviceID && $0.topic == install.topic && $0.unregisteredAt == nil
+        }?.token
     }
 }

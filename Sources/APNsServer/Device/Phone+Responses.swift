@@ -27,7 +27,9 @@ extension Phone {
         do {
             guard let found = try self.owner(of: uniqueID) else {
                 return eventLoop.makeFailedFuture(
-                    DeviceModelError(.notOffered, field: "uniqueId", "notification \(uniqueID) was never presented on a phone (or is no longer in the journal)")
+                    DeviceModelError(
+                        .notOffered, field: "uniqueId",
+                        "notification \(uniqueID) was never presented on a phone (or is no longer in the journal)")
                 )
             }
             owner = found
@@ -36,7 +38,8 @@ extension Phone {
         }
         let now = self.clock()
         return self.change(owner.install, on: eventLoop) { (app: inout AppModel) throws(DeviceModelError) -> UserResponse in
-            let (response, after) = try UserResponse.respond(to: uniqueID, action: action, text: text, context: context, at: now, app: app)
+            let (response, after) = try UserResponse.respond(
+                to: uniqueID, action: action, text: text, context: context, at: now, app: app)
             app = after
             return response
         }.map { response, _ in

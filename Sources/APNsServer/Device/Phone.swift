@@ -51,7 +51,8 @@ public final class Phone: Sendable {
 
     init(
         store: NotificationStore, hub: DeliveryHub, journal: Journal, clock: @escaping @Sendable () -> Int64, logger: Logger,
-        activityLimits: ActivityLimits = ActivityLimits(), metrics: EmulatorMetrics? = nil, channels: BroadcastChannels, shard: Shard? = nil
+        activityLimits: ActivityLimits = ActivityLimits(), metrics: EmulatorMetrics? = nil, channels: BroadcastChannels,
+        shard: Shard? = nil
     ) {
         self.channels = channels
         self.shard = shard
@@ -166,7 +167,9 @@ public final class Phone: Sendable {
             guard let install = try self.install(of: notification.token, topic: notification.topic) else { return nil }
             return try self.present(notification, in: install)
         } catch {
-            self.logger.warning("could not present a notification", metadata: ["apns.unique_id": "\(notification.uniqueID)", "store.error": "\(error)"])
+            self.logger.warning(
+                "could not present a notification",
+                metadata: ["apns.unique_id": "\(notification.uniqueID)", "store.error": "\(error)"])
             return nil
         }
     }
@@ -181,7 +184,9 @@ public final class Phone: Sendable {
             // wake part of the app; the others are presented.
             var (presentation, after) =
                 PushWake.handles(notification.pushType)
-                ? PushWake.wake(pushType: notification.pushType, payload: notification.payload, priority: notification.priority, at: now, app: before)
+                ? PushWake.wake(
+                    pushType: notification.pushType, payload: notification.payload, priority: notification.priority, at: now,
+                    app: before)
                 : Presenter.present(payload: notification.payload, uniqueID: notification.uniqueID, at: now, to: before)
             if let request = self.ledger.takeLocalRequest(notification.uniqueID),
                 let index = after.delivered.lastIndex(where: { $0.uniqueID == notification.uniqueID })
@@ -191,7 +196,8 @@ public final class Phone: Sendable {
             apps.models[install] = after
             let change = AppChange(install: install, from: before, to: after)
             if !change.isEmpty { self.save(change) { _ in } }
-            self.ledger.record(notification.uniqueID, .init(install: install, token: notification.token, presentation: presentation))
+            self.ledger.record(
+                notification.uniqueID, .init(install: install, token: notification.token, presentation: presentation))
             return (presentation, true)
         }
         let (presentation, fresh) = decided
@@ -212,11 +218,15 @@ public final class Phone: Sendable {
             var failure: (any Error)?
             switch result {
             case .success(let outcomes):
-                if case .refused(let why) = outcomes.first { failure = ServerError(.store, subject: "app \(change.install)", why) }
+                if case .refused(let why) = outcomes.first {
+                    failure = ServerError(.store, subject: "app \(change.install)", why)
+                }
             case .failure(let error):
                 failure = error
             }
-            if let failure { logger.warning("could not save an app", metadata: ["apns.app": "\(change.install)", "store.error": "\(failure)"]) }
+            if let failure {
+                logger.warning("could not save an app", metadata: ["apns.app": "\(change.install)", "store.error": "\(failure)"])
+            }
             done(failure)
         }
     }
@@ -241,7 +251,9 @@ public final class Phone: Sendable {
     /// emulator never issued, pushed without a topic): nothing was decided.
     static let noApp: Presentation = {
         var presentation = Presentation()
-        presentation.notes = ["the emulator knows no app for this token (never registered, pushed without apns-topic), so the phone decided nothing"]
+        presentation.notes = [
+            "the emulator knows no app for this token (never registered, pushed without apns-topic), so the phone decided nothing"
+        ]
         return presentation
     }()
 

@@ -17,7 +17,8 @@ extension TLSListener {
         let logger = listener.logger
         // A provider that never finishes the handshake would hold the tuples' write open.
         return TLSListener(listener: listener, sslContext: sslContext, onBound: onBound) { channel, certificate in
-            let provider = try ProviderCertificate.binaryProvider(certificate, auth: auth, environment: environment, listener: "feedback")
+            let provider = try ProviderCertificate.binaryProvider(
+                certificate, auth: auth, environment: environment, listener: "feedback")
             let topics = provider.map { Set($0.topics) }
             try channel.pipeline.syncOperations.addHandler(FeedbackSessionHandler(relay: relay, topics: topics, logger: logger))
         }

@@ -13,7 +13,8 @@ extension TLSListener {
         onBound: @escaping @Sendable (SocketAddress) -> Void
     ) -> TLSListener {
         TLSListener(listener: listener, sslContext: sslContext, onBound: onBound) { channel, certificate in
-            let provider = try ProviderCertificate.binaryProvider(certificate, auth: context.auth, environment: context.environment, listener: "gateway")
+            let provider = try ProviderCertificate.binaryProvider(
+                certificate, auth: context.auth, environment: context.environment, listener: "gateway")
             // A certificate without a topic is status 3 (missing topic) on every notification.
             let topic = provider.map { $0.bundleID ?? "" }
             let pipeline = channel.pipeline.syncOperations

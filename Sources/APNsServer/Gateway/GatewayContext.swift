@@ -13,7 +13,10 @@ struct GatewayContext: Sendable {
     let logger: Logger
     let intake: PushIntake
 
-    init(relay: Relay, inspection: Inspection, auth: AuthMode, environment: APNsEnvironment, clock: @escaping @Sendable () -> Int64, logger: Logger) {
+    init(
+        relay: Relay, inspection: Inspection, auth: AuthMode, environment: APNsEnvironment,
+        clock: @escaping @Sendable () -> Int64, logger: Logger
+    ) {
         self.relay = relay
         self.inspection = inspection
         self.auth = auth

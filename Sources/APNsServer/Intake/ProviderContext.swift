@@ -23,8 +23,10 @@ struct ProviderContext: Sendable {
     private(set) var intake: PushIntake
 
     init(
-        relay: Relay, auth: AuthMode, authRules: ProviderAuthStateMachine.Rules, verifier: ProviderTokenVerifier, inspection: Inspection,
-        environment: APNsEnvironment, shutdownGrace: TimeAmount, clock: @escaping @Sendable () -> Int64, realClock: @escaping @Sendable () -> Int64,
+        relay: Relay, auth: AuthMode, authRules: ProviderAuthStateMachine.Rules, verifier: ProviderTokenVerifier,
+        inspection: Inspection,
+        environment: APNsEnvironment, shutdownGrace: TimeAmount, clock: @escaping @Sendable () -> Int64,
+        realClock: @escaping @Sendable () -> Int64,
         logger: Logger, channelsOnly: Bool = false
     ) {
         self.relay = relay
@@ -37,7 +39,9 @@ struct ProviderContext: Sendable {
         self.clock = clock
         self.realClock = realClock
         self.logger = logger
-        self.intake = PushIntake(relay: relay, inspection: inspection, environment: environment, clock: clock, logger: logger, channelsOnly: channelsOnly)
+        self.intake = PushIntake(
+            relay: relay, inspection: inspection, environment: environment, clock: clock, logger: logger,
+            channelsOnly: channelsOnly)
     }
 
     /// A channels listener: only the channel management routes are served.

@@ -6,7 +6,9 @@ import NIOCore
 /// The channel management and broadcast routes in the intake: ``ChannelRequests`` decides
 /// (and the broadcast publisher fans out), the door writes the answer.
 extension PushIntake {
-    func manageChannels(_ call: Call, credential: ProviderCredential?, on eventLoop: any EventLoop, answer: @escaping (IntakeOutcome) -> Void) {
+    func manageChannels(
+        _ call: Call, credential: ProviderCredential?, on eventLoop: any EventLoop, answer: @escaping (IntakeOutcome) -> Void
+    ) {
         let requests = ChannelRequests(relay: self.relay, inspection: self.inspection, environment: self.environment)
         let (request, ids) = (call.request, call.ids)
         requests.answer(request, credential: credential, receivedAt: self.clock(), makeID: { ids.makeID() }, on: eventLoop)
@@ -26,7 +28,8 @@ extension PushIntake {
     func channelRefusal(_ call: Call, _ rejection: Rejection) -> ChannelAnswer {
         let request = call.request
         var record = BroadcastRecord(
-            id: call.ids.makeID(), request: request, operation: nil, bundleID: nil, receivedAt: self.clock(), httpStatus: rejection.reason.status)
+            id: call.ids.makeID(), request: request, operation: nil, bundleID: nil, receivedAt: self.clock(),
+            httpStatus: rejection.reason.status)
         if let path = request.path, case .success(let route) = BroadcastRoute.parse(path) {
             record.bundleID = route.bundleID
             record.operation = ChannelRequests.operation(route.kind, method: request.method ?? "")
@@ -36,6 +39,7 @@ extension PushIntake {
         let requestID = request.requestID.flatMap { APNsID.isCanonical($0) ? $0 : nil } ?? call.ids.makeID()
         record.requestID = requestID
         self.inspection.journal.broadcast(record, fault: call.fault)
-        return ChannelRequests.refusal(Rejection(reason: rejection.reason, apnsID: requestID, detail: rejection.detail), record: record)
+        return ChannelRequests.refusal(
+            Rejection(reason: rejection.reason, apnsID: requestID, detail: rejection.detail), record: record)
     }
 }

@@ -42,13 +42,16 @@ struct PushIntake: Sendable {
     /// Takes a complete request whose sender the door has decided (`nil`: any provider is
     /// accepted) and calls `answer` once with its outcome, on `eventLoop`.
     func take(
-        _ call: Call, authentication: ProviderAuthStateMachine.Decision?, on eventLoop: any EventLoop, answer: @escaping (IntakeOutcome) -> Void
+        _ call: Call, authentication: ProviderAuthStateMachine.Decision?, on eventLoop: any EventLoop,
+        answer: @escaping (IntakeOutcome) -> Void
     ) {
         var call = call
         var credential: ProviderCredential?
         switch authentication {
         case .refuse(let reason)?:
-            self.logger.info("refused a provider: \(reason.wire): \(reason.explanation)", metadata: ["apns.topic": "\(call.request.topic ?? "-")"])
+            self.logger.info(
+                "refused a provider: \(reason.wire): \(reason.explanation)",
+                metadata: ["apns.topic": "\(call.request.topic ?? "-")"])
             return answer(self.refuse(call, Rejection(reason: reason, apnsID: call.answerID())))
         case .allow(let allowed, _)?:
             credential = allowed
@@ -63,7 +66,9 @@ struct PushIntake: Sendable {
         switch rule.action {
         case .respond(let wire, let status, _):
             let reason = Reason.injected(wire: wire ?? "", status: status)
-            answer(self.refuse(call, Rejection(reason: reason, apnsID: call.answerID(), detail: "injected by fault rule \(rule.id)")))
+            answer(
+                self.refuse(call, Rejection(reason: reason, apnsID: call.answerID(), detail: "injected by fault rule \(rule.id)"))
+            )
         case .delay(let delay):
             eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(delay)) {
                 self.process(call, credential: credential, on: eventLoop, answer: answer)
@@ -78,9 +83,13 @@ struct PushIntake: Sendable {
     }
 
     /// Validates and stores the request (after a delay, when a fault rule asked for one).
-    private func process(_ call: Call, credential: ProviderCredential?, on eventLoop: any EventLoop, answer: @escaping (IntakeOutcome) -> Void) {
+    private func process(
+        _ call: Call, credential: ProviderCredential?, on eventLoop: any EventLoop, answer: @escaping (IntakeOutcome) -> Void
+    ) {
         let request = call.request
-        if BroadcastRoute.claims(request.path) { return self.manageChannels(call, credential: credential, on: eventLoop, answer: answer) }
+        if BroadcastRoute.claims(request.path) {
+            return self.manageChannels(call, credential: credential, on: eventLoop, answer: answer)
+        }
         if self.channelsOnly {
             let reason = Reason.badPath.explained("the channels port serves /1/apps/<bundle id>/channels and /all-channels only")
             return answer(self.refuse(call, Rejection(reason: reason, apnsID: call.answerID())))
@@ -90,9 +99,13 @@ struct PushIntake: Sendable {
         var notification: Notification
         let aps: APSFacts?
         // One pass over the payload checks it and reads what the lint needs.
-        switch PushValidator().validateReading(request, nowMillis: now, source: .http2, generateID: { ids.makeID(nowMillis: now) }) {
+        switch PushValidator().validateReading(
+            request, nowMillis: now, source: .http2, generateID: { ids.makeID(nowMillis: now) })
+        {
         case .failure(let rejection):
-            self.logger.debug("rejected push", metadata: ["apns.reason": "\(rejection.reason.wire)", "apns.detail": "\(rejection.detail ?? "")"])
+            self.logger.debug(
+                "rejected push",
+                metadata: ["apns.reason": "\(rejection.reason.wire)", "apns.detail": "\(rejection.detail ?? "")"])
             return answer(self.refuse(call, rejection))
         case .success(let valid):
             (notification, aps) = valid
@@ -110,19 +123,28 @@ struct PushIntake: Sendable {
     }
 
     /// Hands a valid notification to the relay and answers once it is durable.
-    private func store(_ notification: Notification, aps: APSFacts?, _ call: Call, on eventLoop: any EventLoop, answer: @escaping (IntakeOutcome) -> Void) {
+    private func store(
+        _ notification: Notification, aps: APSFacts?, _ call: Call, on eventLoop: any EventLoop,
+        answer: @escaping (IntakeOutcome) -> Void
+    ) {
         self.relay.accept(notification, on: eventLoop) { result in
             switch result {
             case .success(let outcome):
                 if let refusal = Relay.refusal(for: outcome) {
-                    return answer(self.refuse(call, Rejection(reason: refusal.reason, apnsID: notification.apnsID), timestamp: refusal.timestamp))
+                    return answer(
+                        self.refuse(
+                            call, Rejection(reason: refusal.reason, apnsID: notification.apnsID), timestamp: refusal.timestamp))
                 }
                 let metrics = self.inspection.metrics
-                metrics.accepted(.http2, after: .nanoseconds(Int64(NIODeadline.now().uptimeNanoseconds - call.started.uptimeNanoseconds)))
+                metrics.accepted(
+                    .http2, after: .nanoseconds(Int64(NIODeadline.now().uptimeNanoseconds - call.started.uptimeNanoseconds)))
                 if let fault = call.fault { self.inspection.delayed(uniqueID: notification.uniqueID, by: fault) }
                 let warnings = PushLint.warnings(for: notification, aps: aps)
                 metrics.warned(warnings)
-                answer(.accepted(apnsID: notification.apnsID, uniqueID: self.environment == .development ? notification.uniqueID : nil, warnings: warnings))
+                answer(
+                    .accepted(
+                        apnsID: notification.apnsID, uniqueID: self.environment == .development ? notification.uniqueID : nil,
+                        warnings: warnings))
             case .failure(let error):
                 self.logger.info("could not store a push", metadata: ["store.error": "\(error)"])
                 answer(self.refuse(call, Rejection(reason: Relay.reason(for: error), apnsID: notification.apnsID)))
@@ -144,7 +166,8 @@ struct PushIntake: Sendable {
         let request = call.request
         if BroadcastRoute.claims(request.path) { return .channel(self.channelRefusal(call, rejection)) }
         var rejected = RejectedPush(
-            request, id: call.ids.makeID(), apnsID: rejection.apnsID, reason: rejection.reason.wire, httpStatus: rejection.reason.status, receivedAt: call.receivedAt
+            request, id: call.ids.makeID(), apnsID: rejection.apnsID, reason: rejection.reason.wire,
+            httpStatus: rejection.reason.status, receivedAt: call.receivedAt
         )
         let detail = rejection.detail ?? rejection.reason.explanation
         rejected.detail = detail.isEmpty ? nil : detail
@@ -156,11 +179,14 @@ struct PushIntake: Sendable {
     private func journalUnanswered(_ call: Call, reason: String? = nil) {
         let request = call.request
         if BroadcastRoute.claims(request.path) {
-            var record = BroadcastRecord(id: call.ids.makeID(), request: request, operation: nil, bundleID: nil, receivedAt: call.receivedAt, httpStatus: 0)
+            var record = BroadcastRecord(
+                id: call.ids.makeID(), request: request, operation: nil, bundleID: nil, receivedAt: call.receivedAt, httpStatus: 0
+            )
             record.reason = reason
             return self.inspection.journal.broadcast(record, fault: call.fault)
         }
-        let rejected = RejectedPush(request, id: call.ids.makeID(), apnsID: request.apnsID, reason: reason, httpStatus: nil, receivedAt: call.receivedAt)
+        let rejected = RejectedPush(
+            request, id: call.ids.makeID(), apnsID: request.apnsID, reason: reason, httpStatus: nil, receivedAt: call.receivedAt)
         self.inspection.rejected(rejected, fault: call.fault)
     }
 
@@ -169,7 +195,8 @@ struct PushIntake: Sendable {
     static func faultRequest(_ request: PushRequest, credential: ProviderCredential?) -> FaultRequest {
         guard BroadcastRoute.claims(request.path) else {
             return FaultRequest(
-                interface: .http2, token: { RejectedPush.token(fromPath: request.path) }, topic: request.topic ?? credential?.defaultTopic, pushType: request.pushType)
+                interface: .http2, token: { RejectedPush.token(fromPath: request.path) },
+                topic: request.topic ?? credential?.defaultTopic, pushType: request.pushType)
         }
         let bundle = (try? BroadcastRoute.parse(request.path ?? "").get())?.bundleID
         var fault = FaultRequest(interface: .broadcast, token: { "" }, topic: bundle, pushType: request.pushType)

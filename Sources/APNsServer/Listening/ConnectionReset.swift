@@ -1,10 +1,11 @@
+import NIOCore
+import NIOSSL
+
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
 import Glibc
 #endif
-import NIOCore
-import NIOSSL
 
 /// Ends a provider's TCP connection at once, the way a crashed or overloaded server would.
 enum ConnectionReset {

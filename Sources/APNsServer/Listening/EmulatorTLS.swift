@@ -30,7 +30,9 @@ struct EmulatorTLS: Sendable {
         try Self.ensureCertificates(configuration, logger: logger)
         let strict = configuration.auth == .strict
         let roots = try Self.providerTrustRoots(configuration)
-        let chain = try NIOSSLCertificate.fromPEMFile(configuration.certificatePath).map { NIOSSLCertificateSource.certificate($0) }
+        let chain = try NIOSSLCertificate.fromPEMFile(configuration.certificatePath).map {
+            NIOSSLCertificateSource.certificate($0)
+        }
         let key = try NIOSSLPrivateKey(file: configuration.privateKeyPath, format: .pem)
         func context(_ protocols: [String], _ clientCertificates: ClientCertificates) throws -> NIOSSLContext {
             try Self.serverContext(chain: chain, key: key, protocols: protocols, clientCertificates: clientCertificates)

@@ -52,7 +52,10 @@ final class HandshakeGate: ChannelInboundHandler, RemovableChannelHandler {
     static func cause(of error: any Error) -> String {
         let text = "\(error)"
         let causes: [(String, String)] = [
-            ("CERTIFICATE_VERIFY_FAILED", "the client certificate did not verify (not signed by a trusted CA, expired, or not for client authentication)"),
+            (
+                "CERTIFICATE_VERIFY_FAILED",
+                "the client certificate did not verify (not signed by a trusted CA, expired, or not for client authentication)"
+            ),
             ("certificate has expired", "the client certificate has expired"),
             ("PEER_DID_NOT_RETURN_A_CERTIFICATE", "the client presented no certificate, and this listener requires one"),
             ("WRONG_VERSION_NUMBER", "the client does not speak TLS (plain HTTP, or another protocol)"),
@@ -62,8 +65,14 @@ final class HandshakeGate: ChannelInboundHandler, RemovableChannelHandler {
             ("TLSV1_ALERT_UNKNOWN_CA", "the client does not trust the emulator's certificate (give it certs/ca.pem)"),
             ("SSLV3_ALERT_BAD_CERTIFICATE", "the client rejected the emulator's certificate (give it certs/ca.pem)"),
             // What a TLS 1.3 client that gives up on the server's certificate leaves behind.
-            ("DECRYPTION_FAILED_OR_BAD_RECORD_MAC", "the client broke the handshake off, most often because it does not trust the emulator's certificate (give it certs/ca.pem)"),
-            ("uncleanShutdown", "the client closed the connection during the handshake, most often because it does not trust the emulator's certificate (give it certs/ca.pem)"),
+            (
+                "DECRYPTION_FAILED_OR_BAD_RECORD_MAC",
+                "the client broke the handshake off, most often because it does not trust the emulator's certificate (give it certs/ca.pem)"
+            ),
+            (
+                "uncleanShutdown",
+                "the client closed the connection during the handshake, most often because it does not trust the emulator's certificate (give it certs/ca.pem)"
+            ),
         ]
         return causes.first { text.contains($0.0) }?.1 ?? text
     }
@@ -95,7 +104,7 @@ final class HandshakeGate: ChannelInboundHandler, RemovableChannelHandler {
     /// The certificate the provider presented, if the listener asked for one and it verified.
     private static func peerCertificate(of context: ChannelHandlerContext) -> ProviderCertificate? {
         guard let tls = try? context.pipeline.syncOperations.handler(type: NIOSSLServerHandler.self),
-              let certificate = tls.peerCertificate, let der = try? certificate.toDERBytes()
+            let certificate = tls.peerCertificate, let der = try? certificate.toDERBytes()
         else { return nil }
         return ProviderCertificate(derEncoded: der)
     }

@@ -44,7 +44,8 @@ final class ReadinessGate: Sendable {
     private func update(_ change: (inout State) -> Void) {
         let (waiters, result) = self.state.withLock { state -> ([Waiter], Result<ListeningAddresses, any Error>?) in
             change(&state)
-            let result: Result<ListeningAddresses, any Error>? = state.ready.map { .success($0) } ?? state.failure.map { .failure($0) }
+            let result: Result<ListeningAddresses, any Error>? =
+                state.ready.map { .success($0) } ?? state.failure.map { .failure($0) }
             guard result != nil else { return ([], nil) }
             defer { state.waiters = [] }
             return (state.waiters, result)

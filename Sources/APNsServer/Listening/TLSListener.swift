@@ -21,9 +21,12 @@ struct TLSListener: Service {
             initializeChild: { channel in
                 channel.eventLoop.makeCompletedFuture {
                     // Below TLS, so that the clock counts bytes on the wire: a slow handshake is not silence.
-                    if let idleTimeout { try channel.pipeline.syncOperations.addHandler(IdleStateHandler(readTimeout: idleTimeout)) }
+                    if let idleTimeout {
+                        try channel.pipeline.syncOperations.addHandler(IdleStateHandler(readTimeout: idleTimeout))
+                    }
                     try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: sslContext))
-                    try channel.pipeline.syncOperations.addHandler(HandshakeGate(logger: logger, timeout: handshakeTimeout, configure: configure))
+                    try channel.pipeline.syncOperations.addHandler(
+                        HandshakeGate(logger: logger, timeout: handshakeTimeout, configure: configure))
                 }
             },
             onBound: self.onBound

@@ -39,7 +39,8 @@ enum HTTP2ProviderListener {
         // Only the stream limit changes; the rest of the SETTINGS stand as first sent.
         let unlocked = Self.settings.filter { $0.id == streamLimit }
         connectionState.unlockStreams = { loopBoundHandler.value.announce(unlocked) }
-        let streams = ProviderStreamsHandler(context: context, connection: connectionState, sink: connectionHandler, eventLoop: channel.eventLoop)
+        let streams = ProviderStreamsHandler(
+            context: context, connection: connectionState, sink: connectionHandler, eventLoop: channel.eventLoop)
         connectionHandler.streams = streams
         try pipeline.addHandler(connectionHandler)
         try pipeline.addHandler(streams)

@@ -17,7 +17,8 @@ struct NGHTTP2FieldLayout {
         let flags = indexable ? NGHTTP2_NV_FLAG_NONE : NGHTTP2_NV_FLAG_NO_INDEX
         (self.fields + self.count).initialize(
             to: nghttp2_nv(
-                name: base + nameStart, value: base + valueStart, namelen: valueStart - nameStart, valuelen: self.offset - valueStart,
+                name: base + nameStart, value: base + valueStart, namelen: valueStart - nameStart,
+                valuelen: self.offset - valueStart,
                 flags: UInt8(flags.rawValue)
             )
         )

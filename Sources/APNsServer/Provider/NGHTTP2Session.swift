@@ -57,7 +57,9 @@ final class NGHTTP2Session {
             guard let frame, let session = NGHTTP2Session.from(user) else { return 0 }
             let header = frame.pointee.hd
             let answer = header.type == UInt8(NGHTTP2_HEADERS.rawValue) || header.type == UInt8(NGHTTP2_DATA.rawValue)
-            if answer, header.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0 { session.delegate?.answerSent(header.stream_id) }
+            if answer, header.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0 {
+                session.delegate?.answerSent(header.stream_id)
+            }
             return 0
         }
         nghttp2_session_callbacks_set_on_stream_close_callback(callbacks) { _, stream, _, user in
@@ -104,7 +106,8 @@ final class NGHTTP2Session {
         case UInt8(NGHTTP2_HEADERS.rawValue):
             guard let block = self.block, block.stream == header.stream_id else { return }
             self.block = nil
-            self.delegate?.received(ProviderRequestPart(stream: id, .headers(block.reader.request, listSize: block.size, endStream: endStream)))
+            self.delegate?.received(
+                ProviderRequestPart(stream: id, .headers(block.reader.request, listSize: block.size, endStream: endStream)))
         case UInt8(NGHTTP2_DATA.rawValue) where endStream:
             self.delegate?.received(ProviderRequestPart(stream: id, .body(ByteBuffer(), endStream: true)))
         default:
@@ -153,7 +156,9 @@ final class NGHTTP2Session {
     /// given, and the lint's warnings, laid out straight from the values (no field list built).
     func submitAccepted(stream id: Int32, apnsID: String, uniqueID: String?, warnings: [PushWarning]) -> Bool {
         guard warnings.isEmpty else {
-            return self.submitResponse(stream: id, fields: HTTP2PushResponseEncoder.success(apnsID: apnsID, uniqueID: uniqueID, warnings: warnings), body: nil)
+            return self.submitResponse(
+                stream: id, fields: HTTP2PushResponseEncoder.success(apnsID: apnsID, uniqueID: uniqueID, warnings: warnings),
+                body: nil)
         }
         let byteCount = 10 + apnsID.utf8.count + (uniqueID.map { 14 + $0.utf8.count } ?? 0) + 7
         return self.submit(stream: id, fieldCount: uniqueID == nil ? 2 : 3, byteCount: byteCount, body: nil) { layout in
@@ -165,7 +170,9 @@ final class NGHTTP2Session {
     }
 
     /// Lays the fields out on the stack (nghttp2 copies them while submitting) and submits them.
-    private func submit(stream id: Int32, fieldCount: Int, byteCount: Int, body: ByteBuffer?, _ lay: (inout NGHTTP2FieldLayout) -> Void) -> Bool {
+    private func submit(
+        stream id: Int32, fieldCount: Int, byteCount: Int, body: ByteBuffer?, _ lay: (inout NGHTTP2FieldLayout) -> Void
+    ) -> Bool {
         guard let session = self.session else { return false }
         if let body { self.bodies[id] = body }
         let submitted = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(byteCount, 1)) { bytes -> Int32 in
@@ -184,13 +191,17 @@ final class NGHTTP2Session {
 
     /// nghttp2 asks for the next bytes of an answer's body.
     private static let readBody: nghttp2_data_source_read_callback = { _, stream, buffer, length, flags, _, user in
-        guard let buffer, let flags, let session = NGHTTP2Session.from(user) else { return Int(NGHTTP2_ERR_CALLBACK_FAILURE.rawValue) }
+        guard let buffer, let flags, let session = NGHTTP2Session.from(user) else {
+            return Int(NGHTTP2_ERR_CALLBACK_FAILURE.rawValue)
+        }
         guard var body = session.bodies[stream] else {
             flags.pointee |= NGHTTP2_DATA_FLAG_EOF.rawValue
             return 0
         }
         let count = min(length, body.readableBytes)
-        body.withUnsafeReadableBytes { UnsafeMutableRawPointer(buffer).copyMemory(from: $0.baseAddress ?? UnsafeRawPointer(buffer), byteCount: count) }
+        body.withUnsafeReadableBytes {
+            UnsafeMutableRawPointer(buffer).copyMemory(from: $0.baseAddress ?? UnsafeRawPointer(buffer), byteCount: count)
+        }
         body.moveReaderIndex(forwardBy: count)
         if body.readableBytes == 0 {
             flags.pointee |= NGHTTP2_DATA_FLAG_EOF.rawValue

@@ -25,7 +25,9 @@ final class ProviderConnectionState {
 
     /// Runs the connection's authentication for one request, in place; `nil` when any provider
     /// is accepted. The first request that authenticates lifts the one-stream limit.
-    func authenticate(_ authorization: String?, nowMillis: Int64, verifier: ProviderTokenVerifier) -> ProviderAuthStateMachine.Decision? {
+    func authenticate(
+        _ authorization: String?, nowMillis: Int64, verifier: ProviderTokenVerifier
+    ) -> ProviderAuthStateMachine.Decision? {
         let decision = self.auth?.authenticate(authorization: authorization, nowSeconds: nowMillis / 1000, verifier: verifier)
         if case .allow(_, unlocksStreams: true)? = decision { self.unlockStreams() }
         return decision

@@ -31,7 +31,8 @@ final class ProviderStream {
                 self.request = request
             }
             if listSize > HTTP2ProviderListener.headerListSize {
-                let detail = "the header list is \(listSize) bytes; SETTINGS_MAX_HEADER_LIST_SIZE is \(HTTP2ProviderListener.headerListSize)"
+                let detail =
+                    "the header list is \(listSize) bytes; SETTINGS_MAX_HEADER_LIST_SIZE is \(HTTP2ProviderListener.headerListSize)"
                 self.refuse(Reason(wire: "RequestHeaderFieldsTooLarge", status: 431), detail: detail, endStream: endStream)
             } else if let declared = self.request?.contentLength, declared > PushValidator.largestPayload {
                 self.refuseOversized(declared)
@@ -61,7 +62,8 @@ final class ProviderStream {
         self.answered = true
         let intake = self.context.intake
         let call = intake.call(request, ids: self.connection)
-        let decision = self.connection.authenticate(request.authorization, nowMillis: self.context.realClock(), verifier: self.context.verifier)
+        let decision = self.connection.authenticate(
+            request.authorization, nowMillis: self.context.realClock(), verifier: self.context.verifier)
         intake.take(call, authentication: decision, on: self.output.eventLoop) { outcome in
             self.answer(outcome)
         }
@@ -114,11 +116,13 @@ final class ProviderStream {
     /// A channel management or broadcast answer: its fields, and its body if it has one.
     static func answer(_ answer: ChannelAnswer, allocator: ByteBufferAllocator) -> StreamAnswer {
         if let reason = answer.reason {
-            let failure = HTTP2PushResponseEncoder.channelFailure(Rejection(reason: reason, apnsID: answer.requestID, detail: answer.detail), allocator: allocator)
+            let failure = HTTP2PushResponseEncoder.channelFailure(
+                Rejection(reason: reason, apnsID: answer.requestID, detail: answer.detail), allocator: allocator)
             return .response(failure.headers, body: failure.body)
         }
         let fields = HTTP2PushResponseEncoder.channelSuccess(
-            status: answer.status, requestID: answer.requestID, channelID: answer.channelID, uniqueID: answer.uniqueID, hasBody: answer.body != nil, warnings: answer.warnings)
+            status: answer.status, requestID: answer.requestID, channelID: answer.channelID, uniqueID: answer.uniqueID,
+            hasBody: answer.body != nil, warnings: answer.warnings)
         return .response(fields, body: answer.body.map { allocator.buffer(bytes: $0) })
     }
 }

@@ -15,7 +15,8 @@ public final class DeviceSubscriber: Sendable {
     private let powerChanged: @Sendable (DevicePower) -> Void
 
     init(
-        eventLoop: any EventLoop, handOver: @escaping @Sendable (Notification) -> Void, tell: @escaping @Sendable (DeviceServerMessage) -> Void,
+        eventLoop: any EventLoop, handOver: @escaping @Sendable (Notification) -> Void,
+        tell: @escaping @Sendable (DeviceServerMessage) -> Void,
         powerChanged: @escaping @Sendable (DevicePower) -> Void
     ) {
         self.eventLoop = eventLoop

@@ -34,7 +34,9 @@ extension Relay {
         let accepted = notifications.map { notification in
             self.accept(notification, on: eventLoop).map { outcome in
                 if case .refused(let why) = outcome {
-                    logger.warning("a local notification could not be stored", metadata: ["apns.unique_id": "\(notification.uniqueID)", "store.error": "\(why)"])
+                    logger.warning(
+                        "a local notification could not be stored",
+                        metadata: ["apns.unique_id": "\(notification.uniqueID)", "store.error": "\(why)"])
                 }
             }
         }

@@ -7,7 +7,9 @@ import NIOCore
 /// the feedback service and the admin API.
 extension Relay {
     /// Issues `token` for an app on a device; `.registered`, or `.tokenTaken` when it is in use.
-    func register(token: DeviceToken, topic: String, deviceID: String?, on eventLoop: any EventLoop) -> EventLoopFuture<StoreOutcome> {
+    func register(
+        token: DeviceToken, topic: String, deviceID: String?, on eventLoop: any EventLoop
+    ) -> EventLoopFuture<StoreOutcome> {
         self.submit(.register(token: token, topic: topic, deviceID: deviceID), on: eventLoop)
     }
 

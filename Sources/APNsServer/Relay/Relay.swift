@@ -28,7 +28,8 @@ public final class Relay: Sendable {
     /// - Parameter group: the event loops the listeners run on; each gets its own batcher.
     public init(
         store: NotificationStore, hub: DeliveryHub, group: any EventLoopGroup, journal: Journal, logger: Logger,
-        activityLimits: ActivityLimits = ActivityLimits(), metrics: EmulatorMetrics? = nil, shard: Shard? = nil, cluster: Cluster? = nil
+        activityLimits: ActivityLimits = ActivityLimits(), metrics: EmulatorMetrics? = nil, shard: Shard? = nil,
+        cluster: Cluster? = nil
     ) {
         self.cluster = cluster
         self.store = store
@@ -36,7 +37,8 @@ public final class Relay: Sendable {
         let clock = store.configuration.clock
         self.channels = BroadcastChannels(store: store, clock: clock, logger: logger, shard: shard)
         self.phone = Phone(
-            store: store, hub: hub, journal: journal, clock: clock, logger: logger, activityLimits: activityLimits, metrics: metrics, channels: self.channels, shard: shard)
+            store: store, hub: hub, journal: journal, clock: clock, logger: logger, activityLimits: activityLimits,
+            metrics: metrics, channels: self.channels, shard: shard)
         var batchers: [ObjectIdentifier: StoreBatcher] = [:]
         for loop in group.makeIterator() {
             batchers[ObjectIdentifier(loop)] = StoreBatcher(eventLoop: loop, store: store)
@@ -55,18 +57,23 @@ public final class Relay: Sendable {
     /// ``accept(_:on:)`` with a completion in place of a future, called on `eventLoop` (the
     /// intake's path: a future and its maps cost allocations for every notification). Call on
     /// `eventLoop`.
-    func accept(_ notification: Notification, on eventLoop: any EventLoop, completion: @escaping (Result<StoreOutcome, any Error>) -> Void) {
+    func accept(
+        _ notification: Notification, on eventLoop: any EventLoop, completion: @escaping (Result<StoreOutcome, any Error>) -> Void
+    ) {
         // Whether the device is connected is decided at acceptance: it matters for expiration 0.
         // A Live Activity token is always reachable: the phone itself takes its pushes.
         let activity = notification.pushType == .liveactivity && self.phone.holdsActivityToken(notification.token)
         let online = activity || self.hub.isConnected(notification.token)
         guard let batcher = self.batchers[ObjectIdentifier(eventLoop)] else {
             // Every listener runs on the emulator's own group; anything else is a wiring mistake.
-            return completion(.failure(ServerError(.store, subject: "relay", "submitted from an event loop outside the emulator's group")))
+            return completion(
+                .failure(ServerError(.store, subject: "relay", "submitted from an event loop outside the emulator's group")))
         }
         let (hub, phone) = (self.hub, self.phone)
         batcher.enqueue(online ? .acceptForConnectedDevice(notification) : .accept(notification)) { result in
-            guard case .success(let outcome) = result, outcome.isTaken, !hub.deliver(notification) else { return completion(result) }
+            guard case .success(let outcome) = result, outcome.isTaken, !hub.deliver(notification) else {
+                return completion(result)
+            }
             // A token no device holds has no hand-over to wait for: the phone decides now. A Live
             // Activity token's pushes go to ActivityKit, not to the app, and the answer waits until
             // the phone's change is durable, so that every admin read after the 200 shows the push's
@@ -82,7 +89,8 @@ public final class Relay: Sendable {
     func submit(_ operation: StoreOperation, on eventLoop: any EventLoop) -> EventLoopFuture<StoreOutcome> {
         guard let batcher = self.batchers[ObjectIdentifier(eventLoop)] else {
             // Every listener runs on the emulator's own group; anything else is a wiring mistake.
-            return eventLoop.makeFailedFuture(ServerError(.store, subject: "relay", "submitted from an event loop outside the emulator's group"))
+            return eventLoop.makeFailedFuture(
+                ServerError(.store, subject: "relay", "submitted from an event loop outside the emulator's group"))
         }
         return batcher.enqueue(operation)
     }

@@ -27,7 +27,9 @@ extension Emulator {
         for request in requests {
             // The routes run on an event loop, as they do for a connection.
             let loop = self.group.next()
-            let reply = try await loop.flatSubmit { router.respond(method: request.method, uri: request.path, body: request.body, on: loop) }.get()
+            let reply = try await loop.flatSubmit {
+                router.respond(method: request.method, uri: request.path, body: request.body, on: loop)
+            }.get()
             guard case .response(let response) = reply else { continue }
             guard response.status < 400 || response.status == request.alsoFine else {
                 throw ServerError(.badConfiguration, subject: request.origin, String(decoding: response.body, as: UTF8.self))

@@ -83,7 +83,9 @@ public final class Emulator: Sendable {
         self.serviceGroup = ServiceGroup(
             configuration: ServiceGroupConfiguration(
                 services: services.map {
-                    .init(service: $0, successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup)
+                    .init(
+                        service: $0, successTerminationBehavior: .gracefullyShutdownGroup,
+                        failureTerminationBehavior: .gracefullyShutdownGroup)
                 },
                 gracefulShutdownSignals: signals,
                 logger: logger
@@ -92,7 +94,9 @@ public final class Emulator: Sendable {
     }
 
     /// Opens the store with the inspection as its observer, and loads what it holds into the journal.
-    private static func openStore(_ configuration: EmulatorConfiguration, clock: EmulatorClock, inspection: Inspection, logger: Logger) throws -> NotificationStore {
+    private static func openStore(
+        _ configuration: EmulatorConfiguration, clock: EmulatorClock, inspection: Inspection, logger: Logger
+    ) throws -> NotificationStore {
         var storeConfiguration = configuration.storeConfiguration
         storeConfiguration.clock = { clock.nowMillis }
         let store = try NotificationStore(configuration: storeConfiguration, logger: logger) { commit in

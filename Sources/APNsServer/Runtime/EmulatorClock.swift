@@ -45,7 +45,9 @@ public final class EmulatorClock: Sendable {
             let current = self.offset.load(ordering: .acquiring)
             let (wanted, overflow) = current.addingReportingOverflow(max(0, millis))
             guard !overflow, wanted <= Self.latestMillis - self.real() else { return .tooLate }
-            if self.offset.compareExchange(expected: current, desired: wanted, ordering: .acquiringAndReleasing).exchanged { return .moved }
+            if self.offset.compareExchange(expected: current, desired: wanted, ordering: .acquiringAndReleasing).exchanged {
+                return .moved
+            }
         }
     }
 
@@ -56,7 +58,9 @@ public final class EmulatorClock: Sendable {
             let current = self.offset.load(ordering: .acquiring)
             let wanted = millis - self.real()
             guard wanted >= current else { return .past }
-            if self.offset.compareExchange(expected: current, desired: wanted, ordering: .acquiringAndReleasing).exchanged { return .moved }
+            if self.offset.compareExchange(expected: current, desired: wanted, ordering: .acquiringAndReleasing).exchanged {
+                return .moved
+            }
         }
     }
 

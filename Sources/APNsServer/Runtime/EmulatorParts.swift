@@ -120,7 +120,8 @@ struct EmulatorParts {
         AdminListener(
             listener: self.listener("admin", port: self.configuration.adminPort),
             router: AdminRouter(
-                relay: self.relay, inspection: self.inspection, readiness: self.readiness, clock: self.clock, caPath: self.configuration.developmentCAPath,
+                relay: self.relay, inspection: self.inspection, readiness: self.readiness, clock: self.clock,
+                caPath: self.configuration.developmentCAPath,
                 provider: self.providerContext()),
             onBound: self.bound(.admin, "admin API", scheme: "http")
         )

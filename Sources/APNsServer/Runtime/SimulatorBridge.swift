@@ -22,7 +22,9 @@ final class SimulatorBridge: Sendable {
         let forward = Self.forward
         self.subscription = journal.subscribe { event in
             // Quick here: the journal tells subscribers under its lock, on the writer thread.
-            guard event.kind == "accepted", let entry = event.entry, case .accepted(let notification) = entry.push, notification.source != .local else { return }
+            guard event.kind == "accepted", let entry = event.entry, case .accepted(let notification) = entry.push,
+                notification.source != .local
+            else { return }
             queue.async { forward(notification, entry, device, journal, logger) }
         }
     }
@@ -31,7 +33,8 @@ final class SimulatorBridge: Sendable {
         self.journal.unsubscribe(self.subscription)
     }
 
-    private static let forward: @Sendable (APNsCore.Notification, JournalEntry, String, Journal, Logger) -> Void = { notification, entry, device, journal, logger in
+    private static let forward: @Sendable (APNsCore.Notification, JournalEntry, String, Journal, Logger) -> Void = {
+        notification, entry, device, journal, logger in
         let outcome = SimulatorBridge.run(notification, entry, device: device)
         journal.forwarded(uniqueID: notification.uniqueID, outcome)
         let metadata: Logger.Metadata = ["apns.unique_id": "\(notification.uniqueID)", "simulator.device": "\(device)"]
@@ -44,12 +47,14 @@ final class SimulatorBridge: Sendable {
 
     private static func run(_ notification: APNsCore.Notification, _ entry: JournalEntry, device: String) -> SimulatorForward {
         guard let bundle = notification.topic else {
-            return SimulatorForward(device: device, status: "failed", exitCode: nil, message: "no apns-topic: simctl needs the app's bundle id")
+            return SimulatorForward(
+                device: device, status: "failed", exitCode: nil, message: "no apns-topic: simctl needs the app's bundle id")
         }
         guard let file = SimulatorPushFile.file(for: entry) else {
             return SimulatorForward(device: device, status: "failed", exitCode: nil, message: "the payload is not a JSON object")
         }
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("apns-emulator-\(notification.uniqueID).apns").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("apns-emulator-\(notification.uniqueID).apns")
+            .path
         defer { try? FileManager.default.removeItem(atPath: path) }
         do {
             try Data(file).write(to: URL(fileURLWithPath: path))
@@ -67,7 +72,8 @@ final class SimulatorBridge: Sendable {
         } catch {
             return SimulatorForward(device: device, status: "failed", exitCode: nil, message: "could not run xcrun: \(error)")
         }
-        let said = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let said = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(
+            in: .whitespacesAndNewlines)
         process.waitUntilExit()
         let code = process.terminationStatus
         return SimulatorForward(device: device, status: code == 0 ? "forwarded" : "failed", exitCode: code, message: said)

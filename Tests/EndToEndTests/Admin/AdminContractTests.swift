@@ -19,17 +19,21 @@ struct AdminContractTests {
         // on an emulator without faults.
         for scope in [["--exclude-path", "/api/v1/push"], ["--include-path", "/api/v1/push"]] {
             try await withEmulator { emulator in
-                let run = try await Subprocess.run("timeout", [
-                    "120", python, "-c", cli, "run", "http://127.0.0.1:\(emulator.adminPort)/openapi.json",
-                    "--checks", "all", "-n", "30", "--seed", "1", "--max-failures", "10",
-                    // The same examples every run (issue 37: the stateful phase found a mismatch on
-                    // some runs only): deterministic generation, one worker.
-                    "--generation-deterministic", "--workers", "1",
-                    // A long poll answers 408 when nothing arrives, and the event stream never ends: both
-                    // have tests of their own.
-                    "--exclude-path", "/api/v1/notifications/wait", "--exclude-path", "/api/v1/events",
-                ] + scope)
-                #expect(run.status == 0, "schemathesis found mismatches (\(scope)):\n\(run.stdout.suffix(6000))\n\(run.stderr.suffix(2000))")
+                let run = try await Subprocess.run(
+                    "timeout",
+                    [
+                        "120", python, "-c", cli, "run", "http://127.0.0.1:\(emulator.adminPort)/openapi.json",
+                        "--checks", "all", "-n", "30", "--seed", "1", "--max-failures", "10",
+                        // The same examples every run (issue 37: the stateful phase found a mismatch on
+                        // some runs only): deterministic generation, one worker.
+                        "--generation-deterministic", "--workers", "1",
+                        // A long poll answers 408 when nothing arrives, and the event stream never ends: both
+                        // have tests of their own.
+                        "--exclude-path", "/api/v1/notifications/wait", "--exclude-path", "/api/v1/events",
+                    ] + scope)
+                #expect(
+                    run.status == 0,
+                    "schemathesis found mismatches (\(scope)):\n\(run.stdout.suffix(6000))\n\(run.stderr.suffix(2000))")
             }
         }
     }

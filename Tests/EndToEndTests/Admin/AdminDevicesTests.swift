@@ -41,7 +41,8 @@ struct AdminDevicesTests {
             let gone = try #require(after.first { $0["token"] as? String == token })
             #expect(gone["unregisteredAt"] is String && gone["unregisteredAtMs"] as? Int64 == at)
             // One form per field: the unregister answer's time reads as the list's.
-            #expect((try unregistered.json() as? [String: Any])?["unregisteredAt"] as? String == gone["unregisteredAt"] as? String)
+            #expect(
+                (try unregistered.json() as? [String: Any])?["unregisteredAt"] as? String == gone["unregisteredAt"] as? String)
             #expect(gone["queued"] as? Int == 0)
         }
     }

@@ -17,7 +17,9 @@ struct AdminFaultTests {
         try await withEmulator { emulator in
             let token = String(repeating: "11", count: 32)
             let other = String(repeating: "12", count: 32)
-            let rule = try await self.addFault(emulator, #"{"match":{"token":"\#(token.uppercased())"},"action":{"type":"respond","reason":"TooManyRequests"},"times":2}"#)
+            let rule = try await self.addFault(
+                emulator,
+                #"{"match":{"token":"\#(token.uppercased())"},"action":{"type":"respond","reason":"TooManyRequests"},"times":2}"#)
             let id = try #require(rule["id"] as? String)
             #expect((rule["action"] as? [String: Any])?["status"] as? Int == 429)
 
@@ -40,7 +42,8 @@ struct AdminFaultTests {
             #expect(try await emulator.queued(token).count == 1)
 
             // 410 Unregistered made up by a rule carries a timestamp, as APNs' does.
-            _ = try await self.addFault(emulator, #"{"match":{"token":"\#(other)"},"action":{"type":"respond","reason":"Unregistered"},"times":1}"#)
+            _ = try await self.addFault(
+                emulator, #"{"match":{"token":"\#(other)"},"action":{"type":"respond","reason":"Unregistered"},"times":1}"#)
             let gone = try await provider.push(token: other, headers: [("apns-topic", Self.topic)])
             #expect(gone.status == 410)
             #expect(gone.reason == "Unregistered")
@@ -51,17 +54,31 @@ struct AdminFaultTests {
     @Test("rules match by topic, push type and interface; probability applies to about its share")
     func matching() async throws {
         try await withEmulator { emulator in
-            _ = try await self.addFault(emulator, #"{"match":{"topic":"com.example.flaky","pushType":"background"},"action":{"type":"respond","reason":"InternalServerError"}}"#)
-            _ = try await self.addFault(emulator, #"{"match":{"topic":"com.example.coin"},"action":{"type":"respond","reason":"ServiceUnavailable"},"probability":0.5}"#)
+            _ = try await self.addFault(
+                emulator,
+                #"{"match":{"topic":"com.example.flaky","pushType":"background"},"action":{"type":"respond","reason":"InternalServerError"}}"#
+            )
+            _ = try await self.addFault(
+                emulator,
+                #"{"match":{"topic":"com.example.coin"},"action":{"type":"respond","reason":"ServiceUnavailable"},"probability":0.5}"#
+            )
             let provider = try await emulator.http2Client()
             let token = String(repeating: "13", count: 32)
             let background = [("apns-push-type", "background"), ("apns-priority", "5")]
-            #expect(try await provider.push(token: token, headers: [("apns-topic", "com.example.flaky")] + background, json: #"{"aps":{"content-available":1}}"#).status == 500)
+            #expect(
+                try await provider.push(
+                    token: token, headers: [("apns-topic", "com.example.flaky")] + background,
+                    json: #"{"aps":{"content-available":1}}"#
+                ).status == 500)
             #expect(try await provider.push(token: token, headers: [("apns-topic", "com.example.flaky")]).status == 200)
-            #expect(try await provider.push(token: token, headers: [("apns-topic", Self.topic)] + background, json: #"{"aps":{"content-available":1}}"#).status == 200)
+            #expect(
+                try await provider.push(
+                    token: token, headers: [("apns-topic", Self.topic)] + background, json: #"{"aps":{"content-available":1}}"#
+                ).status == 200)
 
             var refused = 0
-            for _ in 0..<200 where try await provider.push(token: token, headers: [("apns-topic", "com.example.coin")]).status == 503 {
+            for _ in 0..<200
+            where try await provider.push(token: token, headers: [("apns-topic", "com.example.coin")]).status == 503 {
                 refused += 1
             }
             // Binomial(200, 0.5): outside 60...140 is a six-sigma event.
@@ -72,7 +89,8 @@ struct AdminFaultTests {
     @Test("delay: the answer comes after the delay, the push is stored and marked")
     func delay() async throws {
         try await withEmulator { emulator in
-            let rule = try await self.addFault(emulator, #"{"match":{"interface":"http2"},"action":{"type":"delay","ms":400},"times":1}"#)
+            let rule = try await self.addFault(
+                emulator, #"{"match":{"interface":"http2"},"action":{"type":"delay","ms":400},"times":1}"#)
             let provider = try await emulator.http2Client()
             let token = String(repeating: "14", count: 32)
             let started = ContinuousClock.now
@@ -90,10 +108,12 @@ struct AdminFaultTests {
     @Test("delay: a provider that closes its connection before the answer loses only its answer; the push is stored")
     func delayedPastTheConnection() async throws {
         try await withEmulator { emulator in
-            _ = try await self.addFault(emulator, #"{"match":{"interface":"http2"},"action":{"type":"delay","ms":300},"times":1}"#)
+            _ = try await self.addFault(
+                emulator, #"{"match":{"interface":"http2"},"action":{"type":"delay","ms":300},"times":1}"#)
             let provider = try await emulator.http2Client()
             let token = String(repeating: "16", count: 32)
-            let pending = try await provider.begin(path: "/3/device/\(token)", headers: [("apns-topic", Self.topic)], body: Array(#"{"aps":{}}"#.utf8))
+            let pending = try await provider.begin(
+                path: "/3/device/\(token)", headers: [("apns-topic", Self.topic)], body: Array(#"{"aps":{}}"#.utf8))
             try await provider.close()
             _ = try? await pending.get()
             // The delayed request is processed after its connection is gone, and the emulator goes on:
@@ -112,7 +132,9 @@ struct AdminFaultTests {
             _ = try await self.addFault(emulator, #"{"action":{"type":"reset"},"times":1}"#)
             let provider = try await emulator.http2Client()
             let token = String(repeating: "15", count: 32)
-            await #expect(throws: (any Error).self) { try await provider.push(token: token, headers: [("apns-topic", Self.topic)]) }
+            await #expect(throws: (any Error).self) {
+                try await provider.push(token: token, headers: [("apns-topic", Self.topic)])
+            }
             let events = try await provider.waitForEvents { $0.closed }
             #expect(events.resetByPeer)
             #expect(events.goAway == nil)
@@ -133,7 +155,9 @@ struct AdminFaultTests {
             let token = String(repeating: "16", count: 32)
             #expect(try await provider.push(token: token, headers: [("apns-topic", Self.topic)]).status == 200)
             _ = try await self.addFault(emulator, #"{"match":{"token":"\#(token)"},"action":{"type":"goaway"},"times":1}"#)
-            await #expect(throws: (any Error).self) { try await provider.push(token: token, headers: [("apns-topic", Self.topic)]) }
+            await #expect(throws: (any Error).self) {
+                try await provider.push(token: token, headers: [("apns-topic", Self.topic)])
+            }
             let events = try await provider.waitForEvents { $0.closed }
             let goAway = try #require(events.goAway)
             // Stream 1 was answered; stream 3 was not processed and may be retried.
@@ -152,7 +176,10 @@ struct AdminFaultTests {
     func binary() async throws {
         try await withEmulator { emulator in
             let token = try #require(DeviceToken(hex: String(repeating: "17", count: 32)))
-            _ = try await self.addFault(emulator, #"{"match":{"token":"\#(token.hex)","interface":"binary"},"action":{"type":"respond","statusByte":10},"times":1}"#)
+            _ = try await self.addFault(
+                emulator,
+                #"{"match":{"token":"\#(token.hex)","interface":"binary"},"action":{"type":"respond","statusByte":10},"times":1}"#
+            )
             var stream = BinaryStream()
             stream.frame(token: try #require(DeviceToken(hex: String(repeating: "18", count: 32))), n: 1, identifier: 1)
             stream.frame(token: token, n: 2, identifier: 2)
@@ -169,7 +196,8 @@ struct AdminFaultTests {
             _ = try await self.addFault(emulator, #"{"match":{"interface":"binary"},"action":"reset","times":1}"#)
             var next = BinaryStream()
             next.frame(token: token, n: 4, identifier: 4)
-            let session = try await RawTLSClient.session(host: "127.0.0.1", port: emulator.gatewayPort, caPath: emulator.caPath, sending: next.bytes)
+            let session = try await RawTLSClient.session(
+                host: "127.0.0.1", port: emulator.gatewayPort, caPath: emulator.caPath, sending: next.bytes)
             #expect(session.resetByPeer)
             #expect(session.received.isEmpty)
             #expect(try await emulator.queued(token.hex).isEmpty)
@@ -180,7 +208,8 @@ struct AdminFaultTests {
     func crud() async throws {
         try await withEmulator { emulator in
             let a = try await self.addFault(emulator, #"{"action":{"type":"respond","reason":"TooManyRequests","statusByte":1}}"#)
-            _ = try await self.addFault(emulator, #"{"match":{"pushType":"voip"},"action":{"type":"respond","reason":"Teapot","status":418}}"#)
+            _ = try await self.addFault(
+                emulator, #"{"match":{"pushType":"voip"},"action":{"type":"respond","reason":"Teapot","status":418}}"#)
             #expect(try await (emulator.admin("/api/v1/faults").json() as? [Any])?.count == 2)
             let id = try #require(a["id"] as? String)
             #expect(try await emulator.adminObject("/api/v1/faults/\(id)")["times"] is NSNull)

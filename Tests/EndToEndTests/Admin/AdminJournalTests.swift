@@ -12,14 +12,19 @@ struct AdminJournalTests {
         try await withEmulator { emulator in
             let token = String(repeating: "a1", count: 32)
             let provider = try await emulator.http2Client()
-            let ok = try await provider.push(token: token, headers: [("apns-topic", Self.topic), ("apns-push-type", "alert")], json: #"{"aps":{"alert":"one"}}"#)
+            let ok = try await provider.push(
+                token: token, headers: [("apns-topic", Self.topic), ("apns-push-type", "alert")],
+                json: #"{"aps":{"alert":"one"}}"#)
             #expect(ok.status == 200)
-            let bad = try await provider.push(token: "1234", headers: [("apns-topic", Self.topic), ("apns-id", "8E3C5F4A-1B2C-4D5E-8F90-A1B2C3D4E5F6")])
+            let bad = try await provider.push(
+                token: "1234", headers: [("apns-topic", Self.topic), ("apns-id", "8E3C5F4A-1B2C-4D5E-8F90-A1B2C3D4E5F6")])
             #expect(bad.status == 400)
             var stream = BinaryStream()
             let binaryToken = try #require(DeviceToken(hex: String(repeating: "b2", count: 32)))
             stream.frame(token: binaryToken, n: 1, identifier: 7)
-            stream.frame(BinaryPushRequest(command: 2, identifier: 8, expiry: 0, token: [1, 2, 3], payload: Array(#"{"aps":{}}"#.utf8), priority: 10))
+            stream.frame(
+                BinaryPushRequest(
+                    command: 2, identifier: 8, expiry: 0, token: [1, 2, 3], payload: Array(#"{"aps":{}}"#.utf8), priority: 10))
             let errorResponse = try await emulator.gateway(stream)
             #expect(errorResponse?.status == .invalidTokenSize)
 
@@ -55,13 +60,24 @@ struct AdminJournalTests {
             #expect(binaryRejected["priority"] as? Int == 10 && binaryRejected["expiration"] as? Int == 0, "\(binaryRejected)")
             #expect(items[1]["token"] as? String == binaryToken.hex)
 
-            // What did not read as a number stays as sent under unparsed; a request to another path has no token, its path says where.
-            #expect(try await provider.push(token: token, headers: [("apns-topic", Self.topic), ("apns-priority", "high")]).status == 400)
-            #expect(try await provider.send(path: "/3/devices/\(token)", headers: [("apns-topic", Self.topic)], body: Array("{}".utf8)).status == 404)
-            let odd = try await emulator.journal("status=rejected&limit=2")
-            #expect(odd[0]["token"] is NSNull && odd[0]["path"] as? String == "/3/devices/\(token)", "\(odd[0])")
-            #expect(odd[1]["priority"] is NSNull && (odd[1]["unparsed"] as? [String: String]) == ["priority": "high"], "\(odd[1])")
+            try await self.oddRequests(emulator, provider, token: token)
         }
+    }
+
+    /// What did not read as a number stays as sent under unparsed; a request to another path has no token, its path says where.
+    private func oddRequests(_ emulator: RunningEmulator, _ provider: HTTP2TestClient, token: String) async throws {
+        // What did not read as a number stays as sent under unparsed; a request to another path has no token, its path says where.
+        #expect(
+            try await provider.push(token: token, headers: [("apns-topic", Self.topic), ("apns-priority", "high")]).status
+                == 400)
+        #expect(
+            try await provider.send(
+                path: "/3/devices/\(token)", headers: [("apns-topic", Self.topic)], body: Array("{}".utf8)
+            ).status == 404)
+        let odd = try await emulator.journal("status=rejected&limit=2")
+        #expect(odd[0]["token"] is NSNull && odd[0]["path"] as? String == "/3/devices/\(token)", "\(odd[0])")
+        #expect(
+            odd[1]["priority"] is NSNull && (odd[1]["unparsed"] as? [String: String]) == ["priority": "high"], "\(odd[1])")
     }
 
     @Test("filters, paging with a cursor, one by id, latest, and clear errors for bad parameters")
@@ -71,20 +87,28 @@ struct AdminJournalTests {
             let second = String(repeating: "c2", count: 32)
             let provider = try await emulator.http2Client()
             for n in 0..<5 {
-                #expect(try await provider.push(token: first, headers: [("apns-topic", Self.topic)], json: #"{"n":\#(n)}"#).status == 200)
+                #expect(
+                    try await provider.push(token: first, headers: [("apns-topic", Self.topic)], json: #"{"n":\#(n)}"#).status
+                        == 200)
             }
             let background = try await provider.push(
-                token: second, headers: [("apns-topic", "com.example.other"), ("apns-push-type", "background"), ("apns-priority", "5")], json: #"{"aps":{"content-available":1}}"#
+                token: second,
+                headers: [("apns-topic", "com.example.other"), ("apns-push-type", "background"), ("apns-priority", "5")],
+                json: #"{"aps":{"content-available":1}}"#
             )
             #expect(background.status == 200)
             #expect(try await provider.push(token: second, headers: [("apns-push-type", "nonsense")]).status == 400)
 
-            func numbers(_ items: [[String: Any]]) -> [Int] { items.compactMap { ($0["payload"] as? [String: Any])?["n"] as? Int } }
+            func numbers(_ items: [[String: Any]]) -> [Int] {
+                items.compactMap { ($0["payload"] as? [String: Any])?["n"] as? Int }
+            }
             #expect(numbers(try await emulator.journal("token=\(first)")) == [4, 3, 2, 1, 0])
             #expect(try await emulator.journal("token=\(second)").count == 2)
             #expect(try await emulator.journal("token=\(second.uppercased())").count == 2)
             #expect(try await emulator.journal("topic=com.example.other").count == 1)
-            #expect(try await emulator.journal("pushType=background").first?["uniqueId"] as? String == background.header("apns-unique-id"))
+            #expect(
+                try await emulator.journal("pushType=background").first?["uniqueId"] as? String
+                    == background.header("apns-unique-id"))
             #expect(try await emulator.journal("status=rejected").count == 1)
             #expect(try await emulator.journal("status=queued&token=\(second)").count == 1)
             #expect(try await emulator.journal("interface=binary").isEmpty)
@@ -96,7 +120,8 @@ struct AdminJournalTests {
             var cursor: String?
             var pages = 0
             repeat {
-                let page = try await emulator.adminObject("/api/v1/notifications?token=\(first)&limit=2" + (cursor.map { "&cursor=\($0)" } ?? ""))
+                let page = try await emulator.adminObject(
+                    "/api/v1/notifications?token=\(first)&limit=2" + (cursor.map { "&cursor=\($0)" } ?? ""))
                 #expect(page["total"] as? Int == 5)
                 seen += numbers(page["items"] as? [[String: Any]] ?? [])
                 cursor = page["next"] as? String
@@ -105,17 +130,24 @@ struct AdminJournalTests {
             #expect(seen == [4, 3, 2, 1, 0])
             #expect(pages == 3)
 
-            let id = try #require(background.header("apns-unique-id"))
-            let one = try await emulator.adminObject("/api/v1/notifications/\(id)")
-            #expect(one["pushType"] as? String == "background")
-            #expect(one["priority"] as? Int == 5)
-            #expect(try await emulator.admin("/api/v1/notifications/no-such-id").status == 404)
-            let latest = try await emulator.adminObject("/api/v1/notifications/latest?token=\(first)")
-            #expect((latest["payload"] as? [String: Any])?["n"] as? Int == 4)
-            #expect(try await emulator.admin("/api/v1/notifications/latest?token=\(String(repeating: "0f", count: 32))").status == 404)
-
-            try await self.badParameters(emulator, token: first)
+            try await self.oneAndLatest(emulator, background: background, first: first)
         }
+    }
+
+    /// One by id, the latest, and the refusals of bad parameters.
+    private func oneAndLatest(_ emulator: RunningEmulator, background: HTTP2TestClient.Response, first: String) async throws {
+        let id = try #require(background.header("apns-unique-id"))
+        let one = try await emulator.adminObject("/api/v1/notifications/\(id)")
+        #expect(one["pushType"] as? String == "background")
+        #expect(one["priority"] as? Int == 5)
+        #expect(try await emulator.admin("/api/v1/notifications/no-such-id").status == 404)
+        let latest = try await emulator.adminObject("/api/v1/notifications/latest?token=\(first)")
+        #expect((latest["payload"] as? [String: Any])?["n"] as? Int == 4)
+        #expect(
+            try await emulator.admin("/api/v1/notifications/latest?token=\(String(repeating: "0f", count: 32))").status == 404
+        )
+
+        try await self.badParameters(emulator, token: first)
     }
 
     /// Bad and misspelt query parameters are errors naming them, not "no filter".
@@ -126,10 +158,15 @@ struct AdminJournalTests {
             #expect((try? response.json() as? [String: Any])?["error"] is String, "\(bad)")
         }
         // A misspelt parameter is an error naming it, not "no filter".
-        for (path, name) in [("/api/v1/notifications?tokn=\(first)", "tokn"), ("/api/v1/notifications/latest?limit=1", "limit"),
-                             ("/api/v1/faults?token=\(first)", "token"), ("/api/v1/reset?device=true", "device"), ("/healthz?verbose=1", "verbose")] {
+        for (path, name) in [
+            ("/api/v1/notifications?tokn=\(first)", "tokn"), ("/api/v1/notifications/latest?limit=1", "limit"),
+            ("/api/v1/faults?token=\(first)", "token"), ("/api/v1/reset?device=true", "device"),
+            ("/healthz?verbose=1", "verbose"),
+        ] {
             let response = try await emulator.admin(path, method: path.contains("reset") ? "POST" : "GET")
-            #expect(response.status == 400 && response.text.contains("unknown query parameter \(name)"), "\(path) -> \(response.status) \(response.text)")
+            #expect(
+                response.status == 400 && response.text.contains("unknown query parameter \(name)"),
+                "\(path) -> \(response.status) \(response.text)")
         }
         #expect(try await emulator.admin("/?utm=1").status == 200)
     }
@@ -146,7 +183,8 @@ struct AdminJournalTests {
             let delivered = try await provider.push(token: online.hex, headers: [("apns-topic", Self.topic)])
             let received = try await device.next()
             try await device.acknowledge(received.uniqueID)
-            let discarded = try await provider.push(token: offline.hex, headers: [("apns-topic", Self.topic), ("apns-expiration", "0")])
+            let discarded = try await provider.push(
+                token: offline.hex, headers: [("apns-topic", Self.topic), ("apns-expiration", "0")])
             let expiring = try await provider.push(
                 token: offline.hex, headers: [("apns-topic", Self.topic), ("apns-expiration", String(clock.now / 1000 + 60))]
             )

@@ -19,21 +19,26 @@ struct AdminMetricsTests {
         return samples
     }
 
-    @Test("accepted, rejected by interface/status/reason, delivered, queue depth, connections, latency and commits; no token labels")
+    @Test(
+        "accepted, rejected by interface/status/reason, delivered, queue depth, connections, latency and commits; no token labels"
+    )
     func metrics() async throws {
         try await withEmulator { emulator in
             let device = try await emulator.device()
             let online = try await device.register(topic: Self.topic)
             let provider = try await emulator.http2Client()
             let offline = String(repeating: "21", count: 32)
-            for _ in 0..<3 { #expect(try await provider.push(token: offline, headers: [("apns-topic", Self.topic)]).status == 200) }
+            for _ in 0..<3 {
+                #expect(try await provider.push(token: offline, headers: [("apns-topic", Self.topic)]).status == 200)
+            }
             #expect(try await provider.push(token: online.hex, headers: [("apns-topic", Self.topic)]).status == 200)
             try await device.acknowledge(try await device.next().uniqueID)
             #expect(try await provider.push(token: "00", headers: []).status == 400)
             #expect(try await provider.push(token: "00", headers: []).status == 400)
             var stream = BinaryStream()
             stream.frame(token: try #require(DeviceToken(hex: offline)), n: 1, identifier: 1)
-            stream.frame(BinaryPushRequest(command: 2, identifier: 2, expiry: 0, token: [], payload: Array("{}".utf8), priority: 10))
+            stream.frame(
+                BinaryPushRequest(command: 2, identifier: 2, expiry: 0, token: [], payload: Array("{}".utf8), priority: 10))
             #expect(try await emulator.gateway(stream)?.status == .missingDeviceToken)
 
             let response = try await emulator.admin("/metrics")
@@ -44,11 +49,13 @@ struct AdminMetricsTests {
             #expect(samples[#"apns_notifications_accepted_total{interface="http2"}"#] == 4)
             #expect(samples[#"apns_notifications_accepted_total{interface="binary"}"#] == 1)
             #expect(samples[#"apns_notifications_rejected_total{interface="http2",status="400",reason="BadDeviceToken"}"#] == 2)
-            #expect(samples[#"apns_notifications_rejected_total{interface="binary",status="2",reason="Missing device token"}"#] == 1)
-            #expect(await eventually {
-                samples = (try? Self.samples(try await emulator.admin("/metrics").text)) ?? [:]
-                return samples["apns_notifications_delivered_total"] == 1
-            })
+            #expect(
+                samples[#"apns_notifications_rejected_total{interface="binary",status="2",reason="Missing device token"}"#] == 1)
+            #expect(
+                await eventually {
+                    samples = (try? Self.samples(try await emulator.admin("/metrics").text)) ?? [:]
+                    return samples["apns_notifications_delivered_total"] == 1
+                })
             #expect(samples["apns_queue_depth"] == 4)
             #expect(samples["apns_devices_connected"] == 1)
             #expect(samples[#"apns_providers_connected{interface="http2"}"#] == 1)
@@ -59,10 +66,11 @@ struct AdminMetricsTests {
             #expect((samples["apns_store_commit_batch_size_sum"] ?? 0) >= 6)
             #expect((samples["apns_store_commit_duration_seconds_count"] ?? 0) >= 1)
             try await provider.close()
-            #expect(await eventually {
-                let now = (try? Self.samples(try await emulator.admin("/metrics").text)) ?? [:]
-                return now[#"apns_providers_connected{interface="http2"}"#] == 0
-            })
+            #expect(
+                await eventually {
+                    let now = (try? Self.samples(try await emulator.admin("/metrics").text)) ?? [:]
+                    return now[#"apns_providers_connected{interface="http2"}"#] == 0
+                })
         }
     }
 }

@@ -29,7 +29,9 @@ struct AdminPythonExampleTests {
         let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
         let script = try String(contentsOfFile: Self.script, encoding: .utf8)
         // The README's Python block with this example (the pytest plugin's comes before it).
-        let blocks = readme.components(separatedBy: "```python\n").dropFirst().compactMap { $0.components(separatedBy: "```").first }
+        let blocks = readme.components(separatedBy: "```python\n").dropFirst().compactMap {
+            $0.components(separatedBy: "```").first
+        }
         let block = try #require(blocks.first { $0.contains("def test_welcome_push_reaches_the_device") })
         #expect(script.contains(block), "the README's Python block differs from Tests/ThirdParty/admin_example.py")
     }

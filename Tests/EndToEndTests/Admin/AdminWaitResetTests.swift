@@ -19,7 +19,8 @@ struct AdminWaitResetTests {
 
             // A wait for what comes after the first one: pending until the provider pushes again.
             let firstID = try #require(first.header("apns-unique-id"))
-            async let waited = emulator.adminObject("/api/v1/notifications/wait?token=\(token)&topic=\(Self.topic)&after=\(firstID)&timeout=10s")
+            async let waited = emulator.adminObject(
+                "/api/v1/notifications/wait?token=\(token)&topic=\(Self.topic)&after=\(firstID)&timeout=10s")
             #expect(await eventually { emulator.emulator.inspection.journal.pendingWaits == 1 })
             let second = try await provider.push(token: token, headers: [("apns-topic", Self.topic)], json: #"{"n":2}"#)
             let arrived = try await waited
@@ -27,18 +28,29 @@ struct AdminWaitResetTests {
             #expect((arrived["payload"] as? [String: Any])?["n"] as? Int == 2)
 
             // A rejected push does not satisfy a wait for an accepted one, and the wait times out.
-            #expect(try await provider.push(token: String(repeating: "f2", count: 32), headers: [("apns-push-type", "bogus")]).status == 400)
-            let missed = try await emulator.admin("/api/v1/notifications/wait?token=\(String(repeating: "f2", count: 32))&timeout=300ms")
+            #expect(
+                try await provider.push(token: String(repeating: "f2", count: 32), headers: [("apns-push-type", "bogus")]).status
+                    == 400)
+            let missed = try await emulator.admin(
+                "/api/v1/notifications/wait?token=\(String(repeating: "f2", count: 32))&timeout=300ms")
             #expect(missed.status == 408)
             // The 408 says what came closest and why each did not match (newest first).
             let nearMisses = try #require((try missed.json() as? [String: Any])?["nearMisses"] as? [[String: Any]])
             #expect(nearMisses.count == 3, "\(nearMisses)")
             #expect((nearMisses.first?["failed"] as? [String])?.first?.contains("was rejected") == true, "\(nearMisses)")
-            #expect((nearMisses.last?["failed"] as? [String]) == ["token: wanted \(String(repeating: "f2", count: 32)), was \(token)"], "\(nearMisses)")
-            let wrongTopic = try await emulator.admin("/api/v1/notifications/wait?token=\(token)&topic=com.example.other&after=\(firstID)&timeout=100ms")
+            #expect(
+                (nearMisses.last?["failed"] as? [String]) == [
+                    "token: wanted \(String(repeating: "f2", count: 32)), was \(token)"
+                ], "\(nearMisses)")
+            let wrongTopic = try await emulator.admin(
+                "/api/v1/notifications/wait?token=\(token)&topic=com.example.other&after=\(firstID)&timeout=100ms")
             let topicMisses = try #require((try wrongTopic.json() as? [String: Any])?["nearMisses"] as? [[String: Any]])
-            #expect(topicMisses.count == 2 && (topicMisses.last?["failed"] as? [String]) == ["topic: wanted com.example.other, was \(Self.topic)"], "\(topicMisses)")
-            let rejected = try await emulator.adminObject("/api/v1/notifications/wait?token=\(String(repeating: "f2", count: 32))&status=rejected&timeout=1s")
+            #expect(
+                topicMisses.count == 2
+                    && (topicMisses.last?["failed"] as? [String]) == ["topic: wanted com.example.other, was \(Self.topic)"],
+                "\(topicMisses)")
+            let rejected = try await emulator.adminObject(
+                "/api/v1/notifications/wait?token=\(String(repeating: "f2", count: 32))&status=rejected&timeout=1s")
             #expect(rejected["reason"] as? String == "InvalidPushType")
 
             #expect(try await emulator.admin("/api/v1/notifications/wait?timeout=forever").status == 400)
@@ -50,13 +62,16 @@ struct AdminWaitResetTests {
     @Test("reset empties queues, journal, feedback, faults and counters; devices stay unless asked")
     func reset() async throws {
         try await withEmulator { emulator in
-            let registered = try await emulator.adminObject("/api/v1/devices", method: "POST", body: #"{"topic":"\#(Self.topic)"}"#, status: 201)
+            let registered = try await emulator.adminObject(
+                "/api/v1/devices", method: "POST", body: #"{"topic":"\#(Self.topic)"}"#, status: 201)
             let token = try #require(registered["token"] as? String)
             let provider = try await emulator.http2Client()
             #expect(try await provider.push(token: token, headers: [("apns-topic", Self.topic)]).status == 200)
             let removed = try await emulator.offlineToken(topic: Self.topic, device: "removed")
             _ = try await emulator.admin("/api/v1/devices/\(removed.hex)/unregister", method: "POST")
-            _ = try await emulator.adminObject("/api/v1/faults", method: "POST", body: #"{"match":{"topic":"nothing.here"},"action":{"type":"reset"}}"#, status: 201)
+            _ = try await emulator.adminObject(
+                "/api/v1/faults", method: "POST", body: #"{"match":{"topic":"nothing.here"},"action":{"type":"reset"}}"#,
+                status: 201)
             #expect(try await (emulator.admin("/api/v1/feedback").json() as? [Any])?.count == 1)
 
             let answer = try await emulator.adminObject("/api/v1/reset", method: "POST")
@@ -82,7 +97,8 @@ struct AdminWaitResetTests {
         try await withEmulator { emulator in
             let device = try await emulator.device()
             let token = try await device.register(topic: Self.topic)
-            let stream = try await AdminEventStream.open(host: "127.0.0.1", port: emulator.adminPort, path: "/api/v1/events?token=\(token.hex)")
+            let stream = try await AdminEventStream.open(
+                host: "127.0.0.1", port: emulator.adminPort, path: "/api/v1/events?token=\(token.hex)")
             #expect(stream.status == 200)
             #expect(stream.contentType == "text/event-stream")
             let everything = try await AdminEventStream.open(host: "127.0.0.1", port: emulator.adminPort)
@@ -93,7 +109,8 @@ struct AdminWaitResetTests {
             try await device.acknowledge(received.uniqueID)
             // The acknowledgement reaches the store on its own path: wait for it, so the events' order is fixed.
             _ = try await emulator.adminObject("/api/v1/notifications/wait?token=\(token.hex)&status=delivered&timeout=10s")
-            #expect(try await provider.push(token: token.hex, headers: [("apns-topic", Self.topic)], json: #"{"n":2}"#).status == 200)
+            #expect(
+                try await provider.push(token: token.hex, headers: [("apns-topic", Self.topic)], json: #"{"n":2}"#).status == 200)
             #expect(try await provider.push(token: token.hex, headers: [("apns-priority", "7")]).status == 400)
             let other = String(repeating: "0a", count: 32)
             #expect(try await provider.push(token: other, headers: [("apns-expiration", "0")]).status == 200)
@@ -124,7 +141,8 @@ struct AdminWaitResetTests {
             #expect(paths.count >= 16)
             let token = String(repeating: "ab", count: 32)
             for (path, operations) in paths {
-                let concrete = path.replacingOccurrences(of: "{id}", with: "x").replacingOccurrences(of: "{token}", with: token).replacingOccurrences(of: "{asset}", with: "inbox.js")
+                let concrete = path.replacingOccurrences(of: "{id}", with: "x").replacingOccurrences(of: "{token}", with: token)
+                    .replacingOccurrences(of: "{asset}", with: "inbox.js")
                     .replacingOccurrences(of: "{bundleId}", with: "com.example.health")
                 for method in operations.keys {
                     let upper = method.uppercased()
@@ -136,10 +154,16 @@ struct AdminWaitResetTests {
                         try await stream.close()
                         continue
                     }
-                    let body = upper == "POST" ? (concrete.hasSuffix("devices") ? #"{"topic":"a.b"}"# : concrete.hasSuffix("faults") ? #"{"action":"reset"}"# : "{}") : nil
-                    let response = try await emulator.admin(concrete + (concrete.hasSuffix("wait") ? "?timeout=10ms" : ""), method: upper, body: body)
+                    let body =
+                        upper == "POST"
+                        ? (concrete.hasSuffix("devices")
+                            ? #"{"topic":"a.b"}"# : concrete.hasSuffix("faults") ? #"{"action":"reset"}"# : "{}") : nil
+                    let response = try await emulator.admin(
+                        concrete + (concrete.hasSuffix("wait") ? "?timeout=10ms" : ""), method: upper, body: body)
                     // A 404 may mean "no such notification", never "no such endpoint".
-                    #expect(response.status != 405 && !response.text.contains("no such endpoint"), "\(upper) \(path) answered \(response.status)")
+                    #expect(
+                        response.status != 405 && !response.text.contains("no such endpoint"),
+                        "\(upper) \(path) answered \(response.status)")
                 }
             }
         }

@@ -29,7 +29,10 @@ struct ClockTests {
             #expect((set["offsetMs"] as? Int ?? 0) > 86_000_000)
             let back = try await emulator.admin("/api/v1/clock", method: "POST", body: #"{"set": "2020-01-01T00:00:00Z"}"#)
             #expect(back.status == 409 && back.text.contains("only moves forward"))
-            for body in [#"{"advance": "-5m"}"#, #"{"advance": "soon"}"#, #"{"advance": "1m", "set": "2030-01-01T00:00:00Z"}"#, #"{"warp": 1}"#, "{}"] {
+            for body in [
+                #"{"advance": "-5m"}"#, #"{"advance": "soon"}"#, #"{"advance": "1m", "set": "2030-01-01T00:00:00Z"}"#,
+                #"{"warp": 1}"#, "{}",
+            ] {
                 #expect(try await emulator.admin("/api/v1/clock", method: "POST", body: body).status == 400, "\(body)")
             }
             #expect(try await emulator.admin("/api/v1/clock", method: "DELETE").status == 405)
@@ -52,14 +55,18 @@ struct ClockTests {
         }
     }
 
-    @Test("apns-expiration follows the moved clock: an hour ahead, a push that expires in 30 minutes is expired and never delivered")
+    @Test(
+        "apns-expiration follows the moved clock: an hour ahead, a push that expires in 30 minutes is expired and never delivered"
+    )
     func expiryFollowsTheClock() async throws {
         try await withEmulator { emulator in
             let token = try await emulator.offlineToken(topic: Self.topic, device: "sleeper")
             let provider = try await emulator.http2Client()
             let expiration = Int64(Date().timeIntervalSince1970) + 1800
             let keeps = try await provider.push(token: token.hex, headers: [("apns-topic", Self.topic)], json: #"{"n":"keeps"}"#)
-            let expires = try await provider.push(token: token.hex, headers: [("apns-topic", Self.topic), ("apns-expiration", String(expiration))], json: #"{"n":"expires"}"#)
+            let expires = try await provider.push(
+                token: token.hex, headers: [("apns-topic", Self.topic), ("apns-expiration", String(expiration))],
+                json: #"{"n":"expires"}"#)
             let expiredID = try #require(expires.header("apns-unique-id"))
             #expect(try await emulator.queued(token.hex).count == 2)
 
@@ -77,7 +84,8 @@ struct ClockTests {
             // A push whose expiration is in real time's future but the clock's past is not stored.
             let stale = Int64(Date().timeIntervalSince1970) + 600
             try await device.close()
-            let late = try await provider.push(token: token.hex, headers: [("apns-topic", Self.topic), ("apns-expiration", String(stale))])
+            let late = try await provider.push(
+                token: token.hex, headers: [("apns-topic", Self.topic), ("apns-expiration", String(stale))])
             #expect(late.status == 200)
             let lateID = try #require(late.header("apns-unique-id"))
             let lateItem = try await emulator.adminObject("/api/v1/notifications/\(lateID)")
@@ -95,7 +103,9 @@ struct ClockProviderTokenTests {
             _ = try await emulator.adminObject("/api/v1/clock", method: "POST", body: #"{"advance": "2h"}"#)
             let client = try await emulator.http2Client()
             let signedNow = try key.authorization(issuedAt: Int64(Date().timeIntervalSince1970))
-            let response = try await client.push(token: String(repeating: "ab", count: 32), headers: [("authorization", signedNow), ("apns-topic", "com.example.app")])
+            let response = try await client.push(
+                token: String(repeating: "ab", count: 32),
+                headers: [("authorization", signedNow), ("apns-topic", "com.example.app")])
             #expect(response.status == 200)
         }
     }

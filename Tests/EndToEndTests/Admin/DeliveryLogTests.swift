@@ -24,8 +24,12 @@ struct DeliveryLogTests {
         return (log["events"] as? [[String: Any]] ?? []).compactMap { $0["event"] as? String }
     }
 
-    static func push(_ provider: HTTP2TestClient, _ token: DeviceToken, priority: Int = 10, headers: [(String, String)] = [], json: String = #"{"aps":{"alert":"hi"}}"#) async throws -> String {
-        let response = try await provider.push(token: token.hex, headers: [("apns-topic", Self.topic), ("apns-priority", "\(priority)")] + headers, json: json)
+    static func push(
+        _ provider: HTTP2TestClient, _ token: DeviceToken, priority: Int = 10, headers: [(String, String)] = [],
+        json: String = #"{"aps":{"alert":"hi"}}"#
+    ) async throws -> String {
+        let response = try await provider.push(
+            token: token.hex, headers: [("apns-topic", Self.topic), ("apns-priority", "\(priority)")] + headers, json: json)
         #expect(response.status == 200)
         return try #require(response.header("apns-unique-id"))
     }
@@ -40,7 +44,9 @@ struct DeliveryLogTests {
         return 0
     }
 
-    @Test("offline, then reconnect: received, stored (device offline), delivered from storage, the phone's decision; counted by push type and priority")
+    @Test(
+        "offline, then reconnect: received, stored (device offline), delivered from storage, the phone's decision; counted by push type and priority"
+    )
     func offlineThenDelivered() async throws {
         try await withEmulator { emulator in
             let token = try await emulator.offlineToken(topic: Self.topic)
@@ -52,7 +58,9 @@ struct DeliveryLogTests {
             _ = try await device.resume([token])
             let notification = try await device.next()
             try await device.acknowledge(notification.uniqueID)
-            let expected = ["Received by APNs", "Stored - Device Offline", "Delivered to Device (From Storage)", "Phone Decision"]
+            let expected = [
+                "Received by APNs", "Stored - Device Offline", "Delivered to Device (From Storage)", "Phone Decision",
+            ]
             #expect(await eventually { (try? await Self.events(emulator, id)) == expected })
 
             // Each step has a time on the emulator's clock and words for a person.
@@ -78,12 +86,18 @@ struct DeliveryLogTests {
             let provider = try await emulator.http2Client()
             let id = try await Self.push(provider, token)
             try await device.acknowledge(try await device.next().uniqueID)
-            #expect(await eventually { (try? await Self.events(emulator, id)) == ["Received by APNs", "Delivered to Device", "Phone Decision"] })
+            #expect(
+                await eventually {
+                    (try? await Self.events(emulator, id)) == ["Received by APNs", "Delivered to Device", "Phone Decision"]
+                })
 
             _ = try await device.requestAuthorization(topic: Self.topic, options: [.alert, .sound], userAllows: false)
             let off = try await Self.push(provider, token)
             try await device.acknowledge(try await device.next().uniqueID)
-            #expect(await eventually { (try? await Self.events(emulator, off)) == ["Received by APNs", "Discarded - Disabled", "Phone Decision"] })
+            #expect(
+                await eventually {
+                    (try? await Self.events(emulator, off)) == ["Received by APNs", "Discarded - Disabled", "Phone Decision"]
+                })
             #expect(try await Self.counter(emulator, "Discarded - Disabled") == 1)
         }
     }
@@ -95,16 +109,25 @@ struct DeliveryLogTests {
             let provider = try await emulator.http2Client()
             let id = try await Self.push(provider, token)
             _ = try await emulator.adminObject("/api/v1/devices/\(token.hex)/unregister", method: "POST")
-            #expect(await eventually {
-                (try? await Self.events(emulator, id)) == ["Received by APNs", "Stored - Device Offline", "Discarded - Token Unregistered (From Storage)"]
-            })
+            #expect(
+                await eventually {
+                    (try? await Self.events(emulator, id)) == [
+                        "Received by APNs", "Stored - Device Offline", "Discarded - Token Unregistered (From Storage)",
+                    ]
+                })
             #expect(try await emulator.journal("token=\(token.hex)").first?["status"] as? String == "unregistered")
             #expect(try await Self.counter(emulator, "Discarded - Token Unregistered (From Storage)") == 1)
 
             let other = try await emulator.offlineToken(topic: Self.topic, device: "tablet")
-            let expiring = try await Self.push(provider, other, headers: [("apns-expiration", "\(Int(Date().timeIntervalSince1970) + 60)")])
+            let expiring = try await Self.push(
+                provider, other, headers: [("apns-expiration", "\(Int(Date().timeIntervalSince1970) + 60)")])
             _ = try await emulator.adminObject("/api/v1/clock", method: "POST", body: #"{"advance": "2m"}"#)
-            #expect(await eventually { (try? await Self.events(emulator, expiring)) == ["Received by APNs", "Stored - Device Offline", "Discarded - Expired"] })
+            #expect(
+                await eventually {
+                    (try? await Self.events(emulator, expiring)) == [
+                        "Received by APNs", "Stored - Device Offline", "Discarded - Expired",
+                    ]
+                })
 
             // A rejected request has no delivery log; an unknown id is 404.
             let rejected = try await provider.push(token: "00", headers: [("apns-topic", Self.topic)], json: "{}")

@@ -27,12 +27,15 @@ extension ClusterFleetTests {
 
     static func start(_ shard: ShardProcess, of shards: [ShardProcess], in shared: TemporaryDirectory) async throws {
         let peers = shards.map { "127.0.0.1:\($0.admin)" }.joined(separator: ",")
-        let process = try BackgroundProcess(Subprocess.emulatorExecutable, [
-            "serve", "--shard", "\(shard.index)/\(shards.count)", "--cluster-peers", peers, "--host", "127.0.0.1",
-            "--http2-port", String(shard.http2), "--admin-port", String(shard.admin), "--device-port", String(shard.device),
-            "--gateway-port", "0", "--feedback-port", "0", "--channels-port", "0", "--certs-dir", shared.appending("certs"),
-            "--data-dir", shared.appending("data\(shard.index)"), "--keys", shared.appending("keys"), "--threads", "2", "--quiet",
-        ], output: shared.appending("shard\(shard.index).log"))
+        let process = try BackgroundProcess(
+            Subprocess.emulatorExecutable,
+            [
+                "serve", "--shard", "\(shard.index)/\(shards.count)", "--cluster-peers", peers, "--host", "127.0.0.1",
+                "--http2-port", String(shard.http2), "--admin-port", String(shard.admin), "--device-port", String(shard.device),
+                "--gateway-port", "0", "--feedback-port", "0", "--channels-port", "0", "--certs-dir", shared.appending("certs"),
+                "--data-dir", shared.appending("data\(shard.index)"), "--keys", shared.appending("keys"), "--threads", "2",
+                "--quiet",
+            ], output: shared.appending("shard\(shard.index).log"))
         shard.running.withLock { $0 = process }
         let ready = await eventually(timeout: .seconds(60)) {
             (try? await AdminTestClient.request(host: "127.0.0.1", port: shard.admin, path: "/readyz"))?.status == 200
@@ -40,8 +43,11 @@ extension ClusterFleetTests {
         try #require(ready, "shard \(shard.index) did not start: \(shard.process?.lines ?? [])")
     }
 
-    static func admin(_ shard: ShardProcess, _ path: String, method: String = "GET", body: String? = nil) async throws -> (status: Int, json: [String: Any]) {
-        let answer = try await AdminTestClient.request(host: "127.0.0.1", port: shard.admin, method: method, path: path, body: body)
+    static func admin(
+        _ shard: ShardProcess, _ path: String, method: String = "GET", body: String? = nil
+    ) async throws -> (status: Int, json: [String: Any]) {
+        let answer = try await AdminTestClient.request(
+            host: "127.0.0.1", port: shard.admin, method: method, path: path, body: body)
         return (answer.status, (try? answer.json() as? [String: Any]) ?? ["text": answer.text])
     }
 
@@ -52,7 +58,8 @@ extension ClusterFleetTests {
                 group.addTask {
                     var connected: [(DeviceClient, DeviceToken)] = []
                     for n in batch..<min(batch + 50, count) {
-                        let device = try await DeviceClient.connect(host: "127.0.0.1", port: port, caPath: ca, deviceID: "fleet-\(n)", serverName: "devices.localhost")
+                        let device = try await DeviceClient.connect(
+                            host: "127.0.0.1", port: port, caPath: ca, deviceID: "fleet-\(n)", serverName: "devices.localhost")
                         connected.append((device, try await device.register(topic: Self.topic)))
                     }
                     return connected

@@ -18,7 +18,9 @@ struct ClusterFleetTests {
     static let topic = "com.example.fleet"
     static let deviceCount = 1000
 
-    @Test("1,000 devices through HAProxy; h2load and aioapns reach every one; any shard lists, waits and counts for all; a broadcast reaches every shard's subscribers; a killed shard is 503 for its tokens only and, restarted, delivers its queue")
+    @Test(
+        "1,000 devices through HAProxy; h2load and aioapns reach every one; any shard lists, waits and counts for all; a broadcast reaches every shard's subscribers; a killed shard is 503 for its tokens only and, restarted, delivers its queue"
+    )
     func fleet() async throws {
         let haproxy = HAProxy.path
         try #require(haproxy != nil, "haproxy is not installed: apt-get install haproxy (.ci/run installs it)")
@@ -31,13 +33,20 @@ struct ClusterFleetTests {
         for shard in shards { try await Self.start(shard, of: shards, in: shared) }
         let (front, deviceFront) = (try LoopbackPorts.free(), try LoopbackPorts.free())
         let ca = shared.appending("certs/ca.pem")
-        let written = try await Subprocess.run(Subprocess.emulatorExecutable, [
-            "cluster", "haproxy-config", "--shards", "3", "--hosts", shards.map { "127.0.0.1:\($0.http2)" }.joined(separator: ","),
-            "--device-hosts", shards.map { "127.0.0.1:\($0.device)" }.joined(separator: ","), "--listen", "127.0.0.1:\(front)",
-            "--device-listen", "127.0.0.1:\(deviceFront)", "--certs-dir", shared.appending("certs"), "--out", shared.appending("haproxy"),
-        ])
+        let written = try await Subprocess.run(
+            Subprocess.emulatorExecutable,
+            [
+                "cluster", "haproxy-config", "--shards", "3", "--hosts",
+                shards.map { "127.0.0.1:\($0.http2)" }.joined(separator: ","),
+                "--device-hosts", shards.map { "127.0.0.1:\($0.device)" }.joined(separator: ","), "--listen",
+                "127.0.0.1:\(front)",
+                "--device-listen", "127.0.0.1:\(deviceFront)", "--certs-dir", shared.appending("certs"), "--out",
+                shared.appending("haproxy"),
+            ])
         try #require(written.status == 0, "\(written.stdout)\(written.stderr)")
-        let balancer = try BackgroundProcess(try #require(haproxy), ["-db", "-f", shared.appending("haproxy/haproxy.cfg")], output: shared.appending("haproxy.log"))
+        let balancer = try BackgroundProcess(
+            try #require(haproxy), ["-db", "-f", shared.appending("haproxy/haproxy.cfg")], output: shared.appending("haproxy.log")
+        )
         defer { Foundation.kill(balancer.pid, SIGTERM) }
         _ = await eventually { (try? await HTTP2TestClient.connect(host: "127.0.0.1", port: front, caPath: ca)) != nil }
 
@@ -53,31 +62,39 @@ struct ClusterFleetTests {
         try await Self.mergedEvents(shards, fleet: fleet, front: front, ca: ca)
         try await Self.faults(shards, fleet: fleet, front: front, ca: ca)
         try await Self.broadcast(shards, fleet: fleet, front: front, ca: ca)
-        try await Self.killAndRestart(shards, fleet: fleet, front: front, deviceFront: deviceFront, ca: ca, balancer: balancer, shared: shared)
+        try await Self.killAndRestart(
+            shards, fleet: fleet, front: front, deviceFront: deviceFront, ca: ca, balancer: balancer, shared: shared)
         for (device, _) in fleet { try? await device.close() }
         try shared.remove()
     }
 
     /// h2load and aioapns push to every device through HAProxy, one push each; every device gets
     /// both (and acknowledges them, as a device does).
-    static func pushToEveryDevice(_ fleet: [(device: DeviceClient, token: DeviceToken)], front: Int, ca: String, h2load: String, shared: TemporaryDirectory) async throws {
+    static func pushToEveryDevice(
+        _ fleet: [(device: DeviceClient, token: DeviceToken)], front: Int, ca: String, h2load: String, shared: TemporaryDirectory
+    ) async throws {
         let tokens = fleet.map(\.token.hex)
         // h2load pushes to every token through HAProxy, one request each.
         let uris = tokens.map { "https://127.0.0.1:\(front)/3/device/\($0)" }.joined(separator: "\n") + "\n"
         try uris.write(toFile: shared.appending("uris"), atomically: true, encoding: .utf8)
         try #"{"aps":{"alert":"from h2load"}}"#.write(toFile: shared.appending("payload.json"), atomically: true, encoding: .utf8)
-        let loaded = try await Subprocess.run(h2load, [
-            "-n", String(Self.deviceCount), "-c", "1", "-m", "20", "-i", shared.appending("uris"), "-d", shared.appending("payload.json"),
-            "-H", "apns-topic: \(Self.topic)", "-H", "apns-push-type: alert",
-        ])
+        let loaded = try await Subprocess.run(
+            h2load,
+            [
+                "-n", String(Self.deviceCount), "-c", "1", "-m", "20", "-i", shared.appending("uris"), "-d",
+                shared.appending("payload.json"),
+                "-H", "apns-topic: \(Self.topic)", "-H", "apns-push-type: alert",
+            ])
         #expect(loaded.stdout.contains("status codes: \(Self.deviceCount) 2xx"), "\(loaded.stdout)\(loaded.stderr)")
 
         // aioapns, configured as for Apple with only host, port and CA swapped, does the same.
         try tokens.joined(separator: "\n").write(toFile: shared.appending("tokens"), atomically: true, encoding: .utf8)
         let python = ProcessInfo.processInfo.environment["APNS_EMULATOR_PYTHON"] ?? "python3"
         let script = Checkout.thirdParty("fleet_client.py")
-        let library = try await Subprocess.run(python, [script, "127.0.0.1", String(front), ca, Self.topic, shared.appending("tokens")])
-        let statuses = (try? JSONSerialization.jsonObject(with: Data(library.stdout.utf8)) as? [String: Any])?["statuses"] as? [String: Int]
+        let library = try await Subprocess.run(
+            python, [script, "127.0.0.1", String(front), ca, Self.topic, shared.appending("tokens")])
+        let statuses =
+            (try? JSONSerialization.jsonObject(with: Data(library.stdout.utf8)) as? [String: Any])?["statuses"] as? [String: Int]
         try #require(statuses == ["200": Self.deviceCount], "\(library.stdout)\(library.stderr)")
 
         // Every device got both.
@@ -95,7 +112,9 @@ struct ClusterFleetTests {
                     return texts
                 }
             }
-            return try await group.reduce(into: [String: Int]()) { counts, texts in for text in texts { counts[text, default: 0] += 1 } }
+            return try await group.reduce(into: [String: Int]()) { counts, texts in
+                for text in texts { counts[text, default: 0] += 1 }
+            }
         }
         #expect(received.values.reduce(0, +) == 2 * Self.deviceCount, "\(received)")
     }
@@ -103,12 +122,16 @@ struct ClusterFleetTests {
     /// Any shard's admin API answers for all three, and says so.
     static func mergedViews(_ shards: [ShardProcess], tokens: [String]) async throws {
         let listed = try await Self.admin(shards[0], "/api/v1/notifications?topic=\(Self.topic)&limit=1000")
-        #expect(listed.json["total"] as? Int == 2 * Self.deviceCount, "\(listed.json["total"] ?? "") \(listed.json["shards"] ?? "")")
+        #expect(
+            listed.json["total"] as? Int == 2 * Self.deviceCount, "\(listed.json["total"] ?? "") \(listed.json["shards"] ?? "")")
         let items = listed.json["items"] as? [[String: Any]] ?? []
-        #expect(Set(items.compactMap { $0["token"] as? String }) == Set(tokens), "the newest thousand (aioapns's) name every device")
+        #expect(
+            Set(items.compactMap { $0["token"] as? String }) == Set(tokens), "the newest thousand (aioapns's) name every device")
         #expect((listed.json["shards"] as? [String: Any])?["answered"] as? [Int] == [0, 1, 2])
         let local = try await Self.admin(shards[0], "/api/v1/notifications?topic=\(Self.topic)&scope=local")
-        #expect((local.json["total"] as? Int ?? 0) < 2 * Self.deviceCount && local.json["shards"] == nil, "scope=local is one shard's journal")
+        #expect(
+            (local.json["total"] as? Int ?? 0) < 2 * Self.deviceCount && local.json["shards"] == nil,
+            "scope=local is one shard's journal")
 
         // A notification of shard 2, read and waited for through shard 0.
         let elsewhere = try #require(items.first { Shard.index(ofUniqueID: $0["id"] as? String ?? "", count: 3) == 2 })
@@ -118,25 +141,36 @@ struct ClusterFleetTests {
         let token = try #require(elsewhere["token"] as? String)
         let waited = try await Self.admin(shards[1], "/api/v1/notifications/wait?token=\(token)&timeout=5s")
         #expect(waited.status == 200 && waited.json["token"] as? String == token)
-        let sent = try await Self.admin(shards[0], "/api/v1/push", method: "POST", body: #"{"token": "\#(token)", "topic": "\#(Self.topic)", "payload": {"aps": {"alert": "from the inbox"}}}"#)
+        let sent = try await Self.admin(
+            shards[0], "/api/v1/push", method: "POST",
+            body: #"{"token": "\#(token)", "topic": "\#(Self.topic)", "payload": {"aps": {"alert": "from the inbox"}}}"#)
         let sentID = try #require(sent.json["uniqueId"] as? String, "\(sent.json)")
-        #expect(sent.json["status"] as? Int == 200 && Shard.index(ofUniqueID: sentID, count: 3) == 2, "the admin API's push went to the shard that owns the token")
+        #expect(
+            sent.json["status"] as? Int == 200 && Shard.index(ofUniqueID: sentID, count: 3) == 2,
+            "the admin API's push went to the shard that owns the token")
         let device = try await Self.admin(shards[0], "/api/v1/devices/\(token)/app")
         #expect(device.status == 200, "a device's routes reach the shard that owns its token: \(device.json)")
 
         let devices = try await AdminTestClient.request(host: "127.0.0.1", port: shards[2].admin, path: "/api/v1/devices")
         let listedDevices = (try? devices.json() as? [[String: Any]]) ?? []
-        #expect(Set(listedDevices.compactMap { $0["token"] as? String }).isSuperset(of: tokens), "every shard's devices, from shard 2")
+        #expect(
+            Set(listedDevices.compactMap { $0["token"] as? String }).isSuperset(of: tokens), "every shard's devices, from shard 2"
+        )
         #expect(devices.header("apns-emulator-shards") == "answered=0,1,2; unanswered=")
         try await Self.inbox(shards[0], answered: "0,1,2")
 
         let metrics = try await AdminTestClient.request(host: "127.0.0.1", port: shards[1].admin, path: "/metrics").text
-        #expect(metrics.contains("apns_cluster_shards_answered 3") && metrics.contains(#"shard="0""#) && metrics.contains(#"shard="2""#))
+        #expect(
+            metrics.contains("apns_cluster_shards_answered 3") && metrics.contains(#"shard="0""#)
+                && metrics.contains(#"shard="2""#))
     }
 
     /// One shard's event stream carries every shard's events, and says which shards it holds.
-    static func mergedEvents(_ shards: [ShardProcess], fleet: [(device: DeviceClient, token: DeviceToken)], front: Int, ca: String) async throws {
-        let stream = try await AdminEventStream.open(host: "127.0.0.1", port: shards[0].admin, path: "/api/v1/events?topic=\(Self.topic)")
+    static func mergedEvents(
+        _ shards: [ShardProcess], fleet: [(device: DeviceClient, token: DeviceToken)], front: Int, ca: String
+    ) async throws {
+        let stream = try await AdminEventStream.open(
+            host: "127.0.0.1", port: shards[0].admin, path: "/api/v1/events?topic=\(Self.topic)")
         let announced = try await stream.waitForEvents(1, kind: "shards")
         #expect((announced.last?.data["answered"] as? [Int])?.sorted() == [0, 1, 2], "\(announced.map(\.json))")
         let provider = try await HTTP2TestClient.connect(host: "127.0.0.1", port: front, caPath: ca)
@@ -144,38 +178,52 @@ struct ClusterFleetTests {
         for index in [1, 2] {
             // The last device of each shard (the first ones of shard 1 go away later).
             let token = try #require(fleet.last { Shard.index(of: $0.token, count: 3) == index }).token
-            let answer = try await provider.push(token: token.hex, headers: [("apns-topic", Self.topic)], json: #"{"aps":{"alert":"heard on shard 0"}}"#)
+            let answer = try await provider.push(
+                token: token.hex, headers: [("apns-topic", Self.topic)], json: #"{"aps":{"alert":"heard on shard 0"}}"#)
             pushed.insert(try #require(answer.header("apns-unique-id")))
         }
         let accepted = try await stream.waitForEvents(2, kind: "accepted")
-        #expect(pushed.isSubset(of: Set(accepted.compactMap { $0.data["id"] as? String })), "shards 1 and 2's pushes in shard 0's stream")
+        #expect(
+            pushed.isSubset(of: Set(accepted.compactMap { $0.data["id"] as? String })),
+            "shards 1 and 2's pushes in shard 0's stream")
         try await provider.close()
         try await stream.close()
     }
 
     /// Fault rules added on any shard: one for a token lives on the token's shard (its id names
     /// it); one for every token on every shard; both are listed and removed from any shard.
-    static func faults(_ shards: [ShardProcess], fleet: [(device: DeviceClient, token: DeviceToken)], front: Int, ca: String) async throws {
+    static func faults(
+        _ shards: [ShardProcess], fleet: [(device: DeviceClient, token: DeviceToken)], front: Int, ca: String
+    ) async throws {
         let provider = try await HTTP2TestClient.connect(host: "127.0.0.1", port: front, caPath: ca)
         let target = try #require(fleet.last { Shard.index(of: $0.token, count: 3) == 2 }).token.hex
-        let added = try await Self.admin(shards[0], "/api/v1/faults", method: "POST", body: #"{"match": {"token": "\#(target)"}, "action": {"type": "respond", "reason": "TooManyRequests"}}"#)
+        let added = try await Self.admin(
+            shards[0], "/api/v1/faults", method: "POST",
+            body: #"{"match": {"token": "\#(target)"}, "action": {"type": "respond", "reason": "TooManyRequests"}}"#)
         let id = try #require(added.json["id"] as? String, "\(added.json)")
         #expect(added.status == 201 && id.hasPrefix("s2-fault-"), "a token's rule lives on its shard: \(id)")
         let refused = try await provider.push(token: target, headers: [("apns-topic", Self.topic)])
         #expect(refused.status == 429 && refused.reason == "TooManyRequests")
         #expect(try await Self.admin(shards[1], "/api/v1/faults/\(id)").status == 200, "read from another shard")
 
-        let everywhere = try await Self.admin(shards[1], "/api/v1/faults", method: "POST", body: #"{"match": {"topic": "\#(Self.topic)"}, "action": {"type": "respond", "reason": "Unregistered"}}"#)
+        let everywhere = try await Self.admin(
+            shards[1], "/api/v1/faults", method: "POST",
+            body: #"{"match": {"topic": "\#(Self.topic)"}, "action": {"type": "respond", "reason": "Unregistered"}}"#)
         #expect((everywhere.json["shards"] as? [String: Any])?["answered"] as? [Int] == [0, 1, 2], "\(everywhere.json)")
         for index in [0, 1] {
             let token = try #require(fleet.last { Shard.index(of: $0.token, count: 3) == index }).token.hex
-            #expect(try await provider.push(token: token, headers: [("apns-topic", Self.topic)]).reason == "Unregistered", "shard \(index) has the rule")
+            #expect(
+                try await provider.push(token: token, headers: [("apns-topic", Self.topic)]).reason == "Unregistered",
+                "shard \(index) has the rule")
         }
         let listed = try await AdminTestClient.request(host: "127.0.0.1", port: shards[0].admin, path: "/api/v1/faults")
-        #expect(((try? listed.json() as? [[String: Any]]) ?? []).count == 4, "one rule on shard 2, one on every shard: \(listed.text)")
+        #expect(
+            ((try? listed.json() as? [[String: Any]]) ?? []).count == 4, "one rule on shard 2, one on every shard: \(listed.text)"
+        )
         let cleared = try await Self.admin(shards[2], "/api/v1/faults", method: "DELETE")
         #expect(cleared.status == 200 && (cleared.json["shards"] as? [String: Any])?["answered"] as? [Int] == [0, 1, 2])
-        #expect(try await provider.push(token: target, headers: [("apns-topic", Self.topic)]).status == 200, "no rule left anywhere")
+        #expect(
+            try await provider.push(token: target, headers: [("apns-topic", Self.topic)]).status == 200, "no rule left anywhere")
         try await provider.close()
     }
 
@@ -184,45 +232,63 @@ struct ClusterFleetTests {
     static func inbox(_ shard: ShardProcess, answered: String, missing: String = "") async throws {
         let python = ProcessInfo.processInfo.environment["APNS_EMULATOR_PYTHON"] ?? "python3"
         let script = Checkout.thirdParty("inbox_cluster_browser.py")
-        let run = try await Subprocess.run("timeout", ["120", python, script, "http://127.0.0.1:\(shard.admin)", "3", answered, missing])
+        let run = try await Subprocess.run(
+            "timeout", ["120", python, script, "http://127.0.0.1:\(shard.admin)", "3", answered, missing])
         #expect(run.status == 0, "the inbox of shard \(shard.index):\n\(run.stdout.suffix(2000))\n\(run.stderr.suffix(2000))")
     }
 
     /// A channel made through HAProxy lands on the shard its bundle hashes to; a broadcast on it
     /// reaches an activity on every shard.
-    static func broadcast(_ shards: [ShardProcess], fleet: [(device: DeviceClient, token: DeviceToken)], front: Int, ca: String) async throws {
+    static func broadcast(
+        _ shards: [ShardProcess], fleet: [(device: DeviceClient, token: DeviceToken)], front: Int, ca: String
+    ) async throws {
         let bundle = LiveActivityTests.bundle
         let provider = try await HTTP2TestClient.connect(host: "127.0.0.1", port: front, caPath: ca)
-        let created = try await provider.send(path: "/1/apps/\(bundle)/channels", body: Array(#"{"message-storage-policy": 0, "push-type": "LiveActivity"}"#.utf8))
+        let created = try await provider.send(
+            path: "/1/apps/\(bundle)/channels", body: Array(#"{"message-storage-policy": 0, "push-type": "LiveActivity"}"#.utf8))
         let channel = try #require(created.header("apns-channel-id"), "\(created.status) \(created.reason ?? "")")
         let owner = Shard.index(ofBundle: bundle, count: 3)
         for shard in shards {
             let journal = try await Self.admin(shard, "/api/v1/notifications?interface=broadcast&scope=local")
-            #expect((journal.json["total"] as? Int) == (shard.index == owner ? 1 : 0), "the create reached shard \(owner) only (HAProxy's crc32 and the emulator's agree)")
+            #expect(
+                (journal.json["total"] as? Int) == (shard.index == owner ? 1 : 0),
+                "the create reached shard \(owner) only (HAProxy's crc32 and the emulator's agree)")
         }
         // One subscriber on each shard, started in the app through shard 0's admin API.
         var activities: [(token: String, id: String)] = []
         for index in 0..<3 {
             let device = try #require(fleet.first { Shard.index(of: $0.token, count: 3) == index }).device
             let token = try await device.register(topic: bundle).hex
-            let app = try await Self.admin(shards[0], "/api/v1/devices/\(token)/app", method: "PUT", body: #"{"activityTypes": \#(LiveActivityTests.types)}"#)
+            let app = try await Self.admin(
+                shards[0], "/api/v1/devices/\(token)/app", method: "PUT", body: #"{"activityTypes": \#(LiveActivityTests.types)}"#
+            )
             #expect(app.status == 200, "\(app.json)")
-            let start = #"{"attributes-type": "Delivery", "attributes": {"order": \#(index)}, "content-state": {"status": "new"}, "pushType": {"channel": "\#(channel)"}}"#
+            let start =
+                #"{"attributes-type": "Delivery", "attributes": {"order": \#(index)}, "content-state": {"status": "new"}, "pushType": {"channel": "\#(channel)"}}"#
             let started = try await Self.admin(shards[0], "/api/v1/devices/\(token)/activities", method: "POST", body: start)
             #expect(started.status == 201, "shard \(index) knows the channel: \(started.json)")
             activities.append((token, started.json["id"] as? String ?? ""))
         }
         let published = try await provider.send(
-            path: "/4/broadcasts/apps/\(bundle)", headers: [("apns-channel-id", channel), ("apns-push-type", "LiveActivity"), ("apns-expiration", "0"), ("apns-priority", "10")],
-            body: Array(#"{"aps": {"event": "update", "timestamp": \#(LiveActivityTests.now), "content-state": {"status": "goal"}}}"#.utf8))
+            path: "/4/broadcasts/apps/\(bundle)",
+            headers: [
+                ("apns-channel-id", channel), ("apns-push-type", "LiveActivity"), ("apns-expiration", "0"),
+                ("apns-priority", "10"),
+            ],
+            body: Array(
+                #"{"aps": {"event": "update", "timestamp": \#(LiveActivityTests.now), "content-state": {"status": "goal"}}}"#.utf8
+            ))
         #expect(published.status == 200, "\(published.reason ?? "")")
         for (token, id) in activities {
             let listed = try await Self.admin(shards[0], "/api/v1/devices/\(token)/activities")
             let activity = (listed.json["items"] as? [[String: Any]])?.first { $0["id"] as? String == id }
-            #expect((activity?["contentState"] as? [String: Any])?["status"] as? String == "goal", "the subscriber on shard \(DeviceToken(hex: token).map { Shard.index(of: $0, count: 3) } ?? -1): \(listed.json)")
+            #expect(
+                (activity?["contentState"] as? [String: Any])?["status"] as? String == "goal",
+                "the subscriber on shard \(DeviceToken(hex: token).map { Shard.index(of: $0, count: 3) } ?? -1): \(listed.json)")
         }
         for (_, id) in activities {
-            #expect(try await Self.admin(shards[1], "/api/v1/activities/\(id)").status == 200, "an activity is found from any shard")
+            #expect(
+                try await Self.admin(shards[1], "/api/v1/activities/\(id)").status == 200, "an activity is found from any shard")
         }
         if let unique = published.header("apns-unique-id") {
             let record = try await Self.admin(shards[2], "/api/v1/notifications/\(unique)")
@@ -234,19 +300,22 @@ struct ClusterFleetTests {
     /// Shard 1 killed with notifications queued for devices away: its tokens get 503, the others
     /// 200; restarted on its store, it hands the queued ones over when the devices come back.
     static func killAndRestart(
-        _ shards: [ShardProcess], fleet: [(device: DeviceClient, token: DeviceToken)], front: Int, deviceFront: Int, ca: String, balancer: BackgroundProcess, shared: TemporaryDirectory
+        _ shards: [ShardProcess], fleet: [(device: DeviceClient, token: DeviceToken)], front: Int, deviceFront: Int, ca: String,
+        balancer: BackgroundProcess, shared: TemporaryDirectory
     ) async throws {
         let away = Array(fleet.filter { Shard.index(of: $0.token, count: 3) == 1 }.prefix(5))
         for (device, _) in away { try await device.close() }
         let provider = try await HTTP2TestClient.connect(host: "127.0.0.1", port: front, caPath: ca)
         var queued: [String: String] = [:]
         for (_, token) in away {
-            let answer = try await provider.push(token: token.hex, headers: [("apns-topic", Self.topic)], json: #"{"aps":{"alert":"queued on shard 1"}}"#)
+            let answer = try await provider.push(
+                token: token.hex, headers: [("apns-topic", Self.topic)], json: #"{"aps":{"alert":"queued on shard 1"}}"#)
             #expect(answer.status == 200)
             queued[token.hex] = answer.header("apns-unique-id")
         }
         // A stream of shard 0's opened before: it says when shard 1 goes, and comes back.
-        let stream = try await AdminEventStream.open(host: "127.0.0.1", port: shards[0].admin, path: "/api/v1/events?topic=\(Self.topic)")
+        let stream = try await AdminEventStream.open(
+            host: "127.0.0.1", port: shards[0].admin, path: "/api/v1/events?topic=\(Self.topic)")
         _ = try await stream.waitForEvents(1, kind: "shards")
         func said(_ answered: [Int]) -> Int? {
             stream.events.filter { $0.kind == "shards" }.lastIndex { ($0.data["answered"] as? [Int])?.sorted() == answered }
@@ -270,10 +339,13 @@ struct ClusterFleetTests {
         // A channel made while shard 1 is down, for a bundle shard 2 owns.
         let bundle = Self.topic
         #expect(Shard.index(ofBundle: bundle, count: 3) == 2)
-        let made = try await provider.send(path: "/1/apps/\(bundle)/channels", body: Array(#"{"message-storage-policy": 1, "push-type": "LiveActivity"}"#.utf8))
+        let made = try await provider.send(
+            path: "/1/apps/\(bundle)/channels", body: Array(#"{"message-storage-policy": 1, "push-type": "LiveActivity"}"#.utf8))
         let missed = try #require(made.header("apns-channel-id"), "\(made.status) \(made.reason ?? "")")
 
-        try await Self.restart(shards, away: away, queued: queued, missed: missed, provider: provider, stream: stream, deviceFront: deviceFront, ca: ca, balancer: balancer, shared: shared)
+        try await Self.restart(
+            shards, away: away, queued: queued, missed: missed, provider: provider, stream: stream, deviceFront: deviceFront,
+            ca: ca, balancer: balancer, shared: shared)
         try await stream.close()
         try await provider.close()
     }
@@ -281,7 +353,8 @@ struct ClusterFleetTests {
     /// Shard 1 back on its store: it learns the channel it missed, hands over what it had queued,
     /// and the event stream opened before the kill takes it back.
     static func restart(
-        _ shards: [ShardProcess], away: [(device: DeviceClient, token: DeviceToken)], queued: [String: String], missed: String, provider: HTTP2TestClient,
+        _ shards: [ShardProcess], away: [(device: DeviceClient, token: DeviceToken)], queued: [String: String], missed: String,
+        provider: HTTP2TestClient,
         stream: AdminEventStream, deviceFront: Int, ca: String, balancer: BackgroundProcess, shared: TemporaryDirectory
     ) async throws {
         func said(_ answered: [Int]) -> Int? {
@@ -290,22 +363,37 @@ struct ClusterFleetTests {
         try await Self.start(shards[1], of: shards, in: shared)
         // Restarted, it asks the others for the channels they own: it knows the one it missed.
         let encoded = missed.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? missed
-        #expect(await eventually(timeout: .seconds(20)) { (try? await Self.admin(shards[1], "/api/v1/channels/\(encoded)?scope=local"))?.status == 200 })
+        #expect(
+            await eventually(timeout: .seconds(20)) {
+                (try? await Self.admin(shards[1], "/api/v1/channels/\(encoded)?scope=local"))?.status == 200
+            })
         for (_, token) in away {
             // Through HAProxy, once its check has seen shard 1 back (if it ever saw it gone).
             var reconnected: DeviceClient?
             _ = await eventually(timeout: .seconds(30)) {
-                guard let client = try? await DeviceClient.connect(host: "127.0.0.1", port: deviceFront, caPath: ca, deviceID: "back-\(token.hex.prefix(8))", serverName: "s1.devices.localhost") else { return false }
-                if (try? await client.resume([token]))?.first?.status == .resumed { reconnected = client; return true }
+                guard
+                    let client = try? await DeviceClient.connect(
+                        host: "127.0.0.1", port: deviceFront, caPath: ca, deviceID: "back-\(token.hex.prefix(8))",
+                        serverName: "s1.devices.localhost")
+                else { return false }
+                if (try? await client.resume([token]))?.first?.status == .resumed {
+                    reconnected = client
+                    return true
+                }
                 try? await client.close()
                 return false
             }
-            let back = try #require(reconnected, "a device of shard 1 could not resume its token through HAProxy: \(balancer.lines)")
-            #expect(try await back.next(within: .seconds(30)).uniqueID == queued[token.hex], "what shard 1 had queued before it was killed")
+            let back = try #require(
+                reconnected, "a device of shard 1 could not resume its token through HAProxy: \(balancer.lines)")
+            #expect(
+                try await back.next(within: .seconds(30)).uniqueID == queued[token.hex],
+                "what shard 1 had queued before it was killed")
             try await back.close()
         }
         // The stream took shard 1 back on its own, and carries its events again.
-        #expect(await eventually(timeout: .seconds(20)) { (said([0, 1, 2]) ?? -1) > (said([0, 2]) ?? Int.max) }, "\(stream.events.map(\.json))")
+        #expect(
+            await eventually(timeout: .seconds(20)) { (said([0, 1, 2]) ?? -1) > (said([0, 2]) ?? Int.max) },
+            "\(stream.events.map(\.json))")
         // HAProxy checks the provider backend on its own schedule, apart from the device front's:
         // until it has seen shard 1 back it answers 503 ServiceUnavailable itself (nothing stored),
         // and on a busy machine that outlasted the devices' resumption (issue 37). Any other
@@ -313,12 +401,15 @@ struct ClusterFleetTests {
         let token = try #require(away.first).token.hex
         var again: HTTP2TestClient.Response?
         _ = await eventually(timeout: .seconds(30)) {
-            again = try? await provider.push(token: token, headers: [("apns-topic", Self.topic)], json: #"{"aps":{"alert":"after the restart"}}"#)
+            again = try? await provider.push(
+                token: token, headers: [("apns-topic", Self.topic)], json: #"{"aps":{"alert":"after the restart"}}"#)
             return again.map { $0.status != 503 } ?? false
         }
         #expect(again?.status == 200, "a push to shard 1 through HAProxy after its restart: \(String(describing: again))")
         let againID = try #require(again?.header("apns-unique-id"))
-        #expect(await eventually { stream.events.contains { $0.kind == "accepted" && $0.data["id"] as? String == againID } }, "shard 1's push in shard 0's stream")
+        #expect(
+            await eventually { stream.events.contains { $0.kind == "accepted" && $0.data["id"] as? String == againID } },
+            "shard 1's push in shard 0's stream")
     }
 }
 

@@ -10,22 +10,30 @@ import Glibc
 /// `apns-emulator cluster run`: N shards and HAProxy from one command, stopped together.
 @Suite("apns-emulator cluster run")
 struct ClusterRunTests {
-    @Test("two shards and HAProxy from one command: pushes through HAProxy reach both, shard 0's admin API lists both; SIGTERM stops them all")
+    @Test(
+        "two shards and HAProxy from one command: pushes through HAProxy reach both, shard 0's admin API lists both; SIGTERM stops them all"
+    )
     func run() async throws {
         try #require(HAProxy.path != nil, "haproxy is not installed (.ci/run installs it)")
         let directory = try TemporaryDirectory()
         let base = try LoopbackPorts.free(8)
         let (front, devices, http2, admin, device) = (base, base + 1, base + 2, base + 4, base + 6)
-        let cluster = try BackgroundProcess(Subprocess.emulatorExecutable, [
-            "cluster", "run", "--shards", "2", "--dir", directory.appending("cluster"), "--listen", "127.0.0.1:\(front)",
-            "--device-listen", "127.0.0.1:\(devices)", "--http2-base", String(http2), "--admin-base", String(admin), "--device-base", String(device),
-            "--", "--durability", "relaxed",
-        ], output: directory.appending("run.log"))
+        let cluster = try BackgroundProcess(
+            Subprocess.emulatorExecutable,
+            [
+                "cluster", "run", "--shards", "2", "--dir", directory.appending("cluster"), "--listen", "127.0.0.1:\(front)",
+                "--device-listen", "127.0.0.1:\(devices)", "--http2-base", String(http2), "--admin-base", String(admin),
+                "--device-base", String(device),
+                "--", "--durability", "relaxed",
+            ], output: directory.appending("run.log"))
         let ready = await eventually(timeout: .seconds(60)) { cluster.lines.contains { $0.hasPrefix("cluster of 2 shards") } }
         try #require(ready, "\(cluster.lines)")
         let ca = directory.appending("cluster/certs/ca.pem")
         var client: HTTP2TestClient?
-        _ = await eventually { client = try? await HTTP2TestClient.connect(host: "127.0.0.1", port: front, caPath: ca); return client != nil }
+        _ = await eventually {
+            client = try? await HTTP2TestClient.connect(host: "127.0.0.1", port: front, caPath: ca)
+            return client != nil
+        }
         let provider = try #require(client, "HAProxy did not listen")
         for shard in 0..<2 {
             let token = try #require(Shard(index: shard, count: 2)).randomToken().hex
@@ -38,7 +46,9 @@ struct ClusterRunTests {
 
         Foundation.kill(cluster.pid, SIGTERM)
         #expect(await cluster.wait() == 0)
-        let gone = await eventually { (try? await AdminTestClient.request(host: "127.0.0.1", port: admin + 1, path: "/healthz")) == nil }
+        let gone = await eventually {
+            (try? await AdminTestClient.request(host: "127.0.0.1", port: admin + 1, path: "/healthz")) == nil
+        }
         #expect(gone, "the shards stopped with it")
         try directory.remove()
     }

@@ -11,8 +11,10 @@ struct AuthCommandLineTests {
     func curl(_ port: Int, ca: String, _ arguments: [String]) async throws -> String {
         let output = try await Subprocess.run(
             "curl",
-            ["--silent", "--show-error", "--http2", "--cacert", ca, "--data", #"{"aps":{"alert":"hi"}}"#,
-             "--write-out", "%{http_code}"] + arguments + ["https://localhost:\(port)/3/device/\(Self.device)"]
+            [
+                "--silent", "--show-error", "--http2", "--cacert", ca, "--data", #"{"aps":{"alert":"hi"}}"#,
+                "--write-out", "%{http_code}",
+            ] + arguments + ["https://localhost:\(port)/3/device/\(Self.device)"]
         )
         try #require(output.status == 0, "curl failed: \(output.stderr)")
         return output.stdout
@@ -34,19 +36,36 @@ struct AuthCommandLineTests {
 
         let minted = try await Subprocess.run(
             Subprocess.emulatorExecutable,
-            ["certs", "provider", "--topic", "com.example.app", "--certs-dir", certs, "--out", provider, "--p12-password", "secret"]
+            [
+                "certs", "provider", "--topic", "com.example.app", "--certs-dir", certs, "--out", provider, "--p12-password",
+                "secret",
+            ]
         )
         try #require(minted.status == 0, "certs provider failed: \(minted.stderr)")
         #expect(try await self.curl(emulator.http2Port, ca: ca, ["--cert", provider + "/com.example.app.pem"]) == "200")
-        #expect(try await self.curl(emulator.http2Port, ca: ca, ["--cert", provider + "/com.example.app-cert.pem", "--key", provider + "/com.example.app-key.pem"]) == "200")
-        #expect(try await self.curl(emulator.http2Port, ca: ca, ["--cert-type", "P12", "--cert", provider + "/com.example.app.p12:secret"]) == "200")
+        #expect(
+            try await self.curl(
+                emulator.http2Port, ca: ca,
+                ["--cert", provider + "/com.example.app-cert.pem", "--key", provider + "/com.example.app-key.pem"]) == "200")
+        #expect(
+            try await self.curl(
+                emulator.http2Port, ca: ca, ["--cert-type", "P12", "--cert", provider + "/com.example.app.p12:secret"]) == "200")
         // apns-emulator push presents the same certificate.
-        let pushed = try await Subprocess.run(Subprocess.emulatorExecutable, [
-            "push", "--http2-port", String(emulator.http2Port), "--ca", ca, "--cert", provider + "/com.example.app.pem",
-            "--token", String(repeating: "ab", count: 32), #"{"aps":{"alert":"signed"}}"#,
-        ])
+        let pushed = try await Subprocess.run(
+            Subprocess.emulatorExecutable,
+            [
+                "push", "--http2-port", String(emulator.http2Port), "--ca", ca, "--cert", provider + "/com.example.app.pem",
+                "--token", String(repeating: "ab", count: 32), #"{"aps":{"alert":"signed"}}"#,
+            ])
         #expect(pushed.status == 0 && pushed.stdout.hasPrefix("200 OK"), "\(pushed.stdout)\(pushed.stderr)")
 
+        try await self.tokenCredentials(emulator, ca: ca, keys: keys, provider: provider, directory: directory)
+    }
+
+    /// Provider-token keys created and imported while the emulator runs.
+    private func tokenCredentials(
+        _ emulator: EmulatorProcess, ca: String, keys: String, provider: String, directory: TemporaryDirectory
+    ) async throws {
         // The key is registered while the emulator runs.
         let created = try await Subprocess.run(
             Subprocess.emulatorExecutable,
@@ -72,9 +91,13 @@ struct AuthCommandLineTests {
             ["keys", "token", p8, "--key-id", "IMPORTED01", "--team-id", "ABCDE12345"]
         )
         let forged = foreign.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        #expect(try await self.curl(emulator.http2Port, ca: ca, topic + ["--header", "authorization: bearer \(forged)"]) == #"{"reason":"InvalidProviderToken"}403"#)
+        #expect(
+            try await self.curl(emulator.http2Port, ca: ca, topic + ["--header", "authorization: bearer \(forged)"])
+                == #"{"reason":"InvalidProviderToken"}403"#)
 
-        let admin = try await AdminTestClient.request(host: "127.0.0.1", port: emulator.adminPort, method: "GET", path: "/api/v1/devices/\(Self.device)/notifications", body: nil)
+        let admin = try await AdminTestClient.request(
+            host: "127.0.0.1", port: emulator.adminPort, method: "GET", path: "/api/v1/devices/\(Self.device)/notifications",
+            body: nil)
         #expect((try admin.json() as? [Any])?.count == 4)
         await emulator.kill(SIGTERM)
         try directory.remove()
@@ -92,22 +115,32 @@ struct AuthCommandLineTests {
             output: directory.appending("emulator.log")
         )
         func token(_ keyID: String, _ scope: [String]) async throws -> String {
-            let created = try await Subprocess.run(Subprocess.emulatorExecutable, ["keys", "create", "--team-id", "ABCDE12345", "--key-id", keyID, "--keys", keys, "--out", provider] + scope)
+            let created = try await Subprocess.run(
+                Subprocess.emulatorExecutable,
+                ["keys", "create", "--team-id", "ABCDE12345", "--key-id", keyID, "--keys", keys, "--out", provider] + scope)
             try #require(created.status == 0, "keys create failed: \(created.stderr)")
-            let signed = try await Subprocess.run(Subprocess.emulatorExecutable, ["keys", "token", provider + "/AuthKey_\(keyID).p8", "--team-id", "ABCDE12345"])
+            let signed = try await Subprocess.run(
+                Subprocess.emulatorExecutable, ["keys", "token", provider + "/AuthKey_\(keyID).p8", "--team-id", "ABCDE12345"])
             return signed.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         }
         func push(_ jwt: String, topic: String) async throws -> String {
-            try await self.curl(emulator.http2Port, ca: certs + "/ca.pem", ["--header", "apns-topic: \(topic)", "--header", "authorization: bearer \(jwt)"])
+            try await self.curl(
+                emulator.http2Port, ca: certs + "/ca.pem",
+                ["--header", "apns-topic: \(topic)", "--header", "authorization: bearer \(jwt)"])
         }
         let production = try await token("PRODUCTION", ["--environment", "production"])
-        #expect(try await push(production, topic: "com.example.app") == #"{"reason":"BadEnvironmentKeyIdInToken"}403"#, "the emulator is the sandbox")
-        let sandbox = try await token("SANDBOXKEY", ["--environment", "sandbox", "--topics", "com.example.app, com.example.news"])
+        #expect(
+            try await push(production, topic: "com.example.app") == #"{"reason":"BadEnvironmentKeyIdInToken"}403"#,
+            "the emulator is the sandbox")
+        let sandbox = try await token(
+            "SANDBOXKEY", ["--environment", "sandbox", "--topics", "com.example.app, com.example.news"])
         #expect(try await push(sandbox, topic: "com.example.news") == "200")
         #expect(try await push(sandbox, topic: "com.example.other").hasSuffix("403"), "a topic the key was not made for")
         let both = try await token("BOTHKEY001", ["--environment", "both"])
         #expect(try await push(both, topic: "com.example.other") == "200")
-        let refused = try await Subprocess.run(Subprocess.emulatorExecutable, ["keys", "create", "--team-id", "ABCDE12345", "--keys", keys, "--out", provider, "--environment", "staging"])
+        let refused = try await Subprocess.run(
+            Subprocess.emulatorExecutable,
+            ["keys", "create", "--team-id", "ABCDE12345", "--keys", keys, "--out", provider, "--environment", "staging"])
         #expect(refused.status != 0 && refused.stderr.contains("sandbox"), "\(refused.stderr)")
         await emulator.kill(SIGTERM)
         try directory.remove()

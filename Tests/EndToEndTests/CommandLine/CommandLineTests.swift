@@ -45,7 +45,8 @@ struct CommandLineTests {
             output: directory.appending("emulator.log")
         )
         #expect(FileManager.default.fileExists(atPath: directory.appending("certs/ca.pem")))
-        let client = try await HTTP2TestClient.connect(host: "127.0.0.1", port: emulator.http2Port, caPath: directory.appending("certs/ca.pem"))
+        let client = try await HTTP2TestClient.connect(
+            host: "127.0.0.1", port: emulator.http2Port, caPath: directory.appending("certs/ca.pem"))
         let response = try await client.push(token: Self.token)
         #expect(response.status == 200)
         #expect(response.header("apns-unique-id") == nil, "APNS_EMULATOR_ENVIRONMENT=production was ignored")
@@ -76,15 +77,21 @@ struct CommandLineTests {
         // A cluster's peers: only for a shard, one address per shard, each host:port.
         let refusals = [
             (["--cluster-peers", "127.0.0.1:1,127.0.0.1:2"], "--cluster-peers needs --shard K/N"),
-            (["--shard", "0/3", "--cluster-peers", "127.0.0.1:1,127.0.0.1:2"], "--cluster-peers names 2 addresses; --shard 0/3 needs one per shard"),
+            (
+                ["--shard", "0/3", "--cluster-peers", "127.0.0.1:1,127.0.0.1:2"],
+                "--cluster-peers names 2 addresses; --shard 0/3 needs one per shard"
+            ),
             (["--shard", "0/2", "--cluster-peers", "127.0.0.1:1,nowhere"], "--cluster-peers: nowhere is not host:port"),
         ]
         for (arguments, message) in refusals {
             let refused = try await Subprocess.run(Subprocess.emulatorExecutable, ["serve"] + arguments)
             #expect(refused.status != 0 && refused.stderr.contains(message), "\(arguments): \(refused.stderr)")
         }
-        let twin = try await Subprocess.run("env", ["APNS_EMULATOR_CLUSTER_PEERS=127.0.0.1:1", Subprocess.emulatorExecutable, "serve"])
-        #expect(twin.status != 0 && twin.stderr.contains("--cluster-peers needs --shard K/N"), "the twin stands in for the flag: \(twin.stderr)")
+        let twin = try await Subprocess.run(
+            "env", ["APNS_EMULATOR_CLUSTER_PEERS=127.0.0.1:1", Subprocess.emulatorExecutable, "serve"])
+        #expect(
+            twin.status != 0 && twin.stderr.contains("--cluster-peers needs --shard K/N"),
+            "the twin stands in for the flag: \(twin.stderr)")
     }
 }
 
@@ -93,21 +100,27 @@ struct DeviceCommandTests {
     @Test("registers, prints its token, prints each push as a JSON line, acknowledges it and exits after --count")
     func deviceCommand() async throws {
         try await withEmulator { emulator in
-            let arguments = ["device", "--topic", "com.example.app", "--device-id", "cli", "--device-port", String(emulator.devicePort),
-                             "--ca", emulator.caPath, "--count", "2"]
-            let device = try BackgroundProcess(Subprocess.emulatorExecutable, arguments, output: emulator.directory.appending("device.log"))
+            let arguments = [
+                "device", "--topic", "com.example.app", "--device-id", "cli", "--device-port", String(emulator.devicePort),
+                "--ca", emulator.caPath, "--count", "2",
+            ]
+            let device = try BackgroundProcess(
+                Subprocess.emulatorExecutable, arguments, output: emulator.directory.appending("device.log"))
             let token = try #require(try await device.waitForLines(1).first)
             #expect(token.count == 64)
 
             let provider = try await emulator.http2Client()
             let first = try await provider.push(token: token, headers: [("apns-topic", "com.example.app")], json: #"{"n":1}"#)
             #expect(first.status == 200)
-            _ = try await provider.push(token: token, headers: [("apns-topic", "com.example.app"), ("apns-collapse-id", "c")], json: #"{"n":2}"#)
+            _ = try await provider.push(
+                token: token, headers: [("apns-topic", "com.example.app"), ("apns-collapse-id", "c")], json: #"{"n":2}"#)
             #expect(await device.wait() == 0)
 
             let lines = device.lines
             try #require(lines.count == 3, "\(lines)")
-            let json = try lines.dropFirst().map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+            let json = try lines.dropFirst().map {
+                try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+            }
             #expect(json[0]["apnsId"] as? String == first.header("apns-id"))
             #expect(json[0]["uniqueId"] as? String == first.header("apns-unique-id"))
             #expect(json[0]["token"] as? String == token)
@@ -120,7 +133,10 @@ struct DeviceCommandTests {
             _ = try await provider.push(token: token, headers: [("apns-topic", "com.example.app")], json: #"{"n":3}"#)
             let resumed = try BackgroundProcess(
                 Subprocess.emulatorExecutable,
-                ["device", "--token", token, "--device-port", String(emulator.devicePort), "--ca", emulator.caPath, "--count", "1", "--no-ack"],
+                [
+                    "device", "--token", token, "--device-port", String(emulator.devicePort), "--ca", emulator.caPath, "--count",
+                    "1", "--no-ack",
+                ],
                 output: emulator.directory.appending("device2.log")
             )
             #expect(await resumed.wait() == 0)
@@ -136,20 +152,23 @@ struct DeviceCommandPhoneTests {
     func phone() async throws {
         try await withEmulator { emulator in
             let categories = emulator.directory.appending("categories.json")
-            try #"[{"identifier": "INVITE", "actions": [{"identifier": "ACCEPT", "title": "Accept"}, {"identifier": "REPLY", "title": "Reply", "textInput": {"buttonTitle": "Send"}}]}]"#
+            try
+                #"[{"identifier": "INVITE", "actions": [{"identifier": "ACCEPT", "title": "Accept"}, {"identifier": "REPLY", "title": "Reply", "textInput": {"buttonTitle": "Send"}}]}]"#
                 .write(toFile: categories, atomically: true, encoding: .utf8)
             let commands = emulator.directory.appending("commands")
             #expect(mkfifo(commands, 0o600) == 0)
             let arguments = [
                 "device", "--topic", "com.example.app", "--device-port", String(emulator.devicePort), "--ca", emulator.caPath,
-                "--authorize", "alert,sound", "--prompt", "allow", "--categories", categories, "--state", "background", "--count", "2",
+                "--authorize", "alert,sound", "--prompt", "allow", "--categories", categories, "--state", "background", "--count",
+                "2",
             ]
             // Opened for reading and writing, the FIFO has a writer before the device opens it to read
             // (so neither side waits for the other); closing it ends the device's input.
             let descriptor = open(commands, O_RDWR)
             try #require(descriptor >= 0)
             let typing = FileHandle(fileDescriptor: descriptor, closeOnDealloc: false)
-            let device = try BackgroundProcess(Subprocess.emulatorExecutable, arguments, output: emulator.directory.appending("phone.log"), input: commands)
+            let device = try BackgroundProcess(
+                Subprocess.emulatorExecutable, arguments, output: emulator.directory.appending("phone.log"), input: commands)
             let token = try #require(try await device.waitForLines(1).first)
             // The device sends its settings after it prints its token, as an app configures itself
             // after registering: a push before that would find no categories.
@@ -160,7 +179,9 @@ struct DeviceCommandPhoneTests {
             #expect(configured, "the device's settings reached the phone")
 
             let provider = try await emulator.http2Client()
-            let first = try await provider.push(token: token, headers: [("apns-topic", "com.example.app")], json: #"{"aps":{"alert":"Lunch?","sound":"default","category":"INVITE"}}"#)
+            let first = try await provider.push(
+                token: token, headers: [("apns-topic", "com.example.app")],
+                json: #"{"aps":{"alert":"Lunch?","sound":"default","category":"INVITE"}}"#)
             let uniqueID = try #require(first.header("apns-unique-id"))
             let printed = try await device.waitForLines(3)
             let line = try #require(printed.first { $0.contains(uniqueID) && $0.hasPrefix("{") })
@@ -175,7 +196,10 @@ struct DeviceCommandPhoneTests {
             let journal = try await emulator.adminObject("/api/v1/notifications/\(uniqueID)")
             #expect((journal["response"] as? [String: Any])?["text"] as? String == "On my way")
 
-            #expect(try await provider.push(token: token, headers: [("apns-topic", "com.example.app")], json: #"{"aps":{"alert":"2"}}"#).status == 200)
+            #expect(
+                try await provider.push(
+                    token: token, headers: [("apns-topic", "com.example.app")], json: #"{"aps":{"alert":"2"}}"#
+                ).status == 200)
             #expect(await device.wait() == 0)
             close(descriptor)
             let app = try await emulator.adminObject("/api/v1/devices/\(token)/app")
@@ -183,14 +207,35 @@ struct DeviceCommandPhoneTests {
         }
     }
 
+    /// The first line of `device`'s output after `count` that starts with `prefix`, as JSON.
+    private static func jsonLine(of device: BackgroundProcess, _ prefix: String, after count: Int) async throws -> [String: Any] {
+        var found: String?
+        _ = await eventually {
+            found = device.lines.dropFirst(count).first { $0.hasPrefix(prefix) }
+            return found != nil
+        }
+        let line = try #require(found, "no \(prefix) line in \(device.lines)")
+        return try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    }
+
+    /// The hour, in `zone`, at which the pending request `wake` fires next.
+    private static func wakeHour(in zone: String, _ pending: [String: Any]) throws -> Int? {
+        let items = try #require(pending["pending"] as? [[String: Any]])
+        let next = try #require((items.first { $0["identifier"] as? String == "wake" })?["nextFireAt"] as? Int)
+        let calendar = Calendar(identifier: .gregorian)
+        return calendar.dateComponents(
+            in: try #require(TimeZone(identifier: zone)), from: Date(timeIntervalSince1970: Double(next) / 1000)
+        ).hour
+    }
+
     @Test("--schedule and --time-zone at launch; typed schedule, pending, timezone and cancel; what fires prints as local")
     func localNotifications() async throws {
         try await withEmulator { emulator in
             let requests = emulator.directory.appending("requests.json")
             try #"""
-                [{"identifier": "standup", "content": {"title": "Stand up", "body": "Daily"}, "trigger": {"type": "timeInterval", "seconds": 600}},
-                 {"identifier": "wake", "content": {"title": "Wake"}, "trigger": {"type": "calendar", "dateComponents": {"hour": 7, "minute": 0}, "repeats": true}}]
-                """#.write(toFile: requests, atomically: true, encoding: .utf8)
+            [{"identifier": "standup", "content": {"title": "Stand up", "body": "Daily"}, "trigger": {"type": "timeInterval", "seconds": 600}},
+             {"identifier": "wake", "content": {"title": "Wake"}, "trigger": {"type": "calendar", "dateComponents": {"hour": 7, "minute": 0}, "repeats": true}}]
+            """#.write(toFile: requests, atomically: true, encoding: .utf8)
             let commands = emulator.directory.appending("local-commands")
             #expect(mkfifo(commands, 0o600) == 0)
             let descriptor = open(commands, O_RDWR)
@@ -199,51 +244,61 @@ struct DeviceCommandPhoneTests {
             let typing = FileHandle(fileDescriptor: descriptor, closeOnDealloc: false)
             let arguments = [
                 "device", "--topic", "com.example.planner", "--device-port", String(emulator.devicePort), "--ca", emulator.caPath,
-                "--authorize", "alert", "--prompt", "allow", "--time-zone", "Europe/Paris", "--schedule", requests, "--count", "2",
+                "--authorize", "alert", "--prompt", "allow", "--time-zone", "Europe/Paris", "--schedule", requests, "--count",
+                "2",
             ]
-            let device = try BackgroundProcess(Subprocess.emulatorExecutable, arguments, output: emulator.directory.appending("planner.log"), input: commands)
-            func json(_ prefix: String, after count: Int = 0) async throws -> [String: Any] {
-                var found: String?
-                _ = await eventually { found = device.lines.dropFirst(count).first { $0.hasPrefix(prefix) }; return found != nil }
-                let line = try #require(found, "no \(prefix) line in \(device.lines)")
-                return try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-            }
-            func wakeHour(in zone: String, _ pending: [String: Any]) throws -> Int? {
-                let items = try #require(pending["pending"] as? [[String: Any]])
-                let next = try #require((items.first { $0["identifier"] as? String == "wake" })?["nextFireAt"] as? Int)
-                let calendar = Calendar(identifier: .gregorian)
-                return calendar.dateComponents(in: try #require(TimeZone(identifier: zone)), from: Date(timeIntervalSince1970: Double(next) / 1000)).hour
-            }
+            let device = try BackgroundProcess(
+                Subprocess.emulatorExecutable, arguments, output: emulator.directory.appending("planner.log"), input: commands)
             let scheduledLines = await eventually { device.lines.filter { $0.hasPrefix(#"{"scheduled""#) }.count == 2 }
             #expect(scheduledLines, "\(device.lines)")
             let token = try #require(device.lines.first)
 
             typing.write(Data("pending\n".utf8))
-            let paris = try await json(#"{"pending""#)
-            #expect(try wakeHour(in: "Europe/Paris", paris) == 7)
+            let paris = try await Self.jsonLine(of: device, #"{"pending""#, after: 0)
+            #expect(try Self.wakeHour(in: "Europe/Paris", paris) == 7)
 
             // The person flies to Tokyo: the floating 07:00 follows the phone.
             typing.write(Data("timezone Asia/Tokyo\n".utf8))
             let seen = device.lines.count
             typing.write(Data("pending\n".utf8))
-            let tokyo = try await json(#"{"pending""#, after: seen)
-            #expect(try wakeHour(in: "Asia/Tokyo", tokyo) == 7)
+            let tokyo = try await Self.jsonLine(of: device, #"{"pending""#, after: seen)
+            #expect(try Self.wakeHour(in: "Asia/Tokyo", tokyo) == 7)
             #expect(try await emulator.adminObject("/api/v1/devices/\(token)/app")["timeZone"] as? String == "Asia/Tokyo")
 
-            typing.write(Data("cancel wake\n".utf8))
-            #expect(try await json(#"{"cancelled""#)["cancelled"] as? Int == 1)
-            typing.write(Data("cancel nope\n".utf8))
-            #expect(await eventually { device.lines.contains { $0.hasPrefix("cancel nope:") && $0.contains("404") } }, "\(device.lines)")
-            typing.write(Data(#"schedule {"identifier": "soon", "content": {"title": "Soon"}, "trigger": {"type": "timeInterval", "seconds": 60}}"#.utf8 + Data("\n".utf8)))
-            #expect(await eventually { device.lines.contains { $0.hasPrefix(#"{"scheduled""#) && $0.contains("soon") } }, "\(device.lines)")
-            #expect(try await emulator.adminObject("/api/v1/devices/\(token)/pending")["total"] as? Int == 2)
-
-            _ = try await emulator.adminObject("/api/v1/clock", method: "POST", body: #"{"advance": "11m"}"#)
-            #expect(await device.wait() == 0)
-            let fired = try device.lines.filter { $0.contains(#""source":"local""#) }.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
-            #expect(fired.compactMap { ($0["presentation"] as? [String: Any])?["title"] as? String }.sorted() == ["Soon", "Stand up"], "\(device.lines)")
+            try await self.cancelAndFire(device, typing, emulator, token: token)
         }
     }
+
+    /// Cancelling, scheduling from the typed command, and what fires when the clock moves.
+    private func cancelAndFire(
+        _ device: BackgroundProcess, _ typing: FileHandle, _ emulator: RunningEmulator, token: String
+    ) async throws {
+        typing.write(Data("cancel wake\n".utf8))
+        #expect(try await Self.jsonLine(of: device, #"{"cancelled""#, after: 0)["cancelled"] as? Int == 1)
+        typing.write(Data("cancel nope\n".utf8))
+        #expect(
+            await eventually { device.lines.contains { $0.hasPrefix("cancel nope:") && $0.contains("404") } },
+            "\(device.lines)")
+        typing.write(
+            Data(
+                #"schedule {"identifier": "soon", "content": {"title": "Soon"}, "trigger": {"type": "timeInterval", "seconds": 60}}"#
+                    .utf8 + Data("\n".utf8)))
+        #expect(
+            await eventually { device.lines.contains { $0.hasPrefix(#"{"scheduled""#) && $0.contains("soon") } },
+            "\(device.lines)")
+        #expect(try await emulator.adminObject("/api/v1/devices/\(token)/pending")["total"] as? Int == 2)
+
+        _ = try await emulator.adminObject("/api/v1/clock", method: "POST", body: #"{"advance": "11m"}"#)
+        #expect(await device.wait() == 0)
+        let fired = try device.lines.filter { $0.contains(#""source":"local""#) }.map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        #expect(
+            fired.compactMap { ($0["presentation"] as? [String: Any])?["title"] as? String }.sorted() == [
+                "Soon", "Stand up",
+            ], "\(device.lines)")
+    }
+
     @Test("device: power lowPowerMode=true holds a priority-5 push until power lowPowerMode=false; a wrong word is named")
     func devicePower() async throws {
         try await withEmulator { emulator in
@@ -253,22 +308,37 @@ struct DeviceCommandPhoneTests {
             try #require(descriptor >= 0)
             defer { close(descriptor) }
             let typing = FileHandle(fileDescriptor: descriptor, closeOnDealloc: false)
-            let arguments = ["device", "--topic", "com.example.power", "--device-port", String(emulator.devicePort), "--ca", emulator.caPath, "--count", "1"]
-            let device = try BackgroundProcess(Subprocess.emulatorExecutable, arguments, output: emulator.directory.appending("power.log"), input: commands)
+            let arguments = [
+                "device", "--topic", "com.example.power", "--device-port", String(emulator.devicePort), "--ca", emulator.caPath,
+                "--count", "1",
+            ]
+            let device = try BackgroundProcess(
+                Subprocess.emulatorExecutable, arguments, output: emulator.directory.appending("power.log"), input: commands)
             #expect(await eventually { !device.lines.isEmpty })
             let token = try #require(device.lines.first)
 
             typing.write(Data("power lowPowerMode=true\n".utf8))
-            #expect(await eventually { device.lines.contains { $0.hasPrefix(#"{"power""#) && $0.contains(#""lowPowerMode":true"#) } }, "\(device.lines)")
+            #expect(
+                await eventually { device.lines.contains { $0.hasPrefix(#"{"power""#) && $0.contains(#""lowPowerMode":true"#) } },
+                "\(device.lines)")
             #expect(try await emulator.adminObject("/api/v1/devices/\(token)/power")["lowPowerMode"] as? Bool == true)
             typing.write(Data("power asleep=true\n".utf8))
-            #expect(await eventually { device.lines.contains { $0.hasPrefix("power asleep=true:") && $0.contains("lowPowerMode=BOOL") } }, "\(device.lines)")
+            #expect(
+                await eventually {
+                    device.lines.contains { $0.hasPrefix("power asleep=true:") && $0.contains("lowPowerMode=BOOL") }
+                }, "\(device.lines)")
 
             let provider = try await emulator.http2Client()
-            let pushed = try await provider.push(token: token, headers: [("apns-topic", "com.example.power"), ("apns-priority", "5")], json: #"{"aps":{"alert":"later"}}"#)
+            let pushed = try await provider.push(
+                token: token, headers: [("apns-topic", "com.example.power"), ("apns-priority", "5")],
+                json: #"{"aps":{"alert":"later"}}"#)
             #expect(pushed.status == 200)
             let id = try #require(pushed.header("apns-unique-id"))
-            #expect(await eventually { (try? await emulator.adminObject("/api/v1/notifications/\(id)/delivery-log")["events"] as? [[String: Any]])?.count == 2 })
+            #expect(
+                await eventually {
+                    (try? await emulator.adminObject("/api/v1/notifications/\(id)/delivery-log")["events"] as? [[String: Any]])?
+                        .count == 2
+                })
             #expect(!device.lines.contains { $0.contains(id) })
             typing.write(Data("power lowPowerMode=false\n".utf8))
             #expect(await device.wait() == 0)
@@ -280,27 +350,47 @@ struct DeviceCommandPhoneTests {
 /// `apns-emulator doctor` from the built binary.
 @Suite("apns-emulator doctor")
 struct DoctorCommandTests {
-    @Test("doctor: on a fresh directory every check passes (the CA a note); beside a running emulator its ports and held data directory are problems, exit 1; it prints host, port and CA for provider libraries")
+    @Test(
+        "doctor: on a fresh directory every check passes (the CA a note); beside a running emulator its ports and held data directory are problems, exit 1; it prints host, port and CA for provider libraries"
+    )
     func doctor() async throws {
         let fresh = try TemporaryDirectory()
-        let free = try await Subprocess.run("env", ["-C", fresh.path, Subprocess.emulatorExecutable, "doctor", "--http2-port", "0", "--admin-port", "0", "--device-port", "0",
-            "--gateway-port", "0", "--feedback-port", "0", "--channels-port", "0"])
+        let free = try await Subprocess.run(
+            "env",
+            [
+                "-C", fresh.path, Subprocess.emulatorExecutable, "doctor", "--http2-port", "0", "--admin-port", "0",
+                "--device-port", "0",
+                "--gateway-port", "0", "--feedback-port", "0", "--channels-port", "0",
+            ])
         #expect(free.status == 0, "\(free.stdout)\(free.stderr)")
-        #expect(free.stdout.contains("note    CA certs/ca.pem: not there yet") && free.stdout.contains("data directory .apns-emulator: created at first start"), "\(free.stdout)")
+        #expect(
+            free.stdout.contains("note    CA certs/ca.pem: not there yet")
+                && free.stdout.contains("data directory .apns-emulator: created at first start"), "\(free.stdout)")
         #expect(!free.stdout.contains("problem"))
 
         let emulator = try await RunningEmulator.start()
-        let busy = try await Subprocess.run(Subprocess.emulatorExecutable, [
-            "doctor", "--http2-port", String(emulator.http2Port), "--admin-port", String(emulator.adminPort), "--device-port", "0", "--gateway-port", "0",
-            "--feedback-port", "0", "--channels-port", "0", "--data-dir", emulator.dataDirectory,
-            "--certs-dir", URL(fileURLWithPath: emulator.caPath).deletingLastPathComponent().path,
-        ])
+        let busy = try await Subprocess.run(
+            Subprocess.emulatorExecutable,
+            [
+                "doctor", "--http2-port", String(emulator.http2Port), "--admin-port", String(emulator.adminPort), "--device-port",
+                "0", "--gateway-port", "0",
+                "--feedback-port", "0", "--channels-port", "0", "--data-dir", emulator.dataDirectory,
+                "--certs-dir", URL(fileURLWithPath: emulator.caPath).deletingLastPathComponent().path,
+            ])
         #expect(busy.status == 1, "\(busy.stdout)\(busy.stderr)")
         let lines = busy.stdout.split(separator: "\n").map(String.init)
         #expect(lines.contains { $0.hasPrefix("ok") && $0.contains("readable PEM certificate") }, "\(lines)")
-        #expect(lines.contains { $0.hasPrefix("problem") && $0.contains("HTTP/2 provider API port \(emulator.http2Port)") && $0.contains("in use") }, "\(lines)")
-        #expect(lines.contains { $0.hasPrefix("problem") && $0.contains("data directory") && $0.contains("another emulator") }, "\(lines)")
-        #expect(lines.last == "provider libraries: host 127.0.0.1, port \(emulator.http2Port), CA \(emulator.caPath) (the server certificate names localhost and 127.0.0.1)", "\(lines)")
+        #expect(
+            lines.contains {
+                $0.hasPrefix("problem") && $0.contains("HTTP/2 provider API port \(emulator.http2Port)") && $0.contains("in use")
+            }, "\(lines)")
+        #expect(
+            lines.contains { $0.hasPrefix("problem") && $0.contains("data directory") && $0.contains("another emulator") },
+            "\(lines)")
+        #expect(
+            lines.last
+                == "provider libraries: host 127.0.0.1, port \(emulator.http2Port), CA \(emulator.caPath) (the server certificate names localhost and 127.0.0.1)",
+            "\(lines)")
         try await emulator.stop()
         try fresh.remove()
     }

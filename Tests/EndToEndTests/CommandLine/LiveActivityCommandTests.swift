@@ -19,10 +19,12 @@ struct LiveActivityCommandTests {
             try #require(descriptor >= 0)
             let typing = FileHandle(fileDescriptor: descriptor, closeOnDealloc: false)
             let arguments = [
-                "device", "--topic", LiveActivityTests.bundle, "--device-port", String(emulator.devicePort), "--ca", emulator.caPath,
+                "device", "--topic", LiveActivityTests.bundle, "--device-port", String(emulator.devicePort), "--ca",
+                emulator.caPath,
                 "--activity-types", types, "--count", "1",
             ]
-            let device = try BackgroundProcess(Subprocess.emulatorExecutable, arguments, output: emulator.directory.appending("activity.log"), input: commands)
+            let device = try BackgroundProcess(
+                Subprocess.emulatorExecutable, arguments, output: emulator.directory.appending("activity.log"), input: commands)
             let token = try #require(try await device.waitForLines(1).first)
             func line(_ prefix: String, _ matching: @escaping (String) -> Bool = { _ in true }) async throws -> [String: Any] {
                 let found = await eventually { device.lines.contains { $0.hasPrefix(prefix) && matching($0) } }
@@ -30,16 +32,27 @@ struct LiveActivityCommandTests {
                 return Self.json(device.lines.last { $0.hasPrefix(prefix) && matching($0) } ?? "")
             }
             let pushToStart = try await line(#"{"activityToken""#) { $0.contains("pushToStart") }
-            #expect((pushToStart["activityToken"] as? [String: Any])?["token"] as? String == (try await emulator.adminObject("/api/v1/devices/\(token)/app"))["pushToStartToken"] as? String)
+            #expect(
+                (pushToStart["activityToken"] as? [String: Any])?["token"] as? String
+                    == (try await emulator.adminObject("/api/v1/devices/\(token)/app"))["pushToStartToken"] as? String)
 
-            typing.write(Data(#"start {"attributes-type": "Delivery", "attributes": {"order": 5}, "content-state": {"status": "new"}, "pushType": "token"}"#.utf8 + [10]))
-            let issued = try #require((try await line(#"{"activityToken""#) { $0.contains(#""kind":"update""#) })["activityToken"] as? [String: Any])
+            typing.write(
+                Data(
+                    #"start {"attributes-type": "Delivery", "attributes": {"order": 5}, "content-state": {"status": "new"}, "pushType": "token"}"#
+                        .utf8 + [10]))
+            let issued = try #require(
+                (try await line(#"{"activityToken""#) { $0.contains(#""kind":"update""#) })["activityToken"] as? [String: Any])
             let updateToken = try #require(issued["token"] as? String)
             let id = try #require(issued["activityId"] as? String)
             let provider = try await emulator.http2Client()
-            #expect(try await LiveActivityTests.send(provider, updateToken, LiveActivityTests.update(LiveActivityTests.now, "cooking")).status == 200)
+            #expect(
+                try await LiveActivityTests.send(
+                    provider, updateToken, LiveActivityTests.update(LiveActivityTests.now, "cooking")
+                ).status == 200)
             let updated = try await line(#"{"activity""#) { $0.contains(#""change":"updated""#) }
-            #expect(((updated["activity"] as? [String: Any])?["activity"] as? [String: Any])?["contentState"] as? [String: String] == ["status": "cooking"])
+            #expect(
+                ((updated["activity"] as? [String: Any])?["activity"] as? [String: Any])?["contentState"] as? [String: String]
+                    == ["status": "cooking"])
 
             typing.write(Data("activities\n".utf8))
             #expect(((try await line(#"{"activities""#))["activities"] as? [[String: Any]])?.first?["id"] as? String == id)

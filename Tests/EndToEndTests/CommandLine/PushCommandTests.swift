@@ -11,22 +11,28 @@ struct PushCommandTests {
     static let token = String(repeating: "5e", count: 32)
 
     func push(_ emulator: RunningEmulator, _ arguments: [String], environment: [String] = []) async throws -> Subprocess.Output {
-        let command = [Subprocess.emulatorExecutable, "push", "--http2-port", String(emulator.http2Port), "--ca", emulator.caPath] + arguments
+        let command =
+            [Subprocess.emulatorExecutable, "push", "--http2-port", String(emulator.http2Port), "--ca", emulator.caPath]
+            + arguments
         return try await Subprocess.run("env", environment + command)
     }
 
     @Test("a JSON argument: 200 with apns-id and apns-unique-id printed, exit 0; journaled with its headers")
     func accepted() async throws {
         try await withEmulator { emulator in
-            let run = try await self.push(emulator, [
-                "--token", Self.token, "--topic", Self.topic, "--type", "alert", "--priority", "5", "--collapse-id", "c1", #"{"aps":{"alert":"Hi"}}"#,
-            ])
+            let run = try await self.push(
+                emulator,
+                [
+                    "--token", Self.token, "--topic", Self.topic, "--type", "alert", "--priority", "5", "--collapse-id", "c1",
+                    #"{"aps":{"alert":"Hi"}}"#,
+                ])
             #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
             let lines = run.stdout.split(separator: "\n").map(String.init)
             #expect(lines.first == "200 OK")
             let uniqueID = try #require(lines.first { $0.hasPrefix("apns-unique-id: ") }?.dropFirst(16))
             let item = try await emulator.adminObject("/api/v1/notifications/\(uniqueID)")
-            #expect(item["topic"] as? String == Self.topic && item["priority"] as? Int == 5 && item["collapseId"] as? String == "c1")
+            #expect(
+                item["topic"] as? String == Self.topic && item["priority"] as? Int == 5 && item["collapseId"] as? String == "c1")
             #expect(lines.contains { $0 == "apns-id: \(item["apnsId"] as? String ?? "?")" })
         }
     }
@@ -34,8 +40,10 @@ struct PushCommandTests {
     @Test("a reader that stops early (| true) does not crash the command: the push is sent, exit 0")
     func closedPipe() async throws {
         try await withEmulator { emulator in
-            let command = [Subprocess.emulatorExecutable, "push", "--http2-port", String(emulator.http2Port), "--ca", emulator.caPath,
-                           "--token", Self.token, "--topic", Self.topic, #"{"aps":{"alert":"piped"}}"#]
+            let command = [
+                Subprocess.emulatorExecutable, "push", "--http2-port", String(emulator.http2Port), "--ca", emulator.caPath,
+                "--token", Self.token, "--topic", Self.topic, #"{"aps":{"alert":"piped"}}"#,
+            ]
             let quoted = command.map { "'" + $0.replacingOccurrences(of: "'", with: #"'\''"#) + "'" }.joined(separator: " ")
             // `true` exits without reading, so the command's first line meets a closed pipe.
             let run = try await Subprocess.run("bash", ["-c", "set -o pipefail; \(quoted) | true"])
@@ -50,10 +58,14 @@ struct PushCommandTests {
             let priority = try await self.push(emulator, ["--token", Self.token, "--topic", Self.topic, "--priority", "7", "{}"])
             #expect(priority.status == 1 && priority.stdout.hasPrefix("400 BadPriority"), "\(priority.stdout)")
             let broken = try await self.push(emulator, ["--token", Self.token, "--topic", Self.topic, "{nope"])
-            #expect(broken.status == 1 && broken.stdout.hasPrefix("400 PayloadEmpty") && broken.stdout.contains("detail: payload is not a JSON object"), "\(broken.stdout)")
+            #expect(
+                broken.status == 1 && broken.stdout.hasPrefix("400 PayloadEmpty")
+                    && broken.stdout.contains("detail: payload is not a JSON object"), "\(broken.stdout)")
             // The journal keeps the detail the provider got.
             let journaled = try await emulator.journal("status=rejected")
-            #expect(journaled.first?["detail"] as? String == "payload is not a JSON object: expected a member name at offset 1", "\(journaled.first ?? [:])")
+            #expect(
+                journaled.first?["detail"] as? String == "payload is not a JSON object: expected a member name at offset 1",
+                "\(journaled.first ?? [:])")
             #expect(journaled.last?["detail"] as? String == Reason.badPriority.explanation)
         }
     }
@@ -61,8 +73,10 @@ struct PushCommandTests {
     @Test(".apns files: exported by GET /api/v1/notifications/<id>.apns, pushed again with --file (its bundle is the topic)")
     func simulatorFiles() async throws {
         try await withEmulator { emulator in
-            let first = try await self.push(emulator, ["--token", Self.token, "--topic", Self.topic, #"{"aps":{"alert":"Again"},"k":1}"#])
-            let uniqueID = try #require(first.stdout.split(separator: "\n").first { $0.hasPrefix("apns-unique-id: ") }?.dropFirst(16))
+            let first = try await self.push(
+                emulator, ["--token", Self.token, "--topic", Self.topic, #"{"aps":{"alert":"Again"},"k":1}"#])
+            let uniqueID = try #require(
+                first.stdout.split(separator: "\n").first { $0.hasPrefix("apns-unique-id: ") }?.dropFirst(16))
             let exported = try await emulator.admin("/api/v1/notifications/\(uniqueID).apns")
             #expect(exported.status == 200)
             let file = try #require(try exported.json() as? [String: Any])
@@ -71,23 +85,29 @@ struct PushCommandTests {
             try Data(exported.body).write(to: URL(fileURLWithPath: path))
             let again = try await self.push(emulator, ["--token", Self.token, "--file", path])
             #expect(again.status == 0, "\(again.stdout)\(again.stderr)")
-            let second = try #require(again.stdout.split(separator: "\n").first { $0.hasPrefix("apns-unique-id: ") }?.dropFirst(16))
+            let second = try #require(
+                again.stdout.split(separator: "\n").first { $0.hasPrefix("apns-unique-id: ") }?.dropFirst(16))
             let item = try await emulator.adminObject("/api/v1/notifications/\(second)")
             #expect(item["topic"] as? String == Self.topic)
-            #expect((item["payload"] as? [String: Any])?["Simulator Target Bundle"] == nil && (item["payload"] as? [String: Any])?["k"] as? Int == 1)
+            #expect(
+                (item["payload"] as? [String: Any])?["Simulator Target Bundle"] == nil
+                    && (item["payload"] as? [String: Any])?["k"] as? Int == 1)
             #expect(try await emulator.admin("/api/v1/notifications/nope.apns").status == 404)
 
             // As `xcrun simctl push <device> <bundle> file.apns`: a positional argument naming a file is read.
             let positional = try await self.push(emulator, ["--token", Self.token, path])
             #expect(positional.status == 0, "\(positional.stdout)\(positional.stderr)")
-            let third = try #require(positional.stdout.split(separator: "\n").first { $0.hasPrefix("apns-unique-id: ") }?.dropFirst(16))
+            let third = try #require(
+                positional.stdout.split(separator: "\n").first { $0.hasPrefix("apns-unique-id: ") }?.dropFirst(16))
             #expect(try await emulator.adminObject("/api/v1/notifications/\(third)")["topic"] as? String == Self.topic)
             let json = emulator.directory.appending("payload.json")
             try #"{"aps":{"alert":"From a file"}}"#.write(toFile: json, atomically: true, encoding: .utf8)
             #expect(try await self.push(emulator, ["--token", Self.token, "--topic", Self.topic, json]).status == 0)
             // Neither JSON nor a file: an error naming both, and nothing sent.
             let neither = try await self.push(emulator, ["--token", Self.token, "--topic", Self.topic, "missing.apns"])
-            #expect(neither.status != 0 && neither.stderr.contains("neither JSON nor a file") && neither.stderr.contains(".apns file"), "\(neither.stderr)")
+            #expect(
+                neither.status != 0 && neither.stderr.contains("neither JSON nor a file")
+                    && neither.stderr.contains(".apns file"), "\(neither.stderr)")
             #expect(try await emulator.journal("token=\(Self.token)").count == 4)
         }
     }
@@ -99,18 +119,29 @@ struct PushCommandTests {
             try #"{"aps":{"alert":"from stdin"}}"#.write(toFile: input, atomically: true, encoding: .utf8)
             let piped = try BackgroundProcess(
                 Subprocess.emulatorExecutable,
-                ["push", "--http2-port", String(emulator.http2Port), "--ca", emulator.caPath, "--token", Self.token, "--topic", Self.topic, "-"],
+                [
+                    "push", "--http2-port", String(emulator.http2Port), "--ca", emulator.caPath, "--token", Self.token, "--topic",
+                    Self.topic, "-",
+                ],
                 output: emulator.directory.appending("stdin.log"), input: input
             )
             #expect(await piped.wait() == 0, "\(piped.lines)")
-            #expect(try await emulator.journal("token=\(Self.token)").first.flatMap { ($0["payload"] as? [String: Any])?["aps"] as? [String: Any] }?["alert"] as? String == "from stdin")
+            #expect(
+                try await emulator.journal("token=\(Self.token)").first.flatMap {
+                    ($0["payload"] as? [String: Any])?["aps"] as? [String: Any]
+                }?["alert"] as? String == "from stdin")
 
-            let load = try await Subprocess.run("env", [
-                "APNS_EMULATOR_HTTP2_PORT=\(emulator.http2Port)", Subprocess.emulatorExecutable, "push", "--ca", emulator.caPath,
-                "--token", Self.token, "--topic", Self.topic, "--count", "60", "--concurrency", "8", "{}",
-            ])
+            let load = try await Subprocess.run(
+                "env",
+                [
+                    "APNS_EMULATOR_HTTP2_PORT=\(emulator.http2Port)", Subprocess.emulatorExecutable, "push", "--ca",
+                    emulator.caPath,
+                    "--token", Self.token, "--topic", Self.topic, "--count", "60", "--concurrency", "8", "{}",
+                ])
             #expect(load.status == 0, "\(load.stdout)\(load.stderr)")
-            #expect(load.stdout.hasPrefix("60 sent in ") && load.stdout.contains("8 in flight") && load.stdout.contains("200 OK x60"), "\(load.stdout)")
+            #expect(
+                load.stdout.hasPrefix("60 sent in ") && load.stdout.contains("8 in flight") && load.stdout.contains("200 OK x60"),
+                "\(load.stdout)")
             #expect(try await emulator.journal("token=\(Self.token)&limit=1000").count == 61)
         }
     }
@@ -121,7 +152,12 @@ struct PushCommandTests {
             let key = try emulator.registerKey(keyID: "PUSHKEY123", teamID: "TEAM123456", topics: [Self.topic])
             let p8 = emulator.directory.appending("AuthKey_PUSHKEY123.p8")
             try key.p8.write(toFile: p8, atomically: true, encoding: .utf8)
-            let signed = try await self.push(emulator, ["--token", Self.token, "--topic", Self.topic, "--key", p8, "--key-id", "PUSHKEY123", "--team-id", "TEAM123456", "{}"])
+            let signed = try await self.push(
+                emulator,
+                [
+                    "--token", Self.token, "--topic", Self.topic, "--key", p8, "--key-id", "PUSHKEY123", "--team-id",
+                    "TEAM123456", "{}",
+                ])
             #expect(signed.status == 0 && signed.stdout.hasPrefix("200 OK"), "\(signed.stdout)\(signed.stderr)")
             let anonymous = try await self.push(emulator, ["--token", Self.token, "--topic", Self.topic, "{}"])
             #expect(anonymous.status == 1 && anonymous.stdout.hasPrefix("403 MissingProviderToken"), "\(anonymous.stdout)")
@@ -130,29 +166,44 @@ struct PushCommandTests {
 
     @Test("errors in words: a missing CA names the path and the folder; a refused connection names host and port")
     func errors() async throws {
-        let missing = try await Subprocess.run(Subprocess.emulatorExecutable, ["push", "--ca", "/nowhere/ca.pem", "--token", Self.token, "{}"])
-        #expect(missing.status != 0 && missing.stderr.contains("no CA at /nowhere/ca.pem") && missing.stderr.contains("relative to"), "\(missing.stderr)")
+        let missing = try await Subprocess.run(
+            Subprocess.emulatorExecutable, ["push", "--ca", "/nowhere/ca.pem", "--token", Self.token, "{}"])
+        #expect(
+            missing.status != 0 && missing.stderr.contains("no CA at /nowhere/ca.pem") && missing.stderr.contains("relative to"),
+            "\(missing.stderr)")
         try await withEmulator { emulator in
-            let closed = try await Subprocess.run(Subprocess.emulatorExecutable, ["push", "--ca", emulator.caPath, "--http2-port", "1", "--token", Self.token, "{}"])
-            #expect(closed.status != 0 && closed.stderr.contains("127.0.0.1:1") && closed.stderr.contains("connection refused"), "\(closed.stderr)")
-            let both = try await Subprocess.run(Subprocess.emulatorExecutable, ["push", "--token", Self.token, "--file", "x.apns", "{}"])
+            let closed = try await Subprocess.run(
+                Subprocess.emulatorExecutable,
+                ["push", "--ca", emulator.caPath, "--http2-port", "1", "--token", Self.token, "{}"])
+            #expect(
+                closed.status != 0 && closed.stderr.contains("127.0.0.1:1") && closed.stderr.contains("connection refused"),
+                "\(closed.stderr)")
+            let both = try await Subprocess.run(
+                Subprocess.emulatorExecutable, ["push", "--token", Self.token, "--file", "x.apns", "{}"])
             #expect(both.status != 0 && both.stderr.contains("not both"), "\(both.stderr)")
         }
     }
 
-    @Test("serve prints one line per push (accepted with its latency, rejected with reason and detail); --quiet and APNS_EMULATOR_QUIET silence it")
+    @Test(
+        "serve prints one line per push (accepted with its latency, rejected with reason and detail); --quiet and APNS_EMULATOR_QUIET silence it"
+    )
     func consoleLines() async throws {
         for quiet in [false, true] {
             let directory = try TemporaryDirectory()
             let log = directory.appending("serve.log")
             let emulator = try await EmulatorProcess.start(
-                arguments: ["--log-level", "info", "--data-dir", directory.appending("data"), "--certs-dir", directory.appending("certs")],
+                arguments: [
+                    "--log-level", "info", "--data-dir", directory.appending("data"), "--certs-dir", directory.appending("certs"),
+                ],
                 environment: quiet ? ["APNS_EMULATOR_QUIET": "1"] : [:],
                 output: log
             )
-            let client = try await HTTP2TestClient.connect(host: "127.0.0.1", port: emulator.http2Port, caPath: directory.appending("certs/ca.pem"))
+            let client = try await HTTP2TestClient.connect(
+                host: "127.0.0.1", port: emulator.http2Port, caPath: directory.appending("certs/ca.pem"))
             #expect(try await client.push(token: Self.token, headers: [("apns-topic", Self.topic)]).status == 200)
-            #expect(try await client.push(token: Self.token, headers: [("apns-topic", Self.topic), ("apns-priority", "7")]).status == 400)
+            #expect(
+                try await client.push(token: Self.token, headers: [("apns-topic", Self.topic), ("apns-priority", "7")]).status
+                    == 400)
             try await client.close()
             let lines = { ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init) }
             if quiet {
@@ -160,9 +211,12 @@ struct PushCommandTests {
                 // commit's observer runs before the submitter hears; a refusal is journaled first).
                 #expect(!lines().contains { $0.contains("accepted 5e5e5e5e") || $0.contains("rejected 400") }, "\(lines())")
             } else {
-                let accepted = await eventually { lines().contains { $0.contains("accepted 5e5e5e5e… \(Self.topic) http2 ") && $0.contains(" ms") } }
+                let accepted = await eventually {
+                    lines().contains { $0.contains("accepted 5e5e5e5e… \(Self.topic) http2 ") && $0.contains(" ms") }
+                }
                 #expect(accepted, "\(lines())")
-                let rejected = try #require(lines().first { $0.contains("rejected 400 BadPriority 5e5e5e5e… \(Self.topic) http2") }, "\(lines())")
+                let rejected = try #require(
+                    lines().first { $0.contains("rejected 400 BadPriority 5e5e5e5e… \(Self.topic) http2") }, "\(lines())")
                 #expect(rejected.contains("apns-priority must be 10, 5 or 1"))
             }
             _ = await emulator.kill(SIGTERM)
@@ -172,26 +226,37 @@ struct PushCommandTests {
 
     @Test("--version on every command, with the size of the binary that runs")
     func versions() async throws {
-        let size = try #require(try FileManager.default.attributesOfItem(atPath: Subprocess.emulatorExecutable)[.size] as? NSNumber).int64Value
+        let size = try #require(
+            try FileManager.default.attributesOfItem(atPath: Subprocess.emulatorExecutable)[.size] as? NSNumber
+        ).int64Value
         let megabytes = String(format: "%.1f MB", Double(size) / 1_000_000)
-        for command in [[], ["serve"], ["push"], ["device"], ["certs"], ["certs", "generate"], ["certs", "provider"], ["keys"], ["keys", "create"], ["keys", "import"], ["keys", "token"]] {
+        for command in [
+            [], ["serve"], ["push"], ["device"], ["certs"], ["certs", "generate"], ["certs", "provider"], ["keys"],
+            ["keys", "create"], ["keys", "import"], ["keys", "token"],
+        ] {
             let run = try await Subprocess.run(Subprocess.emulatorExecutable, command + ["--version"])
-            #expect(run.status == 0 && run.stdout == "0.19.0 (this binary: \(megabytes))\n", "\(command): \(run.stdout)\(run.stderr)")
+            #expect(
+                run.status == 0 && run.stdout == "0.19.0 (this binary: \(megabytes))\n", "\(command): \(run.stdout)\(run.stderr)")
         }
     }
 
-    @Test("device: the default device id is made once and kept; errors name the CA's path and folder, the refused host and port, the TLS failure's port")
+    @Test(
+        "device: the default device id is made once and kept; errors name the CA's path and folder, the refused host and port, the TLS failure's port"
+    )
     func deviceWords() async throws {
         try await withEmulator { emulator in
             let config = emulator.directory.appending("config")
             for _ in 0..<2 {
-                let run = try await Subprocess.run("env", [
-                    "XDG_CONFIG_HOME=\(config)", Subprocess.emulatorExecutable, "device", "--topic", Self.topic,
-                    "--device-port", String(emulator.devicePort), "--ca", emulator.caPath, "--count", "0",
-                ])
+                let run = try await Subprocess.run(
+                    "env",
+                    [
+                        "XDG_CONFIG_HOME=\(config)", Subprocess.emulatorExecutable, "device", "--topic", Self.topic,
+                        "--device-port", String(emulator.devicePort), "--ca", emulator.caPath, "--count", "0",
+                    ])
                 #expect(run.status == 0, "\(run.stderr)")
             }
-            let stored = try String(contentsOfFile: config + "/apns-emulator/device-id", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+            let stored = try String(contentsOfFile: config + "/apns-emulator/device-id", encoding: .utf8).trimmingCharacters(
+                in: .whitespacesAndNewlines)
             let devices = try #require(try await emulator.admin("/api/v1/devices").json() as? [[String: Any]])
             #expect(devices.count == 2 && devices.allSatisfy { $0["deviceId"] as? String == stored }, "\(devices)")
 
@@ -200,17 +265,20 @@ struct PushCommandTests {
             #expect(missing.status != 0 && missing.stderr.contains("no CA at nowhere/ca.pem (relative to "), "\(missing.stderr)")
             let refused = try await Subprocess.run("env", device + ["--ca", emulator.caPath, "--device-port", "1"])
             #expect(refused.status != 0 && refused.stderr.contains("127.0.0.1:1: connection refused"), "\(refused.stderr)")
-            let plain = try await Subprocess.run("env", device + ["--ca", emulator.caPath, "--device-port", String(emulator.adminPort)])
-            #expect(plain.status != 0 && plain.stderr.contains("could not speak TLS with the device listener at 127.0.0.1:\(emulator.adminPort)"), "\(plain.stderr)")
+            let plain = try await Subprocess.run(
+                "env", device + ["--ca", emulator.caPath, "--device-port", String(emulator.adminPort)])
+            #expect(
+                plain.status != 0
+                    && plain.stderr.contains("could not speak TLS with the device listener at 127.0.0.1:\(emulator.adminPort)"),
+                "\(plain.stderr)")
         }
     }
 
-    @Test("--forward-to-simulator hands each accepted push to `xcrun simctl push <device> <bundle> <file>` (a stand-in xcrun here); the outcome is in the journal")
-    func simulatorBridge() async throws {
-        let directory = try TemporaryDirectory()
+    /// A stand-in for `xcrun simctl push` in a folder of its own, for PATH: it records its
+    /// arguments and the file it was given; a topic "fail.me" fails as simctl would.
+    private static func standInXcrun(in directory: TemporaryDirectory) async throws -> String {
         let bin = directory.appending("bin")
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
-        // The stand-in records its arguments and the file it was given; a topic "fail.me" fails as simctl would.
         let script = """
             #!/bin/sh
             echo "$@" >> "\(directory.path)/calls"
@@ -225,22 +293,39 @@ struct PushCommandTests {
         let copied = try await Subprocess.run("cp", [directory.appending("xcrun.sh"), bin + "/xcrun"])
         try #require(copied.status == 0, "cp: \(copied.stderr)")
         chmod(bin + "/xcrun", 0o755)
+        return bin
+    }
+
+    @Test(
+        "--forward-to-simulator hands each accepted push to `xcrun simctl push <device> <bundle> <file>` (a stand-in xcrun here); the outcome is in the journal"
+    )
+    func simulatorBridge() async throws {
+        let directory = try TemporaryDirectory()
+        let bin = try await Self.standInXcrun(in: directory)
         let emulator = try await EmulatorProcess.start(
-            arguments: ["--forward-to-simulator", "booted", "--data-dir", directory.appending("data"), "--certs-dir", directory.appending("certs")],
+            arguments: [
+                "--forward-to-simulator", "booted", "--data-dir", directory.appending("data"), "--certs-dir",
+                directory.appending("certs"),
+            ],
             environment: ["PATH": bin + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")],
             output: directory.appending("serve.log")
         )
-        let client = try await HTTP2TestClient.connect(host: "127.0.0.1", port: emulator.http2Port, caPath: directory.appending("certs/ca.pem"))
-        let sent = try await client.push(token: Self.token, headers: [("apns-topic", Self.topic)], json: #"{"aps":{"alert":"To the simulator"},"k":7}"#)
+        let client = try await HTTP2TestClient.connect(
+            host: "127.0.0.1", port: emulator.http2Port, caPath: directory.appending("certs/ca.pem"))
+        let sent = try await client.push(
+            token: Self.token, headers: [("apns-topic", Self.topic)], json: #"{"aps":{"alert":"To the simulator"},"k":7}"#)
         let uniqueID = try #require(sent.header("apns-unique-id"))
-        let failing = try await client.push(token: String(repeating: "6f", count: 32), headers: [("apns-topic", "fail.me")], json: #"{"aps":{"alert":"x"}}"#)
+        let failing = try await client.push(
+            token: String(repeating: "6f", count: 32), headers: [("apns-topic", "fail.me")], json: #"{"aps":{"alert":"x"}}"#)
         let failingID = try #require(failing.header("apns-unique-id"))
         // Rejected pushes are not forwarded.
-        #expect(try await client.push(token: Self.token, headers: [("apns-topic", Self.topic), ("apns-priority", "7")]).status == 400)
+        #expect(
+            try await client.push(token: Self.token, headers: [("apns-topic", Self.topic), ("apns-priority", "7")]).status == 400)
         try await client.close()
 
         func item(_ id: String) async throws -> [String: Any]? {
-            let answer = try await AdminTestClient.request(host: "127.0.0.1", port: emulator.adminPort, path: "/api/v1/notifications/\(id)")
+            let answer = try await AdminTestClient.request(
+                host: "127.0.0.1", port: emulator.adminPort, path: "/api/v1/notifications/\(id)")
             return try answer.json() as? [String: Any]
         }
         var forwarded: [String: Any]?
@@ -250,11 +335,17 @@ struct PushCommandTests {
             failed = (try? await item(failingID))?["simulator"] as? [String: Any]
             return forwarded != nil && failed != nil
         }
-        #expect(forwarded?["status"] as? String == "forwarded" && forwarded?["device"] as? String == "booted" && forwarded?["exitCode"] as? Int == 0, "\(forwarded ?? [:])")
-        #expect(failed?["status"] as? String == "failed" && failed?["exitCode"] as? Int == 148 && (failed?["message"] as? String)?.contains("Invalid device") == true, "\(failed ?? [:])")
+        #expect(
+            forwarded?["status"] as? String == "forwarded" && forwarded?["device"] as? String == "booted"
+                && forwarded?["exitCode"] as? Int == 0, "\(forwarded ?? [:])")
+        #expect(
+            failed?["status"] as? String == "failed" && failed?["exitCode"] as? Int == 148
+                && (failed?["message"] as? String)?.contains("Invalid device") == true, "\(failed ?? [:])")
         let calls = try String(contentsOfFile: directory.appending("calls"), encoding: .utf8).split(separator: "\n")
         #expect(calls.count == 2)
-        #expect(calls.first?.hasPrefix("simctl push booted \(Self.topic) ") == true && calls.first?.hasSuffix(".apns") == true, "\(calls)")
+        #expect(
+            calls.first?.hasPrefix("simctl push booted \(Self.topic) ") == true && calls.first?.hasSuffix(".apns") == true,
+            "\(calls)")
         let files = try String(contentsOfFile: directory.appending("files"), encoding: .utf8)
         #expect(files.contains(#""Simulator Target Bundle" : "\#(Self.topic)""#) && files.contains(#""k" : 7"#), "\(files)")
         _ = await emulator.kill(SIGTERM)
@@ -266,15 +357,25 @@ struct PushCommandTests {
         let directory = try TemporaryDirectory()
         let log = directory.appending("serve.log")
         let emulator = try await EmulatorProcess.start(
-            arguments: ["--log-level", "info", "--data-dir", directory.appending("data"), "--certs-dir", directory.appending("certs")],
+            arguments: [
+                "--log-level", "info", "--data-dir", directory.appending("data"), "--certs-dir", directory.appending("certs"),
+            ],
             output: log
         )
         _ = try await Subprocess.run("curl", ["-s", "-m", "5", "http://127.0.0.1:\(emulator.http2Port)/"])
-        _ = try await Subprocess.run("curl", ["-s", "-m", "5", "--http2", "https://127.0.0.1:\(emulator.http2Port)/3/device/\(Self.token)"])
+        _ = try await Subprocess.run(
+            "curl", ["-s", "-m", "5", "--http2", "https://127.0.0.1:\(emulator.http2Port)/3/device/\(Self.token)"])
         let lines = { ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init) }
-        let plain = await eventually { lines().contains { $0.contains("TLS handshake failed: the client sent plain HTTP to a TLS port") } }
+        let plain = await eventually {
+            lines().contains { $0.contains("TLS handshake failed: the client sent plain HTTP to a TLS port") }
+        }
         #expect(plain, "\(lines())")
-        let untrusted = await eventually { lines().contains { $0.contains("TLS handshake failed: the client") && $0.contains("does not trust the emulator's certificate (give it certs/ca.pem)") } }
+        let untrusted = await eventually {
+            lines().contains {
+                $0.contains("TLS handshake failed: the client")
+                    && $0.contains("does not trust the emulator's certificate (give it certs/ca.pem)")
+            }
+        }
         #expect(untrusted, "\(lines())")
         _ = await emulator.kill(SIGTERM)
         try directory.remove()

@@ -13,7 +13,8 @@ struct ServeStartTests {
             "env",
             [
                 Subprocess.emulatorExecutable, "serve", "--http2-port", "0", "--admin-port", "0", "--device-port", "0",
-                "--gateway-port", "0", "--feedback-port", "0", "--channels-port", "0", "--certs-dir", directory.appending("certs"), "--ports-file", portsFile,
+                "--gateway-port", "0", "--feedback-port", "0", "--channels-port", "0", "--certs-dir",
+                directory.appending("certs"), "--ports-file", portsFile,
             ] + arguments,
             output: directory.appending("serve-\(UUID().uuidString.prefix(6)).log")
         )
@@ -22,7 +23,8 @@ struct ServeStartTests {
     func ports(_ path: String) async throws -> [String: Any] {
         let written = await eventually(timeout: .seconds(30)) { FileManager.default.fileExists(atPath: path) }
         try #require(written, "no ports file at \(path)")
-        return try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+        return try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
     }
 
     @Test("--ports-file holds every listener's port once all are bound; they answer")
@@ -35,7 +37,8 @@ struct ServeStartTests {
             #expect((ports[front] as? Int ?? 0) > 0, "\(front): \(ports)")
         }
         #expect(ports["host"] as? String == "127.0.0.1")
-        let health = try await AdminTestClient.request(host: "127.0.0.1", port: try #require(ports["admin"] as? Int), method: "GET", path: "/healthz", body: nil)
+        let health = try await AdminTestClient.request(
+            host: "127.0.0.1", port: try #require(ports["admin"] as? Int), method: "GET", path: "/healthz", body: nil)
         #expect(health.status == 200)
         _ = Foundation.kill(serve.pid, SIGTERM)
         #expect(await serve.wait() == 0)
@@ -51,7 +54,9 @@ struct ServeStartTests {
         let second = try self.start(directory, ["--data-dir", data], portsFile: directory.appending("second.json"))
         #expect(await second.wait() != 0)
         let said = second.lines.joined(separator: "\n")
-        #expect(said.contains("cannot use data directory \(data)") && said.contains("another emulator (pid \(first.pid)) is using it"), "\(said)")
+        #expect(
+            said.contains("cannot use data directory \(data)")
+                && said.contains("another emulator (pid \(first.pid)) is using it"), "\(said)")
         #expect(!FileManager.default.fileExists(atPath: directory.appending("second.json")))
         _ = Foundation.kill(first.pid, SIGTERM)
         #expect(await first.wait() == 0)
@@ -72,14 +77,17 @@ struct ServeStartTests {
             let serve = try self.start(directory, ["--ephemeral"], portsFile: file)
             let ports = try await self.ports(file)
             let admin = try #require(ports["admin"] as? Int)
-            let store = try #require(serve.lines.first { $0.contains("store in ") }.flatMap { line in
-                line.range(of: "store in ").map { String(line[$0.upperBound...].prefix { $0 != "," }) }
-            })
+            let store = try #require(
+                serve.lines.first { $0.contains("store in ") }.flatMap { line in
+                    line.range(of: "store in ").map { String(line[$0.upperBound...].prefix { $0 != "," }) }
+                })
             #expect(FileManager.default.fileExists(atPath: store) && !store.hasPrefix(directory.path))
             stores.append(store)
-            let journal = try await AdminTestClient.request(host: "127.0.0.1", port: admin, method: "GET", path: "/api/v1/notifications", body: nil)
+            let journal = try await AdminTestClient.request(
+                host: "127.0.0.1", port: admin, method: "GET", path: "/api/v1/notifications", body: nil)
             #expect((try journal.json() as? [String: Any])?["total"] as? Int == 0, "run \(run) inherited a journal")
-            let registered = try await AdminTestClient.request(host: "127.0.0.1", port: admin, method: "POST", path: "/api/v1/devices", body: #"{"topic": "a.b"}"#)
+            let registered = try await AdminTestClient.request(
+                host: "127.0.0.1", port: admin, method: "POST", path: "/api/v1/devices", body: #"{"topic": "a.b"}"#)
             #expect(registered.status == 201)
             _ = Foundation.kill(serve.pid, SIGTERM)
             #expect(await serve.wait() == 0)
@@ -89,7 +97,9 @@ struct ServeStartTests {
         try directory.remove()
     }
 
-    @Test("--config (YAML) seeds keys, devices with their apps, and fault rules before the ports file appears; a bad one stops the start, naming the entry")
+    @Test(
+        "--config (YAML) seeds keys, devices with their apps, and fault rules before the ports file appears; a bad one stops the start, naming the entry"
+    )
     func configFile() async throws {
         let directory = try TemporaryDirectory()
         let key = P256.Signing.PrivateKey()
@@ -97,21 +107,23 @@ struct ServeStartTests {
         let token = String(repeating: "c0", count: 32)
         let config = directory.appending("emulator.yaml")
         try """
-            keys:
-              - {keyId: CFGKEY1234, teamId: TEAM123456, p8: AuthKey_CFGKEY1234.p8, topics: [com.example.config], environment: sandbox}
-            devices:
-              - topic: com.example.config
-                token: \(token)
-                app:
-                  authorization: {status: authorized, alert: true, sound: false, badge: true}
-              - topic: com.example.other
-            faults:
-              - match: {topic: com.example.flaky}
-                action: {type: respond, reason: TooManyRequests}
-                times: 2
-            """.write(toFile: config, atomically: true, encoding: .utf8)
+        keys:
+          - {keyId: CFGKEY1234, teamId: TEAM123456, p8: AuthKey_CFGKEY1234.p8, topics: [com.example.config], environment: sandbox}
+        devices:
+          - topic: com.example.config
+            token: \(token)
+            app:
+              authorization: {status: authorized, alert: true, sound: false, badge: true}
+          - topic: com.example.other
+        faults:
+          - match: {topic: com.example.flaky}
+            action: {type: respond, reason: TooManyRequests}
+            times: 2
+        """.write(toFile: config, atomically: true, encoding: .utf8)
         let file = directory.appending("ports.json")
-        let serve = try self.start(directory, ["--data-dir", directory.appending("data"), "--keys", directory.appending("keys"), "--config", config], portsFile: file)
+        let serve = try self.start(
+            directory, ["--data-dir", directory.appending("data"), "--keys", directory.appending("keys"), "--config", config],
+            portsFile: file)
         let admin = try #require(try await self.ports(file)["admin"] as? Int)
         func get(_ path: String) async throws -> Any {
             try await AdminTestClient.request(host: "127.0.0.1", port: admin, path: path).json()
@@ -130,7 +142,9 @@ struct ServeStartTests {
         #expect(await serve.wait() == 0)
 
         // Started again on the same store: the fixed token is already there, which is fine.
-        let again = try self.start(directory, ["--data-dir", directory.appending("data"), "--keys", directory.appending("keys"), "--config", config], portsFile: directory.appending("again.json"))
+        let again = try self.start(
+            directory, ["--data-dir", directory.appending("data"), "--keys", directory.appending("keys"), "--config", config],
+            portsFile: directory.appending("again.json"))
         _ = try await self.ports(directory.appending("again.json"))
         _ = Foundation.kill(again.pid, SIGTERM)
         #expect(await again.wait() == 0)
@@ -141,19 +155,27 @@ struct ServeStartTests {
     /// A bad --config stops the start, naming the entry at fault.
     private func badConfigFiles(_ directory: TemporaryDirectory) async throws {
         let bad = directory.appending("bad.json")
-        try #"{"faults": [{"action": "reset"}, {"match": {"token": "nope"}, "action": "reset"}]}"#.write(toFile: bad, atomically: true, encoding: .utf8)
-        let refused = try self.start(directory, ["--data-dir", directory.appending("data2"), "--config", bad], portsFile: directory.appending("bad-ports.json"))
+        try #"{"faults": [{"action": "reset"}, {"match": {"token": "nope"}, "action": "reset"}]}"#.write(
+            toFile: bad, atomically: true, encoding: .utf8)
+        let refused = try self.start(
+            directory, ["--data-dir", directory.appending("data2"), "--config", bad],
+            portsFile: directory.appending("bad-ports.json"))
         #expect(await refused.wait() != 0)
         let said = refused.lines.joined(separator: "\n")
         #expect(said.contains("faults[1]") && said.contains("match.token must be a device token"), "\(said)")
         let unknown = directory.appending("unknown.yaml")
         try "fault:\n  - action: reset\n".write(toFile: unknown, atomically: true, encoding: .utf8)
-        let typo = try self.start(directory, ["--data-dir", directory.appending("data3"), "--config", unknown], portsFile: directory.appending("typo.json"))
+        let typo = try self.start(
+            directory, ["--data-dir", directory.appending("data3"), "--config", unknown],
+            portsFile: directory.appending("typo.json"))
         #expect(await typo.wait() != 0)
         #expect(typo.lines.joined().contains("unknown section fault"), "\(typo.lines)")
         let environment = directory.appending("environment.yaml")
-        try "keys:\n  - {keyId: CFGKEY1234, teamId: TEAM123456, p8: AuthKey_CFGKEY1234.p8, environment: staging}\n".write(toFile: environment, atomically: true, encoding: .utf8)
-        let staging = try self.start(directory, ["--data-dir", directory.appending("data4"), "--config", environment], portsFile: directory.appending("staging.json"))
+        try "keys:\n  - {keyId: CFGKEY1234, teamId: TEAM123456, p8: AuthKey_CFGKEY1234.p8, environment: staging}\n".write(
+            toFile: environment, atomically: true, encoding: .utf8)
+        let staging = try self.start(
+            directory, ["--data-dir", directory.appending("data4"), "--config", environment],
+            portsFile: directory.appending("staging.json"))
         #expect(await staging.wait() != 0)
         #expect(staging.lines.joined().contains("sandbox, production or both"), "\(staging.lines)")
         try directory.remove()

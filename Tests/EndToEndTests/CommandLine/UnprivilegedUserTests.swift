@@ -54,7 +54,8 @@ struct UnprivilegedUserTests {
         let emulator = try await EmulatorProcess.start(
             arguments: ["--data-dir", home.directory.appending("data"), "--certs-dir", home.directory.appending("certs")],
             // Started with an ordinary user's soft limit of 1024 open files, which serve raises.
-            output: home.directory.appending("serve.log"), executable: home.executable, launcher: ["prlimit", "--nofile=1024:"] + home.launcher,
+            output: home.directory.appending("serve.log"), executable: home.executable,
+            launcher: ["prlimit", "--nofile=1024:"] + home.launcher,
             awaiting: EmulatorProcess.everyListener
         )
         do {
@@ -64,19 +65,27 @@ struct UnprivilegedUserTests {
             throw error
         }
         let ending = await emulator.kill(SIGTERM)
-        #expect(ending.status == 0, "serve as an ordinary user ended \(ending): \(String(describing: try? String(contentsOfFile: home.directory.appending("serve.log"), encoding: .utf8)))")
+        #expect(
+            ending.status == 0,
+            "serve as an ordinary user ended \(ending): \(String(describing: try? String(contentsOfFile: home.directory.appending("serve.log"), encoding: .utf8)))"
+        )
     }
 
     private func exercise(_ emulator: EmulatorProcess, home: Home, ca: String) async throws {
         // It really is an ordinary user's process.
         let status = try String(contentsOfFile: "/proc/\(emulator.pid)/status", encoding: .utf8)
-        let uid = status.split(separator: "\n").first { $0.hasPrefix("Uid:") }?.split(whereSeparator: \.isWhitespace).dropFirst().first
+        let uid = status.split(separator: "\n").first { $0.hasPrefix("Uid:") }?.split(whereSeparator: \.isWhitespace).dropFirst()
+            .first
         #expect(uid.flatMap { Int($0) } != 0, "serve runs as uid \(uid ?? "?")")
         // Every connection is a descriptor: serve raised its soft limit to the hard one.
         let limits = try String(contentsOfFile: "/proc/\(emulator.pid)/limits", encoding: .utf8)
-        let files = limits.split(separator: "\n").first { $0.hasPrefix("Max open files") }?.split(whereSeparator: \.isWhitespace).dropFirst(3).prefix(2).map(String.init)
-        #expect(files?.count == 2 && files?.first == files?.last && files?.first != "1024", "serve's open-file limits: \(files ?? [])")
-        let admin = { (path: String) in try await AdminTestClient.request(host: "127.0.0.1", port: emulator.adminPort, path: path) }
+        let files = limits.split(separator: "\n").first { $0.hasPrefix("Max open files") }?.split(whereSeparator: \.isWhitespace)
+            .dropFirst(3).prefix(2).map(String.init)
+        #expect(
+            files?.count == 2 && files?.first == files?.last && files?.first != "1024", "serve's open-file limits: \(files ?? [])"
+        )
+        let admin = { (path: String) in try await AdminTestClient.request(host: "127.0.0.1", port: emulator.adminPort, path: path)
+        }
         // The admin API and the web inbox page.
         #expect(try await admin("/healthz").status == 200)
         let page = try await admin("/")
@@ -86,21 +95,28 @@ struct UnprivilegedUserTests {
         let deviceOutput = home.directory.appending("device.out")
         let device = try BackgroundProcess(
             home.launcher[0],
-            Array(home.launcher.dropFirst()) + [home.executable, "device", "--topic", Self.topic, "--device-port", String(emulator.devicePort), "--ca", ca, "--count", "2"],
+            Array(home.launcher.dropFirst()) + [
+                home.executable, "device", "--topic", Self.topic, "--device-port", String(emulator.devicePort), "--ca", ca,
+                "--count", "2",
+            ],
             output: deviceOutput
         )
-        let token = try #require(try await device.waitForLines(1).first?.trimmingCharacters(in: .whitespaces), "the device printed no token")
+        let token = try #require(
+            try await device.waitForLines(1).first?.trimmingCharacters(in: .whitespaces), "the device printed no token")
         #expect(DeviceToken(hex: token) != nil, "the device's first line is its token: \(token)")
 
         // An HTTP/2 push over TLS from this process, and one from the push command as the user.
         let provider = try await HTTP2TestClient.connect(host: "127.0.0.1", port: emulator.http2Port, caPath: ca)
-        let pushed = try await provider.push(token: token, headers: [("apns-topic", Self.topic)], json: #"{"aps":{"alert":"from a test"}}"#)
+        let pushed = try await provider.push(
+            token: token, headers: [("apns-topic", Self.topic)], json: #"{"aps":{"alert":"from a test"}}"#)
         #expect(pushed.status == 200)
         try await provider.close()
         let command = try await home.run([
-            "push", "--http2-port", String(emulator.http2Port), "--ca", ca, "--token", token, "--topic", Self.topic, #"{"aps":{"alert":"from push"}}"#,
+            "push", "--http2-port", String(emulator.http2Port), "--ca", ca, "--token", token, "--topic", Self.topic,
+            #"{"aps":{"alert":"from push"}}"#,
         ])
-        #expect(command.status == 0 && command.stdout.contains("200"), "push as an ordinary user: \(command.stdout)\(command.stderr)")
+        #expect(
+            command.status == 0 && command.stdout.contains("200"), "push as an ordinary user: \(command.stdout)\(command.stderr)")
         #expect(await device.wait() == 0, "device as an ordinary user: \(device.lines)")
         let received = device.lines.dropFirst().joined(separator: "\n")
         #expect(received.contains("from a test") && received.contains("from push"), "the device printed: \(received)")
@@ -114,19 +130,25 @@ struct UnprivilegedUserTests {
         // The binary gateway: a bad command gets status 128 (protocol error) before the close.
         var stream = BinaryStream()
         stream.raw([9, 0, 0])
-        let answer = try await RawTLSClient.exchange(host: "127.0.0.1", port: emulator.gatewayPort, caPath: ca, identity: nil, sending: stream.bytes)
+        let answer = try await RawTLSClient.exchange(
+            host: "127.0.0.1", port: emulator.gatewayPort, caPath: ca, identity: nil, sending: stream.bytes)
         var buffer = ByteBuffer(bytes: answer)
         #expect(BinaryErrorResponse.read(from: &buffer)?.status == .protocolError, "binary gateway answered \(answer)")
 
         // The feedback service: a token unregistered is reported.
-        let gone = try await AdminTestClient.request(host: "127.0.0.1", port: emulator.adminPort, method: "POST", path: "/api/v1/devices/\(token)/unregister")
+        let gone = try await AdminTestClient.request(
+            host: "127.0.0.1", port: emulator.adminPort, method: "POST", path: "/api/v1/devices/\(token)/unregister")
         #expect(gone.status == 200)
-        var tuples = ByteBuffer(bytes: try await RawTLSClient.exchange(host: "127.0.0.1", port: emulator.feedbackPort, caPath: ca, identity: nil, sending: []))
+        var tuples = ByteBuffer(
+            bytes: try await RawTLSClient.exchange(
+                host: "127.0.0.1", port: emulator.feedbackPort, caPath: ca, identity: nil, sending: []))
         #expect(FeedbackTuple.read(from: &tuples).flatMap { DeviceToken(bytes: $0.token)?.hex } == token)
 
         // Channel management on its own port.
         let channels = try await HTTP2TestClient.connect(host: "127.0.0.1", port: emulator.channelsPort, caPath: ca)
-        let created = try await channels.send(path: "/1/apps/\(Self.topic)/channels", body: Array(#"{"message-storage-policy": 0, "push-type": "LiveActivity"}"#.utf8))
+        let created = try await channels.send(
+            path: "/1/apps/\(Self.topic)/channels",
+            body: Array(#"{"message-storage-policy": 0, "push-type": "LiveActivity"}"#.utf8))
         #expect(created.status == 201 && created.header("apns-channel-id") != nil, "channel management: \(created.status)")
         try await channels.close()
 
@@ -134,12 +156,24 @@ struct UnprivilegedUserTests {
         // an id made from the user and the machine, and says why.
         let homeless = home.launcher.map { $0.hasPrefix("HOME=") ? "HOME=/nonexistent" : $0 }
         let device0 = try await Subprocess.run(
-            homeless[0], Array(homeless.dropFirst()) + [home.executable, "device", "--topic", Self.topic, "--device-port", String(emulator.devicePort), "--ca", ca, "--count", "0"])
-        #expect(device0.status == 0 && device0.stderr.contains("cannot keep a device id in /nonexistent"), "device without a home: \(device0.stderr)")
-        #expect(DeviceToken(hex: device0.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) != nil, "device without a home printed \(device0.stdout)")
+            homeless[0],
+            Array(homeless.dropFirst()) + [
+                home.executable, "device", "--topic", Self.topic, "--device-port", String(emulator.devicePort), "--ca", ca,
+                "--count", "0",
+            ])
+        #expect(
+            device0.status == 0 && device0.stderr.contains("cannot keep a device id in /nonexistent"),
+            "device without a home: \(device0.stderr)")
+        #expect(
+            DeviceToken(hex: device0.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) != nil,
+            "device without a home printed \(device0.stdout)")
 
         // doctor as the user, against the running emulator's directories: the CA is found.
-        let doctor = try await home.run(["doctor", "--data-dir", home.directory.appending("doctor-data"), "--certs-dir", home.directory.appending("certs")])
-        #expect(!doctor.stdout.isEmpty && !doctor.stdout.contains("Permission denied"), "doctor as an ordinary user: \(doctor.stdout)\(doctor.stderr)")
+        let doctor = try await home.run([
+            "doctor", "--data-dir", home.directory.appending("doctor-data"), "--certs-dir", home.directory.appending("certs"),
+        ])
+        #expect(
+            !doctor.stdout.isEmpty && !doctor.stdout.contains("Permission denied"),
+            "doctor as an ordinary user: \(doctor.stdout)\(doctor.stderr)")
     }
 }

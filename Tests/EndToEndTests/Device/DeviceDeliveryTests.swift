@@ -12,7 +12,9 @@ import Testing
 struct DeviceDeliveryTests {
     static let topic = "com.example.app"
 
-    func push(_ client: HTTP2TestClient, _ token: DeviceToken, _ n: Int, headers: [(String, String)] = []) async throws -> HTTP2TestClient.Response {
+    func push(
+        _ client: HTTP2TestClient, _ token: DeviceToken, _ n: Int, headers: [(String, String)] = []
+    ) async throws -> HTTP2TestClient.Response {
         try await client.push(token: token.hex, headers: [("apns-topic", Self.topic)] + headers, json: #"{"n":\#(n)}"#)
     }
 
@@ -52,7 +54,10 @@ struct DeviceDeliveryTests {
             let provider = try await emulator.http2Client()
             let response = try await provider.push(
                 token: token.hex,
-                headers: [("apns-topic", Self.topic), ("apns-push-type", "background"), ("apns-priority", "5"), ("apns-collapse-id", "c")],
+                headers: [
+                    ("apns-topic", Self.topic), ("apns-push-type", "background"), ("apns-priority", "5"),
+                    ("apns-collapse-id", "c"),
+                ],
                 json: #"{"aps":{"content-available":1}}"#
             )
             #expect(response.status == 200)
@@ -230,10 +235,12 @@ struct DeviceDeliveryTests {
             #expect(received.token == voip)
             #expect(received.topic == Self.topic + ".voip")
             #expect(received.pushType == .voip)
-            let wrongTopic = try await provider.push(token: voip.hex, headers: [("apns-topic", Self.topic), ("apns-push-type", "voip")])
+            let wrongTopic = try await provider.push(
+                token: voip.hex, headers: [("apns-topic", Self.topic), ("apns-push-type", "voip")])
             #expect(wrongTopic.status == 400)
             #expect(wrongTopic.reason == "DeviceTokenNotForTopic")
-            let regularToVoip = try await provider.push(token: regular.hex, headers: [("apns-topic", Self.topic + ".voip"), ("apns-push-type", "voip")])
+            let regularToVoip = try await provider.push(
+                token: regular.hex, headers: [("apns-topic", Self.topic + ".voip"), ("apns-push-type", "voip")])
             #expect(regularToVoip.reason == "DeviceTokenNotForTopic")
             let alertToVoip = try await provider.push(token: voip.hex, headers: [("apns-topic", Self.topic + ".voip")])
             #expect(alertToVoip.status == 400)

@@ -31,7 +31,9 @@ struct DeviceMistakeTests {
                 var statuses: [Int] = []
                 for n in 0..<300 {
                     let token = String(format: "%064x", n)
-                    statuses.append(try await provider.push(token: token, headers: [("apns-topic", Self.topic)], json: #"{"n":\#(n)}"#).status)
+                    statuses.append(
+                        try await provider.push(token: token, headers: [("apns-topic", Self.topic)], json: #"{"n":\#(n)}"#).status
+                    )
                 }
                 return statuses
             }
@@ -69,10 +71,11 @@ struct DeviceMistakeTests {
     func answersInOrder() async throws {
         try await withEmulator { emulator in
             // docs/device-protocol.md: each request is answered in turn; a frame of unknown type 0x7F is unknownMessage.
-            let sending = try Self.bytes([
-                .hello(version: DeviceProtocol.version, deviceID: "hasty"), .register(topic: Self.topic),
-                .unregister(topic: Self.topic), .ping(42), .register(topic: Self.topic),
-            ]) + [0, 0, 0, 1, 0x7F]
+            let sending =
+                try Self.bytes([
+                    .hello(version: DeviceProtocol.version, deviceID: "hasty"), .register(topic: Self.topic),
+                    .unregister(topic: Self.topic), .ping(42), .register(topic: Self.topic),
+                ]) + [0, 0, 0, 1, 0x7F]
             let received = try await RawTLSClient.exchange(
                 host: "127.0.0.1", port: emulator.devicePort, caPath: emulator.caPath, sending: sending, timeout: .seconds(30)
             )
@@ -81,12 +84,24 @@ struct DeviceMistakeTests {
             while let frame = try DeviceFrameDecoder.next(from: &buffer) { answers.append(try DeviceServerMessage(frame: frame)) }
             try #require(answers.count == 6, "\(answers)")
             #expect(answers[0] == .welcome(version: DeviceProtocol.version))
-            guard case .registered(Self.topic, let token) = answers[1] else { Issue.record("not registered: \(answers[1])"); return }
-            guard case .unregistered(Self.topic, token, _) = answers[2] else { Issue.record("not unregistered: \(answers[2])"); return }
+            guard case .registered(Self.topic, let token) = answers[1] else {
+                Issue.record("not registered: \(answers[1])")
+                return
+            }
+            guard case .unregistered(Self.topic, token, _) = answers[2] else {
+                Issue.record("not unregistered: \(answers[2])")
+                return
+            }
             #expect(answers[3] == .pong(42))
-            guard case .registered(Self.topic, let second) = answers[4] else { Issue.record("the second register was swallowed: \(answers[4])"); return }
+            guard case .registered(Self.topic, let second) = answers[4] else {
+                Issue.record("the second register was swallowed: \(answers[4])")
+                return
+            }
             #expect(second != token)
-            guard case .error(.unknownMessage, _) = answers[5] else { Issue.record("no error last: \(answers[5])"); return }
+            guard case .error(.unknownMessage, _) = answers[5] else {
+                Issue.record("no error last: \(answers[5])")
+                return
+            }
             // Both tokens the device learned are what the store holds: the unregistered one is 410.
             let provider = try await emulator.http2Client()
             #expect(try await provider.push(token: second.hex, headers: [("apns-topic", Self.topic)]).status == 200)

@@ -19,7 +19,9 @@ struct DevicePowerTests {
 
     func push(_ provider: HTTP2TestClient, _ token: DeviceToken, priority: Int, n: Int) async throws -> String {
         let response = try await provider.push(
-            token: token.hex, headers: [("apns-topic", Self.topic), ("apns-priority", "\(priority)"), ("apns-push-type", "alert")], json: #"{"aps":{"alert":"\#(n)"}}"#)
+            token: token.hex,
+            headers: [("apns-topic", Self.topic), ("apns-priority", "\(priority)"), ("apns-push-type", "alert")],
+            json: #"{"aps":{"alert":"\#(n)"}}"#)
         #expect(response.status == 200)
         return try #require(response.header("apns-unique-id"))
     }
@@ -28,7 +30,9 @@ struct DevicePowerTests {
         String(decoding: notification.payload, as: UTF8.self)
     }
 
-    @Test("Low Power Mode (set by the device): priority 5 waits, stored for power considerations; a priority-10 push goes at once and the held one follows in its burst")
+    @Test(
+        "Low Power Mode (set by the device): priority 5 waits, stored for power considerations; a priority-10 push goes at once and the held one follows in its burst"
+    )
     func lowPowerMode() async throws {
         try await withEmulator { emulator in
             let device = try await emulator.device("phone")
@@ -38,34 +42,51 @@ struct DevicePowerTests {
 
             let provider = try await emulator.http2Client()
             let held = try await self.push(provider, token, priority: 5, n: 1)
-            #expect(await eventually { (try? await DeliveryLogTests.events(emulator, held)) == ["Received by APNs", "Stored - Power Considerations"] })
+            #expect(
+                await eventually {
+                    (try? await DeliveryLogTests.events(emulator, held)) == ["Received by APNs", "Stored - Power Considerations"]
+                })
             let urgent = try await self.push(provider, token, priority: 10, n: 2)
             let first = try await device.next()
             let second = try await device.next()
             #expect([first.uniqueID, second.uniqueID] == [urgent, held])
             for notification in [first, second] { try await device.acknowledge(notification.uniqueID) }
-            #expect(await eventually {
-                (try? await DeliveryLogTests.events(emulator, held)) == ["Received by APNs", "Stored - Power Considerations", "Delivered to Device (From Storage)", "Phone Decision"]
-            })
+            #expect(
+                await eventually {
+                    (try? await DeliveryLogTests.events(emulator, held)) == [
+                        "Received by APNs", "Stored - Power Considerations", "Delivered to Device (From Storage)",
+                        "Phone Decision",
+                    ]
+                })
             #expect(try await DeliveryLogTests.counter(emulator, "Stored - Power Considerations", priority: 5) == 1)
 
             // Leaving Low Power Mode releases what waits.
             let later = try await self.push(provider, token, priority: 5, n: 3)
-            #expect(await eventually { (try? await DeliveryLogTests.events(emulator, later))?.last == "Stored - Power Considerations" })
+            #expect(
+                await eventually {
+                    (try? await DeliveryLogTests.events(emulator, later))?.last == "Stored - Power Considerations"
+                })
             _ = try await device.setPower(lowPowerMode: false)
             #expect(try await device.next().uniqueID == later)
         }
     }
 
-    @Test("locked (set through the admin API): priority 1 never wakes the device, priority 5 goes; unlocking delivers it; the device hears the change")
+    @Test(
+        "locked (set through the admin API): priority 1 never wakes the device, priority 5 goes; unlocking delivers it; the device hears the change"
+    )
     func locked() async throws {
         try await withEmulator { emulator in
             let device = try await emulator.device("phone")
             let token = try await device.register(topic: Self.topic)
-            let state = try await emulator.adminObject("/api/v1/devices/\(token.hex)/power", method: "PUT", body: #"{"locked": true}"#)
-            #expect(state["locked"] as? Bool == true && state["online"] as? Bool == true && state["deviceId"] as? String == "phone")
+            let state = try await emulator.adminObject(
+                "/api/v1/devices/\(token.hex)/power", method: "PUT", body: #"{"locked": true}"#)
+            #expect(
+                state["locked"] as? Bool == true && state["online"] as? Bool == true && state["deviceId"] as? String == "phone")
             let heard = try await device.nextEvent { if case .power = $0 { true } else { false } }
-            guard case .power(let power) = heard else { Issue.record("\(heard)"); return }
+            guard case .power(let power) = heard else {
+                Issue.record("\(heard)")
+                return
+            }
             #expect(power.locked)
 
             let provider = try await emulator.http2Client()
@@ -84,12 +105,18 @@ struct DevicePowerTests {
             let device = try await emulator.device("phone")
             let token = try await device.register(topic: Self.topic)
             _ = try await emulator.adminObject("/api/v1/devices/\(token.hex)/power", method: "PUT", body: #"{"online": false}"#)
-            #expect(await eventually { (try? await emulator.adminObject("/api/v1/devices/\(token.hex)/power")["online"] as? Bool) == false })
+            #expect(
+                await eventually {
+                    (try? await emulator.adminObject("/api/v1/devices/\(token.hex)/power")["online"] as? Bool) == false
+                })
             let provider = try await emulator.http2Client()
             var ids: [String] = []
             // The session hears of the change on its own event loop: wait until pushes are stored.
             for n in 0..<2 { ids.append(try await self.push(provider, token, priority: 10, n: n)) }
-            #expect(await eventually { (try? await DeliveryLogTests.events(emulator, ids[1])) == ["Received by APNs", "Stored - Device Offline"] })
+            #expect(
+                await eventually {
+                    (try? await DeliveryLogTests.events(emulator, ids[1])) == ["Received by APNs", "Stored - Device Offline"]
+                })
 
             _ = try await device.setPower(online: true)
             var received: [String] = []
@@ -99,7 +126,10 @@ struct DevicePowerTests {
                 try await device.acknowledge(notification.uniqueID)
             }
             #expect(received == ids)
-            #expect(await eventually { (try? await DeliveryLogTests.events(emulator, ids[1]))?.contains("Delivered to Device (From Storage)") == true })
+            #expect(
+                await eventually {
+                    (try? await DeliveryLogTests.events(emulator, ids[1]))?.contains("Delivered to Device (From Storage)") == true
+                })
         }
     }
 
@@ -108,14 +138,18 @@ struct DevicePowerTests {
         try await withEmulator { emulator in
             let device = try await emulator.device("phone")
             let token = try await device.register(topic: Self.topic)
-            for (body, word) in [(#"{"lowPowerMode": "yes"}"#, "lowPowerMode"), (#"{"asleep": true}"#, "asleep"), ("[]", "JSON object")] {
+            for (body, word) in [
+                (#"{"lowPowerMode": "yes"}"#, "lowPowerMode"), (#"{"asleep": true}"#, "asleep"), ("[]", "JSON object"),
+            ] {
                 let answer = try await emulator.admin("/api/v1/devices/\(token.hex)/power", method: "PUT", body: body)
                 #expect(answer.status == 400 && answer.text.contains(word), "\(body): \(answer.text)")
             }
             #expect(try await emulator.adminObject("/api/v1/devices/\(token.hex)/power")["lowPowerMode"] as? Bool == false)
             #expect(try await emulator.admin("/api/v1/devices/\(String(repeating: "ab", count: 32))/power").status == 404)
             // Asking with nothing to change answers the state as it is.
-            #expect(try await device.setPower() == DevicePowerState(deviceId: "phone", online: true, lowPowerMode: false, locked: false))
+            #expect(
+                try await device.setPower()
+                    == DevicePowerState(deviceId: "phone", online: true, lowPowerMode: false, locked: false))
         }
     }
 }

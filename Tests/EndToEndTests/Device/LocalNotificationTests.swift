@@ -14,16 +14,23 @@ struct LocalNotificationEndToEndTests {
 
     /// A token no device holds, its app allowed to alert, in UTC.
     func app(_ emulator: RunningEmulator) async throws -> String {
-        let issued = try await emulator.adminObject("/api/v1/devices", method: "POST", body: #"{"topic": "\#(Self.topic)"}"#, status: 201)
+        let issued = try await emulator.adminObject(
+            "/api/v1/devices", method: "POST", body: #"{"topic": "\#(Self.topic)"}"#, status: 201)
         let token = try #require(issued["token"] as? String)
-        _ = try await emulator.adminObject("/api/v1/devices/\(token)/app", method: "PUT", body: #"{"authorization": {"status": "authorized", "alert": true, "sound": true}, "timeZone": "UTC"}"#)
+        _ = try await emulator.adminObject(
+            "/api/v1/devices/\(token)/app", method: "PUT",
+            body: #"{"authorization": {"status": "authorized", "alert": true, "sound": true}, "timeZone": "UTC"}"#)
         return token
     }
 
-    func schedule(_ emulator: RunningEmulator, _ token: String, _ id: String, title: String = "Stand up", trigger: String) async throws -> [String: Any] {
+    func schedule(
+        _ emulator: RunningEmulator, _ token: String, _ id: String, title: String = "Stand up", trigger: String
+    ) async throws -> [String: Any] {
         try await emulator.adminObject(
             "/api/v1/devices/\(token)/pending", method: "POST",
-            body: #"{"identifier": "\#(id)", "content": {"title": "\#(title)", "body": "now", "userInfo": {"k": [1, 2]}}, "trigger": \#(trigger)}"#, status: 201
+            body:
+                #"{"identifier": "\#(id)", "content": {"title": "\#(title)", "body": "now", "userInfo": {"k": [1, 2]}}, "trigger": \#(trigger)}"#,
+            status: 201
         )
     }
 
@@ -39,9 +46,11 @@ struct LocalNotificationEndToEndTests {
     func interval() async throws {
         try await withEmulator { emulator in
             let token = try await self.app(emulator)
-            let scheduled = try await self.schedule(emulator, token, "standup", trigger: #"{"type": "timeInterval", "seconds": 3600, "repeats": false}"#)
+            let scheduled = try await self.schedule(
+                emulator, token, "standup", trigger: #"{"type": "timeInterval", "seconds": 3600, "repeats": false}"#)
             #expect((scheduled["request"] as? [String: Any])?["nextFireAt"] is Int)
-            let events = try await AdminEventStream.open(host: "127.0.0.1", port: emulator.adminPort, path: "/api/v1/events?token=\(token)")
+            let events = try await AdminEventStream.open(
+                host: "127.0.0.1", port: emulator.adminPort, path: "/api/v1/events?token=\(token)")
             try await self.advance(emulator, "59m")
             #expect(try await self.local(emulator).isEmpty)
             #expect(try await emulator.adminObject("/api/v1/devices/\(token)/pending")["total"] as? Int == 1)
@@ -70,7 +79,8 @@ struct LocalNotificationEndToEndTests {
             let nowText = try #require(clock["now"] as? String)
             let now = try #require(Timestamp.parse(nowText))
             let utc = try #require(TimeZone(identifier: "UTC"))
-            let inTwoHours = Calendar(identifier: .gregorian).dateComponents(in: utc, from: Date(timeIntervalSince1970: Double(now) / 1000 + 7200))
+            let inTwoHours = Calendar(identifier: .gregorian).dateComponents(
+                in: utc, from: Date(timeIntervalSince1970: Double(now) / 1000 + 7200))
             let (hour, minute) = (try #require(inTwoHours.hour), try #require(inTwoHours.minute))
             let trigger = #"{"type": "calendar", "dateComponents": {"hour": \#(hour), "minute": \#(minute)}, "repeats": true}"#
             _ = try await self.schedule(emulator, token, "daily", trigger: trigger)
@@ -89,22 +99,36 @@ struct LocalNotificationEndToEndTests {
     func timeZones() async throws {
         try await withEmulator { emulator in
             let token = try await self.app(emulator)
-            _ = try await emulator.adminObject("/api/v1/devices/\(token)/app", method: "PUT", body: #"{"timeZone": "Europe/Paris"}"#)
-            _ = try await self.schedule(emulator, token, "floating", trigger: #"{"type": "calendar", "dateComponents": {"hour": 7, "minute": 0}, "repeats": true}"#)
-            _ = try await self.schedule(emulator, token, "fixed", trigger: #"{"type": "calendar", "dateComponents": {"hour": 7, "minute": 0}, "timeZone": "Europe/Paris", "repeats": true}"#)
+            _ = try await emulator.adminObject(
+                "/api/v1/devices/\(token)/app", method: "PUT", body: #"{"timeZone": "Europe/Paris"}"#)
+            _ = try await self.schedule(
+                emulator, token, "floating",
+                trigger: #"{"type": "calendar", "dateComponents": {"hour": 7, "minute": 0}, "repeats": true}"#)
+            _ = try await self.schedule(
+                emulator, token, "fixed",
+                trigger:
+                    #"{"type": "calendar", "dateComponents": {"hour": 7, "minute": 0}, "timeZone": "Europe/Paris", "repeats": true}"#
+            )
             func next() async throws -> [String: Int] {
                 let listed = try await emulator.adminObject("/api/v1/devices/\(token)/pending")
                 let items = try #require(listed["items"] as? [[String: Any]])
-                return Dictionary(uniqueKeysWithValues: items.compactMap { item in (item["identifier"] as? String).map { ($0, item["nextFireAt"] as? Int ?? 0) } })
+                return Dictionary(
+                    uniqueKeysWithValues: items.compactMap { item in
+                        (item["identifier"] as? String).map { ($0, item["nextFireAt"] as? Int ?? 0) }
+                    })
             }
             let before = try await next()
             #expect(before["floating"] == before["fixed"])
-            _ = try await emulator.adminObject("/api/v1/devices/\(token)/app", method: "PUT", body: #"{"timeZone": "America/New_York"}"#)
+            _ = try await emulator.adminObject(
+                "/api/v1/devices/\(token)/app", method: "PUT", body: #"{"timeZone": "America/New_York"}"#)
             let after = try await next()
             #expect(after["fixed"] == before["fixed"])
             let floating = try #require(after["floating"])
             // 07:00 in New York, in UTC: 11:00 or 12:00 depending on daylight saving time.
-            let hour = Calendar(identifier: .gregorian).dateComponents(in: try #require(TimeZone(identifier: "America/New_York")), from: Date(timeIntervalSince1970: Double(floating) / 1000)).hour
+            let hour = Calendar(identifier: .gregorian).dateComponents(
+                in: try #require(TimeZone(identifier: "America/New_York")),
+                from: Date(timeIntervalSince1970: Double(floating) / 1000)
+            ).hour
             #expect(hour == 7)
             #expect(floating != before["floating"])
         }
@@ -114,19 +138,30 @@ struct LocalNotificationEndToEndTests {
     func location() async throws {
         try await withEmulator { emulator in
             let token = try await self.app(emulator)
-            let louvre = #"{"type": "location", "latitude": 48.8606, "longitude": 2.3376, "radius": 200, "notifyOnEntry": true, "notifyOnExit": false}"#
+            let louvre =
+                #"{"type": "location", "latitude": 48.8606, "longitude": 2.3376, "radius": 200, "notifyOnEntry": true, "notifyOnExit": false}"#
             _ = try await self.schedule(emulator, token, "louvre", title: "Welcome", trigger: louvre)
             let inside = #"{"latitude": 48.8610, "longitude": 2.3380}"#
             let outside = #"{"latitude": 48.8738, "longitude": 2.2950}"#
             // Not authorized: the phone does not use the location.
-            #expect(try await emulator.adminObject("/api/v1/devices/\(token)/location", method: "POST", body: inside)["fired"] as? [String] == [])
-            _ = try await emulator.adminObject("/api/v1/devices/\(token)/app", method: "PUT", body: #"{"locationAuthorization": "authorizedWhenInUse"}"#)
-            #expect(try await emulator.adminObject("/api/v1/devices/\(token)/location", method: "POST", body: outside)["fired"] as? [String] == [])
-            #expect(try await emulator.adminObject("/api/v1/devices/\(token)/location", method: "POST", body: inside)["fired"] as? [String] == ["louvre"])
+            #expect(
+                try await emulator.adminObject("/api/v1/devices/\(token)/location", method: "POST", body: inside)["fired"]
+                    as? [String] == [])
+            _ = try await emulator.adminObject(
+                "/api/v1/devices/\(token)/app", method: "PUT", body: #"{"locationAuthorization": "authorizedWhenInUse"}"#)
+            #expect(
+                try await emulator.adminObject("/api/v1/devices/\(token)/location", method: "POST", body: outside)["fired"]
+                    as? [String] == [])
+            #expect(
+                try await emulator.adminObject("/api/v1/devices/\(token)/location", method: "POST", body: inside)["fired"]
+                    as? [String] == ["louvre"])
             let fired = try await self.local(emulator)
             #expect(fired.count == 1 && (fired.first?["presentation"] as? [String: Any])?["title"] as? String == "Welcome")
             #expect(try await emulator.adminObject("/api/v1/devices/\(token)/pending")["total"] as? Int == 0)
-            #expect(try await emulator.admin("/api/v1/devices/\(token)/location", method: "POST", body: #"{"latitude": 123, "longitude": 0}"#).status == 400)
+            #expect(
+                try await emulator.admin(
+                    "/api/v1/devices/\(token)/location", method: "POST", body: #"{"latitude": 123, "longitude": 0}"#
+                ).status == 400)
         }
     }
 
@@ -134,10 +169,13 @@ struct LocalNotificationEndToEndTests {
     func cancelDelivered() async throws {
         try await withEmulator { emulator in
             let token = try await self.app(emulator)
-            _ = try await self.schedule(emulator, token, "hourly", trigger: #"{"type": "timeInterval", "seconds": 3600, "repeats": true}"#)
+            _ = try await self.schedule(
+                emulator, token, "hourly", trigger: #"{"type": "timeInterval", "seconds": 3600, "repeats": true}"#)
             try await self.advance(emulator, "61m")
             #expect(try await emulator.adminObject("/api/v1/devices/\(token)/delivered")["total"] as? Int == 1)
-            #expect(try await emulator.adminObject("/api/v1/devices/\(token)/pending/hourly", method: "DELETE")["removed"] as? Int == 1)
+            #expect(
+                try await emulator.adminObject("/api/v1/devices/\(token)/pending/hourly", method: "DELETE")["removed"] as? Int
+                    == 1)
             #expect(try await emulator.adminObject("/api/v1/devices/\(token)/delivered")["total"] as? Int == 0)
         }
     }
@@ -146,22 +184,31 @@ struct LocalNotificationEndToEndTests {
     func replaceAndCancel() async throws {
         try await withEmulator { emulator in
             let token = try await self.app(emulator)
-            _ = try await self.schedule(emulator, token, "a", title: "first", trigger: #"{"type": "timeInterval", "seconds": 600}"#)
-            _ = try await self.schedule(emulator, token, "a", title: "second", trigger: #"{"type": "timeInterval", "seconds": 600}"#)
+            _ = try await self.schedule(
+                emulator, token, "a", title: "first", trigger: #"{"type": "timeInterval", "seconds": 600}"#)
+            _ = try await self.schedule(
+                emulator, token, "a", title: "second", trigger: #"{"type": "timeInterval", "seconds": 600}"#)
             _ = try await self.schedule(emulator, token, "b", trigger: #"{"type": "timeInterval", "seconds": 600}"#)
             let listed = try await emulator.adminObject("/api/v1/devices/\(token)/pending")
             let pending = try #require(listed["items"] as? [[String: Any]])
             #expect(pending.count == 2)
-            #expect(((pending.first { $0["identifier"] as? String == "a" })?["content"] as? [String: Any])?["title"] as? String == "second")
-            #expect(try await emulator.adminObject("/api/v1/devices/\(token)/pending/a", method: "DELETE")["removed"] as? Int == 1)
+            #expect(
+                ((pending.first { $0["identifier"] as? String == "a" })?["content"] as? [String: Any])?["title"] as? String
+                    == "second")
+            #expect(
+                try await emulator.adminObject("/api/v1/devices/\(token)/pending/a", method: "DELETE")["removed"] as? Int == 1)
             #expect(try await emulator.admin("/api/v1/devices/\(token)/pending/a", method: "DELETE").status == 404)
             #expect(try await emulator.adminObject("/api/v1/devices/\(token)/pending", method: "DELETE")["removed"] as? Int == 1)
             try await self.advance(emulator, "1h")
             #expect(try await self.local(emulator).isEmpty)
-            for body in [#"{"identifier": "x", "content": {}, "trigger": {"type": "timeInterval", "seconds": 30, "repeats": true}}"#,
-                         #"{"identifier": "x", "content": {"colour": 1}, "trigger": {"type": "timeInterval", "seconds": 30}}"#,
-                         #"{"identifier": "", "content": {}, "trigger": {"type": "timeInterval", "seconds": 30}}"#] {
-                #expect(try await emulator.admin("/api/v1/devices/\(token)/pending", method: "POST", body: body).status == 400, "\(body)")
+            for body in [
+                #"{"identifier": "x", "content": {}, "trigger": {"type": "timeInterval", "seconds": 30, "repeats": true}}"#,
+                #"{"identifier": "x", "content": {"colour": 1}, "trigger": {"type": "timeInterval", "seconds": 30}}"#,
+                #"{"identifier": "", "content": {}, "trigger": {"type": "timeInterval", "seconds": 30}}"#,
+            ] {
+                #expect(
+                    try await emulator.admin("/api/v1/devices/\(token)/pending", method: "POST", body: body).status == 400,
+                    "\(body)")
             }
         }
     }
@@ -173,7 +220,8 @@ struct LocalNotificationEndToEndTests {
         let device = try await first.device("alarm-phone")
         let token = try await device.register(topic: Self.topic)
         _ = try await device.requestAuthorization(topic: Self.topic, options: [.alert], userAllows: true)
-        _ = try await self.schedule(first, token.hex, "wake", title: "Wake up", trigger: #"{"type": "timeInterval", "seconds": 3600}"#)
+        _ = try await self.schedule(
+            first, token.hex, "wake", title: "Wake up", trigger: #"{"type": "timeInterval", "seconds": 3600}"#)
         try await device.close()
         try await first.stop()
 
@@ -197,7 +245,8 @@ struct LocalNotificationEndToEndTests {
         try await withEmulator { emulator in
             let token = try await self.app(emulator)
             for index in 0..<64 {
-                let scheduled = try await self.schedule(emulator, token, "r\(index)", trigger: #"{"type": "timeInterval", "seconds": \#(3600 + index * 60)}"#)
+                let scheduled = try await self.schedule(
+                    emulator, token, "r\(index)", trigger: #"{"type": "timeInterval", "seconds": \#(3600 + index * 60)}"#)
                 #expect(scheduled["evicted"] as? [String] == [], "r\(index)")
             }
             let early = try await self.schedule(emulator, token, "early", trigger: #"{"type": "timeInterval", "seconds": 600}"#)
@@ -207,7 +256,9 @@ struct LocalNotificationEndToEndTests {
             let listed = try await emulator.adminObject("/api/v1/devices/\(token)/pending")
             let identifiers = try #require(listed["items"] as? [[String: Any]]).compactMap { $0["identifier"] as? String }
             #expect(listed["total"] as? Int == 64 && identifiers.count == 64)
-            #expect(identifiers.contains("early") && identifiers.contains("r62") && !identifiers.contains("r63") && !identifiers.contains("late"))
+            #expect(
+                identifiers.contains("early") && identifiers.contains("r62") && !identifiers.contains("r63")
+                    && !identifiers.contains("late"))
             // The one pushed out never fires.
             try await self.advance(emulator, "2d")
             let fired = try await self.local(emulator)
@@ -225,7 +276,8 @@ struct LocalNotificationEndToEndTests {
             )
             // Nowhere to show it before the app holds a token on this device.
             await #expect { _ = try await device.schedule(topic: Self.topic, reminder) } throws: { error in
-                (error as? DeviceClientError)?.code == .declined && (error as? DeviceClientError)?.message.hasPrefix("409") == true
+                (error as? DeviceClientError)?.code == .declined
+                    && (error as? DeviceClientError)?.message.hasPrefix("409") == true
             }
             let token = try await device.register(topic: Self.topic)
             _ = try await device.requestAuthorization(topic: Self.topic, options: [.alert, .sound], userAllows: true)
@@ -235,14 +287,16 @@ struct LocalNotificationEndToEndTests {
             // The clock has not moved: its time is real time.
             let now = Int(Date().timeIntervalSince1970 * 1000)
             #expect(abs(Int(try #require(scheduled.request.nextFireAt)) - (now + 600_000)) < 5_000)
-            let water = #"{"identifier": "water", "content": {"title": "Drink", "userInfo": {"glass": 1}}, "trigger": {"type": "timeInterval", "seconds": 3600, "repeats": true}}"#
+            let water =
+                #"{"identifier": "water", "content": {"title": "Drink", "userInfo": {"glass": 1}}, "trigger": {"type": "timeInterval", "seconds": 3600, "repeats": true}}"#
             _ = try await device.schedule(topic: Self.topic, document: Array(water.utf8))
             #expect(try await device.pendingRequests(topic: Self.topic).map(\.identifier) == ["standup", "water"])
             // The admin API sees the same requests, under the token.
             #expect(try await emulator.adminObject("/api/v1/devices/\(token.hex)/pending")["total"] as? Int == 2)
 
             // Bad requests are declined with the field at fault; the session goes on.
-            let tooOften = #"{"identifier": "x", "content": {}, "trigger": {"type": "timeInterval", "seconds": 30, "repeats": true}}"#
+            let tooOften =
+                #"{"identifier": "x", "content": {}, "trigger": {"type": "timeInterval", "seconds": 30, "repeats": true}}"#
             await #expect { _ = try await device.schedule(topic: Self.topic, document: Array(tooOften.utf8)) } throws: { error in
                 let message = (error as? DeviceClientError)?.message ?? ""
                 return message.hasPrefix("400") && message.contains("60")
@@ -255,7 +309,9 @@ struct LocalNotificationEndToEndTests {
             let notification = try await device.next()
             #expect(notification.source == .local && notification.topic == Self.topic && notification.token == token)
             let presentation = try await device.presentation(of: notification.uniqueID)
-            #expect(presentation.shown && presentation.title == "Stand up" && presentation.body == "Daily meeting" && presentation.sound == "default")
+            #expect(
+                presentation.shown && presentation.title == "Stand up" && presentation.body == "Daily meeting"
+                    && presentation.sound == "default")
             try await device.acknowledge(notification.uniqueID)
             #expect(try await device.pendingRequests(topic: Self.topic).map(\.identifier) == ["water"])
 
@@ -272,12 +328,15 @@ struct LocalNotificationEndToEndTests {
     /// The person changes the phone's time zone; a floating 07:00 follows it.
     private func changeTimeZone(_ device: DeviceClient, _ emulator: RunningEmulator, token: DeviceToken) async throws {
         // The person changes the phone's time zone; a floating 07:00 follows it.
-        let daily = ScheduleDocument(identifier: "wake", content: LocalContent(title: "Wake"), trigger: .calendar(components: DateComponentsValue(hour: 7, minute: 0), timeZone: nil, repeats: true))
+        let daily = ScheduleDocument(
+            identifier: "wake", content: LocalContent(title: "Wake"),
+            trigger: .calendar(components: DateComponentsValue(hour: 7, minute: 0), timeZone: nil, repeats: true))
         _ = try await device.schedule(topic: Self.topic, daily)
         #expect(try await device.setTimeZone(topic: Self.topic, "Asia/Tokyo").timeZone == "Asia/Tokyo")
         let next = try #require(try await device.pendingRequests(topic: Self.topic).first?.nextFireAt)
         let tokyo = try #require(TimeZone(identifier: "Asia/Tokyo"))
-        let local = Calendar(identifier: .gregorian).dateComponents(in: tokyo, from: Date(timeIntervalSince1970: Double(next) / 1000))
+        let local = Calendar(identifier: .gregorian).dateComponents(
+            in: tokyo, from: Date(timeIntervalSince1970: Double(next) / 1000))
         #expect(local.hour == 7 && local.minute == 0)
         #expect(try await emulator.adminObject("/api/v1/devices/\(token.hex)/app")["timeZone"] as? String == "Asia/Tokyo")
         await #expect { _ = try await device.setTimeZone(topic: Self.topic, "Mars/Olympus") } throws: { error in

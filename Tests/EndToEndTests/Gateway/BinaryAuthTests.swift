@@ -63,7 +63,8 @@ struct BinaryAuthTests {
         let token = try #require(DeviceToken(bytes: Array(repeating: 3, count: 32)))
         var stream = BinaryStream()
         stream.frame(token: token, n: 1, identifier: 1)
-        let response = try? await emulator.gateway(stream, identity: try emulator.providerIdentity(uid: Self.app, environments: [.production]))
+        let response = try? await emulator.gateway(
+            stream, identity: try emulator.providerIdentity(uid: Self.app, environments: [.production]))
         #expect(response == nil)
         #expect(try await emulator.queued(token.hex).isEmpty)
         try await emulator.stop()

@@ -22,7 +22,9 @@ struct BinaryGatewayTests {
         try await withEmulator { emulator in
             var stream = BinaryStream()
             for n in 0..<500 { stream.frame(token: Self.token, n: n, identifier: UInt32(1000 + n)) }
-            stream.frame(BinaryPushRequest(command: 2, identifier: 4242, token: Array(repeating: 1, count: 16), payload: BinaryStream.payload(-1)))
+            stream.frame(
+                BinaryPushRequest(
+                    command: 2, identifier: 4242, token: Array(repeating: 1, count: 16), payload: BinaryStream.payload(-1)))
             for n in 500..<800 { stream.frame(token: Self.token, n: n, identifier: UInt32(1000 + n)) }
 
             let response = try await emulator.gateway(stream)
@@ -32,20 +34,69 @@ struct BinaryGatewayTests {
     }
 
     /// One good notification, then `bad`: the good one is stored and `bad` earns `status`.
-    static let faults: [(name: String, status: BinaryStatus, identifier: UInt32, write: @Sendable (inout BinaryStream) -> Void)] = [
-        ("no token item", .missingDeviceToken, 11, { $0.frame(BinaryPushRequest(command: 2, identifier: 11, token: [], payload: BinaryStream.payload(1))) }),
-        ("a 33-byte token", .invalidTokenSize, 12, { $0.frame(BinaryPushRequest(command: 2, identifier: 12, token: Array(repeating: 2, count: 33), payload: BinaryStream.payload(1))) }),
-        ("no payload", .missingPayload, 13, { $0.frame(BinaryPushRequest(command: 2, identifier: 13, token: token.bytes, payload: [])) }),
-        ("a payload that is not a JSON object", .missingPayload, 14, { $0.frame(BinaryPushRequest(command: 2, identifier: 14, token: token.bytes, payload: Array("[1]".utf8))) }),
-        ("a 2049-byte payload", .invalidPayloadSize, 15, { $0.frame(BinaryPushRequest(command: 2, identifier: 15, token: token.bytes, payload: Array(repeating: 0x20, count: 2049))) }),
-        ("priority 1", .protocolError, 16, { $0.frame(BinaryPushRequest(command: 2, identifier: 16, token: token.bytes, payload: BinaryStream.payload(1), priority: 1)) }),
-        ("an unknown item", .protocolError, 17, { stream in stream.write { BinaryPushEncoder.writeFrame(items: [(3, [0, 0, 0, 17]), (9, [1])], into: &$0) } }),
-        ("a duplicate item", .protocolError, 18, { stream in stream.write { BinaryPushEncoder.writeFrame(items: [(3, [0, 0, 0, 18]), (1, token.bytes), (1, token.bytes)], into: &$0) } }),
-        ("an item overrunning its frame", .protocolError, 0, { $0.raw([2, 0, 0, 0, 4, 1, 0, 32, 0]) }),
-        ("an unknown command", .protocolError, 0, { $0.raw([7, 0, 0, 0, 0, 0, 0]) }),
-        ("a 4 GiB frame length", .protocolError, 0, { $0.raw([2, 0xFF, 0xFF, 0xFF, 0xFF]) }),
-        ("command 1 with a short token", .invalidTokenSize, 19, { stream in stream.write { BinaryPushEncoder.writeEnhanced(identifier: 19, expiry: 0, token: [1], payload: BinaryStream.payload(1), into: &$0) } }),
-    ]
+    static let faults: [(name: String, status: BinaryStatus, identifier: UInt32, write: @Sendable (inout BinaryStream) -> Void)] =
+        [
+            (
+                "no token item", .missingDeviceToken, 11,
+                { $0.frame(BinaryPushRequest(command: 2, identifier: 11, token: [], payload: BinaryStream.payload(1))) }
+            ),
+            (
+                "a 33-byte token", .invalidTokenSize, 12,
+                {
+                    $0.frame(
+                        BinaryPushRequest(
+                            command: 2, identifier: 12, token: Array(repeating: 2, count: 33), payload: BinaryStream.payload(1)))
+                }
+            ),
+            (
+                "no payload", .missingPayload, 13,
+                { $0.frame(BinaryPushRequest(command: 2, identifier: 13, token: token.bytes, payload: [])) }
+            ),
+            (
+                "a payload that is not a JSON object", .missingPayload, 14,
+                { $0.frame(BinaryPushRequest(command: 2, identifier: 14, token: token.bytes, payload: Array("[1]".utf8))) }
+            ),
+            (
+                "a 2049-byte payload", .invalidPayloadSize, 15,
+                {
+                    $0.frame(
+                        BinaryPushRequest(
+                            command: 2, identifier: 15, token: token.bytes, payload: Array(repeating: 0x20, count: 2049)))
+                }
+            ),
+            (
+                "priority 1", .protocolError, 16,
+                {
+                    $0.frame(
+                        BinaryPushRequest(
+                            command: 2, identifier: 16, token: token.bytes, payload: BinaryStream.payload(1), priority: 1))
+                }
+            ),
+            (
+                "an unknown item", .protocolError, 17,
+                { stream in stream.write { BinaryPushEncoder.writeFrame(items: [(3, [0, 0, 0, 17]), (9, [1])], into: &$0) } }
+            ),
+            (
+                "a duplicate item", .protocolError, 18,
+                { stream in
+                    stream.write {
+                        BinaryPushEncoder.writeFrame(items: [(3, [0, 0, 0, 18]), (1, token.bytes), (1, token.bytes)], into: &$0)
+                    }
+                }
+            ),
+            ("an item overrunning its frame", .protocolError, 0, { $0.raw([2, 0, 0, 0, 4, 1, 0, 32, 0]) }),
+            ("an unknown command", .protocolError, 0, { $0.raw([7, 0, 0, 0, 0, 0, 0]) }),
+            ("a 4 GiB frame length", .protocolError, 0, { $0.raw([2, 0xFF, 0xFF, 0xFF, 0xFF]) }),
+            (
+                "command 1 with a short token", .invalidTokenSize, 19,
+                { stream in
+                    stream.write {
+                        BinaryPushEncoder.writeEnhanced(
+                            identifier: 19, expiry: 0, token: [1], payload: BinaryStream.payload(1), into: &$0)
+                    }
+                }
+            ),
+        ]
 
     @Test("each bad notification earns its documented status; the good one before it is stored")
     func statuses() async throws {
@@ -80,7 +131,10 @@ struct BinaryGatewayTests {
         try await withEmulator { emulator in
             var stream = BinaryStream()
             stream.write { BinaryPushEncoder.writeSimple(token: Self.token.bytes, payload: BinaryStream.payload(0), into: &$0) }
-            stream.write { BinaryPushEncoder.writeEnhanced(identifier: 1, expiry: 1_999_999_999, token: Self.token.bytes, payload: BinaryStream.payload(1), into: &$0) }
+            stream.write {
+                BinaryPushEncoder.writeEnhanced(
+                    identifier: 1, expiry: 1_999_999_999, token: Self.token.bytes, payload: BinaryStream.payload(1), into: &$0)
+            }
             stream.frame(token: Self.token, n: 2, identifier: 2, expiry: 1_999_999_998, priority: 5)
             // Expiry 0 with no device connected: accepted, never stored.
             stream.frame(token: Self.token, n: 3, identifier: 3, expiry: 0)
@@ -143,9 +197,11 @@ struct BinaryGatewayTests {
         try await EmulatorProcess.scoped([]) { emulator, ca in
             var stream = BinaryStream()
             for n in 0..<20 { stream.frame(token: Self.token, n: n, identifier: UInt32(100 + n)) }
-            let connection = try await RawTLSClient.open(host: "127.0.0.1", port: emulator.gatewayPort, caPath: ca, sending: stream.bytes)
+            let connection = try await RawTLSClient.open(
+                host: "127.0.0.1", port: emulator.gatewayPort, caPath: ca, sending: stream.bytes)
             let queued = try await eventually(timeout: .seconds(60)) {
-                let items = try await AdminTestClient.request(host: "127.0.0.1", port: emulator.adminPort, path: "/api/v1/devices/\(Self.token.hex)/notifications")
+                let items = try await AdminTestClient.request(
+                    host: "127.0.0.1", port: emulator.adminPort, path: "/api/v1/devices/\(Self.token.hex)/notifications")
                 return (try items.json() as? [Any])?.count == 20
             }
             #expect(queued, "the twenty frames were not all stored")

@@ -32,7 +32,10 @@ struct FeedbackServiceTests {
 
             let seconds = UInt32(clock.now / 1000)
             let tuples = try await emulator.feedbackTuples()
-            #expect(Set(tuples) == [FeedbackTuple(time: seconds - 60, token: first.bytes), FeedbackTuple(time: seconds, token: second.bytes)])
+            #expect(
+                Set(tuples) == [
+                    FeedbackTuple(time: seconds - 60, token: first.bytes), FeedbackTuple(time: seconds, token: second.bytes),
+                ])
             #expect(try await emulator.feedbackTuples().isEmpty)
             let after = try await emulator.admin("/api/v1/feedback")
             #expect((try after.json() as? [[String: Any]])?.isEmpty == true)

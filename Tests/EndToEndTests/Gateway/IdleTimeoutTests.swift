@@ -30,7 +30,8 @@ struct IdleTimeoutTests {
     @Test("a device that sends nothing, not even a ping, is closed")
     func device() async throws {
         try await EmulatorProcess.scoped(["--device-idle-timeout", "5"]) { emulator, ca in
-            let silent = try await DeviceClient.connect(host: "127.0.0.1", port: emulator.devicePort, caPath: ca, deviceID: "silent")
+            let silent = try await DeviceClient.connect(
+                host: "127.0.0.1", port: emulator.devicePort, caPath: ca, deviceID: "silent")
             do {
                 let notification = try await silent.next(within: .seconds(90))
                 Issue.record("a silent device was sent \(notification) instead of being closed")

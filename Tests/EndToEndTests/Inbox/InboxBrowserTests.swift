@@ -27,57 +27,94 @@ struct InboxBrowserTests {
                 #expect(!html.contains(outside), "the page holds \(outside)")
             }
             #expect(html.contains(#"<meta name="apns-http2-port" content="\#(emulator.http2Port)">"#))
-            for (asset, type) in [("/inbox/inbox.js", "text/javascript"), ("/inbox/inbox.css", "text/css"), ("/inbox/icon.svg", "image/svg+xml")] {
+            for (asset, type) in [
+                ("/inbox/inbox.js", "text/javascript"), ("/inbox/inbox.css", "text/css"), ("/inbox/icon.svg", "image/svg+xml"),
+            ] {
                 #expect(html.contains(asset), "\(asset) is linked")
                 let answer = try await emulator.admin(asset)
-                #expect(answer.status == 200 && answer.header("content-type")?.hasPrefix(type) == true && !answer.body.isEmpty, "\(asset)")
+                #expect(
+                    answer.status == 200 && answer.header("content-type")?.hasPrefix(type) == true && !answer.body.isEmpty,
+                    "\(asset)")
             }
             #expect(try await emulator.admin("/inbox/missing.js").status == 404)
             #expect(try await emulator.admin("/", method: "POST", body: "{}").status == 405)
         }
     }
 
-    @Test("POST /api/v1/push sends through the HTTP/2 provider API: APNs' answer, journaled as http2; faults apply; bad documents are 400")
+    @Test(
+        "POST /api/v1/push sends through the HTTP/2 provider API: APNs' answer, journaled as http2; faults apply; bad documents are 400"
+    )
     func push() async throws {
         try await withEmulator { emulator in
             let token = String(repeating: "cd", count: 32)
             let sent = try await emulator.adminObject(
-                "/api/v1/push", method: "POST", body: #"{"token": "\#(token)", "topic": "com.example.app", "priority": 5, "payload": {"aps": {"alert": "Hi"}}}"#
+                "/api/v1/push", method: "POST",
+                body: #"{"token": "\#(token)", "topic": "com.example.app", "priority": 5, "payload": {"aps": {"alert": "Hi"}}}"#
             )
             #expect(sent["status"] as? Int == 200 && sent["reason"] is NSNull)
             let uniqueID = try #require(sent["uniqueId"] as? String)
             let item = try await emulator.adminObject("/api/v1/notifications/\(uniqueID)")
-            #expect(item["source"] as? String == "http2" && item["priority"] as? Int == 5 && item["apnsId"] as? String == sent["apnsId"] as? String)
+            #expect(
+                item["source"] as? String == "http2" && item["priority"] as? Int == 5
+                    && item["apnsId"] as? String == sent["apnsId"] as? String)
             // APNs' own refusals come back as they are: a payload that is not JSON, a bad priority.
-            let broken = try await emulator.adminObject("/api/v1/push", method: "POST", body: #"{"token": "\#(token)", "topic": "com.example.app", "payload": "{nope"}"#)
-            #expect(broken["status"] as? Int == 400 && broken["reason"] as? String == "PayloadEmpty" && (broken["detail"] as? String)?.contains("not a JSON object") == true, "\(broken)")
-            let priority = try await emulator.adminObject("/api/v1/push", method: "POST", body: #"{"token": "\#(token)", "priority": 7, "payload": {}}"#)
+            let broken = try await emulator.adminObject(
+                "/api/v1/push", method: "POST", body: #"{"token": "\#(token)", "topic": "com.example.app", "payload": "{nope"}"#)
+            #expect(
+                broken["status"] as? Int == 400 && broken["reason"] as? String == "PayloadEmpty"
+                    && (broken["detail"] as? String)?.contains("not a JSON object") == true, "\(broken)")
+            let priority = try await emulator.adminObject(
+                "/api/v1/push", method: "POST", body: #"{"token": "\#(token)", "priority": 7, "payload": {}}"#)
             #expect(priority["status"] as? Int == 400 && priority["reason"] as? String == "BadPriority")
-            // A fault applies to it as to any provider's push; a delay longer than the wait is 202.
-            _ = try await emulator.adminObject("/api/v1/faults", method: "POST", body: #"{"match": {"token": "\#(token)"}, "action": {"type": "respond", "reason": "Unregistered"}, "times": 1}"#, status: 201)
-            let faulted = try await emulator.adminObject("/api/v1/push", method: "POST", body: #"{"token": "\#(token)", "payload": {}}"#)
-            #expect(faulted["status"] as? Int == 410 && faulted["reason"] as? String == "Unregistered" && faulted["timestamp"] is Int)
-            // RFC 9113 section 8.2.1: a header value may not start or end with whitespace; said before sending.
-            let padded = try await emulator.admin("/api/v1/push", method: "POST", body: #"{"token": "\#(token)", "topic": "com.example.app ", "payload": {}}"#)
-            #expect(padded.status == 400 && String(decoding: padded.body, as: UTF8.self).contains("apns-topic must not start or end with a space"), "\(padded.body)")
-            for body in [#"{"payload": {}}"#, #"{"token": "ab/cd", "payload": {}}"#, #"{"token": "ab", "payload": [1]}"#, #"{"token": "ab", "payload": {}, "colour": 1}"#, #"{"token": "ab", "topic": null, "payload": {}}"#] {
-                #expect(try await emulator.admin("/api/v1/push", method: "POST", body: body).status == 400, "\(body)")
-            }
+            try await self.faultsAndMistakes(emulator, token: token)
         }
     }
 
-    @Test("in headless Chromium: live inbox, detail, phone with actions, a response, a Live Activity card with its timeline, a fault from the page; no console errors")
+    /// A fault applies to the admin push as to any provider's push; what cannot be sent is said before sending.
+    private func faultsAndMistakes(_ emulator: RunningEmulator, token: String) async throws {
+        // A fault applies to it as to any provider's push; a delay longer than the wait is 202.
+        _ = try await emulator.adminObject(
+            "/api/v1/faults", method: "POST",
+            body: #"{"match": {"token": "\#(token)"}, "action": {"type": "respond", "reason": "Unregistered"}, "times": 1}"#,
+            status: 201)
+        let faulted = try await emulator.adminObject(
+            "/api/v1/push", method: "POST", body: #"{"token": "\#(token)", "payload": {}}"#)
+        #expect(
+            faulted["status"] as? Int == 410 && faulted["reason"] as? String == "Unregistered" && faulted["timestamp"] is Int)
+        // RFC 9113 section 8.2.1: a header value may not start or end with whitespace; said before sending.
+        let padded = try await emulator.admin(
+            "/api/v1/push", method: "POST", body: #"{"token": "\#(token)", "topic": "com.example.app ", "payload": {}}"#)
+        #expect(
+            padded.status == 400
+                && String(decoding: padded.body, as: UTF8.self).contains("apns-topic must not start or end with a space"),
+            "\(padded.body)")
+        for body in [
+            #"{"payload": {}}"#, #"{"token": "ab/cd", "payload": {}}"#, #"{"token": "ab", "payload": [1]}"#,
+            #"{"token": "ab", "payload": {}, "colour": 1}"#, #"{"token": "ab", "topic": null, "payload": {}}"#,
+        ] {
+            #expect(try await emulator.admin("/api/v1/push", method: "POST", body: body).status == 400, "\(body)")
+        }
+    }
+
+    @Test(
+        "in headless Chromium: live inbox, detail, phone with actions, a response, a Live Activity card with its timeline, a fault from the page; no console errors"
+    )
     func browser() async throws {
         let python = ProcessInfo.processInfo.environment["APNS_EMULATOR_PYTHON"] ?? "python3"
         let probe = try await Subprocess.run(python, ["-c", "import selenium"])
         try #require(probe.status == 0, "selenium is missing: python3 -m pip install selenium (\(probe.stderr))")
         let chromium = ProcessInfo.processInfo.environment["CHROMIUM"] ?? "/usr/bin/chromium"
-        try #require(FileManager.default.isExecutableFile(atPath: chromium), "Chromium is missing: apt-get install chromium chromium-driver")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: chromium),
+            "Chromium is missing: apt-get install chromium chromium-driver")
         try await withEmulator { emulator in
             let script = Checkout.thirdParty("inbox_browser.py")
-            let run = try await Subprocess.run("timeout", [
-                "180", python, script, "http://127.0.0.1:\(emulator.adminPort)", String(emulator.http2Port), emulator.caPath, Self.screenshots,
-            ])
+            let run = try await Subprocess.run(
+                "timeout",
+                [
+                    "180", python, script, "http://127.0.0.1:\(emulator.adminPort)", String(emulator.http2Port), emulator.caPath,
+                    Self.screenshots,
+                ])
             #expect(run.status == 0, "the browser test failed:\n\(run.stdout.suffix(4000))\n\(run.stderr.suffix(3000))")
             for shot in ["inbox.png", "detail.png", "phone.png", "activity.png"] {
                 #expect(FileManager.default.fileExists(atPath: Self.screenshots + "/" + shot), "\(shot) was saved")

@@ -19,10 +19,14 @@ struct BroadcastRulesTests {
             let id = try await Broadcast.channel(client)
             let (token, pushToStart) = try await LiveActivityTests.app(emulator)
             let started = try await LiveActivityTests.outcome(
-                emulator, try await LiveActivityTests.send(client, pushToStart, LiveActivityTests.start(#", "input-push-channel": "\#(id)""#)))
+                emulator,
+                try await LiveActivityTests.send(
+                    client, pushToStart, LiveActivityTests.start(#", "input-push-channel": "\#(id)""#)))
             let activity = try #require(started["id"] as? String)
             #expect(try await emulator.adminObject("/api/v1/activities/\(activity)")["channelId"] as? String == id)
-            #expect(try await Broadcast.publish(client, id, LiveActivityTests.update(LiveActivityTests.now + 30, "on its way")).status == 200)
+            #expect(
+                try await Broadcast.publish(client, id, LiveActivityTests.update(LiveActivityTests.now + 30, "on its way")).status
+                    == 200)
             #expect(try await Broadcast.status(emulator, activity) == "on its way")
             #expect(try await emulator.adminObject("/api/v1/channels/\(id)")["subscribers"] as? Int == 1)
 
@@ -31,7 +35,8 @@ struct BroadcastRulesTests {
             #expect(refused.status == 200, "APNs takes the push; the phone is what cannot start it")
             let entry = try await emulator.adminObject("/api/v1/notifications/\(try #require(refused.header("apns-unique-id")))")
             let outcome = try #require(entry["activity"] as? [String: Any])
-            #expect(outcome["outcome"] as? String == "not started" && outcome["code"] as? String == "unknown-channel", "\(outcome)")
+            #expect(
+                outcome["outcome"] as? String == "not started" && outcome["code"] as? String == "unknown-channel", "\(outcome)")
             #expect(try await LiveActivityTests.activities(emulator, token).count == 1)
         }
     }
@@ -41,7 +46,8 @@ struct BroadcastRulesTests {
         try await withEmulator { emulator in
             let client = try await emulator.http2Client()
             let (faulted, other) = (try await Broadcast.channel(client), try await Broadcast.channel(client))
-            let rule = #"{"match": {"interface": "broadcast", "channelId": "\#(faulted)"}, "action": {"type": "respond", "reason": "TooManyRequests"}, "times": 1}"#
+            let rule =
+                #"{"match": {"interface": "broadcast", "channelId": "\#(faulted)"}, "action": {"type": "respond", "reason": "TooManyRequests"}, "times": 1}"#
             _ = try await emulator.adminObject("/api/v1/faults", method: "POST", body: rule, status: 201)
             let update = LiveActivityTests.update(LiveActivityTests.now, "x")
             #expect(try await Broadcast.publish(client, other, update).status == 200)
@@ -49,9 +55,16 @@ struct BroadcastRulesTests {
             #expect(refused.status == 429 && refused.reason == "TooManyRequests" && refused.header("apns-request-id") != nil)
             #expect(try await Broadcast.publish(client, faulted, update).status == 200, "the rule applied once")
             let journal = try await emulator.journal("interface=broadcast&status=rejected")
-            #expect(journal.contains { $0["channelId"] as? String == faulted && $0["reason"] as? String == "TooManyRequests" && $0["fault"] != nil })
-            let wrong = try await emulator.admin("/api/v1/faults", method: "POST", body: #"{"match": {"interface": "binary", "channelId": "\#(other)"}, "action": {"type": "reset"}}"#)
-            #expect(wrong.status == 400 && wrong.text.contains("channelId"), "a rule that could never match is refused: \(wrong.text)")
+            #expect(
+                journal.contains {
+                    $0["channelId"] as? String == faulted && $0["reason"] as? String == "TooManyRequests" && $0["fault"] != nil
+                })
+            let wrong = try await emulator.admin(
+                "/api/v1/faults", method: "POST",
+                body: #"{"match": {"interface": "binary", "channelId": "\#(other)"}, "action": {"type": "reset"}}"#)
+            #expect(
+                wrong.status == 400 && wrong.text.contains("channelId"), "a rule that could never match is refused: \(wrong.text)"
+            )
         }
     }
 
@@ -80,7 +93,9 @@ struct BroadcastRulesTests {
             #expect(try await Broadcast.status(emulator, subscriber.activity) == "second")
             let entry = try await emulator.adminObject("/api/v1/notifications/\(try #require(first.header("apns-unique-id")))")
             let outcomes = try #require(entry["outcomes"] as? [[String: Any]])
-            #expect(outcomes.count == 1 && outcomes[0]["outcome"] as? String == "ignored", "the held broadcast came second, older than what the activity shows: \(outcomes)")
+            #expect(
+                outcomes.count == 1 && outcomes[0]["outcome"] as? String == "ignored",
+                "the held broadcast came second, older than what the activity shows: \(outcomes)")
         }
     }
 
@@ -91,7 +106,9 @@ struct BroadcastRulesTests {
             let client = try await emulator.http2Client()
             let id = try await Broadcast.channel(client)
             _ = try await Broadcast.subscriber(emulator, channel: id)
-            #expect(try await Broadcast.publish(client, id, LiveActivityTests.update(LiveActivityTests.now + 5, "heard")).status == 200)
+            #expect(
+                try await Broadcast.publish(client, id, LiveActivityTests.update(LiveActivityTests.now + 5, "heard")).status
+                    == 200)
             let events = try await stream.waitForEvents(2, kind: "broadcast")
             #expect(events.map { $0.data["operation"] as? String } == ["create", "publish"])
             #expect(events.last?.data["fanOut"] as? Int == 1 && events.last?.data["channelId"] as? String == id)

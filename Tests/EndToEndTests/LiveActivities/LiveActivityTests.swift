@@ -16,15 +16,19 @@ struct LiveActivityTests {
 
     /// An app with a declared activity type; its device token and its push-to-start token.
     static func app(_ emulator: RunningEmulator, extra: String = "") async throws -> (token: String, pushToStart: String) {
-        let created = try await emulator.adminObject("/api/v1/devices", method: "POST", body: #"{"topic": "\#(bundle)"}"#, status: 201)
+        let created = try await emulator.adminObject(
+            "/api/v1/devices", method: "POST", body: #"{"topic": "\#(bundle)"}"#, status: 201)
         let token = try #require(created["token"] as? String)
-        let app = try await emulator.adminObject("/api/v1/devices/\(token)/app", method: "PUT", body: #"{"activityTypes": \#(types)\#(extra)}"#)
+        let app = try await emulator.adminObject(
+            "/api/v1/devices/\(token)/app", method: "PUT", body: #"{"activityTypes": \#(types)\#(extra)}"#)
         return (token, try #require(app["pushToStartToken"] as? String))
     }
 
     static var now: Int { Int(Date().timeIntervalSince1970) }
 
-    static func start(_ extra: String = #", "input-push-token": 1"#, alert: String = #""alert": {"title": "Order 7", "body": "Packing"}"#) -> String {
+    static func start(
+        _ extra: String = #", "input-push-token": 1"#, alert: String = #""alert": {"title": "Order 7", "body": "Packing"}"#
+    ) -> String {
         #"{"aps": {"event": "start", "timestamp": \#(now), "attributes-type": "Delivery", "attributes": {"order": 7}, "content-state": {"status": "packing"}, \#(alert)\#(extra)}}"#
     }
 
@@ -32,8 +36,12 @@ struct LiveActivityTests {
         #"{"aps": {"event": "\#(event)", "timestamp": \#(timestamp), "content-state": {"status": "\#(status)"}\#(extra)}}"#
     }
 
-    static func send(_ provider: HTTP2TestClient, _ token: String, _ json: String, priority: Int = 10, topic: String = topic) async throws -> HTTP2TestClient.Response {
-        try await provider.push(token: token, headers: [("apns-topic", topic), ("apns-push-type", "liveactivity"), ("apns-priority", String(priority))], json: json)
+    static func send(
+        _ provider: HTTP2TestClient, _ token: String, _ json: String, priority: Int = 10, topic: String = topic
+    ) async throws -> HTTP2TestClient.Response {
+        try await provider.push(
+            token: token,
+            headers: [("apns-topic", topic), ("apns-push-type", "liveactivity"), ("apns-priority", String(priority))], json: json)
     }
 
     /// The activity a push concerned, as the journal records it.
@@ -56,12 +64,15 @@ struct LiveActivityTests {
             let id = try #require(started["id"] as? String)
             let updateToken = try #require(try await emulator.adminObject("/api/v1/activities/\(id)")["updateToken"] as? String)
             for step in 1...20 {
-                let response = try await Self.send(provider, updateToken, Self.update(Self.now + step, "step \(step)"), priority: 5)
+                let response = try await Self.send(
+                    provider, updateToken, Self.update(Self.now + step, "step \(step)"), priority: 5)
                 let uniqueID = try #require(response.header("apns-unique-id"))
                 let entry = try await emulator.adminObject("/api/v1/notifications/\(uniqueID)")
                 #expect(entry["status"] as? String == "delivered", "read \(step) right after the 200")
                 let activity = try await emulator.adminObject("/api/v1/activities/\(id)")
-                #expect(activity["contentState"] as? [String: String] == ["status": "step \(step)"], "read \(step) right after the 200")
+                #expect(
+                    activity["contentState"] as? [String: String] == ["status": "step \(step)"],
+                    "read \(step) right after the 200")
             }
         }
     }
@@ -73,7 +84,9 @@ struct LiveActivityTests {
     // Apple, "Starting and updating Live Activities with ActivityKit push notifications": the
     // topic is <bundle>.push-type.liveactivity; a push-to-start carries attributes-type,
     // attributes, content-state and an alert; input-push-token (iOS 18) asks for an update token.
-    @Test("push-to-start with input-push-token: an active activity with an update token; updates in timestamp order; an older one ignored")
+    @Test(
+        "push-to-start with input-push-token: an active activity with an update token; updates in timestamp order; an older one ignored"
+    )
     func pushToStartAndUpdates() async throws {
         try await withEmulator { emulator in
             let (token, pushToStart) = try await Self.app(emulator)
@@ -96,11 +109,19 @@ struct LiveActivityTests {
             // A date goes out as UNIX seconds and is read as seconds since 2001 (home-assistant/iOS #4677).
             // apns-expiration 0 (now or never) still reaches it: the phone is there to take it.
             let immediate = try await provider.push(
-                token: updateToken, headers: [("apns-topic", Self.topic), ("apns-push-type", "liveactivity"), ("apns-expiration", "0")], json: Self.update(Self.now + 30, "on the way"))
+                token: updateToken,
+                headers: [("apns-topic", Self.topic), ("apns-push-type", "liveactivity"), ("apns-expiration", "0")],
+                json: Self.update(Self.now + 30, "on the way"))
             #expect(try await Self.outcome(emulator, immediate)["outcome"] as? String == "applied")
-            let newer = try await Self.outcome(emulator, try await Self.send(provider, updateToken, #"{"aps": {"event": "update", "timestamp": \#(Self.now + 60), "content-state": {"status": "on the way", "eta": 1700000000}}}"#))
+            let newer = try await Self.outcome(
+                emulator,
+                try await Self.send(
+                    provider, updateToken,
+                    #"{"aps": {"event": "update", "timestamp": \#(Self.now + 60), "content-state": {"status": "on the way", "eta": 1700000000}}}"#
+                ))
             #expect(newer["outcome"] as? String == "applied")
-            let older = try await Self.outcome(emulator, try await Self.send(provider, updateToken, Self.update(Self.now - 60, "packing")))
+            let older = try await Self.outcome(
+                emulator, try await Self.send(provider, updateToken, Self.update(Self.now - 60, "packing")))
             #expect(older["outcome"] as? String == "ignored" && older["code"] as? String == "stale-timestamp")
             #expect((older["reason"] as? String)?.contains("older than the last applied") == true)
             let after = try await emulator.adminObject("/api/v1/activities/\(id)")
@@ -113,15 +134,22 @@ struct LiveActivityTests {
 
     // APNSwift #232: a start with an empty alert, "nothing arrives". flutter_live_activities
     // #118: APNs 200, the device cannot decode the content state.
-    @Test("a start without alert, or with a content state that does not decode, is not started: 200 from APNs, the reason in the journal and the metrics")
+    @Test(
+        "a start without alert, or with a content state that does not decode, is not started: 200 from APNs, the reason in the journal and the metrics"
+    )
     func notStarted() async throws {
         try await withEmulator { emulator in
             let (token, pushToStart) = try await Self.app(emulator)
             let provider = try await emulator.http2Client()
             let stream = try await AdminEventStream.open(host: "127.0.0.1", port: emulator.adminPort)
-            let noAlert = try await Self.outcome(emulator, try await Self.send(provider, pushToStart, Self.start("", alert: #""alert": {"title": "", "body": ""}"#)))
+            let noAlert = try await Self.outcome(
+                emulator,
+                try await Self.send(provider, pushToStart, Self.start("", alert: #""alert": {"title": "", "body": ""}"#)))
             #expect(noAlert["outcome"] as? String == "not started" && noAlert["code"] as? String == "missing-alert")
-            let badState = try await Self.outcome(emulator, try await Self.send(provider, pushToStart, Self.start().replacingOccurrences(of: #""status": "packing""#, with: #""status": 3"#)))
+            let badState = try await Self.outcome(
+                emulator,
+                try await Self.send(
+                    provider, pushToStart, Self.start().replacingOccurrences(of: #""status": "packing""#, with: #""status": 3"#)))
             #expect(badState["code"] as? String == "content-state-decode")
             #expect((badState["reason"] as? String)?.contains("typeMismatch at aps.content-state.status") == true)
             #expect(try await Self.activities(emulator, token).isEmpty)
@@ -129,7 +157,8 @@ struct LiveActivityTests {
             #expect(metrics.contains(#"apns_live_activity_pushes_total{outcome="not started",reason="missing-alert"} 1"#))
             // The event stream says so too, with no activity to name.
             let told = try await stream.waitForEvents(2, kind: "activity").map(\.data)
-            #expect(told.map { $0["change"] as? String } == ["ignored", "ignored"] && told.allSatisfy { $0["activityId"] is NSNull })
+            #expect(
+                told.map { $0["change"] as? String } == ["ignored", "ignored"] && told.allSatisfy { $0["activityId"] is NSNull })
             #expect((told.first?["reason"] as? String)?.contains("alert with a title and a body") == true)
             try await stream.close()
         }
@@ -142,21 +171,29 @@ struct LiveActivityTests {
         try await withEmulator { emulator in
             let (token, pushToStart) = try await Self.app(emulator)
             let provider = try await emulator.http2Client()
-            let first = try #require(try await Self.outcome(emulator, try await Self.send(provider, pushToStart, Self.start()))["id"] as? String)
-            let second = try #require(try await Self.outcome(emulator, try await Self.send(provider, pushToStart, Self.start()))["id"] as? String)
-            let updateToken = try #require(try await emulator.adminObject("/api/v1/activities/\(first)")["updateToken"] as? String)
+            let first = try #require(
+                try await Self.outcome(emulator, try await Self.send(provider, pushToStart, Self.start()))["id"] as? String)
+            let second = try #require(
+                try await Self.outcome(emulator, try await Self.send(provider, pushToStart, Self.start()))["id"] as? String)
+            let updateToken = try #require(
+                try await emulator.adminObject("/api/v1/activities/\(first)")["updateToken"] as? String)
             let end = Self.update(Self.now + 1, "delivered", event: "end", extra: #", "dismissal-date": \#(Self.now + 1800)"#)
-            #expect(try await Self.outcome(emulator, try await Self.send(provider, updateToken, end))["outcome"] as? String == "applied")
+            #expect(
+                try await Self.outcome(emulator, try await Self.send(provider, updateToken, end))["outcome"] as? String
+                    == "applied")
             #expect(try await emulator.adminObject("/api/v1/activities/\(first)")["activityState"] as? String == "ended")
             _ = try await emulator.adminObject("/api/v1/clock", method: "POST", body: #"{"advance": "31m"}"#)
             let ended = try await emulator.adminObject("/api/v1/activities/\(first)")
-            #expect(ended["activityState"] as? String == "dismissed" && ended["contentState"] as? [String: String] == ["status": "delivered"])
+            #expect(
+                ended["activityState"] as? String == "dismissed"
+                    && ended["contentState"] as? [String: String] == ["status": "delivered"])
             #expect(try await emulator.adminObject("/api/v1/activities/\(second)")["activityState"] as? String == "active")
             _ = try await emulator.adminObject("/api/v1/clock", method: "POST", body: #"{"advance": "450m"}"#)
             #expect(try await emulator.adminObject("/api/v1/activities/\(second)")["activityState"] as? String == "ended")
             _ = try await emulator.adminObject("/api/v1/clock", method: "POST", body: #"{"advance": "4h"}"#)
             #expect(try await emulator.adminObject("/api/v1/activities/\(second)")["activityState"] as? String == "dismissed")
-            let pushAfter = try await Self.outcome(emulator, try await Self.send(provider, updateToken, Self.update(Self.now + 50_000, "again")))
+            let pushAfter = try await Self.outcome(
+                emulator, try await Self.send(provider, updateToken, Self.update(Self.now + 50_000, "again")))
             #expect(pushAfter["code"] as? String == "activity-ended")
             #expect(try await Self.activities(emulator, token).count == 2)
         }
@@ -168,15 +205,27 @@ struct LiveActivityTests {
         try await withEmulator(configure: { $0.activityLimits.hourlyBudget = 3 }) { emulator in
             let (_, pushToStart) = try await Self.app(emulator)
             let provider = try await emulator.http2Client()
-            let id = try #require(try await Self.outcome(emulator, try await Self.send(provider, pushToStart, Self.start()))["id"] as? String)
+            let id = try #require(
+                try await Self.outcome(emulator, try await Self.send(provider, pushToStart, Self.start()))["id"] as? String)
             let updateToken = try #require(try await emulator.adminObject("/api/v1/activities/\(id)")["updateToken"] as? String)
             let base = Self.now
-            for n in 1...3 { #expect(try await Self.outcome(emulator, try await Self.send(provider, updateToken, Self.update(base + n, "s\(n)")))["outcome"] as? String == "applied") }
-            let throttled = try await Self.outcome(emulator, try await Self.send(provider, updateToken, Self.update(base + 4, "s4")))
-            #expect(throttled["code"] as? String == "budget-exceeded" && (throttled["reason"] as? String)?.contains("budget exceeded") == true)
-            let quiet = try await Self.outcome(emulator, try await Self.send(provider, updateToken, Self.update(base + 5, "s5"), priority: 5))
+            for n in 1...3 {
+                #expect(
+                    try await Self.outcome(emulator, try await Self.send(provider, updateToken, Self.update(base + n, "s\(n)")))[
+                        "outcome"] as? String == "applied")
+            }
+            let throttled = try await Self.outcome(
+                emulator, try await Self.send(provider, updateToken, Self.update(base + 4, "s4")))
+            #expect(
+                throttled["code"] as? String == "budget-exceeded"
+                    && (throttled["reason"] as? String)?.contains("budget exceeded") == true)
+            let quiet = try await Self.outcome(
+                emulator, try await Self.send(provider, updateToken, Self.update(base + 5, "s5"), priority: 5))
             #expect(quiet["outcome"] as? String == "applied")
-            #expect(try await emulator.adminObject("/api/v1/activities/\(id)")["contentState"] as? [String: String] == ["status": "s5"])
+            #expect(
+                try await emulator.adminObject("/api/v1/activities/\(id)")["contentState"] as? [String: String] == [
+                    "status": "s5"
+                ])
         }
     }
 
@@ -186,20 +235,26 @@ struct LiveActivityTests {
         var emulator = try await RunningEmulator.start(directory: directory)
         let (token, pushToStart) = try await Self.app(emulator)
         var provider = try await emulator.http2Client()
-        let id = try #require(try await Self.outcome(emulator, try await Self.send(provider, pushToStart, Self.start()))["id"] as? String)
+        let id = try #require(
+            try await Self.outcome(emulator, try await Self.send(provider, pushToStart, Self.start()))["id"] as? String)
         let updateToken = try #require(try await emulator.adminObject("/api/v1/activities/\(id)")["updateToken"] as? String)
         try await emulator.stop()
 
         emulator = try await RunningEmulator.start(directory: directory)
         provider = try await emulator.http2Client()
         #expect(try await emulator.adminObject("/api/v1/devices/\(token)/app")["pushToStartToken"] as? String == pushToStart)
-        #expect(try await Self.outcome(emulator, try await Self.send(provider, updateToken, Self.update(Self.now + 10, "after restart")))["outcome"] as? String == "applied")
+        #expect(
+            try await Self.outcome(
+                emulator, try await Self.send(provider, updateToken, Self.update(Self.now + 10, "after restart")))["outcome"]
+                as? String == "applied")
         let rotated = try await emulator.adminObject("/api/v1/activities/\(id)/rotate-token", method: "POST")
         #expect(rotated["replaced"] as? String == updateToken)
         let newToken = try #require(rotated["token"] as? String)
         let old = try await Self.send(provider, updateToken, Self.update(Self.now + 20, "old"))
         #expect(old.status == 410 && old.reason == "Unregistered")
-        #expect(try await Self.outcome(emulator, try await Self.send(provider, newToken, Self.update(Self.now + 30, "new")))["outcome"] as? String == "applied")
+        #expect(
+            try await Self.outcome(emulator, try await Self.send(provider, newToken, Self.update(Self.now + 30, "new")))[
+                "outcome"] as? String == "applied")
         try await emulator.stop()
     }
 
@@ -207,16 +262,22 @@ struct LiveActivityTests {
     func inApp() async throws {
         try await withEmulator { emulator in
             let (token, _) = try await Self.app(emulator, extra: #", "liveActivitiesEnabled": true"#)
-            let body = #"{"attributes-type": "Delivery", "attributes": {"order": 1}, "content-state": {"status": "new"}, "pushType": "token"}"#
-            let created = try await emulator.adminObject("/api/v1/devices/\(token)/activities", method: "POST", body: body, status: 201)
+            let body =
+                #"{"attributes-type": "Delivery", "attributes": {"order": 1}, "content-state": {"status": "new"}, "pushType": "token"}"#
+            let created = try await emulator.adminObject(
+                "/api/v1/devices/\(token)/activities", method: "POST", body: body, status: 201)
             let id = try #require(created["id"] as? String)
             #expect(created["updateToken"] is String && created["startedBy"] as? String == "app")
-            let bad = try await emulator.admin("/api/v1/devices/\(token)/activities", method: "POST", body: body.replacingOccurrences(of: #"{"order": 1}"#, with: "{}"))
+            let bad = try await emulator.admin(
+                "/api/v1/devices/\(token)/activities", method: "POST",
+                body: body.replacingOccurrences(of: #"{"order": 1}"#, with: "{}"))
             #expect(bad.status == 400 && bad.text.contains("keyNotFound"))
-            let ended = try await emulator.adminObject("/api/v1/activities/\(id)/end", method: "POST", body: #"{"dismissalPolicy": "immediate"}"#)
+            let ended = try await emulator.adminObject(
+                "/api/v1/activities/\(id)/end", method: "POST", body: #"{"dismissalPolicy": "immediate"}"#)
             #expect(ended["activityState"] as? String == "dismissed")
             #expect(try await emulator.admin("/api/v1/activities/\(id)/end", method: "POST", body: "{}").status == 409)
-            _ = try await emulator.adminObject("/api/v1/devices/\(token)/app", method: "PUT", body: #"{"liveActivitiesEnabled": false}"#)
+            _ = try await emulator.adminObject(
+                "/api/v1/devices/\(token)/app", method: "PUT", body: #"{"liveActivitiesEnabled": false}"#)
             let denied = try await emulator.admin("/api/v1/devices/\(token)/activities", method: "POST", body: body)
             #expect(denied.status == 409 && denied.text.contains("denied"))
         }
@@ -234,13 +295,15 @@ struct LiveActivityTests {
         }
     }
 
-    @Test("the event stream tells each change: the push-to-start token, started, the update token, ignored with its reason, ended")
+    @Test(
+        "the event stream tells each change: the push-to-start token, started, the update token, ignored with its reason, ended")
     func events() async throws {
         try await withEmulator { emulator in
             let stream = try await AdminEventStream.open(host: "127.0.0.1", port: emulator.adminPort)
             let (_, pushToStart) = try await Self.app(emulator)
             let provider = try await emulator.http2Client()
-            let id = try #require(try await Self.outcome(emulator, try await Self.send(provider, pushToStart, Self.start()))["id"] as? String)
+            let id = try #require(
+                try await Self.outcome(emulator, try await Self.send(provider, pushToStart, Self.start()))["id"] as? String)
             let updateToken = try #require(try await emulator.adminObject("/api/v1/activities/\(id)")["updateToken"] as? String)
             _ = try await Self.send(provider, updateToken, Self.update(Self.now - 100, "old"))
             _ = try await Self.send(provider, updateToken, Self.update(Self.now + 10, "done", event: "end"))
@@ -248,7 +311,9 @@ struct LiveActivityTests {
             #expect(activity.map { $0["change"] as? String } == ["token", "started", "token", "ignored", "ended"])
             #expect(activity.first?["token"] as? String == pushToStart && activity.first?["activityId"] is NSNull)
             #expect(activity[2]["token"] as? String == updateToken && activity[2]["activityId"] as? String == id)
-            #expect((activity[3]["reason"] as? String)?.contains("older than") == true && activity[4]["activityState"] as? String == "ended")
+            #expect(
+                (activity[3]["reason"] as? String)?.contains("older than") == true
+                    && activity[4]["activityState"] as? String == "ended")
             try await stream.close()
         }
     }
@@ -266,7 +331,10 @@ struct LiveActivityTests {
             let (token, pushToStart) = try await Self.app(emulator)
             let script = Checkout.thirdParty("live_activity_client.py")
             func run(_ arguments: [String]) async throws -> [String: Any] {
-                let run = try await Subprocess.run(python, [script, "127.0.0.1", String(emulator.http2Port), emulator.caPath, p8, key.keyID, key.teamID, Self.bundle] + arguments)
+                let run = try await Subprocess.run(
+                    python,
+                    [script, "127.0.0.1", String(emulator.http2Port), emulator.caPath, p8, key.keyID, key.teamID, Self.bundle]
+                        + arguments)
                 try #require(run.status == 0, "live_activity_client.py failed: \(run.stderr)")
                 let line = run.stdout.split(separator: "\n").last.map(String.init) ?? ""
                 return try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(run.stdout)")
@@ -276,7 +344,8 @@ struct LiveActivityTests {
             #expect(activity["activityState"] as? String == "active" && activity["attributes"] as? [String: Int] == ["order": 42])
             let updateToken = try #require(activity["updateToken"] as? String)
             #expect(try await run(["update", updateToken, String(Self.now + 5), "shipped"])["status"] as? String == "200")
-            #expect(try await Self.activities(emulator, token).first?["contentState"] as? [String: String] == ["status": "shipped"])
+            #expect(
+                try await Self.activities(emulator, token).first?["contentState"] as? [String: String] == ["status": "shipped"])
         }
     }
 
@@ -292,7 +361,8 @@ struct LiveActivityTests {
         configuration.dataDirectory = directory.appending("data")
         let store = try NotificationStore(configuration: configuration.storeConfiguration, logger: Logger(label: "test"))
         let push = APNsCore.Notification(
-            apnsID: APNsID.random(), uniqueID: APNsID.random(), token: try #require(DeviceToken(hex: pushToStart)), topic: Self.topic,
+            apnsID: APNsID.random(), uniqueID: APNsID.random(), token: try #require(DeviceToken(hex: pushToStart)),
+            topic: Self.topic,
             pushType: .liveactivity, priority: .immediate, expiration: nil, collapseID: nil, payload: Array(Self.start().utf8),
             receivedAt: Int64(Date().timeIntervalSince1970 * 1000), source: .http2)
         _ = try await store.submit([.accept(push)])
@@ -303,7 +373,10 @@ struct LiveActivityTests {
         #expect(activity["activityState"] as? String == "active" && activity["startedBy"] as? String == "push-to-start")
         let entry = try await emulator.adminObject("/api/v1/notifications/\(push.uniqueID)")
         #expect((entry["activity"] as? [String: Any])?["outcome"] as? String == "started")
-        #expect(await eventually { (try? await emulator.adminObject("/api/v1/notifications/\(push.uniqueID)"))?["status"] as? String == "delivered" })
+        #expect(
+            await eventually {
+                (try? await emulator.adminObject("/api/v1/notifications/\(push.uniqueID)"))?["status"] as? String == "delivered"
+            })
         try await emulator.stop()
     }
 }

@@ -41,7 +41,8 @@ struct HTTP2ConformanceTests {
         let probe = try await Subprocess.run(Self.python, ["-c", "import hpack"])
         try #require(probe.status == 0, "hpack is missing: python3 -m pip install hpack==4.2.0 (\(probe.stderr))")
         try await withEmulator { emulator in
-            let run = try await Subprocess.run(Self.python, [Self.script, "127.0.0.1", String(emulator.http2Port), emulator.caPath])
+            let run = try await Subprocess.run(
+                Self.python, [Self.script, "127.0.0.1", String(emulator.http2Port), emulator.caPath])
             try #require(run.status == 0, "h2_conformance.py failed: \(run.stderr)")
             let report = try JSONDecoder().decode(Report.self, from: Data(run.stdout.utf8))
 
@@ -91,7 +92,10 @@ struct HTTP2ConformanceTests {
         // over the advertised 8000 bytes fails its stream (431), not the connection (h2spec 6.10/1).
         let continued = report.continuations
         #expect(continued.frames.contains { $0.type == "HEADERS" && $0.stream == 1 && $0.status == "431" })
-        #expect(continued.frames.contains { $0.type == "DATA" && $0.stream == 1 && ($0.body ?? "").contains("RequestHeaderFieldsTooLarge") })
+        #expect(
+            continued.frames.contains {
+                $0.type == "DATA" && $0.stream == 1 && ($0.body ?? "").contains("RequestHeaderFieldsTooLarge")
+            })
         #expect(continued.frames.contains { $0.type == "HEADERS" && $0.stream == 3 && $0.status == "200" })
         #expect(!continued.closed)
 

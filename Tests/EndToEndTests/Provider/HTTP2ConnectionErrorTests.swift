@@ -13,8 +13,10 @@ struct HTTP2ConnectionErrorTests {
     /// One frame: length, type, flags, stream id, payload.
     static func frame(type: UInt8, flags: UInt8 = 0, stream: UInt32 = 0, _ payload: [UInt8] = []) -> [UInt8] {
         let length = UInt32(payload.count)
-        return [UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF), type, flags,
-                UInt8(stream >> 24 & 0x7F), UInt8(stream >> 16 & 0xFF), UInt8(stream >> 8 & 0xFF), UInt8(stream & 0xFF)] + payload
+        return [
+            UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF), type, flags,
+            UInt8(stream >> 24 & 0x7F), UInt8(stream >> 16 & 0xFF), UInt8(stream >> 8 & 0xFF), UInt8(stream & 0xFF),
+        ] + payload
     }
 
     /// The frames in `bytes`, as (type, payload).
@@ -40,12 +42,17 @@ struct HTTP2ConnectionErrorTests {
             let received = try await RawTLSClient.exchange(
                 host: "127.0.0.1", port: emulator.http2Port, caPath: emulator.caPath, sending: sending, timeout: .seconds(20)
             )
-            let goAway = try #require(Self.frames(received).first { $0.type == 7 }, "no GOAWAY among \(Self.frames(received).map(\.type))")
-            let code = goAway.payload.count >= 8 ? UInt32(goAway.payload[4]) << 24 | UInt32(goAway.payload[5]) << 16 | UInt32(goAway.payload[6]) << 8 | UInt32(goAway.payload[7]) : 0
+            let goAway = try #require(
+                Self.frames(received).first { $0.type == 7 }, "no GOAWAY among \(Self.frames(received).map(\.type))")
+            let code =
+                goAway.payload.count >= 8
+                ? UInt32(goAway.payload[4]) << 24 | UInt32(goAway.payload[5]) << 16 | UInt32(goAway.payload[6]) << 8
+                    | UInt32(goAway.payload[7]) : 0
             #expect(code == 6, "FRAME_SIZE_ERROR")
             // The emulator serves others as before.
             let provider = try await emulator.http2Client()
-            #expect(try await provider.push(token: String(repeating: "ab", count: 32), headers: [("apns-topic", "t")]).status == 200)
+            #expect(
+                try await provider.push(token: String(repeating: "ab", count: 32), headers: [("apns-topic", "t")]).status == 200)
         }
     }
 }

@@ -12,7 +12,9 @@ struct HandshakeTimeoutTests {
     /// Opens a plain TCP connection that never sends a byte and waits for it to end: true when the
     /// server closed it, false when the test's own 90-second watchdog had to (a server that never
     /// closes fails).
-    static func serverClosesSilentConnection(port: Int, group: any EventLoopGroup) async throws -> (closedByServer: Bool, after: Duration) {
+    static func serverClosesSilentConnection(
+        port: Int, group: any EventLoopGroup
+    ) async throws -> (closedByServer: Bool, after: Duration) {
         // Timed from before the connect: the server's clock starts at its accept, which comes after,
         // so a busy machine delaying this task can only make the measured time longer.
         let started = ContinuousClock.now
@@ -39,10 +41,15 @@ struct HandshakeTimeoutTests {
         // In a process of its own (issue 37): in process, the emulator's timers shared the event
         // loops with the whole suite. Idle timeouts longer than the handshake timeout, so that
         // they are not what closes the connections.
-        let arguments = ["--handshake-timeout", "3", "--idle-timeout", "60", "--http2-idle-timeout", "60", "--device-idle-timeout", "60"]
+        let arguments = [
+            "--handshake-timeout", "3", "--idle-timeout", "60", "--http2-idle-timeout", "60", "--device-idle-timeout", "60",
+        ]
         try await EmulatorProcess.scoped(arguments) { emulator, _ in
             let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-            let ports = [("http2", emulator.http2Port), ("gateway", emulator.gatewayPort), ("feedback", emulator.feedbackPort), ("device", emulator.devicePort)]
+            let ports = [
+                ("http2", emulator.http2Port), ("gateway", emulator.gatewayPort), ("feedback", emulator.feedbackPort),
+                ("device", emulator.devicePort),
+            ]
             try await withThrowingTaskGroup(of: Void.self) { tasks in
                 for (name, port) in ports {
                     tasks.addTask {

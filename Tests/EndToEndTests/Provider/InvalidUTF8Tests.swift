@@ -18,13 +18,16 @@ struct InvalidUTF8Tests {
             let provider = try await emulator.http2Client()
             let token = String(repeating: "ab", count: 32)
             for bytes in Self.bad {
-                let answer = try await provider.send(path: "/3/device/\(token)", headers: [("apns-topic", "com.example.app")], body: Self.payload(bytes))
+                let answer = try await provider.send(
+                    path: "/3/device/\(token)", headers: [("apns-topic", "com.example.app")], body: Self.payload(bytes))
                 #expect(answer.status == 400 && answer.reason == "PayloadEmpty", "\(bytes)")
             }
             for (n, bytes) in Self.bad.enumerated() {
                 var stream = BinaryStream()
                 let identifier = UInt32(n + 1)
-                stream.frame(BinaryPushRequest(command: 2, identifier: identifier, token: DeviceToken(hex: token)!.bytes, payload: Self.payload(bytes)))
+                stream.frame(
+                    BinaryPushRequest(
+                        command: 2, identifier: identifier, token: DeviceToken(hex: token)!.bytes, payload: Self.payload(bytes)))
                 let response = try await emulator.gateway(stream)
                 #expect(response == BinaryErrorResponse(status: .missingPayload, identifier: identifier), "\(bytes)")
             }

@@ -75,7 +75,8 @@ struct ProviderAPITests {
             #expect(response.status == 200)
             #expect(response.header("apns-unique-id") == nil)
             let channel = try await BroadcastTests.channel(client)
-            let broadcast = try await BroadcastTests.publish(client, channel, LiveActivityTests.update(LiveActivityTests.now, "x"))
+            let broadcast = try await BroadcastTests.publish(
+                client, channel, LiveActivityTests.update(LiveActivityTests.now, "x"))
             #expect(broadcast.status == 200 && broadcast.header("apns-request-id") != nil)
             #expect(broadcast.header("apns-unique-id") == nil)
         }

@@ -11,7 +11,9 @@ import Testing
 struct ProviderCertificateAuthTests {
     static let device = String(repeating: "cd", count: 32)
     static let app = "com.example.app"
-    static let universal: [(topic: String, kind: String)] = [(app, "app"), (app + ".voip", "voip"), (app + ".complication", "complication")]
+    static let universal: [(topic: String, kind: String)] = [
+        (app, "app"), (app + ".voip", "voip"), (app + ".complication", "complication"),
+    ]
 
     static func strict(_ configure: @escaping (inout EmulatorConfiguration) -> Void = { _ in }) async throws -> RunningEmulator {
         try await RunningEmulator.start {
@@ -20,7 +22,8 @@ struct ProviderCertificateAuthTests {
         }
     }
 
-    static func push(_ client: HTTP2TestClient, topic: String?, pushType: String? = nil) async throws -> HTTP2TestClient.Response {
+    static func push(_ client: HTTP2TestClient, topic: String?, pushType: String? = nil) async throws -> HTTP2TestClient.Response
+    {
         var headers: [(String, String)] = []
         if let topic { headers.append(("apns-topic", topic)) }
         if let pushType { headers.append(("apns-push-type", pushType)) }
@@ -43,7 +46,8 @@ struct ProviderCertificateAuthTests {
     @Test("a universal certificate: no apns-topic is 400 MissingTopic, its topics pass, others are 400 TopicDisallowed")
     func multiTopic() async throws {
         let emulator = try await Self.strict()
-        let identity = try emulator.providerIdentity(uid: Self.app, topics: Self.universal, environments: [.development, .production])
+        let identity = try emulator.providerIdentity(
+            uid: Self.app, topics: Self.universal, environments: [.development, .production])
         let client = try await emulator.http2Client(identity: identity)
         let missing = try await Self.push(client, topic: nil)
         #expect(missing.status == 400)
@@ -70,13 +74,17 @@ struct ProviderCertificateAuthTests {
 
     @Test("a production certificate on a development emulator: 403 BadCertificateEnvironment; and the reverse")
     func environment() async throws {
-        for (emulatorEnvironment, certificateEnvironment) in [(APNsEnvironment.development, APNsEnvironment.production), (.production, .development)] {
+        for (emulatorEnvironment, certificateEnvironment) in [
+            (APNsEnvironment.development, APNsEnvironment.production), (.production, .development),
+        ] {
             let emulator = try await Self.strict { $0.environment = emulatorEnvironment }
-            let client = try await emulator.http2Client(identity: try emulator.providerIdentity(uid: Self.app, environments: [certificateEnvironment]))
+            let client = try await emulator.http2Client(
+                identity: try emulator.providerIdentity(uid: Self.app, environments: [certificateEnvironment]))
             let response = try await Self.push(client, topic: Self.app)
             #expect(response.status == 403)
             #expect(response.reason == "BadCertificateEnvironment")
-            let matching = try await emulator.http2Client(identity: try emulator.providerIdentity(uid: Self.app, environments: [emulatorEnvironment]))
+            let matching = try await emulator.http2Client(
+                identity: try emulator.providerIdentity(uid: Self.app, environments: [emulatorEnvironment]))
             #expect(try await Self.push(matching, topic: Self.app).status == 200)
             #expect(try await emulator.queued(Self.device).count == 1)
             try await emulator.stop()
@@ -87,7 +95,8 @@ struct ProviderCertificateAuthTests {
     func trust() async throws {
         let elsewhere = try TemporaryDirectory()
         try DevelopmentCertificates.generate(into: elsewhere.appending("ca"))
-        let foreign = try ClientIdentity.mint(signedBy: elsewhere.appending("ca"), into: elsewhere.appending("client"), uid: Self.app)
+        let foreign = try ClientIdentity.mint(
+            signedBy: elsewhere.appending("ca"), into: elsewhere.appending("client"), uid: Self.app)
 
         let emulator = try await Self.strict()
         await #expect(throws: (any Error).self) {
@@ -107,7 +116,8 @@ struct ProviderCertificateAuthTests {
     func tokenOverCertificate() async throws {
         let emulator = try await Self.strict()
         let client = try await emulator.http2Client(identity: try emulator.providerIdentity(uid: Self.app))
-        let response = try await client.push(token: Self.device, headers: [("authorization", "bearer nonsense"), ("apns-topic", Self.app)])
+        let response = try await client.push(
+            token: Self.device, headers: [("authorization", "bearer nonsense"), ("apns-topic", Self.app)])
         #expect(response.status == 403)
         #expect(response.reason == "InvalidProviderToken")
         try await emulator.stop()
@@ -125,7 +135,8 @@ struct ProviderCertificateAuthTests {
         // Apple lists location pushes as token-based only (the issue's source: "Sending notification
         // requests to APNs"; providers such as Ably refuse them without token authentication, error 40180).
         let emulator = try await Self.strict()
-        let identity = try emulator.providerIdentity(uid: Self.app, topics: [(Self.app + ".location-query", "location-query")], environments: [.development])
+        let identity = try emulator.providerIdentity(
+            uid: Self.app, topics: [(Self.app + ".location-query", "location-query")], environments: [.development])
         let client = try await emulator.http2Client(identity: identity)
         let response = try await Self.push(client, topic: Self.app + ".location-query", pushType: "location")
         #expect(response.status == 403 && response.reason == "MissingProviderToken")

@@ -14,7 +14,8 @@ struct ProviderLibraryTests {
     func run(_ emulator: RunningEmulator, _ arguments: [String]) async throws -> [String: Any] {
         let probe = try await Subprocess.run(Self.python, ["-c", "import aioapns"])
         try #require(probe.status == 0, "aioapns is missing: python3 -m pip install aioapns==4.0 (\(probe.stderr))")
-        let run = try await Subprocess.run(Self.python, [Self.script, "127.0.0.1", String(emulator.http2Port), emulator.caPath] + arguments)
+        let run = try await Subprocess.run(
+            Self.python, [Self.script, "127.0.0.1", String(emulator.http2Port), emulator.caPath] + arguments)
         try #require(run.status == 0, "http2_client.py failed: \(run.stderr)")
         let line = run.stdout.split(separator: "\n").last.map(String.init) ?? ""
         return try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(run.stdout)")
@@ -37,7 +38,9 @@ struct ProviderLibraryTests {
         }
     }
 
-    @Test("key scopes with tokens PyJWT signs, over one h2 connection: a topic-specific key after the team key is UnrelatedKeyIdInToken, another topic too, a production key BadEnvironmentKeyIdInToken")
+    @Test(
+        "key scopes with tokens PyJWT signs, over one h2 connection: a topic-specific key after the team key is UnrelatedKeyIdInToken, another topic too, a production key BadEnvironmentKeyIdInToken"
+    )
     func keyScopes() async throws {
         // Sources: Apple's "Establishing a token-based connection to APNs" (team-scoped and
         // topic-specific keys, environments) and "Handling notification responses from APNs"
@@ -56,7 +59,8 @@ struct ProviderLibraryTests {
                 try key.p8.write(toFile: p8, atomically: true, encoding: .utf8)
                 arguments += [p8, key.keyID]
             }
-            let run = try await Subprocess.run(Self.python, [Self.keyScript, "127.0.0.1", String(emulator.http2Port), emulator.caPath] + arguments)
+            let run = try await Subprocess.run(
+                Self.python, [Self.keyScript, "127.0.0.1", String(emulator.http2Port), emulator.caPath] + arguments)
             try #require(run.status == 0, "key_scopes.py failed: \(run.stderr)")
             let line = run.stdout.split(separator: "\n").last.map(String.init) ?? ""
             let seen = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(run.stdout)")
@@ -73,9 +77,12 @@ struct ProviderLibraryTests {
     @Test("certificate authentication: a certificate from certs provider's CA, topic from its UID")
     func certificate() async throws {
         try await withEmulator(configure: { $0.auth = .strict }) { emulator in
-            let identity = try emulator.providerIdentity(uid: Self.app, topics: [(Self.app, "app"), (Self.app + ".voip", "voip")])
+            let identity = try emulator.providerIdentity(
+                uid: Self.app, topics: [(Self.app, "app"), (Self.app + ".voip", "voip")])
             let combined = emulator.directory.appending("provider.pem")
-            let pem = try String(contentsOfFile: identity.certificatePath, encoding: .utf8) + "\n" + String(contentsOfFile: identity.privateKeyPath, encoding: .utf8)
+            let pem =
+                try String(contentsOfFile: identity.certificatePath, encoding: .utf8) + "\n"
+                + String(contentsOfFile: identity.privateKeyPath, encoding: .utf8)
             try pem.write(toFile: combined, atomically: true, encoding: .utf8)
             let device = String(repeating: "7b", count: 32)
 

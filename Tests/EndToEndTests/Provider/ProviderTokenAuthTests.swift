@@ -18,7 +18,9 @@ struct ProviderTokenAuthTests {
         }
     }
 
-    static func push(_ client: HTTP2TestClient, authorization: String?, topic: String? = "com.example.app") async throws -> HTTP2TestClient.Response {
+    static func push(
+        _ client: HTTP2TestClient, authorization: String?, topic: String? = "com.example.app"
+    ) async throws -> HTTP2TestClient.Response {
         var headers: [(String, String)] = []
         if let authorization { headers.append(("authorization", authorization)) }
         if let topic { headers.append(("apns-topic", topic)) }
@@ -67,7 +69,8 @@ struct ProviderTokenAuthTests {
         let good = try key.authorization(issuedAt: now)
         let parts = good.dropFirst(7).split(separator: ".")
         let hs256Header = Data(#"{"alg":"HS256","kid":"KEY1234567"}"#.utf8).base64EncodedString()
-            .replacingOccurrences(of: "=", with: "").replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "").replacingOccurrences(of: "+", with: "-").replacingOccurrences(
+                of: "/", with: "_")
         let forged: [String: String] = [
             "malformed": "bearer not.a.jwt",
             "two parts": "bearer " + parts[0] + "." + parts[1],
@@ -107,7 +110,9 @@ struct ProviderTokenAuthTests {
         let other = try await Self.push(client, authorization: try second.authorization(issuedAt: emulator.nowSeconds))
         #expect(other.status == 403)
         #expect(other.reason == "InvalidProviderToken")
-        #expect(other.header("apns-emulator-detail") == "this connection's tokens are from team TEAMAAAAAA; this one is from TEAMBBBBBB")
+        #expect(
+            other.header("apns-emulator-detail")
+                == "this connection's tokens are from team TEAMAAAAAA; this one is from TEAMBBBBBB")
         // The other team's token is fine on its own connection.
         let fresh = try await emulator.http2Client()
         #expect(try await Self.push(fresh, authorization: try second.authorization(issuedAt: emulator.nowSeconds)).status == 200)
@@ -124,7 +129,9 @@ struct ProviderTokenAuthTests {
         let stale = try await Self.push(client, authorization: try key.authorization(issuedAt: emulator.nowSeconds - 3601))
         #expect(stale.status == 403)
         #expect(stale.reason == "ExpiredProviderToken")
-        #expect(stale.header("apns-emulator-detail")?.hasPrefix("the token's iat is 3601 s old (key KEY1234567); tokens last 3600 s") == true, "\(stale.headers)")
+        #expect(
+            stale.header("apns-emulator-detail")?.hasPrefix("the token's iat is 3601 s old (key KEY1234567); tokens last 3600 s")
+                == true, "\(stale.headers)")
 
         // A fresh token is taken at once: the stale one was never adopted.
         let token = try key.authorization(issuedAt: emulator.nowSeconds)
@@ -167,7 +174,9 @@ struct ProviderTokenAuthTests {
         let other = try await Self.push(client, authorization: authorization, topic: "com.example.other")
         #expect(other.status == 403)
         #expect(other.reason == "UnrelatedKeyIdInToken")
-        #expect(other.header("apns-emulator-detail") == "key KEY1234567 does not allow topic com.example.other (it allows com.example.app)")
+        #expect(
+            other.header("apns-emulator-detail")
+                == "key KEY1234567 does not allow topic com.example.other (it allows com.example.app)")
         let voip = try await client.push(
             token: Self.device,
             headers: [("authorization", authorization), ("apns-topic", "com.example.app.voip"), ("apns-push-type", "voip")]
@@ -194,7 +203,8 @@ struct ProviderTokenAuthTests {
         let emulator = try await Self.strict()
         let key = try emulator.registerKey()
         let client = try await emulator.http2Client()
-        let response = try await Self.push(client, authorization: try key.authorization(issuedAt: emulator.nowSeconds), topic: nil)
+        let response = try await Self.push(
+            client, authorization: try key.authorization(issuedAt: emulator.nowSeconds), topic: nil)
         #expect(response.status == 400)
         #expect(response.reason == "MissingTopic")
         try await emulator.stop()
@@ -204,8 +214,11 @@ struct ProviderTokenAuthTests {
     func keyAddedLater() async throws {
         let emulator = try await Self.strict()
         let client = try await emulator.http2Client()
-        let unknown = TestProviderKey(keyID: "LATEKEY123", teamID: "TEAM123456", p8: try emulator.registerKey(keyID: "UNUSED1234").p8)
-        #expect(try await Self.push(client, authorization: try unknown.authorization(issuedAt: emulator.nowSeconds)).reason == "InvalidProviderToken")
+        let unknown = TestProviderKey(
+            keyID: "LATEKEY123", teamID: "TEAM123456", p8: try emulator.registerKey(keyID: "UNUSED1234").p8)
+        #expect(
+            try await Self.push(client, authorization: try unknown.authorization(issuedAt: emulator.nowSeconds)).reason
+                == "InvalidProviderToken")
         let key = try emulator.registerKey(keyID: "LATEKEY123")
         let response = try await Self.push(client, authorization: try key.authorization(issuedAt: emulator.nowSeconds))
         #expect(response.status == 200)

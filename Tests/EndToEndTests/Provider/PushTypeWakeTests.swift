@@ -39,7 +39,9 @@ struct PushTypeWakeTests {
             let token = suffix.isEmpty ? self.token : try await self.device.register(topic: PushTypeWakeTests.bundle + suffix)
             let response = try await self.provider.push(
                 token: token.hex,
-                headers: [("apns-topic", PushTypeWakeTests.bundle + suffix), ("apns-push-type", type), ("apns-priority", "\(priority)")], json: json)
+                headers: [
+                    ("apns-topic", PushTypeWakeTests.bundle + suffix), ("apns-push-type", type), ("apns-priority", "\(priority)"),
+                ], json: json)
             #expect(response.status == 200, "\(type): \(response.reason ?? "")")
             let id = try #require(response.header("apns-unique-id"))
             let notification = try await self.device.next()
@@ -57,13 +59,19 @@ struct PushTypeWakeTests {
 
     static func facts(_ wake: [String: Any]) -> [String: String] { wake["facts"] as? [String: String] ?? [:] }
 
-    @Test("widgets: content-changed reloads the timelines within the daily budget; beyond it the reload is deferred and counted; the delivery log ends with it")
+    @Test(
+        "widgets: content-changed reloads the timelines within the daily budget; beyond it the reload is deferred and counted; the delivery log ends with it"
+    )
     func widgets() async throws {
         let phone = try await Phone.start()
-        _ = try await phone.emulator.adminObject("/api/v1/devices/\(phone.token.hex)/app", method: "PUT", body: #"{"widgetPushBudget": 2}"#)
+        _ = try await phone.emulator.adminObject(
+            "/api/v1/devices/\(phone.token.hex)/app", method: "PUT", body: #"{"widgetPushBudget": 2}"#)
         let changed = #"{"aps": {"content-changed": true}}"#
         var outcomes: [String] = []
-        for _ in 0..<3 { outcomes.append(try await phone.push("widgets", suffix: ".push-type.widgets", json: changed)["outcome"] as? String ?? "") }
+        for _ in 0..<3 {
+            outcomes.append(
+                try await phone.push("widgets", suffix: ".push-type.widgets", json: changed)["outcome"] as? String ?? "")
+        }
         #expect(outcomes == ["reloaded", "reloaded", "deferred"])
         let app = try await phone.emulator.adminObject("/api/v1/devices/\(phone.token.hex)/app")
         let budget = try #require(app["widgetPushes"] as? [String: Any])
@@ -72,7 +80,8 @@ struct PushTypeWakeTests {
         let silent = try await phone.push("widgets", suffix: ".push-type.widgets", json: #"{"aps": {}}"#)
         #expect(silent["outcome"] as? String == "notWoken")
         // A refused budget is named.
-        let bad = try await phone.emulator.admin("/api/v1/devices/\(phone.token.hex)/app", method: "PUT", body: #"{"widgetPushBudget": -1}"#)
+        let bad = try await phone.emulator.admin(
+            "/api/v1/devices/\(phone.token.hex)/app", method: "PUT", body: #"{"widgetPushBudget": -1}"#)
         #expect(bad.status == 400 && bad.text.contains("widgetPushBudget"))
         try await phone.emulator.stop()
     }
@@ -86,15 +95,20 @@ struct PushTypeWakeTests {
         try await phone.emulator.stop()
     }
 
-    @Test("pushtotalk: the channel wakes with the active remote participant, leaves without one; a service update says whether it was high priority")
+    @Test(
+        "pushtotalk: the channel wakes with the active remote participant, leaves without one; a service update says whether it was high priority"
+    )
     func pushToTalk() async throws {
         let phone = try await Phone.start()
         let speaking = try await phone.push("pushtotalk", suffix: ".voip-ptt", json: #"{"aps": {}, "activeSpeaker": "Ana"}"#)
         #expect(speaking["target"] as? String == "pushToTalkChannel" && Self.facts(speaking)["activeRemoteParticipant"] == "Ana")
         let nobody = try await phone.push("pushtotalk", suffix: ".voip-ptt", json: #"{"aps": {}}"#)
         #expect((nobody["detail"] as? String)?.contains("leaveChannel") == true)
-        let update = try await phone.push("pushtotalk", suffix: ".voip-ptt", priority: 5, json: #"{"aps": {"ptt-push-type": "service-update"}}"#)
-        #expect((update["detail"] as? String)?.contains("incomingServiceUpdatePush") == true && Self.facts(update)["isHighPriority"] == "false")
+        let update = try await phone.push(
+            "pushtotalk", suffix: ".voip-ptt", priority: 5, json: #"{"aps": {"ptt-push-type": "service-update"}}"#)
+        #expect(
+            (update["detail"] as? String)?.contains("incomingServiceUpdatePush") == true
+                && Self.facts(update)["isHighPriority"] == "false")
         try await phone.emulator.stop()
     }
 
@@ -103,7 +117,8 @@ struct PushTypeWakeTests {
         let phone = try await Phone.start()
         let before = try await phone.push("location", suffix: ".location-query", json: #"{"aps": {}}"#)
         #expect(before["outcome"] as? String == "notWoken" && (before["detail"] as? String)?.contains("always") == true)
-        _ = try await phone.emulator.adminObject("/api/v1/devices/\(phone.token.hex)/app", method: "PUT", body: #"{"locationAuthorization": "authorizedAlways"}"#)
+        _ = try await phone.emulator.adminObject(
+            "/api/v1/devices/\(phone.token.hex)/app", method: "PUT", body: #"{"locationAuthorization": "authorizedAlways"}"#)
         let after = try await phone.push("location", suffix: ".location-query", json: #"{"aps": {}}"#)
         #expect(after["outcome"] as? String == "woken" && after["target"] as? String == "locationPushServiceExtension")
         try await phone.emulator.stop()

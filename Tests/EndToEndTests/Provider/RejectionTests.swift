@@ -35,17 +35,22 @@ struct RejectionTests {
         Case(name: "malformed apns-id", headers: [("apns-id", "not-a-uuid")], reason: .badMessageId),
         Case(name: "unknown push type", headers: [("apns-push-type", "banner")], reason: .invalidPushType),
         Case(name: "priority 7", headers: [("apns-priority", "7")], reason: .badPriority),
-        Case(name: "a .voip topic with no push type", headers: [("apns-topic", "com.example.app.voip")], reason: .invalidPushType),
+        Case(
+            name: "a .voip topic with no push type", headers: [("apns-topic", "com.example.app.voip")], reason: .invalidPushType),
         Case(name: "negative expiration", headers: [("apns-expiration", "-1")], reason: .badExpirationDate),
         Case(name: "text expiration", headers: [("apns-expiration", "tomorrow")], reason: .badExpirationDate),
         Case(name: "token auth without topic", headers: [("authorization", "bearer x.y.z")], reason: .missingTopic),
         Case(name: "topic with a space", headers: [("apns-topic", "com.example app")], reason: .badTopic),
-        Case(name: "65-byte collapse id", headers: [("apns-collapse-id", String(repeating: "c", count: 65))], reason: .badCollapseId),
+        Case(
+            name: "65-byte collapse id", headers: [("apns-collapse-id", String(repeating: "c", count: 65))],
+            reason: .badCollapseId),
         Case(name: "no body", body: nil, reason: .payloadEmpty),
         Case(name: "empty body", body: "", reason: .payloadEmpty),
         Case(name: "body not JSON", body: "hello", reason: .payloadEmpty),
         Case(name: "JSON array body", body: "[1,2]", reason: .payloadEmpty),
-        Case(name: "4097-byte alert", body: #"{"a":""# + String(repeating: "x", count: 4097 - 8) + #""}"#, reason: .payloadTooLarge),
+        Case(
+            name: "4097-byte alert", body: #"{"a":""# + String(repeating: "x", count: 4097 - 8) + #""}"#, reason: .payloadTooLarge
+        ),
         Case(
             name: "5121-byte voip", headers: [("apns-push-type", "voip")],
             body: #"{"a":""# + String(repeating: "x", count: 5121 - 8) + #""}"#, reason: .payloadTooLarge
@@ -93,7 +98,8 @@ struct RejectionTests {
             #expect(try await client.push(token: Self.token, headers: [("apns-push-type", "voip")], json: voip).status == 200)
             for type in PushType.all {
                 let priority = type == .background ? "5" : "10"
-                let response = try await client.push(token: Self.token, headers: [("apns-push-type", type.rawValue), ("apns-priority", priority)])
+                let response = try await client.push(
+                    token: Self.token, headers: [("apns-push-type", type.rawValue), ("apns-priority", priority)])
                 #expect(response.status == 200, "push type \(type)")
             }
             for priority in ["1", "5", "10"] {

@@ -18,8 +18,10 @@ struct ThirdPartyClientTests {
         let url = "https://localhost:\(emulator.http2Port)\(path)"
         let output = try await Subprocess.run(
             "curl",
-            ["--silent", "--show-error", "--http2", "--cacert", emulator.caPath, "--dump-header", "-",
-             "--write-out", "\n%{http_version} %{http_code}"] + arguments + [url]
+            [
+                "--silent", "--show-error", "--http2", "--cacert", emulator.caPath, "--dump-header", "-",
+                "--write-out", "\n%{http_version} %{http_code}",
+            ] + arguments + [url]
         )
         try #require(output.status == 0, "curl failed: \(output.stderr)")
         var lines = output.stdout.components(separatedBy: "\r\n")
@@ -46,10 +48,12 @@ struct ThirdPartyClientTests {
     @Test("valid and invalid pushes from curl get APNs' statuses and reasons over HTTP/2")
     func curlPushes() async throws {
         try await withEmulator { emulator in
-            let ok = try await self.curl(emulator, [
-                "-H", "apns-topic: com.example.app", "-H", "apns-push-type: alert",
-                "-H", "apns-id: 11111111-2222-3333-4444-555555555555", "-d", #"{"aps":{"alert":"from curl"}}"#,
-            ])
+            let ok = try await self.curl(
+                emulator,
+                [
+                    "-H", "apns-topic: com.example.app", "-H", "apns-push-type: alert",
+                    "-H", "apns-id: 11111111-2222-3333-4444-555555555555", "-d", #"{"aps":{"alert":"from curl"}}"#,
+                ])
             #expect(ok.httpVersion == "2")
             #expect(ok.status == 200)
             #expect(ok.headers["apns-id"] == "11111111-2222-3333-4444-555555555555")
@@ -86,7 +90,9 @@ struct ThirdPartyClientTests {
         }
     }
 
-    @Test("a body far over the limit is answered 413 at once and the stream reset, on a connection that goes on serving (issue 13, item 3)")
+    @Test(
+        "a body far over the limit is answered 413 at once and the stream reset, on a connection that goes on serving (issue 13, item 3)"
+    )
     func hugeBody() async throws {
         try await withEmulator { emulator in
             // 64 MiB: before, every byte was read (and the emulator answered only at the end).

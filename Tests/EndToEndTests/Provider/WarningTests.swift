@@ -22,7 +22,8 @@ struct WarningTests {
             #expect(warnings.count == 1)
             #expect(warnings.first?.hasPrefix("background-priority: ") == true, "\(warnings)")
 
-            let clean = try await provider.push(token: Self.token, headers: [("apns-topic", "com.example.app")], json: #"{"aps":{"alert":"hi"}}"#)
+            let clean = try await provider.push(
+                token: Self.token, headers: [("apns-topic", "com.example.app")], json: #"{"aps":{"alert":"hi"}}"#)
             #expect(clean.status == 200)
             #expect(!clean.headers.contains { $0.name == "apns-emulator-warning" })
 

@@ -42,7 +42,9 @@ struct DurabilityTests {
         // Many streams in flight, then shut down while they are being committed.
         let responses = Task {
             try await withThrowingTaskGroup(of: Int.self) { group in
-                for i in 0..<200 { group.addTask { (try? await client.push(token: Self.token, json: #"{"i":\#(i)}"#).status) ?? -1 } }
+                for i in 0..<200 {
+                    group.addTask { (try? await client.push(token: Self.token, json: #"{"i":\#(i)}"#).status) ?? -1 }
+                }
                 return try await group.reduce(into: [Int]()) { $0.append($1) }
             }
         }
