@@ -2,8 +2,10 @@ import APNsServer
 import Foundation
 
 /// Runs `body` with an emulator started for it, and stops the emulator when `body` returns or
-/// throws: a test that fails part-way leaves nothing running. `directory` reuses a data
-/// directory (a restart); `configure` changes anything in the configuration.
+/// throws: a test that fails part-way leaves nothing running. The emulator's directory (data,
+/// certificates, keys) is removed afterwards unless the test gave it: `directory` reuses a
+/// data directory (a restart), and stays the test's. `configure` changes anything in the
+/// configuration.
 public func withEmulator(
     directory: TemporaryDirectory? = nil,
     configure: (inout EmulatorConfiguration) -> Void = { _ in },
@@ -15,7 +17,9 @@ public func withEmulator(
     } catch {
         // The test's own failure is the one to report; the emulator is stopped regardless.
         try? await emulator.stop()
+        if directory == nil { try? emulator.directory.remove() }
         throw error
     }
     try await emulator.stop()
+    if directory == nil { try emulator.directory.remove() }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import APNsTestSupport
 import Testing
 
@@ -32,5 +33,17 @@ struct WithEmulatorTests {
         }
         let emulator = try #require(kept)
         #expect(emulator.hasStopped)
+        // What it started with is gone too: a suite run no longer leaves hundreds of directories behind.
+        #expect(!FileManager.default.fileExists(atPath: emulator.directory.path))
+    }
+
+    @Test("a directory the test gave is the test's: kept for the restart that reuses it")
+    func keepsGivenDirectory() async throws {
+        let directory = try TemporaryDirectory()
+        try await withEmulator(directory: directory) { emulator async throws in
+            #expect(try await emulator.admin("/healthz").status == 200)
+        }
+        #expect(FileManager.default.fileExists(atPath: directory.appending("data")))
+        try directory.remove()
     }
 }
