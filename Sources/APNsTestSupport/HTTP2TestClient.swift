@@ -105,6 +105,34 @@ public final class HTTP2TestClient: Sendable {
         try await self.send(path: "/3/device/\(token)", headers: headers, body: Array(json.utf8))
     }
 
+    /// A push as a provider sends one: `authorization`, `apns-topic`, `apns-push-type` and
+    /// `apns-priority` when given, then `headers` (the tests' one push helper).
+    public func push(
+        token: String, topic: String?, pushType: String? = nil, priority: Int? = nil, authorization: String? = nil,
+        headers: [(String, String)] = [], json: String = #"{"aps":{"alert":"hello"}}"#
+    ) async throws -> Response {
+        var fields: [(String, String)] = []
+        if let authorization { fields.append(("authorization", authorization)) }
+        if let topic { fields.append(("apns-topic", topic)) }
+        if let pushType { fields.append(("apns-push-type", pushType)) }
+        if let priority { fields.append(("apns-priority", String(priority))) }
+        return try await self.push(token: token, headers: fields + headers, json: json)
+    }
+
+    /// A push that must be accepted: its `apns-unique-id`; throws with APNs' answer when it is not.
+    public func accepted(
+        token: String, topic: String?, pushType: String? = nil, priority: Int? = nil, headers: [(String, String)] = [],
+        json: String = #"{"aps":{"alert":"hello"}}"#
+    ) async throws -> String {
+        let answer = try await self.push(
+            token: token, topic: topic, pushType: pushType, priority: priority, headers: headers, json: json)
+        guard answer.status == 200, let uniqueID = answer.header("apns-unique-id") else {
+            throw TestClientError.unexpected(
+                "the push was answered \(answer.status) \(answer.reason ?? ""), not 200 with an apns-unique-id")
+        }
+        return uniqueID
+    }
+
     /// SETTINGS, GOAWAY and WINDOW_UPDATEs the server has sent on stream 0 so far.
     public var events: ConnectionEvents { self.observer.events.withLock { $0 } }
 

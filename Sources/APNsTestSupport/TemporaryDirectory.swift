@@ -34,8 +34,12 @@ public struct TemporaryDirectory: Sendable {
         removeFoldersOfDeadProcesses(in: base)
         let folder = Self.folder(of: getpid(), in: base)
         // Open to every user: a test may run the emulator as an ordinary user inside it.
-        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
-        atexit { try? FileManager.default.removeItem(atPath: TemporaryDirectory.folder(of: getpid(), in: FileManager.default.temporaryDirectory.path)) }
+        try? FileManager.default.createDirectory(
+            atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        atexit {
+            try? FileManager.default.removeItem(
+                atPath: TemporaryDirectory.folder(of: getpid(), in: FileManager.default.temporaryDirectory.path))
+        }
         return folder
     }()
 

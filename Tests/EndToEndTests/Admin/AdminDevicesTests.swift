@@ -14,7 +14,7 @@ struct AdminDevicesTests {
             #expect(DeviceToken(hex: token)?.bytes.count == 32)
 
             let provider = try await emulator.http2Client()
-            #expect(try await provider.push(token: token, headers: [("apns-topic", "com.example.app")]).status == 200)
+            #expect(try await provider.push(token: token, topic: "com.example.app").status == 200)
             let open = String(repeating: "0e", count: 32)
             #expect(try await provider.push(token: open).status == 200)
 
@@ -34,7 +34,7 @@ struct AdminDevicesTests {
             let unregistered = try await emulator.admin("/api/v1/devices/\(token)/unregister", method: "POST")
             #expect(unregistered.status == 200)
             let at = try #require((try unregistered.json() as? [String: Any])?["unregisteredAtMs"] as? Int64)
-            let refused = try await provider.push(token: token, headers: [("apns-topic", "com.example.app")])
+            let refused = try await provider.push(token: token, topic: "com.example.app")
             #expect(refused.status == 410)
             #expect(refused.timestamp == at)
             let after = try #require(try await emulator.admin("/api/v1/devices").json() as? [[String: Any]])

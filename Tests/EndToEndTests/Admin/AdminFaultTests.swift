@@ -24,16 +24,16 @@ struct AdminFaultTests {
             #expect((rule["action"] as? [String: Any])?["status"] as? Int == 429)
 
             let provider = try await emulator.http2Client()
-            let first = try await provider.push(token: token, headers: [("apns-topic", Self.topic)])
+            let first = try await provider.push(token: token, topic: Self.topic)
             #expect(first.status == 429)
             #expect(first.reason == "TooManyRequests")
             #expect(first.header("apns-id") != nil)
-            #expect(try await provider.push(token: other, headers: [("apns-topic", Self.topic)]).status == 200)
+            #expect(try await provider.push(token: other, topic: Self.topic).status == 200)
             #expect(try await emulator.adminObject("/api/v1/faults/\(id)")["hits"] as? Int == 1)
-            #expect(try await provider.push(token: token, headers: [("apns-topic", Self.topic)]).status == 429)
+            #expect(try await provider.push(token: token, topic: Self.topic).status == 429)
             // Used up: the rule is gone and the token is served again.
             #expect(try await emulator.admin("/api/v1/faults/\(id)").status == 404)
-            #expect(try await provider.push(token: token, headers: [("apns-topic", Self.topic)]).status == 200)
+            #expect(try await provider.push(token: token, topic: Self.topic).status == 200)
 
             let rejected = try await emulator.journal("token=\(token)&status=rejected")
             #expect(rejected.count == 2)
@@ -44,7 +44,7 @@ struct AdminFaultTests {
             // 410 Unregistered made up by a rule carries a timestamp, as APNs' does.
             _ = try await self.addFault(
                 emulator, #"{"match":{"token":"\#(other)"},"action":{"type":"respond","reason":"Unregistered"},"times":1}"#)
-            let gone = try await provider.push(token: other, headers: [("apns-topic", Self.topic)])
+            let gone = try await provider.push(token: other, topic: Self.topic)
             #expect(gone.status == 410)
             #expect(gone.reason == "Unregistered")
             #expect(gone.timestamp != nil)
@@ -70,7 +70,7 @@ struct AdminFaultTests {
                     token: token, headers: [("apns-topic", "com.example.flaky")] + background,
                     json: #"{"aps":{"content-available":1}}"#
                 ).status == 500)
-            #expect(try await provider.push(token: token, headers: [("apns-topic", "com.example.flaky")]).status == 200)
+            #expect(try await provider.push(token: token, topic: "com.example.flaky").status == 200)
             #expect(
                 try await provider.push(
                     token: token, headers: [("apns-topic", Self.topic)] + background, json: #"{"aps":{"content-available":1}}"#
@@ -78,7 +78,7 @@ struct AdminFaultTests {
 
             var refused = 0
             for _ in 0..<200
-            where try await provider.push(token: token, headers: [("apns-topic", "com.example.coin")]).status == 503 {
+            where try await provider.push(token: token, topic: "com.example.coin").status == 503 {
                 refused += 1
             }
             // Binomial(200, 0.5): outside 60...140 is a six-sigma event.
@@ -94,7 +94,7 @@ struct AdminFaultTests {
             let provider = try await emulator.http2Client()
             let token = String(repeating: "14", count: 32)
             let started = ContinuousClock.now
-            let response = try await provider.push(token: token, headers: [("apns-topic", Self.topic)])
+            let response = try await provider.push(token: token, topic: Self.topic)
             let elapsed = ContinuousClock.now - started
             #expect(response.status == 200)
             #expect(elapsed >= .milliseconds(400), "answered after \(elapsed)")
@@ -122,7 +122,7 @@ struct AdminFaultTests {
             #expect(stored["status"] as? String == "queued")
             #expect(try await emulator.adminObject("/api/v1/notifications?token=\(token)")["total"] as? Int == 1)
             let again = try await emulator.http2Client()
-            #expect(try await again.push(token: token, headers: [("apns-topic", Self.topic)]).status == 200)
+            #expect(try await again.push(token: token, topic: Self.topic).status == 200)
         }
     }
 
@@ -133,7 +133,7 @@ struct AdminFaultTests {
             let provider = try await emulator.http2Client()
             let token = String(repeating: "15", count: 32)
             await #expect(throws: (any Error).self) {
-                try await provider.push(token: token, headers: [("apns-topic", Self.topic)])
+                try await provider.push(token: token, topic: Self.topic)
             }
             let events = try await provider.waitForEvents { $0.closed }
             #expect(events.resetByPeer)
@@ -144,7 +144,7 @@ struct AdminFaultTests {
             #expect((entry["fault"] as? [String: Any])?["action"] as? String == "reset")
 
             let again = try await emulator.http2Client()
-            #expect(try await again.push(token: token, headers: [("apns-topic", Self.topic)]).status == 200)
+            #expect(try await again.push(token: token, topic: Self.topic).status == 200)
         }
     }
 
@@ -153,10 +153,10 @@ struct AdminFaultTests {
         try await withEmulator { emulator in
             let provider = try await emulator.http2Client()
             let token = String(repeating: "16", count: 32)
-            #expect(try await provider.push(token: token, headers: [("apns-topic", Self.topic)]).status == 200)
+            #expect(try await provider.push(token: token, topic: Self.topic).status == 200)
             _ = try await self.addFault(emulator, #"{"match":{"token":"\#(token)"},"action":{"type":"goaway"},"times":1}"#)
             await #expect(throws: (any Error).self) {
-                try await provider.push(token: token, headers: [("apns-topic", Self.topic)])
+                try await provider.push(token: token, topic: Self.topic)
             }
             let events = try await provider.waitForEvents { $0.closed }
             let goAway = try #require(events.goAway)
@@ -168,7 +168,7 @@ struct AdminFaultTests {
             #expect(try await emulator.journal("token=\(token)&status=rejected").first?["reason"] as? String == "Shutdown")
 
             let retried = try await emulator.http2Client()
-            #expect(try await retried.push(token: token, headers: [("apns-topic", Self.topic)]).status == 200)
+            #expect(try await retried.push(token: token, topic: Self.topic).status == 200)
         }
     }
 

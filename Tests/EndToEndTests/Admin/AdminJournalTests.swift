@@ -88,7 +88,7 @@ struct AdminJournalTests {
             let provider = try await emulator.http2Client()
             for n in 0..<5 {
                 #expect(
-                    try await provider.push(token: first, headers: [("apns-topic", Self.topic)], json: #"{"n":\#(n)}"#).status
+                    try await provider.push(token: first, topic: Self.topic, json: #"{"n":\#(n)}"#).status
                         == 200)
             }
             let background = try await provider.push(
@@ -180,7 +180,7 @@ struct AdminJournalTests {
             let offline = try await emulator.offlineToken(topic: Self.topic, device: "offline")
             let provider = try await emulator.http2Client()
 
-            let delivered = try await provider.push(token: online.hex, headers: [("apns-topic", Self.topic)])
+            let delivered = try await provider.push(token: online.hex, topic: Self.topic)
             let received = try await device.next()
             try await device.acknowledge(received.uniqueID)
             let discarded = try await provider.push(
@@ -208,7 +208,7 @@ struct AdminJournalTests {
         let emulator = try await RunningEmulator.start(directory: directory)
         let token = String(repeating: "d4", count: 32)
         let provider = try await emulator.http2Client()
-        let queued = try await provider.push(token: token, headers: [("apns-topic", Self.topic)])
+        let queued = try await provider.push(token: token, topic: Self.topic)
         try await provider.close()
         try await emulator.stop()
 
@@ -227,7 +227,7 @@ struct AdminJournalTests {
             let kept = String(repeating: "e6", count: 32)
             let provider = try await emulator.http2Client()
             for token in [gone, gone, kept] {
-                #expect(try await provider.push(token: token, headers: [("apns-topic", Self.topic)]).status == 200)
+                #expect(try await provider.push(token: token, topic: Self.topic).status == 200)
             }
             let deleted = try await emulator.adminObject("/api/v1/notifications?token=\(gone)", method: "DELETE")
             #expect(deleted["deleted"] as? Int == 2)

@@ -29,9 +29,9 @@ struct AdminMetricsTests {
             let provider = try await emulator.http2Client()
             let offline = String(repeating: "21", count: 32)
             for _ in 0..<3 {
-                #expect(try await provider.push(token: offline, headers: [("apns-topic", Self.topic)]).status == 200)
+                #expect(try await provider.push(token: offline, topic: Self.topic).status == 200)
             }
-            #expect(try await provider.push(token: online.hex, headers: [("apns-topic", Self.topic)]).status == 200)
+            #expect(try await provider.push(token: online.hex, topic: Self.topic).status == 200)
             try await device.acknowledge(try await device.next().uniqueID)
             #expect(try await provider.push(token: "00", headers: []).status == 400)
             #expect(try await provider.push(token: "00", headers: []).status == 400)

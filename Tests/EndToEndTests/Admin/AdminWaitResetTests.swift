@@ -12,7 +12,7 @@ struct AdminWaitResetTests {
         try await withEmulator { emulator in
             let token = String(repeating: "f1", count: 32)
             let provider = try await emulator.http2Client()
-            let first = try await provider.push(token: token, headers: [("apns-topic", Self.topic)], json: #"{"n":1}"#)
+            let first = try await provider.push(token: token, topic: Self.topic, json: #"{"n":1}"#)
 
             let already = try await emulator.adminObject("/api/v1/notifications/wait?token=\(token)&timeout=2s")
             #expect(already["uniqueId"] as? String == first.header("apns-unique-id"))
@@ -22,7 +22,7 @@ struct AdminWaitResetTests {
             async let waited = emulator.adminObject(
                 "/api/v1/notifications/wait?token=\(token)&topic=\(Self.topic)&after=\(firstID)&timeout=10s")
             #expect(await eventually { emulator.emulator.inspection.journal.pendingWaits == 1 })
-            let second = try await provider.push(token: token, headers: [("apns-topic", Self.topic)], json: #"{"n":2}"#)
+            let second = try await provider.push(token: token, topic: Self.topic, json: #"{"n":2}"#)
             let arrived = try await waited
             #expect(arrived["uniqueId"] as? String == second.header("apns-unique-id"))
             #expect((arrived["payload"] as? [String: Any])?["n"] as? Int == 2)
@@ -66,7 +66,7 @@ struct AdminWaitResetTests {
                 "/api/v1/devices", method: "POST", body: #"{"topic":"\#(Self.topic)"}"#, status: 201)
             let token = try #require(registered["token"] as? String)
             let provider = try await emulator.http2Client()
-            #expect(try await provider.push(token: token, headers: [("apns-topic", Self.topic)]).status == 200)
+            #expect(try await provider.push(token: token, topic: Self.topic).status == 200)
             let removed = try await emulator.offlineToken(topic: Self.topic, device: "removed")
             _ = try await emulator.admin("/api/v1/devices/\(removed.hex)/unregister", method: "POST")
             _ = try await emulator.adminObject(
@@ -83,7 +83,7 @@ struct AdminWaitResetTests {
             let metrics = try await emulator.admin("/metrics").text
             #expect(metrics.contains(#"apns_notifications_accepted_total{interface="http2"} 0"#))
             // The registered token is still valid: a push to it is accepted, and only it is in the journal.
-            #expect(try await provider.push(token: token, headers: [("apns-topic", Self.topic)]).status == 200)
+            #expect(try await provider.push(token: token, topic: Self.topic).status == 200)
             #expect(try await emulator.journal().count == 1)
 
             _ = try await emulator.adminObject("/api/v1/reset?devices=true", method: "POST")
@@ -104,13 +104,13 @@ struct AdminWaitResetTests {
             let everything = try await AdminEventStream.open(host: "127.0.0.1", port: emulator.adminPort)
 
             let provider = try await emulator.http2Client()
-            let pushed = try await provider.push(token: token.hex, headers: [("apns-topic", Self.topic)])
+            let pushed = try await provider.push(token: token.hex, topic: Self.topic)
             let received = try await device.next()
             try await device.acknowledge(received.uniqueID)
             // The acknowledgement reaches the store on its own path: wait for it, so the events' order is fixed.
             _ = try await emulator.adminObject("/api/v1/notifications/wait?token=\(token.hex)&status=delivered&timeout=10s")
             #expect(
-                try await provider.push(token: token.hex, headers: [("apns-topic", Self.topic)], json: #"{"n":2}"#).status == 200)
+                try await provider.push(token: token.hex, topic: Self.topic, json: #"{"n":2}"#).status == 200)
             #expect(try await provider.push(token: token.hex, headers: [("apns-priority", "7")]).status == 400)
             let other = String(repeating: "0a", count: 32)
             #expect(try await provider.push(token: other, headers: [("apns-expiration", "0")]).status == 200)

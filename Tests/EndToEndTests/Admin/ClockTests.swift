@@ -63,7 +63,7 @@ struct ClockTests {
             let token = try await emulator.offlineToken(topic: Self.topic, device: "sleeper")
             let provider = try await emulator.http2Client()
             let expiration = Int64(Date().timeIntervalSince1970) + 1800
-            let keeps = try await provider.push(token: token.hex, headers: [("apns-topic", Self.topic)], json: #"{"n":"keeps"}"#)
+            let keeps = try await provider.push(token: token.hex, topic: Self.topic, json: #"{"n":"keeps"}"#)
             let expires = try await provider.push(
                 token: token.hex, headers: [("apns-topic", Self.topic), ("apns-expiration", String(expiration))],
                 json: #"{"n":"expires"}"#)

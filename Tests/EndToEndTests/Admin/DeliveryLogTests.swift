@@ -28,10 +28,7 @@ struct DeliveryLogTests {
         _ provider: HTTP2TestClient, _ token: DeviceToken, priority: Int = 10, headers: [(String, String)] = [],
         json: String = #"{"aps":{"alert":"hi"}}"#
     ) async throws -> String {
-        let response = try await provider.push(
-            token: token.hex, headers: [("apns-topic", Self.topic), ("apns-priority", "\(priority)")] + headers, json: json)
-        #expect(response.status == 200)
-        return try #require(response.header("apns-unique-id"))
+        try await provider.accepted(token: token.hex, topic: Self.topic, priority: priority, headers: headers, json: json)
     }
 
     /// The value of a Console counter for alert pushes of `priority`.
@@ -130,7 +127,7 @@ struct DeliveryLogTests {
                 })
 
             // A rejected request has no delivery log; an unknown id is 404.
-            let rejected = try await provider.push(token: "00", headers: [("apns-topic", Self.topic)], json: "{}")
+            let rejected = try await provider.push(token: "00", topic: Self.topic, json: "{}")
             #expect(rejected.status == 400)
             let rejectedID = try #require(try await emulator.journal("status=rejected").first?["id"] as? String)
             #expect(try await emulator.admin("/api/v1/notifications/\(rejectedID)/delivery-log").status == 409)

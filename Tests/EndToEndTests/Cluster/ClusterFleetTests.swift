@@ -202,7 +202,7 @@ struct ClusterFleetTests {
             body: #"{"match": {"token": "\#(target)"}, "action": {"type": "respond", "reason": "TooManyRequests"}}"#)
         let id = try #require(added.json["id"] as? String, "\(added.json)")
         #expect(added.status == 201 && id.hasPrefix("s2-fault-"), "a token's rule lives on its shard: \(id)")
-        let refused = try await provider.push(token: target, headers: [("apns-topic", Self.topic)])
+        let refused = try await provider.push(token: target, topic: Self.topic)
         #expect(refused.status == 429 && refused.reason == "TooManyRequests")
         #expect(try await Self.admin(shards[1], "/api/v1/faults/\(id)").status == 200, "read from another shard")
 
@@ -213,7 +213,7 @@ struct ClusterFleetTests {
         for index in [0, 1] {
             let token = try #require(fleet.last { Shard.index(of: $0.token, count: 3) == index }).token.hex
             #expect(
-                try await provider.push(token: token, headers: [("apns-topic", Self.topic)]).reason == "Unregistered",
+                try await provider.push(token: token, topic: Self.topic).reason == "Unregistered",
                 "shard \(index) has the rule")
         }
         let listed = try await AdminTestClient.request(host: "127.0.0.1", port: shards[0].admin, path: "/api/v1/faults")
@@ -223,7 +223,7 @@ struct ClusterFleetTests {
         let cleared = try await Self.admin(shards[2], "/api/v1/faults", method: "DELETE")
         #expect(cleared.status == 200 && (cleared.json["shards"] as? [String: Any])?["answered"] as? [Int] == [0, 1, 2])
         #expect(
-            try await provider.push(token: target, headers: [("apns-topic", Self.topic)]).status == 200, "no rule left anywhere")
+            try await provider.push(token: target, topic: Self.topic).status == 200, "no rule left anywhere")
         try await provider.close()
     }
 
@@ -324,11 +324,11 @@ struct ClusterFleetTests {
         Foundation.kill(process.pid, SIGKILL)
         _ = await process.wait()
         #expect(await eventually { balancer.lines.contains { $0.contains("shard1 is DOWN") } }, "\(balancer.lines)")
-        let down = try await provider.push(token: try #require(away.first).token.hex, headers: [("apns-topic", Self.topic)])
+        let down = try await provider.push(token: try #require(away.first).token.hex, topic: Self.topic)
         #expect(down.status == 503 && down.reason == "ServiceUnavailable", "\(down.status) \(down.reason ?? "")")
         for index in [0, 2] {
             let token = try #require(fleet.first { Shard.index(of: $0.token, count: 3) == index }).token
-            #expect(try await provider.push(token: token.hex, headers: [("apns-topic", Self.topic)]).status == 200)
+            #expect(try await provider.push(token: token.hex, topic: Self.topic).status == 200)
         }
         let partial = try await Self.admin(shards[0], "/api/v1/notifications?limit=1")
         let unanswered = (partial.json["shards"] as? [String: Any])?["unanswered"] as? [[String: Any]]

@@ -37,7 +37,7 @@ struct ClusterRunTests {
         let provider = try #require(client, "HAProxy did not listen")
         for shard in 0..<2 {
             let token = try #require(Shard(index: shard, count: 2)).randomToken().hex
-            #expect(try await provider.push(token: token, headers: [("apns-topic", "com.example.app")]).status == 200)
+            #expect(try await provider.push(token: token, topic: "com.example.app").status == 200)
         }
         try await provider.close()
         let listed = try await AdminTestClient.request(host: "127.0.0.1", port: admin, path: "/api/v1/notifications")

@@ -86,10 +86,10 @@ struct ClusterTests {
         // HAProxy's 503 in APNs' shape; the others go on.
         try await shards[1].stop()
         #expect(await eventually { balancer.lines.contains { $0.contains("shard1 is DOWN") } }, "\(balancer.lines)")
-        let down = try await provider.push(token: tokens[1], headers: [("apns-topic", Self.topic)])
+        let down = try await provider.push(token: tokens[1], topic: Self.topic)
         #expect(down.status == 503 && down.reason == "ServiceUnavailable", "\(down.status) \(down.reason ?? "")")
-        #expect(try await provider.push(token: tokens[0], headers: [("apns-topic", Self.topic)]).status == 200)
-        #expect(try await provider.push(token: tokens[2], headers: [("apns-topic", Self.topic)]).status == 200)
+        #expect(try await provider.push(token: tokens[0], topic: Self.topic).status == 200)
+        #expect(try await provider.push(token: tokens[2], topic: Self.topic).status == 200)
         try await provider.close()
         for (index, shard) in shards.enumerated() where index != 1 { try await shard.stop() }
         try shared.remove()

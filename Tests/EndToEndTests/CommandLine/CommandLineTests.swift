@@ -110,7 +110,7 @@ struct DeviceCommandTests {
             #expect(token.count == 64)
 
             let provider = try await emulator.http2Client()
-            let first = try await provider.push(token: token, headers: [("apns-topic", "com.example.app")], json: #"{"n":1}"#)
+            let first = try await provider.push(token: token, topic: "com.example.app", json: #"{"n":1}"#)
             #expect(first.status == 200)
             _ = try await provider.push(
                 token: token, headers: [("apns-topic", "com.example.app"), ("apns-collapse-id", "c")], json: #"{"n":2}"#)
@@ -130,7 +130,7 @@ struct DeviceCommandTests {
             #expect(try await emulator.queued(token).isEmpty)
 
             // Resuming the token later works too, and --no-ack leaves what it printed queued.
-            _ = try await provider.push(token: token, headers: [("apns-topic", "com.example.app")], json: #"{"n":3}"#)
+            _ = try await provider.push(token: token, topic: "com.example.app", json: #"{"n":3}"#)
             let resumed = try BackgroundProcess(
                 Subprocess.emulatorExecutable,
                 [

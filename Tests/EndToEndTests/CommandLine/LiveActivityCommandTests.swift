@@ -60,7 +60,7 @@ struct LiveActivityCommandTests {
             _ = try await line(#"{"activity""#) { $0.contains(#""change":"dismissed""#) }
             #expect(try await emulator.adminObject("/api/v1/activities/\(id)")["activityState"] as? String == "dismissed")
 
-            #expect(try await provider.push(token: token, headers: [("apns-topic", LiveActivityTests.bundle)]).status == 200)
+            #expect(try await provider.push(token: token, topic: LiveActivityTests.bundle).status == 200)
             #expect(await device.wait() == 0)
             close(descriptor)
         }

@@ -200,7 +200,7 @@ struct PushCommandTests {
             )
             let client = try await HTTP2TestClient.connect(
                 host: "127.0.0.1", port: emulator.http2Port, caPath: directory.appending("certs/ca.pem"))
-            #expect(try await client.push(token: Self.token, headers: [("apns-topic", Self.topic)]).status == 200)
+            #expect(try await client.push(token: Self.token, topic: Self.topic).status == 200)
             #expect(
                 try await client.push(token: Self.token, headers: [("apns-topic", Self.topic), ("apns-priority", "7")]).status
                     == 400)

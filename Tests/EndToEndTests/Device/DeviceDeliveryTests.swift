@@ -15,7 +15,7 @@ struct DeviceDeliveryTests {
     func push(
         _ client: HTTP2TestClient, _ token: DeviceToken, _ n: Int, headers: [(String, String)] = []
     ) async throws -> HTTP2TestClient.Response {
-        try await client.push(token: token.hex, headers: [("apns-topic", Self.topic)] + headers, json: #"{"n":\#(n)}"#)
+        try await client.push(token: token.hex, topic: Self.topic, headers: headers, json: #"{"n":\#(n)}"#)
     }
 
     func number(_ notification: APNsCore.Notification) -> Int? {
@@ -212,7 +212,7 @@ struct DeviceDeliveryTests {
             let device = try await emulator.device()
             let token = try await device.register(topic: Self.topic)
             #expect(try await self.push(provider, token, 2).status == 200)
-            let wrongTopic = try await provider.push(token: token.hex, headers: [("apns-topic", "com.example.other")])
+            let wrongTopic = try await provider.push(token: token.hex, topic: "com.example.other")
             #expect(wrongTopic.reason == "DeviceTokenNotForTopic")
             #expect(try await device.resume([stranger]).first?.status == .unknown)
         }
@@ -242,7 +242,7 @@ struct DeviceDeliveryTests {
             let regularToVoip = try await provider.push(
                 token: regular.hex, headers: [("apns-topic", Self.topic + ".voip"), ("apns-push-type", "voip")])
             #expect(regularToVoip.reason == "DeviceTokenNotForTopic")
-            let alertToVoip = try await provider.push(token: voip.hex, headers: [("apns-topic", Self.topic + ".voip")])
+            let alertToVoip = try await provider.push(token: voip.hex, topic: Self.topic + ".voip")
             #expect(alertToVoip.status == 400)
             #expect(alertToVoip.reason == "InvalidPushType")
         }

@@ -32,7 +32,7 @@ struct DeviceMistakeTests {
                 for n in 0..<300 {
                     let token = String(format: "%064x", n)
                     statuses.append(
-                        try await provider.push(token: token, headers: [("apns-topic", Self.topic)], json: #"{"n":\#(n)}"#).status
+                        try await provider.push(token: token, topic: Self.topic, json: #"{"n":\#(n)}"#).status
                     )
                 }
                 return statuses
@@ -104,8 +104,8 @@ struct DeviceMistakeTests {
             }
             // Both tokens the device learned are what the store holds: the unregistered one is 410.
             let provider = try await emulator.http2Client()
-            #expect(try await provider.push(token: second.hex, headers: [("apns-topic", Self.topic)]).status == 200)
-            #expect(try await provider.push(token: token.hex, headers: [("apns-topic", Self.topic)]).status == 410)
+            #expect(try await provider.push(token: second.hex, topic: Self.topic).status == 200)
+            #expect(try await provider.push(token: token.hex, topic: Self.topic).status == 410)
         }
     }
 }

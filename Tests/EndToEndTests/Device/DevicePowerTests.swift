@@ -18,12 +18,8 @@ struct DevicePowerTests {
     static let topic = "com.example.power"
 
     func push(_ provider: HTTP2TestClient, _ token: DeviceToken, priority: Int, n: Int) async throws -> String {
-        let response = try await provider.push(
-            token: token.hex,
-            headers: [("apns-topic", Self.topic), ("apns-priority", "\(priority)"), ("apns-push-type", "alert")],
-            json: #"{"aps":{"alert":"\#(n)"}}"#)
-        #expect(response.status == 200)
-        return try #require(response.header("apns-unique-id"))
+        try await provider.accepted(
+            token: token.hex, topic: Self.topic, pushType: "alert", priority: priority, json: #"{"aps":{"alert":"\#(n)"}}"#)
     }
 
     func text(_ notification: APNsCore.Notification) -> String {

@@ -24,9 +24,7 @@ struct PhoneTests {
     func push(
         _ json: String, to token: DeviceToken, device: DeviceClient, provider: HTTP2TestClient
     ) async throws -> (String, Presentation) {
-        let response = try await provider.push(token: token.hex, headers: [("apns-topic", Self.topic)], json: json)
-        #expect(response.status == 200)
-        let uniqueID = try #require(response.header("apns-unique-id"))
+        let uniqueID = try await provider.accepted(token: token.hex, topic: Self.topic, json: json)
         let notification = try await device.next()
         #expect(notification.uniqueID == uniqueID)
         return (uniqueID, try await device.presentation(of: uniqueID))
@@ -248,7 +246,7 @@ struct PhoneTests {
             let provider = try await emulator.http2Client()
             // No settings yet: nothing is decided for a phone nobody holds.
             let before = try #require(
-                try await provider.push(token: token, headers: [("apns-topic", Self.topic)]).header("apns-unique-id"))
+                try await provider.push(token: token, topic: Self.topic).header("apns-unique-id"))
             #expect(try await emulator.adminObject("/api/v1/notifications/\(before)")["presentation"] is NSNull)
 
             _ = try await emulator.adminObject(

@@ -48,13 +48,13 @@ struct FeedbackServiceTests {
             let token = try await emulator.offlineToken(topic: Self.topic)
             #expect(try await emulator.admin("/api/v1/devices/\(token.hex)/unregister", method: "POST").status == 200)
             let provider = try await emulator.http2Client()
-            #expect(try await provider.push(token: token.hex, headers: [("apns-topic", Self.topic)], json: "{}").status == 410)
+            #expect(try await provider.push(token: token.hex, topic: Self.topic, json: "{}").status == 410)
 
             let body = #"{"topic":"\#(Self.topic)","token":"\#(token.hex)"}"#
             #expect(try await emulator.admin("/api/v1/devices", method: "POST", body: body).status == 201)
             #expect(try await emulator.admin("/api/v1/devices", method: "POST", body: body).status == 409)
             #expect(try await emulator.feedbackTuples().isEmpty)
-            #expect(try await provider.push(token: token.hex, headers: [("apns-topic", Self.topic)], json: "{}").status == 200)
+            #expect(try await provider.push(token: token.hex, topic: Self.topic, json: "{}").status == 200)
             try await provider.close()
         }
     }

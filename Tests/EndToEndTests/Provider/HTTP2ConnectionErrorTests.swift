@@ -52,7 +52,7 @@ struct HTTP2ConnectionErrorTests {
             // The emulator serves others as before.
             let provider = try await emulator.http2Client()
             #expect(
-                try await provider.push(token: String(repeating: "ab", count: 32), headers: [("apns-topic", "t")]).status == 200)
+                try await provider.push(token: String(repeating: "ab", count: 32), topic: "t").status == 200)
         }
     }
 }

@@ -24,10 +24,7 @@ struct ProviderCertificateAuthTests {
 
     static func push(_ client: HTTP2TestClient, topic: String?, pushType: String? = nil) async throws -> HTTP2TestClient.Response
     {
-        var headers: [(String, String)] = []
-        if let topic { headers.append(("apns-topic", topic)) }
-        if let pushType { headers.append(("apns-push-type", pushType)) }
-        return try await client.push(token: Self.device, headers: headers)
+        try await client.push(token: Self.device, topic: topic, pushType: pushType)
     }
 
     @Test("a single-topic certificate pushes to its bundle id with or without apns-topic; all streams from the start")

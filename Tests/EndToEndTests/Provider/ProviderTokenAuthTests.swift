@@ -21,10 +21,7 @@ struct ProviderTokenAuthTests {
     static func push(
         _ client: HTTP2TestClient, authorization: String?, topic: String? = "com.example.app"
     ) async throws -> HTTP2TestClient.Response {
-        var headers: [(String, String)] = []
-        if let authorization { headers.append(("authorization", authorization)) }
-        if let topic { headers.append(("apns-topic", topic)) }
-        return try await client.push(token: Self.device, headers: headers)
+        try await client.push(token: Self.device, topic: topic, authorization: authorization)
     }
 
     static func maxConcurrentStreams(_ client: HTTP2TestClient) -> [Int] {

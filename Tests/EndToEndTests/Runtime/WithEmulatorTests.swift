@@ -1,5 +1,5 @@
-import Foundation
 import APNsTestSupport
+import Foundation
 import Testing
 
 /// `withEmulator` stops what it started however the test's body ends (issue 39: a test that
