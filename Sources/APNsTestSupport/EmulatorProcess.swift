@@ -45,7 +45,10 @@ public final class EmulatorProcess: Sendable {
                 return EmulatorProcess(pid: pid, ports: ports)
             }
             var status: Int32 = 0
-            if waitpid(pid, &status, WNOHANG) == pid { throw SubprocessError.exited(text) }
+            if waitpid(pid, &status, WNOHANG) == pid {
+                _ = Spawn.running.withLock { $0.remove(pid) }
+                throw SubprocessError.exited(text)
+            }
             try await Task.sleep(for: .milliseconds(20))
         }
         Foundation.kill(pid, SIGKILL)

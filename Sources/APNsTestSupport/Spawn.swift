@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -6,8 +7,22 @@ import Glibc
 
 /// Starts programs with posix_spawn. Foundation's Process.run() was seen crashing (a memcpy past
 /// a page end inside it) when tests started programs while much else ran; this path is small
-/// enough to trust.
+/// enough to trust. Every child not yet waited for is killed when the test process exits, so a
+/// test that throws before it stops what it started leaves no process behind.
 public enum Spawn {
+    /// Children started and not yet waited for.
+    static let running = Mutex<Set<pid_t>>([])
+
+    /// The children started and not yet waited for: what exit would kill now.
+    public static var runningChildren: Set<pid_t> { Self.running.withLock { $0 } }
+
+    /// Kills, at exit, the children still running (arranged once, with the first child).
+    static let reaper: Void = {
+        atexit {
+            for pid in Spawn.running.withLock({ $0 }) { kill(pid, SIGKILL) }
+        }
+    }()
+
     /// How a child ended.
     public struct Ending: Sendable, Equatable {
         /// The exit status, when it exited.
@@ -42,6 +57,8 @@ public enum Spawn {
         var pid = pid_t()
         let code = posix_spawnp(&pid, arguments[0], &actions, nil, argv, envp)
         guard code == 0 else { throw SubprocessError.exited("cannot start \(arguments[0]): \(String(cString: strerror(code)))") }
+        _ = Self.reaper
+        _ = Self.running.withLock { $0.insert(pid) }
         return pid
     }
 
@@ -51,6 +68,7 @@ public enum Spawn {
             Thread.detachNewThread {
                 var status: Int32 = 0
                 while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+                _ = Spawn.running.withLock { $0.remove(pid) }
                 let signal = status & 0x7F
                 continuation.resume(
                     returning: signal == 0
