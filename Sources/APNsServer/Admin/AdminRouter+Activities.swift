@@ -9,7 +9,7 @@ extension AdminRouter {
     /// when no emulated phone has it.
     func withActivity(_ request: Request, _ answer: (String, AppInstall) -> EventLoopFuture<Reply>) -> EventLoopFuture<Reply> {
         let id = request[path: "id"]
-        guard let install = self.relay.phone.owner(ofActivity: id) else {
+        guard let install = self.phone.owner(ofActivity: id) else {
             return request.now(Self.error(.notFound, "no Live Activity \(id) on any emulated phone"))
         }
         return answer(id, install)
@@ -17,7 +17,7 @@ extension AdminRouter {
 
     func activities(of install: AppInstall) -> Response {
         do {
-            let app = try self.relay.phone.app(install)
+            let app = try self.phone.app(install)
             return Response(
                 status: 200,
                 body: ActivityJSON.list(
@@ -30,7 +30,7 @@ extension AdminRouter {
 
     func activity(_ id: String, of install: AppInstall) -> Response {
         do {
-            guard let activity = try self.relay.phone.app(install).activities.first(where: { $0.id == id }) else {
+            guard let activity = try self.phone.app(install).activities.first(where: { $0.id == id }) else {
                 return Self.error(.notFound, "no Live Activity \(id)")
             }
             return Response(status: 200, body: ActivityJSON.one(activity, topic: install.topic, deviceID: install.deviceID))
@@ -42,20 +42,20 @@ extension AdminRouter {
     /// `POST .../activities`: the app calls `Activity.request`. 201 with the activity; 400 for a
     /// state that does not decode; 409 as ActivityKit refuses (a type not declared among them).
     func startActivity(in install: AppInstall, body: [UInt8], on eventLoop: any EventLoop) -> EventLoopFuture<Response> {
-        self.answer(install, self.relay.phone.activityRequest(.start, document: body, in: install, on: eventLoop), created: true)
+        self.answer(install, self.phone.activityRequest(.start, document: body, in: install, on: eventLoop), created: true)
     }
 
     /// `POST /api/v1/activities/<id>/end`: the app calls `activity.end(_:dismissalPolicy:)`.
     func endActivity(
         _ id: String, of install: AppInstall, body: [UInt8], on eventLoop: any EventLoop
     ) -> EventLoopFuture<Response> {
-        self.answer(install, self.relay.phone.activityRequest(.end(id), document: body, in: install, on: eventLoop))
+        self.answer(install, self.phone.activityRequest(.end(id), document: body, in: install, on: eventLoop))
     }
 
     /// `POST .../rotate-token`: a new update token (or push-to-start token, `activity` nil);
     /// the old one answers 410 Unregistered from now on.
     func rotateToken(of install: AppInstall, activity id: String?, on eventLoop: any EventLoop) -> EventLoopFuture<Response> {
-        self.relay.phone.rotateToken(in: install, activity: id, on: eventLoop).map { change in
+        self.phone.rotateToken(in: install, activity: id, on: eventLoop).map { change in
             var writer = JSONWriter()
             writer.object { members in
                 members.member("token") { $0.optionalString(change?.token) }

@@ -7,8 +7,8 @@ import NIOCore
 /// not: a base64 id may hold `/`), `PUT /api/v1/apps/<bundleId>/broadcast`.
 extension AdminRouter {
     func channelList(bundleID: String?) -> Response {
-        let subscribers = self.relay.phone.subscriptionCounts()
-        let channels = self.relay.channels.read { book in
+        let subscribers = self.phone.subscriptionCounts()
+        let channels = self.channels.read { book in
             book.channels.values.filter { !$0.isDeleted && (bundleID == nil || $0.bundleID == bundleID) }.sorted {
                 ($0.createdAt, $0.id) < ($1.createdAt, $1.id)
             }
@@ -17,10 +17,10 @@ extension AdminRouter {
     }
 
     func channel(id: String) -> Response {
-        guard let channel = self.relay.channels.read({ $0.channels[id] }) else {
+        guard let channel = self.channels.read({ $0.channels[id] }) else {
             return Self.error(.notFound, "no broadcast channel \(id)")
         }
-        let subscribers = self.relay.phone.subscriptionCounts()
+        let subscribers = self.phone.subscriptionCounts()
         return Response(status: 200, body: ChannelJSON.one(channel, subscribers: subscribers[id] ?? 0, now: self.clock.nowMillis))
     }
 
@@ -31,7 +31,7 @@ extension AdminRouter {
     ) throws(InspectionError) -> EventLoopFuture<Response> {
         let document = try RequestDocument.decode(
             BroadcastSettingDocument.self, from: body, example: BroadcastSettingDocument.example)
-        return self.relay.channels.setEnabled(bundleID, document.enabled, on: eventLoop).map { deleted in
+        return self.channels.setEnabled(bundleID, document.enabled, on: eventLoop).map { deleted in
             var writer = JSONWriter()
             writer.object { members in
                 members.member("bundleId") { $0.string(bundleID) }

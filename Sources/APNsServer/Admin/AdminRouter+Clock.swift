@@ -56,7 +56,7 @@ extension AdminRouter {
         // Activities turn stale, end or leave, before the answer.
         let relay = self.relay
         return relay.sweep(on: eventLoop)
-            .flatMap { relay.phone.advanceActivities(on: eventLoop) }
+            .flatMap { self.phone.advanceActivities(on: eventLoop) }
             .flatMap { relay.fireDue(on: eventLoop) }
             .map { self.clockState() }
             .recover { Self.error(.unavailable, "the clock moved, but sweeping or firing failed: \($0)") }

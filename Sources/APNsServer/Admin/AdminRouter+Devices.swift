@@ -22,7 +22,7 @@ extension AdminRouter {
             return Self.error(.internalError, "\(error)")
         }
         guard let change else {
-            return Response(status: 200, body: Relay.powerJSON(deviceID, self.relay.power.power(of: deviceID)))
+            return Response(status: 200, body: Relay.powerJSON(deviceID, self.power.power(of: deviceID)))
         }
         do {
             return Response(status: 200, body: Relay.powerJSON(deviceID, try self.relay.changePower(of: deviceID, change)))
@@ -72,7 +72,7 @@ extension AdminRouter {
         let chosen = registration.token != nil
         let given = registration.token.flatMap { DeviceToken(hex: $0) }
         if chosen && given == nil { return eventLoop.makeSucceededFuture(Self.badToken) }
-        let token = given ?? self.relay.phone.newToken()
+        let token = given ?? self.phone.newToken()
         return self.relay.register(token: token, topic: topic, deviceID: nil, on: eventLoop).map { outcome in
             guard outcome == .registered else {
                 return Self.error(.conflict, chosen ? "the token is registered and valid" : "token collision; try again")

@@ -9,7 +9,7 @@ extension AdminRouter {
         let found = self.phoneInstall(of: token)
         guard let install = found.install else { return found.refusal }
         do {
-            let pending = try self.relay.phone.app(install).pending
+            let pending = try self.phone.app(install).pending
             return Response(status: 200, body: Phone.pendingJSON(pending))
         } catch {
             return Self.error(.internalError, "could not read the pending requests: \(error)")
@@ -36,7 +36,7 @@ extension AdminRouter {
     func cancel(for token: DeviceToken, _ identifier: String?, on eventLoop: any EventLoop) -> EventLoopFuture<Response> {
         let found = self.phoneInstall(of: token)
         guard let install = found.install else { return eventLoop.makeSucceededFuture(found.refusal) }
-        return self.relay.phone.cancel(identifier, for: install, on: eventLoop).map { removed in
+        return self.phone.cancel(identifier, for: install, on: eventLoop).map { removed in
             if let identifier, removed == 0 { return Self.error(.notFound, "no pending request \(identifier)") }
             return Response(status: 200, body: Array(#"{"removed":\#(removed)}"#.utf8))
         }.recover { Self.error(.unavailable, "could not cancel: \($0)") }

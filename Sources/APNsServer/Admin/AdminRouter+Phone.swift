@@ -17,7 +17,7 @@ extension AdminRouter {
     /// The app a token belongs to, or (`install` nil) the answer saying why there is none.
     func phoneInstall(of token: DeviceToken) -> (install: AppInstall?, refusal: Response) {
         do {
-            guard let install = try self.relay.phone.install(of: token) else {
+            guard let install = try self.phone.install(of: token) else {
                 return (
                     nil,
                     Self.error(
@@ -35,7 +35,7 @@ extension AdminRouter {
         let found = self.phoneInstall(of: token)
         guard let install = found.install else { return found.refusal }
         do {
-            let app = try self.relay.phone.app(install)
+            let app = try self.phone.app(install)
             return Response(
                 status: 200, body: PhoneJSON.app(app, token: token.hex, topic: install.topic, deviceID: install.deviceID))
         } catch {
@@ -54,9 +54,8 @@ extension AdminRouter {
         } catch {
             return eventLoop.makeSucceededFuture(Self.error(.badRequest, error.message))
         }
-        let relay = self.relay
-        return relay.phone.update(install, with: update, on: eventLoop).map { app in
-            relay.hub.inform(token, .app(topic: install.topic, document: Phone.json(app)))
+        return self.phone.update(install, with: update, on: eventLoop).map { app in
+            self.hub.inform(token, .app(topic: install.topic, document: Phone.json(app)))
             return Response(
                 status: 200, body: PhoneJSON.app(app, token: token.hex, topic: install.topic, deviceID: install.deviceID))
         }.recover { Self.error(.unavailable, "could not save the app: \($0)") }
@@ -66,7 +65,7 @@ extension AdminRouter {
         let found = self.phoneInstall(of: token)
         guard let install = found.install else { return found.refusal }
         do {
-            return Response(status: 200, body: PhoneJSON.delivered(try self.relay.phone.app(install).delivered))
+            return Response(status: 200, body: PhoneJSON.delivered(try self.phone.app(install).delivered))
         } catch {
             return Self.error(.internalError, "could not read Notification Center: \(error)")
         }
@@ -77,7 +76,7 @@ extension AdminRouter {
     func removeDelivered(of token: DeviceToken, _ uniqueID: String?, on eventLoop: any EventLoop) -> EventLoopFuture<Response> {
         let found = self.phoneInstall(of: token)
         guard let install = found.install else { return eventLoop.makeSucceededFuture(found.refusal) }
-        return self.relay.phone.change(install, on: eventLoop) { (app: inout AppModel) -> Int in app.removeDelivered(uniqueID) }
+        return self.phone.change(install, on: eventLoop) { (app: inout AppModel) -> Int in app.removeDelivered(uniqueID) }
             .map { removed, _ in
                 if let uniqueID, removed == 0 {
                     return Self.error(.notFound, "notification \(uniqueID) is not in this app's Notification Center")
@@ -95,9 +94,8 @@ extension AdminRouter {
         } catch {
             return eventLoop.makeSucceededFuture(Self.error(.badRequest, error.message))
         }
-        let relay = self.relay
         do {
-            guard try relay.phone.owner(of: uniqueID) != nil else {
+            guard try self.phone.owner(of: uniqueID) != nil else {
                 return eventLoop.makeSucceededFuture(
                     Self.error(
                         .notFound, "no notification \(uniqueID) was presented on a phone (or it is no longer in the journal)"))
@@ -105,11 +103,11 @@ extension AdminRouter {
         } catch {
             return eventLoop.makeSucceededFuture(Self.error(.internalError, "could not look the notification up: \(error)"))
         }
-        return relay.phone.respond(
+        return self.phone.respond(
             to: uniqueID, action: document.action, text: document.text, context: document.context, on: eventLoop
         )
         .map { token, response in
-            relay.hub.inform(token, .response(uniqueID: uniqueID, document: Phone.json(response)))
+            self.hub.inform(token, .response(uniqueID: uniqueID, document: Phone.json(response)))
             return Response(status: 200, body: Array(PhoneJSON.encoded(response).utf8))
         }.recover { error in
             guard let refusal = error as? DeviceModelError else {

@@ -5,7 +5,16 @@ import NIOCore
 
 /// The admin API's routes, as a function of method, path and body; no sockets here.
 struct AdminRouter: Sendable {
+    /// The store and delivery: registrations, queues, resets, the clock's sweep.
     let relay: Relay
+    /// What the phone routes use: the apps, their Notification Centers and activities.
+    let phone: Phone
+    /// Broadcast channels (the channel routes and the metrics).
+    let channels: BroadcastChannels
+    /// Tells a connected device what changed on its phone.
+    let hub: DeliveryHub
+    /// Devices' power states.
+    let power: DevicePowerBook
     let inspection: Inspection
     let readiness: ReadinessGate
     let clock: EmulatorClock
@@ -14,6 +23,18 @@ struct AdminRouter: Sendable {
     var caPath: String?
     /// The provider API's intake and authentication rules, for `POST /api/v1/push`.
     var provider: ProviderContext?
+
+    init(
+        relay: Relay, inspection: Inspection, readiness: ReadinessGate, clock: EmulatorClock, caPath: String? = nil,
+        provider: ProviderContext? = nil
+    ) {
+        (self.relay, self.phone, self.channels, self.hub, self.power) = (
+            relay, relay.phone, relay.channels, relay.hub, relay.power
+        )
+        (self.inspection, self.readiness, self.clock, self.caPath, self.provider) = (
+            inspection, readiness, clock, caPath, provider
+        )
+    }
 
     struct Response: Equatable {
         var status: Int
@@ -141,8 +162,8 @@ struct AdminRouter: Sendable {
         } catch {
             return Self.error(.internalError, "could not count the queued notifications: \(error)")
         }
-        let (subscriptions, subscribers) = self.relay.phone.subscriberTotals()
-        let channels = self.relay.channels.read { $0.channels.values.lazy.filter { !$0.isDeleted }.count }
+        let (subscriptions, subscribers) = self.phone.subscriberTotals()
+        let channels = self.channels.read { $0.channels.values.lazy.filter { !$0.isDeleted }.count }
         self.inspection.metrics.broadcast.record(subscriptions: subscriptions, uniqueSubscribers: subscribers, channels: channels)
         let body = self.inspection.metrics.render(queueDepth: depth, devicesConnected: self.relay.connectedCount)
         return Response(status: 200, body: body, contentType: "text/plain; version=0.0.4; charset=utf-8")

@@ -9,13 +9,13 @@ extension ChannelRequests {
         _ request: PushRequest, route: BroadcastRoute, record: BroadcastRecord, on eventLoop: any EventLoop
     ) -> EventLoopFuture<ChannelAnswer> {
         let requestID = record.requestID ?? ""
-        let channels = self.relay.channels
+        let channels = self.channels
         func refuse(_ reason: Reason, _ detail: String? = nil) -> EventLoopFuture<ChannelAnswer> {
             eventLoop.makeSucceededFuture(
                 Self.refusal(Rejection(reason: reason, apnsID: requestID, detail: detail ?? reason.explanation), record: record))
         }
         // A change is answered once every shard of a cluster has the channel as it is now.
-        let cluster = self.relay.cluster
+        let cluster = self.cluster
         func settled(
             _ future: EventLoopFuture<Result<BroadcastChannel, Reason>>,
             _ success: @escaping @Sendable (BroadcastChannel) -> ChannelAnswer
@@ -66,7 +66,7 @@ extension ChannelRequests {
 
     /// A channel's configuration, as Apple's read answers it.
     private func read(_ id: String, bundleID: String, requestID: String, record: BroadcastRecord) -> ChannelAnswer {
-        switch self.relay.channels.read({ $0.channel(id, of: bundleID) }) {
+        switch self.channels.read({ $0.channel(id, of: bundleID) }) {
         case .failure(let reason):
             return Self.refusal(Rejection(reason: reason, apnsID: requestID, detail: reason.explanation), record: record)
         case .success(let channel):
@@ -90,14 +90,14 @@ extension ChannelRequests {
         case .success(let valid): push = valid
         case .failure(let rejection): return eventLoop.makeSucceededFuture(Self.refusal(rejection, record: record))
         }
-        let (uniqueID, phone, metrics) = (record.id, self.relay.phone, self.inspection.metrics.broadcast)
+        let (uniqueID, phone, metrics) = (record.id, self.phone, self.inspection.metrics.broadcast)
         let development = self.environment == .development
         var deliveries: [Phone.BroadcastDelivery] = []
-        let taken = self.relay.channels.publish(push, to: bundleID, uniqueID: uniqueID, on: eventLoop) { channel in
+        let taken = self.channels.publish(push, to: bundleID, uniqueID: uniqueID, on: eventLoop) { channel in
             deliveries = phone.fanOut(push, channel: channel, uniqueID: uniqueID, on: eventLoop)
         }
         let reached = deliveries
-        let cluster = self.relay.cluster
+        let cluster = self.cluster
         return taken.flatMap { result in
             switch result {
             case .failure(let reason):

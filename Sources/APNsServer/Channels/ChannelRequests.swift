@@ -8,7 +8,12 @@ import NIOCore
 /// checks, the channels' change and, for a broadcast, the fan-out to the phone. No sockets here:
 /// the provider connection hands requests in and writes the answers.
 struct ChannelRequests: Sendable {
-    let relay: Relay
+    /// The channels it manages and publishes to.
+    let channels: BroadcastChannels
+    /// The phone a broadcast fans out to.
+    let phone: Phone
+    /// The other shards, which a change or a broadcast reaches too.
+    let cluster: Cluster?
     let inspection: Inspection
     let environment: APNsEnvironment
 

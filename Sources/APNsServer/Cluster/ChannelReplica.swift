@@ -95,7 +95,7 @@ extension AdminRouter {
     /// too, as a peer that was down asks for them.
     func ownedChannels() -> Response {
         let shard = self.relay.cluster?.shard
-        let owned = self.relay.channels.read { book in
+        let owned = self.channels.read { book in
             book.channels.values.filter {
                 shard == nil || Shard.index(ofBundle: $0.bundleID, count: shard?.count ?? 1) == shard?.index
             }.sorted { $0.id < $1.id }
@@ -114,9 +114,9 @@ extension AdminRouter {
                 Self.error(
                     .badRequest, "the body must be a channel as a shard sends it: {\"channel\": {...}, \"broadcast\": {...}}"))
         }
-        let phone = self.relay.phone
+        let phone = self.phone
         var deliveries: [Phone.BroadcastDelivery] = []
-        let adopted = self.relay.channels.adopt(replica.channel, on: eventLoop) { channel in
+        let adopted = self.channels.adopt(replica.channel, on: eventLoop) { channel in
             guard let broadcast = replica.broadcast else { return }
             let push = BroadcastPush(
                 requestID: "", channelID: channel.id,

@@ -19,7 +19,7 @@ extension DeviceSessionHandler {
         case .listActivities(let topic):
             let install = AppInstall(deviceID: deviceID, topic: topic)
             do {
-                let app = try self.relay.phone.app(install)
+                let app = try self.phone.app(install)
                 self.answered(
                     .activities(
                         topic: topic,
@@ -43,7 +43,7 @@ extension DeviceSessionHandler {
         } catch {
             return self.answered(.refused(subject: install.topic, status: 400, message: "\(error)"))
         }
-        self.relay.phone.update(install, with: update, on: context.eventLoop).assumeIsolated().whenComplete { result in
+        self.phone.update(install, with: update, on: context.eventLoop).assumeIsolated().whenComplete { result in
             switch result {
             case .success(let app): self.answered(.app(topic: install.topic, document: Phone.json(app)))
             case .failure(let error): self.failed(error, subject: install.topic)
@@ -55,7 +55,7 @@ extension DeviceSessionHandler {
     /// go out first); the answer is the activity concerned, as `activities` with one item.
     private func runActivity(_ kind: Phone.ActivityAppRequest, _ document: [UInt8], _ install: AppInstall) {
         guard let context = self.context else { return }
-        self.relay.phone.activityRequest(kind, document: document, in: install, on: context.eventLoop).assumeIsolated()
+        self.phone.activityRequest(kind, document: document, in: install, on: context.eventLoop).assumeIsolated()
             .whenComplete { result in
                 switch result {
                 case .success((let report, let app)):

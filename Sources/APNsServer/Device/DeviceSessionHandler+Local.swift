@@ -13,7 +13,7 @@ extension DeviceSessionHandler {
         case .list(let deviceID, let topic):
             let install = AppInstall(deviceID: deviceID, topic: topic)
             do {
-                self.answered(.pending(topic: topic, document: Phone.pendingJSON(try self.relay.phone.app(install).pending)))
+                self.answered(.pending(topic: topic, document: Phone.pendingJSON(try self.phone.app(install).pending)))
             } catch {
                 self.failed(error, subject: topic)
             }
@@ -33,7 +33,7 @@ extension DeviceSessionHandler {
         // A local notification reaches the device through the app's token, as a remote one does;
         // an app that never registered (or was removed) has nowhere to show it.
         do {
-            guard try self.relay.phone.token(of: install) != nil else {
+            guard try self.phone.token(of: install) != nil else {
                 let message =
                     "\(install.topic) holds no token on this device: register the topic first (local notifications are shown through the app's token)"
                 return self.answered(.refused(subject: install.topic, status: 409, message: message))
@@ -53,7 +53,7 @@ extension DeviceSessionHandler {
 
     private func cancel(_ install: AppInstall, _ identifier: String?) {
         guard let context = self.context else { return }
-        self.relay.phone.cancel(identifier, for: install, on: context.eventLoop).assumeIsolated().whenComplete { result in
+        self.phone.cancel(identifier, for: install, on: context.eventLoop).assumeIsolated().whenComplete { result in
             switch result {
             case .success(let removed):
                 if let identifier, removed == 0 {

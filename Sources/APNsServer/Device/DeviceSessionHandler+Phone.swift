@@ -10,7 +10,7 @@ extension DeviceSessionHandler {
     func authorize(_ install: AppInstall, options bits: UInt8, allow: Bool) {
         guard let context = self.context else { return }
         let options = Authorization.Options(rawValue: bits)
-        self.relay.phone.change(install, on: context.eventLoop) { (app: inout AppModel) -> Authorization.Answer in
+        self.phone.change(install, on: context.eventLoop) { (app: inout AppModel) -> Authorization.Answer in
             let answer = app.authorization.request(options, userAllows: allow)
             app.authorization = answer.authorization
             return answer
@@ -54,7 +54,7 @@ extension DeviceSessionHandler {
                 "an app cannot set its own authorization or alert style: ask with authorize; the user changes them in Settings"
             return self.answered(.refused(subject: install.topic, status: 400, message: message))
         }
-        self.relay.phone.update(install, with: update, on: context.eventLoop).assumeIsolated().whenComplete { result in
+        self.phone.update(install, with: update, on: context.eventLoop).assumeIsolated().whenComplete { result in
             switch result {
             case .success(let app): self.answered(.app(topic: install.topic, document: Phone.json(app)))
             case .failure(let error): self.failed(error, subject: install.topic)
@@ -70,7 +70,7 @@ extension DeviceSessionHandler {
             case 2: .alert
             default: nil
             }
-        self.relay.phone.respond(to: uniqueID, action: action, text: text, context: actionContext, on: context.eventLoop)
+        self.phone.respond(to: uniqueID, action: action, text: text, context: actionContext, on: context.eventLoop)
             .assumeIsolated().whenComplete { result in
                 switch result {
                 case .success((_, let response)): self.answered(.response(uniqueID: uniqueID, document: Phone.json(response)))

@@ -8,7 +8,7 @@ extension DeviceSessionHandler {
     func hold(_ notification: Notification) {
         guard !self.held.contains(where: { $0.uniqueID == notification.uniqueID }) else { return }
         self.held.append(notification)
-        self.relay.phone.journal.held(uniqueID: notification.uniqueID, at: self.relay.phone.clock())
+        self.phone.journal.held(uniqueID: notification.uniqueID, at: self.phone.clock())
     }
 
     /// Hands over, in one burst and in order, what waited: everything (`all`, the device is awake

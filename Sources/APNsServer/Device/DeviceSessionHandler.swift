@@ -10,7 +10,14 @@ final class DeviceSessionHandler: ChannelInboundHandler {
     typealias InboundIn = DeviceFrame
     typealias OutboundOut = DeviceFrame
 
+    /// The store and delivery: registrations, acknowledgements, queues.
     let relay: Relay
+    /// The phone: presentations, the apps' settings, local notifications, Live Activities.
+    let phone: Phone
+    /// Where this device subscribes to hear what its phone and ActivityKit do.
+    let hub: DeliveryHub
+    /// Devices' power states.
+    let powerBook: DevicePowerBook
     let logger: Logger
     var machine = DeviceSessionStateMachine()
     private(set) var context: ChannelHandlerContext?
@@ -22,7 +29,7 @@ final class DeviceSessionHandler: ChannelInboundHandler {
     var held: [Notification] = []
 
     init(relay: Relay, logger: Logger) {
-        self.relay = relay
+        (self.relay, self.phone, self.hub, self.powerBook) = (relay, relay.phone, relay.hub, relay.power)
         self.logger = logger
     }
 
@@ -62,8 +69,8 @@ final class DeviceSessionHandler: ChannelInboundHandler {
 
     func channelInactive(context: ChannelHandlerContext) {
         if let subscriber = self.subscriber, let deviceID = self.machine.deviceID {
-            if self.machine.version >= 3 { self.relay.hub.unsubscribe(device: deviceID, subscriber) }
-            self.relay.hub.leave(device: deviceID, subscriber)
+            if self.machine.version >= 3 { self.hub.unsubscribe(device: deviceID, subscriber) }
+            self.hub.leave(device: deviceID, subscriber)
         }
         if let subscriber = self.subscriber {
             for token in self.machine.closed() { self.relay.unsubscribe(token, subscriber) }
@@ -121,16 +128,16 @@ final class DeviceSessionHandler: ChannelInboundHandler {
             self.send(.notification(notification))
             // The phone decides how it shows the notification as it hands it over; a version-2
             // device is told right after the notification itself.
-            let presentation = self.relay.phone.present(notification)
+            let presentation = self.phone.present(notification)
             if self.machine.version >= 2 {
                 self.send(.presented(uniqueID: notification.uniqueID, document: Phone.json(presentation ?? Phone.noApp)))
             }
         case .send(let message):
             // A version-3 device hears what ActivityKit does for it (tokens, activity changes).
             if case .welcome(let version) = message, let deviceID = self.machine.deviceID, let subscriber = self.subscriber {
-                if version >= 3 { self.relay.hub.subscribe(device: deviceID, subscriber) }
-                self.relay.hub.join(device: deviceID, subscriber)
-                self.power = self.relay.power.power(of: deviceID)
+                if version >= 3 { self.hub.subscribe(device: deviceID, subscriber) }
+                self.hub.join(device: deviceID, subscriber)
+                self.power = self.powerBook.power(of: deviceID)
             }
             self.send(message)
         case .authorize(let deviceID, let topic, let options, let allow):
@@ -154,7 +161,7 @@ final class DeviceSessionHandler: ChannelInboundHandler {
         case .unregister(let token, let topic):
             self.unregister(token, topic: topic)
         case .acknowledge(let uniqueID):
-            self.relay.phone.acknowledged(uniqueID)
+            self.phone.acknowledged(uniqueID)
             self.relay.acknowledge(uniqueID: uniqueID, on: context.eventLoop).assumeIsolated().whenFailure { error in
                 self.perform(self.machine.fail(.internalError, "could not record the acknowledgement: \(error)"))
             }
@@ -181,7 +188,7 @@ final class DeviceSessionHandler: ChannelInboundHandler {
 
     private func register(topic: String, deviceID: String, attemptsLeft: Int) {
         guard let context = self.context else { return }
-        let token = self.relay.phone.newToken()
+        let token = self.phone.newToken()
         self.relay.register(token: token, topic: topic, deviceID: deviceID, on: context.eventLoop)
             .assumeIsolated().whenComplete { result in
                 switch result {

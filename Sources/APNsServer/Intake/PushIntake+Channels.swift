@@ -9,7 +9,9 @@ extension PushIntake {
     func manageChannels(
         _ call: Call, credential: ProviderCredential?, on eventLoop: any EventLoop, answer: @escaping (IntakeOutcome) -> Void
     ) {
-        let requests = ChannelRequests(relay: self.relay, inspection: self.inspection, environment: self.environment)
+        let requests = ChannelRequests(
+            channels: self.relay.channels, phone: self.relay.phone, cluster: self.relay.cluster, inspection: self.inspection,
+            environment: self.environment)
         let (request, ids) = (call.request, call.ids)
         requests.answer(request, credential: credential, receivedAt: self.clock(), makeID: { ids.makeID() }, on: eventLoop)
             .assumeIsolated().whenComplete { result in

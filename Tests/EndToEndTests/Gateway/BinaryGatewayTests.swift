@@ -154,13 +154,14 @@ struct BinaryGatewayTests {
     func silentSuccessAndDelivery() async throws {
         // Long enough that a handshake stalled by a busy machine is not taken for silence: the
         // idle timer counts from the last byte received, and between the client's first and
-        // second handshake flights none arrive (2 s was not enough once the whole suite ran at once).
-        try await withEmulator(configure: { $0.idleTimeout = .seconds(5) }) { emulator in
+        // second handshake flights none arrive (2 s was not enough once the whole suite ran at
+        // once; 5 s not enough beside a fresh clone's build). The test waits for the close.
+        try await withEmulator(configure: { $0.idleTimeout = .seconds(15) }) { emulator in
             let device = try await emulator.device()
             let token = try await device.register(topic: "com.example.app")
             var stream = BinaryStream()
             for n in 0..<3 { stream.frame(token: token, n: n, identifier: UInt32(n)) }
-            let exchange = Task { try await emulator.gateway(stream, timeout: .seconds(30)) }
+            let exchange = Task { try await emulator.gateway(stream, timeout: .seconds(60)) }
             for n in 0..<3 {
                 let notification = try await device.next()
                 #expect(notification.source == .binary)
