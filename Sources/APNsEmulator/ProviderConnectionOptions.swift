@@ -1,5 +1,8 @@
+import APNsAuth
 import APNsProviderClient
 import ArgumentParser
+import Crypto
+import Foundation
 
 /// Where the emulator's HTTP/2 API is and how a provider authenticates to it: the options
 /// `push` and `channels` share, declared once.
@@ -42,11 +45,56 @@ struct ProviderConnectionOptions: ParsableArguments {
     /// The `authorization` header of a provider token signed now, with token authentication.
     func authorization() throws -> String? {
         guard let key, let keyID, let teamID else { return nil }
-        return try PushCommand.authorization(key: key, keyID: keyID, teamID: teamID)
+        return try Self.authorization(key: key, keyID: keyID, teamID: teamID)
     }
 
     /// A provider connection to the emulator, trusting `--ca`, presenting `--cert` if given.
     func connect() async throws -> ProviderClient {
-        try await PushCommand.connect(host: self.host, port: self.http2Port, caPath: self.caPath, cert: self.cert)
+        try await Self.connect(host: self.host, port: self.http2Port, caPath: self.caPath, cert: self.cert)
+    }
+
+    /// `bearer <provider token>` signed now with the .p8 key at `key`.
+    static func authorization(key: String, keyID: String, teamID: String) throws -> String {
+        let pem: String
+        do {
+            pem = try String(contentsOfFile: key, encoding: .utf8)
+        } catch {
+            throw PushCommandError("cannot read the key \(key) (looked in \(FileManager.default.currentDirectoryPath))")
+        }
+        let signingKey: P256.Signing.PrivateKey
+        do {
+            signingKey = try P256.Signing.PrivateKey(pemRepresentation: pem)
+        } catch {
+            throw PushCommandError("\(key) is not a P-256 private key in PEM (.p8): \(error)")
+        }
+        let issuedAt = Int64(Date().timeIntervalSince1970)
+        return "bearer " + (try ProviderToken.sign(keyID: keyID, teamID: teamID, issuedAt: issuedAt, with: signingKey))
+    }
+
+    /// A provider connection to the emulator, trusting `caPath`, presenting `cert` if given.
+    static func connect(host: String, port: Int, caPath: String, cert: String?) async throws -> ProviderClient {
+        guard let ca = FileManager.default.contents(atPath: caPath) else {
+            throw PushCommandError(
+                "no CA at \(caPath) (relative to \(FileManager.default.currentDirectoryPath)): pass --ca with the emulator's certs/ca.pem, or run from the folder serve started in"
+            )
+        }
+        var identity: (certificates: [UInt8], key: [UInt8])?
+        if let cert {
+            guard let pem = FileManager.default.contents(atPath: cert) else {
+                throw PushCommandError(
+                    "cannot read the certificate \(cert) (looked in \(FileManager.default.currentDirectoryPath))")
+            }
+            identity = (Array(pem), Array(pem))
+        }
+        do {
+            return try await ProviderClient.connect(host: host, port: port, trust: .certificates(Array(ca)), identity: identity)
+        } catch  where PushCommand.isRefused(error) {
+            throw PushCommandError(
+                "could not connect to \(host):\(port): connection refused (is `apns-emulator serve` running, on that port?)")
+        } catch {
+            throw PushCommandError(
+                "could not connect to \(host):\(port) with TLS: \(error) (is that the HTTP/2 port, and \(caPath) the emulator's CA?)"
+            )
+        }
     }
 }
