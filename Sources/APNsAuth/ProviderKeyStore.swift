@@ -47,6 +47,13 @@ public final class ProviderKeyStore: Sendable {
         }
     }
 
+    /// Every key in the directory now, by key id (an export).
+    public static func keys(in directory: String) throws(AuthError) -> [ProviderKey] {
+        var loaded = Loaded()
+        try Self.reload(directory, into: &loaded)
+        return loaded.keys.values.sorted { $0.keyID < $1.keyID }
+    }
+
     /// How many keys are loaded.
     public var count: Int { self.state.withLock { $0.keys.count } }
 

@@ -10,7 +10,7 @@ struct APNsEmulatorCommand: AsyncParsableCommand {
         version: EmulatorVersion.string,
         subcommands: [
             ServeCommand.self, PushCommand.self, ChannelsCommand.self, DeviceCommand.self, CertsCommand.self, KeysCommand.self,
-            DoctorCommand.self, ClusterCommand.self,
+            DoctorCommand.self, ClusterCommand.self, ExportCommand.self,
         ],
         defaultSubcommand: ServeCommand.self
     )

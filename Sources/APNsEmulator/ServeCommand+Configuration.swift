@@ -19,6 +19,9 @@ extension ServeCommand {
         for (name, port) in ports where !(0...65_535).contains(port) {
             throw ValidationError("\(name) must be between 0 and 65535, not \(port)")
         }
+        if self.seedFile != nil && self.configFile != nil {
+            throw ValidationError("--seed and --config are the same option: give one seed file")
+        }
         guard self.idleTimeout > 0, self.idleTimeout.isFinite else {
             throw ValidationError("--idle-timeout must be a positive number of seconds")
         }
@@ -71,8 +74,9 @@ extension ServeCommand {
         }
         defer { if let temporary { try? FileManager.default.removeItem(atPath: temporary) } }
 
-        let config = try self.configFile.map { try ConfigFile(path: $0) }
-        try config?.registerKeys(in: configuration.keysDirectory)
+        let seedOption = self.seedFile != nil ? "--seed" : "--config"
+        let seed = try (self.seedFile ?? self.configFile).map { try SeedFile.read($0, option: seedOption) }
+        try seed?.prepare(&configuration)
         let emulator = try Emulator(configuration: configuration, logger: logger) { name, url in
             say("apns-emulator: \(name) on \(url)")
         }
@@ -84,13 +88,15 @@ extension ServeCommand {
                 "apns-emulator: strict provider authentication: client certificates from \(configuration.developmentCAPath)\(configuration.providerCAPaths.map { " or " + $0 }.joined()), provider-token keys in \(configuration.keysDirectory) (\(emulator.providerKeyCount) now)"
             )
         }
-        let running = Task { try await emulator.run() }
-        if config != nil || self.portsFile != nil {
+        // What the seed makes is there before the first listener opens.
+        if let seed, let path = self.seedFile ?? self.configFile {
+            try await emulator.apply(seed, origin: "\(seedOption) \(path)")
+        }
+        let running = Task { try await emulator.run(beforeClosing: self.exportAtExit(emulator, logger: logger)) }
+        if let portsFile = self.portsFile {
             do {
                 let addresses = try await emulator.listening()
-                // What the config seeds is there before the ports file says the emulator is up.
-                try await config?.seed(emulator)
-                if let portsFile = self.portsFile { try Self.writePorts(addresses, host: configuration.host, to: portsFile) }
+                try Self.writePorts(addresses, host: configuration.host, to: portsFile)
             } catch {
                 await emulator.shutdown()
                 _ = await running.result
@@ -98,6 +104,20 @@ extension ServeCommand {
             }
         }
         try await running.value
+    }
+
+    /// What runs as the emulator stops, before its store closes: the export `--export-on-exit` asks for.
+    func exportAtExit(_ emulator: Emulator, logger: Logger) -> @Sendable () -> Void {
+        guard let file = self.exportOnExit else { return {} }
+        return {
+            do {
+                try SeedFile.write(try emulator.export(), to: file)
+                say("apns-emulator: exported the world to \(file)")
+            } catch {
+                logger.error(
+                    "could not export the world at exit", metadata: ["export.file": "\(file)", "export.error": "\(error)"])
+            }
+        }
     }
 
     /// The emulator's configuration, as the flags (and their environment twins) give it.

@@ -238,11 +238,25 @@ struct ServeCommand: AsyncParsableCommand {
     var logLevel = "info"
 
     @Option(
+        name: .customLong("seed"),
+        help:
+            "A JSON or YAML file of the world to start with, applied before the first listener opens: devices with their apps' settings and power, provider keys and certificate authorities, broadcast channels, fault rules, the clock (docs/seed.schema.json; what export writes). (env: \(EnvironmentTwins.variable(for: "--seed")))"
+    )
+    var seedFile: String?
+
+    @Option(
         name: .customLong("config"),
         help:
-            "A JSON or YAML file of provider-token keys, devices (with their apps) and fault rules to start with. (env: \(EnvironmentTwins.variable(for: "--config")))"
+            "The same as --seed (its first name; its files are seed files). (env: \(EnvironmentTwins.variable(for: "--config")))"
     )
     var configFile: String?
+
+    @Option(
+        name: .customLong("export-on-exit"),
+        help:
+            "At shutdown, write the world to this file as a seed document (what export writes). (env: \(EnvironmentTwins.variable(for: "--export-on-exit")))"
+    )
+    var exportOnExit: String?
 
     @Option(
         name: .customLong("ports-file"),

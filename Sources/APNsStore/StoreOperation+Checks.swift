@@ -15,6 +15,8 @@ extension StoreOperation {
             return Self.keyProblem(notification.uniqueID, "a notification's unique id")
         case .register(_, let topic, _):
             return topic.isEmpty ? "a token needs a topic" : nil
+        case .restoreToken(let record, _):
+            return record.topic.isEmpty ? "a token needs a topic" : nil
         case .saveApp(let change):
             // Settings live under the device id and topic; delivered notifications add their id.
             let size = StoreKeys.appKey(change.install).count + 9

@@ -17,6 +17,10 @@ public enum StoreOperation: Sendable {
     case acknowledge(uniqueID: String)
     /// A new token for an app (`topic`) on a device.
     case register(token: DeviceToken, topic: String, deviceID: String?)
+    /// A token exactly as a seed file (or an export) gives it, times included, replacing what the
+    /// store holds for it; an unregistered one is listed for the feedback service unless
+    /// `feedbackRead` (a provider read it before the export).
+    case restoreToken(TokenRecord, feedbackRead: Bool)
     /// The app was removed: the token stops being valid now, its queue is dropped, and it is
     /// recorded for the feedback service.
     case unregister(token: DeviceToken)

@@ -20,6 +20,19 @@ extension StoreWriter {
         return .registered
     }
 
+    /// Writes a token's record as given (a seed): registered, or unregistered at its time and
+    /// then listed for feedback unless a provider read that already.
+    func restore(_ record: TokenRecord, feedbackRead: Bool, _ txn: Transaction) throws(StoreError) -> StoreOutcome {
+        try txn.put(self.environment.tokens, record.token.bytes, TokenRecordCodec.encode(record))
+        if let at = record.unregisteredAt, !feedbackRead {
+            try txn.put(
+                self.environment.feedback, record.token.bytes, TokenRecordCodec.encodeFeedback(at: at, topic: record.topic))
+        } else {
+            _ = try txn.delete(self.environment.feedback, record.token.bytes)
+        }
+        return .registered
+    }
+
     /// Marks a token unregistered now, drops its queue and records it for feedback; inside a commit only (the commit lock held).
     /// A token unregistered before keeps its first time.
     func unregister(_ token: DeviceToken, _ txn: Transaction, nowMillis: Int64) throws(StoreError) -> StoreOutcome {

@@ -29,6 +29,8 @@ extension StoreWriter {
             return try self.acknowledge(uniqueID, txn, nowMillis: nowMillis)
         case .register(let token, let topic, let deviceID):
             return try self.register(token, topic: topic, deviceID: deviceID, txn, nowMillis: nowMillis)
+        case .restoreToken(let record, let feedbackRead):
+            return try self.restore(record, feedbackRead: feedbackRead, txn)
         case .unregister(let token):
             return try self.unregister(token, txn, nowMillis: nowMillis)
         case .clearFeedback(let entries):

@@ -2,7 +2,7 @@ import APNsCore
 
 /// The body of `POST /api/v1/faults`:
 /// `{"match": {...}, "action": {"type": ..., ...} | "reset", "times": N, "probability": p}`.
-public struct FaultRuleDocument: Decodable {
+public struct FaultRuleDocument: Decodable, Sendable {
     public var match = FaultRule.Match()
     public var action: FaultRule.Action
     public var times: Int?

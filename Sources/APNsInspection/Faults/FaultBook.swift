@@ -27,6 +27,25 @@ public final class FaultBook: Sendable {
         return rule
     }
 
+    /// Adds a rule as a seed file gives it, keeping its id and hits; ids given out later come
+    /// after the highest this book's prefix numbers.
+    public func restore(_ rule: FaultRule) {
+        if rule.id.hasPrefix(self.idPrefix), let number = Int(rule.id.dropFirst(self.idPrefix.count)) {
+            var next = self.nextID.load(ordering: .relaxed)
+            while next <= number {
+                let (exchanged, original) = self.nextID.compareExchange(
+                    expected: next, desired: number + 1, ordering: .relaxed)
+                if exchanged { break }
+                next = original
+            }
+        }
+        self.rules.withLock { rules in
+            rules.removeAll { $0.id == rule.id }
+            rules.append(rule)
+            self.count.store(rules.count, ordering: .releasing)
+        }
+    }
+
     /// Every rule in force, oldest first.
     public var all: [FaultRule] { self.rules.withLock { $0 } }
 

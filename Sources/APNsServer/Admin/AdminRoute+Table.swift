@@ -27,6 +27,7 @@ extension AdminRoute {
         AdminRoute("POST", "/api/v1/clock", cluster: .everyShard) { router, request in
             request.later(router.moveClock(body: request.body, on: request.eventLoop))
         },
+        AdminRoute("POST", "/api/v1/export") { router, request in request.now(router.exportWorld()) },
         AdminRoute("POST", "/api/v1/push", cluster: .bodyTokenOwner) { router, request in
             request.later(router.push(body: request.body, on: request.eventLoop))
         },

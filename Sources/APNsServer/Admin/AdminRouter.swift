@@ -23,11 +23,14 @@ struct AdminRouter: Sendable {
     var caPath: String?
     /// The provider API's intake and authentication rules, for `POST /api/v1/push`.
     var provider: ProviderContext?
+    /// The world as a seed document, for `POST /api/v1/export`.
+    var world: WorldExport?
 
     init(
         relay: Relay, inspection: Inspection, readiness: ReadinessGate, clock: EmulatorClock, caPath: String? = nil,
-        provider: ProviderContext? = nil
+        provider: ProviderContext? = nil, world: WorldExport? = nil
     ) {
+        self.world = world
         (self.relay, self.phone, self.channels, self.hub, self.power) = (
             relay, relay.phone, relay.channels, relay.hub, relay.power
         )

@@ -112,8 +112,9 @@ public final class Emulator: Sendable {
     }
 
     /// Serves until a shutdown signal or ``shutdown()``; returns after every accepted request
-    /// has been answered and the store is closed.
-    public func run() async throws {
+    /// has been answered and the store is closed. `beforeClosing` runs once the listeners are
+    /// done and before the store closes (an export at exit).
+    public func run(beforeClosing: @Sendable () -> Void = {}) async throws {
         do {
             try await self.serviceGroup.run()
         } catch {
@@ -125,6 +126,7 @@ public final class Emulator: Sendable {
         }
         // Every listener has finished the work it accepted: the store closes last.
         self.localNotifications.cancel()
+        beforeClosing()
         self.simulator?.stop()
         self.store.close()
         self.readiness.failed(ServerError(.stopped, subject: "emulator", "stopped"))

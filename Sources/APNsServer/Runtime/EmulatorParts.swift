@@ -122,7 +122,8 @@ struct EmulatorParts {
             router: AdminRouter(
                 relay: self.relay, inspection: self.inspection, readiness: self.readiness, clock: self.clock,
                 caPath: self.configuration.developmentCAPath,
-                provider: self.providerContext()),
+                provider: self.providerContext(),
+                world: WorldExport(self.configuration, relay: self.relay, inspection: self.inspection, clock: self.clock)),
             onBound: self.bound(.admin, "admin API", scheme: "http")
         )
     }

@@ -1,0 +1,41 @@
+import APNsCore
+import APNsServer
+import Foundation
+import Yams
+
+/// A seed file on disk (`serve --seed`, `serve --config`): JSON or YAML, read into a
+/// ``SeedDocument``, and written (`export`, `serve --export-on-exit`) as pretty JSON.
+enum SeedFile {
+    /// Reads and checks `path`; errors name the option, the file and the entry at fault.
+    static func read(_ path: String, option: String) throws -> SeedDocument {
+        let origin = "\(option) \(path)"
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ServerError(
+                .badConfiguration, subject: origin, "cannot read it (looked in \(FileManager.default.currentDirectoryPath))")
+        }
+        let root: JSONValue
+        if let json = JSONValue.parse(Array(data)) {
+            root = json
+        } else {
+            // YAML, its dates left as the strings they are (the seed reads RFC 3339 itself).
+            let loaded: Any?
+            do {
+                loaded = try Yams.load(yaml: String(decoding: data, as: UTF8.self), Resolver.default.removing(.timestamp))
+            } catch {
+                throw ServerError(.badConfiguration, subject: origin, "is not JSON or YAML: \(error)")
+            }
+            guard let loaded, let value = JSONValue(foundation: loaded) else {
+                throw ServerError(
+                    .badConfiguration, subject: origin, "must be a mapping of sections (devices, keys, faults, ...)")
+            }
+            root = value
+        }
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        return try SeedDocument(root, origin: origin, directory: directory)
+    }
+
+    /// Writes `document` to `path` whole (a temporary file renamed over it).
+    static func write(_ document: JSONValue, to path: String) throws {
+        try Data(document.prettyPrinted + [0x0A]).write(to: URL(fileURLWithPath: path), options: .atomic)
+    }
+}

@@ -1,0 +1,59 @@
+import APNsCore
+import APNsDevice
+import APNsInspection
+
+extension WorldExport {
+    /// Every token the store knows, by device (those registered without one together, without
+    /// an id), each with its app's settings and location; each device's power when not the
+    /// default.
+    func exportedDevices() throws -> [JSONValue] {
+        let records = try self.relay.tokens().records.filter { !$0.topic.isEmpty }
+        let unread = Set(try self.relay.feedback().map(\.token))
+        var order: [String?] = []
+        var apps: [String?: [JSONValue]] = [:]
+        for record in records.sorted(by: { ($0.registeredAt, $0.token.hex) < ($1.registeredAt, $1.token.hex) }) {
+            if apps[record.deviceID] == nil { order.append(record.deviceID) }
+            apps[record.deviceID, default: []].append(try self.exportedApp(record, feedbackRead: !unread.contains(record.token)))
+        }
+        return order.map { id in
+            var device: [String: JSONValue] = ["apps": .array(apps[id] ?? [])]
+            if let id {
+                device["id"] = .string(id)
+                let power = self.relay.power.power(of: id)
+                if power != DevicePower() {
+                    device["power"] = .object([
+                        "online": .bool(power.online), "lowPowerMode": .bool(power.lowPowerMode), "locked": .bool(power.locked),
+                    ])
+                }
+            }
+            return .object(device)
+        }
+    }
+
+    private func exportedApp(_ record: TokenRecord, feedbackRead: Bool) throws -> JSONValue {
+        var app: [String: JSONValue] = [
+            "topic": .string(record.topic), "token": .string(record.token.hex),
+            "registeredAt": .string(Timestamp.rfc3339(millis: record.registeredAt)),
+        ]
+        if let unregistered = record.unregisteredAt {
+            app["unregisteredAt"] = .string(Timestamp.rfc3339(millis: unregistered))
+            app["feedbackRead"] = .bool(feedbackRead)
+        }
+        // A Live Activity token's record is ActivityKit's: its app's settings are under the app's own token.
+        guard !record.topic.hasSuffix(Phone.activityTopicSuffix), let install = try self.relay.phone.install(of: record.token)
+        else { return .object(app) }
+        let model = try self.relay.phone.app(install)
+        if let pushToStart = model.pushToStartToken { app["pushToStartToken"] = .string(pushToStart) }
+        guard model != AppModel() else { return .object(app) }
+        guard
+            case .object(let document)? = JSONValue.parse(
+                PhoneJSON.app(model, token: record.token.hex, topic: install.topic, deviceID: install.deviceID))
+        else { return .object(app) }
+        var settings = document.filter { Self.settingsFields.contains($0.key) }
+        settings["widgetPushBudget"] = .number(Double(model.widgetPushes.perDay))
+        settings["controlPushBudget"] = .number(Double(model.controlPushes.perDay))
+        app["settings"] = .object(settings)
+        if let location = document["location"], location != .null { app["location"] = location }
+        return .object(app)
+    }
+}

@@ -1,0 +1,95 @@
+import APNsAuth
+import APNsCore
+import APNsDevice
+import APNsInspection
+import Foundation
+import NIOCore
+
+extension SeedDocument {
+    /// What has to be in place before the emulator is made: its keys in the key store, its
+    /// certificate authorities in a file the provider listeners trust (in the data directory).
+    public func prepare(_ configuration: inout EmulatorConfiguration) throws {
+        for key in self.keys { try ProviderKeyStore.register(key, in: configuration.keysDirectory) }
+        guard !self.certificates.isEmpty else { return }
+        try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
+        let path = URL(fileURLWithPath: configuration.dataDirectory).appendingPathComponent("seed-provider-ca.pem").path
+        try self.certificates.joined().write(toFile: path, atomically: true, encoding: .utf8)
+        if !configuration.providerCAPaths.contains(path) { configuration.providerCAPaths.append(path) }
+    }
+}
+
+extension Emulator {
+    /// Makes the world `seed` describes (after ``SeedDocument/prepare(_:)`` and before ``run()``,
+    /// so it is there before the first listener opens): the clock, fault rules, broadcast
+    /// settings and channels, then each device's tokens, apps' settings, locations and power,
+    /// through the admin API's own checks. The first refusal throws, naming where it came from.
+    public func apply(_ seed: SeedDocument, origin: String) async throws {
+        if seed.clockOffset > self.clock.offsetMillis {
+            _ = self.clock.advance(by: seed.clockOffset - self.clock.offsetMillis)
+        }
+        for fault in seed.faults {
+            let document = fault.document
+            if let id = fault.id {
+                var rule = FaultRule(
+                    id: id, match: document.match, action: document.action, times: document.times,
+                    probability: document.probability)
+                rule.hits = fault.hits
+                self.inspection.faults.restore(rule)
+            } else {
+                self.inspection.faults.add(
+                    match: document.match, action: document.action, times: document.times, probability: document.probability)
+            }
+        }
+        // The relay and the channels take their changes on an event loop.
+        let loop = self.group.next()
+        let channels = self.relay.channels
+        for bundle in seed.broadcastDisabled {
+            _ = try await loop.flatSubmit { channels.setEnabled(bundle, false, on: loop) }.get()
+        }
+        for var channel in seed.channels {
+            if channel.createdAt == 0 { channel.createdAt = self.clock.nowMillis }
+            _ = try await loop.flatSubmit { [channel] in channels.adopt(channel, on: loop) { _ in } }.get()
+        }
+        for (index, device) in seed.devices.enumerated() {
+            try await self.apply(device, origin: "\(origin): devices[\(index)]", on: loop)
+        }
+    }
+
+    private func apply(_ device: SeedDocument.Device, origin: String, on loop: any EventLoop) async throws {
+        for (index, app) in device.apps.enumerated() {
+            let place = "\(origin).apps[\(index)]"
+            let token = app.token ?? self.relay.phone.newToken()
+            let record = TokenRecord(
+                token: token, topic: app.topic, deviceID: device.id, registeredAt: app.registeredAt ?? self.clock.nowMillis,
+                unregisteredAt: app.unregisteredAt)
+            let relay = self.relay
+            _ = try await loop.flatSubmit { relay.submit(.restoreToken(record, feedbackRead: app.feedbackRead), on: loop) }.get()
+            if let pushToStart = app.pushToStartToken, let install = try relay.phone.install(of: token) {
+                _ = try await loop.flatSubmit {
+                    relay.phone.change(install, on: loop) { (model: inout AppModel) in model.pushToStartToken = pushToStart.hex }
+                }.get()
+            }
+            var requests: [SeedRequest] = []
+            if let settings = app.settings {
+                requests.append(
+                    SeedRequest(
+                        method: "PUT", path: "/api/v1/devices/\(token.hex)/app", body: settings.compact,
+                        origin: place + ".settings"))
+            }
+            if let location = app.location {
+                requests.append(
+                    SeedRequest(
+                        method: "POST", path: "/api/v1/devices/\(token.hex)/location", body: location.compact,
+                        origin: place + ".location"))
+            }
+            try await self.seed(requests)
+        }
+        if let id = device.id, let power = device.power {
+            do {
+                _ = try self.relay.changePower(of: id, power.compact)
+            } catch {
+                throw ServerError(.badConfiguration, subject: origin + ".power", error.message)
+            }
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import APNsCore
+import APNsDevice
+import Foundation
+
+/// Devices and channels in a seed file.
+extension SeedReader {
+    static let deviceFields = ["id", "power", "apps"]
+    static let appFields = [
+        "topic", "token", "registeredAt", "unregisteredAt", "feedbackRead", "settings", "location", "pushToStartToken",
+    ]
+
+    /// `{id, power, apps: [...]}`; or, as `serve --config` files have it, one app without a
+    /// device: `{topic, token, app: {settings}}`.
+    func device(_ value: JSONValue, _ path: String) throws(ServerError) -> SeedDocument.Device {
+        if case .object(var members) = value, members["topic"] != nil {
+            let settings = members.removeValue(forKey: "app")
+            if let settings { members["settings"] = settings }
+            return SeedDocument.Device(id: nil, power: nil, apps: [try self.app(.object(members), path)])
+        }
+        let fields = try self.members(value, path, allowed: Self.deviceFields, what: "id, power and apps")
+        let id = try self.string(fields["id"], "\(path).id", "the device's id (as the device protocol names it)")
+        let power = fields["power"].flatMap { $0 == .null ? nil : $0 }
+        if let power {
+            guard id != nil else {
+                throw self.error("\(path).power", "needs the device's id: apps registered without a device have no power state")
+            }
+            do {
+                var state = DevicePower()
+                try state.apply(power.compact)
+            } catch {
+                throw self.error("\(path).power", error.message)
+            }
+        }
+        return SeedDocument.Device(id: id, power: power, apps: try self.list(fields["apps"], "\(path).apps", self.app))
+    }
+
+    func app(_ value: JSONValue, _ path: String) throws(ServerError) -> SeedDocument.App {
+        let fields = try self.members(value, path, allowed: Self.appFields, what: "topic, token and settings")
+        guard let topic = try self.string(fields["topic"], "\(path).topic", "the app's bundle id"), topic.utf8.count <= 255 else {
+            throw self.error("\(path).topic", "is the app's bundle id, 1 to 255 bytes")
+        }
+        var app = SeedDocument.App(topic: topic)
+        if let hex = try self.string(fields["token"], "\(path).token", "a device token in hex") {
+            guard let token = DeviceToken(hex: hex) else {
+                throw self.error("\(path).token", "\(hex) is not a device token (an even number of hex digits, 32 bytes here)")
+            }
+            app.token = token
+        }
+        if let hex = try self.string(fields["pushToStartToken"], "\(path).pushToStartToken", "a push-to-start token in hex") {
+            guard let token = DeviceToken(hex: hex) else {
+                throw self.error("\(path).pushToStartToken", "\(hex) is not a token (an even number of hex digits)")
+            }
+            app.pushToStartToken = token
+        }
+        app.registeredAt = try self.time(fields["registeredAt"], "\(path).registeredAt")
+        app.unregisteredAt = try self.time(fields["unregisteredAt"], "\(path).unregisteredAt")
+        switch fields["feedbackRead"] {
+        case nil, .null?: break
+        case .bool(let read)?: app.feedbackRead = read
+        default: throw self.error("\(path).feedbackRead", "is true or false")
+        }
+        for name in ["settings", "location"] {
+            guard let given = fields[name], given != .null else { continue }
+            guard case .object = given else { throw self.error("\(path).\(name)", "must be a mapping") }
+        }
+        app.settings = fields["settings"].flatMap { $0 == .null ? nil : $0 }
+        app.location = fields["location"].flatMap { $0 == .null ? nil : $0 }
+        return app
+    }
+
+    static let channelFields = ["id", "bundleId", "storagePolicy", "pushType", "createdAt", "deletedAt", "published", "message"]
+
+    /// `{id, bundleId, storagePolicy, pushType, createdAt, deletedAt, published, message}`: a
+    /// broadcast channel under its id (a new one is made without).
+    func channel(_ value: JSONValue, _ path: String) throws(ServerError) -> BroadcastChannel {
+        let fields = try self.members(value, path, allowed: Self.channelFields, what: "id and bundleId")
+        guard let id = try self.string(fields["id"], "\(path).id", "the channel's id (base64)"), !id.contains("/") else {
+            throw self.error("\(path).id", "is the channel's id as APNs gave it (base64 without /)")
+        }
+        guard let bundle = try self.string(fields["bundleId"], "\(path).bundleId", "the app's bundle id") else {
+            throw self.error(path, "needs bundleId, the app whose channel it is")
+        }
+        let policy = fields["storagePolicy"]?.number ?? 0
+        guard policy == 0 || policy == 1 else {
+            throw self.error("\(path).storagePolicy", "is 0 (No Storage) or 1 (Most Recent Message)")
+        }
+        let pushType = try self.string(fields["pushType"], "\(path).pushType", "LiveActivity") ?? "LiveActivity"
+        guard pushType == "LiveActivity" else {
+            throw self.error("\(path).pushType", "is LiveActivity, the only kind of channel")
+        }
+        var channel = BroadcastChannel(
+            id: id, bundleID: bundle, configuration: ChannelConfiguration(storagePolicy: Int(policy), pushType: pushType),
+            createdAt: try self.time(fields["createdAt"], "\(path).createdAt") ?? 0)
+        channel.deletedAt = try self.time(fields["deletedAt"], "\(path).deletedAt")
+        channel.published = Int(fields["published"]?.number ?? 0)
+        if let message = fields["message"], message != .null {
+            do {
+                channel.message = try JSONDecoder().decode(StoredBroadcast.self, from: Data(message.compact))
+            } catch {
+                throw self.error("\(path).message", "is the stored broadcast as an export writes it: \(error)")
+            }
+        }
+        return channel
+    }
+}
