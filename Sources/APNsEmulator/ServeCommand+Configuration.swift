@@ -93,6 +93,7 @@ extension ServeCommand {
             try await emulator.apply(seed, origin: "\(seedOption) \(path)")
         }
         let running = Task { try await emulator.run(beforeClosing: self.exportAtExit(emulator, logger: logger)) }
+        if self.exitOnStdinClose { StandardInputWatch.start { await emulator.shutdown() } }
         if let portsFile = self.portsFile {
             do {
                 let addresses = try await emulator.listening()

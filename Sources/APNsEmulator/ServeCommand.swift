@@ -251,6 +251,13 @@ struct ServeCommand: AsyncParsableCommand {
     )
     var configFile: String?
 
+    @Flag(
+        name: .customLong("exit-on-stdin-close"),
+        help:
+            "Shut down gracefully when standard input reaches its end: a test fixture holds the other end of a pipe, so the emulator ends with the test runner however the runner ends (killed included). (env: \(EnvironmentTwins.variable(for: "--exit-on-stdin-close")))"
+    )
+    var exitOnStdinClose = false
+
     @Option(
         name: .customLong("export-on-exit"),
         help:

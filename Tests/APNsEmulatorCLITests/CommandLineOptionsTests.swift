@@ -28,6 +28,8 @@ struct CommandLineOptionsTests {
             ("--durability", "APNS_EMULATOR_DURABILITY"),
             ("--environment", "APNS_EMULATOR_ENVIRONMENT"),
             ("--ephemeral", "APNS_EMULATOR_EPHEMERAL"),
+            ("--exit-on-stdin-close", "APNS_EMULATOR_EXIT_ON_STDIN_CLOSE"),
+            ("--export-on-exit", "APNS_EMULATOR_EXPORT_ON_EXIT"),
             ("--feedback-port", "APNS_EMULATOR_FEEDBACK_PORT"),
             ("--forward-to-simulator", "APNS_EMULATOR_FORWARD_TO_SIMULATOR"),
             ("--gateway-port", "APNS_EMULATOR_GATEWAY_PORT"),
@@ -45,6 +47,7 @@ struct CommandLineOptionsTests {
             ("--ports-file", "APNS_EMULATOR_PORTS_FILE"),
             ("--provider-ca", "APNS_EMULATOR_PROVIDER_CA"),
             ("--quiet", "APNS_EMULATOR_QUIET"),
+            ("--seed", "APNS_EMULATOR_SEED"),
             ("--shard", "APNS_EMULATOR_SHARD"),
             ("--storage-policy", "APNS_EMULATOR_STORAGE_POLICY"),
             ("--threads", "APNS_EMULATOR_THREADS"),
@@ -60,7 +63,7 @@ struct CommandLineOptionsTests {
             #expect(derived[flag] == variable, "\(flag)")
         }
         #expect(derived.count == expected.count, "\(derived.keys.sorted())")
-        #expect(EnvironmentTwins.flags == ["--quiet", "--ephemeral"])
+        #expect(EnvironmentTwins.flags == ["--quiet", "--ephemeral", "--exit-on-stdin-close"])
     }
 
     @Test("a twin stands in for an absent option, not a present one; a flag's twin turns it on with 1, true or yes")

@@ -27,6 +27,17 @@ struct ServeStartTests {
             try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
     }
 
+    @Test("--exit-on-stdin-close: the end of standard input shuts the emulator down gracefully (exit 0), saying why")
+    func exitOnStdinClose() async throws {
+        let directory = try TemporaryDirectory()
+        // /dev/null ends at once: the fixtures hold a pipe instead, which ends when the test runner does.
+        let serve = try self.start(
+            directory, ["--data-dir", directory.appending("data"), "--exit-on-stdin-close"], portsFile: directory.appending("p"))
+        #expect(await serve.wait() == 0)
+        #expect(serve.lines.contains { $0.contains("standard input closed: shutting down") }, "\(serve.lines)")
+        try directory.remove()
+    }
+
     @Test("--ports-file holds every listener's port once all are bound; they answer")
     func portsFile() async throws {
         let directory = try TemporaryDirectory()
