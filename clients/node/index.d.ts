@@ -1,0 +1,56 @@
+// Types for the apns-emulator test fixture.
+export interface StartOptions {
+  /** The apns-emulator binary; else APNS_EMULATOR_BIN, else PATH. */
+  binary?: string;
+  /** The container image to run instead (else APNS_EMULATOR_IMAGE). */
+  image?: string;
+  /** A seed file's path, or a seed document (docs/seed.schema.json). */
+  seed?: string | object;
+  /** serve's flags: {auth: 'strict', storagePolicy: 'latest', ...}. */
+  serve?: Record<string, string | number | boolean>;
+  startTimeoutMs?: number;
+}
+export interface PushOptions {
+  topic?: string; pushType?: string; priority?: number; expiration?: number; collapseId?: string; apnsId?: string;
+  authorization?: string; headers?: Record<string, string>;
+}
+export interface PushResult {
+  status: number; reason?: string; apnsId?: string; uniqueId?: string; detail?: string; warnings: string[];
+}
+export interface Filter { token?: string; topic?: string; status?: string; pushType?: string; }
+export interface ProviderKey { keyId: string; teamId: string; p8Path: string; p8: string; }
+export declare class Device {
+  token: string;
+  app(): Promise<any>;
+  setApp(fields: object): Promise<any>;
+  delivered(): Promise<any[]>;
+  activities(): Promise<any[]>;
+  respond(uniqueId: string, action?: string, text?: string): Promise<any>;
+  power(state?: { online?: boolean; lowPowerMode?: boolean; locked?: boolean }): Promise<any>;
+}
+export declare class Emulator {
+  host: string;
+  ports: { http2: number; admin: number; device: number; gateway: number; feedback: number; channels: number };
+  caPath: string;
+  directory: string;
+  pid?: number;
+  readonly url: string;
+  log(): string;
+  push(token: string, payload: object | string | Buffer, options?: PushOptions): Promise<PushResult>;
+  registerDevice(topic: string, token?: string): Promise<string>;
+  device(token: string): Device;
+  notifications(filter?: Filter & { limit?: number }): Promise<any[]>;
+  waitFor(filter?: Filter, timeoutMs?: number): Promise<any>;
+  reset(devices?: boolean): Promise<void>;
+  export(): Promise<object>;
+  admin(method: string, pathAndQuery: string, body?: object, expect?: number): Promise<any>;
+  faults: { add(action: string | object, options?: { match?: object; times?: number; probability?: number }): Promise<any>; list(): Promise<any[]>; clear(): Promise<any> };
+  clock: { advance(by: string): Promise<{ now: string; offsetMs: number }>; now(): Promise<{ now: string; offsetMs: number }> };
+  keys: { create(options?: { teamId?: string; keyId?: string; topics?: string[]; environment?: string }): ProviderKey };
+  stop(): Promise<void>;
+  remove(): void;
+}
+export declare class EmulatorError extends Error {}
+export declare function startEmulator(options?: StartOptions): Promise<Emulator>;
+export declare function withEmulator<T>(body: (emulator: Emulator) => Promise<T>): Promise<T>;
+export declare function withEmulator<T>(options: StartOptions, body: (emulator: Emulator) => Promise<T>): Promise<T>;

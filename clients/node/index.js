@@ -1,0 +1,259 @@
+'use strict';
+// apns-emulator for Node tests: one `apns-emulator serve --ephemeral` on free ports per
+// startEmulator(), pushed to over HTTP/2 and TLS as a provider does (node:http2), read and
+// steered through its admin API (node:http). Node's standard library only.
+const fs = require('node:fs');
+const path = require('node:path');
+const http = require('node:http');
+const http2 = require('node:http2');
+const { AssertionError } = require('node:assert');
+const { launch, EmulatorError, serveArguments, findBinary } = require('./launch');
+
+class Emulator {
+  constructor(launcher, directory) {
+    this._launcher = launcher;
+    this.directory = directory;
+    this.host = launcher.host;
+    this.ports = launcher.ports;
+    this.caPath = launcher.caPath;
+    this.keysDirectory = launcher.keysDirectory;
+    this.pid = launcher.pid;
+    this.faults = new Faults(this);
+    this.clock = new Clock(this);
+    this.keys = new Keys(this);
+    this._session = undefined;
+  }
+
+  /** The provider API's base URL (the server certificate names localhost). */
+  get url() { return `https://localhost:${this.ports.http2}`; }
+
+  /** Everything the emulator printed so far. */
+  log() { return this._launcher.log(); }
+
+  /**
+   * A push over HTTP/2 and TLS, as a provider sends one: APNs' answer
+   * `{status, reason, apnsId, uniqueId, detail, warnings}`.
+   */
+  async push(token, payload, options = {}) {
+    const session = await this._provider();
+    const headers = { ':method': 'POST', ':path': `/3/device/${token}` };
+    const names = { topic: 'apns-topic', pushType: 'apns-push-type', priority: 'apns-priority', expiration: 'apns-expiration',
+      collapseId: 'apns-collapse-id', apnsId: 'apns-id', authorization: 'authorization' };
+    for (const [option, header] of Object.entries(names)) {
+      if (options[option] !== undefined) headers[header] = String(options[option]);
+    }
+    Object.assign(headers, options.headers || {});
+    const body = Buffer.isBuffer(payload) ? payload : Buffer.from(typeof payload === 'string' ? payload : JSON.stringify(payload));
+    return new Promise((resolve, reject) => {
+      const stream = session.request(headers);
+      let answer = {};
+      const chunks = [];
+      stream.on('response', (h) => { answer = h; });
+      stream.on('data', (chunk) => chunks.push(chunk));
+      stream.on('error', reject);
+      stream.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let reason;
+        try { reason = text ? JSON.parse(text).reason : undefined; } catch { reason = undefined; }
+        const warnings = answer['apns-emulator-warning'];
+        resolve({ status: answer[':status'], reason, apnsId: answer['apns-id'], uniqueId: answer['apns-unique-id'],
+          detail: answer['apns-emulator-detail'], warnings: warnings === undefined ? [] : [].concat(warnings).flatMap((w) => w.split(', ')) });
+      });
+      stream.end(body);
+    });
+  }
+
+  _provider() {
+    if (this._session && !this._session.closed && !this._session.destroyed) return Promise.resolve(this._session);
+    return new Promise((resolve, reject) => {
+      const session = http2.connect(this.url, { ca: fs.readFileSync(this.caPath) });
+      session.once('connect', () => { this._session = session; resolve(session); });
+      session.once('error', reject);
+    });
+  }
+
+  /** A token issued for `topic` (or `token` made valid), as a device registering gets. */
+  async registerDevice(topic, token) {
+    const answer = await this.admin('POST', '/api/v1/devices', token ? { topic, token } : { topic }, 201);
+    return answer.token;
+  }
+
+  /** The phone behind a token: its app, Notification Center, Live Activities, power. */
+  device(token) { return new Device(this, token); }
+
+  /** The journal, newest first: `{token, topic, status, pushType, limit}`. */
+  async notifications(filter = {}) {
+    const { limit = 100, ...rest } = filter;
+    return (await this.admin('GET', '/api/v1/notifications' + query({ ...filters(rest), limit }))).items;
+  }
+
+  /**
+   * The first notification matching `filter` ({token, topic, status, pushType}), waiting up to
+   * `timeoutMs`; rejects with an AssertionError listing the near misses (what arrived instead, and
+   * why each did not match).
+   */
+  async waitFor(filter = {}, timeoutMs = 5000) {
+    const wanted = filters(filter);
+    const answer = await request(this._admin(), 'GET', '/api/v1/notifications/wait' + query({ ...wanted, timeout: `${timeoutMs}ms` }));
+    if (answer.status === 200) return answer.json;
+    if (answer.status === 408) {
+      const misses = (answer.json.nearMisses || []).map((miss) => `  ${miss.id}: ${miss.status} to ${miss.topic} / `
+        + `${(miss.token || '?').slice(0, 12)}: ${(miss.failed || []).join('; ')}`);
+      const described = Object.entries(wanted).map(([k, v]) => `${k}=${v}`).join(', ') || 'anything';
+      throw new AssertionError({ message: `no notification with ${described} within ${timeoutMs} ms: ${answer.json.error}`
+        + (misses.length ? `\nnear misses:\n${misses.join('\n')}` : '') });
+    }
+    throw new EmulatorError(`wait: ${answer.status} ${answer.text}`);
+  }
+
+  /** Empties queues, journal and feedback, removes fault rules, returns the clock to real time. */
+  async reset(devices = false) { await this.admin('POST', '/api/v1/reset', { devices }); }
+
+  /** The world as a seed document (startEmulator({seed}) of it starts the same world). */
+  async export() { return this.admin('POST', '/api/v1/export'); }
+
+  /** Stops the emulator (its directory stays until remove()). */
+  async stop() {
+    if (this._session) { this._session.destroy(); this._session = undefined; }
+    await this._launcher.stop();
+  }
+
+  remove() { fs.rmSync(this.directory, { recursive: true, force: true }); }
+
+  _admin() { return { host: this.host, port: this.ports.admin }; }
+
+  /** One admin API request; the parsed answer, or an EmulatorError naming what was refused. */
+  async admin(method, pathAndQuery, body, expect = 200) {
+    const answer = await request(this._admin(), method, pathAndQuery, body);
+    if (answer.status !== expect) throw new EmulatorError(`${method} ${pathAndQuery}: ${answer.status} ${answer.text}`);
+    return answer.json;
+  }
+}
+
+class Device {
+  constructor(emulator, token) { this.emulator = emulator; this.token = token; }
+  app() { return this.emulator.admin('GET', `/api/v1/devices/${this.token}/app`); }
+  /** Changes the app as the user would in Settings: authorization, appState, categories... */
+  setApp(fields) { return this.emulator.admin('PUT', `/api/v1/devices/${this.token}/app`, fields); }
+  /** Notification Center, oldest first. */
+  async delivered() { return (await this.emulator.admin('GET', `/api/v1/devices/${this.token}/delivered`)).items; }
+  async activities() { return (await this.emulator.admin('GET', `/api/v1/devices/${this.token}/activities`)).items; }
+  /** The user taps (`default`), dismisses (`dismiss`) or picks an action. */
+  respond(uniqueId, action = 'default', text) {
+    return this.emulator.admin('POST', `/api/v1/notifications/${uniqueId}/respond`, text === undefined ? { action } : { action, text });
+  }
+  power(state) {
+    const where = `/api/v1/devices/${this.token}/power`;
+    return state ? this.emulator.admin('PUT', where, state) : this.emulator.admin('GET', where);
+  }
+}
+
+class Faults {
+  constructor(emulator) { this.emulator = emulator; }
+  /** `faults.add({type: 'respond', reason: 'TooManyRequests'}, {match: {topic}, times: 1})` */
+  add(action, { match = {}, times, probability } = {}) {
+    const body = { action, match };
+    if (times !== undefined) body.times = times;
+    if (probability !== undefined) body.probability = probability;
+    return this.emulator.admin('POST', '/api/v1/faults', body, 201);
+  }
+  list() { return this.emulator.admin('GET', '/api/v1/faults'); }
+  clear() { return this.emulator.admin('DELETE', '/api/v1/faults'); }
+}
+
+class Clock {
+  constructor(emulator) { this.emulator = emulator; }
+  /** Moves the emulator's clock forward (`'90m'`, `'2h'`); what expires is expired at once. */
+  advance(by) { return this.emulator.admin('POST', '/api/v1/clock', { advance: by }); }
+  now() { return this.emulator.admin('GET', '/api/v1/clock'); }
+}
+
+class Keys {
+  constructor(emulator) { this.emulator = emulator; }
+  /** A new signing key the running emulator trusts at once: `{keyId, teamId, p8Path, p8}`. */
+  create({ teamId = 'TEAM123456', keyId, topics, environment } = {}) {
+    const launcher = this.emulator._launcher;
+    const out = launcher.binary ? path.join(this.emulator.directory, 'creds') : '/data/creds';
+    const args = ['keys', 'create', '--team-id', teamId, '--keys', this.emulator.keysDirectory, '--out', out];
+    if (keyId) args.push('--key-id', keyId);
+    if (topics) args.push('--topics', topics.join(','));
+    if (environment) args.push('--environment', environment);
+    const run = launcher.command(args);
+    if (run.status !== 0) throw new EmulatorError(`keys create: ${run.stderr || run.stdout}`);
+    const line = run.stdout.split('\n').find((l) => l.startsWith('private key: '));
+    if (!line) throw new EmulatorError(`keys create did not say where the key is: ${run.stdout}`);
+    const written = line.split(/\s+/)[2];
+    const name = path.basename(written);
+    const local = launcher.fetch(written, path.join(this.emulator.directory, name));
+    return { keyId: name.slice('AuthKey_'.length, -'.p8'.length), teamId, p8Path: path.resolve(local), p8: fs.readFileSync(local, 'utf8') };
+  }
+}
+
+function filters(given) {
+  const names = { token: 'token', topic: 'topic', status: 'status', pushType: 'pushType' };
+  const out = {};
+  for (const [name, value] of Object.entries(given)) {
+    if (value === undefined) continue;
+    if (!(name in names)) throw new EmulatorError(`unknown filter ${name} (token, topic, status, pushType)`);
+    out[names[name]] = String(value);
+  }
+  return out;
+}
+
+function query(parameters) {
+  const text = new URLSearchParams(parameters).toString();
+  return text ? `?${text}` : '';
+}
+
+function request({ host, port }, method, pathAndQuery, body) {
+  return new Promise((resolve, reject) => {
+    const data = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+    const outgoing = http.request({ host, port, method, path: pathAndQuery, agent: false,
+      headers: data ? { 'content-type': 'application/json', 'content-length': data.length } : {} }, (answer) => {
+      const chunks = [];
+      answer.on('data', (chunk) => chunks.push(chunk));
+      answer.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let json;
+        try { json = text ? JSON.parse(text) : undefined; } catch { json = undefined; }
+        resolve({ status: answer.statusCode, text, json });
+      });
+    });
+    outgoing.on('error', reject);
+    outgoing.end(data);
+  });
+}
+
+/**
+ * Starts an emulator: `{binary, image, seed (a file's path or a seed object), serve: {auth:
+ * 'strict', ...serve's flags}, startTimeoutMs}`. The binary comes from `binary`,
+ * APNS_EMULATOR_BIN or PATH; the container image from `image` or APNS_EMULATOR_IMAGE.
+ */
+async function startEmulator(options = {}) {
+  const { launcher, directory } = await launch(options);
+  return new Emulator(launcher, directory);
+}
+
+/**
+ * Runs `body(emulator)` with an emulator started for it and stops it however `body` ends; a
+ * failure carries the emulator's log. For node:test, Jest and Mocha alike.
+ */
+async function withEmulator(options, body) {
+  if (typeof options === 'function') { body = options; options = {}; }
+  const emulator = await startEmulator(options);
+  try {
+    return await body(emulator);
+  } catch (error) {
+    if (error && typeof error === 'object') {
+      const log = emulator.log();
+      error.emulatorLog = log;
+      error.message += `\n--- apns-emulator log (${emulator.directory}/serve.log) ---\n${log.split('\n').slice(-60).join('\n')}`;
+    }
+    throw error;
+  } finally {
+    await emulator.stop();
+    emulator.remove();
+  }
+}
+
+module.exports = { startEmulator, withEmulator, Emulator, EmulatorError, serveArguments, findBinary };

@@ -1,0 +1,150 @@
+'use strict';
+// The fixture as a Node provider's test uses it: node:test, the provider's own node:http2 client,
+// assertions on what the phone shows and what APNs refused. Rules cited from Apple's
+// "Handling notification responses from APNs" (statuses and reasons) and "Establishing a
+// token-based connection to APNs" (ES256 provider tokens).
+const test = require('node:test');
+const assert = require('node:assert');
+const fs = require('node:fs');
+const http2 = require('node:http2');
+const crypto = require('node:crypto');
+const { withEmulator, startEmulator } = require('..');
+
+const TOPIC = 'com.example.nodeshop';
+
+/** A push as a Node provider writes it with node:http2: POST /3/device/<token>, apns-* headers. */
+function providerPush(emulator, token, payload, headers = {}) {
+  return new Promise((resolve, reject) => {
+    const session = http2.connect(`https://localhost:${emulator.ports.http2}`, { ca: fs.readFileSync(emulator.caPath) });
+    session.on('error', reject);
+    const stream = session.request({ ':method': 'POST', ':path': `/3/device/${token}`, 'apns-topic': TOPIC,
+      'apns-push-type': 'alert', ...headers });
+    let status;
+    let apnsId;
+    let body = '';
+    stream.on('response', (h) => { status = h[':status']; apnsId = h['apns-id']; });
+    stream.setEncoding('utf8');
+    stream.on('data', (chunk) => { body += chunk; });
+    stream.on('end', () => { session.close(); resolve({ status, apnsId, reason: body ? JSON.parse(body).reason : undefined }); });
+    stream.on('error', reject);
+    stream.end(JSON.stringify(payload));
+  });
+}
+
+/** An ES256 provider token (JWT) signed with a .p8 key, as Apple describes. */
+function providerToken(key, issuedAt = Math.floor(Date.now() / 1000)) {
+  const encode = (value) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const signed = `${encode({ alg: 'ES256', kid: key.keyId })}.${encode({ iss: key.teamId, iat: issuedAt })}`;
+  const signature = crypto.sign('sha256', Buffer.from(signed), { key: key.p8, dsaEncoding: 'ieee-p1363' });
+  return `${signed}.${signature.toString('base64url')}`;
+}
+
+test('a push from node:http2 reaches the phone, shown as iOS shows it; refusals carry APNs\' reasons', async () => {
+  await withEmulator(async (emulator) => {
+    const token = await emulator.registerDevice(TOPIC);
+    await emulator.device(token).setApp({ authorization: { status: 'authorized', alert: true, sound: true, badge: true } });
+    const sent = await providerPush(emulator, token, { aps: { alert: { title: 'Shipped', body: 'Order 42 is on its way' }, badge: 1 } });
+    assert.strictEqual(sent.status, 200);
+    assert.match(sent.apnsId, /^[0-9a-f-]{36}$/);
+    const seen = await emulator.waitFor({ token, topic: TOPIC });
+    assert.strictEqual(seen.apnsId, sent.apnsId);
+    const [shown] = await emulator.device(token).delivered();
+    assert.strictEqual(shown.presentation.title, 'Shipped');
+    assert.strictEqual(shown.presentation.body, 'Order 42 is on its way');
+    assert.strictEqual(shown.presentation.shown, true);
+
+    // 400 BadDeviceToken: "The specified device token is invalid."
+    const bad = await providerPush(emulator, 'abc', { aps: { alert: 'x' } });
+    assert.deepStrictEqual([bad.status, bad.reason], [400, 'BadDeviceToken']);
+    // 413 PayloadTooLarge: above 4096 bytes for an alert.
+    const large = await providerPush(emulator, token, { aps: { alert: 'x'.repeat(5000) } });
+    assert.deepStrictEqual([large.status, large.reason], [413, 'PayloadTooLarge']);
+    const refused = await emulator.notifications({ token, status: 'rejected' });
+    assert.ok(refused.some((n) => n.reason === 'PayloadTooLarge'), JSON.stringify(refused));
+  });
+});
+
+test('fault rules, the clock and waitFor\'s near misses', async () => {
+  await withEmulator(async (emulator) => {
+    const token = await emulator.registerDevice(TOPIC);
+    await emulator.faults.add({ type: 'respond', reason: 'TooManyRequests' }, { match: { topic: TOPIC }, times: 1 });
+    const throttled = await emulator.push(token, { aps: { alert: 'one' } }, { topic: TOPIC, pushType: 'alert' });
+    assert.deepStrictEqual([throttled.status, throttled.reason], [429, 'TooManyRequests']);
+    const next = await emulator.push(token, { aps: { alert: 'two' } }, { topic: TOPIC, pushType: 'alert' });
+    assert.strictEqual(next.status, 200);
+    const moved = await emulator.clock.advance('90m');
+    assert.strictEqual(moved.offsetMs, 90 * 60 * 1000);
+    await assert.rejects(emulator.waitFor({ token, topic: 'com.example.other' }, 300), (error) => {
+      assert.ok(error instanceof assert.AssertionError);
+      assert.match(error.message, /near misses:\n.*com\.example\.nodeshop/);
+      return true;
+    });
+  });
+});
+
+test('--auth strict: a key made by keys.create signs provider tokens; a push without one is refused', async () => {
+  await withEmulator({ serve: { auth: 'strict' } }, async (emulator) => {
+    const key = emulator.keys.create({ teamId: 'TEAM123456', topics: [TOPIC] });
+    const token = await emulator.registerDevice(TOPIC);
+    const signed = await providerPush(emulator, token, { aps: { alert: 'hi' } }, { authorization: `bearer ${providerToken(key)}` });
+    assert.strictEqual(signed.status, 200);
+    const unsigned = await providerPush(emulator, token, { aps: { alert: 'hi' } });
+    assert.deepStrictEqual([unsigned.status, unsigned.reason], [403, 'MissingProviderToken']);
+  });
+});
+
+test('a seed starts the world it describes; an export seeds the same world', async () => {
+  const device = '7a'.repeat(32);
+  const seed = {
+    version: 1,
+    devices: [{ id: 'iphone-node', power: { lowPowerMode: true }, apps: [{ topic: TOPIC, token: device,
+      settings: { authorization: { status: 'authorized', alert: true, sound: false, badge: true }, badge: 2 } }] }],
+    faults: [{ match: { topic: 'com.example.flaky' }, action: 'reset' }],
+    clock: { offset: '1h' },
+  };
+  await withEmulator({ seed }, async (emulator) => {
+    const app = await emulator.device(device).app();
+    assert.deepStrictEqual([app.deviceId, app.badge, app.authorization.sound], ['iphone-node', 2, false]);
+    assert.strictEqual((await emulator.device(device).power()).lowPowerMode, true);
+    assert.strictEqual((await emulator.clock.now()).offsetMs, 3600 * 1000);
+    const world = await emulator.export();
+    await withEmulator({ seed: world }, async (again) => {
+      assert.deepStrictEqual(await again.device(device).app(), app);
+      assert.deepStrictEqual(await again.faults.list(), await emulator.faults.list());
+    });
+  });
+});
+
+test('a failing test gets the emulator\'s log', async () => {
+  let pid;
+  await assert.rejects(withEmulator(async (emulator) => {
+    pid = emulator.pid;
+    throw new Error('the test failed');
+  }), (error) => {
+    assert.match(error.message, /the test failed\n--- apns-emulator log/);
+    assert.match(error.message, /HTTP\/2 provider API on/);
+    return true;
+  });
+  assert.throws(() => process.kill(pid, 0), { code: 'ESRCH' }, 'stopped after the failure');
+});
+
+test('an emulator outlives no runner: killing the test process mid-test stops it', async () => {
+  const { spawn } = require('node:child_process');
+  const script = `require(${JSON.stringify(require.resolve('..'))}).startEmulator()
+    .then((e) => { process.stdout.write(e.pid + '\\n'); setInterval(() => {}, 1000); })
+    .catch((error) => { console.error(error); process.exit(2); });`;
+  const runner = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const pid = await new Promise((resolve, reject) => {
+    let out = '';
+    runner.stdout.on('data', (chunk) => { out += chunk; if (out.includes('\n')) resolve(Number(out.trim())); });
+    runner.on('exit', (code) => reject(new Error(`the runner exited (${code}) before starting the emulator`)));
+  });
+  process.kill(pid, 0);
+  runner.kill('SIGKILL');
+  // The emulator reads the end of its standard input and shuts down; waiting has no deadline of
+  // its own here (node --test's timeout bounds it), and any other outcome fails.
+  for (;;) {
+    try { process.kill(pid, 0); } catch (error) { assert.strictEqual(error.code, 'ESRCH'); break; }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+});
