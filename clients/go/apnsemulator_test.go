@@ -1,0 +1,235 @@
+package apnsemulator
+
+// The fixture as a Go provider's test uses it: the provider's own net/http client over HTTP/2,
+// assertions on what the phone shows and what APNs refused (Apple's "Handling notification
+// responses from APNs" for the statuses and reasons, "Establishing a token-based connection to
+// APNs" for ES256 provider tokens).
+
+import (
+	"bufio"
+	"crypto/ecdsa"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/base64"
+	"encoding/json"
+	"encoding/pem"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+const topic = "com.example.goshop"
+
+// providerPush is a push as a Go provider writes it with net/http over HTTP/2.
+func providerPush(t *testing.T, e *Emulator, token, payload string, headers map[string]string) (int, string, *http.Response) {
+	t.Helper()
+	ca, err := os.ReadFile(e.CAPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	roots := x509.NewCertPool()
+	roots.AppendCertsFromPEM(ca)
+	client := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: roots}, ForceAttemptHTTP2: true}}
+	defer client.CloseIdleConnections()
+	request, _ := http.NewRequest("POST", fmt.Sprintf("https://localhost:%d/3/device/%s", e.Ports["http2"], token), strings.NewReader(payload))
+	request.Header.Set("apns-topic", topic)
+	request.Header.Set("apns-push-type", "alert")
+	for name, value := range headers {
+		request.Header.Set(name, value)
+	}
+	answer, err := client.Do(request)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer answer.Body.Close()
+	body, _ := io.ReadAll(answer.Body)
+	var refusal struct{ Reason string }
+	_ = json.Unmarshal(body, &refusal)
+	return answer.StatusCode, refusal.Reason, answer
+}
+
+func TestPushOverHTTP2ReachesThePhone(t *testing.T) {
+	apns := Start(t, Options{})
+	token := apns.RegisterDevice(topic)
+	apns.Device(token).SetApp(map[string]interface{}{"authorization": map[string]interface{}{"status": "authorized", "alert": true, "sound": true, "badge": true}})
+	status, _, answer := providerPush(t, apns, token, `{"aps":{"alert":{"title":"Shipped","body":"Order 42"}}}`, nil)
+	if status != 200 || answer.ProtoMajor != 2 {
+		t.Fatalf("push: %d over %s, want 200 over HTTP/2", status, answer.Proto)
+	}
+	seen, err := apns.WaitFor(Filter{Token: token, Topic: topic}, 5*time.Second)
+	if err != nil || seen["apnsId"] != answer.Header.Get("apns-id") {
+		t.Fatalf("waitFor: %v %v", seen, err)
+	}
+	shown := apns.Device(token).Delivered()
+	presentation, _ := shown[0]["presentation"].(map[string]interface{})
+	if len(shown) != 1 || presentation["title"] != "Shipped" || presentation["body"] != "Order 42" || presentation["shown"] != true {
+		t.Fatalf("Notification Center: %v", shown)
+	}
+	// 400 BadDeviceToken; 413 PayloadTooLarge above 4096 bytes.
+	if status, reason, _ := providerPush(t, apns, "abc", `{"aps":{"alert":"x"}}`, nil); status != 400 || reason != "BadDeviceToken" {
+		t.Fatalf("bad token: %d %s", status, reason)
+	}
+	large := `{"aps":{"alert":"` + strings.Repeat("x", 5000) + `"}}`
+	if status, reason, _ := providerPush(t, apns, token, large, nil); status != 413 || reason != "PayloadTooLarge" {
+		t.Fatalf("large: %d %s", status, reason)
+	}
+	if refused := apns.Notifications(Filter{Token: token, Status: "rejected"}); len(refused) != 1 || refused[0]["reason"] != "PayloadTooLarge" {
+		t.Fatalf("journal: %v", refused)
+	}
+}
+
+func TestFaultsClockAndNearMisses(t *testing.T) {
+	apns := Start(t, Options{})
+	token := apns.RegisterDevice(topic)
+	apns.Faults().Add(map[string]interface{}{"type": "respond", "reason": "TooManyRequests"}, map[string]interface{}{"topic": topic}, 1)
+	if answer, err := apns.Push(token, `{"aps":{"alert":"one"}}`, PushOptions{Topic: topic}); err != nil || answer.Status != 429 || answer.Reason != "TooManyRequests" || answer.Protocol != "HTTP/2.0" {
+		t.Fatalf("fault: %+v %v", answer, err)
+	}
+	if answer, err := apns.Push(token, `{"aps":{"alert":"two"}}`, PushOptions{Topic: topic}); err != nil || answer.Status != 200 {
+		t.Fatalf("after the fault: %+v %v", answer, err)
+	}
+	if offset := apns.Clock().Advance("90m"); offset != 90*60*1000 {
+		t.Fatalf("clock offset %d", offset)
+	}
+	_, err := apns.WaitFor(Filter{Token: token, Topic: "com.example.other"}, 300*time.Millisecond)
+	if err == nil || !strings.Contains(err.Error(), "near misses:") || !strings.Contains(err.Error(), topic) {
+		t.Fatalf("waitFor: %v", err)
+	}
+}
+
+// providerToken is an ES256 JWT signed with a .p8 key, as Apple describes.
+func providerToken(t *testing.T, key ProviderKey) string {
+	data, err := os.ReadFile(key.P8Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	block, _ := pem.Decode(data)
+	parsed, err := x509.ParsePKCS8PrivateKey(block.Bytes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	encode := func(v interface{}) string { b, _ := json.Marshal(v); return base64.RawURLEncoding.EncodeToString(b) }
+	signed := encode(map[string]string{"alg": "ES256", "kid": key.KeyID}) + "." + encode(map[string]interface{}{"iss": key.TeamID, "iat": time.Now().Unix()})
+	digest := sha256.Sum256([]byte(signed))
+	r, s, err := ecdsa.Sign(rand.Reader, parsed.(*ecdsa.PrivateKey), digest[:])
+	if err != nil {
+		t.Fatal(err)
+	}
+	signature := make([]byte, 64)
+	r.FillBytes(signature[:32])
+	s.FillBytes(signature[32:])
+	return signed + "." + base64.RawURLEncoding.EncodeToString(signature)
+}
+
+func TestStrictWithAKeyFromKeysCreate(t *testing.T) {
+	apns := Start(t, Options{Serve: map[string]string{"auth": "strict"}})
+	key := apns.Keys().Create("TEAM123456", topic)
+	token := apns.RegisterDevice(topic)
+	if status, reason, _ := providerPush(t, apns, token, `{"aps":{"alert":"hi"}}`, map[string]string{"authorization": "bearer " + providerToken(t, key)}); status != 200 {
+		t.Fatalf("signed: %d %s", status, reason)
+	}
+	if status, reason, _ := providerPush(t, apns, token, `{"aps":{"alert":"hi"}}`, nil); status != 403 || reason != "MissingProviderToken" {
+		t.Fatalf("unsigned: %d %s", status, reason)
+	}
+}
+
+func TestSeedAndExport(t *testing.T) {
+	device := strings.Repeat("9b", 32)
+	seed := map[string]interface{}{"version": 1, "clock": map[string]interface{}{"offset": "1h"},
+		"devices": []interface{}{map[string]interface{}{"id": "iphone-go", "power": map[string]bool{"locked": true},
+			"apps": []interface{}{map[string]interface{}{"topic": topic, "token": device,
+				"settings": map[string]interface{}{"badge": 5, "authorization": map[string]interface{}{"status": "denied"}}}}}}}
+	apns := Start(t, Options{SeedDocument: seed})
+	app := apns.Device(device).App()
+	if app["deviceId"] != "iphone-go" || app["badge"] != float64(5) || apns.Device(device).Power()["locked"] != true {
+		t.Fatalf("seeded app: %v", app)
+	}
+	again := Start(t, Options{SeedDocument: apns.Export()})
+	if !reflect.DeepEqual(again.Device(device).App(), app) || !reflect.DeepEqual(again.Faults().List(), apns.Faults().List()) {
+		t.Fatalf("an export seeded another world: %v", again.Device(device).App())
+	}
+}
+
+// failing stands in for a test that fails, to see what Start gives it.
+type failing struct {
+	testing.TB
+	logs     []string
+	cleanups []func()
+}
+
+func (f *failing) Cleanup(body func()) { f.cleanups = append(f.cleanups, body) }
+func (f *failing) Failed() bool        { return true }
+func (f *failing) Logf(format string, arguments ...interface{}) {
+	f.logs = append(f.logs, fmt.Sprintf(format, arguments...))
+}
+func (f *failing) Helper() {}
+
+func TestAFailedTestGetsTheLog(t *testing.T) {
+	test := &failing{TB: t}
+	apns := Start(test, Options{})
+	pid := apns.PID
+	for _, cleanup := range test.cleanups {
+		cleanup()
+	}
+	if len(test.logs) != 1 || !strings.Contains(test.logs[0], "apns-emulator log") || !strings.Contains(test.logs[0], "HTTP/2 provider API on") {
+		t.Fatalf("logged: %v", test.logs)
+	}
+	if running(pid) {
+		t.Fatalf("the emulator %d still runs after the cleanup", pid)
+	}
+}
+
+// TestKilledRunnerLeavesNothing runs this test binary again as a runner that starts an emulator
+// and hangs, kills it with SIGKILL, and waits for the emulator to go (go test's -timeout bounds
+// the wait; any other outcome fails).
+func TestKilledRunnerLeavesNothing(t *testing.T) {
+	if os.Getenv("APNS_EMULATOR_GO_RUNNER") == "1" {
+		apns, err := Launch(Options{})
+		if err != nil {
+			fmt.Println("error", err)
+			os.Exit(2)
+		}
+		fmt.Println(apns.PID)
+		select {}
+	}
+	runner := exec.Command(os.Args[0], "-test.run=^TestKilledRunnerLeavesNothing$")
+	runner.Env = append(os.Environ(), "APNS_EMULATOR_GO_RUNNER=1")
+	out, _ := runner.StdoutPipe()
+	if err := runner.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(out).ReadString('\n')
+	pid, convert := strconv.Atoi(strings.TrimSpace(line))
+	if err != nil || convert != nil {
+		_ = runner.Process.Kill()
+		t.Fatalf("the runner said %q (%v)", line, err)
+	}
+	if !running(pid) {
+		t.Fatalf("the emulator %d is not running", pid)
+	}
+	_ = runner.Process.Kill()
+	_ = runner.Wait()
+	for running(pid) {
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// running says whether pid is a live process (a zombie waiting for a parent that does not reap
+// it has ended).
+func running(pid int) bool {
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	fields := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
+	return len(fields) > 0 && fields[0] != "Z"
+}

@@ -1,0 +1,3 @@
+module apnsemulator
+
+go 1.19

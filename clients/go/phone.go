@@ -1,0 +1,122 @@
+package apnsemulator
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+)
+
+// Device is the phone behind a token.
+type Device struct {
+	e     *Emulator
+	Token string
+}
+
+// Device gives the phone behind token.
+func (e *Emulator) Device(token string) Device { return Device{e: e, Token: token} }
+
+// App is the app's settings and state.
+func (d Device) App() map[string]interface{} {
+	var app map[string]interface{}
+	d.e.must(d.e.Admin("GET", "/api/v1/devices/"+d.Token+"/app", nil, 200, &app))
+	return app
+}
+
+// SetApp changes the app as the user would in Settings: authorization, appState, categories...
+func (d Device) SetApp(fields map[string]interface{}) {
+	d.e.must(d.e.Admin("PUT", "/api/v1/devices/"+d.Token+"/app", fields, 200, nil))
+}
+
+// Delivered is Notification Center, oldest first.
+func (d Device) Delivered() []map[string]interface{} {
+	var page struct{ Items []map[string]interface{} }
+	d.e.must(d.e.Admin("GET", "/api/v1/devices/"+d.Token+"/delivered", nil, 200, &page))
+	return page.Items
+}
+
+// Power is the device's power state; SetPower changes it.
+func (d Device) Power() map[string]interface{} {
+	var power map[string]interface{}
+	d.e.must(d.e.Admin("GET", "/api/v1/devices/"+d.Token+"/power", nil, 200, &power))
+	return power
+}
+
+// Faults adds and lists fault rules.
+type Faults struct{ e *Emulator }
+
+// Faults gives the fault rules.
+func (e *Emulator) Faults() Faults { return Faults{e: e} }
+
+// Add adds a rule: Add(map[string]interface{}{"type": "respond", "reason": "TooManyRequests"}, map[string]interface{}{"topic": t}, 1).
+func (f Faults) Add(action interface{}, match map[string]interface{}, times int) map[string]interface{} {
+	body := map[string]interface{}{"action": action, "match": match}
+	if times > 0 {
+		body["times"] = times
+	}
+	var rule map[string]interface{}
+	f.e.must(f.e.Admin("POST", "/api/v1/faults", body, 201, &rule))
+	return rule
+}
+
+// List is every rule in force.
+func (f Faults) List() []map[string]interface{} {
+	var rules []map[string]interface{}
+	f.e.must(f.e.Admin("GET", "/api/v1/faults", nil, 200, &rules))
+	return rules
+}
+
+// Clock moves the emulator's clock.
+type Clock struct{ e *Emulator }
+
+// Clock gives the emulator's clock.
+func (e *Emulator) Clock() Clock { return Clock{e: e} }
+
+// Advance moves it forward ("90m", "2h"); what expires is expired at once. Returns the offset in ms.
+func (c Clock) Advance(by string) int64 {
+	var answer struct{ OffsetMs int64 }
+	c.e.must(c.e.Admin("POST", "/api/v1/clock", map[string]string{"advance": by}, 200, &answer))
+	return answer.OffsetMs
+}
+
+// ProviderKey is a signing key the emulator trusts.
+type ProviderKey struct{ KeyID, TeamID, P8Path string }
+
+// Keys makes provider-token keys.
+type Keys struct{ e *Emulator }
+
+// Keys gives the key maker.
+func (e *Emulator) Keys() Keys { return Keys{e: e} }
+
+// Create makes a signing key the running emulator trusts at once (--auth strict).
+func (k Keys) Create(teamID string, topics ...string) ProviderKey {
+	out := filepath.Join(k.e.Directory, "creds")
+	if k.e.launcher.cli != "" {
+		out = "/data/creds"
+	}
+	args := []string{"keys", "create", "--team-id", teamID, "--keys", k.e.launcher.keysDirectory, "--out", out}
+	if len(topics) > 0 {
+		args = append(args, "--topics", strings.Join(topics, ","))
+	}
+	output, err := k.e.launcher.command(args...)
+	if err != nil {
+		k.e.must(fmt.Errorf("keys create: %v: %s", err, output))
+	}
+	for _, line := range strings.Split(string(output), "\n") {
+		if strings.HasPrefix(line, "private key: ") {
+			written := strings.Fields(line)[2]
+			name := filepath.Base(written)
+			local, err := k.e.launcher.fetch(written, filepath.Join(k.e.Directory, name))
+			k.e.must(err)
+			return ProviderKey{KeyID: strings.TrimSuffix(strings.TrimPrefix(name, "AuthKey_"), ".p8"), TeamID: teamID, P8Path: local}
+		}
+	}
+	k.e.must(fmt.Errorf("keys create did not say where the key is: %s", output))
+	return ProviderKey{}
+}
+
+// SetPower changes the device's power state: {"online": false}, {"lowPowerMode": true}, {"locked": true}.
+func (d Device) SetPower(state map[string]bool) map[string]interface{} {
+	var power map[string]interface{}
+	d.e.must(d.e.Admin("PUT", "/api/v1/devices/"+d.Token+"/power", state, 200, &power))
+	return power
+}
