@@ -1,0 +1,229 @@
+package apnsemulator;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyStore;
+import java.security.cert.Certificate;
+import java.security.cert.CertificateFactory;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
+
+/**
+ * A running apns-emulator: one {@code serve --ephemeral} on free ports, pushed to over HTTP/2 and
+ * TLS as a provider does ({@code java.net.http}), read and steered through its admin API. The
+ * binary comes from {@code APNS_EMULATOR_BIN} or {@code PATH}, the container image from
+ * {@code APNS_EMULATOR_IMAGE}. Its standard input is a pipe this JVM holds: when the JVM ends,
+ * however it ends, the emulator ends too.
+ */
+public final class ApnsEmulator implements AutoCloseable {
+    /** APNs' answer to a push. */
+    public record PushResult(int status, String reason, String apnsId, String uniqueId, String detail,
+            List<String> warnings, HttpClient.Version version) {}
+
+    /** What a started emulator is asked for: serve's flags and a seed file. */
+    public record Options(List<String> serve, Path seed) {
+        public static Options defaults() {
+            return new Options(List.of(), null);
+        }
+    }
+
+    private final Launcher launcher;
+    private final HttpClient provider;
+    private final HttpClient admin = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+
+    private ApnsEmulator(Launcher launcher) throws IOException {
+        this.launcher = launcher;
+        this.provider = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).sslContext(trusting(launcher.caPath))
+                .connectTimeout(Duration.ofSeconds(10)).build();
+    }
+
+    /** Starts an emulator (the binary, or the image when APNS_EMULATOR_IMAGE names one). */
+    public static ApnsEmulator start(Options options) throws IOException {
+        return new ApnsEmulator(Launcher.start(options));
+    }
+
+    /** An SSL context trusting the CA in {@code caPath} alone. */
+    public static SSLContext trusting(Path caPath) throws IOException {
+        try {
+            KeyStore store = KeyStore.getInstance(KeyStore.getDefaultType());
+            store.load(null, null);
+            int index = 0;
+            for (Certificate certificate : CertificateFactory.getInstance("X.509")
+                    .generateCertificates(new ByteArrayInputStream(Files.readAllBytes(caPath)))) {
+                store.setCertificateEntry("ca-" + index++, certificate);
+            }
+            TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            trust.init(store);
+            SSLContext context = SSLContext.getInstance("TLS");
+            context.init(null, trust.getTrustManagers(), null);
+            return context;
+        } catch (java.security.GeneralSecurityException error) {
+            throw new IOException("cannot trust " + caPath + ": " + error, error);
+        }
+    }
+
+    public String host() { return this.launcher.host; }
+    public int port(String name) { return this.launcher.ports.get(name); }
+    public Path caPath() { return this.launcher.caPath; }
+    public Path directory() { return this.launcher.directory; }
+    public long pid() { return this.launcher.pid(); }
+    /** The provider API's base URL (the server certificate names localhost). */
+    public String url() { return "https://localhost:" + this.port("http2"); }
+    /** Everything the emulator printed so far. */
+    public String log() { return this.launcher.log(); }
+
+    /** A push over HTTP/2 and TLS; {@code headers} are apns-topic, apns-push-type, authorization... */
+    public PushResult push(String token, String payload, Map<String, String> headers) throws IOException, InterruptedException {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(this.url() + "/3/device/" + token))
+                .POST(HttpRequest.BodyPublishers.ofString(payload)).timeout(Duration.ofSeconds(30));
+        headers.forEach(request::header);
+        HttpResponse<String> answer = this.provider.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        String reason = null;
+        if (!answer.body().isEmpty() && Json.parse(answer.body()) instanceof Map<?, ?> body) reason = (String) body.get("reason");
+        return new PushResult(answer.statusCode(), reason, answer.headers().firstValue("apns-id").orElse(null),
+                answer.headers().firstValue("apns-unique-id").orElse(null),
+                answer.headers().firstValue("apns-emulator-detail").orElse(null),
+                answer.headers().allValues("apns-emulator-warning"), answer.version());
+    }
+
+    /** One admin API request; the parsed answer, or an {@link IllegalStateException} naming what was refused. */
+    public Object admin(String method, String pathAndQuery, Object body, int expect) throws IOException, InterruptedException {
+        HttpRequest.BodyPublisher publisher = body == null ? HttpRequest.BodyPublishers.noBody()
+                : HttpRequest.BodyPublishers.ofString(Json.write(body));
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://" + this.host() + ":" + this.port("admin") + pathAndQuery))
+                .method(method, publisher).header("content-type", "application/json").build();
+        HttpResponse<String> answer = this.admin.send(request, HttpResponse.BodyHandlers.ofString());
+        if (answer.statusCode() != expect) {
+            throw new IllegalStateException(method + " " + pathAndQuery + ": " + answer.statusCode() + " " + answer.body());
+        }
+        return answer.body().isEmpty() ? null : Json.parse(answer.body());
+    }
+
+    @SuppressWarnings("unchecked")
+    private Map<String, Object> object(String method, String path, Object body, int expect) throws IOException, InterruptedException {
+        return (Map<String, Object>) this.admin(method, path, body, expect);
+    }
+
+    /** A token issued for {@code topic}, as a device registering gets. */
+    public String registerDevice(String topic) throws IOException, InterruptedException {
+        return (String) this.object("POST", "/api/v1/devices", Map.of("topic", topic), 201).get("token");
+    }
+
+    /** The app's settings and state behind a token. */
+    public Map<String, Object> app(String token) throws IOException, InterruptedException {
+        return this.object("GET", "/api/v1/devices/" + token + "/app", null, 200);
+    }
+
+    /** Changes the app as the user would in Settings: authorization, appState, categories... */
+    public Map<String, Object> setApp(String token, Map<String, Object> fields) throws IOException, InterruptedException {
+        return this.object("PUT", "/api/v1/devices/" + token + "/app", fields, 200);
+    }
+
+    /** Notification Center, oldest first. */
+    @SuppressWarnings("unchecked")
+    public List<Map<String, Object>> delivered(String token) throws IOException, InterruptedException {
+        return (List<Map<String, Object>>) this.object("GET", "/api/v1/devices/" + token + "/delivered", null, 200).get("items");
+    }
+
+    /** The journal, newest first, filtered by token, topic, status, pushType. */
+    @SuppressWarnings("unchecked")
+    public List<Map<String, Object>> notifications(Map<String, String> filter) throws IOException, InterruptedException {
+        return (List<Map<String, Object>>) this.object("GET", "/api/v1/notifications" + query(filter), null, 200).get("items");
+    }
+
+    /**
+     * The first notification matching {@code filter} within {@code timeout}; an AssertionError listing
+     * the near misses (what arrived instead, and why each did not match).
+     */
+    @SuppressWarnings("unchecked")
+    public Map<String, Object> waitFor(Map<String, String> filter, Duration timeout) throws IOException, InterruptedException {
+        Map<String, String> parameters = new LinkedHashMap<>(filter);
+        parameters.put("timeout", timeout.toMillis() + "ms");
+        try {
+            return this.object("GET", "/api/v1/notifications/wait" + query(parameters), null, 200);
+        } catch (IllegalStateException refused) {
+            if (!refused.getMessage().contains(": 408 ")) throw refused;
+            Map<String, Object> missed = (Map<String, Object>) Json.parse(refused.getMessage().substring(refused.getMessage().indexOf(": 408 ") + 6));
+            StringBuilder message = new StringBuilder("no notification with " + filter + " within " + timeout + ": " + missed.get("error"));
+            List<Object> misses = (List<Object>) missed.getOrDefault("nearMisses", List.of());
+            if (!misses.isEmpty()) message.append("\nnear misses:");
+            for (Object item : misses) {
+                Map<String, Object> miss = (Map<String, Object>) item;
+                String token = String.valueOf(miss.get("token"));
+                message.append("\n  ").append(miss.get("id")).append(": ").append(miss.get("status")).append(" to ").append(miss.get("topic"))
+                        .append(" / ").append(token.substring(0, Math.min(12, token.length()))).append(": ")
+                        .append(String.join("; ", (List<String>) (List<?>) miss.getOrDefault("failed", List.of())));
+            }
+            throw new AssertionError(message.toString());
+        }
+    }
+
+    /** Adds a fault rule: {@code addFault(Map.of("type", "respond", "reason", "TooManyRequests"), Map.of("topic", t), 1)}. */
+    public Map<String, Object> addFault(Object action, Map<String, Object> match, Integer times) throws IOException, InterruptedException {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("action", action);
+        body.put("match", match);
+        if (times != null) body.put("times", times);
+        return this.object("POST", "/api/v1/faults", body, 201);
+    }
+
+    /** Moves the emulator's clock forward ("90m", "2h"); answers the offset in milliseconds. */
+    public long advanceClock(String by) throws IOException, InterruptedException {
+        return ((Number) this.object("POST", "/api/v1/clock", Map.of("advance", by), 200).get("offsetMs")).longValue();
+    }
+
+    /** The world as a seed document ({@code Options.seed} of it starts the same world). */
+    public Map<String, Object> export() throws IOException, InterruptedException {
+        return this.object("POST", "/api/v1/export", null, 200);
+    }
+
+    /** A signing key the running emulator trusts at once: its id and its .p8 file. */
+    public record ProviderKey(String keyId, String teamId, Path p8) {}
+
+    /** Makes a provider-token key ({@code keys create}) the running emulator trusts at once. */
+    public ProviderKey createKey(String teamId, String... topics) throws IOException, InterruptedException {
+        List<String> arguments = new ArrayList<>(List.of("keys", "create", "--team-id", teamId, "--keys", this.launcher.keysDirectory,
+                "--out", this.launcher.credsDirectory()));
+        if (topics.length > 0) arguments.addAll(List.of("--topics", String.join(",", topics)));
+        String said = this.launcher.command(arguments);
+        for (String line : said.split("\n")) {
+            if (!line.startsWith("private key: ")) continue;
+            String written = line.split("\\s+")[2];
+            String name = Path.of(written).getFileName().toString();
+            Path local = this.launcher.fetch(written, this.launcher.directory.resolve(name));
+            return new ProviderKey(name.substring("AuthKey_".length(), name.length() - ".p8".length()), teamId, local);
+        }
+        throw new IllegalStateException("keys create did not say where the key is: " + said);
+    }
+
+    static String query(Map<String, String> parameters) {
+        StringBuilder out = new StringBuilder();
+        parameters.forEach((name, value) -> out.append(out.length() == 0 ? '?' : '&').append(name).append('=')
+                .append(URLEncoder.encode(value, StandardCharsets.UTF_8)));
+        return out.toString();
+    }
+
+    /** Stops the emulator: gracefully, then forcibly after 10 s. */
+    @Override
+    public void close() {
+        this.launcher.stop();
+    }
+
+    /** Removes the emulator's directory (certificates, keys, log). */
+    public void remove() {
+        this.launcher.remove();
+    }
+}

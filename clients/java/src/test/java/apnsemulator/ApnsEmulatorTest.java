@@ -1,0 +1,178 @@
+package apnsemulator;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyFactory;
+import java.security.PrivateKey;
+import java.security.Signature;
+import java.security.spec.PKCS8EncodedKeySpec;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.platform.launcher.LauncherDiscoveryRequest;
+import org.junit.platform.launcher.TestExecutionListener;
+import org.junit.platform.launcher.TestIdentifier;
+import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
+import org.junit.platform.launcher.core.LauncherFactory;
+import org.junit.platform.engine.discovery.DiscoverySelectors;
+import org.junit.platform.engine.reporting.ReportEntry;
+
+/**
+ * The extension as a Java provider's test uses it: the provider's own java.net.http client over
+ * HTTP/2 with TLS trusting the emulator's CA, assertions on what the phone shows and what APNs
+ * refused (Apple's "Handling notification responses from APNs"; ES256 provider tokens as in
+ * "Establishing a token-based connection to APNs").
+ */
+@ExtendWith(ApnsEmulatorExtension.class)
+class ApnsEmulatorTest {
+    static final String TOPIC = "com.example.javashop";
+
+    /** A push as a Java provider writes it: java.net.http, HTTP/2, TLS trusting the emulator's CA. */
+    static HttpResponse<String> providerPush(ApnsEmulator apns, String token, String payload, String... headers) throws Exception {
+        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).sslContext(ApnsEmulator.trusting(apns.caPath())).build();
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(apns.url() + "/3/device/" + token))
+                .header("apns-topic", TOPIC).header("apns-push-type", "alert").POST(HttpRequest.BodyPublishers.ofString(payload));
+        for (int i = 0; i < headers.length; i += 2) request.header(headers[i], headers[i + 1]);
+        return client.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    static String reason(HttpResponse<String> answer) {
+        return answer.body().isEmpty() ? null : (String) ((Map<?, ?>) Json.parse(answer.body())).get("reason");
+    }
+
+    @Test
+    void aPushOverHttp2ReachesThePhoneAndRefusalsCarryApnsReasons(ApnsEmulator apns) throws Exception {
+        String token = apns.registerDevice(TOPIC);
+        apns.setApp(token, Map.of("authorization", Map.of("status", "authorized", "alert", true, "sound", true, "badge", true)));
+        HttpResponse<String> sent = providerPush(apns, token, "{\"aps\":{\"alert\":{\"title\":\"Shipped\",\"body\":\"Order 42\"}}}");
+        assertEquals(200, sent.statusCode());
+        assertEquals(HttpClient.Version.HTTP_2, sent.version());
+        Map<String, Object> seen = apns.waitFor(Map.of("token", token, "topic", TOPIC), Duration.ofSeconds(5));
+        assertEquals(sent.headers().firstValue("apns-id").orElse(""), seen.get("apnsId"));
+        Map<?, ?> shown = (Map<?, ?>) apns.delivered(token).get(0).get("presentation");
+        assertEquals(List.of("Shipped", "Order 42", true), List.of(shown.get("title"), shown.get("body"), shown.get("shown")));
+        HttpResponse<String> bad = providerPush(apns, "abc", "{\"aps\":{\"alert\":\"x\"}}");
+        assertEquals(List.of(400, "BadDeviceToken"), List.of(bad.statusCode(), reason(bad)));
+        HttpResponse<String> large = providerPush(apns, token, "{\"aps\":{\"alert\":\"" + "x".repeat(5000) + "\"}}");
+        assertEquals(List.of(413, "PayloadTooLarge"), List.of(large.statusCode(), reason(large)));
+        List<Map<String, Object>> refused = apns.notifications(Map.of("token", token, "status", "rejected"));
+        assertEquals("PayloadTooLarge", refused.get(0).get("reason"));
+    }
+
+    @Test
+    void faultRulesTheClockAndNearMisses(ApnsEmulator apns) throws Exception {
+        String token = apns.registerDevice(TOPIC);
+        apns.addFault(Map.of("type", "respond", "reason", "TooManyRequests"), Map.of("topic", TOPIC), 1);
+        ApnsEmulator.PushResult throttled = apns.push(token, "{\"aps\":{\"alert\":\"one\"}}", Map.of("apns-topic", TOPIC));
+        assertEquals(List.of(429, "TooManyRequests"), List.of(throttled.status(), throttled.reason()));
+        assertEquals(200, apns.push(token, "{\"aps\":{\"alert\":\"two\"}}", Map.of("apns-topic", TOPIC)).status());
+        assertEquals(90 * 60 * 1000L, apns.advanceClock("90m"));
+        AssertionError missed = assertThrows(AssertionError.class,
+                () -> apns.waitFor(Map.of("token", token, "topic", "com.example.other"), Duration.ofMillis(300)));
+        assertTrue(missed.getMessage().contains("near misses:") && missed.getMessage().contains(TOPIC), missed.getMessage());
+    }
+
+    /** An ES256 JWT signed with a .p8 key. */
+    static String providerToken(ApnsEmulator.ProviderKey key) throws Exception {
+        String pem = Files.readString(key.p8()).replaceAll("-----[A-Z ]+-----", "").replaceAll("\\s", "");
+        PrivateKey privateKey = KeyFactory.getInstance("EC").generatePrivate(new PKCS8EncodedKeySpec(Base64.getDecoder().decode(pem)));
+        Base64.Encoder encoder = Base64.getUrlEncoder().withoutPadding();
+        String signed = encoder.encodeToString(("{\"alg\":\"ES256\",\"kid\":\"" + key.keyId() + "\"}").getBytes(StandardCharsets.UTF_8)) + "."
+                + encoder.encodeToString(("{\"iss\":\"" + key.teamId() + "\",\"iat\":" + System.currentTimeMillis() / 1000 + "}").getBytes(StandardCharsets.UTF_8));
+        Signature signature = Signature.getInstance("SHA256withECDSAinP1363Format");
+        signature.initSign(privateKey);
+        signature.update(signed.getBytes(StandardCharsets.UTF_8));
+        return signed + "." + encoder.encodeToString(signature.sign());
+    }
+
+    @Test
+    @EmulatorOptions(serve = {"--auth", "strict"})
+    void strictWithAKeyFromKeysCreate(ApnsEmulator apns) throws Exception {
+        ApnsEmulator.ProviderKey key = apns.createKey("TEAM123456", TOPIC);
+        String token = apns.registerDevice(TOPIC);
+        assertEquals(200, providerPush(apns, token, "{\"aps\":{\"alert\":\"hi\"}}", "authorization", "bearer " + providerToken(key)).statusCode());
+        HttpResponse<String> unsigned = providerPush(apns, token, "{\"aps\":{\"alert\":\"hi\"}}");
+        assertEquals(List.of(403, "MissingProviderToken"), List.of(unsigned.statusCode(), reason(unsigned)));
+    }
+
+    @Test
+    @EmulatorOptions(seed = "src/test/resources/world.json")
+    void aSeedStartsItsWorldAndAnExportSeedsTheSame(ApnsEmulator apns) throws Exception {
+        String device = "5e".repeat(32);
+        Map<String, Object> app = apns.app(device);
+        assertEquals(List.of("iphone-java", 7L), List.of(app.get("deviceId"), app.get("badge")));
+        Path exported = Files.createTempFile("apns-emulator-world", ".json");
+        Files.writeString(exported, Json.write(apns.export()));
+        try (ApnsEmulator again = ApnsEmulator.start(new ApnsEmulator.Options(List.of(), exported))) {
+            assertEquals(app, again.app(device));
+            again.remove();
+        } finally {
+            Files.delete(exported);
+        }
+    }
+
+    @Test
+    void aFailedTestGetsTheEmulatorsLog() {
+        StringBuilder reported = new StringBuilder();
+        boolean[] failed = {false};
+        LauncherDiscoveryRequest request = LauncherDiscoveryRequestBuilder.request()
+                .selectors(DiscoverySelectors.selectClass(FailingScenario.class)).build();
+        LauncherFactory.create().execute(request, new TestExecutionListener() {
+            @Override
+            public void reportingEntryPublished(TestIdentifier test, ReportEntry entry) {
+                entry.getKeyValuePairs().forEach((name, value) -> reported.append(name).append(": ").append(value));
+            }
+
+            @Override
+            public void executionFinished(TestIdentifier test, org.junit.platform.engine.TestExecutionResult result) {
+                if (test.isTest()) failed[0] = result.getStatus() == org.junit.platform.engine.TestExecutionResult.Status.FAILED;
+            }
+        });
+        assertTrue(failed[0], "the scenario fails");
+        assertTrue(reported.toString().contains("apns-emulator log: ") && reported.toString().contains("HTTP/2 provider API on"), reported.toString());
+        assertFalse(ProcessHandle.of(FailingScenario.pid).map(ProcessHandle::isAlive).orElse(false), "stopped after the failure");
+    }
+
+    @Test
+    void killingTheRunnerMidTestStopsTheEmulator() throws Exception {
+        String java = ProcessHandle.current().info().command().orElse("java");
+        // The console launcher loads the classes itself: the runner's class path is where they came from.
+        String classPath = Path.of(ApnsEmulator.class.getProtectionDomain().getCodeSource().getLocation().toURI()) + ":"
+                + Path.of(HangingRunner.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        Process runner = new ProcessBuilder(java, "-cp", classPath, "apnsemulator.HangingRunner")
+                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        String line = new java.io.BufferedReader(new java.io.InputStreamReader(runner.getInputStream(), StandardCharsets.UTF_8)).readLine();
+        assertTrue(line != null && line.trim().matches("[0-9]+"), "the runner said " + line + " (it ends when the emulator cannot start)");
+        long pid = Long.parseLong(line.trim());
+        assertTrue(running(pid), "the emulator " + pid + " runs");
+        runner.destroyForcibly().waitFor();
+        // The console launcher's own limits bound this wait; any other outcome fails.
+        while (running(pid)) Thread.sleep(50);
+    }
+
+    /** Whether pid is a live process (a zombie no parent reaps has ended). */
+    static boolean running(long pid) throws Exception {
+        Path stat = Path.of("/proc/" + pid + "/stat");
+        if (!Files.exists(stat)) return false;
+        String text;
+        try {
+            text = Files.readString(stat);
+        } catch (java.io.IOException gone) {
+            return false;
+        }
+        return !text.substring(text.lastIndexOf(')') + 1).trim().startsWith("Z");
+    }
+}
