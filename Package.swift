@@ -124,6 +124,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                // Seed files in YAML (serve --seed, and the Swift fixture's seed).
+                .product(name: "Yams", package: "Yams"),
             ],
             resources: [
                 .embedInCode("Admin/openapi.json"),

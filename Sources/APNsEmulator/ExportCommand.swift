@@ -42,7 +42,7 @@ struct ExportCommand: AsyncParsableCommand {
             say(String(decoding: document.prettyPrinted, as: UTF8.self))
             return
         }
-        try SeedFile.write(document, to: out)
+        try SeedDocument.write(document, to: out)
         say("apns-emulator: exported the world of \(address) to \(out)")
     }
 }

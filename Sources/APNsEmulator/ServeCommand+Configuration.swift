@@ -75,7 +75,7 @@ extension ServeCommand {
         defer { if let temporary { try? FileManager.default.removeItem(atPath: temporary) } }
 
         let seedOption = self.seedFile != nil ? "--seed" : "--config"
-        let seed = try (self.seedFile ?? self.configFile).map { try SeedFile.read($0, option: seedOption) }
+        let seed = try (self.seedFile ?? self.configFile).map { try SeedDocument.read($0, option: seedOption) }
         try seed?.prepare(&configuration)
         let emulator = try Emulator(configuration: configuration, logger: logger) { name, url in
             say("apns-emulator: \(name) on \(url)")
@@ -112,7 +112,7 @@ extension ServeCommand {
         guard let file = self.exportOnExit else { return {} }
         return {
             do {
-                try SeedFile.write(try emulator.export(), to: file)
+                try SeedDocument.write(try emulator.export(), to: file)
                 say("apns-emulator: exported the world to \(file)")
             } catch {
                 logger.error(

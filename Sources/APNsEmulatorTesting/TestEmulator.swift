@@ -48,11 +48,13 @@ public final class TestEmulator: Sendable {
         self.running = running
     }
 
-    /// Starts an emulator on port 0 with an ephemeral store. `configure` may change any setting.
+    /// Starts an emulator on port 0 with an ephemeral store. `seed` is a seed file (JSON or YAML,
+    /// `docs/seed.schema.json`) whose world it starts with; `configure` may change any setting.
     public static func start(
-        auth: Auth = .none, configure: (inout EmulatorConfiguration) -> Void = { _ in }
+        auth: Auth = .none, seed: String? = nil, configure: (inout EmulatorConfiguration) -> Void = { _ in }
     ) async throws -> TestEmulator {
-        let running = try await RunningEmulator.start { configuration in
+        let document = try seed.map { try SeedDocument.read($0, option: "seed") }
+        let running = try await RunningEmulator.start(seed: document) { configuration in
             configuration.auth = auth == .strict ? .strict : .none
             configure(&configuration)
         }
@@ -64,6 +66,9 @@ public final class TestEmulator: Sendable {
         try await self.running.stop()
         try? self.running.directory.remove()
     }
+
+    /// The world as a seed document: `start(seed:)` of it, written to a file, starts the same world.
+    public func export() throws -> JSONValue { try self.emulator.export() }
 
     // MARK: As a provider
 

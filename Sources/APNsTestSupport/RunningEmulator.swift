@@ -31,6 +31,7 @@ public final class RunningEmulator: Sendable {
     /// fresh ones (pass `directory` to reuse a data directory across a restart).
     public static func start(
         directory: TemporaryDirectory? = nil,
+        seed: SeedDocument? = nil,
         configure: (inout EmulatorConfiguration) -> Void = { _ in }
     ) async throws -> RunningEmulator {
         // Hundreds of emulators and their clients in one test process: as an ordinary user the
@@ -57,7 +58,10 @@ public final class RunningEmulator: Sendable {
         configure(&configuration)
         var logger = Logger(label: "apns-emulator-test")
         logger.logLevel = ProcessInfo.processInfo.environment["APNS_EMULATOR_TEST_LOG"] == nil ? .critical : .debug
+        try seed?.prepare(&configuration)
         let emulator = try Emulator(configuration: configuration, logger: logger, signals: [])
+        // The seed's world is there before the first listener opens.
+        if let seed { try await emulator.apply(seed, origin: "seed") }
         let task = Task { try await emulator.run() }
         do {
             let addresses = try await emulator.listening()

@@ -1,3 +1,4 @@
+import APNsCore
 import APNsEmulatorTesting
 import Foundation
 import Testing
@@ -21,6 +22,29 @@ struct TestEmulatorTests {
         #expect(sent.alertTitle == "Order shipped" && sent.alertBody == "#42" && sent.uniqueID == answer.uniqueID)
         #expect(try await emulator.notifications(token: token).count == 1)
         try await emulator.shutdown()
+    }
+
+    @Test("start(seed:) starts with the README's typical app; its export seeds the same world")
+    func seeded() async throws {
+        let typicalApp = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("docs/seeds/typical-app.yaml").path
+        let emulator = try await TestEmulator.start(seed: typicalApp)
+        let token = "5d1c2f3e4a5b6c7d8e9f00112233445566778899aabbccddeeff001122334455"
+        let answer = try await emulator.push(token: token, topic: "com.example.shop", payload: #"{"aps":{"alert":"Shipped"}}"#)
+        #expect(answer.isAccepted)
+        let world = try emulator.export()
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("seed-\(UUID().uuidString).json").path
+        try Data(world.prettyPrinted).write(to: URL(fileURLWithPath: file))
+        let again = try await TestEmulator.start(seed: file)
+        var exported = try again.export()
+        if case .object(var members) = exported, case .object(let first) = world {
+            members["exportedAt"] = first["exportedAt"]
+            exported = .object(members)
+        }
+        #expect(exported == world)
+        try await again.shutdown()
+        try await emulator.shutdown()
+        try FileManager.default.removeItem(atPath: file)
     }
 
     @Test("a wait that times out throws with the near misses; faults, the clock and reset")

@@ -22,9 +22,19 @@ class APNsEmulator:
     `APNS_EMULATOR_IMAGE` names one (or `image` is given); `stop()` ends it."""
 
     def __init__(self, binary: Optional[str] = None, options: Optional[Dict[str, Any]] = None, start_timeout: float = 30.0,
-                 image: Optional[str] = None):
+                 image: Optional[str] = None, seed: Optional[Union[str, Dict[str, Any]]] = None):
         self.directory = tempfile.mkdtemp(prefix="apns-emulator-pytest-")
         image = image or (None if binary else os.environ.get("APNS_EMULATOR_IMAGE"))
+        options = dict(options or {})
+        # A seed (docs/seed.schema.json): a file's path, or a document written to one.
+        seed = seed if seed is not None else options.pop("seed", None)
+        if isinstance(seed, dict):
+            path = os.path.join(self.directory, "seed.json")
+            with open(path, "w") as f:
+                json.dump(seed, f)
+            seed = path
+        if seed is not None:
+            options["seed"] = os.path.abspath(seed)
         if image:
             # A container starts slower than a process: its own start-up, then the image's.
             self._launcher: Any = ContainerLauncher(image, self.directory, options or {}, max(start_timeout, 60.0))
@@ -128,6 +138,10 @@ class APNsEmulator:
 
     def device(self, token: str) -> "Device":
         return Device(self, token)
+
+    def export(self) -> Dict[str, Any]:
+        """The world as a seed document: `APNsEmulator(seed=...)` of it starts the same world."""
+        return self._request("POST", "/api/v1/export")
 
     def reset(self, devices: bool = False) -> None:
         """Empties the queues, the journal and the feedback list, removes fault rules, returns the

@@ -58,12 +58,13 @@ class BinaryLauncher:
         self.log_path = os.path.join(directory, "serve.log")
         ports_file = os.path.join(directory, "ports.json")
         arguments = [
-            binary, "serve", "--ephemeral", "--ports-file", ports_file, "--certs-dir", os.path.join(directory, "certs"),
+            binary, "serve", "--ephemeral", "--exit-on-stdin-close", "--ports-file", ports_file, "--certs-dir", os.path.join(directory, "certs"),
             "--keys", self.keys_directory, "--http2-port", "0", "--admin-port", "0", "--device-port", "0", "--gateway-port", "0",
             "--feedback-port", "0", "--channels-port", "0",
         ] + serve_arguments(options)
         self._log = open(self.log_path, "wb")
-        self.process = subprocess.Popen(arguments, stdout=self._log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        # Standard input is a pipe this process holds: the emulator ends with the test run, however it ends.
+        self.process = subprocess.Popen(arguments, stdout=self._log, stderr=subprocess.STDOUT, stdin=subprocess.PIPE)
         deadline = time.monotonic() + start_timeout
         while not os.path.exists(ports_file):
             if self.process.poll() is not None:
@@ -101,6 +102,8 @@ class BinaryLauncher:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+        if self.process.stdin is not None and not self.process.stdin.closed:
+            self.process.stdin.close()
         if not self._log.closed:
             self._log.close()
 
@@ -123,6 +126,11 @@ class ContainerLauncher:
         published: List[str] = []
         for port in CONTAINER_PORTS.values():
             published += ["-p", f"127.0.0.1::{port}"]
+        options = dict(options)
+        seed = options.pop("seed", None)
+        if seed is not None:
+            published += ["-v", f"{seed}:/seed/seed.json:ro"]
+            options["seed"] = "/seed/seed.json"
         run = subprocess.run(
             [cli, "run", "-d"] + published + [image, "serve", "--ephemeral", "--keys", self.keys_directory] + serve_arguments(options),
             capture_output=True, text=True)

@@ -1,13 +1,12 @@
 import APNsCore
-import APNsServer
 import Foundation
 import Yams
 
-/// A seed file on disk (`serve --seed`, `serve --config`): JSON or YAML, read into a
-/// ``SeedDocument``, and written (`export`, `serve --export-on-exit`) as pretty JSON.
-enum SeedFile {
-    /// Reads and checks `path`; errors name the option, the file and the entry at fault.
-    static func read(_ path: String, option: String) throws -> SeedDocument {
+/// A seed file on disk (`serve --seed`, `serve --config`, a fixture's seed): JSON or YAML, read
+/// into a ``SeedDocument``, and written (`export`, `serve --export-on-exit`) as pretty JSON.
+extension SeedDocument {
+    /// Reads and checks `path`; errors name `option`, the file and the entry at fault.
+    public static func read(_ path: String, option: String = "seed") throws -> SeedDocument {
         let origin = "\(option) \(path)"
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ServerError(
@@ -35,7 +34,7 @@ enum SeedFile {
     }
 
     /// Writes `document` to `path` whole (a temporary file renamed over it).
-    static func write(_ document: JSONValue, to path: String) throws {
+    public static func write(_ document: JSONValue, to path: String) throws {
         try Data(document.prettyPrinted + [0x0A]).write(to: URL(fileURLWithPath: path), options: .atomic)
     }
 }
