@@ -159,7 +159,18 @@ func startContainer(image, directory string, options Options) (*launcher, error)
 		args = append(args, "-p", fmt.Sprintf("127.0.0.1::%d", port))
 	}
 	if options.Seed != "" {
-		seed, _ := filepath.Abs(options.Seed)
+		// A copy anyone may read: the image runs as an ordinary user, and a seed may be private to this one.
+		data, err := os.ReadFile(options.Seed)
+		if err != nil {
+			return nil, err
+		}
+		seed := filepath.Join(directory, "seed-for-container")
+		if err := os.WriteFile(seed, data, 0o644); err != nil {
+			return nil, err
+		}
+		if err := os.Chmod(seed, 0o644); err != nil {
+			return nil, err
+		}
 		args = append(args, "-v", seed+":/seed/seed.json:ro")
 	}
 	args = append(args, image, "serve", "--ephemeral", "--exit-on-stdin-close", "--keys", l.keysDirectory)

@@ -129,8 +129,10 @@ class ContainerLauncher {
     launcher.name = `apns-emulator-${process.pid}-${Date.now()}`;
     const args = ['run', '-i', '--rm', '--name', launcher.name];
     for (const port of Object.values(PORTS)) args.push('-p', `127.0.0.1::${port}`);
-    const seed = seedFile(options.seed, directory);
-    if (seed) args.push('-v', `${seed}:/seed/seed.json:ro`);
+    // A copy anyone may read: the image runs as an ordinary user, and a seed may be private to this one.
+    const given = seedFile(options.seed, directory);
+    const seed = given && path.join(directory, 'seed-for-container');
+    if (seed) { fs.copyFileSync(given, seed); fs.chmodSync(seed, 0o644); args.push('-v', `${seed}:/seed/seed.json:ro`); }
     args.push(image, 'serve', '--ephemeral', '--exit-on-stdin-close', '--keys', launcher.keysDirectory);
     if (seed) args.push('--seed', '/seed/seed.json');
     args.push(...serveArguments(options.serve));
@@ -140,6 +142,8 @@ class ContainerLauncher {
     running.add(launcher.child);
     launcher.exited = new Promise((resolve) => launcher.child.on('exit', (code) => { running.delete(launcher.child); resolve(code); }));
     launcher.child.stdin.on('error', () => {});
+    // The container's client process: it ends when the container does.
+    launcher.pid = launcher.child.pid;
     try {
       await launcher.waitReady(timeoutMs);
     } catch (error) {

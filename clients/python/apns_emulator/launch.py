@@ -129,7 +129,11 @@ class ContainerLauncher:
         options = dict(options)
         seed = options.pop("seed", None)
         if seed is not None:
-            published += ["-v", f"{seed}:/seed/seed.json:ro"]
+            # A copy anyone may read: the image runs as an ordinary user, and a seed may be private to this one.
+            readable = os.path.join(directory, "seed-for-container")
+            shutil.copyfile(seed, readable)
+            os.chmod(readable, 0o644)
+            published += ["-v", f"{readable}:/seed/seed.json:ro"]
             options["seed"] = "/seed/seed.json"
         run = subprocess.run(
             [cli, "run", "-d"] + published + [image, "serve", "--ephemeral", "--keys", self.keys_directory] + serve_arguments(options),

@@ -103,7 +103,13 @@ final class Launcher {
         this.keysDirectory = "/data/keys";
         List<String> command = new ArrayList<>(List.of(this.cli, "run", "-i", "--rm", "--name", this.container));
         for (int port : PORTS.values()) command.addAll(List.of("-p", "127.0.0.1::" + port));
-        if (options.seed() != null) command.addAll(List.of("-v", options.seed().toAbsolutePath() + ":/seed/seed.json:ro"));
+        if (options.seed() != null) {
+            // A copy anyone may read: the image runs as an ordinary user, and a seed may be private to this one.
+            Path seed = this.directory.resolve("seed-for-container");
+            Files.copy(options.seed(), seed);
+            Files.setPosixFilePermissions(seed, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+            command.addAll(List.of("-v", seed + ":/seed/seed.json:ro"));
+        }
         command.addAll(List.of(image, "serve", "--ephemeral", "--exit-on-stdin-close", "--keys", this.keysDirectory));
         if (options.seed() != null) command.addAll(List.of("--seed", "/seed/seed.json"));
         command.addAll(options.serve());
