@@ -84,6 +84,7 @@ struct SeedFileTests {
             let said = refused.lines.joined(separator: "\n")
             #expect(said.contains(expected) && said.contains("--seed \(file)"), "\(text): \(said)")
             #expect(!FileManager.default.fileExists(atPath: ports), "a refused seed never listens")
+            #expect(!said.contains("listening") && !said.contains(" API on "), "no listener opened: \(said)")
         }
         try directory.remove()
     }
