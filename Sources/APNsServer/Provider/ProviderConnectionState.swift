@@ -1,6 +1,12 @@
 import APNsAuth
 import APNsCore
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// What the streams of one provider connection share; confined to its event loop.
 final class ProviderConnectionState {
     private var ids: APNsIDGenerator
@@ -17,8 +23,14 @@ final class ProviderConnectionState {
     /// Whether the connection starts with one stream (token-based, not yet authenticated).
     var streamsLimited: Bool { self.auth?.streamsLimited == true }
 
-    /// A new `apns-id` or unique id.
-    func makeID() -> String { self.ids.uuid() }
+    /// A new id the emulator makes up for an answer: a refusal's `apns-id`, a channel request's
+    /// `apns-request-id`, a journal record's id. Time-ordered (version 7) from the wall clock, as
+    /// an accepted push's ids are (issue 41: broadcast answers carried version 4).
+    func makeID() -> String {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return self.ids.timeOrderedUUID(nowMillis: Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000)
+    }
 
     /// A new time-ordered id for an accepted notification (its unique id sorts by arrival in the store).
     func makeID(nowMillis: Int64) -> String { self.ids.timeOrderedUUID(nowMillis: nowMillis) }

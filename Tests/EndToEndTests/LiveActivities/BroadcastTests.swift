@@ -54,6 +54,34 @@ struct BroadcastTests {
         (try await emulator.adminObject("/api/v1/activities/\(activity)")["contentState"] as? [String: Any])?["status"] as? String
     }
 
+    /// Whether `id` is a canonical UUID of version 7 (RFC 9562: the version nibble is the 13th hex digit).
+    static func isVersion7(_ id: String?) -> Bool {
+        guard let id, UUID(uuidString: id) != nil, id == id.lowercased() else { return false }
+        return Array(id)[14] == "7"
+    }
+
+    @Test(
+        "the ids the emulator makes for broadcast answers and refusals are version 7 (time-ordered), like an accepted push's (issue 41)"
+    )
+    func generatedIDsAreVersion7() async throws {
+        try await withEmulator { emulator in
+            let client = try await HTTP2TestClient.connect(host: "127.0.0.1", port: emulator.http2Port, caPath: emulator.caPath)
+            let created = try await Self.create(client)
+            #expect(created.status == 201 && Self.isVersion7(created.header("apns-request-id")), "\(created.headers)")
+            let channel = try #require(created.header("apns-channel-id"))
+            let published = try await Self.publish(
+                client, channel, #"{"aps": {"event": "update", "content-state": {}, "timestamp": 1}}"#)
+            #expect(Self.isVersion7(published.header("apns-request-id")), "\(published.headers)")
+            let refused = try await client.send(
+                path: Self.publishPath, headers: [("apns-channel-id", channel), ("apns-push-type", "LiveActivity")],
+                body: Array(#"{"aps": {"event": "update", "content-state": {}, "timestamp": 1}}"#.utf8))
+            #expect(refused.status == 400 && Self.isVersion7(refused.header("apns-request-id")), "\(refused.headers)")
+            let badToken = try await client.push(token: "abc", topic: Self.bundle)
+            #expect(badToken.reason == "BadDeviceToken" && Self.isVersion7(badToken.header("apns-id")), "\(badToken.headers)")
+            try await client.close()
+        }
+    }
+
     @Test("create, read, list and delete a channel on the provider port and on the channels port; request ids echoed or made")
     func management() async throws {
         try await withEmulator { emulator in
