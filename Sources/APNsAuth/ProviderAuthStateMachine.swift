@@ -150,7 +150,16 @@ public struct ProviderAuthStateMachine: Sendable {
                 guard let topic = certificate.defaultTopic else { return .failure(.missingTopic) }
                 return .success(topic)
             }
-            return certificate.topics.contains(requested) ? .success(requested) : .failure(.topicDisallowed)
+            guard certificate.topics.contains(requested) else {
+                // Apple (forum thread 712499): certificate-based authentication is not supported for
+                // Live Activity pushes; a certificate with more topics would not help.
+                guard requested.hasSuffix(".push-type.liveactivity") else { return .failure(.topicDisallowed) }
+                return .failure(
+                    Reason.topicDisallowed.explained(
+                        "Live Activity pushes need token-based authentication (certificate-based authentication is not supported for them): sign a provider token (JWT) instead of using the client certificate"
+                    ))
+            }
+            return .success(requested)
         case .token(let verified):
             // The validator has already refused a token-based request without a topic.
             guard let requested else { return .failure(.missingTopic) }

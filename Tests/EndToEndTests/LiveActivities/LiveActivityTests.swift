@@ -286,12 +286,19 @@ struct LiveActivityTests {
     // Forum thread 712499 (Apple): Live Activity pushes need token authentication; a certificate
     // connection was refused. jerryliurui/Live-Activities-Demo-NBA-Score #1 shows the reason a
     // certificate gets for the .push-type.liveactivity topic: TopicDisallowed.
-    @Test("a certificate connection gets 400 TopicDisallowed for the liveactivity topic")
+    // Its explanation says what helps: token-based authentication, not a certificate with more topics (issue 41).
+    @Test(
+        "a certificate connection gets 400 TopicDisallowed for the liveactivity topic, explained as needing token authentication")
     func certificate() async throws {
         try await withEmulator(configure: { $0.auth = .strict }) { emulator in
             let client = try await emulator.http2Client(identity: try emulator.providerIdentity(uid: Self.bundle))
             let refused = try await Self.send(client, String(repeating: "ab", count: 32), Self.start())
             #expect(refused.status == 400 && refused.reason == "TopicDisallowed")
+            let detail = refused.header("apns-emulator-detail") ?? ""
+            #expect(detail.contains("need token-based authentication") && !detail.contains("does not cover"), "\(detail)")
+            // Any other topic a certificate lacks keeps the usual explanation.
+            let other = try await client.push(token: String(repeating: "ab", count: 32), topic: "com.example.notmine")
+            #expect(other.reason == "TopicDisallowed" && other.header("apns-emulator-detail")?.contains("does not cover") == true)
         }
     }
 
