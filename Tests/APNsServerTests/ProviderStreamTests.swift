@@ -42,7 +42,7 @@ struct ProviderStreamTests {
                 logger: Logger(label: "stream-test")
             )
             let machine = auth == .strict ? ProviderAuthStateMachine(rules: .init(), certificate: nil) : nil
-            let state = ProviderConnectionState(auth: machine)
+            let state = ProviderConnectionState(auth: machine, clock: { 1_764_000_000_000 })
             state.unlockStreams = { [unowned self] in self.unlocked += 1 }
             let streams = ProviderStreamsHandler(
                 context: context, connection: state, sink: self.sink, eventLoop: self.channel.embeddedEventLoop

@@ -54,6 +54,6 @@ struct ProviderContext: Sendable {
     /// connection's client certificate, if it presented one), none when any provider is accepted.
     func connectionState(certificate: ProviderCertificate?) -> ProviderConnectionState {
         let auth = self.auth == .strict ? ProviderAuthStateMachine(rules: self.authRules, certificate: certificate) : nil
-        return ProviderConnectionState(auth: auth, shard: self.relay.shard)
+        return ProviderConnectionState(auth: auth, shard: self.relay.shard, clock: self.clock)
     }
 }

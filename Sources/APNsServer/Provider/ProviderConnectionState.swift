@@ -1,12 +1,6 @@
 import APNsAuth
 import APNsCore
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-
 /// What the streams of one provider connection share; confined to its event loop.
 final class ProviderConnectionState {
     private var ids: APNsIDGenerator
@@ -15,8 +9,12 @@ final class ProviderConnectionState {
     /// Lifts the one-stream limit of a connection that has not authenticated yet.
     var unlockStreams: () -> Void = {}
 
-    init(auth: ProviderAuthStateMachine?, shard: Shard? = nil) {
+    /// The emulator's clock, for the ids it makes.
+    private let clock: @Sendable () -> Int64
+
+    init(auth: ProviderAuthStateMachine?, shard: Shard? = nil, clock: @escaping @Sendable () -> Int64) {
         self.auth = auth
+        self.clock = clock
         self.ids = APNsIDGenerator(shard: shard)
     }
 
@@ -24,13 +22,9 @@ final class ProviderConnectionState {
     var streamsLimited: Bool { self.auth?.streamsLimited == true }
 
     /// A new id the emulator makes up for an answer: a refusal's `apns-id`, a channel request's
-    /// `apns-request-id`, a journal record's id. Time-ordered (version 7) from the wall clock, as
-    /// an accepted push's ids are (issue 41: broadcast answers carried version 4).
-    func makeID() -> String {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        return self.ids.timeOrderedUUID(nowMillis: Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000)
-    }
+    /// `apns-request-id`, a journal record's id. Time-ordered (version 7) on the emulator's clock,
+    /// as an accepted push's ids are (issue 41: broadcast answers carried version 4).
+    func makeID() -> String { self.ids.timeOrderedUUID(nowMillis: self.clock()) }
 
     /// A new time-ordered id for an accepted notification (its unique id sorts by arrival in the store).
     func makeID(nowMillis: Int64) -> String { self.ids.timeOrderedUUID(nowMillis: nowMillis) }
