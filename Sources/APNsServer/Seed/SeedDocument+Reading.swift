@@ -77,10 +77,17 @@ struct SeedReader {
         switch value {
         case nil, .null?: return nil
         case .number(let millis)? where millis >= 0 && millis == millis.rounded(): return Int64(millis)
-        case .string(let text)?:
-            if let date = Timestamp.parse(text) { return date }
-            fallthrough
+        case .string(let text)? where Timestamp.parse(text) != nil: return Timestamp.parse(text)
         default: throw self.error(path, "must be an RFC 3339 date (2026-11-26T10:00:00.000Z) or milliseconds since 1970")
+        }
+    }
+
+    /// A mapping, or nothing (absent or null).
+    func mapping(_ value: JSONValue?, _ path: String) throws(ServerError) -> JSONValue? {
+        switch value {
+        case nil, .null?: return nil
+        case .object?: return value
+        default: throw self.error(path, "must be a mapping")
         }
     }
 

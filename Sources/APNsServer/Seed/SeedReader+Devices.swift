@@ -59,12 +59,8 @@ extension SeedReader {
         case .bool(let read)?: app.feedbackRead = read
         default: throw self.error("\(path).feedbackRead", "is true or false")
         }
-        for name in ["settings", "location"] {
-            guard let given = fields[name], given != .null else { continue }
-            guard case .object = given else { throw self.error("\(path).\(name)", "must be a mapping") }
-        }
-        app.settings = fields["settings"].flatMap { $0 == .null ? nil : $0 }
-        app.location = fields["location"].flatMap { $0 == .null ? nil : $0 }
+        app.settings = try self.mapping(fields["settings"], "\(path).settings")
+        app.location = try self.mapping(fields["location"], "\(path).location")
         return app
     }
 
