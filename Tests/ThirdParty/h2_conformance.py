@@ -132,6 +132,10 @@ def run(case, host, port, ca):
         frames = c.read(answered(1))
         c.send(frame(0x1, 0x5, 1, c.headers()))
         return outcome(c, frames + c.read(lambda fs: False, seconds=10))
+    if case == "smaller_stream_id":  # h2spec 5.1.1/2: stream 5, then stream 3 (skipped, so closed)
+        c.send(frame(0x1, 0x5, 5, c.headers()))
+        c.send(frame(0x1, 0x5, 3, c.headers()))
+        return outcome(c, c.read(lambda fs: False, seconds=10))
     if case == "invalid_ping":  # h2spec 5.4.1/1 and /2, after one answered request
         c.send(frame(0x1, 0x4, 1, c.headers()) + body)
         frames = c.read(answered(1))
@@ -161,7 +165,7 @@ def run(case, host, port, ca):
 def main(argv):
     host, port, ca = argv[1], int(argv[2]), argv[3]
     cases = ["settings", "stream_error_then_request", "headers_on_half_closed", "headers_after_reset",
-             "headers_on_closed", "invalid_ping", "continuations", "header_bomb", "rapid_reset"]
+             "headers_on_closed", "smaller_stream_id", "invalid_ping", "continuations", "header_bomb", "rapid_reset"]
     print(json.dumps({case: run(case, host, port, ca) for case in cases}))
 
 

@@ -30,6 +30,7 @@ struct HTTP2ConformanceTests {
         var headers_on_half_closed: Case
         var headers_after_reset: Case
         var headers_on_closed: Case
+        var smaller_stream_id: Case
         var invalid_ping: Case
         var continuations: Case
         var header_bomb: Case
@@ -75,6 +76,14 @@ struct HTTP2ConformanceTests {
                 #expect(goAway.code != 0)
                 #expect(connectionError.closed)
             }
+
+            // RFC 9113 5.1.1: a stream id smaller than one the client opened, which it skipped, is a
+            // connection error of type PROTOCOL_ERROR (h2spec 5.1.1/2); GOAWAY names stream 5, then the close.
+            let smaller = report.smaller_stream_id
+            let smallerGoAway = try #require(smaller.frames.first { $0.type == "GOAWAY" }, "\(smaller.frames)")
+            #expect(smallerGoAway.code == 1 && smallerGoAway.last_stream == 5)
+            #expect(!smaller.frames.contains { $0.stream == 3 })
+            #expect(smaller.closed)
 
             // RFC 9113 6.7 and 5.4.1: PING on a stream is PROTOCOL_ERROR; GOAWAY, then the close (h2spec 5.4.1).
             let ping = try #require(report.invalid_ping.frames.first { $0.type == "GOAWAY" })
