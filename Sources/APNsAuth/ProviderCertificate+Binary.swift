@@ -13,7 +13,8 @@ extension ProviderCertificate {
     ) throws(AuthError) -> ProviderCertificate? {
         guard auth == .strict else { return nil }
         guard let certificate else {
-            throw AuthError(.certificates, "\(listener): the provider's client certificate could not be read")
+            throw AuthError(
+                .certificates, "\(listener): the provider presented no client certificate (or one that could not be read)")
         }
         guard certificate.environments.contains(environment) else {
             let theirs = certificate.environments.map(\.rawValue).sorted().joined(separator: ", ")

@@ -45,8 +45,23 @@ public struct BinaryGatewayDecoder: ByteToMessageDecoder {
         case 0: return self.simple(from: &buffer)
         case 1: return self.enhanced(from: &buffer)
         case 2: return self.frame(from: &buffer)
-        default: return .malformed(identifier: 0, detail: "unknown command \(command)")
+        default: return .malformed(identifier: 0, detail: self.foreignProtocol(in: buffer) ?? "unknown command \(command)")
         }
+    }
+
+    /// What another protocol's first bytes are, when a client speaking it reached the gateway: an
+    /// HTTP/2 client that did not offer ALPN h2 (its connection preface), or an HTTP/1 request.
+    public static func foreignProtocol(in buffer: ByteBuffer) -> String? {
+        let start = buffer.getBytes(at: buffer.readerIndex, length: min(buffer.readableBytes, 24)) ?? []
+        let text = String(decoding: start, as: UTF8.self)
+        if text.hasPrefix("PRI * HTTP/2.0") || "PRI * HTTP/2.0".hasPrefix(text) && !text.isEmpty {
+            return "an HTTP/2 connection preface, from a client that did not offer ALPN h2"
+        }
+        let methods = ["GET ", "POST ", "PUT ", "DELETE ", "HEAD ", "OPTIONS ", "PATCH "]
+        if let method = methods.first(where: { text.hasPrefix($0) }) {
+            return "an HTTP/1 request (\(method.dropLast()))"
+        }
+        return nil
     }
 
     /// `0 · token length u16 · token · payload length u16 · payload`

@@ -25,6 +25,7 @@ struct GatewaySessionHandlerTests {
                 auth: .none,
                 environment: .development,
                 clock: { 1_800_000_000_000 },
+                doors: FrontDoors(readiness: ReadinessGate()),
                 logger: Logger(label: "gateway-test")
             )
             try self.channel.pipeline.syncOperations.addHandler(GatewaySessionHandler(context: context, topic: nil))

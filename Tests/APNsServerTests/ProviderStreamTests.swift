@@ -39,6 +39,7 @@ struct ProviderStreamTests {
                 shutdownGrace: .seconds(1),
                 clock: { 1_800_000_000_000 },
                 realClock: { 1_800_000_000_000 },
+                doors: FrontDoors(readiness: ReadinessGate()),
                 logger: Logger(label: "stream-test")
             )
             let machine = auth == .strict ? ProviderAuthStateMachine(rules: .init(), certificate: nil) : nil

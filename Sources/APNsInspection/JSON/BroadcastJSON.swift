@@ -25,6 +25,7 @@ enum BroadcastJSON {
         members.member("reason") { $0.optionalString(record.reason) }
         members.member("httpStatus") { $0.number(record.httpStatus) }
         members.member("detail") { $0.optionalString(record.detail) }
+        members.member("port") { writer in if let port = record.port { writer.number(port) } else { writer.raw("null") } }
         members.member("fanOut") { writer in if let fanOut = record.fanOut { writer.number(fanOut) } else { writer.raw("null") } }
         members.member("stored") { writer in
             if let stored = record.stored { writer.raw(stored ? "true" : "false") } else { writer.raw("null") }

@@ -31,10 +31,15 @@ public enum JournalJSON {
                     if let byte = rejected.statusByte { writer.number(byte) } else { writer.raw("null") }
                 }
                 members.member("detail") { $0.optionalString(rejected.detail) }
+                members.member("port") { writer in if let port = rejected.port { writer.number(port) } else { writer.raw("null") }
+                }
             }
             members.member("warnings") { writer in
-                guard case .accepted(let notification) = entry.push else { return writer.raw("[]") }
-                writer.array(PushLint.warnings(for: notification)) { $0.string($1.description) }
+                switch entry.push {
+                case .accepted(let notification): writer.array(PushLint.warnings(for: notification)) { $0.string($1.description) }
+                case .broadcast(let record): writer.array(record.warnings) { $0.string($1) }
+                case .rejected: writer.raw("[]")
+                }
             }
             members.member("presentation") { $0.raw(PhoneJSON.encoded(entry.presentation)) }
             members.member("response") { $0.raw(PhoneJSON.encoded(entry.response)) }

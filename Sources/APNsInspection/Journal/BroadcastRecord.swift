@@ -23,6 +23,10 @@ public struct BroadcastRecord: Sendable {
     /// The refusal's reason, nil for a success.
     public var reason: String?
     public var detail: String?
+    /// A broadcast's lint: what the subscribed activities ignore (the `apns-emulator-warning` answers).
+    public var warnings: [String] = []
+    /// The port it reached: the provider API's, the channels port, or the gateway's and feedback's with ALPN h2.
+    public var port: Int?
     /// A broadcast's subscribers reached, and what each made of it.
     public var fanOut: Int?
     public var outcomes: [BroadcastActivityOutcome] = []

@@ -25,6 +25,8 @@ public struct RejectedPush: Sendable {
     public var detail: String?
     /// The HTTP/2 request's `:path`, when it is not `/3/device/<token>`.
     public var path: String?
+    /// The port it reached (each front door has its own), when it came over a socket.
+    public var port: Int?
 
     /// The most of a rejected body the journal keeps.
     public static let maximumBody = 8192
@@ -58,6 +60,23 @@ public struct RejectedPush: Sendable {
         self.receivedAt = receivedAt
         self.source = .binary
         self.statusByte = statusByte
+    }
+
+    /// A connection refused before it sent a request the door could read (no client certificate,
+    /// bytes of another protocol): `body` holds what it sent first, `detail` what was wrong and
+    /// where it belongs.
+    public init(
+        connectionOn source: Interface, port: Int?, id: String, statusByte: UInt8?, sent: [UInt8], detail: String,
+        receivedAt: Int64
+    ) {
+        self.id = id
+        self.token = ""
+        self.body = Array(sent.prefix(Self.maximumBody))
+        self.receivedAt = receivedAt
+        self.source = source
+        self.statusByte = statusByte
+        self.port = port
+        self.detail = detail
     }
 
     /// The `<token>` of `/3/device/<token>`, lower-cased; the whole path when it has another shape.

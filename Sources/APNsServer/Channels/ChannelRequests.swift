@@ -20,11 +20,12 @@ struct ChannelRequests: Sendable {
     /// Answers `request` (its credential already decided), recording it in the journal and the
     /// metrics. On `eventLoop`.
     func answer(
-        _ request: PushRequest, credential: ProviderCredential?, receivedAt: Int64, makeID: () -> String,
+        _ request: PushRequest, credential: ProviderCredential?, receivedAt: Int64, port: Int?, makeID: () -> String,
         on eventLoop: any EventLoop
     ) -> EventLoopFuture<ChannelAnswer> {
         var record = BroadcastRecord(
             id: makeID(), request: request, operation: nil, bundleID: nil, receivedAt: receivedAt, httpStatus: 0)
+        record.port = port
         let answered: EventLoopFuture<ChannelAnswer>
         switch self.prepare(request, credential: credential, makeID: makeID, record: &record) {
         case .failure(let rejection):

@@ -5,16 +5,21 @@ import NIOCore
 import NIOSSL
 
 extension TLSListener {
-    /// The legacy binary gateway (commands 0, 1 and 2 over TLS, APNs' port 2195).
+    /// The legacy binary gateway (commands 0, 1 and 2 over TLS, APNs' port 2195), which is also
+    /// where Apple serves channel management in the development environment: a client that
+    /// offers ALPN h2 gets channel management (`channels`), one without ALPN the gateway.
     static func binaryGateway(
         _ listener: Listener,
         sslContext: NIOSSLContext,
         context: GatewayContext,
+        channels: ProviderContext,
         onBound: @escaping @Sendable (SocketAddress) -> Void
     ) -> TLSListener {
-        TLSListener(listener: listener, sslContext: sslContext, onBound: onBound) { channel, certificate in
-            let provider = try ProviderCertificate.binaryProvider(
-                certificate, auth: context.auth, environment: context.environment, listener: "gateway")
+        TLSListener(listener: listener, sslContext: sslContext, onBound: onBound) { channel, handshake in
+            if handshake.isHTTP2 {
+                return try HTTP2ProviderListener.channelManagement(channel: channel, handshake: handshake, context: channels)
+            }
+            let provider = try channels.binaryProvider(handshake, on: channel, listener: "gateway")
             // A certificate without a topic is status 3 (missing topic) on every notification.
             let topic = provider.map { $0.bundleID ?? "" }
             let pipeline = channel.pipeline.syncOperations
@@ -22,6 +27,22 @@ extension TLSListener {
             try pipeline.addHandler(GatewaySessionHandler(context: context, topic: topic))
             context.inspection.metrics.providerConnection(.binary, 1)
             channel.closeFuture.whenComplete { _ in context.inspection.metrics.providerConnection(.binary, -1) }
+        }
+    }
+}
+
+extension ProviderContext {
+    /// The provider a binary connection (gateway or feedback) speaks for in strict mode, from its
+    /// certificate; one without a usable certificate is refused, logged and journaled with where
+    /// a token-based client belongs. On the channel's event loop.
+    func binaryProvider(_ handshake: TLSHandshake, on channel: any Channel, listener: String) throws -> ProviderCertificate? {
+        do {
+            return try ProviderCertificate.binaryProvider(
+                handshake.certificate, auth: self.auth, environment: self.environment, listener: listener)
+        } catch {
+            let refusal = ConnectionRefusal(inspection: self.inspection, clock: self.clock, logger: self.logger)
+            refusal.record(channel, source: .binary, detail: self.doors.certificateRequired(error.message))
+            throw error
         }
     }
 }

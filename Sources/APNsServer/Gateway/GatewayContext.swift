@@ -12,11 +12,14 @@ struct GatewayContext: Sendable {
     let clock: @Sendable () -> Int64
     let logger: Logger
     let intake: PushIntake
+    /// Where requests belong, for what a refusal says.
+    let doors: FrontDoors
 
     init(
         relay: Relay, inspection: Inspection, auth: AuthMode, environment: APNsEnvironment,
-        clock: @escaping @Sendable () -> Int64, logger: Logger
+        clock: @escaping @Sendable () -> Int64, doors: FrontDoors, logger: Logger
     ) {
+        self.doors = doors
         self.relay = relay
         self.inspection = inspection
         self.auth = auth

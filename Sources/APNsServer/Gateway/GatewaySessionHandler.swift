@@ -38,11 +38,27 @@ final class GatewaySessionHandler: ChannelDuplexHandler {
         guard self.machine.isAccepting else { return }
         switch self.unwrapInboundIn(data) {
         case .malformed(let identifier, let detail):
-            self.shared.logger.debug("malformed binary frame", metadata: ["apns.detail": "\(detail)"])
-            self.perform(self.machine.refused(.protocolError, identifier: identifier), context: context)
+            self.malformed(detail, identifier: identifier, context: context)
         case .push(let request):
             self.push(request, context: context)
         }
+    }
+
+    /// Status 128, logged and journaled with what was wrong and, for another protocol's bytes,
+    /// where they belong.
+    private func malformed(_ detail: String, identifier: UInt32, context: ChannelHandlerContext) {
+        let port = context.channel.localAddress?.port
+        let explained = self.shared.doors.malformedBinary(detail, port: port)
+        self.shared.logger.info(
+            "refused a binary gateway connection: \(explained)",
+            metadata: [
+                "connection.peer": "\(context.channel.remoteAddress.map { "\($0)" } ?? "?")", "connection.port": "\(port ?? 0)",
+            ])
+        let refused = RejectedPush(
+            connectionOn: .binary, port: port, id: self.ids.timeOrderedUUID(nowMillis: self.shared.clock()),
+            statusByte: BinaryStatus.protocolError.code, sent: [], detail: explained, receivedAt: self.shared.clock())
+        self.machine.refusals.note(refused, identifier: identifier)
+        self.perform(self.machine.refused(.protocolError, identifier: identifier), context: context)
     }
 
     /// Hands the notification to the intake and lets the machine decide when its refusal (if
@@ -99,7 +115,8 @@ final class GatewaySessionHandler: ChannelDuplexHandler {
         case .close:
             context.close(promise: nil)
         case .writeErrorAndClose(let response):
-            if let refused = self.machine.refusals.take(identifier: response.identifier, statusByte: response.status.code) {
+            if var refused = self.machine.refusals.take(identifier: response.identifier, statusByte: response.status.code) {
+                refused.push.port = context.channel.localAddress?.port
                 self.shared.inspection.rejected(refused.push, fault: refused.fault)
             }
             var buffer = context.channel.allocator.buffer(capacity: BinaryErrorResponse.size)

@@ -19,6 +19,8 @@ struct ProviderContext: Sendable {
     /// Real time, for provider-token ages: providers sign with real clocks.
     let realClock: @Sendable () -> Int64
     let logger: Logger
+    /// Where requests belong, for what a refusal at the wrong door says.
+    let doors: FrontDoors
     /// Where every request goes once its door has read it and decided who sent it.
     private(set) var intake: PushIntake
 
@@ -27,8 +29,9 @@ struct ProviderContext: Sendable {
         inspection: Inspection,
         environment: APNsEnvironment, shutdownGrace: TimeAmount, clock: @escaping @Sendable () -> Int64,
         realClock: @escaping @Sendable () -> Int64,
-        logger: Logger, channelsOnly: Bool = false
+        doors: FrontDoors, logger: Logger, channelsOnly: Bool = false
     ) {
+        self.doors = doors
         self.relay = relay
         self.auth = auth
         self.authRules = authRules
@@ -41,7 +44,7 @@ struct ProviderContext: Sendable {
         self.logger = logger
         self.intake = PushIntake(
             relay: relay, inspection: inspection, environment: environment, clock: clock, logger: logger,
-            channelsOnly: channelsOnly)
+            doors: doors, channelsOnly: channelsOnly)
     }
 
     /// A channels listener: only the channel management routes are served.
@@ -52,8 +55,8 @@ struct ProviderContext: Sendable {
 
     /// A new connection's authentication state: a state machine in strict mode (with the
     /// connection's client certificate, if it presented one), none when any provider is accepted.
-    func connectionState(certificate: ProviderCertificate?) -> ProviderConnectionState {
+    func connectionState(certificate: ProviderCertificate?, port: Int? = nil) -> ProviderConnectionState {
         let auth = self.auth == .strict ? ProviderAuthStateMachine(rules: self.authRules, certificate: certificate) : nil
-        return ProviderConnectionState(auth: auth, shard: self.relay.shard, clock: self.clock)
+        return ProviderConnectionState(auth: auth, shard: self.relay.shard, port: port, clock: self.clock)
     }
 }

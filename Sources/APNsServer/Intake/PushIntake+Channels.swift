@@ -13,16 +13,18 @@ extension PushIntake {
             channels: self.relay.channels, phone: self.relay.phone, cluster: self.relay.cluster, inspection: self.inspection,
             environment: self.environment)
         let (request, ids) = (call.request, call.ids)
-        requests.answer(request, credential: credential, receivedAt: self.clock(), makeID: { ids.makeID() }, on: eventLoop)
-            .assumeIsolated().whenComplete { result in
-                switch result {
-                case .success(let channelAnswer):
-                    answer(.channel(channelAnswer))
-                case .failure(let error):
-                    let rejection = Rejection(reason: Relay.reason(for: error), apnsID: request.requestID ?? ids.makeID())
-                    answer(.channel(self.channelRefusal(call, rejection)))
-                }
+        requests.answer(
+            request, credential: credential, receivedAt: self.clock(), port: ids.port, makeID: { ids.makeID() }, on: eventLoop
+        )
+        .assumeIsolated().whenComplete { result in
+            switch result {
+            case .success(let channelAnswer):
+                answer(.channel(channelAnswer))
+            case .failure(let error):
+                let rejection = Rejection(reason: Relay.reason(for: error), apnsID: request.requestID ?? ids.makeID())
+                answer(.channel(self.channelRefusal(call, rejection)))
             }
+        }
     }
 
     /// A refusal before the channel APIs saw the request (authentication, a fault rule, the
@@ -38,6 +40,7 @@ extension PushIntake {
         }
         record.reason = rejection.reason.wire
         record.detail = rejection.detail ?? rejection.reason.explanation
+        record.port = call.ids.port
         let requestID = request.requestID.flatMap { APNsID.isCanonical($0) ? $0 : nil } ?? call.ids.makeID()
         record.requestID = requestID
         self.inspection.journal.broadcast(record, fault: call.fault)

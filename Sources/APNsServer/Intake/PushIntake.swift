@@ -18,6 +18,9 @@ struct PushIntake: Sendable {
     /// The emulator's clock (receipt times, expiry), in milliseconds since the UNIX epoch.
     let clock: @Sendable () -> Int64
     let logger: Logger
+    /// Where requests belong, for what a refusal at the wrong door says; nil for an intake with
+    /// no listeners (tests).
+    var doors: FrontDoors? = nil
     /// A channels listener: only the channel management routes are served.
     var channelsOnly = false
 
@@ -91,7 +94,10 @@ struct PushIntake: Sendable {
             return self.manageChannels(call, credential: credential, on: eventLoop, answer: answer)
         }
         if self.channelsOnly {
-            let reason = Reason.badPath.explained("the channels port serves /1/apps/<bundle id>/channels and /all-channels only")
+            let port = call.ids.port.map { "port \($0)" } ?? "this port"
+            let elsewhere = self.doors.map { "; \($0.pushes)" } ?? ""
+            let reason = Reason.badPath.explained(
+                "\(port) serves channel management (/1/apps/<bundle id>/channels, /all-channels) and broadcasts only\(elsewhere)")
             return answer(self.refuse(call, Rejection(reason: reason, apnsID: call.answerID())))
         }
         let now = call.receivedAt
@@ -171,6 +177,7 @@ struct PushIntake: Sendable {
         )
         let detail = rejection.detail ?? rejection.reason.explanation
         rejected.detail = detail.isEmpty ? nil : detail
+        rejected.port = call.ids.port
         self.inspection.rejected(rejected, fault: call.fault)
         return .refused(rejection, timestamp: timestamp ?? (rejection.reason.status == 410 ? call.receivedAt : nil))
     }

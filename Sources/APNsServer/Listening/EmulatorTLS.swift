@@ -10,7 +10,10 @@ struct EmulatorTLS: Sendable {
     /// HTTP/2 providers: ALPN h2, a client certificate asked for in strict mode (tokens are the
     /// alternative).
     let http2: NIOSSLContext
-    /// The binary gateway and feedback: plain TLS, a client certificate required in strict mode.
+    /// The binary gateway and feedback: TLS without ALPN for their own protocols, ALPN h2 for
+    /// channel management (Apple serves it on their ports); in strict mode a client certificate
+    /// is asked for, and the binary protocols refuse a connection without one after the handshake
+    /// (a token-based HTTP/2 client has none).
     let binary: NIOSSLContext
     /// Devices: plain TLS, no client certificate.
     let device: NIOSSLContext
@@ -22,8 +25,6 @@ struct EmulatorTLS: Sendable {
         /// Asked for; a connection without one may still use a provider token. One that is
         /// presented must chain to `trustRoots`, or the handshake fails.
         case optional(trustRoots: [NIOSSLCertificate])
-        /// Required, chaining to `trustRoots` (the binary gateway and feedback in strict mode).
-        case required(trustRoots: [NIOSSLCertificate])
     }
 
     init(_ configuration: EmulatorConfiguration, logger: Logger) throws {
@@ -38,8 +39,8 @@ struct EmulatorTLS: Sendable {
             try Self.serverContext(chain: chain, key: key, protocols: protocols, clientCertificates: clientCertificates)
         }
         self.http2 = try context(["h2"], strict ? .optional(trustRoots: roots) : .ignored)
-        // Devices, the gateway and feedback speak plain TLS, without ALPN.
-        self.binary = try context([], strict ? .required(trustRoots: roots) : .ignored)
+        // A client that offers no ALPN (or none of these) gets no ALPN: the binary protocols.
+        self.binary = try context(["h2"], strict ? .optional(trustRoots: roots) : .ignored)
         self.device = try context([], .ignored)
     }
 
@@ -58,9 +59,6 @@ struct EmulatorTLS: Sendable {
             configuration.certificateVerification = .none
         case .optional(let roots):
             configuration.certificateVerification = .optionalVerification
-            configuration.trustRoots = .certificates(roots)
-        case .required(let roots):
-            configuration.certificateVerification = .noHostnameVerification
             configuration.trustRoots = .certificates(roots)
         }
         return try NIOSSLContext(configuration: configuration)

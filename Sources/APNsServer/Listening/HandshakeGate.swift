@@ -6,11 +6,11 @@ import NIOTLS
 
 /// Holds back the rest of a connection's pipeline until its TLS handshake is done, then builds it
 /// knowing the provider's client certificate (what HTTP/2 SETTINGS, the gateway's topic and the
-/// feedback list depend on). Runs on the connection's event loop.
+/// feedback list depend on) and the protocol ALPN settled on. Runs on the connection's event loop.
 final class HandshakeGate: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = NIOAny
 
-    private let configure: (any Channel, ProviderCertificate?) throws -> Void
+    private let configure: (any Channel, TLSHandshake) throws -> Void
     private let logger: Logger
     /// A connection whose handshake is not done by then is closed: a client that opens TCP and
     /// never starts TLS would otherwise hold its socket forever.
@@ -18,7 +18,7 @@ final class HandshakeGate: ChannelInboundHandler, RemovableChannelHandler {
     private var deadline: Scheduled<Void>?
 
     /// - Parameter configure: adds the handlers that follow TLS; throwing closes the connection.
-    init(logger: Logger, timeout: TimeAmount, configure: @escaping (any Channel, ProviderCertificate?) throws -> Void) {
+    init(logger: Logger, timeout: TimeAmount, configure: @escaping (any Channel, TLSHandshake) throws -> Void) {
         self.logger = logger
         self.timeout = timeout
         self.configure = configure
@@ -83,10 +83,12 @@ final class HandshakeGate: ChannelInboundHandler, RemovableChannelHandler {
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         switch event {
-        case TLSUserEvent.handshakeCompleted:
+        case TLSUserEvent.handshakeCompleted(let negotiatedProtocol):
             self.deadline?.cancel()
             do {
-                try self.configure(context.channel, Self.peerCertificate(of: context))
+                let handshake = TLSHandshake(
+                    certificate: Self.peerCertificate(of: context), negotiatedProtocol: negotiatedProtocol)
+                try self.configure(context.channel, handshake)
                 context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
                 context.fireUserInboundEventTriggered(event)
             } catch {

@@ -10,8 +10,8 @@ struct TLSListener: Service {
     let sslContext: NIOSSLContext
     let onBound: @Sendable (SocketAddress) -> Void
     /// Adds the handlers after TLS to a connection's pipeline once its handshake is done, knowing
-    /// the client's certificate; on its event loop.
-    let configure: @Sendable (any Channel, ProviderCertificate?) throws -> Void
+    /// the client's certificate and ALPN's choice; on its event loop.
+    let configure: @Sendable (any Channel, TLSHandshake) throws -> Void
 
     func run() async throws {
         let sslContext = self.sslContext

@@ -29,7 +29,7 @@ enum HTTP2ProviderListener {
     /// allows a token-based connection until a request has authenticated.
     static func configure(channel: any Channel, certificate: ProviderCertificate?, context: ProviderContext) throws {
         let pipeline = channel.pipeline.syncOperations
-        let connectionState = context.connectionState(certificate: certificate)
+        let connectionState = context.connectionState(certificate: certificate, port: channel.localAddress?.port)
         let streamLimit = Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue)
         let settings = Self.settings.map { $0.id == streamLimit && connectionState.streamsLimited ? (streamLimit, 1) : $0 }
         let connectionHandler = ProviderConnectionHandler(
@@ -42,8 +42,23 @@ enum HTTP2ProviderListener {
         let streams = ProviderStreamsHandler(
             context: context, connection: connectionState, sink: connectionHandler, eventLoop: channel.eventLoop)
         connectionHandler.streams = streams
+        connectionHandler.onBadPreface = { channel, bytes in
+            let refusal = ConnectionRefusal(inspection: context.inspection, clock: context.clock, logger: context.logger)
+            refusal.record(channel, source: .http2, detail: context.doors.notHTTP2(bytes, port: channel.localAddress?.port))
+        }
         try pipeline.addHandler(connectionHandler)
         try pipeline.addHandler(streams)
+    }
+}
+
+extension HTTP2ProviderListener {
+    /// Channel management on a connection that asked for HTTP/2 by ALPN on a port that serves
+    /// it beside another protocol (the binary gateway's and feedback's, as Apple's hosts do).
+    /// `context` serves channel routes only. On the channel's event loop.
+    static func channelManagement(channel: any Channel, handshake: TLSHandshake, context: ProviderContext) throws {
+        try self.configure(channel: channel, certificate: handshake.certificate, context: context)
+        context.inspection.metrics.providerConnection(.http2, 1)
+        channel.closeFuture.whenComplete { _ in context.inspection.metrics.providerConnection(.http2, -1) }
     }
 }
 
@@ -55,8 +70,8 @@ extension TLSListener {
         context: ProviderContext,
         onBound: @escaping @Sendable (SocketAddress) -> Void
     ) -> TLSListener {
-        TLSListener(listener: listener, sslContext: sslContext, onBound: onBound) { channel, certificate in
-            try HTTP2ProviderListener.configure(channel: channel, certificate: certificate, context: context)
+        TLSListener(listener: listener, sslContext: sslContext, onBound: onBound) { channel, handshake in
+            try HTTP2ProviderListener.configure(channel: channel, certificate: handshake.certificate, context: context)
             context.inspection.metrics.providerConnection(.http2, 1)
             channel.closeFuture.whenComplete { _ in context.inspection.metrics.providerConnection(.http2, -1) }
         }

@@ -16,6 +16,8 @@ final class NGHTTP2Session {
     private var block: HeaderBlock?
     /// Answer bodies being sent, by stream.
     private var bodies: [Int32: ByteBuffer] = [:]
+    /// The client's stream ids so far, to catch a HEADERS on one it skipped (see ``SkippedStreams``).
+    private var streamIDs = SkippedStreams()
 
     /// A header block as it arrives: only the fields APNs reads are kept, the rest only counted
     /// (HPACK lets a few bytes stand for kilobytes of header list).
@@ -33,6 +35,11 @@ final class NGHTTP2Session {
         nghttp2_session_callbacks_set_on_begin_headers_callback(callbacks) { _, frame, user in
             guard let frame, let session = NGHTTP2Session.from(user) else { return 0 }
             return session.beginHeaders(frame.pointee)
+        }
+        nghttp2_session_callbacks_set_on_begin_frame_callback(callbacks) { _, header, user in
+            guard let header, let session = NGHTTP2Session.from(user) else { return 0 }
+            session.beginFrame(header.pointee)
+            return 0
         }
         nghttp2_session_callbacks_set_on_header_callback(callbacks) { _, frame, name, nameLength, value, valueLength, _, user in
             guard let frame, let name, let value, let session = NGHTTP2Session.from(user) else { return 0 }
@@ -85,8 +92,24 @@ final class NGHTTP2Session {
     private func beginHeaders(_ frame: nghttp2_frame) -> Int32 {
         guard frame.hd.type == UInt8(NGHTTP2_HEADERS.rawValue) else { return 0 }
         self.block = HeaderBlock(stream: frame.hd.stream_id)
-        if frame.headers.cat == NGHTTP2_HCAT_REQUEST { self.delegate?.streamOpened(frame.hd.stream_id) }
+        if frame.headers.cat == NGHTTP2_HCAT_REQUEST {
+            self.streamIDs.opened(frame.hd.stream_id)
+            self.delegate?.streamOpened(frame.hd.stream_id)
+        }
         return 0
+    }
+
+    /// RFC 9113 §5.1.1: a client's new stream id must be larger than every one it opened, and
+    /// the ids it skipped are closed; HEADERS on one is a connection error of type
+    /// PROTOCOL_ERROR (h2spec 5.1.1/2). libnghttp2 ignores such a HEADERS on purpose (it cannot
+    /// tell a skipped stream from one closed and forgotten; nghttp2 issue 1300), so the session
+    /// catches the skipped ones itself and sends the GOAWAY. A closed stream's late HEADERS stays
+    /// nghttp2's to judge.
+    private func beginFrame(_ header: nghttp2_frame_hd) {
+        guard header.type == UInt8(NGHTTP2_HEADERS.rawValue), self.streamIDs.wasSkipped(header.stream_id),
+            let session = self.session
+        else { return }
+        _ = nghttp2_session_terminate_session(session, UInt32(NGHTTP2_PROTOCOL_ERROR.rawValue))
     }
 
     private func header(stream: Int32, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
@@ -117,15 +140,24 @@ final class NGHTTP2Session {
 
     // MARK: Bytes in and out
 
-    /// Reads `bytes` from the client. False when the session failed (nghttp2's fatal errors, a
-    /// bad connection preface): send what is pending and close.
-    func receive(_ bytes: ByteBuffer) -> Bool {
-        guard let session = self.session else { return false }
+    /// What reading the client's bytes came to.
+    enum Reception {
+        case read
+        /// The client did not open with HTTP/2's connection preface: it speaks something else.
+        case badPreface
+        /// One of nghttp2's fatal errors.
+        case failed
+    }
+
+    /// Reads `bytes` from the client. Anything but `.read`: send what is pending and close.
+    func receive(_ bytes: ByteBuffer) -> Reception {
+        guard let session = self.session else { return .failed }
         let read = bytes.withUnsafeReadableBytes { raw -> Int in
             guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return 0 }
             return nghttp2_session_mem_recv(session, base, raw.count)
         }
-        return read >= 0
+        if read >= 0 { return .read }
+        return read == Int(NGHTTP2_ERR_BAD_CLIENT_MAGIC.rawValue) ? .badPreface : .failed
     }
 
     /// Appends everything the session has to send to `buffer`. False on a fatal error.

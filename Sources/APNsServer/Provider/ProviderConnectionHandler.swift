@@ -25,6 +25,8 @@ final class ProviderConnectionHandler: ChannelInboundHandler, NGHTTP2SessionDele
     private var context: ChannelHandlerContext?
     /// Where the requests go: the next handler, called directly (it holds this one weakly).
     var streams: ProviderStreamsHandler?
+    /// Told the first bytes of a client that did not open with HTTP/2's preface.
+    var onBadPreface: ((any Channel, ByteBuffer) -> Void)?
     /// Between a read and its read-complete, when what is submitted goes out at the read-complete.
     private var reading = false
     private var sendScheduled = false
@@ -64,8 +66,15 @@ final class ProviderConnectionHandler: ChannelInboundHandler, NGHTTP2SessionDele
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard let session = self.session, !self.closeAfterSend else { return }
         self.reading = true
-        if !session.receive(self.unwrapInboundIn(data)) {
-            // A bad connection preface or a fatal error: nothing more is read.
+        let bytes = self.unwrapInboundIn(data)
+        switch session.receive(bytes) {
+        case .read:
+            break
+        case .badPreface:
+            // Another protocol's client at this door: nothing more is read.
+            self.closeAfterSend = true
+            self.onBadPreface?(context.channel, bytes)
+        case .failed:
             self.closeAfterSend = true
         }
     }

@@ -11,10 +11,13 @@ final class ProviderConnectionState {
 
     /// The emulator's clock, for the ids it makes.
     private let clock: @Sendable () -> Int64
+    /// The port the connection reached, for what the journal says of its refusals; nil for the admin API's push.
+    let port: Int?
 
-    init(auth: ProviderAuthStateMachine?, shard: Shard? = nil, clock: @escaping @Sendable () -> Int64) {
+    init(auth: ProviderAuthStateMachine?, shard: Shard? = nil, port: Int? = nil, clock: @escaping @Sendable () -> Int64) {
         self.auth = auth
         self.clock = clock
+        self.port = port
         self.ids = APNsIDGenerator(shard: shard)
     }
 

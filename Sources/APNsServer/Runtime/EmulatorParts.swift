@@ -52,14 +52,19 @@ struct EmulatorParts {
 
     /// Channel management on a port of its own, as Apple serves it on a host of its own.
     private func channels() -> TLSListener {
-        var context = self.providerContext()
-        context.channelsOnly = true
-        return TLSListener.http2Provider(
+        TLSListener.http2Provider(
             self.listener("channels", port: self.configuration.channelsPort, idle: self.configuration.http2IdleTimeout),
             sslContext: self.tls.http2,
-            context: context,
+            context: self.channelsContext(),
             onBound: self.bound(.channels, "channel management", scheme: "https")
         )
+    }
+
+    /// What a door that serves channel management only gives its HTTP/2 connections.
+    private func channelsContext() -> ProviderContext {
+        var context = self.providerContext()
+        context.channelsOnly = true
+        return context
     }
 
     func providerContext() -> ProviderContext {
@@ -74,6 +79,7 @@ struct EmulatorParts {
             shutdownGrace: TimeAmount(configuration.shutdownGrace),
             clock: { [clock] in clock.nowMillis },
             realClock: configuration.clock,
+            doors: FrontDoors(readiness: self.readiness),
             logger: self.logger
         )
     }
@@ -86,12 +92,14 @@ struct EmulatorParts {
             auth: configuration.auth,
             environment: configuration.environment,
             clock: { [clock] in clock.nowMillis },
+            doors: FrontDoors(readiness: self.readiness),
             logger: self.logger
         )
         return TLSListener.binaryGateway(
             self.listener("gateway", port: configuration.gatewayPort, idle: configuration.idleTimeout),
             sslContext: self.tls.binary,
             context: context,
+            channels: self.channelsContext(),
             onBound: self.bound(.gateway, "binary gateway", scheme: "tls")
         )
     }
@@ -101,8 +109,7 @@ struct EmulatorParts {
             self.listener("feedback", port: self.configuration.feedbackPort, idle: self.configuration.idleTimeout),
             sslContext: self.tls.binary,
             relay: self.relay,
-            auth: self.configuration.auth,
-            environment: self.configuration.environment,
+            channels: self.channelsContext(),
             onBound: self.bound(.feedback, "feedback service", scheme: "tls")
         )
     }

@@ -1,0 +1,61 @@
+import APNsWire
+import NIOCore
+
+/// Where each kind of request belongs, by the ports the listeners are bound to: what a refusal at
+/// the wrong door tells the provider, the log and the journal, so that a client pointed at the
+/// wrong port learns which one it wanted.
+struct FrontDoors: Sendable {
+    let readiness: ReadinessGate
+
+    /// The port `front` is bound to ("?" before it is).
+    func port(_ front: ListeningAddresses.Front) -> String {
+        self.readiness.address(front)?.port.map(String.init) ?? "?"
+    }
+
+    /// Where a push goes.
+    var pushes: String { "pushes (/3/device/<token>) belong on the HTTP/2 provider API, port \(self.port(.http2))" }
+
+    /// Where the legacy binary interface's commands go.
+    var binaryCommands: String {
+        "binary commands belong on the binary gateway, port \(self.port(.gateway)), over TLS without ALPN"
+    }
+
+    /// What the gateway tells of a frame it could not read (status 128): what it was and, when
+    /// the bytes are another protocol's, where they belong.
+    func malformedBinary(_ detail: String, port: Int?) -> String {
+        let here = "the binary gateway (port \(port.map(String.init) ?? "?"))"
+        if detail.hasPrefix("an HTTP/2") {
+            return "\(here) got \(detail): \(self.pushes); \(self.channelManagement)"
+        }
+        if detail.hasPrefix("an HTTP/1") {
+            return "\(here) got \(detail): the admin API (HTTP/1.1) is on port \(self.port(.admin)); \(self.pushes)"
+        }
+        return "\(here) could not read a command (\(detail))"
+    }
+
+    /// What an HTTP/2 door says of a client that did not open with HTTP/2's connection preface.
+    func notHTTP2(_ bytes: ByteBuffer, port: Int?) -> String {
+        let here = "port \(port.map(String.init) ?? "?") speaks HTTP/2 only"
+        if let first = bytes.getInteger(at: bytes.readerIndex, as: UInt8.self), first <= 2 {
+            return "\(here) and got what looks like binary command \(first): \(self.binaryCommands)"
+        }
+        if let other = BinaryGatewayDecoder.foreignProtocol(in: bytes), other.hasPrefix("an HTTP/1") {
+            return "\(here) and got \(other): the admin API (HTTP/1.1) is on port \(self.port(.admin)); "
+                + "a provider must speak HTTP/2 from its first bytes (ALPN h2)"
+        }
+        return "\(here) and the client did not open with HTTP/2's connection preface"
+    }
+
+    /// What a binary listener in strict mode says of a connection without a usable certificate:
+    /// the binary interface knows no provider tokens.
+    func certificateRequired(_ problem: String) -> String {
+        "\(problem); the binary interface authenticates providers by client certificate only. "
+            + "A provider token needs HTTP/2: \(self.pushes); \(self.channelManagement)"
+    }
+
+    /// Where channel management goes.
+    var channelManagement: String {
+        "channel management (/1/apps/<bundle id>/channels) belongs on port \(self.port(.channels)) or \(self.port(.http2)), "
+            + "or on ports \(self.port(.gateway)) and \(self.port(.feedback)) with ALPN h2 as Apple serves it"
+    }
+}
