@@ -39,6 +39,8 @@ public enum PushLint {
             return warnings
         }
         warnings += Self.lint(aps, type: type, priority: notification.priority)
+        // Read again only for Live Activity pushes: the one-pass facts carry no member names.
+        if type == .liveactivity { warnings += LiveActivityLint.warnings(payload: notification.payload) }
         return warnings
     }
 

@@ -106,6 +106,8 @@ extension ChannelRequests {
             case .success(let channel):
                 var taken = record
                 taken.stored = channel.message?.uniqueID == uniqueID
+                // What the subscribed activities' ActivityKit ignores, said as a push's lint says it.
+                taken.warnings = LiveActivityLint.broadcastWarnings(request).map(\.description)
                 taken.outcomes = reached.map {
                     BroadcastActivityOutcome(
                         deviceID: $0.deviceID, activityID: $0.outcome.activityID, outcome: $0.outcome.outcome.outcome,
@@ -133,7 +135,7 @@ extension ChannelRequests {
                     }
                     return ChannelAnswer(
                         status: 200, requestID: requestID, channelID: push.channelID, uniqueID: development ? uniqueID : nil,
-                        record: record)
+                        warnings: record.warnings, record: record)
                 }
             }
         }
