@@ -225,4 +225,35 @@ struct ActivityLifecycleTests {
         }
         #expect(self.app.ensurePushToStartToken { "cc" }?.token == "cc" && self.app.ensurePushToStartToken { "dd" } == nil)
     }
+
+    // Issue 41, settled: new content replaces the activity's ActivityContent whole, as
+    // `Activity.update(_:)` takes one; `ActivityContent.init(state:staleDate:relevanceScore:)` gives
+    // relevanceScore the default 0.0 and staleDate none. So an update without relevance-score puts
+    // the score back to 0, as one without stale-date clears the stale date; an end without
+    // content-state keeps the last content (ActivityKit's `end(nil, dismissalPolicy:)`).
+    @Test("an update without relevance-score or stale-date resets both; an end without content keeps them")
+    mutating func contentReplacedWhole() throws {
+        let id = try self.started().id
+        let scored = self.send(
+            Self.push(
+                #""event": "update", "timestamp": 1800000010, "content-state": {"status": "a"}, "relevance-score": 75, "stale-date": 1800003600"#
+            ),
+            to: .activity(id), after: 10_000)
+        #expect(scored.outcome == .applied)
+        #expect(self.app.activities.first?.relevanceScore == 75 && self.app.activities.first?.staleDate == 1_800_003_600_000)
+        _ = self.send(
+            Self.push(#""event": "update", "timestamp": 1800000020, "content-state": {"status": "b"}"#), to: .activity(id),
+            after: 20_000)
+        #expect(self.app.activities.first?.relevanceScore == 0 && self.app.activities.first?.staleDate == nil)
+        _ = self.send(
+            Self.push(
+                #""event": "update", "timestamp": 1800000030, "content-state": {"status": "c"}, "relevance-score": 20, "stale-date": 1800009000"#
+            ),
+            to: .activity(id), after: 30_000)
+        let ended = self.send(Self.push(#""event": "end", "timestamp": 1800000040"#), to: .activity(id), after: 40_000)
+        #expect(ended.outcome == .applied)
+        let activity = try #require(self.app.activities.first)
+        #expect(activity.activityState == .ended && activity.contentState == .object(["status": .string("c")]))
+        #expect(activity.relevanceScore == 20 && activity.staleDate == 1_800_009_000_000)
+    }
 }

@@ -206,8 +206,16 @@ extension AppModel {
         let id = self.activities[index].id
         var report = ActivityReport(event: push.event ?? "", outcome: .applied, activityID: id)
         self.activities[index].lastTimestamp = push.timestamp
-        if let state { self.activities[index].contentState = state }
-        if let score = push.relevanceScore { self.activities[index].relevanceScore = score }
+        if let state {
+            // New content replaces the activity's ActivityContent whole, as `Activity.update(_:)`
+            // does: a relevance score it does not carry is ActivityContent's default, 0 (Apple,
+            // `ActivityContent.init(state:staleDate:relevanceScore:)`), as a stale date it does
+            // not carry is none. An end without content keeps the last content, score and all.
+            self.activities[index].contentState = state
+            self.activities[index].relevanceScore = push.relevanceScore ?? 0
+        } else if let score = push.relevanceScore {
+            self.activities[index].relevanceScore = score
+        }
         if let alert = push.alert {
             self.activities[index].alert = self.audible(alert)
             self.activities[index].alertedAt = now
