@@ -14,7 +14,7 @@ extension ServeCommand {
         let ports = [
             ("--http2-port", self.http2Port), ("--admin-port", self.adminPort), ("--device-port", self.devicePort),
             ("--gateway-port", self.gatewayPort), ("--feedback-port", self.feedbackPort),
-            ("--channels-port", self.channelsPort),
+            ("--channels-port", self.channelsPort), ("--h2c-port", self.h2cPort ?? 0),
         ]
         for (name, port) in ports where !(0...65_535).contains(port) {
             throw ValidationError("\(name) must be between 0 and 65535, not \(port)")
@@ -131,6 +131,7 @@ extension ServeCommand {
         configuration.gatewayPort = self.gatewayPort
         configuration.feedbackPort = self.feedbackPort
         configuration.channelsPort = self.channelsPort
+        configuration.h2cPort = self.h2cPort
         configuration.idleTimeout = .milliseconds(Int64(self.idleTimeout * 1000))
         configuration.handshakeTimeout = .milliseconds(Int64(self.handshakeTimeout * 1000))
         configuration.http2IdleTimeout = .milliseconds(Int64(self.http2IdleTimeout * 1000))
@@ -163,11 +164,13 @@ extension ServeCommand {
         return configuration
     }
 
-    /// `{"host", "http2", "admin", "device", "gateway", "feedback", "channels"}`, written whole (to a temporary
-    /// name, then renamed) so a reader never sees half of it.
+    /// `{"host", "http2", "admin", "device", "gateway", "feedback", "channels", "h2c"}` (`h2c` null
+    /// without `--h2c-port`), written whole (to a temporary name, then renamed) so a reader never
+    /// sees half of it.
     static func writePorts(_ addresses: ListeningAddresses, host: String, to path: String) throws {
+        let h2c = addresses.isOpen(.h2c) ? String(addresses.port(.h2c)) : "null"
         let json =
-            #"{"host": "\#(host)", "http2": \#(addresses.port(.http2)), "admin": \#(addresses.port(.admin)), "device": \#(addresses.port(.device)), "gateway": \#(addresses.port(.gateway)), "feedback": \#(addresses.port(.feedback)), "channels": \#(addresses.port(.channels))}"#
+            #"{"host": "\#(host)", "http2": \#(addresses.port(.http2)), "admin": \#(addresses.port(.admin)), "device": \#(addresses.port(.device)), "gateway": \#(addresses.port(.gateway)), "feedback": \#(addresses.port(.feedback)), "channels": \#(addresses.port(.channels)), "h2c": \#(h2c)}"#
         let partial = path + ".partial"
         try Data((json + "\n").utf8).write(to: URL(fileURLWithPath: partial))
         guard rename(partial, path) == 0 else {

@@ -64,6 +64,13 @@ struct ServeCommand: AsyncParsableCommand {
     var channelsPort = Self.defaults.channelsPort
 
     @Option(
+        name: .customLong("h2c-port"),
+        help:
+            "The provider API over cleartext HTTP/2 (prior knowledge, no TLS) on this port too, for clients and proxies in test set-ups that speak it; 0 picks a free one. Same validation; --auth strict still checks authorization. (default: off) (env: \(EnvironmentTwins.variable(for: "--h2c-port")))"
+    )
+    var h2cPort: Int?
+
+    @Option(
         name: .customLong("idle-timeout"),
         help:
             "Seconds after which a silent gateway or feedback connection is closed. (env: \(EnvironmentTwins.variable(for: "--idle-timeout")))"

@@ -25,6 +25,8 @@ public final class RunningEmulator: Sendable {
     public var gatewayPort: Int { self.addresses.port(.gateway) }
     public var feedbackPort: Int { self.addresses.port(.feedback) }
     public var channelsPort: Int { self.addresses.port(.channels) }
+    /// The cleartext HTTP/2 port, when the configuration asked for one (`h2cPort`).
+    public var h2cPort: Int { self.addresses.port(.h2c) }
     public var dataDirectory: String { self.emulator.configuration.dataDirectory }
 
     /// Starts an emulator. `configure` may change anything; ports and directories default to

@@ -33,6 +33,7 @@ struct CommandLineOptionsTests {
             ("--feedback-port", "APNS_EMULATOR_FEEDBACK_PORT"),
             ("--forward-to-simulator", "APNS_EMULATOR_FORWARD_TO_SIMULATOR"),
             ("--gateway-port", "APNS_EMULATOR_GATEWAY_PORT"),
+            ("--h2c-port", "APNS_EMULATOR_H2C_PORT"),
             ("--handshake-timeout", "APNS_EMULATOR_HANDSHAKE_TIMEOUT"),
             ("--host", "APNS_EMULATOR_HOST"),
             ("--http2-idle-timeout", "APNS_EMULATOR_HTTP2_IDLE_TIMEOUT"),

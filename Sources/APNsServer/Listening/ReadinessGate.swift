@@ -6,16 +6,22 @@ final class ReadinessGate: Sendable {
     private typealias Waiter = CheckedContinuation<ListeningAddresses, any Error>
 
     private struct State {
+        var expected: Set<ListeningAddresses.Front>
         var bound: [ListeningAddresses.Front: SocketAddress] = [:]
         var failure: (any Error)?
         var waiters: [Waiter] = []
 
         var ready: ListeningAddresses? {
-            self.bound.count == ListeningAddresses.Front.allCases.count ? ListeningAddresses(bound: self.bound) : nil
+            self.expected.isSubset(of: self.bound.keys) ? ListeningAddresses(bound: self.bound) : nil
         }
     }
 
-    private let state = Mutex(State())
+    private let state: Mutex<State>
+
+    /// Ready once the listeners every emulator opens and `optional` ones are bound.
+    init(optional: Set<ListeningAddresses.Front> = []) {
+        self.state = Mutex(State(expected: ListeningAddresses.Front.always.union(optional)))
+    }
 
     /// `front` listens at `address`.
     func bound(_ front: ListeningAddresses.Front, at address: SocketAddress) { self.update { $0.bound[front] = address } }

@@ -14,7 +14,7 @@ public final class Emulator: Sendable {
     public let store: NotificationStore
     let group: MultiThreadedEventLoopGroup
     private let serviceGroup: ServiceGroup
-    let readiness = ReadinessGate()
+    let readiness: ReadinessGate
     /// The relay between the front doors, the store and connected devices.
     public let relay: Relay
     /// The journal, fault rules and metrics behind the admin API.
@@ -44,6 +44,7 @@ public final class Emulator: Sendable {
     ) throws {
         self.configuration = configuration
         self.logger = logger
+        self.readiness = ReadinessGate(optional: configuration.h2cPort == nil ? [] : [.h2c])
         let tls = try EmulatorTLS(configuration, logger: logger)
         self.verifier = ProviderTokenVerifier(keys: try ProviderKeyStore(directory: configuration.keysDirectory, logger: logger))
         self.inspection = Inspection(

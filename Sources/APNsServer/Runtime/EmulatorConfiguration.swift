@@ -21,6 +21,10 @@ public struct EmulatorConfiguration: Sendable {
     /// Channel management port (Apple's own 2195/2196 are the gateway's and feedback's here);
     /// 0 picks a free port.
     public var channelsPort: Int = 2198
+    /// The provider API over cleartext HTTP/2 (prior knowledge, no TLS), for client libraries and
+    /// proxies in test set-ups that speak it; nil (the default) opens no such port, 0 picks a
+    /// free one. The same validation, and `authorization` still checked under `--auth strict`.
+    public var h2cPort: Int?
     /// A gateway or feedback connection that sends nothing for this long is closed.
     public var idleTimeout: Duration = .seconds(3600)
     /// An HTTP/2 provider connection that sends nothing for this long gets GOAWAY IdleTimeout.

@@ -21,7 +21,8 @@ struct EmulatorParts {
 
     /// Every listener, each a service.
     func listeners() -> [any Service] {
-        [self.http2(), self.channels(), self.gateway(), self.feedback(), self.device(), self.admin()]
+        let always: [any Service] = [self.http2(), self.channels(), self.gateway(), self.feedback(), self.device(), self.admin()]
+        return always + (self.h2c().map { [$0] } ?? [])
     }
 
     private func listener(_ name: String, port: Int, idle: Duration? = nil) -> Listener {
@@ -48,6 +49,15 @@ struct EmulatorParts {
             context: self.providerContext(),
             onBound: self.bound(.http2, "HTTP/2 provider API", scheme: "https")
         )
+    }
+
+    /// The provider API over cleartext HTTP/2, when `--h2c-port` asks for it.
+    private func h2c() -> CleartextHTTP2Listener? {
+        guard let port = self.configuration.h2cPort else { return nil }
+        return CleartextHTTP2Listener(
+            listener: self.listener("h2c", port: port, idle: self.configuration.http2IdleTimeout),
+            context: self.providerContext(),
+            onBound: self.bound(.h2c, "HTTP/2 provider API without TLS (h2c)", scheme: "http"))
     }
 
     /// Channel management on a port of its own, as Apple serves it on a host of its own.
