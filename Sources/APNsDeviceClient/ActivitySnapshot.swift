@@ -10,8 +10,10 @@ public struct ActivitySnapshot: Decodable, Hashable, Sendable {
     public var type: String
     public var attributes: JSONValue
     public var contentState: JSONValue
-    /// ActivityKit's `ActivityState`: active, stale, ended, dismissed.
+    /// ActivityKit's `ActivityState`: active, stale, ended, dismissed, pending (iOS 26: scheduled).
     public var activityState: String
+    /// A scheduled activity's start (RFC 3339), pending until then.
+    public var scheduledStart: String?
     public var updateToken: String?
     public var relevanceScore: Double
     public var staleDate: String?

@@ -54,6 +54,7 @@ extension DeviceCommand {
             members.member("id") { $0.string(activity.id) }
             members.member("type") { $0.string(activity.type) }
             members.member("activityState") { $0.string(activity.activityState) }
+            if let start = activity.scheduledStart { members.member("scheduledStart") { $0.string(start) } }
             members.member("contentState") { $0.raw(PhoneJSON.encoded(activity.contentState)) }
             members.member("updateToken") { $0.optionalString(activity.updateToken) }
         }

@@ -24,7 +24,7 @@ struct DeviceCommand: AsyncParsableCommand {
             shortened to a prefix of a printed unique id): tap ID, action ID ACTION, text ID ACTION "reply", \
             dismiss ID, state foreground|background|notRunning, timezone ZONE, schedule JSON|FILE, pending, \
             cancel ID|--all, power [online=BOOL] [lowPowerMode=BOOL] [locked=BOOL] (the device's power and \
-            connectivity; priority 5 and 1 wait in Low Power Mode, priority 1 while locked); with --activity-types (Live Activities): activities, start JSON|FILE, end ACTIVITY-ID [JSON]. \
+            connectivity; priority 5 and 1 wait in Low Power Mode, priority 1 while locked); with --activity-types (Live Activities): activities, start JSON|FILE (with "start" and "alertConfiguration" for a scheduled one, iOS 26), end ACTIVITY-ID [JSON]. \
             Responses print as {"response": ...} lines, the others as {"scheduled": ...}, {"pending": [...]}, \
             {"cancelled": N}, {"power": ...}, {"activities": [...]} and {"activity": ...}.
             """,

@@ -1,6 +1,7 @@
 import APNsCore
 
-/// ActivityKit's `ActivityState`, by its names.
+/// ActivityKit's `ActivityState`, by its names. `pending` (iOS 26): scheduled to start at a
+/// date and not started yet (Apple, `ActivityState.pending`).
 public enum ActivityState: String, Codable, Hashable, Sendable {
-    case active, stale, ended, dismissed
+    case active, stale, ended, dismissed, pending
 }

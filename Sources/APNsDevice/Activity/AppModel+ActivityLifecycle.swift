@@ -10,6 +10,9 @@ extension AppModel {
         var changes: [ActivityChange] = []
         for index in self.activities.indices {
             let id = self.activities[index].id
+            if self.activities[index].activityState == .pending, let start = self.activities[index].scheduledStart, start <= now {
+                changes += self.startScheduled(index, at: start)
+            }
             if self.activities[index].activityState == .active, let stale = self.activities[index].staleDate, stale <= now {
                 self.activities[index].activityState = .stale
                 self.activities[index].record(ActivityHistoryItem(at: stale, event: "stale", outcome: ActivityOutcome("stale")))
@@ -40,21 +43,24 @@ extension AppModel {
             case .stale: activity.startedAt + limits.maximumDuration
             case .ended: activity.dismissalDate
             case .dismissed: nil
+            case .pending: activity.scheduledStart
             }
         }.min()
     }
 
     /// Ends the activity at `index` at `now`. A dismissal date in the past dismisses it at once;
     /// a later one dismisses it then, but no later than 4 hours after the end (ActivityKit's
-    /// `ActivityUIDismissalPolicy`); none: 4 hours after the end.
+    /// `ActivityUIDismissalPolicy`); none: 4 hours after the end. One that never started
+    /// (pending) and a `transient` one leave at once: there is nothing on the Lock Screen to keep.
     mutating func end(
         _ index: Int, at now: Int64, dismissal: Int64?, limits: ActivityLimits, why: String? = nil
     ) -> [ActivityChange] {
         let id = self.activities[index].id
+        let leavesAtOnce = self.activities[index].activityState == .pending || self.activities[index].style == .transient
         self.activities[index].activityState = .ended
         self.activities[index].endedAt = now
         let latest = now + limits.dismissalWindow
-        self.activities[index].dismissalDate = min(dismissal ?? latest, latest)
+        self.activities[index].dismissalDate = leavesAtOnce ? now : min(dismissal ?? latest, latest)
         if why != nil {
             self.activities[index].record(
                 ActivityHistoryItem(at: now, event: "ended", outcome: ActivityOutcome("ended"), reason: why))
@@ -66,6 +72,22 @@ extension AppModel {
             changes.append(ActivityChange(id, "dismissed", .dismissed))
         }
         return changes
+    }
+
+    /// A scheduled activity's start came: it is active from then, alerting with the alert it was
+    /// scheduled with (its `alertConfiguration`), sounding only if the user allows the app's sounds.
+    private mutating func startScheduled(_ index: Int, at start: Int64) -> [ActivityChange] {
+        let id = self.activities[index].id
+        self.activities[index].activityState = .active
+        self.activities[index].startedAt = start
+        if let alert = self.audible(self.activities[index].startAlert) {
+            (self.activities[index].alert, self.activities[index].alertedAt) = (alert, start)
+        }
+        self.activities[index].record(
+            ActivityHistoryItem(
+                at: start, event: "started", outcome: .started,
+                reason: "its scheduled start came; it alerted with its alertConfiguration"))
+        return [ActivityChange(id, "started", .active)]
     }
 
     /// Adds a new activity, dropping the oldest dismissed ones past ``activitiesLimit``.
@@ -102,7 +124,7 @@ extension AppModel {
     /// The user turned Live Activities off: every running one ends and leaves at once.
     public mutating func dismissAllActivities(at now: Int64, limits: ActivityLimits) -> [ActivityChange] {
         var changes: [ActivityChange] = []
-        for index in self.activities.indices where self.activities[index].isRunning {
+        for index in self.activities.indices where self.activities[index].isLive {
             changes += self.end(
                 index, at: now, dismissal: now, limits: limits, why: "the user turned off Live Activities for the app")
         }

@@ -94,7 +94,7 @@ extension AppModel {
         case .success(let value): state = value
         case .failure(let error): return refuse("content-state-decode", "unable to decode content state: \(error)")
         }
-        guard self.activities.filter(\.isRunning).count < limits.maximumConcurrent else {
+        guard self.activities.filter(\.isLive).count < limits.maximumConcurrent else {
             return refuse(
                 "target-maximum-exceeded",
                 "the app already runs \(limits.maximumConcurrent) Live Activities (ActivityAuthorizationError.targetMaximumExceeded)"
@@ -145,7 +145,7 @@ extension AppModel {
             return report
         }
         guard let index = found else { return ignore("unknown-activity", "the activity for this token is gone") }
-        guard self.activities[index].isRunning else {
+        guard self.activities[index].isLive else {
             return ignore(
                 "activity-ended",
                 "the activity already \(self.activities[index].activityState.rawValue); pushes to it are ignored")
@@ -216,7 +216,8 @@ extension AppModel {
         } else if let score = push.relevanceScore {
             self.activities[index].relevanceScore = score
         }
-        if let alert = push.alert {
+        // A pending activity is on no screen yet: its content changes, nothing lights up.
+        if let alert = push.alert, self.activities[index].activityState != .pending {
             self.activities[index].alert = self.audible(alert)
             self.activities[index].alertedAt = now
             report.alert = self.activities[index].alert
@@ -229,7 +230,8 @@ extension AppModel {
         }
         self.activities[index].staleDate = push.staleDate.map(Self.millis)
         let stale = self.activities[index].staleDate.map { $0 <= now } ?? false
-        self.activities[index].activityState = stale ? .stale : .active
+        // A scheduled activity takes the new content and stays pending until its start.
+        if self.activities[index].activityState != .pending { self.activities[index].activityState = stale ? .stale : .active }
         report.changes.append(ActivityChange(id, "updated", self.activities[index].activityState))
         return report
     }

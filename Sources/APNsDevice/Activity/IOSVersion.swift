@@ -23,6 +23,8 @@ public struct IOSVersion: Comparable, Hashable, Sendable, CustomStringConvertibl
     public static let pushToStart = IOSVersion(parts: [17, 2])
     /// `input-push-token` and `input-push-channel` (and broadcast channels) in iOS 18.
     public static let inputPush = IOSVersion(parts: [18, 0])
+    /// Scheduled Live Activities (`Activity.request(...start:)`, `ActivityState.pending`), iOS 26.
+    public static let scheduledActivities = IOSVersion(parts: [26, 0])
     /// Live Activities themselves, iOS 16.1.
     public static let liveActivities = IOSVersion(parts: [16, 1])
 

@@ -27,6 +27,12 @@ public struct LiveActivity: Codable, Hashable, Sendable {
     public var alertedAt: Int64?
     /// Each push and each change, oldest first (the latest ``historyLimit``).
     public var history: [ActivityHistoryItem]
+    /// A scheduled activity's start (iOS 26's `request(...start:)`): pending until then.
+    public var scheduledStart: Int64?
+    /// The alert a scheduled activity plays when it starts (its `alertConfiguration`).
+    public var startAlert: ActivityAlert?
+    /// ActivityKit's `ActivityStyle`: `standard` or `transient` (iOS 18's `style:`); nil is standard.
+    public var style: ActivityStyle?
 
     public init(
         id: String, attributesType: String, attributes: JSONValue, contentState: JSONValue, startedBy: String, at now: Int64
@@ -44,8 +50,12 @@ public struct LiveActivity: Codable, Hashable, Sendable {
 
     public static let historyLimit = 100
 
-    /// Whether it still shows as running (active or stale): what counts toward the limit.
+    /// Whether it still shows as running (active or stale).
     public var isRunning: Bool { self.activityState == .active || self.activityState == .stale }
+
+    /// Whether it is running or scheduled to: what counts toward the app's limit of concurrent
+    /// activities, and what takes updates and an end (see ``AppModel/startActivity``).
+    public var isLive: Bool { self.isRunning || self.activityState == .pending }
 
     mutating func record(_ item: ActivityHistoryItem) {
         self.history.append(item)

@@ -52,6 +52,9 @@ public enum ActivityJSON {
             members.member("timestamp") { PhoneJSON.write(activity.lastTimestamp, into: &$0) }
             members.member("alert") { $0.raw(PhoneJSON.encoded(activity.alert)) }
             members.member("alertedAt", time(activity.alertedAt))
+            members.member("style") { $0.string((activity.style ?? .standard).rawValue) }
+            members.member("scheduledStart", time(activity.scheduledStart))
+            members.member("alertConfiguration") { $0.raw(PhoneJSON.encoded(activity.startAlert)) }
             guard history else { return }
             members.member("history") { items in
                 items.array(activity.history) { writer, item in

@@ -60,9 +60,26 @@ struct LiveActivityCommandTests {
             _ = try await line(#"{"activity""#) { $0.contains(#""change":"dismissed""#) }
             #expect(try await emulator.adminObject("/api/v1/activities/\(id)")["activityState"] as? String == "dismissed")
 
+            try await Self.scheduled(emulator, token: token, typing: typing, line: line)
+
             #expect(try await provider.push(token: token, topic: LiveActivityTests.bundle).status == 200)
             #expect(await device.wait() == 0)
             close(descriptor)
         }
+    }
+    /// iOS 26: a typed scheduled start (issue 41) prints as a change to pending, with its start.
+    static func scheduled(
+        _ emulator: RunningEmulator, token: String, typing: FileHandle,
+        line: (String, @escaping (String) -> Bool) async throws -> [String: Any]
+    ) async throws {
+        _ = try await emulator.adminObject("/api/v1/devices/\(token)/app", method: "PUT", body: #"{"iosVersion": "26.0"}"#)
+        let start = Int64(Date().timeIntervalSince1970) + 3600
+        typing.write(
+            Data(
+                #"start {"attributes-type": "Delivery", "attributes": {"order": 6}, "content-state": {"status": "new"}, "start": \#(start), "alertConfiguration": {"title": "Order 6", "body": "Cooking soon"}}"#
+                    .utf8 + [10]))
+        let scheduled = try await line(#"{"activity""#) { $0.contains(#""change":"scheduled""#) }
+        let pending = try #require((scheduled["activity"] as? [String: Any])?["activity"] as? [String: Any])
+        #expect(pending["activityState"] as? String == "pending" && pending["scheduledStart"] is String, "\(pending)")
     }
 }
