@@ -32,6 +32,14 @@ public struct AppModel: Hashable, Sendable, Codable {
     public var frequentUpdates = FrequentUpdates()
     /// The phone's iOS version: what exists (push-to-start from 17.2, `input-push-token` from 18).
     public var iosVersion = "18.0"
+    /// What the device is (iPhone by default); `iosVersion` is that platform's version.
+    public var platform = DevicePlatform.iOS {
+        didSet {
+            for budget in [\AppModel.widgetPushes, \AppModel.controlPushes] where self[keyPath: budget].chosen != true {
+                self[keyPath: budget].perDay = self.platform.defaultReloadsPerDay
+            }
+        }
+    }
     /// The app's push-to-start token (hex), once it has one.
     public var pushToStartToken: String?
     /// The app's Live Activities, running and past (the latest ``activitiesLimit``).
@@ -68,6 +76,7 @@ public struct AppModel: Hashable, Sendable, Codable {
         self.liveActivitiesEnabled = try field(.liveActivitiesEnabled, true)
         self.frequentUpdates = try field(.frequentUpdates, FrequentUpdates())
         self.iosVersion = try field(.iosVersion, "18.0")
+        self.platform = try field(.platform, .iOS)
         self.pushToStartToken = try container.decodeIfPresent(String.self, forKey: .pushToStartToken)
         self.activities = try field(.activities, [])
         self.activityBudget = try field(.activityBudget, ActivityBudget())
@@ -78,7 +87,8 @@ public struct AppModel: Hashable, Sendable, Codable {
     enum CodingKeys: String, CodingKey {
         case authorization, categories, appState, foregroundOptions, alertStyle, language, timeZone, strings, sounds, badge,
             delivered, pending, locationAuthorization, location
-        case activityTypes, liveActivitiesEnabled, frequentUpdates, iosVersion, pushToStartToken, activities, activityBudget
+        case activityTypes, liveActivitiesEnabled, frequentUpdates, iosVersion, platform, pushToStartToken, activities,
+            activityBudget
         case widgetPushes, controlPushes
     }
 

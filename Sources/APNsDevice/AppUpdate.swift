@@ -19,6 +19,8 @@ public struct AppUpdate: Hashable, Sendable, Decodable {
     public var liveActivitiesEnabled: Bool?
     public var frequentUpdates: FrequentUpdates?
     public var iosVersion: String?
+    /// The device's platform (``DevicePlatform``); device-wide, like `iosVersion`.
+    public var platform: DevicePlatform?
     /// The pushed reloads allowed per 24 hours for the app's widgets and controls.
     public var widgetPushBudget: Int?
     public var controlPushBudget: Int?
@@ -51,7 +53,7 @@ public struct AppUpdate: Hashable, Sendable, Decodable {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case authorization, categories, appState, foregroundOptions, alertStyle, language, timeZone, locationAuthorization,
             strings, sounds, badge
-        case activityTypes, liveActivitiesEnabled, frequentUpdates, iosVersion
+        case activityTypes, liveActivitiesEnabled, frequentUpdates, iosVersion, platform
         case widgetPushBudget, controlPushBudget
     }
 
@@ -73,6 +75,7 @@ public struct AppUpdate: Hashable, Sendable, Decodable {
         self.liveActivitiesEnabled = try container.decodeIfPresent(Bool.self, forKey: .liveActivitiesEnabled)
         self.frequentUpdates = try container.decodeIfPresent(FrequentUpdates.self, forKey: .frequentUpdates)
         self.iosVersion = try container.decodeIfPresent(String.self, forKey: .iosVersion)
+        self.platform = try Self.decodeName(DevicePlatform.self, container, .platform)
         self.widgetPushBudget = try container.decodeIfPresent(Int.self, forKey: .widgetPushBudget)
         self.controlPushBudget = try container.decodeIfPresent(Int.self, forKey: .controlPushBudget)
         for (budget, name) in [(self.widgetPushBudget, "widgetPushBudget"), (self.controlPushBudget, "controlPushBudget")] {
@@ -143,15 +146,16 @@ public struct AppUpdate: Hashable, Sendable, Decodable {
         if let liveActivitiesEnabled { app.liveActivitiesEnabled = liveActivitiesEnabled }
         if let frequentUpdates { app.frequentUpdates = frequentUpdates }
         if let iosVersion { app.iosVersion = iosVersion }
-        if let widgetPushBudget { app.widgetPushes.perDay = widgetPushBudget }
-        if let controlPushBudget { app.controlPushes.perDay = controlPushBudget }
+        if let platform { app.platform = platform }
+        if let widgetPushBudget { (app.widgetPushes.perDay, app.widgetPushes.chosen) = (widgetPushBudget, true) }
+        if let controlPushBudget { (app.controlPushes.perDay, app.controlPushes.chosen) = (controlPushBudget, true) }
         return app
     }
 
     /// Whether the change touches only what an app may change itself (not what the user allows).
     public var isAppsOwn: Bool {
         self.authorization == nil && self.alertStyle == nil && self.locationAuthorization == nil
-            && self.liveActivitiesEnabled == nil && self.frequentUpdates == nil && self.iosVersion == nil
+            && self.liveActivitiesEnabled == nil && self.frequentUpdates == nil && self.iosVersion == nil && self.platform == nil
             && self.widgetPushBudget == nil && self.controlPushBudget == nil
     }
 }

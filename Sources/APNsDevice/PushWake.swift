@@ -61,6 +61,9 @@ public enum PushWake {
         _ budget: inout ReloadBudget, _ target: String, _ what: String, aps: JSONValue, at millis: Int64, app: AppModel,
         pushType: PushType
     ) -> WakeOutcome {
+        if let missing = Self.unsupported(pushType, on: app) {
+            return WakeOutcome(pushType: pushType.rawValue, target: target, outcome: "notWoken", detail: missing)
+        }
         guard aps["content-changed"] == .bool(true) else {
             return WakeOutcome(
                 pushType: pushType.rawValue, target: target, outcome: "notWoken",
@@ -81,6 +84,21 @@ public enum PushWake {
         return WakeOutcome(
             pushType: pushType.rawValue, target: target, outcome: "reloaded",
             detail: what + (free ? " (the app is in the foreground: not counted)" : ""), facts: facts)
+    }
+
+    /// Why the device takes no `pushType` (widgets or controls) push, if it takes none: its
+    /// platform has no push handler for it, or not in the version it runs (``DevicePlatform``).
+    static func unsupported(_ pushType: PushType, on app: AppModel) -> String? {
+        let platform = app.platform
+        let (since, handler) =
+            pushType == .widgets
+            ? (Optional(platform.widgetPushSince), "WidgetPushHandler") : (platform.controlPushSince, "ControlPushHandler")
+        guard let since else { return "\(platform.rawValue) has no \(handler): its controls take no pushes" }
+        guard let running = IOSVersion(app.iosVersion), running >= since else {
+            return
+                "\(pushType.rawValue) pushes need \(handler), \(platform.rawValue) \(since) or later; the device runs \(platform.rawValue) \(app.iosVersion)"
+        }
+        return nil
     }
 
     private static func pushToTalk(payload: [UInt8], aps: JSONValue, priority: Priority) -> WakeOutcome {

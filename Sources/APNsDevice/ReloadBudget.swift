@@ -10,6 +10,9 @@ public struct ReloadBudget: Hashable, Sendable, Codable {
 
     /// Reloads allowed per 24 hours.
     public var perDay = ReloadBudget.defaultPerDay
+    /// Whether the app set `perDay` itself (`widgetPushBudget`, `controlPushBudget`); if not, it
+    /// follows the device's platform (``DevicePlatform/defaultReloadsPerDay``).
+    public var chosen: Bool?
     /// When counted reloads happened, within the last 24 hours (ms on the emulator's clock).
     public var reloads: [Int64] = []
     /// Pushes that arrived with the budget spent: the system put their reload off.

@@ -1,5 +1,6 @@
 import APNsCore
 import APNsDevice
+import Foundation
 import Testing
 
 /// What the phone wakes for the push types that show nothing. Sources: "Keeping a widget up to
@@ -23,6 +24,7 @@ struct PushWakeTests {
     @Test("widget reloads spend a 24-hour budget; the window slides; the foreground is free")
     func budget() {
         var app = AppModel()
+        app.iosVersion = "26.0"
         app.widgetPushes.perDay = 2
         var outcomes: [String] = []
         for minute in 0..<3 {
@@ -39,7 +41,45 @@ struct PushWakeTests {
         #expect(foreground?.outcome == "reloaded" && unchanged.widgetPushes.reloads.count == 2)
         // Controls have a budget of their own.
         #expect(self.wake(.controls, #"{"aps": {"content-changed": true}}"#, app: app).0?.outcome == "reloaded")
-        #expect(self.wake(.widgets, #"{"aps": {}}"#).0?.outcome == "notWoken")
+        let (unchanged26, _) = self.wake(.widgets, #"{"aps": {}}"#, app: app)
+        #expect(unchanged26?.outcome == "notWoken" && unchanged26?.detail.contains("content-changed") == true)
+    }
+
+    // WidgetKit: WidgetPushHandler is iOS, iPadOS, macOS, visionOS and watchOS 26;
+    // ControlPushHandler is iOS and iPadOS 18, macOS and watchOS 26, not visionOS. PushKit's
+    // PKPushType.complication: 50 pushes a day on the watch (the watch widget budget, a choice).
+    @Test("platforms: widget pushes from 26 everywhere, control pushes from iOS 18 and macOS/watchOS 26, none on visionOS")
+    func platforms() {
+        func outcome(_ type: PushType, _ platform: DevicePlatform, _ version: String) -> WakeOutcome? {
+            var app = AppModel()
+            (app.platform, app.iosVersion) = (platform, version)
+            return self.wake(type, #"{"aps": {"content-changed": true}}"#, app: app).0
+        }
+        for platform in DevicePlatform.allCases {
+            #expect(outcome(.widgets, platform, "26.0")?.outcome == "reloaded", "\(platform)")
+            let old = outcome(.widgets, platform, "18.4")
+            #expect(old?.outcome == "notWoken" && old?.detail.contains("WidgetPushHandler") == true, "\(platform)")
+        }
+        #expect(outcome(.controls, .iOS, "18.0")?.outcome == "reloaded")
+        #expect(outcome(.controls, .iPadOS, "18.0")?.outcome == "reloaded")
+        #expect(outcome(.controls, .macOS, "18.0")?.outcome == "notWoken")
+        #expect(outcome(.controls, .macOS, "26.0")?.outcome == "reloaded")
+        #expect(outcome(.controls, .watchOS, "26.0")?.outcome == "reloaded")
+        let vision = outcome(.controls, .visionOS, "26.0")
+        #expect(vision?.outcome == "notWoken" && vision?.detail.contains("visionOS has no ControlPushHandler") == true)
+    }
+
+    @Test("budgets follow the platform (a watch 50 a day, others 70) unless the app chose one")
+    func platformBudgets() throws {
+        var app = AppModel()
+        #expect(app.widgetPushes.perDay == 70)
+        app.platform = .watchOS
+        #expect(app.widgetPushes.perDay == 50 && app.controlPushes.perDay == 50)
+        let chosen = try JSONDecoder().decode(AppUpdate.self, from: Data(#"{"widgetPushBudget": 12}"#.utf8))
+        app = chosen.applied(to: app)
+        app.platform = .macOS
+        #expect(app.widgetPushes.perDay == 12 && app.controlPushes.perDay == 70)
+        #expect(throws: (any Error).self) { try JSONDecoder().decode(AppUpdate.self, from: Data(#"{"platform": "tvOS"}"#.utf8)) }
     }
 
     @Test("push to talk, location and the rest")

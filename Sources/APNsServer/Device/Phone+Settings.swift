@@ -8,17 +8,17 @@ extension Phone {
     /// Applies `update` to an app. The language and the time zone are the phone's, not the app's:
     /// they change for every app of the device (those the store or memory holds).
     func update(_ install: AppInstall, with update: AppUpdate, on eventLoop: any EventLoop) -> EventLoopFuture<AppModel> {
-        let (language, timeZone, iosVersion) = (update.language, update.timeZone, update.iosVersion)
+        let (language, timeZone, iosVersion, platform) = (update.language, update.timeZone, update.iosVersion, update.platform)
         let now = self.clock()
         let limits = self.activityLimits
         let others: [AppInstall]
         do {
-            let devicewide = language != nil || timeZone != nil || iosVersion != nil
+            let devicewide = language != nil || timeZone != nil || iosVersion != nil || platform != nil
             others = devicewide ? try self.installs(onDevice: install.deviceID).filter { $0 != install } : []
         } catch {
             return eventLoop.makeFailedFuture(error)
         }
-        // The language, the time zone and the iOS version are the device's: every app follows.
+        // The language, the time zone, the OS version and the platform are the device's: every app follows.
         // Live Activities follow the settings: turned off, they leave; a push-to-start token
         // comes once the app declares a type on iOS 17.2 or later.
         let devicewide = { (app: inout AppModel) -> ActivityReport in
@@ -28,6 +28,7 @@ extension Phone {
                 app.timeZoneChanged(now: now)
             }
             if let iosVersion { app.iosVersion = iosVersion }
+            if let platform { app.platform = platform }
             var report = ActivityReport(event: "settings", outcome: ActivityOutcome("settings"))
             if !app.liveActivitiesEnabled { report.changes = app.dismissAllActivities(at: now, limits: limits) }
             if let token = app.ensurePushToStartToken(issueToken: self.issueToken) { report.tokens.append(token) }

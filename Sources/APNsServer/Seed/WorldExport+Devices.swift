@@ -50,8 +50,9 @@ extension WorldExport {
                 PhoneJSON.app(model, token: record.token.hex, topic: install.topic, deviceID: install.deviceID))
         else { return .object(app) }
         var settings = document.filter { Self.settingsFields.contains($0.key) }
-        settings["widgetPushBudget"] = .number(Double(model.widgetPushes.perDay))
-        settings["controlPushBudget"] = .number(Double(model.controlPushes.perDay))
+        // A budget the app chose; one that follows the platform is left to follow it.
+        if model.widgetPushes.chosen == true { settings["widgetPushBudget"] = .number(Double(model.widgetPushes.perDay)) }
+        if model.controlPushes.chosen == true { settings["controlPushBudget"] = .number(Double(model.controlPushes.perDay)) }
         app["settings"] = .object(settings)
         if let location = document["location"], location != .null { app["location"] = location }
         return .object(app)

@@ -65,7 +65,7 @@ struct PushTypeWakeTests {
     func widgets() async throws {
         let phone = try await Phone.start()
         _ = try await phone.emulator.adminObject(
-            "/api/v1/devices/\(phone.token.hex)/app", method: "PUT", body: #"{"widgetPushBudget": 2}"#)
+            "/api/v1/devices/\(phone.token.hex)/app", method: "PUT", body: #"{"widgetPushBudget": 2, "iosVersion": "26.0"}"#)
         let changed = #"{"aps": {"content-changed": true}}"#
         var outcomes: [String] = []
         for _ in 0..<3 {
@@ -83,6 +83,30 @@ struct PushTypeWakeTests {
         let bad = try await phone.emulator.admin(
             "/api/v1/devices/\(phone.token.hex)/app", method: "PUT", body: #"{"widgetPushBudget": -1}"#)
         #expect(bad.status == 400 && bad.text.contains("widgetPushBudget"))
+        try await phone.emulator.stop()
+    }
+
+    // WidgetKit's WidgetPushHandler (iOS, macOS, watchOS, visionOS 26) and ControlPushHandler
+    // (iOS 18; macOS, watchOS 26; not visionOS); PKPushType.complication's 50 a day on the watch.
+    @Test("the device's platform: a watch's budgets are 50 a day; widget pushes need 26; a Vision Pro's controls take none")
+    func platforms() async throws {
+        let phone = try await Phone.start()
+        let changed = #"{"aps": {"content-changed": true}}"#
+        let old = try await phone.push("widgets", suffix: ".push-type.widgets", json: changed)
+        #expect(old["outcome"] as? String == "notWoken" && (old["detail"] as? String)?.contains("iOS 26.0 or later") == true)
+        let watch = try await phone.emulator.adminObject(
+            "/api/v1/devices/\(phone.token.hex)/app", method: "PUT", body: #"{"platform": "watchOS", "iosVersion": "26.0"}"#)
+        #expect(watch["platform"] as? String == "watchOS")
+        #expect((watch["widgetPushes"] as? [String: Any])?["perDay"] as? Int == 50)
+        let reloaded = try await phone.push("widgets", suffix: ".push-type.widgets", json: changed)
+        #expect(reloaded["outcome"] as? String == "reloaded" && Self.facts(reloaded)["budgetPerDay"] == "50")
+        _ = try await phone.emulator.adminObject(
+            "/api/v1/devices/\(phone.token.hex)/app", method: "PUT", body: #"{"platform": "visionOS"}"#)
+        let controls = try await phone.push("controls", suffix: ".push-type.controls", json: changed)
+        #expect(controls["outcome"] as? String == "notWoken" && (controls["detail"] as? String)?.contains("visionOS") == true)
+        let bad = try await phone.emulator.admin(
+            "/api/v1/devices/\(phone.token.hex)/app", method: "PUT", body: #"{"platform": "tvOS"}"#)
+        #expect(bad.status == 400 && bad.text.contains("watchOS"))
         try await phone.emulator.stop()
     }
 
