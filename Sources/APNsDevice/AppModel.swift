@@ -32,6 +32,8 @@ public struct AppModel: Hashable, Sendable, Codable {
     public var frequentUpdates = FrequentUpdates()
     /// The phone's iOS version: what exists (push-to-start from 17.2, `input-push-token` from 18).
     public var iosVersion = "18.0"
+    /// The surfaces paired with the device that show its Live Activities (``ActivitySurface``).
+    public var pairedSurfaces: [ActivitySurface] = []
     /// What the device is (iPhone by default); `iosVersion` is that platform's version.
     public var platform = DevicePlatform.iOS {
         didSet {
@@ -77,6 +79,7 @@ public struct AppModel: Hashable, Sendable, Codable {
         self.frequentUpdates = try field(.frequentUpdates, FrequentUpdates())
         self.iosVersion = try field(.iosVersion, "18.0")
         self.platform = try field(.platform, .iOS)
+        self.pairedSurfaces = try field(.pairedSurfaces, [])
         self.pushToStartToken = try container.decodeIfPresent(String.self, forKey: .pushToStartToken)
         self.activities = try field(.activities, [])
         self.activityBudget = try field(.activityBudget, ActivityBudget())
@@ -87,7 +90,8 @@ public struct AppModel: Hashable, Sendable, Codable {
     enum CodingKeys: String, CodingKey {
         case authorization, categories, appState, foregroundOptions, alertStyle, language, timeZone, strings, sounds, badge,
             delivered, pending, locationAuthorization, location
-        case activityTypes, liveActivitiesEnabled, frequentUpdates, iosVersion, platform, pushToStartToken, activities,
+        case activityTypes, liveActivitiesEnabled, frequentUpdates, iosVersion, platform, pairedSurfaces, pushToStartToken,
+            activities,
             activityBudget
         case widgetPushes, controlPushes
     }

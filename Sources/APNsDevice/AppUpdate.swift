@@ -21,6 +21,8 @@ public struct AppUpdate: Hashable, Sendable, Decodable {
     public var iosVersion: String?
     /// The device's platform (``DevicePlatform``); device-wide, like `iosVersion`.
     public var platform: DevicePlatform?
+    /// The surfaces paired with the device (``ActivitySurface``); device-wide.
+    public var pairedSurfaces: [ActivitySurface]?
     /// The pushed reloads allowed per 24 hours for the app's widgets and controls.
     public var widgetPushBudget: Int?
     public var controlPushBudget: Int?
@@ -53,7 +55,7 @@ public struct AppUpdate: Hashable, Sendable, Decodable {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case authorization, categories, appState, foregroundOptions, alertStyle, language, timeZone, locationAuthorization,
             strings, sounds, badge
-        case activityTypes, liveActivitiesEnabled, frequentUpdates, iosVersion, platform
+        case activityTypes, liveActivitiesEnabled, frequentUpdates, iosVersion, platform, pairedSurfaces
         case widgetPushBudget, controlPushBudget
     }
 
@@ -76,6 +78,15 @@ public struct AppUpdate: Hashable, Sendable, Decodable {
         self.frequentUpdates = try container.decodeIfPresent(FrequentUpdates.self, forKey: .frequentUpdates)
         self.iosVersion = try container.decodeIfPresent(String.self, forKey: .iosVersion)
         self.platform = try Self.decodeName(DevicePlatform.self, container, .platform)
+        if let names = try container.decodeIfPresent([String].self, forKey: .pairedSurfaces) {
+            self.pairedSurfaces = try names.map { name in
+                guard let surface = ActivitySurface(rawValue: name) else {
+                    let known = ActivitySurface.allCases.map(\.rawValue).joined(separator: ", ")
+                    throw DeviceModelError(.invalid, field: "pairedSurfaces", "pairedSurfaces \(name) is not one of \(known)")
+                }
+                return surface
+            }
+        }
         self.widgetPushBudget = try container.decodeIfPresent(Int.self, forKey: .widgetPushBudget)
         self.controlPushBudget = try container.decodeIfPresent(Int.self, forKey: .controlPushBudget)
         for (budget, name) in [(self.widgetPushBudget, "widgetPushBudget"), (self.controlPushBudget, "controlPushBudget")] {
@@ -147,6 +158,7 @@ public struct AppUpdate: Hashable, Sendable, Decodable {
         if let frequentUpdates { app.frequentUpdates = frequentUpdates }
         if let iosVersion { app.iosVersion = iosVersion }
         if let platform { app.platform = platform }
+        if let pairedSurfaces { app.pairedSurfaces = pairedSurfaces }
         if let widgetPushBudget { (app.widgetPushes.perDay, app.widgetPushes.chosen) = (widgetPushBudget, true) }
         if let controlPushBudget { (app.controlPushes.perDay, app.controlPushes.chosen) = (controlPushBudget, true) }
         return app
@@ -156,6 +168,7 @@ public struct AppUpdate: Hashable, Sendable, Decodable {
     public var isAppsOwn: Bool {
         self.authorization == nil && self.alertStyle == nil && self.locationAuthorization == nil
             && self.liveActivitiesEnabled == nil && self.frequentUpdates == nil && self.iosVersion == nil && self.platform == nil
+            && self.pairedSurfaces == nil
             && self.widgetPushBudget == nil && self.controlPushBudget == nil
     }
 }

@@ -92,6 +92,53 @@ def live_activities(driver, wait, token):
     driver.save_screenshot(os.path.join(SHOTS, "activity.png"))
 
 
+def surfaces(driver, wait, token):
+    """Issue 41: the running activity on the phone's paired surfaces, each in its size class: the
+    watch's Smart Stack and CarPlay in `small` when the type declares it in
+    supplementalActivityFamilies (WidgetKit's ActivityFamily), else the Dynamic Island's compact
+    views; the Mac menu bar in the compact views. Screenshots of each surface at each size."""
+    fields = {"attributes": {"order": "int"}, "contentState": {"status": "string", "minutes": "int"}}
+    admin("PUT", f"/api/v1/devices/{token}/app", {"iosVersion": "26.0", "pairedSurfaces": ["watch", "carPlay", "macMenuBar"],
+          "activityTypes": {"Delivery": dict(fields, supplementalActivityFamilies=["small"])}})
+    driver.find_element(By.ID, "phone-refresh").click()
+    css = '#surfaces figure[data-surface="{}"][data-family="{}"] .screen'
+    watch = wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, css.format("watch", "small"))))
+    carplay = driver.find_element(By.CSS_SELECTOR, css.format("carPlay", "small"))
+    mac = driver.find_element(By.CSS_SELECTOR, css.format("macMenuBar", "compact"))
+    check("On the way" in watch.text and "Delivery" in watch.text, f"the watch's Smart Stack draws the content state, small: {watch.text!r}")
+    check("On the way" in carplay.text and "10" in carplay.text, f"CarPlay draws it, small: {carplay.text!r}")
+    check("Delivery" in mac.text and "10" in mac.text and "On the way" not in mac.text, f"the Mac menu bar, compact: {mac.text!r}")
+    w, c, m = (e.rect for e in (watch, carplay, mac))
+    check(w["width"] < c["width"] < m["width"] and m["height"] < 30 < w["height"],
+          f"each surface has its own size: watch {w['width']}x{w['height']}, CarPlay {c['width']}x{c['height']}, menu bar {m['width']}x{m['height']}")
+    watch.screenshot(os.path.join(SHOTS, "surface-watch-small.png"))
+    carplay.screenshot(os.path.join(SHOTS, "surface-carplay-small.png"))
+    mac.screenshot(os.path.join(SHOTS, "surface-mac-compact.png"))
+    driver.find_element(By.ID, "surfaces").screenshot(os.path.join(SHOTS, "surfaces.png"))
+
+    # Without supplementalActivityFamilies the watch and CarPlay fall back to the compact views.
+    admin("PUT", f"/api/v1/devices/{token}/app", {"activityTypes": {"Delivery": fields}})
+    driver.find_element(By.ID, "phone-refresh").click()
+    compact = wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, css.format("watch", "compact"))))
+    check("Delivery" in compact.text and "On the way" not in compact.text and compact.rect["height"] < w["height"],
+          f"the watch falls back to the compact views: {compact.text!r} ({compact.rect['height']} high)")
+    compact.screenshot(os.path.join(SHOTS, "surface-watch-compact.png"))
+    driver.find_element(By.CSS_SELECTOR, css.format("carPlay", "compact")).screenshot(os.path.join(SHOTS, "surface-carplay-compact.png"))
+
+    # On iOS 18 only the watch shows it; the others say why. Unpairing from the page's form.
+    admin("PUT", f"/api/v1/devices/{token}/app", {"iosVersion": "18.0"})
+    driver.find_element(By.ID, "phone-refresh").click()
+    off = wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, '#surfaces figure.off[data-surface="carPlay"]')))
+    check("iOS 26" in off.text, f"CarPlay says why it shows nothing on iOS 18: {off.text!r}")
+    form = driver.find_element(By.ID, "app-form")
+    form.find_element(By.NAME, "surface-macMenuBar").click()
+    form.find_element(By.CSS_SELECTOR, 'button[type="submit"]').click()
+    wait.until(EC.text_to_be_present_in_element((By.ID, "app-answer"), "Saved"))
+    paired = admin("GET", f"/api/v1/devices/{token}/app")["pairedSurfaces"]
+    check(paired == ["watch", "carPlay"], f"unpairing the Mac from the page: {paired}")
+    wait.until(lambda d: not d.find_elements(By.CSS_SELECTOR, '#surfaces figure[data-surface="macMenuBar"]'))
+
+
 def curl_channel(method, path, body=None, headers=()):
     """A channel management request or broadcast over HTTP/2 with TLS; returns (status, the response headers)."""
     command = ["curl", "-s", "--http2", "--cacert", CA, "-X", method, "-D", "-", "-o", "/dev/null", *headers]
@@ -236,6 +283,7 @@ def main():
         check(reply is not None and reply["action"] == "REPLY" and reply.get("text") == "On my way", f"the reply's text is recorded: {reply}")
 
         live_activities(driver, wait, token)
+        surfaces(driver, wait, token)
         broadcasts(driver, wait, token)
 
         # A fault added from the page: the next push fails with its reason.

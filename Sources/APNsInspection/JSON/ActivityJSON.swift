@@ -5,7 +5,10 @@ import APNsDevice
 /// `GET /api/v1/activities/<id>`. Times are RFC 3339; names are ActivityKit's and the payload's.
 public enum ActivityJSON {
     /// An app's activities, in the order the system shows them (running first, by relevance).
-    public static func list(_ activities: [LiveActivity], topic: String, deviceID: String, pushToStartToken: String?) -> [UInt8] {
+    /// With `app`, each activity says where it shows on the device's paired surfaces (`surfaces`).
+    public static func list(
+        _ activities: [LiveActivity], topic: String, deviceID: String, pushToStartToken: String?, app: AppModel? = nil
+    ) -> [UInt8] {
         var writer = JSONWriter()
         writer.object { members in
             members.member("topic") { $0.string(topic) }
@@ -14,21 +17,25 @@ public enum ActivityJSON {
             members.member("total") { $0.number(activities.count) }
             members.member("items") { items in
                 items.array(activities) { writer, activity in
-                    Self.write(activity, topic: topic, deviceID: deviceID, into: &writer)
+                    Self.write(activity, topic: topic, deviceID: deviceID, surfaces: app?.surfaces(of: activity), into: &writer)
                 }
             }
         }
         return writer.bytes
     }
 
-    public static func one(_ activity: LiveActivity, topic: String, deviceID: String, history: Bool = true) -> [UInt8] {
+    public static func one(
+        _ activity: LiveActivity, topic: String, deviceID: String, history: Bool = true, app: AppModel? = nil
+    ) -> [UInt8] {
         var writer = JSONWriter()
-        Self.write(activity, topic: topic, deviceID: deviceID, history: history, into: &writer)
+        Self.write(
+            activity, topic: topic, deviceID: deviceID, history: history, surfaces: app?.surfaces(of: activity), into: &writer)
         return writer.bytes
     }
 
     static func write(
-        _ activity: LiveActivity, topic: String, deviceID: String, history: Bool = true, into writer: inout JSONWriter
+        _ activity: LiveActivity, topic: String, deviceID: String, history: Bool = true, surfaces: [SurfacePresentation]? = nil,
+        into writer: inout JSONWriter
     ) {
         func time(_ millis: Int64?) -> (inout JSONWriter) -> Void {
             { writer in if let millis { writer.string(Timestamp.rfc3339(millis: millis)) } else { writer.raw("null") } }
@@ -55,6 +62,18 @@ public enum ActivityJSON {
             members.member("style") { $0.string((activity.style ?? .standard).rawValue) }
             members.member("scheduledStart", time(activity.scheduledStart))
             members.member("alertConfiguration") { $0.raw(PhoneJSON.encoded(activity.startAlert)) }
+            if let surfaces {
+                members.member("surfaces") { items in
+                    items.array(surfaces) { writer, surface in
+                        writer.object { fields in
+                            fields.member("surface") { $0.string(surface.surface.rawValue) }
+                            fields.member("family") { $0.string(surface.family.rawValue) }
+                            fields.member("shown") { $0.raw(surface.shown ? "true" : "false") }
+                            fields.member("reason") { $0.optionalString(surface.reason) }
+                        }
+                    }
+                }
+            }
             guard history else { return }
             members.member("history") { items in
                 items.array(activity.history) { writer, item in

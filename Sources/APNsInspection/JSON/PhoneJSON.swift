@@ -67,6 +67,7 @@ public enum PhoneJSON {
             members.member("frequentUpdates") { $0.raw(Self.encoded(app.frequentUpdates)) }
             members.member("iosVersion") { $0.string(app.iosVersion) }
             members.member("platform") { $0.string(app.platform.rawValue) }
+            members.member("pairedSurfaces") { $0.array(app.pairedSurfaces) { $0.string($1.rawValue) } }
             members.member("pushToStartToken") { $0.optionalString(app.pushToStartToken) }
             members.member("activities") { $0.number(app.activities.filter(\.isRunning).count) }
             members.member("widgetPushes") { $0.raw(Self.encoded(app.widgetPushes)) }

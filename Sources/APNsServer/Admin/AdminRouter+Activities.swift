@@ -22,7 +22,7 @@ extension AdminRouter {
                 status: 200,
                 body: ActivityJSON.list(
                     app.orderedActivities, topic: install.topic, deviceID: install.deviceID,
-                    pushToStartToken: app.pushToStartToken))
+                    pushToStartToken: app.pushToStartToken, app: app))
         } catch {
             return Self.error(.internalError, "could not read the app: \(error)")
         }
@@ -30,10 +30,12 @@ extension AdminRouter {
 
     func activity(_ id: String, of install: AppInstall) -> Response {
         do {
-            guard let activity = try self.phone.app(install).activities.first(where: { $0.id == id }) else {
+            let app = try self.phone.app(install)
+            guard let activity = app.activities.first(where: { $0.id == id }) else {
                 return Self.error(.notFound, "no Live Activity \(id)")
             }
-            return Response(status: 200, body: ActivityJSON.one(activity, topic: install.topic, deviceID: install.deviceID))
+            return Response(
+                status: 200, body: ActivityJSON.one(activity, topic: install.topic, deviceID: install.deviceID, app: app))
         } catch {
             return Self.error(.internalError, "could not read the app: \(error)")
         }
@@ -74,7 +76,8 @@ extension AdminRouter {
                 return Self.error(.internalError, "the activity went missing")
             }
             return Response(
-                status: created ? 201 : 200, body: ActivityJSON.one(activity, topic: install.topic, deviceID: install.deviceID))
+                status: created ? 201 : 200,
+                body: ActivityJSON.one(activity, topic: install.topic, deviceID: install.deviceID, app: app))
         }.recover(Self.refusal)
     }
 

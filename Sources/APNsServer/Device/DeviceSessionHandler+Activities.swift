@@ -24,7 +24,8 @@ extension DeviceSessionHandler {
                     .activities(
                         topic: topic,
                         document: ActivityJSON.list(
-                            app.orderedActivities, topic: topic, deviceID: deviceID, pushToStartToken: app.pushToStartToken)))
+                            app.orderedActivities, topic: topic, deviceID: deviceID, pushToStartToken: app.pushToStartToken,
+                            app: app)))
             } catch {
                 self.failed(error, subject: topic)
             }
@@ -65,7 +66,7 @@ extension DeviceSessionHandler {
                             topic: install.topic,
                             document: ActivityJSON.list(
                                 concerned, topic: install.topic, deviceID: install.deviceID,
-                                pushToStartToken: app.pushToStartToken)))
+                                pushToStartToken: app.pushToStartToken, app: app)))
                 case .failure(let error as DeviceModelError):
                     self.answered(
                         .refused(subject: install.topic, status: error.code == .refused ? 409 : 400, message: error.message))

@@ -24,7 +24,7 @@ struct WorldExport: Sendable {
     static let settingsFields = [
         "authorization", "categories", "appState", "foregroundOptions", "alertStyle", "language", "timeZone",
         "locationAuthorization", "strings", "sounds", "badge", "activityTypes", "liveActivitiesEnabled", "frequentUpdates",
-        "iosVersion", "platform",
+        "iosVersion", "platform", "pairedSurfaces",
     ]
 
     func document() throws -> JSONValue {

@@ -116,7 +116,11 @@ struct InboxBrowserTests {
                     Self.screenshots,
                 ])
             #expect(run.status == 0, "the browser test failed:\n\(run.stdout.suffix(4000))\n\(run.stderr.suffix(3000))")
-            for shot in ["inbox.png", "detail.png", "phone.png", "activity.png"] {
+            let surfaces = [
+                "surfaces.png", "surface-watch-small.png", "surface-watch-compact.png", "surface-carplay-small.png",
+                "surface-carplay-compact.png", "surface-mac-compact.png",
+            ]
+            for shot in ["inbox.png", "detail.png", "phone.png", "activity.png"] + surfaces {
                 #expect(FileManager.default.fileExists(atPath: Self.screenshots + "/" + shot), "\(shot) was saved")
             }
         }

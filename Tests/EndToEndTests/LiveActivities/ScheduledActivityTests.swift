@@ -76,4 +76,32 @@ struct ScheduledActivityEndToEndTests {
             #expect(ended.activityState == "dismissed", "a scheduled activity that ends never showed: it leaves at once")
         }
     }
+
+    // Issue 41: the iPhone's paired surfaces (ActivityKit: the watch's Smart Stack, CarPlay's Home
+    // Screen, the Mac's menu bar), in WidgetKit's ActivityFamily where the type declares it.
+    @Test("admin API: an activity's surfaces, switched per device, in the size class its type declares")
+    func surfaces() async throws {
+        try await withEmulator { emulator in
+            let created = try await emulator.adminObject(
+                "/api/v1/devices", method: "POST", body: #"{"topic": "\#(LiveActivityTests.bundle)"}"#, status: 201)
+            let token = try #require(created["token"] as? String)
+            let types =
+                #"{"Match": {"attributes": {"home": "string"}, "contentState": {"score": "string"}, "supplementalActivityFamilies": ["small"]}}"#
+            let app = try await emulator.adminObject(
+                "/api/v1/devices/\(token)/app", method: "PUT",
+                body: #"{"activityTypes": \#(types), "iosVersion": "26.0", "pairedSurfaces": ["watch", "macMenuBar"]}"#)
+            #expect(app["pairedSurfaces"] as? [String] == ["watch", "macMenuBar"])
+            let activity = try await emulator.adminObject(
+                "/api/v1/devices/\(token)/activities", method: "POST",
+                body: #"{"attributes-type": "Match", "attributes": {"home": "Lyon"}, "content-state": {"score": "1-0"}}"#,
+                status: 201)
+            let surfaces = try #require(activity["surfaces"] as? [[String: Any]])
+            #expect(surfaces.map { $0["surface"] as? String } == ["watch", "macMenuBar"])
+            #expect(surfaces.map { $0["family"] as? String } == ["small", "compact"])
+            #expect(surfaces.allSatisfy { $0["shown"] as? Bool == true })
+            let bad = try await emulator.admin(
+                "/api/v1/devices/\(token)/app", method: "PUT", body: #"{"pairedSurfaces": ["tv"]}"#)
+            #expect(bad.status == 400 && bad.text.contains("carPlay"))
+        }
+    }
 }

@@ -385,6 +385,33 @@ const Activities = {
     const top = (list.items || []).find((a) => a.activityState === "active" || a.activityState === "stale");
     island.hidden = !top;
     if (top) island.replaceChildren(...this.compact(top));
+    this.surfaces(top);
+  },
+
+  /// The most relevant running activity on each paired surface, in the size class the server
+  /// chose (`small` where its type declares it, else the compact views); a surface that does not
+  /// show it says why.
+  surfaces(activity) {
+    const area = $("#surfaces");
+    const surfaces = activity?.surfaces || [];
+    area.hidden = surfaces.length === 0;
+    const names = { watch: "Apple Watch · Smart Stack", carPlay: "CarPlay · Home Screen", macMenuBar: "Mac · menu bar" };
+    area.replaceChildren(...surfaces.map((s) => el("figure", {
+      class: `surface ${s.surface} family-${s.family}${s.shown ? "" : " off"}`, "data-surface": s.surface, "data-family": s.family,
+    },
+    el("figcaption", {}, `${names[s.surface] || s.surface} (${s.family})`),
+    s.shown ? this.drawn(activity, s.family) : el("p", { class: "why" }, s.reason || "not shown"))));
+  },
+
+  /// An activity drawn in a size class from its content state: `small`, the type and the first
+  /// two fields; `compact`, the leading and trailing views.
+  drawn(activity, family) {
+    if (family === "compact") return el("div", { class: "screen compact" }, ...this.compact(activity));
+    const fields = Object.entries(activity.contentState || {}).sort(([a], [b]) => a.localeCompare(b)).slice(0, 2);
+    return el("div", { class: `screen ${family}` },
+      el("strong", {}, activity.type),
+      ...fields.map(([key, value]) => el("span", { class: "field" },
+        el("small", {}, key), typeof value === "object" && value !== null ? JSON.stringify(value) : String(value))));
   },
 
   /// The content state's fields as the card's rows (nested values as JSON).
@@ -660,6 +687,7 @@ const Phone = {
     form.alertStyle.value = app?.alertStyle || "banner";
     form.appState.value = app?.appState || "notRunning";
     if (document.activeElement !== form.language) form.language.value = app?.language || "en";
+    for (const box of form.querySelectorAll("input[data-surface]")) box.checked = (app?.pairedSurfaces || []).includes(box.dataset.surface);
     if (document.activeElement !== form.categories) form.categories.value = JSON.stringify(app?.categories || [], null, 2);
   },
 
@@ -673,6 +701,7 @@ const Phone = {
     const body = {
       authorization: { status: form.status.value, alert: form.alert.checked, sound: form.sound.checked, badge: form.badge.checked },
       alertStyle: form.alertStyle.value, appState: form.appState.value, language: form.language.value || "en", categories,
+      pairedSurfaces: [...form.querySelectorAll("input[data-surface]")].filter((box) => box.checked).map((box) => box.dataset.surface),
     };
     try {
       await api("PUT", `/api/v1/devices/${this.token}/app`, body);
