@@ -55,7 +55,7 @@ public struct BinaryGatewayDecoder: ByteToMessageDecoder {
         let start = buffer.getBytes(at: buffer.readerIndex, length: min(buffer.readableBytes, 24)) ?? []
         let text = String(decoding: start, as: UTF8.self)
         if text.hasPrefix("PRI * HTTP/2.0") || "PRI * HTTP/2.0".hasPrefix(text) && !text.isEmpty {
-            return "an HTTP/2 connection preface, from a client that did not offer ALPN h2"
+            return "an HTTP/2 connection preface"
         }
         let methods = ["GET ", "POST ", "PUT ", "DELETE ", "HEAD ", "OPTIONS ", "PATCH "]
         if let method = methods.first(where: { text.hasPrefix($0) }) {

@@ -8,6 +8,8 @@ extension TLSListener {
         _ listener: Listener,
         sslContext: NIOSSLContext,
         relay: Relay,
+        refusal: ConnectionRefusal,
+        doors: FrontDoors,
         onBound: @escaping @Sendable (SocketAddress) -> Void
     ) -> TLSListener {
         let logger = listener.logger
@@ -15,7 +17,12 @@ extension TLSListener {
             let pipeline = channel.pipeline.syncOperations
             try pipeline.addHandler(ByteToMessageHandler(DeviceFrameDecoder()))
             try pipeline.addHandler(MessageToByteHandler(DeviceFrameEncoder()))
-            try pipeline.addHandler(DeviceSessionHandler(relay: relay, logger: logger))
+            let session = DeviceSessionHandler(relay: relay, logger: logger)
+            // A provider at the device port is told where it belongs, in the log and the journal.
+            session.onForeignProtocol = { channel, what in
+                refusal.record(channel, source: .http2, detail: doors.notDeviceProtocol(what, port: channel.localAddress?.port))
+            }
+            try pipeline.addHandler(session)
         }
     }
 }

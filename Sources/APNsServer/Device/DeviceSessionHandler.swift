@@ -58,8 +58,12 @@ final class DeviceSessionHandler: ChannelInboundHandler {
         if self.machine.busy, !self.readingPaused { self.setReading(false, context: context) }
     }
 
+    /// Told of a client that spoke another protocol at the device port (a provider at the wrong door).
+    var onForeignProtocol: ((any Channel, String) -> Void)?
+
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         if let error = error as? DeviceProtocolError {
+            if let other = error.foreignProtocol { self.onForeignProtocol?(context.channel, other) }
             self.perform(self.machine.receivedInvalid(error.code, error.message))
         } else {
             self.logger.debug("device connection error", metadata: ["device.error": "\(error)"])

@@ -25,7 +25,7 @@ struct FrontDoors: Sendable {
     func malformedBinary(_ detail: String, port: Int?) -> String {
         let here = "the binary gateway (port \(port.map(String.init) ?? "?"))"
         if detail.hasPrefix("an HTTP/2") {
-            return "\(here) got \(detail): \(self.pushes); \(self.channelManagement)"
+            return "\(here) got \(detail), from a client that did not offer ALPN h2: \(self.pushes); \(self.channelManagement)"
         }
         if detail.hasPrefix("an HTTP/1") {
             return "\(here) got \(detail): the admin API (HTTP/1.1) is on port \(self.port(.admin)); \(self.pushes)"
@@ -44,6 +44,13 @@ struct FrontDoors: Sendable {
                 + "a provider must speak HTTP/2 from its first bytes (ALPN h2)"
         }
         return "\(here) and the client did not open with HTTP/2's connection preface"
+    }
+
+    /// What the device listener says of a client that spoke another protocol (`what`): a
+    /// provider at the wrong door.
+    func notDeviceProtocol(_ what: String, port: Int?) -> String {
+        "the device listener (port \(port.map(String.init) ?? "?")) speaks the emulator's device protocol "
+            + "(docs/device-protocol.md), and got \(what): \(self.pushes); the admin API (HTTP/1.1) is on port \(self.port(.admin))"
     }
 
     /// What a binary listener in strict mode says of a connection without a usable certificate:

@@ -115,4 +115,18 @@ struct ChannelManagementPortsTests {
             #expect(try await BroadcastTests.create(certified).status == 201)
         }
     }
+
+    @Test("an HTTP/2 client at the device port: closed, logged and journaled with where pushes belong")
+    func providerAtDevicePort() async throws {
+        try await withEmulator { emulator in
+            let preface = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8) + [0, 0, 0, 4, 0, 0, 0, 0, 0]
+            _ = try await RawTLSClient.exchange(
+                host: "127.0.0.1", port: emulator.devicePort, caPath: emulator.caPath, sending: preface)
+            let entry = try #require(try await emulator.journal("status=rejected").first)
+            #expect(entry["port"] as? Int == emulator.devicePort)
+            let detail = entry["detail"] as? String ?? ""
+            #expect(detail.contains("device protocol") && detail.contains("HTTP/2 connection preface"), "\(detail)")
+            #expect(detail.contains("port \(emulator.http2Port)"), "\(detail)")
+        }
+    }
 }
