@@ -37,7 +37,9 @@ final class NGHTTP2Session {
             return session.beginHeaders(frame.pointee)
         }
         nghttp2_session_callbacks_set_on_begin_frame_callback(callbacks) { _, header, user in
-            guard let header, let session = NGHTTP2Session.from(user) else { return 0 }
+            // Every frame passes here: only a HEADERS frame is looked at further.
+            guard let header, header.pointee.type == UInt8(NGHTTP2_HEADERS.rawValue), let session = NGHTTP2Session.from(user)
+            else { return 0 }
             session.beginFrame(header.pointee)
             return 0
         }
@@ -106,9 +108,7 @@ final class NGHTTP2Session {
     /// catches the skipped ones itself and sends the GOAWAY. A closed stream's late HEADERS stays
     /// nghttp2's to judge.
     private func beginFrame(_ header: nghttp2_frame_hd) {
-        guard header.type == UInt8(NGHTTP2_HEADERS.rawValue), self.streamIDs.wasSkipped(header.stream_id),
-            let session = self.session
-        else { return }
+        guard self.streamIDs.wasSkipped(header.stream_id), let session = self.session else { return }
         _ = nghttp2_session_terminate_session(session, UInt32(NGHTTP2_PROTOCOL_ERROR.rawValue))
     }
 
