@@ -7,12 +7,6 @@ import Foundation
 import Logging
 import NIOCore
 
-extension Durability: ExpressibleByArgument {}
-extension TokenPolicy: ExpressibleByArgument {}
-extension StoragePolicy: ExpressibleByArgument {}
-extension APNsEnvironment: ExpressibleByArgument {}
-extension AuthMode: ExpressibleByArgument {}
-
 /// `apns-emulator serve`: run every listener until SIGINT or SIGTERM.
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
