@@ -23,7 +23,7 @@ public struct BinaryGatewayDecoder: ByteToMessageDecoder {
             return .needMoreData
         }
         guard let frame = Self.next(from: &buffer) else { return .needMoreData }
-        if case .malformed = frame {
+        if frame.endsTheStream {
             self.failed = true
             buffer.moveReaderIndex(to: buffer.writerIndex)
         }
@@ -45,23 +45,10 @@ public struct BinaryGatewayDecoder: ByteToMessageDecoder {
         case 0: return self.simple(from: &buffer)
         case 1: return self.enhanced(from: &buffer)
         case 2: return self.frame(from: &buffer)
-        default: return .malformed(identifier: 0, detail: self.foreignProtocol(in: buffer) ?? "unknown command \(command)")
+        default:
+            return ForeignProtocol.recognise(buffer).map { .foreign($0) }
+                ?? .malformed(identifier: 0, detail: "unknown command \(command)")
         }
-    }
-
-    /// What another protocol's first bytes are, when a client speaking it reached the gateway: an
-    /// HTTP/2 client that did not offer ALPN h2 (its connection preface), or an HTTP/1 request.
-    public static func foreignProtocol(in buffer: ByteBuffer) -> String? {
-        let start = buffer.getBytes(at: buffer.readerIndex, length: min(buffer.readableBytes, 24)) ?? []
-        let text = String(decoding: start, as: UTF8.self)
-        if text.hasPrefix("PRI * HTTP/2.0") || "PRI * HTTP/2.0".hasPrefix(text) && !text.isEmpty {
-            return "an HTTP/2 connection preface"
-        }
-        let methods = ["GET ", "POST ", "PUT ", "DELETE ", "HEAD ", "OPTIONS ", "PATCH "]
-        if let method = methods.first(where: { text.hasPrefix($0) }) {
-            return "an HTTP/1 request (\(method.dropLast()))"
-        }
-        return nil
     }
 
     /// `0 · token length u16 · token · payload length u16 · payload`
@@ -144,6 +131,16 @@ public struct BinaryGatewayDecoder: ByteToMessageDecoder {
         case 3, 4: return 4
         case 5: return 1
         default: return nil
+        }
+    }
+}
+
+extension BinaryGatewayFrame {
+    /// A frame after which nothing more is read: a malformed command or another protocol's bytes.
+    var endsTheStream: Bool {
+        switch self {
+        case .push: false
+        case .malformed, .foreign: true
         }
     }
 }

@@ -24,7 +24,7 @@ public struct DeviceFrameDecoder: ByteToMessageDecoder {
     /// Takes one whole frame off the front of `buffer`, or nothing if it is not all there yet.
     public static func next(from buffer: inout ByteBuffer) throws -> DeviceFrame? {
         guard let length = buffer.getInteger(at: buffer.readerIndex, as: UInt32.self) else { return nil }
-        if length > DeviceProtocol.maximumFrameLength, let other = BinaryGatewayDecoder.foreignProtocol(in: buffer) {
+        if length > DeviceProtocol.maximumFrameLength, let other = ForeignProtocol.recognise(buffer) {
             throw DeviceProtocolError(.malformedFrame, "not the device protocol: \(other)", foreignProtocol: other)
         }
         guard length >= 1, length <= DeviceProtocol.maximumFrameLength else {

@@ -4,9 +4,9 @@ public struct DeviceProtocolError: Error, Hashable, Sendable, CustomStringConver
     public var message: String
     /// What other protocol the bytes were (a provider's HTTP at the wrong port), if they were:
     /// not a device's mistake but a client at the wrong door, which the server journals as such.
-    public var foreignProtocol: String?
+    public var foreignProtocol: ForeignProtocol?
 
-    public init(_ code: DeviceErrorCode, _ message: String, foreignProtocol: String? = nil) {
+    public init(_ code: DeviceErrorCode, _ message: String, foreignProtocol: ForeignProtocol? = nil) {
         self.code = code
         self.message = message
         self.foreignProtocol = foreignProtocol

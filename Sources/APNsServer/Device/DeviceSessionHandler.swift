@@ -59,7 +59,7 @@ final class DeviceSessionHandler: ChannelInboundHandler {
     }
 
     /// Told of a client that spoke another protocol at the device port (a provider at the wrong door).
-    var onForeignProtocol: ((any Channel, String) -> Void)?
+    var onForeignProtocol: ((any Channel, ForeignProtocol) -> Void)?
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         if let error = error as? DeviceProtocolError {

@@ -38,17 +38,19 @@ final class GatewaySessionHandler: ChannelDuplexHandler {
         guard self.machine.isAccepting else { return }
         switch self.unwrapInboundIn(data) {
         case .malformed(let identifier, let detail):
-            self.malformed(detail, identifier: identifier, context: context)
+            self.refuse(identifier: identifier, context: context) { self.shared.doors.malformedBinary(detail, port: $0) }
+        case .foreign(let other):
+            self.refuse(identifier: 0, context: context) { self.shared.doors.foreignAtGateway(other, port: $0) }
         case .push(let request):
             self.push(request, context: context)
         }
     }
 
-    /// Status 128, logged and journaled with what was wrong and, for another protocol's bytes,
-    /// where they belong.
-    private func malformed(_ detail: String, identifier: UInt32, context: ChannelHandlerContext) {
+    /// Status 128, logged and journaled with what was wrong (`explain` is told the port) and, for
+    /// another protocol's bytes, where they belong.
+    private func refuse(identifier: UInt32, context: ChannelHandlerContext, explain: (Int?) -> String) {
         let port = context.channel.localAddress?.port
-        let explained = self.shared.doors.malformedBinary(detail, port: port)
+        let explained = explain(port)
         self.shared.logger.info(
             "refused a binary gateway connection: \(explained)",
             metadata: [

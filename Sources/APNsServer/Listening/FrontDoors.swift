@@ -20,17 +20,20 @@ struct FrontDoors: Sendable {
         "binary commands belong on the binary gateway, port \(self.port(.gateway)), over TLS without ALPN"
     }
 
-    /// What the gateway tells of a frame it could not read (status 128): what it was and, when
-    /// the bytes are another protocol's, where they belong.
+    /// What the gateway tells of a frame it could not read (status 128).
     func malformedBinary(_ detail: String, port: Int?) -> String {
-        let here = "the binary gateway (port \(port.map(String.init) ?? "?"))"
-        if detail.hasPrefix("an HTTP/2") {
-            return "\(here) got \(detail), from a client that did not offer ALPN h2: \(self.pushes); \(self.channelManagement)"
+        "the binary gateway (port \(port.map(String.init) ?? "?")) could not read a command (\(detail))"
+    }
+
+    /// What the gateway tells of another protocol's bytes (status 128): where they belong.
+    func foreignAtGateway(_ other: ForeignProtocol, port: Int?) -> String {
+        let here = "the binary gateway (port \(port.map(String.init) ?? "?")) got \(other)"
+        switch other {
+        case .http2Preface:
+            return "\(here), from a client that did not offer ALPN h2: \(self.pushes); \(self.channelManagement)"
+        case .http1:
+            return "\(here): the admin API (HTTP/1.1) is on port \(self.port(.admin)); \(self.pushes)"
         }
-        if detail.hasPrefix("an HTTP/1") {
-            return "\(here) got \(detail): the admin API (HTTP/1.1) is on port \(self.port(.admin)); \(self.pushes)"
-        }
-        return "\(here) could not read a command (\(detail))"
     }
 
     /// What an HTTP/2 door says of a client that did not open with HTTP/2's connection preface.
@@ -39,7 +42,7 @@ struct FrontDoors: Sendable {
         if let first = bytes.getInteger(at: bytes.readerIndex, as: UInt8.self), first <= 2 {
             return "\(here) and got what looks like binary command \(first): \(self.binaryCommands)"
         }
-        if let other = BinaryGatewayDecoder.foreignProtocol(in: bytes), other.hasPrefix("an HTTP/1") {
+        if let other = ForeignProtocol.recognise(bytes), case .http1 = other {
             return "\(here) and got \(other): the admin API (HTTP/1.1) is on port \(self.port(.admin)); "
                 + "a provider must speak HTTP/2 from its first bytes (ALPN h2)"
         }
@@ -48,7 +51,7 @@ struct FrontDoors: Sendable {
 
     /// What the device listener says of a client that spoke another protocol (`what`): a
     /// provider at the wrong door.
-    func notDeviceProtocol(_ what: String, port: Int?) -> String {
+    func notDeviceProtocol(_ what: ForeignProtocol, port: Int?) -> String {
         "the device listener (port \(port.map(String.init) ?? "?")) speaks the emulator's device protocol "
             + "(docs/device-protocol.md), and got \(what): \(self.pushes); the admin API (HTTP/1.1) is on port \(self.port(.admin))"
     }
