@@ -1,15 +1,15 @@
 import Foundation
 
 /// Base64 with the URL alphabet and no padding, as JWTs use it.
-enum Base64URL {
-    static func encode(_ bytes: [UInt8]) -> String {
+public enum Base64URL {
+    public static func encode(_ bytes: [UInt8]) -> String {
         Data(bytes).base64EncodedString()
             .replacingOccurrences(of: "+", with: "-")
             .replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")
     }
 
-    static func decode<Bytes: Collection<UInt8>>(_ text: Bytes) -> [UInt8]? {
+    public static func decode<Bytes: Collection<UInt8>>(_ text: Bytes) -> [UInt8]? {
         var standard = [UInt8]()
         standard.reserveCapacity(text.count + 3)
         for byte in text {

@@ -13,8 +13,10 @@ public struct Interface: Hashable, Sendable, CustomStringConvertible {
     public static let broadcast = Interface("broadcast")
     /// Not a front door: a local notification an app scheduled on the emulated phone.
     public static let local = Interface("local")
+    /// The Web Push service (RFC 8030) Safari and Home Screen web apps subscribe with.
+    public static let webPush = Interface("webpush")
 
-    public static let all: [Interface] = [.http2, .binary, .local, .broadcast]
+    public static let all: [Interface] = [.http2, .binary, .local, .broadcast, .webPush]
 
     public init?(rawValue: String) {
         guard let found = Interface.all.first(where: { $0.rawValue == rawValue }) else { return nil }

@@ -10,7 +10,9 @@ public enum PushLint {
     ]
 
     public static func warnings(for notification: Notification) -> [PushWarning] {
-        self.warnings(for: notification, aps: APSFacts(payload: notification.payload))
+        // A web push carries an encrypted message, not an aps dictionary: nothing to lint.
+        guard notification.source != .webPush else { return [] }
+        return self.warnings(for: notification, aps: APSFacts(payload: notification.payload))
     }
 
     /// The warnings, with the payload's `aps` already read (``JSONObjectValidator/scan(_:)``

@@ -51,6 +51,9 @@ public struct AppModel: Hashable, Sendable, Codable {
     /// The pushed reloads of the app's widgets and controls (push types widgets and controls).
     public var widgetPushes = ReloadBudget()
     public var controlPushes = ReloadBudget()
+    /// When this app is a web page or Home Screen web app subscribed to Web Push: its
+    /// subscription (nil for every other app).
+    public var webApp: WebApp?
 
     public init() {}
 
@@ -85,6 +88,7 @@ public struct AppModel: Hashable, Sendable, Codable {
         self.activityBudget = try field(.activityBudget, ActivityBudget())
         self.widgetPushes = try field(.widgetPushes, ReloadBudget())
         self.controlPushes = try field(.controlPushes, ReloadBudget())
+        self.webApp = try container.decodeIfPresent(WebApp.self, forKey: .webApp)
     }
 
     enum CodingKeys: String, CodingKey {
@@ -93,7 +97,7 @@ public struct AppModel: Hashable, Sendable, Codable {
         case activityTypes, liveActivitiesEnabled, frequentUpdates, iosVersion, platform, pairedSurfaces, pushToStartToken,
             activities,
             activityBudget
-        case widgetPushes, controlPushes
+        case widgetPushes, controlPushes, webApp
     }
 
     /// The most notifications kept in Notification Center per app; older ones drop off.

@@ -39,6 +39,8 @@ public struct Presentation: Hashable, Sendable, Codable {
     /// For the push types that wake a part of the app rather than show anything (widgets,
     /// controls, push to talk, location, complication, file provider, MDM): what the phone did.
     public var wake: WakeOutcome?
+    /// For a web push: what the browser did with it (``WebPushDelivery``); absent otherwise.
+    public var webPush: WebPushDelivery?
 
     public init() {}
 
@@ -46,7 +48,7 @@ public struct Presentation: Hashable, Sendable, Codable {
         case shown, style, title, subtitle, body, sound, badge, category
         case threadID = "threadId"
         case actions, minimalActions, suppressed,
-            silent, localized, appNotified, notes, notificationsDisabled, wake
+            silent, localized, appNotified, notes, notificationsDisabled, wake, webPush
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -71,6 +73,7 @@ public struct Presentation: Hashable, Sendable, Codable {
         try container.encode(self.notes, forKey: .notes)
         try container.encode(self.notificationsDisabled, forKey: .notificationsDisabled)
         try container.encode(self.wake, forKey: .wake)
+        try container.encodeIfPresent(self.webPush, forKey: .webPush)
     }
 
     public init(from decoder: any Decoder) throws {
@@ -96,6 +99,7 @@ public struct Presentation: Hashable, Sendable, Codable {
         self.notes = try container.decode([String].self, forKey: .notes)
         self.notificationsDisabled = try container.decodeIfPresent(Bool.self, forKey: .notificationsDisabled) ?? false
         self.wake = try container.decodeIfPresent(WakeOutcome.self, forKey: .wake)
+        self.webPush = try container.decodeIfPresent(WebPushDelivery.self, forKey: .webPush)
     }
 
     /// The buttons offered in `context`.

@@ -15,6 +15,7 @@ extension ServeCommand {
             ("--http2-port", self.http2Port), ("--admin-port", self.adminPort), ("--device-port", self.devicePort),
             ("--gateway-port", self.gatewayPort), ("--feedback-port", self.feedbackPort),
             ("--channels-port", self.channelsPort), ("--h2c-port", self.h2cPort ?? 0),
+            ("--web-push-port", self.webPushPort),
         ]
         for (name, port) in ports where !(0...65_535).contains(port) {
             throw ValidationError("\(name) must be between 0 and 65535, not \(port)")
@@ -132,6 +133,7 @@ extension ServeCommand {
         configuration.feedbackPort = self.feedbackPort
         configuration.channelsPort = self.channelsPort
         configuration.h2cPort = self.h2cPort
+        configuration.webPushPort = self.webPushPort
         configuration.idleTimeout = .milliseconds(Int64(self.idleTimeout * 1000))
         configuration.handshakeTimeout = .milliseconds(Int64(self.handshakeTimeout * 1000))
         configuration.http2IdleTimeout = .milliseconds(Int64(self.http2IdleTimeout * 1000))
@@ -164,13 +166,13 @@ extension ServeCommand {
         return configuration
     }
 
-    /// `{"host", "http2", "admin", "device", "gateway", "feedback", "channels", "h2c"}` (`h2c` null
+    /// `{"host", "http2", "admin", "device", "gateway", "feedback", "channels", "h2c", "webPush"}` (`h2c` null
     /// without `--h2c-port`), written whole (to a temporary name, then renamed) so a reader never
     /// sees half of it.
     static func writePorts(_ addresses: ListeningAddresses, host: String, to path: String) throws {
         let h2c = addresses.isOpen(.h2c) ? String(addresses.port(.h2c)) : "null"
         let json =
-            #"{"host": "\#(host)", "http2": \#(addresses.port(.http2)), "admin": \#(addresses.port(.admin)), "device": \#(addresses.port(.device)), "gateway": \#(addresses.port(.gateway)), "feedback": \#(addresses.port(.feedback)), "channels": \#(addresses.port(.channels)), "h2c": \#(h2c)}"#
+            #"{"host": "\#(host)", "http2": \#(addresses.port(.http2)), "admin": \#(addresses.port(.admin)), "device": \#(addresses.port(.device)), "gateway": \#(addresses.port(.gateway)), "feedback": \#(addresses.port(.feedback)), "channels": \#(addresses.port(.channels)), "h2c": \#(h2c), "webPush": \#(addresses.port(.webPush))}"#
         let partial = path + ".partial"
         try Data((json + "\n").utf8).write(to: URL(fileURLWithPath: partial))
         guard rename(partial, path) == 0 else {

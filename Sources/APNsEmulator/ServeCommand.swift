@@ -65,6 +65,13 @@ struct ServeCommand: AsyncParsableCommand {
     var h2cPort: Int?
 
     @Option(
+        name: .customLong("web-push-port"),
+        help:
+            "The Web Push service's port (HTTPS, HTTP/2 and HTTP/1.1) that Safari and Home Screen web apps' subscriptions name in their endpoints; 0 picks a free one. (env: \(EnvironmentTwins.variable(for: "--web-push-port")))"
+    )
+    var webPushPort = Self.defaults.webPushPort
+
+    @Option(
         name: .customLong("idle-timeout"),
         help:
             "Seconds after which a silent gateway or feedback connection is closed. (env: \(EnvironmentTwins.variable(for: "--idle-timeout")))"

@@ -27,6 +27,8 @@ public final class RunningEmulator: Sendable {
     public var channelsPort: Int { self.addresses.port(.channels) }
     /// The cleartext HTTP/2 port, when the configuration asked for one (`h2cPort`).
     public var h2cPort: Int { self.addresses.port(.h2c) }
+    /// The Web Push service's port.
+    public var webPushPort: Int { self.addresses.port(.webPush) }
     public var dataDirectory: String { self.emulator.configuration.dataDirectory }
 
     /// Starts an emulator. `configure` may change anything; ports and directories default to

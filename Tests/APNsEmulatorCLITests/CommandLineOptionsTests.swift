@@ -57,6 +57,7 @@ struct CommandLineOptionsTests {
             ("--token-lifetime", "APNS_EMULATOR_TOKEN_LIFETIME"),
             ("--token-update-interval", "APNS_EMULATOR_TOKEN_UPDATE_INTERVAL"),
             ("--tokens", "APNS_EMULATOR_TOKENS"),
+            ("--web-push-port", "APNS_EMULATOR_WEB_PUSH_PORT"),
             ("--writer-spin", "APNS_EMULATOR_WRITER_SPIN"),
         ]
         let derived = Dictionary(uniqueKeysWithValues: EnvironmentTwins.serve.map { ($0.flag, $0.variable) })

@@ -157,6 +157,10 @@ public struct WebPushRefusal: Error, Equatable, Sendable {
     public var reason: String
     public var explanation: String
 
+    public init(status: Int, reason: String, explanation: String) {
+        (self.status, self.reason, self.explanation) = (status, reason, explanation)
+    }
+
     public static func badJwtToken(_ explanation: String) -> WebPushRefusal {
         WebPushRefusal(status: 403, reason: "BadJwtToken", explanation: explanation)
     }

@@ -9,7 +9,7 @@ public enum WebPushEncryption {
     /// Why a body did not open.
     public struct Failure: Error, Equatable, CustomStringConvertible {
         public var description: String
-        init(_ description: String) { self.description = description }
+        public init(_ description: String) { self.description = description }
     }
 
     /// The `aes128gcm` header: salt (16), record size (4), key id length (1), then the key id,

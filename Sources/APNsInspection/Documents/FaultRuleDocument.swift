@@ -43,10 +43,11 @@ public struct FaultRuleDocument: Decodable, Sendable {
     private static func interfaces(of action: FaultRule.Action) -> String {
         switch action {
         case .respond(let reason, _, let statusByte):
-            if reason != nil && statusByte == nil { return "with only a reason is for http2" }
+            if reason != nil && statusByte == nil { return "with only a reason is for http2 and webpush" }
             return "with only a statusByte is for binary"
-        case .delay, .goAway: return "is for http2"
-        case .reset: return "is for both"
+        case .delay: return "is for http2 and webpush"
+        case .goAway: return "is for http2"
+        case .reset: return "is for every interface"
         }
     }
 }

@@ -30,8 +30,8 @@ public struct FaultRule: Sendable, Equatable {
         /// interface (an error response, then the connection closes). A rule missing one of them
         /// leaves that interface alone.
         case respond(reason: String?, status: Int?, statusByte: UInt8?)
-        /// Handle the request normally after this long (HTTP/2 only: the binary interface answers
-        /// nothing on success).
+        /// Handle the request normally after this long (HTTP/2 and Web Push: the binary interface
+        /// answers nothing on success).
         case delay(Duration)
         /// Close the TCP connection at once, with a reset (RST), answering nothing.
         case reset
@@ -54,8 +54,10 @@ public struct FaultRule: Sendable, Equatable {
         public func applies(to interface: Interface) -> Bool {
             switch self {
             case .respond(let reason, _, let statusByte):
-                return interface == .http2 || interface == .broadcast ? reason != nil : statusByte != nil
-            case .delay, .goAway:
+                return interface == .http2 || interface == .broadcast || interface == .webPush ? reason != nil : statusByte != nil
+            case .delay:
+                return interface == .http2 || interface == .broadcast || interface == .webPush
+            case .goAway:
                 return interface == .http2 || interface == .broadcast
             case .reset:
                 return true

@@ -49,6 +49,18 @@ public struct RejectedPush: Sendable {
         self.httpStatus = httpStatus
     }
 
+    /// A rejected Web Push request: `token` is the web app's (empty for an unknown endpoint),
+    /// `topic` its origin, `path` the endpoint's path.
+    public init(webPushTo token: String, topic: String?, path: String, id: String, body: [UInt8], receivedAt: Int64) {
+        self.id = id
+        self.token = token
+        self.topic = topic
+        self.path = path
+        self.body = Array(body.prefix(Self.maximumBody))
+        self.receivedAt = receivedAt
+        self.source = .webPush
+    }
+
     /// A rejected binary notification.
     public init(_ request: BinaryPushRequest, id: String, topic: String?, statusByte: UInt8?, receivedAt: Int64) {
         self.id = id

@@ -20,14 +20,18 @@ public final class EmulatorMetrics: Sendable {
     private struct PerInterface<Metric: Sendable>: Sendable {
         let http2: Metric
         let binary: Metric
+        let webPush: Metric
 
         init(_ make: (Interface) -> Metric) {
             self.http2 = make(.http2)
             self.binary = make(.binary)
+            self.webPush = make(.webPush)
         }
 
-        subscript(_ interface: Interface) -> Metric { interface == .http2 ? self.http2 : self.binary }
-        var all: [(Interface, Metric)] { [(.http2, self.http2), (.binary, self.binary)] }
+        subscript(_ interface: Interface) -> Metric {
+            interface == .http2 ? self.http2 : interface == .webPush ? self.webPush : self.binary
+        }
+        var all: [(Interface, Metric)] { [(.http2, self.http2), (.binary, self.binary), (.webPush, self.webPush)] }
     }
 
     private let accepted: PerInterface<CoreMetrics.Counter>
@@ -49,6 +53,7 @@ public final class EmulatorMetrics: Sendable {
     /// Provider connections open now, by interface.
     private let http2Connections = Atomic<Int>(0)
     private let binaryConnections = Atomic<Int>(0)
+    private let webPushConnections = Atomic<Int>(0)
 
     public init() {
         var factory = PrometheusMetricsFactory(registry: self.registry)
@@ -166,6 +171,8 @@ public final class EmulatorMetrics: Sendable {
     public func providerConnection(_ interface: Interface, _ delta: Int) {
         if interface == .http2 {
             self.http2Connections.wrappingAdd(delta, ordering: .relaxed)
+        } else if interface == .webPush {
+            self.webPushConnections.wrappingAdd(delta, ordering: .relaxed)
         } else {
             self.binaryConnections.wrappingAdd(delta, ordering: .relaxed)
         }
@@ -191,7 +198,9 @@ public final class EmulatorMetrics: Sendable {
         for (interface, gauge) in self.providersConnected.all {
             let open =
                 interface == .http2
-                ? self.http2Connections.load(ordering: .relaxed) : self.binaryConnections.load(ordering: .relaxed)
+                ? self.http2Connections.load(ordering: .relaxed)
+                : interface == .webPush
+                    ? self.webPushConnections.load(ordering: .relaxed) : self.binaryConnections.load(ordering: .relaxed)
             gauge.record(open)
         }
         return self.registry.emitToBuffer()

@@ -9,7 +9,7 @@ extension AdminRoute {
     /// The journal filter's parameters (`JournalFilter.parse`).
     static let filter: Set<String> = ["token", "topic", "pushType", "status", "interface", "since"]
 
-    static let table: [AdminRoute] = service + notifications + faults + devices + phone + activities + channels
+    static let table: [AdminRoute] = service + notifications + faults + devices + phone + activities + webApps + channels
 
     static let service: [AdminRoute] = [
         AdminRoute("GET", "/", isPage: true) { router, request in request.now(router.inboxPage()) },
@@ -164,6 +164,45 @@ extension AdminRoute {
         AdminRoute("POST", "/api/v1/activities/{id}/rotate-token", cluster: .activityHolder) { router, request in
             router.withActivity(request) { id, install in
                 request.later(router.rotateToken(of: install, activity: id, on: request.eventLoop))
+            }
+        },
+    ]
+
+    static let webApps: [AdminRoute] = [
+        AdminRoute("GET", "/api/v1/devices/{token}/web-apps", cluster: .tokenOwner) { router, request in
+            request.token { router.withInstall(of: $0, request) { request.now(router.webApps(in: $0)) } }
+        },
+        AdminRoute("POST", "/api/v1/devices/{token}/web-apps", cluster: .tokenOwner) { router, request in
+            request.token { token in
+                router.withInstall(of: token, request) {
+                    request.later(router.subscribeWebApp(host: token, in: $0, body: request.body, on: request.eventLoop))
+                }
+            }
+        },
+        AdminRoute("GET", "/api/v1/devices/{token}/web-apps/{id}", cluster: .tokenOwner) { router, request in
+            request.token { router.withInstall(of: $0, request) { request.now(router.webApp(request[path: "id"], in: $0)) } }
+        },
+        AdminRoute("POST", "/api/v1/devices/{token}/web-apps/{id}/unsubscribe", cluster: .tokenOwner) { router, request in
+            request.token {
+                router.withInstall(of: $0, request) {
+                    request.later(router.unsubscribeWebApp(request[path: "id"], in: $0, on: request.eventLoop))
+                }
+            }
+        },
+        AdminRoute("PUT", "/api/v1/devices/{token}/web-apps/{id}/permission", cluster: .tokenOwner) { router, request in
+            request.token {
+                router.withInstall(of: $0, request) {
+                    request.later(
+                        router.setWebAppPermission(request[path: "id"], in: $0, body: request.body, on: request.eventLoop))
+                }
+            }
+        },
+        AdminRoute("POST", "/api/v1/devices/{token}/web-apps/{id}/show", cluster: .tokenOwner) { router, request in
+            request.token {
+                router.withInstall(of: $0, request) {
+                    request.later(
+                        router.showWebAppNotification(request[path: "id"], in: $0, body: request.body, on: request.eventLoop))
+                }
             }
         },
     ]

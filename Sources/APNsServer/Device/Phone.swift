@@ -39,6 +39,8 @@ public final class Phone: Sendable {
     let scheduled = Mutex(Set<AppInstall>())
     /// Live Activity tokens, owners and the apps the clock still changes.
     let activityIndex = Mutex(ActivityIndex())
+    /// Web apps' subscriptions by endpoint id.
+    let webApps = Mutex(WebAppIndex())
     /// What was decided for each notification handed over.
     let ledger: PresentationLedger
     let ids: Mutex<APNsIDGenerator>
@@ -73,6 +75,9 @@ public final class Phone: Sendable {
             self.scheduled.withLock { $0 = Set(apps.filter { !$0.1.pending.isEmpty }.map(\.0)) }
             self.activityIndex.withLock { index in
                 for (install, app) in apps { index.index(app, install, limits: activityLimits) }
+            }
+            self.webApps.withLock { index in
+                for (install, app) in apps { index.index(app, install) }
             }
         } catch {
             logger.warning("could not read the apps the store keeps", metadata: ["store.error": "\(error)"])
@@ -149,6 +154,7 @@ public final class Phone: Sendable {
             if app.pending.isEmpty { scheduled.remove(install) } else { scheduled.insert(install) }
         }
         self.activityIndex.withLock { $0.index(app, install, limits: self.activityLimits) }
+        if app.webApp != nil { self.webApps.withLock { $0.index(app, install) } }
     }
 
     static func load(_ install: AppInstall, _ apps: inout Apps, _ store: NotificationStore) throws(StoreError) -> AppModel {
@@ -183,17 +189,21 @@ public final class Phone: Sendable {
             // Widgets, controls, push to talk, location, complication, file provider and MDM pushes
             // wake part of the app; the others are presented.
             var (presentation, after) =
-                PushWake.handles(notification.pushType)
-                ? PushWake.wake(
-                    pushType: notification.pushType, payload: notification.payload, priority: notification.priority, at: now,
-                    app: before)
-                : Presenter.present(payload: notification.payload, uniqueID: notification.uniqueID, at: now, to: before)
+                notification.source == .webPush
+                ? Self.receiveWebPush(notification, at: now, app: before)
+                : PushWake.handles(notification.pushType)
+                    ? PushWake.wake(
+                        pushType: notification.pushType, payload: notification.payload, priority: notification.priority, at: now,
+                        app: before)
+                    : Presenter.present(payload: notification.payload, uniqueID: notification.uniqueID, at: now, to: before)
             if let request = self.ledger.takeLocalRequest(notification.uniqueID),
                 let index = after.delivered.lastIndex(where: { $0.uniqueID == notification.uniqueID })
             {
                 after.delivered[index].requestIdentifier = request
             }
             apps.models[install] = after
+            // A web app the browser ended the subscription of (pushes not shown) takes no more.
+            if after.webApp != before.webApp { self.webApps.withLock { $0.index(after, install) } }
             let change = AppChange(install: install, from: before, to: after)
             if !change.isEmpty { self.save(change) { _ in } }
             self.ledger.record(
@@ -240,6 +250,7 @@ public final class Phone: Sendable {
                 self.deviceless.withLock { $0 = [] }
                 self.scheduled.withLock { $0 = [] }
                 self.activityIndex.withLock { $0 = ActivityIndex() }
+                self.webApps.withLock { $0 = WebAppIndex() }
             } else {
                 for install in apps.models.keys { apps.models[install]?.delivered = [] }
             }

@@ -17,6 +17,9 @@ struct EmulatorTLS: Sendable {
     let binary: NIOSSLContext
     /// Devices: plain TLS, no client certificate.
     let device: NIOSSLContext
+    /// The Web Push service: HTTP/2 or HTTP/1.1 by ALPN, no client certificate (VAPID says who
+    /// sends).
+    let webPush: NIOSSLContext
 
     /// Whether a listener asks providers for a client certificate.
     enum ClientCertificates {
@@ -42,6 +45,7 @@ struct EmulatorTLS: Sendable {
         // A client that offers no ALPN (or none of these) gets no ALPN: the binary protocols.
         self.binary = try context(["h2"], strict ? .optional(trustRoots: roots) : .ignored)
         self.device = try context([], .ignored)
+        self.webPush = try context(["h2", "http/1.1"], .ignored)
     }
 
     /// A server context offering `protocols` by ALPN, TLS 1.2 or newer.

@@ -8,9 +8,11 @@ public struct ListeningAddresses: Sendable {
         case http2, admin, device, gateway, feedback, channels
         /// Cleartext HTTP/2, only with `--h2c-port`.
         case h2c
+        /// The Web Push service (Safari and Home Screen web apps).
+        case webPush
 
         /// The listeners every emulator opens.
-        static let always: Set<Front> = [.http2, .admin, .device, .gateway, .feedback, .channels]
+        static let always: Set<Front> = [.http2, .admin, .device, .gateway, .feedback, .channels, .webPush]
     }
 
     let bound: [Front: SocketAddress]

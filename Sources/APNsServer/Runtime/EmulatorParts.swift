@@ -21,7 +21,9 @@ struct EmulatorParts {
 
     /// Every listener, each a service.
     func listeners() -> [any Service] {
-        let always: [any Service] = [self.http2(), self.channels(), self.gateway(), self.feedback(), self.device(), self.admin()]
+        let always: [any Service] = [
+            self.http2(), self.channels(), self.gateway(), self.feedback(), self.device(), self.webPush(), self.admin(),
+        ]
         return always + (self.h2c().map { [$0] } ?? [])
     }
 
@@ -58,6 +60,17 @@ struct EmulatorParts {
             listener: self.listener("h2c", port: port, idle: self.configuration.http2IdleTimeout),
             context: self.providerContext(),
             onBound: self.bound(.h2c, "HTTP/2 provider API without TLS (h2c)", scheme: "http"))
+    }
+
+    /// The Web Push service, on a port of its own.
+    private func webPush() -> TLSListener {
+        let configuration = self.configuration
+        let intake = WebPushIntake(
+            relay: self.relay, inspection: self.inspection, environment: configuration.environment,
+            clock: { [clock] in clock.nowMillis }, logger: self.logger)
+        return WebPushListener.make(
+            self.listener("webpush", port: configuration.webPushPort, idle: configuration.http2IdleTimeout),
+            sslContext: self.tls.webPush, intake: intake, onBound: self.bound(.webPush, "Web Push service", scheme: "https"))
     }
 
     /// Channel management on a port of its own, as Apple serves it on a host of its own.

@@ -1,0 +1,35 @@
+import NIOCore
+import NIOHTTP1
+import NIOHTTP2
+import NIOSSL
+
+/// The Web Push service's listener: HTTPS with HTTP/2 or HTTP/1.1 by ALPN, as Apple's
+/// web.push.apple.com serves both. swift-nio-http2 here rather than libnghttp2: this door is not
+/// the provider API's hot path, and its requests share one HTTP/1 handler through its codec.
+enum WebPushListener {
+    static func make(
+        _ listener: Listener, sslContext: NIOSSLContext, intake: WebPushIntake,
+        onBound: @escaping @Sendable (SocketAddress) -> Void
+    ) -> TLSListener {
+        TLSListener(listener: listener, sslContext: sslContext, onBound: onBound) { channel, handshake in
+            let port = channel.localAddress?.port
+            let metrics = intake.inspection.metrics
+            metrics.providerConnection(.webPush, 1)
+            channel.closeFuture.whenComplete { _ in metrics.providerConnection(.webPush, -1) }
+            let sync = channel.pipeline.syncOperations
+            if handshake.isHTTP2 {
+                _ = try sync.configureHTTP2Pipeline(
+                    mode: .server, connectionConfiguration: .init(), streamConfiguration: .init()
+                ) { stream in
+                    stream.eventLoop.makeCompletedFuture {
+                        try stream.pipeline.syncOperations.addHandlers(
+                            HTTP2FramePayloadToHTTP1ServerCodec(), WebPushHTTPHandler(intake: intake, port: port))
+                    }
+                }
+            } else {
+                try sync.configureHTTPServerPipeline(withErrorHandling: true)
+                try sync.addHandler(WebPushHTTPHandler(intake: intake, port: port))
+            }
+        }
+    }
+}
