@@ -216,7 +216,7 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "APNsEmulatorTestingTests", dependencies: ["APNsEmulatorTesting", "APNsDeviceClient"], swiftSettings: swiftSettings),
+        .testTarget(name: "APNsEmulatorTestingTests", dependencies: ["APNsEmulatorTesting", "APNsDeviceClient", "APNsAuth", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: swiftSettings),
         .testTarget(name: "APNsCoreTests", dependencies: ["APNsCore"], swiftSettings: swiftSettings),
         // The command line, parsed in process: options, environment twins, defaults.
         .testTarget(name: "APNsEmulatorCLITests", dependencies: ["APNsEmulator", "APNsServer", .product(name: "ArgumentParser", package: "swift-argument-parser")], swiftSettings: swiftSettings),

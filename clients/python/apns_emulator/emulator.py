@@ -6,11 +6,12 @@ import os
 import shutil
 import ssl
 import tempfile
+import time
 from typing import Any, Dict, List, Optional, Union
 
 import httpx
 
-from .results import Clock, FaultRule, Notification, ProviderKey, PushResult
+from .results import Clock, FaultRule, Notification, ProviderKey, PushResult, WebApp, WebPush
 from .launch import BinaryLauncher, ContainerLauncher, EmulatorError, find_binary, serve_arguments
 
 __all__ = ["APNsEmulator", "EmulatorError", "find_binary", "serve_arguments"]
@@ -53,6 +54,8 @@ class APNsEmulator:
         self.gateway_port: int = ports["gateway"]
         self.feedback_port: int = ports["feedback"]
         self.channels_port: int = ports["channels"]
+        #: The Web Push service's port, which subscriptions' endpoints name (as this machine reaches it).
+        self.web_push_port: int = ports["webPush"]
         self._admin = httpx.Client(base_url=f"http://{self.host}:{self.admin_port}", timeout=330)
         self._provider: Optional[httpx.Client] = None
         self.faults = Faults(self)
@@ -138,6 +141,53 @@ class APNsEmulator:
 
     def device(self, token: str) -> "Device":
         return Device(self, token)
+
+    # MARK: Web Push
+
+    def subscribe_web_app(self, application_server_key: str, origin: str = "https://app.example", kind: str = "homeScreen",
+                          permission: str = "granted", token: Optional[str] = None) -> WebApp:
+        """A Home Screen web app (or, with kind="safari", a page in Safari) subscribing with your
+        application server's VAPID public key (base64url), as `PushManager.subscribe` does; on the
+        device of `token` (a new one when omitted). Its `subscription` is what the page would send
+        your server: give it to your Web Push library unchanged (trusting `ca_path`)."""
+        host = token or self.register_device("com.example.browser")
+        body = {"origin": origin, "kind": kind, "permission": permission, "applicationServerKey": application_server_key}
+        made = self._request("POST", f"/api/v1/devices/{host}/web-apps", body, expect=201)
+        # The endpoint as this machine reaches the service (a container's port is published elsewhere).
+        endpoint = made["subscription"]["endpoint"]
+        path = endpoint.split("/", 3)[3]
+        made["subscription"]["endpoint"] = f"https://{self.host}:{self.web_push_port}/{path}"
+        return WebApp.from_json(made)
+
+    def web_push(self, web_app: WebApp, timeout: float = 5.0) -> WebPush:
+        """The oldest web push `web_app` received that the browser has handled, waiting up to
+        `timeout` seconds: the message decrypted, what was shown, the VAPID subject."""
+        return self.web_pushes(web_app, timeout=timeout, at_least=1)[-1]
+
+    def web_pushes(self, web_app: WebApp, timeout: float = 0.0, at_least: int = 0) -> List[WebPush]:
+        """Every web push `web_app` received, newest first, once the browser handled them;
+        waits up to `timeout` seconds for `at_least` of them."""
+        deadline = time.monotonic() + timeout
+        while True:
+            items = self._get("/api/v1/notifications", {"token": web_app.token, "interface": "webpush", "limit": "100"})["items"]
+            handled = [WebPush.from_json(item) for item in items if (item.get("presentation") or {}).get("webPush")]
+            if len(handled) >= at_least:
+                return handled
+            if time.monotonic() >= deadline:
+                raise AssertionError(f"{web_app.origin} ({web_app.id}) received {len(handled)} web pushes within {timeout} s, "
+                                     f"not {at_least}: {[item.get('reason') or item.get('status') for item in items]}")
+            time.sleep(0.05)
+
+    def show_web_notification(self, web_app: WebApp, title: str, body: Optional[str] = None,
+                              navigate: Optional[str] = None) -> Dict[str, Any]:
+        """The web app's service worker calls `showNotification(title, {body})` for the oldest push
+        still waiting for one; what Notification Center shows."""
+        document: Dict[str, Any] = {"title": title}
+        if body is not None:
+            document["body"] = body
+        if navigate is not None:
+            document["navigate"] = navigate
+        return self._request("POST", f"/api/v1/devices/{web_app.host_token}/web-apps/{web_app.id}/show", document, expect=201)
 
     def export(self) -> Dict[str, Any]:
         """The world as a seed document: `APNsEmulator(seed=...)` of it starts the same world."""

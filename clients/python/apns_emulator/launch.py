@@ -13,7 +13,7 @@ import urllib.request
 from typing import Any, Dict, List, Optional
 
 # The listeners' names in serve's ports file, and the image's fixed ports inside the container.
-CONTAINER_PORTS = {"http2": 2197, "admin": 8197, "device": 5223, "gateway": 2195, "feedback": 2196, "channels": 2198}
+CONTAINER_PORTS = {"http2": 2197, "admin": 8197, "device": 5223, "gateway": 2195, "feedback": 2196, "channels": 2198, "webPush": 2199}
 
 
 class EmulatorError(RuntimeError):

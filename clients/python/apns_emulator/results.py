@@ -86,3 +86,53 @@ class ProviderKey:
 class Clock:
     now: str
     offset_ms: int
+
+
+@dataclass(frozen=True)
+class WebApp:
+    """A web app subscribed to Web Push on the emulated phone (or a page in Safari on a Mac)."""
+
+    id: str
+    origin: str
+    kind: str
+    #: What `PushSubscription.toJSON()` gives the page: `endpoint`, `expirationTime`, `keys` (p256dh, auth).
+    subscription: Dict[str, Any]
+    #: The token its pushes queue under (the journal's `token`), and its device's app's.
+    token: str
+    host_token: str
+    raw: Dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    @classmethod
+    def from_json(cls, item: Dict[str, Any]) -> "WebApp":
+        return cls(id=item["id"], origin=item["origin"], kind=item["kind"], subscription=item["subscription"],
+                   token=item["token"], host_token=item["hostToken"], raw=item)
+
+
+@dataclass(frozen=True)
+class WebPush:
+    """One web push as the emulated browser handled it."""
+
+    unique_id: str
+    #: declarative (shown by Safari), serviceWorker, notAllowed, undecryptable or unsubscribed.
+    outcome: str
+    #: The decrypted message (None when it did not decrypt, or is not UTF-8).
+    message: Optional[str]
+    shown: bool
+    title: Optional[str]
+    body: Optional[str]
+    navigate: Optional[str]
+    app_badge: Optional[int]
+    vapid_subject: Optional[str]
+    urgency: Optional[str]
+    topic: Optional[str]
+    detail: str
+    raw: Dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    @classmethod
+    def from_json(cls, item: Dict[str, Any]) -> "WebPush":
+        presentation = item.get("presentation") or {}
+        web = presentation.get("webPush") or {}
+        return cls(unique_id=item.get("uniqueId") or item["id"], outcome=web.get("outcome", ""), message=web.get("message"),
+                   shown=bool(presentation.get("shown")), title=presentation.get("title"), body=presentation.get("body"),
+                   navigate=web.get("navigate"), app_badge=web.get("appBadge"), vapid_subject=web.get("vapidSubject"),
+                   urgency=web.get("urgency"), topic=web.get("topic"), detail=web.get("detail", ""), raw=item)

@@ -101,3 +101,36 @@ def test_a_failing_test_reports_the_emulator_log(pytester: pytest.Pytester):
     result = pytester.runpytest_subprocess()
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(["*apns-emulator log*", "*HTTP/2 provider API on*"])
+
+
+def test_web_push_from_pywebpush_reaches_a_home_screen_web_app(apns_emulator: APNsEmulator, tmp_path):
+    # pywebpush and py-vapid (PyPI) as a web server uses them for web.push.apple.com: only the
+    # subscription (the endpoint) and the CA are the emulator's.
+    pywebpush = pytest.importorskip("pywebpush")
+    py_vapid = pytest.importorskip("py_vapid")
+    import base64
+    import json
+    import os
+    from cryptography.hazmat.primitives import serialization
+
+    from apns_emulator import WebApp, WebPush
+
+    vapid = py_vapid.Vapid02()
+    vapid.generate_keys()
+    key_path = str(tmp_path / "vapid.pem")
+    vapid.save_key(key_path)
+    raw = vapid.public_key.public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
+    app = apns_emulator.subscribe_web_app(base64.urlsafe_b64encode(raw).rstrip(b"=").decode(), origin="https://shop.example")
+    assert isinstance(app, WebApp) and app.subscription["endpoint"].endswith("/push/" + app.id)
+    message = {"web_push": 8030, "notification": {"title": "Back in stock", "navigate": "https://shop.example/p/1"}, "app_badge": 1}
+    os.environ["REQUESTS_CA_BUNDLE"] = apns_emulator.ca_path
+    try:
+        answer = pywebpush.webpush(app.subscription, data=json.dumps(message), vapid_private_key=key_path,
+                                   vapid_claims={"sub": "mailto:ops@shop.example"}, ttl=60)
+    finally:
+        del os.environ["REQUESTS_CA_BUNDLE"]
+    assert answer.status_code == 201
+    received = apns_emulator.web_push(app, timeout=5)
+    assert isinstance(received, WebPush) and received.outcome == "declarative" and received.shown
+    assert received.title == "Back in stock" and received.navigate == "https://shop.example/p/1"
+    assert json.loads(received.message) == message and received.vapid_subject == "mailto:ops@shop.example"
