@@ -83,6 +83,7 @@ final class DeviceClientHandler: ChannelInboundHandler {
             guard let power = self.decode(DevicePowerState.self, document, context: context) else { return }
             self.events.yield(.power(power))
             self.phoneReply(.power, power.deviceId, message)
+        case .webApp: self.phoneReply(.webApp, DeviceServerMessage.webAppSubject, message)
         case .activity(let topic, let document):
             guard let change = self.decode(ActivityChangeDocument.self, document, context: context) else { return }
             self.events.yield(.activity(topic: topic, change: change.change, reason: change.reason, change.activity))

@@ -9,7 +9,7 @@ enum ReplyKind: Hashable {
     case welcome, registered, resumed, unregistered, pong
     /// Version 2, answered by their own message or by `refused`, matched by subject (topic or
     /// unique id) since the same messages also arrive unasked.
-    case authorization, app, response, scheduled, pending, cancelled, power
+    case authorization, app, response, scheduled, pending, cancelled, power, webApp
     /// Version 3: the answer to start-activity, end-activity and activities.
     case activities
 
@@ -17,7 +17,7 @@ enum ReplyKind: Hashable {
     var isPhone: Bool {
         switch self {
         case .welcome, .registered, .resumed, .unregistered, .pong: false
-        case .authorization, .app, .response, .scheduled, .pending, .cancelled, .power, .activities: true
+        case .authorization, .app, .response, .scheduled, .pending, .cancelled, .power, .webApp, .activities: true
         }
     }
 }

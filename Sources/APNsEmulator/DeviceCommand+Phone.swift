@@ -109,6 +109,11 @@ extension DeviceCommand {
                     throw DeviceCommandError("\(verb) needs --topic (the app), or a notification printed first")
                 }
                 return try await self.performForApp(verb, words, command, on: client, topic: topic)
+            case ("web-app", 2...):
+                // web-app subscribe|list|unsubscribe|permission|show [JSON]: the device's web apps.
+                let rest = words.dropFirst(2).joined(separator: " ")
+                let answer = try await client.webApp(words[1], document: rest.isEmpty ? "{}" : rest)
+                return say(#"{"webApp":"# + answer + "}")
             case ("power", 1...):
                 // power, or power online=false lowPowerMode=true locked=true: the device's own state.
                 let state = try await client.setPower(
@@ -122,7 +127,7 @@ extension DeviceCommand {
                 throw DeviceCommandError(
                     "commands: tap ID, action ID ACTION, text ID ACTION \"reply\", dismiss ID, state foreground|background|notRunning, "
                         + "timezone ZONE, schedule JSON|FILE, pending, cancel ID|--all, power [online=BOOL] [lowPowerMode=BOOL] [locked=BOOL], "
-                        + "activities, start JSON|FILE, end ACTIVITY-ID [JSON]"
+                        + "activities, start JSON|FILE, end ACTIVITY-ID [JSON], web-app subscribe|list|unsubscribe|permission|show [JSON]"
                 )
             }
             let id = try Self.resolve(words[1], seen: seen)

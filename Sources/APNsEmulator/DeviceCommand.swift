@@ -24,9 +24,9 @@ struct DeviceCommand: AsyncParsableCommand {
             shortened to a prefix of a printed unique id): tap ID, action ID ACTION, text ID ACTION "reply", \
             dismiss ID, state foreground|background|notRunning, timezone ZONE, schedule JSON|FILE, pending, \
             cancel ID|--all, power [online=BOOL] [lowPowerMode=BOOL] [locked=BOOL] (the device's power and \
-            connectivity; priority 5 and 1 wait in Low Power Mode, priority 1 while locked); with --activity-types (Live Activities): activities, start JSON|FILE (with "start" and "alertConfiguration" for a scheduled one, iOS 26), end ACTIVITY-ID [JSON]. \
+            connectivity; priority 5 and 1 wait in Low Power Mode, priority 1 while locked); with --activity-types (Live Activities): activities, start JSON|FILE (with "start" and "alertConfiguration" for a scheduled one, iOS 26), end ACTIVITY-ID [JSON]; web-app subscribe|list|unsubscribe|permission|show JSON (the device's web apps and their Web Push subscriptions: subscribe {"origin", "kind", "applicationServerKey"}, unsubscribe {"id"}, permission {"id", "permission"}, show {"id", "title", "body"}). \
             Responses print as {"response": ...} lines, the others as {"scheduled": ...}, {"pending": [...]}, \
-            {"cancelled": N}, {"power": ...}, {"activities": [...]} and {"activity": ...}.
+            {"cancelled": N}, {"power": ...}, {"activities": [...]}, {"activity": ...} and {"webApp": ...}.
             """,
         version: EmulatorVersion.string
     )

@@ -37,4 +37,7 @@ public enum DeviceClientMessage: Hashable, Sendable {
     /// Version 2: changes the device's power and connectivity (JSON: any of `online`,
     /// `lowPowerMode`, `locked`); `{}` only asks.
     case power(document: [UInt8])
+    /// Version 2: a web app on the device and its Web Push subscription: `action` is subscribe,
+    /// list, unsubscribe, permission or show, `document` its JSON (as the admin API's bodies).
+    case webApp(action: String, document: [UInt8])
 }

@@ -39,6 +39,8 @@ extension DeviceClientMessage {
             self = try Self.activityMessage(frame.type, &body)
         case DeviceMessageType.power:
             self = .power(document: try body.payload())
+        case DeviceMessageType.webApp:
+            self = .webApp(action: try body.string(), document: try body.payload())
         default:
             throw DeviceProtocolError(.unknownMessage, "unknown message type 0x\(String(frame.type, radix: 16))")
         }
@@ -75,8 +77,14 @@ extension DeviceClientMessage {
             body.writeDeviceString(topic)
             body.writeInteger(options)
             body.writeInteger(UInt8(allow ? 1 : 0))
-        case .configure(let topic, let document):
-            type = DeviceMessageType.configure
+        case .configure(let topic, let document), .schedule(let topic, let document), .webApp(let topic, let document):
+            // A string (the topic, or web-app's action), then a JSON document.
+            type =
+                switch self {
+                case .configure: DeviceMessageType.configure
+                case .schedule: DeviceMessageType.schedule
+                default: DeviceMessageType.webApp
+                }
             body.writeDeviceString(topic)
             body.writeDevicePayload(document)
         case .respond(let uniqueID, let action, let text, let context):
@@ -85,10 +93,6 @@ extension DeviceClientMessage {
             body.writeDeviceString(action)
             body.writeDeviceOptionalString(text)
             body.writeInteger(context)
-        case .schedule(let topic, let document):
-            type = DeviceMessageType.schedule
-            body.writeDeviceString(topic)
-            body.writeDevicePayload(document)
         case .listPending(let topic):
             type = DeviceMessageType.listPending
             body.writeDeviceString(topic)
@@ -147,6 +151,8 @@ extension DeviceServerMessage {
             self = try Self.activityMessage(frame.type, &body)
         case DeviceMessageType.powerState:
             self = .power(document: try body.payload())
+        case DeviceMessageType.webAppAnswer:
+            self = .webApp(document: try body.payload())
         default:
             throw DeviceProtocolError(.unknownMessage, "unknown message type 0x\(String(frame.type, radix: 16))")
         }
@@ -243,8 +249,8 @@ extension DeviceServerMessage {
             body.writeInteger(removed)
         case .activity, .activityToken, .activities:
             type = self.writeActivity(into: &body)
-        case .power(let document):
-            type = DeviceMessageType.powerState
+        case .power(let document), .webApp(let document):
+            type = if case .power = self { DeviceMessageType.powerState } else { DeviceMessageType.webAppAnswer }
             body.writeDevicePayload(document)
         }
         return DeviceFrame(type: type, body: body)

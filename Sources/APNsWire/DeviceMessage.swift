@@ -4,7 +4,7 @@ extension DeviceClientMessage {
     /// Whether the message exists only from protocol version 2 on.
     public var needsVersion2: Bool {
         switch self {
-        case .authorize, .configure, .respond, .schedule, .listPending, .cancel, .power: true
+        case .authorize, .configure, .respond, .schedule, .listPending, .cancel, .power, .webApp: true
         default: self.needsVersion3
         }
     }
@@ -37,6 +37,7 @@ extension DeviceClientMessage {
         case .endActivity: "end-activity"
         case .listActivities: "activities"
         case .power: "power"
+        case .webApp: "web-app"
         }
     }
 }

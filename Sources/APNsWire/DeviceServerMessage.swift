@@ -38,4 +38,9 @@ public enum DeviceServerMessage: Hashable, Sendable {
     /// Version 2: the device's power state (JSON `{"deviceId", "online", "lowPowerMode",
     /// "locked"}`), as an answer to `power` and whenever the admin API changes it.
     case power(document: [UInt8])
+    /// Version 2: the answer to `web-app` (JSON: the web app, the list, or what was shown).
+    case webApp(document: [UInt8])
+
+    /// The subject of a `refused` answering `web-app`.
+    public static let webAppSubject = "web-app"
 }

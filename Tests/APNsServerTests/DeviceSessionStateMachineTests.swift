@@ -74,6 +74,33 @@ struct DeviceSessionStateMachineTests {
         #expect(machine.received(.ping(1)) == .send(.pong(1)))
     }
 
+    @Test(
+        "web-app: refused on version 1 and for an unknown action; a subscription's token is the session's, answered in order"
+    )
+    func webApp() throws {
+        var old = self.active()
+        #expect(self.failureCode(old.received(.webApp(action: "list", document: Array("{}".utf8)))) == .unexpectedMessage)
+
+        var machine = DeviceSessionStateMachine()
+        _ = machine.received(.hello(version: 2, deviceID: "mac"))
+        let document = Array(#"{"origin": "https://a.example"}"#.utf8)
+        #expect(
+            machine.received(.webApp(action: "subscribe", document: document))
+                == .webApp(deviceID: "mac", action: "subscribe", document: document))
+        #expect(machine.busy)
+        #expect(machine.received(.ping(7)) == .none, "waits behind the subscription")
+        let token = try #require(DeviceToken(hex: String(repeating: "ab", count: 32)))
+        #expect(
+            machine.subscribed(webApp: token, topic: "https://a.example", answer: .webApp(document: []))
+                == .send(.webApp(document: [])))
+        #expect(machine.tokens[token] == "https://a.example" && !machine.busy)
+        #expect(machine.next() == .send(.pong(7)))
+
+        var wrong = DeviceSessionStateMachine()
+        _ = wrong.received(.hello(version: 2, deviceID: "mac"))
+        #expect(self.failureCode(wrong.received(.webApp(action: "delete", document: []))) == .invalidArgument)
+    }
+
     @Test("local notification requests go to the session's own app, one at a time; version 1 and empty topics are refused")
     func localNotifications() {
         var old = self.active()

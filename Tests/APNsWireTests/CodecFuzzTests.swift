@@ -176,7 +176,7 @@ struct CodecFuzzTests {
     }
 
     static func clientMessage(_ random: inout SeededGenerator) -> DeviceClientMessage {
-        switch Int.random(in: 0..<17, using: &random) {
+        switch Int.random(in: 0..<18, using: &random) {
         case 0: return .hello(version: UInt8.random(in: 0...255, using: &random), deviceID: Self.text(&random))
         case 1: return .register(topic: Self.text(&random))
         case 2: return .resume(tokens: (0..<Int.random(in: 0...5, using: &random)).map { _ in Self.token(&random) })
@@ -201,12 +201,13 @@ struct CodecFuzzTests {
                 topic: Self.text(&random), activityID: Self.text(&random), document: Array(Self.text(&random).utf8))
         case 15: return .listActivities(topic: Self.text(&random))
         case 16: return .power(document: Array(Self.text(&random).utf8))
+        case 17: return .webApp(action: Self.text(&random), document: Array(Self.text(&random).utf8))
         default: return .ping(UInt64.random(in: 0...UInt64.max, using: &random))
         }
     }
 
     static func serverMessage(_ random: inout SeededGenerator) -> DeviceServerMessage {
-        switch Int.random(in: 0..<19, using: &random) {
+        switch Int.random(in: 0..<20, using: &random) {
         case 6:
             return .authorization(
                 topic: Self.text(&random), status: UInt8.random(in: 0...2, using: &random),
@@ -229,6 +230,7 @@ struct CodecFuzzTests {
                 token: Self.token(&random))
         case 17: return .activities(topic: Self.text(&random), document: Array(Self.text(&random).utf8))
         case 18: return .power(document: Array(Self.text(&random).utf8))
+        case 19: return .webApp(document: Array(Self.text(&random).utf8))
         case 0: return .welcome(version: UInt8.random(in: 0...255, using: &random))
         case 1: return .registered(topic: Self.text(&random), token: Self.token(&random))
         case 2:
@@ -300,7 +302,7 @@ struct CodecFuzzTests {
                     #expect(error.code == .malformedFrame)
                 }
             }
-            let unknown = DeviceFrame(type: UInt8.random(in: 0x12...0x7F, using: &random), body: ByteBuffer(bytes: bytes))
+            let unknown = DeviceFrame(type: UInt8.random(in: 0x13...0x7F, using: &random), body: ByteBuffer(bytes: bytes))
             #expect { try DeviceClientMessage(frame: unknown) } throws: { ($0 as? DeviceProtocolError)?.code == .unknownMessage }
         }
         for _ in 0..<Self.cases {

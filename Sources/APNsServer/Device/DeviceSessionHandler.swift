@@ -156,6 +156,8 @@ final class DeviceSessionHandler: ChannelInboundHandler {
             self.activities(deviceID: deviceID, message)
         case .power(let deviceID, let document):
             self.changePower(deviceID: deviceID, document: document)
+        case .webApp(let deviceID, let action, let document):
+            self.webApp(deviceID: deviceID, action: action, document: document)
         case .register(let topic, let deviceID):
             self.register(topic: topic, deviceID: deviceID, attemptsLeft: 3)
         case .lookUp(let tokens):

@@ -35,6 +35,9 @@ struct DeviceSessionStateMachine {
         /// Version 2: the device changes (or asks) its power state; answered at once with `power`
         /// or `refused`.
         case power(deviceID: String, document: [UInt8])
+        /// Version 2: a web app on the device and its Web Push subscription (then
+        /// ``answered(_:)``, or ``subscribed(webApp:topic:answer:)`` for a new subscription).
+        case webApp(deviceID: String, action: String, document: [UInt8])
         /// Send an error frame, then close.
         case fail(DeviceProtocolError)
     }
@@ -58,7 +61,7 @@ struct DeviceSessionStateMachine {
         }
         let action = self.process(message)
         switch action {
-        case .register, .unregister, .authorize, .configure, .respond, .local, .activities: self.busy = true
+        case .register, .unregister, .authorize, .configure, .respond, .local, .activities, .webApp: self.busy = true
         default: break
         }
         return action
@@ -161,6 +164,8 @@ struct DeviceSessionStateMachine {
             }
         case (.active(let deviceID, _), .power(let document)):
             return .power(deviceID: deviceID, document: document)
+        case (.active(let deviceID, _), .webApp(let action, let document)):
+            return self.webApp(deviceID: deviceID, action: action, document: document)
         case (.active, .respond(let uniqueID, let action, let text, let context)):
             guard context <= 2 else {
                 return self.fail(.invalidArgument, "a response context is 0 (as shown), 1 (banner) or 2 (alert), not \(context)")
@@ -186,6 +191,16 @@ struct DeviceSessionStateMachine {
         self.busy = false
         guard case .active = self.state else { return .none }
         return .send(answer)
+    }
+
+    /// Version 2's `web-app`, once its action is one there is.
+    private mutating func webApp(deviceID: String, action: String, document: [UInt8]) -> Action {
+        guard WebAppAction(rawValue: action) != nil else {
+            return self.fail(
+                .invalidArgument, "web-app's action is subscribe, list, unsubscribe, permission or show, not \(action.prefix(40))"
+            )
+        }
+        return .webApp(deviceID: deviceID, action: action, document: document)
     }
 
     /// Version 3's Live Activity requests, once their topic is checked.
@@ -217,6 +232,15 @@ struct DeviceSessionStateMachine {
     var version: UInt8 {
         guard case .active(_, let version) = self.state else { return 0 }
         return version
+    }
+
+    /// A web app on this device subscribed: this session holds its token (its pushes come here,
+    /// and it resumes it like a registered one), then `answer` goes out.
+    mutating func subscribed(webApp token: DeviceToken, topic: String, answer: DeviceServerMessage) -> Action {
+        self.busy = false
+        guard case .active = self.state else { return .none }
+        self.tokens[token] = topic
+        return .send(answer)
     }
 
     /// The store issued `token` for `topic`.

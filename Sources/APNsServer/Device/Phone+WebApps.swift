@@ -37,41 +37,48 @@ extension Phone {
         return WebPushReceiver.receive(opened: opened, facts: facts, uniqueID: notification.uniqueID, at: now, to: app)
     }
 
-    /// A web page or Home Screen web app on the device `host`'s app (`hostInstall`) is on
-    /// subscribes, as `PushManager.subscribe` does: new keys, an endpoint id, a token its pushes
-    /// queue under. The future holds the web app once it is durable.
-    func subscribeWebApp(
-        host: DeviceToken, hostInstall: AppInstall, _ document: WebAppDocument, on eventLoop: any EventLoop
-    ) -> EventLoopFuture<WebApp> {
-        guard document.permission == .granted else {
-            return eventLoop.makeFailedFuture(
-                DeviceModelError(
-                    .refused, field: "permission",
-                    "PushManager.subscribe() rejects with NotAllowedError: notifications are not granted for \(document.origin) (permission \(document.permission.rawValue))"
-                ))
-        }
-        guard WebPushSubscriptionKeys.publicKey(document.applicationServerKey) != nil else {
-            return eventLoop.makeFailedFuture(
-                DeviceModelError(
-                    .invalid, field: "applicationServerKey",
-                    "PushManager.subscribe() rejects with InvalidAccessError: applicationServerKey must be a P-256 public key, uncompressed (65 bytes), base64url"
-                ))
-        }
+    /// Where a web app subscribes: on the device of an app the admin API names (`hostToken`;
+    /// its pushes are presented as they are accepted, like a token no device holds), or on a
+    /// device connected over the device protocol (`deviceID`; its pushes are handed to that
+    /// device, stored while it is offline).
+    struct WebAppHost {
+        var hostToken: String
+        /// The host app (its platform, version, language and time zone are the web app's).
+        var hostInstall: AppInstall?
+        /// The connected device, for a subscription made over the device protocol.
+        var deviceID: String?
+    }
+
+    /// A web page or Home Screen web app subscribes, as `PushManager.subscribe` does: new keys,
+    /// an endpoint id, a token its pushes queue under. The future holds the web app once it is
+    /// durable; an origin that already has a subscription on the device with the same key gets
+    /// it back (the Push API's subscribe returns the existing subscription).
+    func subscribeWebApp(_ host: WebAppHost, _ document: WebAppDocument, on eventLoop: any EventLoop) -> EventLoopFuture<WebApp> {
+        if let refusal = Self.subscribeRefusal(document) { return eventLoop.makeFailedFuture(refusal) }
         let keys = WebPushSubscriptionKeys.generate()
         let token = self.newToken()
         var random = SystemRandomNumberGenerator()
         let id = Base64URL.encode((0..<24).map { _ in UInt8.random(in: 0...255, using: &random) })
-        let now = self.clock()
         // The web app's pushes queue under a token of its own, registered for its origin.
-        let install = AppInstall(deviceID: "token:\(token.hex)", topic: document.origin)
-        let hostApp = try? self.app(hostInstall)
+        let install = AppInstall(deviceID: host.deviceID ?? "token:\(token.hex)", topic: document.origin)
+        if host.deviceID != nil, let existing = try? self.app(install).webApp, existing.isSubscribed {
+            guard existing.applicationServerKey == document.applicationServerKey else {
+                return eventLoop.makeFailedFuture(
+                    DeviceModelError(
+                        .refused, field: "applicationServerKey",
+                        "PushManager.subscribe() rejects with InvalidStateError: \(document.origin) is subscribed with another applicationServerKey; unsubscribe first"
+                    ))
+            }
+            return eventLoop.makeSucceededFuture(existing)
+        }
+        let hostApp = host.hostInstall.flatMap { try? self.app($0) }
         let webApp = WebApp(
             id: id, origin: document.origin, kind: document.kind, permission: document.permission,
             applicationServerKey: document.applicationServerKey, p256dh: keys.p256dh, privateKey: keys.privateKey,
-            auth: keys.auth, token: token.hex, hostToken: host.hex, device: hostInstall.deviceID,
-            subscribedAt: now)
+            auth: keys.auth, token: token.hex, hostToken: host.hostToken,
+            device: host.deviceID ?? host.hostInstall?.deviceID ?? install.deviceID, subscribedAt: self.clock())
         let promise = eventLoop.makePromise(of: Void.self)
-        self.store.submit([.register(token: token, topic: install.topic, deviceID: nil)]) { result in
+        self.store.submit([.register(token: token, topic: install.topic, deviceID: host.deviceID)]) { result in
             switch result {
             case .success(let outcomes) where outcomes.first == .registered: promise.succeed(())
             case .success(let outcomes): promise.fail(ServerError(.store, subject: "web app token", "\(outcomes)"))
@@ -90,6 +97,71 @@ extension Phone {
                 }
                 return webApp
             }.map(\.0)
+        }
+    }
+
+    /// Why `PushManager.subscribe` would reject `document`, if it would.
+    static func subscribeRefusal(_ document: WebAppDocument) -> DeviceModelError? {
+        guard document.permission == .granted else {
+            return DeviceModelError(
+                .refused, field: "permission",
+                "PushManager.subscribe() rejects with NotAllowedError: notifications are not granted for \(document.origin) (permission \(document.permission.rawValue))"
+            )
+        }
+        guard WebPushSubscriptionKeys.publicKey(document.applicationServerKey) != nil else {
+            return DeviceModelError(
+                .invalid, field: "applicationServerKey",
+                "PushManager.subscribe() rejects with InvalidAccessError: applicationServerKey must be a P-256 public key, uncompressed (65 bytes), base64url"
+            )
+        }
+        return nil
+    }
+
+    /// `PushSubscription.unsubscribe()`: pushes to the endpoint answer 410 from now on.
+    func unsubscribeWebApp(_ id: String, on eventLoop: any EventLoop) -> EventLoopFuture<(WebApp, AppModel)> {
+        let now = self.clock()
+        return self.changeWebApp(id, on: eventLoop) { webApp, _ in
+            guard webApp.isSubscribed else { return }
+            webApp.unsubscribedAt = now
+            webApp.unsubscribedBecause = "the web app unsubscribed (PushSubscription.unsubscribe())"
+        }
+    }
+
+    /// The user changes the origin's notification permission in Settings. The subscription
+    /// stays: pushes are still accepted, and nothing is shown while it is not granted (Apple
+    /// Developer Forums thread 719990).
+    func setWebAppPermission(
+        _ id: String, _ permission: WebApp.Permission, on eventLoop: any EventLoop
+    ) -> EventLoopFuture<(WebApp, AppModel)> {
+        self.changeWebApp(id, on: eventLoop) { webApp, app in
+            webApp.permission = permission
+            let granted = permission == .granted
+            app.authorization = Authorization(
+                status: granted ? .authorized : .denied, alert: granted, sound: granted, badge: granted)
+        }
+    }
+
+    /// The web app's service worker calls `showNotification` for the oldest push still waiting
+    /// for one: the notification Notification Center holds.
+    func showWebNotification(
+        _ id: String, _ document: WebAppShowDocument, on eventLoop: any EventLoop
+    ) -> EventLoopFuture<DeliveredNotification> {
+        let uniqueID = self.ids.withLock { $0.uuid() }
+        let now = self.clock()
+        return self.changeWebApp(id, on: eventLoop) { webApp, app throws(DeviceModelError) in
+            guard webApp.isSubscribed else {
+                throw DeviceModelError(
+                    .refused, field: "id", "the web app's subscription ended: its service worker gets no pushes")
+            }
+            let (_, after) = try WebPushReceiver.show(
+                title: document.title, body: document.body, navigate: document.navigate, uniqueID: uniqueID, at: now, to: app)
+            app = after
+            webApp = after.webApp ?? webApp
+        }.flatMapThrowing { _, app in
+            guard let delivered = app.delivered.last(where: { $0.uniqueID == uniqueID }) else {
+                throw DeviceModelError(.refused, field: "title", "nothing was shown")
+            }
+            return delivered
         }
     }
 

@@ -41,6 +41,8 @@ public final class Phone: Sendable {
     let activityIndex = Mutex(ActivityIndex())
     /// Web apps' subscriptions by endpoint id.
     let webApps = Mutex(WebAppIndex())
+    /// Where the Web Push service listens, once it does: subscriptions' endpoints name it.
+    let webPushAddress = Mutex<SocketAddress?>(nil)
     /// What was decided for each notification handed over.
     let ledger: PresentationLedger
     let ids: Mutex<APNsIDGenerator>

@@ -70,7 +70,11 @@ struct EmulatorParts {
             clock: { [clock] in clock.nowMillis }, logger: self.logger)
         return WebPushListener.make(
             self.listener("webpush", port: configuration.webPushPort, idle: configuration.http2IdleTimeout),
-            sslContext: self.tls.webPush, intake: intake, onBound: self.bound(.webPush, "Web Push service", scheme: "https"))
+            sslContext: self.tls.webPush, intake: intake,
+            onBound: { [relay, bound = self.bound(.webPush, "Web Push service", scheme: "https")] address in
+                relay.phone.webPushAddress.withLock { $0 = address }
+                bound(address)
+            })
     }
 
     /// Channel management on a port of its own, as Apple serves it on a host of its own.
