@@ -139,6 +139,58 @@ def surfaces(driver, wait, token):
     wait.until(lambda d: not d.find_elements(By.CSS_SELECTOR, '#surfaces figure[data-surface="macMenuBar"]'))
 
 
+def web_apps(driver, wait, token):
+    """Issue 42: the device's web apps in the phone view, each web push decrypted with its VAPID
+    subject; a service worker's notification shown from the page. pywebpush and py-vapid (PyPI)
+    push as a web server does."""
+    import base64
+    import tempfile
+    from cryptography.hazmat.primitives import serialization
+    from py_vapid import Vapid02
+    from pywebpush import webpush
+
+    vapid = Vapid02()
+    vapid.generate_keys()
+    key_path = os.path.join(tempfile.mkdtemp(prefix="inbox-vapid-"), "vapid.pem")
+    vapid.save_key(key_path)
+    raw = vapid.public_key.public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
+    app = admin("POST", f"/api/v1/devices/{token}/web-apps", {
+        "origin": "https://news.example", "kind": "homeScreen", "permission": "granted",
+        "applicationServerKey": base64.urlsafe_b64encode(raw).rstrip(b"=").decode()})
+    os.environ["REQUESTS_CA_BUNDLE"] = CA
+    for data in (json.dumps({"web_push": 8030, "notification": {"title": "Rates cut", "navigate": "https://news.example/r"}}),
+                 "plain text for the worker"):
+        answer = webpush(app["subscription"], data=data, vapid_private_key=key_path,
+                         vapid_claims={"sub": "mailto:desk@news.example"}, ttl=60)
+        check(answer.status_code == 201, f"pywebpush's push is accepted ({answer.status_code})")
+    driver.get(ADMIN + f"/#phone/{token}")
+    # The web app subscribed after the phone was drawn: Refresh shows it, as a person would press it.
+    driver.find_element(By.ID, "phone-refresh").click()
+    card = f'#web-apps article[data-web-app="{app["id"]}"]'
+    try:
+        wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, card + " li.web-push")) == 2)
+    except Exception:
+        print("web apps area:", driver.find_element(By.ID, "web-apps").get_attribute("outerHTML")[:2000], console_errors(driver), flush=True)
+        raise
+    text = driver.find_element(By.CSS_SELECTOR, card).text
+    check("https://news.example" in text and "from mailto:desk@news.example" in text, "the web app and its pushes' VAPID subject show")
+    check("plain text for the worker" in text and "Rates cut" in text, "each web push shows decrypted")
+    outcomes = [e.text for e in driver.find_elements(By.CSS_SELECTOR, card + " li.web-push .outcome")]
+    check(sorted(outcomes) == ["declarative", "serviceWorker"], f"a declarative push and one for the service worker: {outcomes}")
+    form = driver.find_element(By.CSS_SELECTOR, card + " form.show")
+    form.find_element(By.NAME, "title").send_keys("Worker says hi")
+    form.find_element(By.CSS_SELECTOR, 'button[type="submit"]').click()
+    deadline = time.time() + 10
+    shown = []
+    while time.time() < deadline and not shown:
+        shown = [i for i in admin("GET", f"/api/v1/devices/{app['token']}/delivered")["items"]
+                 if i["presentation"]["title"] == "Worker says hi"]
+        time.sleep(0.1)
+    check(bool(shown), "Show plays the service worker's showNotification (Notification Center has it)")
+    wait.until(lambda d: "awaiting" not in d.find_element(By.CSS_SELECTOR, card).text)
+    driver.find_element(By.ID, "web-apps").screenshot(os.path.join(SHOTS, "web-apps.png"))
+
+
 def curl_channel(method, path, body=None, headers=()):
     """A channel management request or broadcast over HTTP/2 with TLS; returns (status, the response headers)."""
     command = ["curl", "-s", "--http2", "--cacert", CA, "-X", method, "-D", "-", "-o", "/dev/null", *headers]
@@ -284,6 +336,7 @@ def main():
 
         live_activities(driver, wait, token)
         surfaces(driver, wait, token)
+        web_apps(driver, wait, token)
         broadcasts(driver, wait, token)
 
         # A fault added from the page: the next push fails with its reason.

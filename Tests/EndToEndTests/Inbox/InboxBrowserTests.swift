@@ -120,7 +120,7 @@ struct InboxBrowserTests {
                 "surfaces.png", "surface-watch-small.png", "surface-watch-compact.png", "surface-carplay-small.png",
                 "surface-carplay-compact.png", "surface-mac-compact.png",
             ]
-            for shot in ["inbox.png", "detail.png", "phone.png", "activity.png"] + surfaces {
+            for shot in ["inbox.png", "detail.png", "phone.png", "activity.png", "web-apps.png"] + surfaces {
                 #expect(FileManager.default.fileExists(atPath: Self.screenshots + "/" + shot), "\(shot) was saved")
             }
         }

@@ -368,6 +368,67 @@ const Live = {
   },
 };
 
+// MARK: Web apps
+
+const WebApps = {
+  /// The tokens of the web apps on screen: their pushes refresh the phone.
+  tokens: new Set(),
+
+  /// The device's web apps (Safari pages, Home Screen web apps) with their subscriptions, and
+  /// each one's latest web pushes as the browser opened them: the decrypted message, who sent it
+  /// (the VAPID subject), what was shown; a push the service worker got can be shown from here.
+  async show(token) {
+    const area = $("#web-apps");
+    const apps = await api("GET", `/api/v1/devices/${token}/web-apps`).catch(() => []);
+    const pushes = await Promise.all(apps.map((app) =>
+      api("GET", `/api/v1/notifications?token=${app.token}&interface=webpush&limit=10`).catch(() => ({ items: [] }))));
+    if (token !== Phone.token) return;
+    this.tokens = new Set(apps.map((app) => app.token));
+    area.hidden = apps.length === 0;
+    area.replaceChildren(el("h2", {}, "Web apps"), ...apps.map((app, index) => this.card(token, app, pushes[index].items || [])));
+  },
+
+  card(token, app, items) {
+    const state = app.subscribed ? `subscribed · permission ${app.permission}` : `unsubscribed: ${app.unsubscribedBecause || ""}`;
+    const list = items.length
+      ? el("ol", { class: "web-pushes" }, ...items.map((item) => this.push(item)))
+      : el("p", { class: "empty" }, "No web pushes yet");
+    const form = el("form", { class: "show", "data-web-app": app.id },
+      el("input", { name: "title", placeholder: "showNotification title", autocomplete: "off", "aria-label": "Notification title" }),
+      el("button", { type: "submit" }, "Show"));
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const title = form.elements.title.value.trim();
+      if (!title) return;
+      try {
+        await api("POST", `/api/v1/devices/${token}/web-apps/${app.id}/show`, { title });
+        form.elements.title.value = "";
+        await this.show(token);
+      } catch (error) {
+        form.append(el("span", { class: "bad" }, String(error.message || error)));
+      }
+    });
+    return el("article", { class: `web-app${app.subscribed ? "" : " ended"}`, "data-web-app": app.id },
+      el("header", {}, el("strong", {}, app.origin), el("span", { class: "kind" }, app.kind === "safari" ? "Safari" : "Home Screen")),
+      el("div", { class: "meta" }, state, app.awaitingShow?.length ? ` · ${app.awaitingShow.length} awaiting a notification` : ""),
+      el("code", { class: "endpoint", title: "the subscription's endpoint" }, app.subscription.endpoint),
+      list,
+      app.subscribed && app.permission === "granted" ? form : null);
+  },
+
+  push(item) {
+    const p = item.presentation || {};
+    const web = p.webPush || {};
+    const said = p.shown ? [p.title, p.body].filter(Boolean).join(": ") : web.detail || "";
+    return el("li", { class: `web-push ${web.outcome || "pending"}`, "data-id": item.uniqueId || item.id },
+      el("div", {}, el("span", { class: "outcome" }, web.outcome || item.status), " ", clock(item.receivedAt)),
+      web.vapidSubject ? el("div", { class: "sub" }, `from ${web.vapidSubject}`) : null,
+      web.message !== undefined && web.message !== null ? el("pre", { class: "message" }, web.message) : null,
+      said ? el("div", { class: "said" }, said) : null,
+      web.navigate ? el("div", { class: "meta" }, `opens ${web.navigate}`) : null);
+  },
+};
+
 // MARK: Live Activities
 
 const Activities = {
@@ -599,6 +660,7 @@ const Phone = {
     this.app = app;
     this.fill(app);
     await Activities.show(token, app);
+    await WebApps.show(token);
     const onScreen = new Set((center.items || []).map((entry) => entry.uniqueId));
     $("#phone-app").textContent = app ? `${app.topic}${app.badge ? ` · badge ${app.badge}` : ""}` : "";
     const bubbles = (history.items || []).filter((item) => item.presentation).map((item) => this.bubble(item, onScreen.has(item.uniqueId)));
@@ -609,9 +671,9 @@ const Phone = {
     }
   },
 
-  /// An event for the token on screen refreshes the phone.
+  /// An event for the token on screen, or for one of its device's web apps, refreshes the phone.
   heard(item) {
-    if (item.token === this.token && !$("#view-phone").hidden) {
+    if ((item.token === this.token || WebApps.tokens.has(item.token)) && !$("#view-phone").hidden) {
       clearTimeout(this.timer);
       this.timer = setTimeout(() => this.refresh(), 150);
     }
@@ -624,13 +686,15 @@ const Phone = {
       const why = Object.entries(p.suppressed || {}).map(([what, reason]) => `${what}: ${reason}`).join("; ");
       return el("article", { class: "bubble silent", "data-id": item.uniqueId },
         el("header", {}, el("span", {}, item.topic || ""), el("span", {}, when)),
-        el("div", { class: "title" }, p.silent ? "Silent notification" : "Not shown"),
-        el("div", { class: "meta" }, p.appNotified ? "the app was told" : "", why ? ` ${why}` : ""));
+        el("div", { class: "title" }, p.webPush ? `Web push: ${p.webPush.outcome}` : p.silent ? "Silent notification" : "Not shown"),
+        el("div", { class: "meta" }, p.webPush ? p.webPush.detail : p.appNotified ? "the app was told" : "", why ? ` ${why}` : ""));
     }
     const meta = [];
     if (p.sound) meta.push(`sound: ${p.sound}`);
     for (const [what, reason] of Object.entries(p.suppressed || {})) meta.push(`${what} suppressed: ${reason}`);
     for (const note of p.notes || []) meta.push(note);
+    if (p.webPush?.vapidSubject) meta.push(`web push from ${p.webPush.vapidSubject}`);
+    if (p.webPush?.navigate) meta.push(`opens ${p.webPush.navigate}`);
     const actions = p.style === "alert" ? p.actions || [] : p.minimalActions || [];
     const controls = [];
     const responded = item.response;
