@@ -248,6 +248,41 @@ struct WebPushTests {
         }
     }
 
+    @Test("a subscription outlives a restart: the same endpoint's keys still open pushes after the emulator starts again")
+    func survivesRestart() async throws {
+        let directory = try TemporaryDirectory()
+        var emulator = try await RunningEmulator.start(directory: directory)
+        let app: WebApp
+        do {
+            app = try await Self.subscribe(emulator)
+            #expect(try await Self.push(emulator, app, "before")["status"] as? Int == 201)
+            try await emulator.stop()
+        } catch {
+            try? await emulator.stop()
+            throw error
+        }
+        emulator = try await RunningEmulator.start(directory: directory)
+        do {
+            // The service's port is new; the endpoint's id and the keys are the same.
+            let id = app.id
+            var moved = app
+            moved.subscription = directory.appending("moved.json")
+            let keys = try #require((app.document["subscription"] as? [String: Any])?["keys"])
+            let endpoint = "https://127.0.0.1:\(emulator.webPushPort)/push/\(id)"
+            try JSONSerialization.data(withJSONObject: ["endpoint": endpoint, "keys": keys]).write(
+                to: URL(fileURLWithPath: moved.subscription))
+            let answer = try await Self.push(emulator, moved, Self.declarative)
+            #expect(answer["status"] as? Int == 201)
+            let entry = try await emulator.adminObject("/api/v1/notifications/\(try #require(answer["uniqueId"] as? String))")
+            #expect(
+                ((entry["presentation"] as? [String: Any])?["webPush"] as? [String: Any])?["outcome"] as? String == "declarative")
+            try await emulator.stop()
+        } catch {
+            try? await emulator.stop()
+            throw error
+        }
+    }
+
     // Apple Developer Forums 719990: blocking notifications in Settings leaves the endpoint valid.
     @Test("with permission revoked a push is still accepted, and nothing is shown")
     func permissionRevoked() async throws {
