@@ -65,7 +65,7 @@ struct EmulatorParts {
     /// The Web Push service, on a port of its own.
     private func webPush() -> TLSListener {
         let configuration = self.configuration
-        let intake = WebPushIntake(
+        let intake = PushIntake(
             relay: self.relay, inspection: self.inspection, environment: configuration.environment,
             clock: { [clock] in clock.nowMillis }, logger: self.logger)
         return WebPushListener.make(

@@ -13,6 +13,12 @@ struct WebPushRequest: Sendable {
     var origin: String?
     /// The port it came in on.
     var port: Int?
+
+    /// The largest encrypted body taken: RFC 8030 §7.2 has push services take at least 4096
+    /// bytes, and Apple's APNs payloads are 4096 at most.
+    static let maximumBody = 4096
+    /// The longest `TTL` kept (APNs keeps a notification at most 30 days).
+    static let longestTTL: Int64 = 30 * 86_400
 }
 
 /// What the Web Push service answers: a status, headers, and for a refusal Apple's

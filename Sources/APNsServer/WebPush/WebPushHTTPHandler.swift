@@ -8,13 +8,13 @@ final class WebPushHTTPHandler: ChannelInboundHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
 
-    private let intake: WebPushIntake
+    private let intake: PushIntake
     private let port: Int?
     private var head: HTTPRequestHead?
     private var body: [UInt8] = []
     private var bodyTooLong = false
 
-    init(intake: WebPushIntake, port: Int?) {
+    init(intake: PushIntake, port: Int?) {
         self.intake = intake
         self.port = port
     }
@@ -25,7 +25,7 @@ final class WebPushHTTPHandler: ChannelInboundHandler {
             (self.head, self.body, self.bodyTooLong) = (head, [], false)
         case .body(let buffer):
             // Past the limit the bytes are read and dropped: the answer is 413 either way.
-            if self.body.count + buffer.readableBytes <= WebPushIntake.maximumBody {
+            if self.body.count + buffer.readableBytes <= WebPushRequest.maximumBody {
                 self.body += buffer.readableBytesView
             } else {
                 self.bodyTooLong = true
@@ -40,7 +40,7 @@ final class WebPushHTTPHandler: ChannelInboundHandler {
                 body: self.body, bodyTooLong: self.bodyTooLong, origin: headers["host"].map { "https://\($0)" }, port: self.port)
             self.body = []
             let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-            self.intake.take(request, on: context.eventLoop) { answer in
+            self.intake.take(webPush: request, on: context.eventLoop) { answer in
                 let (handler, context) = bound.value
                 handler.write(answer, keepAlive: head.isKeepAlive, version: head.version, context: context)
             }

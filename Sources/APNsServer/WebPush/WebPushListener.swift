@@ -8,7 +8,7 @@ import NIOSSL
 /// the provider API's hot path, and its requests share one HTTP/1 handler through its codec.
 enum WebPushListener {
     static func make(
-        _ listener: Listener, sslContext: NIOSSLContext, intake: WebPushIntake,
+        _ listener: Listener, sslContext: NIOSSLContext, intake: PushIntake,
         onBound: @escaping @Sendable (SocketAddress) -> Void
     ) -> TLSListener {
         TLSListener(listener: listener, sslContext: sslContext, onBound: onBound) { channel, handshake in

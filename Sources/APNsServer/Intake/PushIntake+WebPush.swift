@@ -4,27 +4,15 @@ import APNsInspection
 import Logging
 import NIOCore
 
-/// The Web Push service's intake (RFC 8030 §5): reads a push to a subscription's endpoint,
-/// checks it as Apple's push service does, and hands it to the relay like any notification —
+/// The Web Push service's door into the one intake (RFC 8030 §5): a push to a subscription's
+/// endpoint, checked as Apple's push service checks it, goes to the relay like any notification —
 /// queued under the web app's token, `TTL` as its expiration, `Urgency` as its priority, `Topic`
-/// as its collapse id (a pending message with the same topic is replaced). Called on the
-/// connection's event loop, which the answer comes back on.
-struct WebPushIntake: Sendable {
-    let relay: Relay
-    let inspection: Inspection
-    let environment: APNsEnvironment
-    /// The emulator's clock, in milliseconds since the UNIX epoch.
-    let clock: @Sendable () -> Int64
-    let logger: Logger
-
-    /// The largest encrypted body taken: RFC 8030 §7.2 has push services take at least 4096
-    /// bytes, and Apple's APNs payloads are 4096 at most.
-    static let maximumBody = 4096
-    /// The longest `TTL` kept (APNs keeps a notification at most 30 days).
-    static let longestTTL: Int64 = 30 * 86_400
-
-    /// Answers `request` once, on `eventLoop`.
-    func take(_ request: WebPushRequest, on eventLoop: any EventLoop, answer: @escaping (WebPushAnswer) -> Void) {
+/// as its collapse id (a pending message with the same topic is replaced) — with the same fault
+/// rules, journal and metrics (interface `webpush`). Called on the connection's event loop, which
+/// the answer comes back on.
+extension PushIntake {
+    /// Answers a Web Push request once, on `eventLoop`.
+    func take(webPush request: WebPushRequest, on eventLoop: any EventLoop, answer: @escaping (WebPushAnswer) -> Void) {
         let now = self.clock()
         let id = Self.subscriptionID(request.path)
         let subscription = id.flatMap { self.relay.phone.webAppSubscription($0) }
@@ -55,7 +43,7 @@ struct WebPushIntake: Sendable {
         _ request: WebPushRequest, _ subscription: WebAppSubscription?, at now: Int64, fault: FaultMark?,
         on eventLoop: any EventLoop, answer: @escaping (WebPushAnswer) -> Void
     ) {
-        switch Self.validate(request, subscription, nowMillis: now) {
+        switch Self.validate(webPush: request, subscription, nowMillis: now) {
         case .failure(let refusal):
             answer(self.refuse(request, refusal, subscription, at: now, fault: fault))
         case .success(let push):
