@@ -14,8 +14,8 @@ extension ServeCommand {
         let ports = [
             ("--http2-port", self.http2Port), ("--admin-port", self.adminPort), ("--device-port", self.devicePort),
             ("--gateway-port", self.gatewayPort), ("--feedback-port", self.feedbackPort),
-            ("--channels-port", self.channelsPort), ("--h2c-port", self.h2cPort ?? 0),
-            ("--web-push-port", self.webPushPort),
+            ("--channels-port", self.channelsPort), ("--h2c-port", self.moreDoors.h2cPort ?? 0),
+            ("--web-push-port", self.moreDoors.webPushPort),
         ]
         for (name, port) in ports where !(0...65_535).contains(port) {
             throw ValidationError("\(name) must be between 0 and 65535, not \(port)")
@@ -132,8 +132,8 @@ extension ServeCommand {
         configuration.gatewayPort = self.gatewayPort
         configuration.feedbackPort = self.feedbackPort
         configuration.channelsPort = self.channelsPort
-        configuration.h2cPort = self.h2cPort
-        configuration.webPushPort = self.webPushPort
+        configuration.h2cPort = self.moreDoors.h2cPort
+        configuration.webPushPort = self.moreDoors.webPushPort
         configuration.idleTimeout = .milliseconds(Int64(self.idleTimeout * 1000))
         configuration.handshakeTimeout = .milliseconds(Int64(self.handshakeTimeout * 1000))
         configuration.http2IdleTimeout = .milliseconds(Int64(self.http2IdleTimeout * 1000))
