@@ -132,8 +132,9 @@ struct WebPushTests {
             let cases: [(String, [String], String)] = [
                 // Apple Developer Forums 725473: "mailto: <address>" with a space and angle brackets.
                 ("mailto: <ops@app.example>", [], "space or angle brackets"),
-                // web-push-libs/web-push 947: a localhost contact.
+                // web-push-libs/web-push 947 and 787: a localhost contact.
                 ("mailto:ops@localhost", [], "localhost"),
+                ("https://localhost", [], "localhost"),
                 // Apple: "the JWT expiration parameter is more than one day into the future".
                 ("mailto:ops@app.example", ["60", "-", "-", "90000"], "more than one day"),
                 // Apple: "the JWT audience claim isn't the origin of the push service".
@@ -152,7 +153,7 @@ struct WebPushTests {
             #expect(wrongKey["status"] as? Int == 403 && wrongKey["reason"] as? String == "BadJwtToken")
             #expect((wrongKey["detail"] as? String)?.contains("applicationServerKey") == true, "\(wrongKey)")
             let rejected = try await emulator.journal("interface=webpush&status=rejected")
-            #expect(rejected.count == 5 && rejected.allSatisfy { $0["reason"] as? String == "BadJwtToken" })
+            #expect(rejected.count == 6 && rejected.allSatisfy { $0["reason"] as? String == "BadJwtToken" })
         }
     }
 
@@ -280,6 +281,45 @@ struct WebPushTests {
         } catch {
             try? await emulator.stop()
             throw error
+        }
+    }
+
+    // Apple's APNs page: 429 when too many requests go to one device token; the emulator makes it
+    // with a fault rule, as for the provider API.
+    @Test(
+        "fault rules match interface webpush (429 TooManyRequests, then a delay); metrics and the delivery log count web pushes")
+    func faultsMetricsDeliveryLog() async throws {
+        try await withEmulator { emulator in
+            let app = try await Self.subscribe(emulator)
+            _ = try await emulator.adminObject(
+                "/api/v1/faults", method: "POST",
+                body:
+                    #"{"match": {"interface": "webpush", "token": "\#(app.token)"}, "action": {"type": "respond", "reason": "TooManyRequests", "status": 429}, "times": 1}"#,
+                status: 201)
+            let limited = try await Self.push(emulator, app, "hi")
+            #expect(limited["status"] as? Int == 429 && limited["reason"] as? String == "TooManyRequests", "\(limited)")
+            #expect((limited["detail"] as? String)?.contains("fault rule") == true)
+            // An HTTP/2 rule leaves the web push door alone.
+            _ = try await emulator.adminObject(
+                "/api/v1/faults", method: "POST",
+                body:
+                    #"{"match": {"interface": "http2"}, "action": {"type": "respond", "reason": "InternalServerError", "status": 500}}"#,
+                status: 201)
+            let accepted = try await Self.push(emulator, app, Self.declarative)
+            #expect(accepted["status"] as? Int == 201, "\(accepted)")
+            let uniqueID = try #require(accepted["uniqueId"] as? String)
+            #expect(try await DeliveryLogTests.events(emulator, uniqueID).first == "Received by APNs")
+
+            let metrics = try await emulator.admin("/metrics").text
+            #expect(
+                metrics.contains(#"apns_notifications_accepted_total{interface="webpush"} 1"#), "accepted, counted by interface")
+            #expect(
+                metrics.split(separator: "\n").contains {
+                    $0.hasPrefix("apns_notifications_rejected_total") && $0.contains(#"interface="webpush""#)
+                        && $0.contains(#"status="429""#)
+                })
+            let journal = try await emulator.journal("interface=webpush")
+            #expect(journal.count == 2 && journal.contains { $0["fault"] != nil && !($0["fault"] is NSNull) })
         }
     }
 
