@@ -64,6 +64,12 @@ extension Emulator {
                 unregisteredAt: app.unregisteredAt)
             let relay = self.relay
             _ = try await loop.flatSubmit { relay.submit(.restoreToken(record, feedbackRead: app.feedbackRead), on: loop) }.get()
+            if let webApp = app.webApp, let install = try relay.phone.install(of: token) {
+                _ = try await loop.flatSubmit {
+                    relay.phone.change(install, on: loop) { (model: inout AppModel) in model.webApp = webApp }
+                }
+                .get()
+            }
             if let pushToStart = app.pushToStartToken, let install = try relay.phone.install(of: token) {
                 _ = try await loop.flatSubmit {
                     relay.phone.change(install, on: loop) { (model: inout AppModel) in model.pushToStartToken = pushToStart.hex }

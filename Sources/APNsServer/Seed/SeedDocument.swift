@@ -29,6 +29,9 @@ public struct SeedDocument: Sendable {
         /// The push-to-start token ActivityKit gave the app (an export's); without one, an app
         /// declaring Live Activity types on iOS 17.2 or later is given a new one.
         public var pushToStartToken: DeviceToken?
+        /// A web app's subscription (an export's, private key included): the app is a web page or
+        /// Home Screen web app whose pushes queue under `token`.
+        public var webApp: WebApp?
     }
 
     /// A device (`id` as the device protocol's device id), or, without an id, apps whose tokens

@@ -6,7 +6,7 @@ import Foundation
 extension SeedReader {
     static let deviceFields = ["id", "power", "apps"]
     static let appFields = [
-        "topic", "token", "registeredAt", "unregisteredAt", "feedbackRead", "settings", "location", "pushToStartToken",
+        "topic", "token", "registeredAt", "unregisteredAt", "feedbackRead", "settings", "location", "pushToStartToken", "webApp",
     ]
 
     /// `{id, power, apps: [...]}`; or, as `serve --config` files have it, one app without a
@@ -61,7 +61,23 @@ extension SeedReader {
         }
         app.settings = try self.mapping(fields["settings"], "\(path).settings")
         app.location = try self.mapping(fields["location"], "\(path).location")
+        app.webApp = try self.webApp(fields["webApp"], token: app.token, topic: topic, "\(path).webApp")
         return app
+    }
+
+    /// An exported web app's subscription: its token and origin are the app entry's.
+    func webApp(_ value: JSONValue?, token: DeviceToken?, topic: String, _ path: String) throws(ServerError) -> WebApp? {
+        guard let value, value != .null else { return nil }
+        let webApp: WebApp
+        do {
+            webApp = try JSONDecoder().decode(WebApp.self, from: Data(value.compact))
+        } catch {
+            throw self.error(path, "is a web app's subscription as export writes it: \(error)")
+        }
+        guard webApp.token == token?.hex, webApp.origin == topic else {
+            throw self.error(path, "belongs to the app entry whose token is its token and whose topic is its origin")
+        }
+        return webApp
     }
 
     static let channelFields = ["id", "bundleId", "storagePolicy", "pushType", "createdAt", "deletedAt", "published", "message"]

@@ -44,6 +44,8 @@ extension WorldExport {
         else { return .object(app) }
         let model = try self.relay.phone.app(install)
         if let pushToStart = model.pushToStartToken { app["pushToStartToken"] = .string(pushToStart) }
+        // A web app's subscription, with the private key the emulated browser opens its pushes with.
+        if let webApp = model.webApp, let value = JSONValue.parse(Array(PhoneJSON.encoded(webApp).utf8)) { app["webApp"] = value }
         guard model != AppModel() else { return .object(app) }
         guard
             case .object(let document)? = JSONValue.parse(

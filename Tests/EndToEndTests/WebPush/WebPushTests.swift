@@ -1,3 +1,4 @@
+import APNsServer
 import APNsTestSupport
 import Foundation
 import Testing
@@ -280,6 +281,48 @@ struct WebPushTests {
             try await emulator.stop()
         } catch {
             try? await emulator.stop()
+            throw error
+        }
+    }
+
+    @Test("an export carries the web apps' subscriptions: a world seeded from it opens pushes to the same endpoint id")
+    func exportAndSeed() async throws {
+        let outer = try TemporaryDirectory()
+        let file = outer.appending("world.json")
+        var first: WebApp?
+        try await withEmulator { emulator in
+            let app = try await Self.subscribe(emulator)
+            _ = try await emulator.adminObject(
+                "/api/v1/devices/\(app.host)/web-apps/\(app.id)/permission", method: "PUT", body: #"{"permission": "granted"}"#)
+            let exported = try await emulator.admin("/api/v1/export", method: "POST", body: "")
+            #expect(exported.status == 200 && exported.text.contains(#""privateKey""#))
+            try Data(exported.body).write(to: URL(fileURLWithPath: file))
+            // The application server's key outlives the first emulator's directory.
+            var kept = app
+            kept.key = outer.appending("vapid.pem")
+            try FileManager.default.copyItem(atPath: app.key, toPath: kept.key)
+            first = kept
+        }
+        let app = try #require(first)
+        let seeded = try await RunningEmulator.start(seed: try SeedDocument.read(file))
+        do {
+            let listed = try await seeded.adminObject("/api/v1/devices/\(app.host)/web-apps/\(app.id)")
+            #expect(listed["origin"] as? String == "https://app.example" && listed["subscribed"] as? Bool == true)
+            var moved = app
+            moved.subscription = seeded.directory.appending("moved.json")
+            let endpoint = try #require((listed["subscription"] as? [String: Any])?["endpoint"] as? String)
+            #expect(endpoint == "https://127.0.0.1:\(seeded.webPushPort)/push/\(app.id)")
+            let keys = try #require((app.document["subscription"] as? [String: Any])?["keys"])
+            try JSONSerialization.data(withJSONObject: ["endpoint": endpoint, "keys": keys]).write(
+                to: URL(fileURLWithPath: moved.subscription))
+            let answer = try await Self.push(seeded, moved, Self.declarative)
+            #expect(answer["status"] as? Int == 201)
+            let entry = try await seeded.adminObject("/api/v1/notifications/\(try #require(answer["uniqueId"] as? String))")
+            #expect(
+                ((entry["presentation"] as? [String: Any])?["webPush"] as? [String: Any])?["outcome"] as? String == "declarative")
+            try await seeded.stop()
+        } catch {
+            try? await seeded.stop()
             throw error
         }
     }
