@@ -18,23 +18,30 @@ extension Phone {
         return installs.compactMap { try? self.app($0).webApp }.sorted { ($0.subscribedAt, $0.id) < ($1.subscribedAt, $1.id) }
     }
 
-    /// The browser's side of a web push handed over: it opens the body with the subscription's
-    /// keys and receives it (``WebPushReceiver``). Under the apps' lock.
-    static func receiveWebPush(_ notification: APNsCore.Notification, at now: Int64, app: AppModel) -> (Presentation, AppModel) {
+    /// What the browser needs of a web push before it decides: the envelope's facts and the body
+    /// opened with the subscription's keys (RFC 8030 §5: a push without a body is a push event
+    /// without data). Called before the apps' lock is taken: the key agreement and AES-GCM are the
+    /// slow part, and the keys do not change while the web app lives.
+    func openWebPush(_ notification: APNsCore.Notification, in install: AppInstall) -> OpenedWebPush {
         let envelope = JSONValue.member("webpush", ofObjectIn: notification.payload)
         let facts = WebPushFacts(
             vapidSubject: envelope?["sub"]?.string, urgency: envelope?["urgency"]?.string, topic: envelope?["topic"]?.string)
-        let opened: Result<[UInt8], DeviceModelError>
-        if let webApp = app.webApp, let text = envelope?["body"]?.string, let body = Base64URL.decode(text.utf8) {
-            let keys = WebPushSubscriptionKeys(p256dh: webApp.p256dh, auth: webApp.auth, privateKey: webApp.privateKey)
-            // A push without a body is a push event without data (RFC 8030 §5).
-            opened =
-                body.isEmpty
-                ? .success([]) : keys.open(body).mapError { DeviceModelError(.invalid, field: "body", $0.description) }
-        } else {
-            opened = .failure(DeviceModelError(.invalid, field: "body", "the push's envelope does not read"))
+        guard let webApp = try? self.app(install).webApp, let text = envelope?["body"]?.string,
+            let body = Base64URL.decode(text.utf8)
+        else {
+            return OpenedWebPush(
+                facts: facts, opened: .failure(DeviceModelError(.invalid, field: "body", "the push's envelope does not read")))
         }
-        return WebPushReceiver.receive(opened: opened, facts: facts, uniqueID: notification.uniqueID, at: now, to: app)
+        let keys = WebPushSubscriptionKeys(p256dh: webApp.p256dh, auth: webApp.auth, privateKey: webApp.privateKey)
+        let opened: Result<[UInt8], DeviceModelError> =
+            body.isEmpty ? .success([]) : keys.open(body).mapError { DeviceModelError(.invalid, field: "body", $0.description) }
+        return OpenedWebPush(facts: facts, opened: opened)
+    }
+
+    /// A web push as the browser opened it.
+    struct OpenedWebPush {
+        var facts: WebPushFacts
+        var opened: Result<[UInt8], DeviceModelError>
     }
 
     /// Where a web app subscribes: on the device of an app the admin API names (`hostToken`;

@@ -184,20 +184,25 @@ public final class Phone: Sendable {
 
     private func present(_ notification: APNsCore.Notification, in install: AppInstall) throws(StoreError) -> Presentation {
         let now = self.clock()
+        let web = notification.source == .webPush ? self.openWebPush(notification, in: install) : nil
         // Under the apps' lock: two hand-overs of one notification decide once.
         let decided = try self.apps.withLock { apps throws(StoreError) -> (Presentation, fresh: Bool) in
             if let known = self.ledger.decision(notification.uniqueID) { return (known.presentation, false) }
             let before = try Self.load(install, &apps, self.store)
             // Widgets, controls, push to talk, location, complication, file provider and MDM pushes
             // wake part of the app; the others are presented.
-            var (presentation, after) =
-                notification.source == .webPush
-                ? Self.receiveWebPush(notification, at: now, app: before)
-                : PushWake.handles(notification.pushType)
-                    ? PushWake.wake(
-                        pushType: notification.pushType, payload: notification.payload, priority: notification.priority, at: now,
-                        app: before)
-                    : Presenter.present(payload: notification.payload, uniqueID: notification.uniqueID, at: now, to: before)
+            var (presentation, after): (Presentation, AppModel)
+            if let web {
+                (presentation, after) = WebPushReceiver.receive(
+                    opened: web.opened, facts: web.facts, uniqueID: notification.uniqueID, at: now, to: before)
+            } else if PushWake.handles(notification.pushType) {
+                (presentation, after) = PushWake.wake(
+                    pushType: notification.pushType, payload: notification.payload, priority: notification.priority, at: now,
+                    app: before)
+            } else {
+                (presentation, after) = Presenter.present(
+                    payload: notification.payload, uniqueID: notification.uniqueID, at: now, to: before)
+            }
             if let request = self.ledger.takeLocalRequest(notification.uniqueID),
                 let index = after.delivered.lastIndex(where: { $0.uniqueID == notification.uniqueID })
             {
