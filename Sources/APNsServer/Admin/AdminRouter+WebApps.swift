@@ -9,16 +9,12 @@ extension AdminRouter {
     func subscribeWebApp(
         host token: DeviceToken, in install: AppInstall, body: [UInt8], on eventLoop: any EventLoop
     ) -> EventLoopFuture<Response> {
-        let document: WebAppDocument
-        do {
-            document = try RequestDocument.decode(WebAppDocument.self, from: body, example: WebAppDocument.example)
-        } catch {
-            return eventLoop.makeSucceededFuture(Self.error(.badRequest, error.message))
+        self.withDocument(WebAppDocument.self, body, example: WebAppDocument.example, on: eventLoop) { document in
+            let host = Phone.WebAppHost(hostToken: token.hex, hostInstall: install, deviceID: nil)
+            return self.phone.subscribeWebApp(host, document, on: eventLoop).map { webApp in
+                Response(status: 201, body: self.phone.json(webApp))
+            }.recover(Self.refusal)
         }
-        let host = Phone.WebAppHost(hostToken: token.hex, hostInstall: install, deviceID: nil)
-        return self.phone.subscribeWebApp(host, document, on: eventLoop).map { webApp in
-            Response(status: 201, body: self.phone.json(webApp))
-        }.recover(Self.refusal)
     }
 
     /// `GET /api/v1/devices/<token>/web-apps`: the web apps on the device `install` is on.
@@ -44,18 +40,12 @@ extension AdminRouter {
     /// `PUT …/web-apps/<id>/permission`: the user changes the origin's notification permission.
     func setWebAppPermission(
         _ id: String, in install: AppInstall, body: [UInt8], on eventLoop: any EventLoop
-    ) -> EventLoopFuture<
-        Response
-    > {
-        let document: WebAppPermissionDocument
-        do {
-            document = try RequestDocument.decode(
-                WebAppPermissionDocument.self, from: body, example: WebAppPermissionDocument.example)
-        } catch {
-            return eventLoop.makeSucceededFuture(Self.error(.badRequest, error.message))
-        }
-        return self.onWebApp(id, in: install, on: eventLoop) {
-            self.phone.setWebAppPermission(id, document.permission, on: eventLoop)
+    ) -> EventLoopFuture<Response> {
+        self.withDocument(WebAppPermissionDocument.self, body, example: WebAppPermissionDocument.example, on: eventLoop) {
+            document in
+            self.onWebApp(id, in: install, on: eventLoop) {
+                self.phone.setWebAppPermission(id, document.permission, on: eventLoop)
+            }
         }
     }
 
@@ -63,21 +53,32 @@ extension AdminRouter {
     /// Notification Center holds.
     func showWebAppNotification(
         _ id: String, in install: AppInstall, body: [UInt8], on eventLoop: any EventLoop
-    ) -> EventLoopFuture<
-        Response
-    > {
-        let document: WebAppShowDocument
+    ) -> EventLoopFuture<Response> {
+        self.withDocument(WebAppShowDocument.self, body, example: WebAppShowDocument.example, on: eventLoop) { document in
+            guard self.isOnDevice(id, install) else {
+                return eventLoop.makeSucceededFuture(Self.error(.notFound, "no web app \(id) on this device"))
+            }
+            return self.phone.showWebNotification(id, document, on: eventLoop).map { delivered in
+                Response(status: 201, body: Phone.json(delivered))
+            }.recover(Self.refusal)
+        }
+    }
+
+    /// `body` decoded as `T` and handed to `then`, or 400 saying what is wrong with it.
+    private func withDocument<T: Decodable>(
+        _ type: T.Type, _ body: [UInt8], example: String, on eventLoop: any EventLoop,
+        _ then: (T) -> EventLoopFuture<Response>
+    ) -> EventLoopFuture<Response> {
         do {
-            document = try RequestDocument.decode(WebAppShowDocument.self, from: body, example: WebAppShowDocument.example)
+            return then(try RequestDocument.decode(T.self, from: body, example: example))
         } catch {
             return eventLoop.makeSucceededFuture(Self.error(.badRequest, error.message))
         }
-        guard self.phone.webApps(on: install.deviceID).contains(where: { $0.id == id }) else {
-            return eventLoop.makeSucceededFuture(Self.error(.notFound, "no web app \(id) on this device"))
-        }
-        return self.phone.showWebNotification(id, document, on: eventLoop).map { delivered in
-            Response(status: 201, body: Phone.json(delivered))
-        }.recover(Self.refusal)
+    }
+
+    /// Whether the web app `id` is on the device `install` is on.
+    private func isOnDevice(_ id: String, _ install: AppInstall) -> Bool {
+        self.phone.webApps(on: install.deviceID).contains { $0.id == id }
     }
 
     /// Answers with the web app `id` (of the device `install` is on) after `change`.
@@ -85,7 +86,7 @@ extension AdminRouter {
         _ id: String, in install: AppInstall, on eventLoop: any EventLoop,
         _ change: () -> EventLoopFuture<(WebApp, AppModel)>
     ) -> EventLoopFuture<Response> {
-        guard self.phone.webApps(on: install.deviceID).contains(where: { $0.id == id }) else {
+        guard self.isOnDevice(id, install) else {
             return eventLoop.makeSucceededFuture(Self.error(.notFound, "no web app \(id) on this device"))
         }
         return change().map { webApp, _ in Response(status: 200, body: self.phone.json(webApp)) }.recover(Self.refusal)
