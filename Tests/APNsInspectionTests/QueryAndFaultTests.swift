@@ -51,7 +51,8 @@ struct QueryAndFaultTests {
             QueryParameters(uri: "?token=ABCD&status=rejected&interface=binary&since=1700000000000"))
         #expect(filter.status == .rejected && filter.interface == .binary && filter.since == 1_700_000_000_000)
         for (uri, field, words) in [
-            ("?status=lost", "status", "status must be one of"), ("?interface=pigeon", "interface", "http2 or binary"),
+            ("?status=lost", "status", "status must be one of"), ("?interface=pigeon", "interface", "http2, binary, local, broadcast, webpush"),
+            ("?outcome=maybe", "outcome", "shown, notShown, app, waiting, rejected, none"),
             ("?since=yesterday", "since", "RFC 3339"),
         ] {
             do {

@@ -41,6 +41,13 @@ public enum JournalJSON {
                 case .rejected: writer.raw("[]")
                 }
             }
+            let outcome = PhoneOutcome(of: entry)
+            members.member("phoneOutcome") { writer in
+                writer.object { fields in
+                    fields.member("state") { $0.string(outcome.state.rawValue) }
+                    fields.member("text") { $0.string(outcome.text) }
+                }
+            }
             members.member("presentation") { $0.raw(PhoneJSON.encoded(entry.presentation)) }
             members.member("response") { $0.raw(PhoneJSON.encoded(entry.response)) }
             if let forward = entry.simulator { members.member("simulator") { Self.write(forward, into: &$0) } }

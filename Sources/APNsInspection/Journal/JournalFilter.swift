@@ -10,6 +10,10 @@ public struct JournalFilter: Sendable, Equatable {
     public var interface: Interface?
     /// Received at or after this time (ms since the UNIX epoch).
     public var since: Int64?
+    /// Text a person reads or sent, case-insensitive (``JournalEntry/searchText``); lower-cased.
+    public var search: String?
+    /// What the phone made of it (``PhoneOutcome``).
+    public var outcome: PhoneOutcome.State?
 
     public init(
         token: String? = nil,
@@ -17,7 +21,9 @@ public struct JournalFilter: Sendable, Equatable {
         pushType: String? = nil,
         status: JournalStatus? = nil,
         interface: Interface? = nil,
-        since: Int64? = nil
+        since: Int64? = nil,
+        search: String? = nil,
+        outcome: PhoneOutcome.State? = nil
     ) {
         self.token = token?.lowercased()
         self.topic = topic
@@ -25,6 +31,8 @@ public struct JournalFilter: Sendable, Equatable {
         self.status = status
         self.interface = interface
         self.since = since
+        self.search = search.flatMap { $0.isEmpty ? nil : $0.lowercased() }
+        self.outcome = outcome
     }
 
     /// Whether `entry` passes every condition given.
@@ -36,11 +44,13 @@ public struct JournalFilter: Sendable, Equatable {
         if let interface = self.interface, entry.source != interface { return false }
         if let token = self.token {
             switch entry.push {
-            case .accepted(let notification): return notification.token.hex == token
-            case .rejected(let rejected): return rejected.token == token
+            case .accepted(let notification): guard notification.token.hex == token else { return false }
+            case .rejected(let rejected): guard rejected.token == token else { return false }
             case .broadcast: return false
             }
         }
+        if let outcome = self.outcome, PhoneOutcome(of: entry).state != outcome { return false }
+        if let search = self.search, !entry.contains(search) { return false }
         return true
     }
 }
@@ -65,6 +75,10 @@ extension JournalFilter {
         miss("pushType", self.pushType, entry.pushType)
         miss("status", self.status?.rawValue, entry.status.rawValue)
         miss("interface", self.interface?.rawValue, entry.source.rawValue)
+        miss("outcome", self.outcome?.rawValue, PhoneOutcome(of: entry).state.rawValue)
+        if let search = self.search, !entry.contains(search) {
+            misses.append("q: wanted text containing \(search), found none")
+        }
         if let since = self.since, entry.receivedAt < since {
             misses.append(
                 "since: wanted at or after \(Timestamp.rfc3339(millis: since)), was received \(Timestamp.rfc3339(millis: entry.receivedAt))"

@@ -7,7 +7,7 @@ import NIOCore
 /// method in the file of its concern) and its operation in `openapi.json`.
 extension AdminRoute {
     /// The journal filter's parameters (`JournalFilter.parse`).
-    static let filter: Set<String> = ["token", "topic", "pushType", "status", "interface", "since"]
+    static let filter: Set<String> = ["token", "topic", "pushType", "status", "interface", "since", "q", "outcome"]
 
     static let table: [AdminRoute] = service + notifications + faults + devices + phone + activities + webApps + channels
 
