@@ -71,7 +71,7 @@ struct PhoneOutcomeTests {
         let rejected = state.append(
             .rejected(RejectedPush(request, id: "r1", apnsID: nil, reason: "BadDeviceToken", httpStatus: 400, receivedAt: 1)),
             status: .rejected)
-        #expect(PhoneOutcome(of: rejected) == PhoneOutcome(.rejected, "refused 400 BadDeviceToken: never reached the phone"))
+        #expect(PhoneOutcome(of: rejected) == PhoneOutcome(.rejected, "refused 400 BadDeviceToken"))
     }
 
     @Test("q finds the phone's texts (not in the payload as sent), the payload, ids and reasons; case-insensitive; outcome filters")

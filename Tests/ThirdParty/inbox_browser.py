@@ -172,14 +172,17 @@ def web_apps(driver, wait, token):
     except Exception:
         print("web apps area:", driver.find_element(By.ID, "web-apps").get_attribute("outerHTML")[:2000], console_errors(driver), flush=True)
         raise
-    text = driver.find_element(By.CSS_SELECTOR, card).text
+    text = settled(lambda: driver.find_element(By.CSS_SELECTOR, card).text)
     check("https://news.example" in text and "from mailto:desk@news.example" in text, "the web app and its pushes' VAPID subject show")
     check("plain text for the worker" in text and "Rates cut" in text, "each web push shows decrypted")
-    outcomes = [e.text for e in driver.find_elements(By.CSS_SELECTOR, card + " li.web-push .outcome")]
+    outcomes = settled(lambda: [e.text for e in driver.find_elements(By.CSS_SELECTOR, card + " li.web-push .outcome")])
     check(sorted(outcomes) == ["declarative", "serviceWorker"], f"a declarative push and one for the service worker: {outcomes}")
-    form = driver.find_element(By.CSS_SELECTOR, card + " form.show")
-    form.find_element(By.NAME, "title").send_keys("Worker says hi")
-    form.find_element(By.CSS_SELECTOR, 'button[type="submit"]').click()
+
+    def show_from_page():
+        form = driver.find_element(By.CSS_SELECTOR, card + " form.show")
+        form.find_element(By.NAME, "title").send_keys("Worker says hi")
+        form.find_element(By.CSS_SELECTOR, 'button[type="submit"]').click()
+    settled(show_from_page)
     deadline = time.time() + 10
     shown = []
     while time.time() < deadline and not shown:
@@ -214,13 +217,16 @@ def broadcasts(driver, wait, token):
         "-H", f"apns-channel-id: {channel}", "-H", "apns-push-type: LiveActivity", "-H", "apns-expiration: 0", "-H", "apns-priority: 10"))
     check(status == 200, "the broadcast is accepted")
     driver.find_element(By.CSS_SELECTOR, 'nav button[data-view="inbox"]').click()
-    row = wait.until(EC.presence_of_element_located((By.XPATH, '//table[@id="inbox"]//tr[.//span[contains(@class,"broadcast") and contains(., "broadcast → 1")]]')))
-    settled(lambda: driver.find_element(By.XPATH, '//table[@id="inbox"]//tr[.//span[contains(., "broadcast → 1")]]').click())
+    row = wait.until(EC.presence_of_element_located((By.XPATH, '//table[@id="inbox"]//tr[.//td[contains(., "broadcast to 1 activity")]]')))
+    check(row.get_attribute("data-outcome") == "shown", f"the broadcast's row says it reached an activity: {row.get_attribute('data-outcome')}")
+    settled(lambda: driver.find_element(By.XPATH, '//table[@id="inbox"]//tr[.//td[contains(., "broadcast to 1 activity")]]').click())
+    wait.until(EC.element_to_be_clickable((By.ID, "tab-timeline"))).click()
     fanout = wait.until(EC.text_to_be_present_in_element((By.ID, "detail-fanout"), "applied"))
     check(fanout and row is not None, "the inbox lists the broadcast with its fan-out, and the detail each subscriber's outcome")
     text = driver.find_element(By.ID, "detail").text
     check("[object" not in text and "nullnull" not in text, f"the detail's optional sections render as sections: {text!r}")
-    curl = driver.find_element(By.ID, "detail-curl").text
+    driver.find_element(By.ID, "tab-again").click()
+    curl = wait.until(EC.visibility_of_element_located((By.ID, "detail-curl"))).text
     check(f"/4/broadcasts/apps/{TOPIC}" in curl and f"apns-channel-id: {channel}" in curl and "apns-topic" not in curl, f"the curl command repeats the broadcast: {curl!r}")
     driver.find_element(By.CSS_SELECTOR, 'nav button[data-view="channels"]').click()
     cell = wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, f'#channels tr[data-id="{channel}"]')))
@@ -271,13 +277,18 @@ def main():
 
         # Its detail: payload and headers as sent.
         driver.find_element(By.XPATH, '//table[@id="inbox"]//tr[.//td[contains(., "Hello: From curl")]]').click()
-        wait.until(EC.visibility_of_element_located((By.ID, "detail-payload")))
-        payload = driver.find_element(By.ID, "detail-payload").text
-        headers = driver.find_element(By.ID, "detail-headers").text
+        outcome = wait.until(EC.visibility_of_element_located((By.ID, "detail-outcome")))
+        check("waiting for the device" in outcome.text or "delivered" in outcome.text, f"the detail's summary says what the phone did: {outcome.text!r}")
+        driver.find_element(By.ID, "tab-payload").click()
+        payload = wait.until(EC.visibility_of_element_located((By.ID, "detail-payload"))).text
         check('"order": 66' in payload and "From curl" in payload, "the detail shows the payload")
+        driver.find_element(By.ID, "tab-headers").click()
+        headers = wait.until(EC.visibility_of_element_located((By.ID, "detail-headers"))).text
         check(f"apns-topic: {TOPIC}" in headers and "apns-push-type: alert" in headers, "the detail shows the headers")
-        check(f"/3/device/{token}" in driver.find_element(By.ID, "detail-curl").text, "the detail offers a curl command")
+        driver.find_element(By.ID, "tab-again").click()
+        check(f"/3/device/{token}" in wait.until(EC.visibility_of_element_located((By.ID, "detail-curl"))).text, "the detail offers a curl command")
         # Its timeline is the delivery log, in the Push Notifications Console's words.
+        driver.find_element(By.ID, "tab-timeline").click()
         wait.until(EC.text_to_be_present_in_element((By.ID, "detail-delivery-log"), "Received by APNs"))
         check("Stored - Device Offline" in driver.find_element(By.ID, "detail-delivery-log").text or
               "Delivered to Device" in driver.find_element(By.ID, "detail-delivery-log").text,

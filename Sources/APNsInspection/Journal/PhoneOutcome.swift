@@ -34,7 +34,7 @@ public struct PhoneOutcome: Hashable, Sendable {
         switch entry.push {
         case .rejected(let rejected):
             let answer = [rejected.httpStatus.map { String($0) }, rejected.reason].compactMap { $0 }.joined(separator: " ")
-            self.init(.rejected, answer.isEmpty ? "refused: never reached the phone" : "refused \(answer): never reached the phone")
+            self.init(.rejected, answer.isEmpty ? "refused: never reached the phone" : "refused \(answer)")
         case .broadcast(let record):
             self.init(Self.broadcast(record))
         case .accepted:

@@ -44,6 +44,12 @@ extension AdminRouter {
     func devices() -> Response {
         do {
             var (records, counts) = try self.relay.tokens()
+            // A web app's token is registered without a device (its pushes are presented as they
+            // are accepted), yet it lives on the device it was subscribed on: the list says which.
+            let webApps = self.phone.webApps.withLock { $0.devicesByToken() }
+            for index in records.indices where records[index].deviceID == nil {
+                if let device = webApps[records[index].token] { records[index].deviceID = device }
+            }
             let known = Set(records.map(\.token))
             for token in counts.keys.sorted(by: { $0.hex < $1.hex }) where !known.contains(token) {
                 records.append(TokenRecord(token: token, topic: "", deviceID: nil, registeredAt: 0, unregisteredAt: nil))

@@ -28,6 +28,11 @@ struct WebAppIndex: Sendable {
 
     func entry(_ id: String) -> Entry? { self.entries[id] }
 
+    /// The device each web app's token was subscribed on: where its pushes show.
+    func devicesByToken() -> [DeviceToken: String] {
+        Dictionary(self.entries.values.map { ($0.subscription.token, $0.device) }, uniquingKeysWith: { first, _ in first })
+    }
+
     /// The web apps on `device`, by id.
     func ids(on device: String) -> [String] {
         self.entries.filter { $0.value.device == device }.map(\.key).sorted()

@@ -55,7 +55,43 @@ const clock = (iso) => {
 };
 const http2Port = () => $('meta[name="apns-http2-port"]')?.content || "2197";
 
-// MARK: Views
+// MARK: Views and the address
+
+/// The page's state lives in its URL, so that a link can be shared and reloaded:
+/// `/?status=rejected`, `/?q=tide`, `/?notification=<uniqueId>`, `/?view=phone&device=<device id>`.
+/// (`#phone/<token>`, the older form, still opens that token's device.)
+const Route = {
+  filters: ["q", "status", "outcome", "interface", "token", "topic"],
+  view: "inbox",
+  device: null,
+  notification: null,
+
+  read() {
+    const params = new URLSearchParams(location.search);
+    const [hashView, hashArgument] = location.hash.slice(1).split("/");
+    this.view = params.get("view") || hashView || "inbox";
+    if (!Views.includes(this.view)) this.view = "inbox";
+    this.device = params.get("device") || (hashView === "phone" && hashArgument ? decodeURIComponent(hashArgument) : null);
+    this.notification = params.get("notification");
+    const form = $("#filters");
+    for (const name of this.filters) if (form.elements[name]) form.elements[name].value = params.get(name) || "";
+  },
+
+  write() {
+    const params = new URLSearchParams();
+    if (this.view !== "inbox") params.set("view", this.view);
+    if (this.view === "phone" && this.device) params.set("device", this.device);
+    if (this.view === "inbox") {
+      for (const [name, value] of Inbox.filter()) params.set(name, value);
+      if (this.notification) params.set("notification", this.notification);
+    }
+    const query = params.toString();
+    const address = query ? `/?${query}` : "/";
+    if (location.pathname + location.search + location.hash !== address) history.replaceState(null, "", address);
+  },
+};
+
+const Views = ["inbox", "phone", "devices", "channels", "faults", "send", "clock"];
 
 function show(view, argument) {
   for (const button of $$("nav button")) {
@@ -63,113 +99,199 @@ function show(view, argument) {
     else button.removeAttribute("aria-current");
   }
   for (const section of $$("main > .view")) section.hidden = section.id !== `view-${view}`;
-  const hash = argument ? `#${view}/${argument}` : `#${view}`;
-  // Each view has its own address (a link to a phone works); replaceState fires no hashchange.
-  if (location.hash !== hash) history.replaceState(null, "", hash);
-  const enter = { phone: () => Phone.open(argument), devices: Devices.load, channels: Channels.load, faults: Faults.load, clock: Clock.load, send: Send.prefill };
+  Route.view = view;
+  if (view === "phone" && argument) Route.device = argument;
+  Route.write();
+  const enter = { phone: () => Phone.open(Route.device), devices: Devices.load, channels: Channels.load, faults: Faults.load, clock: Clock.load, send: Send.prefill };
   enter[view]?.();
 }
 
 // MARK: Inbox
 
+/// The list is the journal, not a page of it: filters, search and the total run on the server
+/// (GET /api/v1/notifications with q, status, outcome...), older rows load as the list scrolls,
+/// and live events update the rows on screen or bring the newest in.
 const Inbox = {
-  entries: new Map(),
+  items: [],
+  byId: new Map(),
+  next: null,
+  total: 0,
   selected: null,
-  limit: 2000,
-  pending: false,
+  loading: false,
+  generation: 0,
+  page: 100,
+  newer: 0,
 
-  async load() {
-    const page = await api("GET", "/api/v1/notifications?limit=1000");
+  /// The filters set on the form, as query parameters (empty ones left out).
+  filter() {
+    const form = $("#filters");
+    return Route.filters.map((name) => [name, (form.elements[name]?.value || "").trim()]).filter(([, value]) => value);
+  },
+
+  query(extra = {}) {
+    const params = new URLSearchParams(this.filter());
+    for (const [name, value] of Object.entries(extra)) params.set(name, value);
+    return `/api/v1/notifications?${params}`;
+  },
+
+  /// The first page for the filters, replacing what is shown (`keep`: at least as many rows as now).
+  async load(keep) {
+    const generation = ++this.generation;
+    const limit = keep ? Math.min(Math.max(this.page, this.items.length), 1000) : this.page;
+    let page;
+    try {
+      page = await api("GET", this.query({ limit }));
+    } catch (error) {
+      say($("#inbox-error"), `The journal did not answer: ${error.message}`, false);
+      return;
+    }
+    if (generation !== this.generation) return;
+    say($("#inbox-error"), "", null);
     if (page.shards) Shards.show(page.shards);
-    this.entries.clear();
-    for (const item of page.items.reverse()) this.entries.set(item.id, item);
-    this.render();
+    const fresh = new Set(this.items.length ? page.items.filter((i) => !this.byId.has(i.id)).map((i) => i.id) : []);
+    this.items = page.items;
+    this.byId = new Map(page.items.map((item) => [item.id, item]));
+    this.next = page.next;
+    this.total = page.total;
+    this.newer = 0;
+    this.render(fresh);
   },
 
-  upsert(item, fresh) {
-    const known = this.entries.has(item.id);
-    this.entries.delete(item.id);
-    this.entries.set(item.id, item);
-    if (!known) item._fresh = fresh;
-    while (this.entries.size > this.limit) this.entries.delete(this.entries.keys().next().value);
+  /// The next older page, appended (the list scrolled to its end, or "Load older").
+  async more() {
+    if (!this.next || this.loading) return;
+    this.loading = true;
+    const generation = this.generation;
+    try {
+      const page = await api("GET", this.query({ limit: this.page, cursor: this.next }));
+      if (generation !== this.generation) return;
+      const added = page.items.filter((item) => !this.byId.has(item.id));
+      for (const item of added) this.byId.set(item.id, item);
+      this.items = this.items.concat(added);
+      this.next = page.next;
+      this.total = page.total;
+      $("#inbox tbody").append(...added.map((item) => this.row(item, false)));
+      this.caption();
+    } catch (error) {
+      say($("#inbox-error"), `Older notifications did not load: ${error.message}`, false);
+    } finally {
+      this.loading = false;
+    }
+  },
+
+  /// A live event: a row on screen is updated in place; something new brings the newest page in
+  /// when the list is at its top, else a line says how many newer ones wait (the reader keeps
+  /// their place).
+  heard(item, isNew) {
+    if (this.byId.has(item.id)) {
+      this.byId.set(item.id, item);
+      this.items = this.items.map((known) => (known.id === item.id ? item : known));
+      const row = $(`#inbox tbody tr[data-id="${CSS.escape(item.id)}"]`);
+      if (row) row.replaceWith(this.row(item, false));
+      if (this.selected === item.id) Detail.update(item);
+      return;
+    }
+    if (!isNew) return;
+    const wrap = $("#list-pane");
+    if (wrap.scrollTop > 40 || window.scrollY > 200) {
+      this.newer += 1;
+      const banner = $("#inbox-newer");
+      banner.hidden = false;
+      banner.textContent = `${this.newer} newer — show`;
+      return;
+    }
     this.schedule();
-    if (this.selected === item.id) Detail.show(item);
   },
 
-  clear() {
-    this.entries.clear();
-    this.selected = null;
-    Detail.close();
-    this.render();
-  },
-
-  /// Renders at most ten times a second, however fast events arrive (a load test).
+  /// Loads the newest at most twice a second, however fast events arrive (a load test).
   schedule() {
     if (this.pending) return;
     this.pending = true;
-    setTimeout(() => { this.pending = false; this.render(); }, 100);
+    setTimeout(() => { this.pending = false; this.load(true); }, 500);
   },
 
-  matches(item, filter) {
-    if (filter.token && !(item.token || "").toLowerCase().includes(filter.token.toLowerCase())) return false;
-    if (filter.topic && !(item.topic || "").includes(filter.topic)) return false;
-    if (filter.status && item.status !== filter.status) return false;
-    if (filter.interface && item.source !== filter.interface) return false;
-    if (filter.search) {
-      const text = item.payload !== undefined && item.payload !== null ? JSON.stringify(item.payload) : item.body || "";
-      if (!text.toLowerCase().includes(filter.search.toLowerCase())) return false;
+  clear() {
+    this.items = [];
+    this.byId.clear();
+    this.total = 0;
+    this.next = null;
+    Detail.close();
+    this.render(new Set());
+  },
+
+  caption() {
+    const total = $("#inbox-total");
+    const filtered = this.filter().length > 0;
+    total.textContent = filtered ? `${this.total} match` : `${this.total} notification${this.total === 1 ? "" : "s"}`;
+    total.dataset.total = String(this.total);
+    $("#inbox-shown").textContent = this.items.length < this.total ? ` · newest ${this.items.length} shown` : "";
+    $("#inbox-more").hidden = !this.next;
+  },
+
+  render(fresh) {
+    $("#inbox tbody").replaceChildren(...this.items.map((item) => this.row(item, fresh.has(item.id))));
+    $("#inbox-newer").hidden = true;
+    this.caption();
+    const filtered = this.filter().length > 0;
+    $("#inbox-empty").hidden = this.items.length > 0;
+    $("#inbox-empty").textContent = filtered
+      ? "Nothing in the journal matches these filters."
+      : "";
+    if (!filtered && this.items.length === 0) {
+      $("#inbox-empty").replaceChildren("Nothing yet. Push to ", el("code", {}, `https://localhost:${http2Port()}/3/device/<token>`), ", or use Send.");
     }
-    return true;
   },
 
-  render() {
-    const filter = Object.fromEntries(new FormData($("#filters")).entries());
-    const rows = [];
-    const all = Array.from(this.entries.values()).reverse();
-    for (const item of all) {
-      if (rows.length >= 500) break;
-      if (this.matches(item, filter)) rows.push(this.row(item));
-    }
-    $("#inbox tbody").replaceChildren(...rows);
-    $("#inbox-count").textContent = String(rows.length);
-    $("#inbox-empty").hidden = all.length > 0;
-  },
-
-  row(item) {
+  row(item, fresh) {
+    const outcome = item.phoneOutcome || { state: "none", text: "" };
     const status = [el("span", { class: `status ${item.status}` }, item.status)];
-    if (item.status === "rejected" && item.reason) status.push(" ", item.reason);
     if (item.source === "local") status.push(el("span", { class: "tag local" }, "local"));
-    if (item.source === "broadcast") status.push(el("span", { class: "tag broadcast" }, item.operation === "publish" && item.fanOut !== null ? `broadcast → ${item.fanOut}` : item.operation || "channel"));
+    if (item.source === "webpush") status.push(el("span", { class: "tag local" }, "web push"));
     if (item.fault) status.push(el("span", { class: "tag fault" }, "fault"));
-    const warnings = (item.warnings || []).map((w) => el("span", { class: "tag warn", title: w.message || "" }, w.code || String(w)));
+    const warnings = item.warnings || [];
     const summary = this.summary(item);
-    const row = el("tr", {
-      tabindex: 0, "data-id": item.id, "aria-selected": this.selected === item.id ? "true" : "false",
-      class: item._fresh ? "fresh" : null,
+    const who = item.source === "broadcast" ? `channel ${short(item.channelId)}` : short(item.token);
+    return el("tr", {
+      tabindex: 0, "data-id": item.id, "data-testid": "inbox-row", "data-status": item.status, "data-outcome": outcome.state,
+      "aria-selected": this.selected === item.id ? "true" : "false",
+      class: fresh ? "fresh" : null,
       onclick: () => this.select(item.id),
       onkeydown: (event) => { if (event.key === "Enter" || event.key === " ") { event.preventDefault(); this.select(item.id); } },
     },
-      el("td", { class: "mono" }, clock(item.receivedAt)),
-      el("td", { class: "mono", title: item.token || item.channelId || "" }, item.source === "broadcast" ? `channel ${short(item.channelId)}` : short(item.token)),
+      el("td", { class: "mono time" }, clock(item.receivedAt)),
+      el("td", { class: "mono", title: item.token || item.channelId || "" }, who),
       el("td", { class: "summary", title: summary }, summary),
-      el("td", {}, item.topic || "–"),
-      el("td", {}, item.pushType || "–"),
-      el("td", {}, item.priority ?? "–"),
-      el("td", {}, status),
-      el("td", {}, warnings.length ? warnings : "–"));
-    item._fresh = false;
-    return row;
+      el("td", { class: "outcome-cell" },
+        el("div", {}, status),
+        el("div", { class: `outcome ${outcome.state}`, title: outcome.text }, outcome.text)),
+      el("td", { class: "extra" }, item.topic || "–"),
+      el("td", { class: "extra" }, item.pushType || "–"),
+      el("td", { class: "extra" }, item.priority ?? "–"),
+      el("td", { class: "extra" }, warnings.length
+        ? el("span", { class: "tag warn", title: warnings.join("\n") }, warnings.length === 1 ? warnings[0].split(":")[0] : `${warnings.length} warnings`)
+        : "–"));
   },
 
   /// What a notification says, as a mail client shows a subject: the alert's title and body, what
   /// a silent push or a wake did, or a rejection's reason and detail.
   summary(item) {
     if (item.status === "rejected") return [item.reason, item.detail].filter(Boolean).join(": ") || "rejected";
-    if (item.source === "broadcast") return item.operation === "publish" ? `broadcast to ${item.fanOut ?? 0} activities` : `channel ${item.operation || "request"}`;
+    if (item.source === "broadcast") {
+      const reached = item.fanOut ?? 0;
+      return item.operation === "publish" ? `broadcast to ${reached} ${reached === 1 ? "activity" : "activities"}` : `channel ${item.operation || "request"}`;
+    }
     const presentation = item.presentation;
     if (presentation && presentation.wake) return `${presentation.wake.target}: ${presentation.wake.outcome}`;
+    if (presentation && presentation.webPush) {
+      const web = presentation.webPush;
+      const said = [presentation.title, presentation.body].filter(Boolean).join(": ");
+      return said || (web.message ? `web push: ${web.message}` : `web push (${web.outcome})`);
+    }
     const aps = item.payload && typeof item.payload === "object" ? item.payload.aps || {} : {};
-    if (aps.event) return `Live Activity ${aps.event}`;
+    if (aps.event) {
+      const alert = aps.alert && typeof aps.alert === "object" ? [aps.alert.title, aps.alert.body].filter(Boolean).join(": ") : "";
+      return `Live Activity ${aps.event}${aps["attributes-type"] ? ` · ${aps["attributes-type"]}` : ""}${alert ? ` · ${alert}` : ""}`;
+    }
     const alert = aps.alert;
     const texts = presentation && (presentation.title || presentation.body)
       ? [presentation.title, presentation.body]
@@ -179,21 +301,33 @@ const Inbox = {
     return aps["content-available"] === 1 ? "silent (content-available)" : "silent";
   },
 
-  select(id) {
+  async select(id) {
     this.selected = id;
+    Route.notification = id;
+    Route.write();
     for (const row of $$("#inbox tbody tr")) row.setAttribute("aria-selected", row.dataset.id === id ? "true" : "false");
-    const item = this.entries.get(id);
-    if (item) Detail.show(item);
+    const item = this.byId.get(id) || (await api("GET", `/api/v1/notifications/${encodeURIComponent(id)}`).catch(() => null));
+    if (item && this.selected === id) Detail.show(item);
+    else if (!item) say($("#inbox-error"), `No notification ${id} in the journal (the journal keeps the newest; it may have left).`, false);
   },
 };
 
 // MARK: Detail
 
+/// The detail is a pane beside the list with tabs (summary, payload, headers, answer, timeline,
+/// raw, send again); on a phone it is a screen of its own with Back.
 const Detail = {
+  tab: "summary",
+  item: null,
+
   close() {
     $("#detail").hidden = true;
     $(".split").classList.remove("open");
+    document.body.classList.remove("detail-open");
     Inbox.selected = null;
+    Route.notification = null;
+    Route.write();
+    for (const row of $$("#inbox tbody tr")) row.setAttribute("aria-selected", "false");
   },
 
   /// The request's headers as the provider sent them (the journal keeps each one's value).
@@ -233,6 +367,16 @@ const Detail = {
     return JSON.stringify(payload, null, 2);
   },
 
+  /// A long text folded to its first lines, with a button that shows the rest.
+  folded(text, attributes = {}) {
+    const limit = 1200;
+    if (text.length <= limit) return el("pre", attributes, text);
+    const pre = el("pre", { ...attributes, class: "folded" }, text.slice(0, limit) + "…");
+    const button = el("button", { type: "button", class: "secondary unfold" }, `Show all (${(text.length / 1024).toFixed(1)} KB)`);
+    button.addEventListener("click", () => { pre.textContent = text; pre.classList.remove("folded"); button.remove(); });
+    return el("div", {}, pre, button);
+  },
+
   timeline(item) {
     const steps = [el("li", {}, `received ${clock(item.receivedAt)} over ${item.source}`)];
     if (item.status === "rejected") {
@@ -246,44 +390,116 @@ const Detail = {
     return el("ol", {}, steps);
   },
 
-  show(item) {
-    const answer = item.status === "rejected"
-      ? [["status", item.httpStatus ?? "–"], ["reason", item.reason ?? "–"], ["status byte", item.statusByte ?? "–"], ["detail", item.detail ?? "–"]]
-      : item.source === "broadcast"
-        ? [["status", item.httpStatus], ["apns-request-id", item.requestId], ["apns-channel-id", item.channelId ?? "–"], ["apns-unique-id", item.uniqueId ?? "–"], ["fan-out", item.fanOut ?? "–"]]
-        : [["status", 200], ["apns-id", item.apnsId], ["apns-unique-id", item.uniqueId ?? "–"]];
-    const pairs = (list) => el("dl", {}, list.flatMap(([name, value]) => [el("dt", {}, name), el("dd", { class: "mono" }, value ?? "–")]));
-    const apns = this.apnsFile(item);
-    if (this.url) URL.revokeObjectURL(this.url);
-    this.url = URL.createObjectURL(new Blob([apns], { type: "application/json" }));
-    const download = el("a", { href: this.url, download: `${item.id}.apns` }, "Download .apns");
-    const detail = $("#detail");
-    // replaceChildren neither flattens lists nor skips nulls: the optional sections are both.
-    const sections = [
-      el("button", { type: "button", class: "secondary close", onclick: () => { this.close(); Inbox.render(); } }, "Close"),
-      el("h2", {}, "Notification ", el("span", { class: "mono" }, short(item.id))),
-      pairs([["token", item.token], ["topic", item.topic ?? "–"], ["interface", item.source], ["status", item.status], ["received", item.receivedAt]]),
-      el("h3", {}, "Payload"), el("pre", { id: "detail-payload" }, this.payloadText(item)),
-      el("h3", {}, "Headers"), el("pre", { id: "detail-headers" }, this.headers(item).map(([n, v]) => `${n}: ${v}`).join("\n") || "(none)"),
-      el("h3", {}, "Answer"), pairs(answer),
-      el("h3", {}, "Timeline"), this.logged(item) ? el("ol", { id: "detail-delivery-log", class: "delivery-log" }, el("li", {}, "loading…")) : this.timeline(item),
-      item.source === "broadcast" && item.fanOut ? [el("h3", {}, "Fan-out"), el("ul", { id: "detail-fanout" }, el("li", {}, "loading…"))] : null,
-      item.warnings && item.warnings.length ? [el("h3", {}, "Warnings"), el("pre", {}, JSON.stringify(item.warnings, null, 2))] : null,
-      item.fault ? [el("h3", {}, "Fault"), el("pre", {}, JSON.stringify(item.fault, null, 2))] : null,
-      item.presentation ? [el("h3", {}, "Presentation"), el("pre", {}, JSON.stringify(item.presentation, null, 2))] : null,
-      el("h3", {}, "Reproduce with curl"), el("pre", { id: "detail-curl" }, this.curl(item)),
-      el("h3", {}, ".apns file (xcrun simctl push)"), el("pre", {}, apns), download,
-    ];
-    detail.replaceChildren(...sections.flat().filter((section) => section !== null));
-    detail.hidden = false;
-    $(".split").classList.add("open");
-    if (item.source === "broadcast" && item.fanOut) this.fanOut(item.id);
-    if (this.logged(item)) this.deliveryLog(item);
+  pairs(list) {
+    return el("dl", {}, list.flatMap(([name, value]) => [el("dt", {}, name), el("dd", { class: "mono" }, value ?? "–")]));
   },
 
-  /// Whether APNs accepted it, so that it has a delivery log.
-  logged(item) {
-    return item.status !== "rejected" && item.source !== "broadcast";
+  answer(item) {
+    return item.status === "rejected"
+      ? [["status", item.httpStatus ?? "–"], ["reason", item.reason ?? "–"], ["status byte", item.statusByte ?? "–"], ["detail", item.detail ?? "–"], ["port", item.port ?? "–"]]
+      : item.source === "broadcast"
+        ? [["status", item.httpStatus], ["apns-request-id", item.requestId], ["apns-channel-id", item.channelId ?? "–"], ["apns-unique-id", item.uniqueId ?? "–"], ["fan-out", item.fanOut ?? "–"]]
+        : [["status", item.source === "webpush" ? 201 : 200], ["apns-id", item.apnsId], ["apns-unique-id", item.uniqueId ?? "–"]];
+  },
+
+  /// Each tab's content, made when it is opened.
+  tabs: {
+    summary(item) {
+      const outcome = item.phoneOutcome || { state: "none", text: "–" };
+      // The phone view finds the device a token belongs to.
+      const phone = item.token
+        ? el("a", { href: `/?view=phone&device=${encodeURIComponent(item.token)}`, id: "detail-phone-link", onclick: (event) => { event.preventDefault(); show("phone", item.token); } }, "Open on the device's phone")
+        : null;
+      return [
+        el("p", { class: `outcome big ${outcome.state}`, id: "detail-outcome" }, el("span", { class: `status ${item.status}` }, item.status), " ", outcome.text),
+        el("p", { class: "said" }, Inbox.summary(item)),
+        Detail.pairs([["token", item.token], ["topic", item.topic ?? "–"], ["interface", item.source], ["type", item.pushType ?? "–"], ["priority", item.priority ?? "–"], ["received", item.receivedAt], ["status since", item.statusAt ?? "–"]]),
+        phone,
+        item.warnings && item.warnings.length ? [el("h3", {}, "Warnings"), el("ul", { class: "warnings" }, item.warnings.map((w) => el("li", {}, w)))] : null,
+        item.fault ? [el("h3", {}, "Fault"), Detail.pairs([["rule", item.fault.id], ["action", item.fault.action]])] : null,
+      ];
+    },
+    payload(item) {
+      return [Detail.folded(Detail.payloadText(item), { id: "detail-payload" })];
+    },
+    headers(item) {
+      return [el("pre", { id: "detail-headers" }, Detail.headers(item).map(([n, v]) => `${n}: ${v}`).join("\n") || "(none)")];
+    },
+    answer(item) {
+      return [Detail.pairs(Detail.answer(item))];
+    },
+    timeline(item) {
+      const logged = item.status !== "rejected" && item.source !== "broadcast";
+      const parts = [logged ? el("ol", { id: "detail-delivery-log", class: "delivery-log" }, el("li", {}, "loading…")) : Detail.timeline(item)];
+      if (item.source === "broadcast" && item.fanOut) parts.push(el("h3", {}, "Fan-out"), el("ul", { id: "detail-fanout" }, el("li", {}, "loading…")));
+      if (item.presentation) parts.push(el("h3", {}, "Presentation"), Detail.folded(JSON.stringify(item.presentation, null, 2)));
+      if (item.activity) parts.push(el("h3", {}, "Live Activity"), el("pre", {}, JSON.stringify(item.activity, null, 2)));
+      if (logged) Detail.deliveryLog(item);
+      if (item.source === "broadcast" && item.fanOut) Detail.fanOut(item.id);
+      return parts;
+    },
+    raw(item) {
+      return [Detail.folded(JSON.stringify(item, null, 2), { id: "detail-raw" })];
+    },
+    again(item) {
+      const apns = Detail.apnsFile(item);
+      if (Detail.url) URL.revokeObjectURL(Detail.url);
+      Detail.url = URL.createObjectURL(new Blob([apns], { type: "application/json" }));
+      const answer = el("pre", { class: "answer", id: "detail-again-answer", role: "status" });
+      const canSend = item.source !== "broadcast" && item.source !== "webpush" && item.token;
+      const button = canSend ? el("button", { type: "button", id: "detail-send-again", onclick: () => Detail.sendAgain(item, answer) }, "Send again") : null;
+      return [
+        button, answer,
+        el("h3", {}, "Reproduce with curl"), el("pre", { id: "detail-curl" }, Detail.curl(item)),
+        el("h3", {}, ".apns file (xcrun simctl push)"), el("pre", {}, apns), el("a", { href: Detail.url, download: `${item.id}.apns` }, "Download .apns"),
+      ];
+    },
+  },
+
+  names: [["summary", "Summary"], ["payload", "Payload"], ["headers", "Headers"], ["answer", "Answer"], ["timeline", "Timeline"], ["raw", "Raw"], ["again", "Send again"]],
+
+  show(item) {
+    this.item = item;
+    const detail = $("#detail");
+    const tabs = el("div", { class: "tabs", role: "tablist", "aria-label": "Notification detail" },
+      this.names.map(([id, name]) => el("button", {
+        type: "button", role: "tab", class: "tab", id: `tab-${id}`, "data-tab": id, "aria-selected": this.tab === id ? "true" : "false",
+        onclick: () => { this.tab = id; this.show(this.item); },
+      }, name)));
+    const content = this.tabs[this.tab](item);
+    detail.replaceChildren(
+      el("div", { class: "detail-head" },
+        el("button", { type: "button", class: "secondary back", id: "detail-back", onclick: () => this.close() }, "‹ Back"),
+        el("h2", {}, "Notification ", el("span", { class: "mono" }, short(item.id))),
+        el("button", { type: "button", class: "secondary close", onclick: () => this.close() }, "Close")),
+      tabs,
+      el("div", { class: "tab-panel", role: "tabpanel", id: "detail-panel" }, ...content.flat(2).filter((part) => part !== null && part !== undefined)));
+    detail.hidden = false;
+    $(".split").classList.add("open");
+    document.body.classList.add("detail-open");
+    detail.scrollTop = 0;
+    if (matchMedia("(max-width: 999px)").matches) window.scrollTo(0, 0);
+  },
+
+  /// A row on screen changed (delivered, presented): the open tab follows, unless it is one a
+  /// person may be reading or typing in.
+  update(item) {
+    if (this.tab === "again" || this.tab === "raw") { this.item = item; return; }
+    this.show(item);
+  },
+
+  async sendAgain(item, answer) {
+    const body = { token: item.token, payload: item.payload ?? item.body ?? {} };
+    if (item.topic) body.topic = item.topic;
+    if (item.pushType) body.pushType = item.pushType;
+    if (item.priority) body.priority = item.priority;
+    if (item.collapseId) body.collapseId = item.collapseId;
+    try {
+      const result = await api("POST", "/api/v1/push", body);
+      say(answer, Send.describe(result), result.status === 200);
+    } catch (error) {
+      say(answer, error.message, false);
+    }
   },
 
   /// The delivery log in the Push Notifications Console's words, as a timeline.
@@ -351,7 +567,7 @@ const Live = {
         let item;
         try { item = JSON.parse(event.data); } catch { return; }
         if (!item || !item.id) return;
-        Inbox.upsert(item, kind === "accepted" || kind === "rejected" || kind === "broadcast");
+        Inbox.heard(item, kind === "accepted" || kind === "rejected" || kind === "broadcast");
         if (kind === "broadcast" && !$("#view-channels").hidden) Channels.load();
         Phone.heard(item);
       });
@@ -363,7 +579,7 @@ const Live = {
     source.addEventListener("activity", (event) => {
       let change;
       try { change = JSON.parse(event.data); } catch { return; }
-      if (Phone.app && change.topic === Phone.app.topic && change.deviceId === Phone.app.deviceId) Phone.heard({ token: Phone.token });
+      if (Phone.apps.some((a) => a.app && change.topic === a.app.topic && change.deviceId === a.app.deviceId)) Phone.heard({ token: Phone.token });
     });
   },
 };
@@ -377,15 +593,17 @@ const WebApps = {
   /// The device's web apps (Safari pages, Home Screen web apps) with their subscriptions, and
   /// each one's latest web pushes as the browser opened them: the decrypted message, who sent it
   /// (the VAPID subject), what was shown; a push the service worker got can be shown from here.
-  async show(token) {
+  async show(tokens, device) {
     const area = $("#web-apps");
-    const apps = await api("GET", `/api/v1/devices/${token}/web-apps`).catch(() => []);
-    const pushes = await Promise.all(apps.map((app) =>
+    const lists = await Promise.all(tokens.map((token) =>
+      api("GET", `/api/v1/devices/${token}/web-apps`).then((apps) => apps.map((app) => [token, app])).catch(() => [])));
+    const apps = lists.flat();
+    const pushes = await Promise.all(apps.map(([, app]) =>
       api("GET", `/api/v1/notifications?token=${app.token}&interface=webpush&limit=10`).catch(() => ({ items: [] }))));
-    if (token !== Phone.token) return;
-    this.tokens = new Set(apps.map((app) => app.token));
+    if (device !== Phone.device) return;
+    this.tokens = new Set(apps.map(([, app]) => app.token));
     area.hidden = apps.length === 0;
-    area.replaceChildren(el("h2", {}, "Web apps"), ...apps.map((app, index) => this.card(token, app, pushes[index].items || [])));
+    area.replaceChildren(el("h2", {}, "Web apps"), ...apps.map(([token, app], index) => this.card(token, app, pushes[index].items || [])));
   },
 
   card(token, app, items) {
@@ -403,7 +621,7 @@ const WebApps = {
       try {
         await api("POST", `/api/v1/devices/${token}/web-apps/${app.id}/show`, { title });
         form.elements.title.value = "";
-        await this.show(token);
+        await Phone.refresh();
       } catch (error) {
         form.append(el("span", { class: "bad" }, String(error.message || error)));
       }
@@ -434,16 +652,18 @@ const WebApps = {
 const Activities = {
   /// The app's Live Activities on the Lock Screen (running first, by relevance), the most
   /// relevant running one in the Dynamic Island, and each one's timeline with why a push was ignored.
-  async show(token, app) {
+  async show(apps, device) {
     const area = $("#phone-activities");
     const island = $("#island");
-    const list = app ? await api("GET", `/api/v1/devices/${token}/activities`).catch(() => ({ items: [] })) : { items: [] };
-    if (token !== Phone.token) return;
+    const lists = await Promise.all(apps.map(({ token }) =>
+      api("GET", `/api/v1/devices/${token}/activities`).catch(() => ({ items: [] }))));
+    if (device !== Phone.device) return;
+    const running = (a) => a.activityState === "active" || a.activityState === "stale";
+    const all = lists.flatMap((list) => list.items || []).sort((a, b) => Number(running(b)) - Number(running(a)) || (b.relevanceScore || 0) - (a.relevanceScore || 0));
     // Running and ended ones are on the Lock Screen; the three latest dismissed stay in view, faded, for their history.
-    const all = list.items || [];
     const items = all.filter((a) => a.activityState !== "dismissed").concat(all.filter((a) => a.activityState === "dismissed").slice(0, 3));
     area.replaceChildren(...items.map((a) => this.card(a)));
-    const top = (list.items || []).find((a) => a.activityState === "active" || a.activityState === "stale");
+    const top = all.find(running);
     island.hidden = !top;
     if (top) island.replaceChildren(...this.compact(top));
     this.surfaces(top);
@@ -464,38 +684,70 @@ const Activities = {
     s.shown ? this.drawn(activity, s.family) : el("p", { class: "why" }, s.reason || "not shown"))));
   },
 
-  /// An activity drawn in a size class from its content state: `small`, the type and the first
-  /// two fields; `compact`, the leading and trailing views.
+  /// An activity drawn in a size class from its content state: `small`, its name and the first
+  /// two fields; `compact`, the leading and trailing views. Text that does not fit ends in "…".
   drawn(activity, family) {
     if (family === "compact") return el("div", { class: "screen compact" }, ...this.compact(activity));
-    const fields = Object.entries(activity.contentState || {}).sort(([a], [b]) => a.localeCompare(b)).slice(0, 2);
+    const fields = this.fields(activity.contentState).slice(0, 2);
     return el("div", { class: `screen ${family}` },
-      el("strong", {}, activity.type),
-      ...fields.map(([key, value]) => el("span", { class: "field" },
-        el("small", {}, key), typeof value === "object" && value !== null ? JSON.stringify(value) : String(value))));
+      el("strong", { class: "fit" }, this.title(activity)),
+      ...fields.map(([key, value]) => el("span", { class: "field" }, el("small", {}, this.words(key)), this.value(key, value))));
   },
 
-  /// The content state's fields as the card's rows (nested values as JSON).
+  /// `orderNumber` as `order number`.
+  words(key) {
+    return String(key).replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/[_-]+/g, " ").toLowerCase();
+  },
+
+  /// A value as the app would draw it: a date as the time of day and the time left (or gone),
+  /// on the emulator's clock; lists joined; anything else as text.
+  value(key, value) {
+    const now = Phone.now || Date.now();
+    let date = null;
+    if (typeof value === "string" && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(value)) date = new Date(value);
+    else if (typeof value === "number" && /(date|time|eta|at|until|deadline|start|end)$/i.test(key) && value > 1e9) date = new Date(value > 1e11 ? value : value * 1000);
+    if (date && !Number.isNaN(date.getTime())) {
+      const minutes = Math.round((date.getTime() - now) / 60000);
+      const time = date.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", hour12: false });
+      const left = Math.abs(minutes) >= 90 ? `${Math.round(Math.abs(minutes) / 60)} h` : `${Math.abs(minutes)} min`;
+      return minutes === 0 ? `${time} (now)` : minutes > 0 ? `${time} (in ${left})` : `${time} (${left} ago)`;
+    }
+    if (Array.isArray(value)) return value.map((v) => this.value(key, v)).join(", ");
+    if (value !== null && typeof value === "object") return Object.values(value).map((v) => this.value(key, v)).join(" · ");
+    return String(value);
+  },
+
+  /// The content state's fields in their order by name.
+  fields(state) {
+    return Object.entries(state && typeof state === "object" ? state : {}).sort(([a], [b]) => a.localeCompare(b));
+  },
+
+  /// The activity's name and what it is about: its type and its attributes' values
+  /// (`Delivery · 1042`), not type and field names.
+  title(activity) {
+    const values = Object.entries(activity.attributes || {}).map(([key, value]) => this.value(key, value)).filter((v) => v !== "");
+    // ActivityKit's types are named `<Name>Attributes`: the person sees the name.
+    return [String(activity.type).replace(/(.)Attributes$/, "$1"), ...values].join(" · ");
+  },
+
+  /// The content state's fields as the card's rows.
   rows(state) {
-    const entries = Object.entries(state && typeof state === "object" ? state : {});
-    return entries.sort(([a], [b]) => a.localeCompare(b)).map(([key, value]) =>
-      [el("dt", {}, key), el("dd", {}, typeof value === "object" && value !== null ? JSON.stringify(value) : String(value))]);
+    return this.fields(state).map(([key, value]) => [el("dt", {}, this.words(key)), el("dd", {}, this.value(key, value))]);
   },
 
-  /// Compact leading (the type) and trailing (the first content-state value) views.
+  /// Compact leading (the activity's name) and trailing (the first content-state value) views.
   compact(activity) {
-    const [first] = Object.entries(activity.contentState || {}).sort(([a], [b]) => a.localeCompare(b));
-    const trailing = first ? (typeof first[1] === "object" ? JSON.stringify(first[1]) : String(first[1])) : "";
-    return [el("span", { class: "leading" }, activity.type), el("span", { class: "trailing" }, trailing)];
+    const [first] = this.fields(activity.contentState);
+    const trailing = first ? this.value(first[0], first[1]) : "";
+    return [el("span", { class: "leading", title: this.title(activity) }, String(activity.type).replace(/(.)Attributes$/, "$1")), el("span", { class: "trailing", title: trailing }, trailing)];
   },
 
   card(activity) {
     const timeline = el("ol", {}, ...(activity.history || []).map((h) =>
       el("li", { class: h.outcome.replace(" ", "-") }, `${clock(h.at)} ${h.event}: ${h.outcome}${h.reason ? ` (${h.reason})` : ""}`)));
-    const attributes = Object.entries(activity.attributes || {}).map(([k, v]) => `${k} ${typeof v === "object" ? JSON.stringify(v) : v}`).join(" · ");
     const alert = activity.alert ? el("div", { class: "alert" }, `${activity.alert.title || ""} ${activity.alert.body || ""}`.trim()) : null;
     return el("article", { class: `activity ${activity.activityState}`, "data-activity": activity.id },
-      el("header", {}, el("span", {}, `${activity.type}${attributes ? ` · ${attributes}` : ""}`), el("span", { class: "state" }, activity.activityState)),
+      el("header", {}, el("span", { class: "fit", title: this.title(activity) }, this.title(activity)), el("span", { class: "state" }, activity.activityState)),
       el("dl", {}, ...this.rows(activity.contentState).flat()),
       alert,
       el("details", {}, el("summary", {}, `Timeline (${(activity.history || []).length})`), timeline));
@@ -623,57 +875,171 @@ const Load = {
 // MARK: Phone
 
 const Phone = {
+  /// The device on screen: its id, or a token no device holds (its own entry).
+  device: null,
+  /// The device's apps: each token it holds with its app settings (`{token, topic, app}`).
+  apps: [],
+  held: [],
+  /// The app whose settings the form edits.
   token: null,
   app: null,
+  now: null,
+  expanded: new Set(),
 
-  async open(token) {
-    const select = $("#phone-token");
-    let devices = [];
-    try { devices = await api("GET", "/api/v1/devices"); } catch (error) { devices = []; }
-    const tokens = devices.filter((d) => !d.unregisteredAt);
-    select.replaceChildren(...tokens.map((d) => el("option", { value: d.token }, `${short(d.token)} ${d.topic || ""}${d.connected ? " (connected)" : ""}`)));
-    if (token && !tokens.some((d) => d.token === token)) select.append(el("option", { value: token }, short(token)));
-    this.token = token || this.token || tokens[0]?.token || null;
-    if (this.token) select.value = this.token;
+  /// The devices the emulator knows, one entry each: a device id with its tokens, or a token no
+  /// device holds, labelled so.
+  async devices() {
+    let records = [];
+    try { records = await api("GET", "/api/v1/devices"); } catch { records = []; }
+    const devices = new Map();
+    for (const record of records.filter((r) => !r.unregisteredAt)) {
+      // A token no device holds stands for its own phone; the Live Activity tokens and web apps of
+      // its app name it as `token:<hex>`.
+      const held = record.deviceId && !record.deviceId.startsWith("token:");
+      const key = held ? record.deviceId : record.deviceId ? record.deviceId.slice("token:".length) : record.token;
+      if (!devices.has(key)) devices.set(key, { id: key, isDevice: held, tokens: [] });
+      devices.get(key).tokens.push(record);
+    }
+    // A token's own entry first, then what it issued (Live Activity tokens, web apps).
+    for (const device of devices.values()) device.tokens.sort((a, b) => Number(b.token === device.id) - Number(a.token === device.id));
+    return devices;
+  },
+
+  /// Opens a device's phone: `device` is a device id or a token (the token's device is found).
+  async open(device) {
+    const devices = await this.devices();
+    let chosen = device || this.device;
+    if (chosen && !devices.has(chosen)) {
+      const owner = [...devices.values()].find((d) => d.tokens.some((t) => t.token === chosen));
+      if (owner) chosen = owner.id;
+      else if (/^[0-9a-fA-F]{16,}$/.test(chosen)) devices.set(chosen, { id: chosen, isDevice: false, tokens: [{ token: chosen.toLowerCase(), topic: null, queued: 0 }] });
+    }
+    if (!chosen || !devices.has(chosen)) chosen = devices.keys().next().value || null;
+    if (chosen !== this.device) { this.token = null; this.expanded.clear(); }
+    this.device = chosen;
+    this.known = devices;
+    const select = $("#phone-device");
+    const sorted = [...devices.values()].sort((a, b) => Number(b.isDevice) - Number(a.isDevice) || a.id.localeCompare(b.id));
+    select.replaceChildren(...sorted.map((d) => el("option", { value: d.id },
+      d.isDevice
+        ? `${d.id} · ${d.tokens.length} app${d.tokens.length === 1 ? "" : "s"}${d.tokens.some((t) => t.connected) ? " (connected)" : ""}`
+        : `token ${short(d.id)}${d.tokens[0].topic ? ` ${d.tokens[0].topic}` : ""} (no device)`)));
+    if (this.device) select.value = this.device;
+    if (Route.device !== this.device) { Route.device = this.device; Route.write(); }
     await this.refresh();
   },
 
   async refresh() {
     const screen = $("#phone-screen");
-    if (!this.token || $("#view-phone").hidden) return;
-    const token = this.token;
-    let app = null;
-    try { app = await api("GET", `/api/v1/devices/${token}/app`); } catch { app = null; }
-    const history = await api("GET", `/api/v1/notifications?token=${token}&limit=30`).catch(() => ({ items: [] }));
-    const center = await api("GET", `/api/v1/devices/${token}/delivered`).catch(() => ({ items: [] }));
+    if (!this.device || $("#view-phone").hidden) {
+      if (!this.device) screen.replaceChildren(el("p", { class: "empty" }, "No devices yet: register one (POST /api/v1/devices, or apns-emulator device), or push to a token."));
+      return;
+    }
+    const device = this.device;
+    const tokens = (this.known?.get(device)?.tokens) || [];
+    const held = await Promise.all(tokens.map(async (record) => ({
+      token: record.token, topic: record.topic, queued: record.queued || 0,
+      app: await api("GET", `/api/v1/devices/${record.token}/app`).catch(() => null),
+    })));
+    // Every token the device's apps hold brings its history (a Live Activity's pushes come on its
+    // own tokens); each app is listed once, by the token it registered.
+    const histories = await Promise.all(held.map(({ token }) =>
+      api("GET", `/api/v1/notifications?token=${token}&limit=100`).catch(() => ({ items: [] }))));
+    const apps = [];
+    for (const entry of held) {
+      const topic = entry.app?.topic || entry.topic;
+      const same = apps.find((a) => (a.app?.topic || a.topic) === topic);
+      if (same) same.queued += entry.queued; else apps.push({ ...entry });
+    }
+    const centers = await Promise.all(apps.map(({ token, app }) =>
+      app ? api("GET", `/api/v1/devices/${token}/delivered`).catch(() => ({ items: [] })) : { items: [] }));
     const now = await api("GET", "/api/v1/clock").catch(() => null);
-    if (token !== this.token) return;
+    if (device !== this.device) return;
+    this.apps = apps;
+    this.held = held;
+    if (!this.token || !apps.some((a) => a.token === this.token)) this.token = (apps.find((a) => a.app) || apps[0])?.token || null;
+    this.app = apps.find((a) => a.token === this.token)?.app || null;
+    const timeZone = apps.find((a) => a.app?.timeZone)?.app.timeZone;
     // The phone shows the emulator's time (which tests may have moved), in the phone's time zone.
     if (now) {
+      this.now = new Date(now.now).getTime();
       const options = { hour: "2-digit", minute: "2-digit", hour12: false };
       try {
-        $("#phone-time").textContent = new Date(now.now).toLocaleTimeString([], { ...options, timeZone: app?.timeZone || undefined });
+        $("#phone-time").textContent = new Date(now.now).toLocaleTimeString([], { ...options, timeZone: timeZone || undefined });
       } catch {
         $("#phone-time").textContent = new Date(now.now).toLocaleTimeString([], options);
       }
     }
-    this.app = app;
-    this.fill(app);
-    await Activities.show(token, app);
-    await WebApps.show(token);
-    const onScreen = new Set((center.items || []).map((entry) => entry.uniqueId));
-    $("#phone-app").textContent = app ? `${app.topic}${app.badge ? ` · badge ${app.badge}` : ""}` : "";
-    const bubbles = (history.items || []).filter((item) => item.presentation).map((item) => this.bubble(item, onScreen.has(item.uniqueId)));
-    if (!app) {
-      screen.replaceChildren(el("p", { class: "empty" }, "This token's app has no settings yet: save them on the right, then push."));
+    $("#phone-app").textContent = this.known?.get(device)?.isDevice ? device : "no device";
+    this.pickApp(apps);
+    this.fill(this.app);
+    await Activities.show(apps.filter((a) => a.app), device);
+    await WebApps.show(apps.map((a) => a.token), device);
+    const onScreen = new Set(centers.flatMap((center) => (center.items || []).map((entry) => entry.uniqueId)));
+    const waiting = apps.reduce((sum, a) => sum + a.queued, 0);
+    const appTopic = (topic) => (topic || "").replace(/\.push-type\.[a-z]+$/, "");
+    const items = histories.flatMap((history, index) => (history.items || []).filter((item) => item.presentation || Phone.alerting(item))
+      .map((item) => ({ item, topic: held[index].app?.topic || appTopic(held[index].topic || item.topic) })));
+    items.sort((a, b) => (a.item.receivedAt < b.item.receivedAt ? 1 : -1));
+    const parts = [];
+    if (waiting) parts.push(el("p", { class: "waiting", "data-testid": "phone-waiting" }, `${waiting} waiting for the device`));
+    if (!apps.some((a) => a.app)) {
+      parts.push(el("p", { class: "empty" }, "No app on this device has settings yet: save them on the right, then push."));
+    } else if (!items.length) {
+      parts.push(el("p", { class: "empty" }, waiting ? "Nothing presented yet: the device has not taken its notifications." : "No notifications"));
     } else {
-      screen.replaceChildren(...(bubbles.length ? bubbles : [el("p", { class: "empty" }, "No notifications")]));
+      parts.push(...this.center(items, onScreen));
     }
+    screen.replaceChildren(...parts);
   },
 
-  /// An event for the token on screen, or for one of its device's web apps, refreshes the phone.
+  /// A Live Activity push that belongs among the notifications: one with an alert (it lit the
+  /// screen), or a start the phone refused (the person would have expected an activity).
+  alerting(item) {
+    if (!item.activity) return false;
+    const aps = item.payload?.aps || {};
+    return !!aps.alert || (item.activity.event === "start" && item.activity.outcome === "not started");
+  },
+
+  /// The device's apps in the settings form's picker: each token it holds, by its topic.
+  pickApp(apps) {
+    const select = $("#phone-app-pick");
+    select.replaceChildren(...apps.map((a) => el("option", { value: a.token }, `${a.topic || a.app?.topic || "?"} · ${short(a.token)}`)));
+    if (this.token) select.value = this.token;
+    select.closest("label").hidden = apps.length < 2;
+  },
+
+  /// Notification Center as iOS stacks it: by app, then by thread (`thread-id`), newest first;
+  /// each stack shows its newest three and a count, the rest on demand.
+  center(items, onScreen) {
+    const byApp = new Map();
+    for (const entry of items) {
+      const presentation = entry.item.presentation || {};
+      const app = presentation.webPush ? presentation.webPush.origin : entry.topic || "";
+      const thread = presentation.threadId || "";
+      const key = `${app}\u0000${thread}`;
+      if (!byApp.has(key)) byApp.set(key, { app, thread, items: [] });
+      byApp.get(key).items.push(entry.item);
+    }
+    return [...byApp.values()].map((group) => {
+      const key = `${group.app}|${group.thread}`;
+      const open = this.expanded.has(key);
+      const shown = open ? group.items : group.items.slice(0, 3);
+      const more = group.items.length - shown.length;
+      return el("section", { class: "stack-group", "aria-label": `${group.app}${group.thread ? `, thread ${group.thread}` : ""}` },
+        el("header", { class: "stack-head" },
+          el("span", { class: "fit" }, group.app, group.thread ? el("small", {}, ` · ${group.thread}`) : null),
+          el("span", { class: "count" }, `${group.items.length}`)),
+        ...shown.map((item) => this.bubble(item, onScreen.has(item.uniqueId))),
+        more > 0 ? el("button", { type: "button", class: "secondary more", onclick: () => { this.expanded.add(key); this.refresh(); } }, `${more} more`) : null,
+        open && group.items.length > 3 ? el("button", { type: "button", class: "secondary more", onclick: () => { this.expanded.delete(key); this.refresh(); } }, "Show less") : null);
+    });
+  },
+
+  /// An event for one of the device's tokens, or one of its web apps, refreshes the phone.
   heard(item) {
-    if ((item.token === this.token || WebApps.tokens.has(item.token)) && !$("#view-phone").hidden) {
+    const mine = this.held.some((a) => a.token === item.token) || WebApps.tokens.has(item.token);
+    if (mine && !$("#view-phone").hidden) {
       clearTimeout(this.timer);
       this.timer = setTimeout(() => this.refresh(), 150);
     }
@@ -682,9 +1048,19 @@ const Phone = {
   bubble(item, onScreen) {
     const p = item.presentation;
     const when = clock(item.receivedAt);
+    if (!p) {
+      // A Live Activity push: what it did to the activity, and the alert it lit the screen with.
+      const aps = item.payload?.aps || {};
+      const alert = aps.alert && typeof aps.alert === "object" ? [aps.alert.title, aps.alert.body].filter(Boolean).join(": ") : "";
+      const outcome = item.phoneOutcome || { state: "none", text: "" };
+      return el("article", { class: `bubble activity-push ${outcome.state}`, "data-id": item.uniqueId, "data-testid": "phone-notification" },
+        el("header", {}, el("span", {}, "Live Activity"), el("span", {}, when)),
+        el("div", { class: "title" }, alert || `${aps.event || "push"}${aps["attributes-type"] ? ` · ${aps["attributes-type"]}` : ""}`),
+        el("div", { class: "meta" }, outcome.text, item.activity?.reason ? ` — ${item.activity.reason}` : ""));
+    }
     if (!p.shown) {
       const why = Object.entries(p.suppressed || {}).map(([what, reason]) => `${what}: ${reason}`).join("; ");
-      return el("article", { class: "bubble silent", "data-id": item.uniqueId },
+      return el("article", { class: "bubble silent", "data-id": item.uniqueId, "data-testid": "phone-notification" },
         el("header", {}, el("span", {}, item.topic || ""), el("span", {}, when)),
         el("div", { class: "title" }, p.webPush ? `Web push: ${p.webPush.outcome}` : p.silent ? "Silent notification" : "Not shown"),
         el("div", { class: "meta" }, p.webPush ? p.webPush.detail : p.appNotified ? "the app was told" : "", why ? ` ${why}` : ""));
@@ -713,8 +1089,8 @@ const Phone = {
       row.append(el("button", { type: "button", "data-action": "dismiss", onclick: () => this.respond(item.uniqueId, "dismiss") }, "Dismiss"));
       controls.push(row);
     }
-    return el("article", { class: "bubble", "data-id": item.uniqueId },
-      el("header", {}, el("span", {}, item.topic || ""), el("span", {}, p.badge !== null && p.badge !== undefined ? el("span", { class: "badge", title: "badge" }, p.badge) : "", " ", when)),
+    return el("article", { class: "bubble", "data-id": item.uniqueId, "data-testid": "phone-notification" },
+      el("header", {}, el("span", {}, (item.topic || "").replace(/\.push-type\.[a-z]+$/, "")), el("span", {}, p.badge !== null && p.badge !== undefined ? el("span", { class: "badge", title: "badge" }, p.badge) : "", " ", when)),
       p.title ? el("div", { class: "title" }, p.title) : null,
       p.subtitle ? el("div", { class: "subtitle" }, p.subtitle) : null,
       p.body ? el("div", { class: "body" }, p.body) : null,
@@ -759,7 +1135,7 @@ const Phone = {
     event.preventDefault();
     const form = event.target;
     const answer = $("#app-answer");
-    if (!this.token) return say(answer, "Choose a device token first.", false);
+    if (!this.token) return say(answer, "Choose a device first (the picker above), or register one with POST /api/v1/devices.", false);
     let categories;
     try { categories = JSON.parse(form.categories.value || "[]"); } catch (error) { return say(answer, `Categories are not JSON: ${error.message}`, false); }
     const body = {
@@ -864,8 +1240,19 @@ const Faults = {
 const Send = {
   prefill() {
     const form = $("#send-form");
-    const selected = Inbox.selected && Inbox.entries.get(Inbox.selected);
+    const selected = Inbox.selected && Inbox.byId.get(Inbox.selected);
     if (!form.token.value && selected) form.token.value = selected.token;
+  },
+
+  /// APNs' answer to a push from the page, as lines: status and reason, ids, detail, warnings.
+  describe(result) {
+    if (result.answered === false) return result.message;
+    const lines = [`${result.status}${result.reason ? ` ${result.reason}` : " OK"}`];
+    if (result.apnsId) lines.push(`apns-id: ${result.apnsId}`);
+    if (result.uniqueId) lines.push(`apns-unique-id: ${result.uniqueId}`);
+    if (result.detail) lines.push(result.detail);
+    for (const warning of result.warnings || []) lines.push(`warning: ${warning}`);
+    return lines.join("\n");
   },
 
   async send(event) {
@@ -880,12 +1267,7 @@ const Send = {
     try {
       const result = await api("POST", "/api/v1/push", body);
       if (result.answered === false) return say(answer, result.message, null);
-      const lines = [`${result.status}${result.reason ? ` ${result.reason}` : " OK"}`];
-      if (result.apnsId) lines.push(`apns-id: ${result.apnsId}`);
-      if (result.uniqueId) lines.push(`apns-unique-id: ${result.uniqueId}`);
-      if (result.detail) lines.push(result.detail);
-      for (const warning of result.warnings || []) lines.push(`warning: ${warning}`);
-      say(answer, lines.join("\n"), result.status === 200);
+      say(answer, this.describe(result), result.status === 200);
     } catch (error) {
       say(answer, error.message, false);
     }
@@ -893,6 +1275,7 @@ const Send = {
 };
 
 // MARK: Clock and reset
+
 
 const Clock = {
   async load() {
@@ -942,10 +1325,26 @@ const Clock = {
 
 document.addEventListener("DOMContentLoaded", () => {
   for (const button of $$("nav button")) button.addEventListener("click", () => show(button.dataset.view));
-  $("#filters").addEventListener("input", () => Inbox.render());
+  // Filters and search run on the server: a quarter of a second after the last key.
+  $("#filters").addEventListener("input", () => {
+    clearTimeout(Inbox.typing);
+    Inbox.typing = setTimeout(() => { Route.write(); Inbox.load(false); }, 250);
+  });
+  $("#inbox-more").addEventListener("click", () => Inbox.more());
+  $("#inbox-newer").addEventListener("click", () => { $("#list-pane").scrollTop = 0; window.scrollTo(0, 0); Inbox.load(false); });
+  // Older rows load as the list scrolls to its end (the pane on a wide screen, the page on a phone).
+  const nearEnd = () => {
+    const pane = $("#list-pane");
+    const paneEnd = pane.scrollHeight - pane.scrollTop - pane.clientHeight < 300 && pane.scrollHeight > pane.clientHeight;
+    const pageEnd = document.documentElement.scrollHeight - window.scrollY - window.innerHeight < 300;
+    if ((paneEnd || pageEnd) && !$("#view-inbox").hidden && !document.body.classList.contains("detail-open")) Inbox.more();
+  };
+  $("#list-pane").addEventListener("scroll", nearEnd, { passive: true });
+  window.addEventListener("scroll", nearEnd, { passive: true });
   $("#filters").addEventListener("submit", (event) => event.preventDefault());
-  $("#phone-token").addEventListener("change", (event) => show("phone", event.target.value));
-  $("#phone-refresh").addEventListener("click", () => Phone.refresh());
+  $("#phone-device").addEventListener("change", (event) => show("phone", event.target.value));
+  $("#phone-app-pick").addEventListener("change", (event) => { Phone.token = event.target.value; Phone.refresh(); });
+  $("#phone-refresh").addEventListener("click", () => Phone.open(Phone.device));
   $("#app-form").addEventListener("submit", (event) => Phone.save(event));
   $("#fault-form").addEventListener("submit", (event) => Faults.add(event));
   $("#send-form").addEventListener("submit", (event) => Send.send(event));
@@ -953,10 +1352,8 @@ document.addEventListener("DOMContentLoaded", () => {
   $("#reset").addEventListener("click", (event) => Clock.reset(event));
   Live.start();
   Load.start();
-  const route = () => {
-    const [view, argument] = location.hash.slice(1).split("/");
-    show(["inbox", "phone", "devices", "channels", "faults", "send", "clock"].includes(view) ? view : "inbox", argument);
-  };
-  window.addEventListener("hashchange", route);
-  route();
+  Route.read();
+  show(Route.view, Route.device);
+  if (Route.notification) Inbox.select(Route.notification);
+  window.addEventListener("popstate", () => { Route.read(); show(Route.view, Route.device); Inbox.load(false); });
 });
