@@ -12,6 +12,16 @@ public struct APSFacts: Sendable {
     var badBadge: JSONValue?
     /// A sound name other than `default` with no file extension.
     var soundWithoutExtension: String?
+    /// The first `aps` member no Apple platform reads (`badg`), cut to 40 characters.
+    var unknownMember: String?
+
+    /// Every `aps` member Apple documents (the payload key reference, Live Activities, Safari's
+    /// `url-args`): anything else is ignored by the device, most often a misspelt one.
+    static let knownMembers: [StaticString] = [
+        "alert", "badge", "sound", "thread-id", "category", "content-available", "mutable-content", "target-content-id",
+        "interruption-level", "relevance-score", "filter-criteria", "stale-date", "content-state", "timestamp", "event",
+        "dismissal-date", "attributes-type", "attributes", "input-push-token", "input-push-channel", "url-args",
+    ]
 
     /// The `alert` members that make an alert show something.
     static let shownAlertKeys: [StaticString] = ["title", "subtitle", "body", "title-loc-key", "subtitle-loc-key", "loc-key"]
@@ -32,6 +42,12 @@ public struct APSFacts: Sendable {
             default: self = .other
             }
         }
+    }
+
+    /// Notes `name` when no platform reads it (called for the members ``Member`` calls `other`).
+    mutating func check(member name: UnsafeBufferPointer<UInt8>) {
+        guard self.unknownMember == nil, !Self.knownMembers.contains(where: { Self.equal(name, $0) }) else { return }
+        self.unknownMember = PushLint.short(String(decoding: name, as: UTF8.self))
     }
 
     static func equal(_ bytes: UnsafeBufferPointer<UInt8>, _ text: StaticString) -> Bool {

@@ -149,7 +149,10 @@ public enum JSONObjectValidator {
                 guard !self.apsSeen, APSFacts.equal(name, "aps") else { return .other }
                 self.apsSeen = true
                 return .aps
-            case .aps: return .apsMember(APSFacts.Member(name))
+            case .aps:
+                let member = APSFacts.Member(name)
+                if member == .other { self.facts.check(member: name) }
+                return .apsMember(member)
             case .alertMember:
                 if APSFacts.shownAlertKeys.contains(where: { APSFacts.equal(name, $0) }) { self.facts.alertShows = true }
                 return .other

@@ -1,6 +1,7 @@
 import APNsAuth
 import APNsCore
 import APNsProviderClient
+import APNsServer
 import ArgumentParser
 import Crypto
 import Foundation
@@ -64,6 +65,13 @@ struct PushCommand: AsyncParsableCommand {
     @OptionGroup(title: "Connection and authentication")
     var connection: ProviderConnectionOptions
 
+    @Option(
+        name: .customLong("admin-port"),
+        help:
+            "The emulator's admin API port, where push asks what the phone did with an accepted push (0: do not ask). (env: \(EnvironmentTwins.variable(for: "--admin-port")))"
+    )
+    var adminPort = ServeCommand.defaults.adminPort
+
     @Option(help: "Send the push this many times (then print a summary).")
     var count = 1
 
@@ -73,9 +81,13 @@ struct PushCommand: AsyncParsableCommand {
     func validate() throws {
         guard self.count >= 1 else { throw ValidationError("--count is 1 or more") }
         guard (1...10_000).contains(self.concurrency) else { throw ValidationError("--concurrency is 1 to 10000") }
-        guard (self.payload == nil) != (self.file == nil) else {
+        if self.payload == nil && self.file == nil {
             throw ValidationError(
-                "give the payload as an argument (JSON, a file's path, or - for standard input) or --file, not both")
+                #"no payload: give it as an argument (JSON such as '{"aps":{"alert":"hi"}}', a .json or .apns file's path, or - for standard input) or with --file"#
+            )
+        }
+        if self.payload != nil && self.file != nil {
+            throw ValidationError("two payloads: give the payload as an argument or with --file, not both")
         }
         if self.channel != nil {
             guard self.token == nil, self.bundle != nil else {
@@ -104,7 +116,7 @@ struct PushCommand: AsyncParsableCommand {
         if self.count == 1 {
             let answer = try await client.push(push)
             try? await client.close()
-            Self.print(answer)
+            Self.print(answer, phone: await self.phoneOutcome(of: answer))
             if answer.status != 200 { throw ExitCode(1) }
         } else {
             let summary = try await Self.load(push, count: self.count, concurrency: self.concurrency, on: client)
@@ -171,9 +183,29 @@ struct PushCommand: AsyncParsableCommand {
         return String(describing: error).contains("errno: \(ECONNREFUSED))")
     }
 
-    /// APNs' answer as lines: status and reason, detail, warnings, ids.
-    static func print(_ answer: ProviderAnswer) {
-        say(answer.outcome)
+    /// What the phone made of an accepted push, once it settles (at most a second's wait): its
+    /// journal item's phoneOutcome, from the admin API; nil when there is none to ask.
+    func phoneOutcome(of answer: ProviderAnswer) async -> String? {
+        guard answer.status == 200, self.adminPort > 0, let id = answer.header("apns-unique-id") else { return nil }
+        let host = self.connection.host
+        let address = "\(host.contains(":") ? "[\(host)]" : host):\(self.adminPort)"
+        let client = AdminHTTPClient(connectTimeout: .milliseconds(500))
+        let deadline = ContinuousClock.now + .seconds(1)
+        var text: String?
+        repeat {
+            guard let reply = try? await client.request(address, path: "/api/v1/notifications/\(id)", timeout: .milliseconds(500)).get(),
+                reply.status == 200, let outcome = JSONValue.parse(reply.body)?["phoneOutcome"]
+            else { return text }
+            text = outcome["text"]?.string
+            if outcome["state"]?.string != "waiting" { return text }
+            try? await Task.sleep(for: .milliseconds(50))
+        } while ContinuousClock.now < deadline
+        return text
+    }
+
+    /// APNs' answer as lines: status and reason (with what the phone did), detail, warnings, ids.
+    static func print(_ answer: ProviderAnswer, phone: String? = nil) {
+        say(answer.outcome + (phone.map { " · phone: \($0)" } ?? ""))
         if let detail = answer.header("apns-emulator-detail") { say("detail: \(detail)") }
         for warning in answer.headers("apns-emulator-warning") { say("warning: \(warning)") }
         if let id = answer.header("apns-id") { say("apns-id: \(id)") }

@@ -56,6 +56,36 @@ struct PushLintTests {
         #expect(self.codes(#"{"aps":{"sound":"default","alert":"x"}}"#).isEmpty)
     }
 
+    @Test("issue 50: an aps member no platform reads is named with the nearest known one; every documented member is quiet")
+    func unknownMember() {
+        let notification = { (payload: String) in
+            Notification(
+                apnsID: "a", uniqueID: "u", token: Self.token, topic: "com.example.app", pushType: .alert, priority: .immediate,
+                expiration: nil, collapseID: nil, payload: Array(payload.utf8), receivedAt: 0, source: .http2)
+        }
+        let typo = PushLint.warnings(for: notification(#"{"aps":{"alert":"x","badg":3}}"#))
+        #expect(typo.map(\.code) == ["aps-unknown-key"])
+        #expect(typo.first?.message.contains(#"aps has no member "badg""#) == true && typo.first?.message.contains(#"did you mean "badge"?"#) == true)
+        let snake = PushLint.warnings(for: notification(#"{"aps":{"alert":"x","content_available":1}}"#))
+        #expect(snake.first?.message.contains(#"did you mean "content-available"?"#) == true, "\(snake)")
+        let far = PushLint.warnings(for: notification(#"{"aps":{"alert":"x","zzzzzzzzzz":1}}"#))
+        #expect(far.first?.message.contains("aps members are alert, badge, sound") == true)
+        // Apple's payload key reference: each of these is read by some platform or push type.
+        #expect(
+            self.codes(
+                #"{"aps":{"alert":"x","thread-id":"t","category":"c","target-content-id":"w","interruption-level":"active","relevance-score":0.5,"filter-criteria":"f","url-args":[]}}"#
+            ).isEmpty)
+    }
+
+    @Test("issue 50: no apns-topic over HTTP/2 is a warning (APNs answers MissingTopic without a one-topic certificate); binary has none to send")
+    func missingTopic() {
+        #expect(self.codes(#"{"aps":{"alert":"x"}}"#, topic: nil) == ["missing-topic"])
+        let binary = Notification(
+            apnsID: "a", uniqueID: "u", token: Self.token, topic: nil, pushType: .alert, priority: .immediate, expiration: nil,
+            collapseID: nil, payload: Array(#"{"aps":{"alert":"x"}}"#.utf8), receivedAt: 0, source: .binary)
+        #expect(PushLint.warnings(for: binary).isEmpty)
+    }
+
     @Test("background at priority 10: accepted, but devices may not wake the app (node-apn #241)")
     func backgroundPriority() {
         #expect(self.codes(#"{"aps":{"content-available":1}}"#, type: .background) == ["background-priority"])

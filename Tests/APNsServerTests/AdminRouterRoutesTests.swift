@@ -67,7 +67,7 @@ struct AdminRouterRoutesTests {
             (#"{"action":{"type":"reset","colour":"red"}}"#, "action has no field colour"),
             (#"{"action":{"type":"delay","ms":"soon"}}"#, "ms"),
             (#"{"match":"everything","action":"reset"}"#, "match must be an object"),
-            (#"{"match":{"interface":"smoke"},"action":"reset"}"#, "match.interface must be http2, binary or broadcast"),
+            (#"{"match":{"interface":"smoke"},"action":"reset"}"#, "match.interface must be http2, binary, broadcast or webpush"),
             (#"{"action":{"type":"respond","statusByte":300}}"#, "statusByte must be from 1 to 255"),
             (#"{"times":2}"#, "action must be an object"),
             // Issue 37: schemathesis found this valid by openapi.json and refused; the schema now says it.

@@ -356,7 +356,11 @@ def main():
         form.find_element(By.NAME, "token").send_keys(token)
         Select(form.find_element(By.NAME, "type")).select_by_visible_text("respond")
         reason = form.find_element(By.NAME, "reason")
-        reason.clear()
+        check(reason.get_attribute("value") == "" and reason.get_attribute("placeholder"), "the reason box holds a suggestion, not text that typing would append to")
+        suggestions = [o.get_attribute("value") for o in driver.find_elements(By.CSS_SELECTOR, "#fault-reasons option")]
+        check("TooManyRequests" in suggestions and "Unregistered" in suggestions and len(suggestions) >= 30, f"every reason is suggested ({len(suggestions)})")
+        interfaces = [o.text for o in form.find_elements(By.CSS_SELECTOR, 'select[name="interface"] option')]
+        check({"http2", "binary", "webpush", "broadcast"} <= set(interfaces), f"every interface a rule matches is offered: {interfaces}")
         reason.send_keys("TooManyRequests")
         form.find_element(By.CSS_SELECTOR, 'button[type="submit"]').click()
         wait.until(EC.text_to_be_present_in_element((By.ID, "fault-answer"), "Added"))

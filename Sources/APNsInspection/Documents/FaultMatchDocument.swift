@@ -23,7 +23,7 @@ public struct FaultMatchDocument: Decodable {
         if let name = try text(.interface) {
             // Local notifications come from the phone, not a provider: no rule reaches them.
             guard let parsed = Interface(rawValue: name), parsed != .local else {
-                throw FaultRuleDocument.bad("match.interface must be http2, binary or broadcast")
+                throw FaultRuleDocument.bad("match.interface must be http2, binary, broadcast or webpush")
             }
             interface = parsed
         }

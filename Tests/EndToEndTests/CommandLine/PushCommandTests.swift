@@ -24,16 +24,48 @@ struct PushCommandTests {
                 emulator,
                 [
                     "--token", Self.token, "--topic", Self.topic, "--type", "alert", "--priority", "5", "--collapse-id", "c1",
-                    #"{"aps":{"alert":"Hi"}}"#,
+                    "--admin-port", String(emulator.adminPort), #"{"aps":{"alert":"Hi"}}"#,
                 ])
             #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
             let lines = run.stdout.split(separator: "\n").map(String.init)
-            #expect(lines.first == "200 OK")
+            // No device holds the token: after a second the phone still has not seen it.
+            #expect(lines.first == "200 OK · phone: waiting for the device")
             let uniqueID = try #require(lines.first { $0.hasPrefix("apns-unique-id: ") }?.dropFirst(16))
             let item = try await emulator.adminObject("/api/v1/notifications/\(uniqueID)")
             #expect(
                 item["topic"] as? String == Self.topic && item["priority"] as? Int == 5 && item["collapseId"] as? String == "c1")
             #expect(lines.contains { $0 == "apns-id: \(item["apnsId"] as? String ?? "?")" })
+        }
+    }
+
+    @Test("issue 50: push prints what the phone did beside APNs' answer (shown; an activity not started for its missing alert)")
+    func phoneOutcome() async throws {
+        try await withEmulator { emulator in
+            let token = String(repeating: "6f", count: 32)
+            _ = try await emulator.adminObject("/api/v1/devices", method: "POST", body: #"{"topic": "\#(Self.topic)", "token": "\#(token)"}"#, status: 201)
+            let app = try await emulator.adminObject(
+                "/api/v1/devices/\(token)/app", method: "PUT",
+                body: #"{"authorization": {"status": "authorized", "alert": true, "sound": true, "badge": true}, "activityTypes": {"Delivery": {"attributes": {"order": "int"}, "contentState": {"status": "string"}}}}"#)
+            let admin = ["--admin-port", String(emulator.adminPort)]
+            let shown = try await self.push(emulator, ["--token", token, "--topic", Self.topic] + admin + [#"{"aps":{"alert":"Hi"}}"#])
+            #expect(shown.stdout.hasPrefix("200 OK · phone: shown as banner\n"), "\(shown.stdout)")
+            // ActivityKit: a push-to-start without an alert starts nothing.
+            let pushToStart = try #require(app["pushToStartToken"] as? String)
+            let start = #"{"aps":{"event":"start","timestamp":\#(Int(Date().timeIntervalSince1970)),"attributes-type":"Delivery","attributes":{"order":1},"content-state":{"status":"new"}}}"#
+            let refused = try await self.push(
+                emulator,
+                ["--token", pushToStart, "--topic", Self.topic + ".push-type.liveactivity", "--type", "liveactivity"] + admin + [start])
+            #expect(refused.stdout.hasPrefix("200 OK · phone: activity not started (missing-alert)\n"), "\(refused.stdout)")
+        }
+    }
+
+    @Test("without a payload, or with two, push says which and how to give one")
+    func payloadMistakes() async throws {
+        try await withEmulator { emulator in
+            let none = try await self.push(emulator, ["--token", Self.token, "--topic", Self.topic])
+            #expect(none.status != 0 && none.stderr.contains("no payload: give it as an argument"), "\(none.stderr)")
+            let two = try await self.push(emulator, ["--token", Self.token, "--file", "x.json", "{}"])
+            #expect(two.status != 0 && two.stderr.contains("two payloads"), "\(two.stderr)")
         }
     }
 

@@ -52,4 +52,23 @@ struct WarningTests {
             #expect(answer.headers.allSatisfy { !$0.value.contains("\n") })
         }
     }
+
+    @Test(
+        "issue 50: no apns-topic under --auth none is 200 with missing-topic (APNs: 400 MissingTopic), a misspelt aps member names the nearest"
+    )
+    func silentAcceptances() async throws {
+        try await withEmulator { emulator in
+            let provider = try await emulator.http2Client()
+            let untopiced = try await provider.push(token: Self.token, headers: [], json: #"{"aps":{"alert":"hi"}}"#)
+            let warnings = untopiced.headers.filter { $0.name == "apns-emulator-warning" }.map(\.value)
+            #expect(untopiced.status == 200 && warnings.count == 1 && warnings[0].hasPrefix("missing-topic: "), "\(warnings)")
+            #expect(warnings.first?.contains("MissingTopic") == true)
+            let typo = try await provider.push(
+                token: Self.token, headers: [("apns-topic", "com.example.app")], json: #"{"aps":{"alert":"hi","badg":2}}"#)
+            let said = typo.headers.filter { $0.name == "apns-emulator-warning" }.map(\.value)
+            #expect(typo.status == 200 && said == [#"aps-unknown-key: aps has no member "badg": the device ignores it; did you mean "badge"?"#])
+            let item = try await emulator.adminObject("/api/v1/notifications/latest")
+            #expect((item["warnings"] as? [String]) == said)
+        }
+    }
 }
