@@ -21,16 +21,19 @@ struct DoctorCommand: ParsableCommand {
         version: EmulatorVersion.string
     )
 
+    // serve's defaults, from the one place they are written.
     @Option(help: "Address the listeners bind to.")
-    var host = "127.0.0.1"
-    @Option(name: .customLong("http2-port")) var http2Port = 2197
-    @Option(name: .customLong("admin-port")) var adminPort = 8197
-    @Option(name: .customLong("device-port")) var devicePort = 5223
-    @Option(name: .customLong("gateway-port")) var gatewayPort = 2195
-    @Option(name: .customLong("feedback-port")) var feedbackPort = 2196
-    @Option(name: .customLong("channels-port")) var channelsPort = 2198
-    @Option(name: .customLong("data-dir")) var dataDirectory = ".apns-emulator"
-    @Option(name: .customLong("certs-dir")) var certificatesDirectory = "certs"
+    var host = ServeCommand.defaults.host
+    @Option(name: .customLong("http2-port")) var http2Port = ServeCommand.defaults.http2Port
+    @Option(name: .customLong("admin-port")) var adminPort = ServeCommand.defaults.adminPort
+    @Option(name: .customLong("device-port")) var devicePort = ServeCommand.defaults.devicePort
+    @Option(name: .customLong("gateway-port")) var gatewayPort = ServeCommand.defaults.gatewayPort
+    @Option(name: .customLong("feedback-port")) var feedbackPort = ServeCommand.defaults.feedbackPort
+    @Option(name: .customLong("channels-port")) var channelsPort = ServeCommand.defaults.channelsPort
+    @Option(name: .customLong("web-push-port")) var webPushPort = ServeCommand.defaults.webPushPort
+    @Option(name: .customLong("h2c-port"), help: "(default: off)") var h2cPort: Int?
+    @Option(name: .customLong("data-dir")) var dataDirectory = ServeCommand.defaults.dataDirectory
+    @Option(name: .customLong("certs-dir")) var certificatesDirectory = ServeCommand.defaults.certificatesDirectory
 
     /// One check's outcome.
     struct Finding {
@@ -44,8 +47,8 @@ struct DoctorCommand: ParsableCommand {
         let ports = [
             ("HTTP/2 provider API", self.http2Port), ("admin API", self.adminPort), ("devices", self.devicePort),
             ("binary gateway", self.gatewayPort), ("feedback service", self.feedbackPort),
-            ("channel management", self.channelsPort),
-        ]
+            ("channel management", self.channelsPort), ("Web Push service", self.webPushPort),
+        ] + (self.h2cPort.map { [("HTTP/2 provider API without TLS (h2c)", $0)] } ?? [])
         findings += ports.map { self.checkPort(name: $0.0, port: $0.1) }
         findings.append(self.checkDataDirectory())
         for finding in findings {
@@ -55,6 +58,7 @@ struct DoctorCommand: ParsableCommand {
         say(
             "provider libraries: host \(self.host), port \(self.http2Port), CA \(ca) (the server certificate names localhost and 127.0.0.1)"
         )
+        say("web inbox: http://\(self.host.contains(":") ? "[\(self.host)]" : self.host):\(self.adminPort)/ once serve runs")
         if findings.contains(where: { $0.level == .problem }) { throw ExitCode(1) }
     }
 

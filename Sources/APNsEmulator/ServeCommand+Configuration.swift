@@ -6,15 +6,16 @@ import ArgumentParser
 import Foundation
 import Logging
 import NIOCore
+import Synchronization
 
 /// `serve`'s checks of its options, and the configuration, ports file and cluster settings they
 /// make.
 extension ServeCommand {
     func validate() throws {
         let ports = [
-            ("--http2-port", self.http2Port), ("--admin-port", self.adminPort), ("--device-port", self.devicePort),
-            ("--gateway-port", self.gatewayPort), ("--feedback-port", self.feedbackPort),
-            ("--channels-port", self.channelsPort), ("--h2c-port", self.moreDoors.h2cPort ?? 0),
+            ("--http2-port", self.addresses.http2Port), ("--admin-port", self.addresses.adminPort), ("--device-port", self.addresses.devicePort),
+            ("--gateway-port", self.addresses.gatewayPort), ("--feedback-port", self.addresses.feedbackPort),
+            ("--channels-port", self.addresses.channelsPort), ("--h2c-port", self.moreDoors.h2cPort ?? 0),
             ("--web-push-port", self.moreDoors.webPushPort),
         ]
         for (name, port) in ports where !(0...65_535).contains(port) {
@@ -23,26 +24,25 @@ extension ServeCommand {
         if self.seedFile != nil && self.configFile != nil {
             throw ValidationError("--seed and --config are the same option: give one seed file")
         }
-        guard self.idleTimeout > 0, self.idleTimeout.isFinite else {
-            throw ValidationError("--idle-timeout must be a positive number of seconds")
+        guard self.idleTimeout.seconds > 0 else {
+            throw ValidationError("--idle-timeout must be longer than 0 (1h, 90m, 10s, or seconds)")
         }
-        guard self.handshakeTimeout > 0, self.handshakeTimeout <= 3600 else {
-            throw ValidationError("--handshake-timeout must be a number of seconds above 0 and at most 3600")
+        guard self.handshakeTimeout.seconds > 0, self.handshakeTimeout.seconds <= 3600 else {
+            throw ValidationError("--handshake-timeout must be above 0 and at most 1h (10s, or seconds)")
         }
-        for (name, seconds) in [
+        for (name, duration) in [
             ("--http2-idle-timeout", self.http2IdleTimeout), ("--device-idle-timeout", self.deviceIdleTimeout),
         ] {
-            guard seconds > 0, seconds.isFinite else { throw ValidationError("\(name) must be a positive number of seconds") }
+            guard duration.seconds > 0 else { throw ValidationError("\(name) must be longer than 0 (1h, 90m, 10s, or seconds)") }
         }
-        guard self.tokenLifetime >= 1 else { throw ValidationError("--token-lifetime must be at least 1 second") }
-        guard self.tokenUpdateInterval >= 0 else { throw ValidationError("--token-update-interval must not be negative") }
-        for path in self.providerCAPaths where !FileManager.default.fileExists(atPath: path) {
+        guard self.store.tokenLifetime.seconds >= 1 else { throw ValidationError("--token-lifetime must be at least 1s") }
+        for path in self.store.providerCAPaths where !FileManager.default.fileExists(atPath: path) {
             throw ValidationError("--provider-ca: no such file: \(path)")
         }
         try self.validateCluster()
-        guard self.mapSizeMiB >= 1 else { throw ValidationError("--map-size must be at least 1 MiB") }
-        guard self.maximumQueuedPerDevice >= 1 else { throw ValidationError("--max-queued-per-device must be at least 1") }
-        guard self.maximumExpiration >= 1 else { throw ValidationError("--max-expiration must be at least 1 second") }
+        guard self.store.mapSizeMiB >= 1 else { throw ValidationError("--map-size must be at least 1 MiB") }
+        guard self.store.maximumQueuedPerDevice >= 1 else { throw ValidationError("--max-queued-per-device must be at least 1") }
+        guard self.store.maximumExpiration.seconds >= 1 else { throw ValidationError("--max-expiration must be at least 1s") }
         guard self.deliveredLogSize >= 0 else { throw ValidationError("--delivered-log-size must not be negative") }
         guard self.journalSize >= 1 else { throw ValidationError("--journal-size must be at least 1") }
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
@@ -78,8 +78,11 @@ extension ServeCommand {
         let seedOption = self.seedFile != nil ? "--seed" : "--config"
         let seed = try (self.seedFile ?? self.configFile).map { try SeedDocument.read($0, option: seedOption) }
         try seed?.prepare(&configuration)
+        // Each listener's line waits until every listener is bound: a port clash prints its one
+        // error, not the lines of the listeners that did open.
+        let announced = Mutex<[(name: String, url: String)]>([])
         let emulator = try Emulator(configuration: configuration, logger: logger) { name, url in
-            say("apns-emulator: \(name) on \(url)")
+            announced.withLock { $0.append((name, url)) }
         }
         say(
             "apns-emulator: \(configuration.durability) store in \(configuration.dataDirectory), \(configuration.environment) environment; trust \(configuration.certificatesDirectory)/ca.pem"
@@ -95,17 +98,41 @@ extension ServeCommand {
         }
         let running = Task { try await emulator.run(beforeClosing: self.exportAtExit(emulator, logger: logger)) }
         if self.exitOnStdinClose { StandardInputWatch.start { await emulator.shutdown() } }
-        if let portsFile = self.portsFile {
-            do {
-                let addresses = try await emulator.listening()
-                try Self.writePorts(addresses, host: configuration.host, to: portsFile)
-            } catch {
-                await emulator.shutdown()
-                _ = await running.result
-                throw error
-            }
+        do {
+            let addresses = try await emulator.listening()
+            Self.announce(announced.withLock { $0 }, seed: seed.map { ($0, self.seedFile ?? self.configFile ?? "") })
+            if let portsFile = self.portsFile { try Self.writePorts(addresses, host: configuration.host, to: portsFile) }
+        } catch {
+            await emulator.shutdown()
+            _ = await running.result
+            throw error
         }
         try await running.value
+    }
+
+    /// The order a newcomer reads the listeners in: where providers push, where people look, then
+    /// the rest.
+    static let announcementOrder = [
+        "HTTP/2 provider API", "admin API", "device listener", "Web Push service", "binary gateway", "feedback service",
+        "channel management", "HTTP/2 provider API without TLS (h2c)",
+    ]
+
+    /// One line per listener, once all are bound; the web inbox's address; what a seed made.
+    static func announce(_ listeners: [(name: String, url: String)], seed: (document: SeedDocument, path: String)?) {
+        let rank = { (name: String) in Self.announcementOrder.firstIndex(of: name) ?? Self.announcementOrder.count }
+        for (name, url) in listeners.sorted(by: { rank($0.name) < rank($1.name) }) { say("apns-emulator: \(name) on \(url)") }
+        if let admin = listeners.first(where: { $0.name == "admin API" }) {
+            say("apns-emulator: web inbox at \(admin.url)/ (every push as it arrives, and the phone's screen)")
+        }
+        if let (document, path) = seed {
+            let apps = document.devices.reduce(0) { $0 + $1.apps.count }
+            let devices = document.devices.filter { $0.id != nil }.count
+            let parts = [
+                (devices, "device"), (apps, "app"), (document.keys.count, "provider key"), (document.certificates.count, "certificate"),
+                (document.channels.count, "channel"), (document.faults.count, "fault rule"),
+            ].filter { $0.0 > 0 }.map { "\($0.0) \($0.1)\($0.0 == 1 ? "" : "s")" }
+            say("apns-emulator: seeded from \(path): \(parts.isEmpty ? "nothing" : parts.joined(separator: ", "))")
+        }
     }
 
     /// What runs as the emulator stops, before its store closes: the export `--export-on-exit` asks for.
@@ -125,44 +152,44 @@ extension ServeCommand {
     /// The emulator's configuration, as the flags (and their environment twins) give it.
     func configuration() -> EmulatorConfiguration {
         var configuration = EmulatorConfiguration()
-        configuration.host = self.host
-        configuration.http2Port = self.http2Port
-        configuration.adminPort = self.adminPort
-        configuration.devicePort = self.devicePort
-        configuration.gatewayPort = self.gatewayPort
-        configuration.feedbackPort = self.feedbackPort
-        configuration.channelsPort = self.channelsPort
+        configuration.host = self.addresses.host
+        configuration.http2Port = self.addresses.http2Port
+        configuration.adminPort = self.addresses.adminPort
+        configuration.devicePort = self.addresses.devicePort
+        configuration.gatewayPort = self.addresses.gatewayPort
+        configuration.feedbackPort = self.addresses.feedbackPort
+        configuration.channelsPort = self.addresses.channelsPort
         configuration.h2cPort = self.moreDoors.h2cPort
         configuration.webPushPort = self.moreDoors.webPushPort
-        configuration.idleTimeout = .milliseconds(Int64(self.idleTimeout * 1000))
-        configuration.handshakeTimeout = .milliseconds(Int64(self.handshakeTimeout * 1000))
-        configuration.http2IdleTimeout = .milliseconds(Int64(self.http2IdleTimeout * 1000))
-        configuration.deviceIdleTimeout = .milliseconds(Int64(self.deviceIdleTimeout * 1000))
+        configuration.idleTimeout = .milliseconds(self.idleTimeout.milliseconds)
+        configuration.handshakeTimeout = .milliseconds(self.handshakeTimeout.milliseconds)
+        configuration.http2IdleTimeout = .milliseconds(self.http2IdleTimeout.milliseconds)
+        configuration.deviceIdleTimeout = .milliseconds(self.deviceIdleTimeout.milliseconds)
         configuration.tokenPolicy = self.tokenPolicy
         configuration.shard = self.shard
         configuration.clusterPeers = self.peers
-        configuration.storagePolicy = self.storagePolicy
-        configuration.maximumQueuedPerDevice = self.maximumQueuedPerDevice
-        configuration.maximumExpirationSeconds = self.maximumExpiration
+        configuration.storagePolicy = self.store.storagePolicy
+        configuration.maximumQueuedPerDevice = self.store.maximumQueuedPerDevice
+        configuration.maximumExpirationSeconds = Int64(self.store.maximumExpiration.seconds)
         configuration.deliveredLogSize = self.deliveredLogSize
         configuration.journalSize = self.journalSize
-        configuration.dataDirectory = self.dataDirectory
+        configuration.dataDirectory = self.store.dataDirectory
         configuration.certificatesDirectory = self.certificatesDirectory
         configuration.certificatePath = self.certificatePath ?? self.certificatesDirectory + "/server.pem"
         configuration.privateKeyPath = self.privateKeyPath ?? self.certificatesDirectory + "/server-key.pem"
-        configuration.durability = self.durability
-        configuration.mapSizeBytes = self.mapSizeMiB << 20
-        configuration.environment = self.environment
+        configuration.durability = self.store.durability
+        configuration.mapSizeBytes = self.store.mapSizeMiB << 20
+        configuration.environment = self.store.environment
         configuration.eventLoopThreads = self.threads ?? System.coreCount
         configuration.writerSpin = .microseconds(self.writerSpin)
         configuration.logPushes = !self.quiet
         configuration.activityLimits = self.activities.limits
         configuration.simulatorDevice = self.simulatorDevice
-        configuration.auth = self.auth
-        configuration.providerCAPaths = self.providerCAPaths
-        configuration.keysDirectory = self.keysDirectory
-        configuration.tokenLifetime = .seconds(self.tokenLifetime)
-        configuration.tokenUpdateInterval = .seconds(self.tokenUpdateInterval)
+        configuration.auth = self.store.auth
+        configuration.providerCAPaths = self.store.providerCAPaths
+        configuration.keysDirectory = self.store.keysDirectory
+        configuration.tokenLifetime = .milliseconds(self.store.tokenLifetime.milliseconds)
+        configuration.tokenUpdateInterval = .milliseconds(self.store.tokenUpdateInterval.milliseconds)
         return configuration
     }
 

@@ -18,80 +18,43 @@ struct ServeCommand: AsyncParsableCommand {
     /// The configuration's defaults are the options' defaults: each is written once, there.
     static let defaults = EmulatorConfiguration()
 
-    @Option(help: "Address every listener binds to. (env: \(EnvironmentTwins.variable(for: "--host")))")
-    var host = Self.defaults.host
+    // The help lists titled groups in this order, the untitled options last: address and
+    // ports, store and authentication, then the rest.
+    @OptionGroup(title: "Address and ports")
+    var addresses: ServeAddresses
 
-    @Option(
-        name: .customLong("http2-port"),
-        help: "HTTP/2 provider API port; 0 picks a free one. (env: \(EnvironmentTwins.variable(for: "--http2-port")))")
-    var http2Port = Self.defaults.http2Port
-
-    @Option(
-        name: .customLong("admin-port"),
-        help: "Admin HTTP/1.1 API port; 0 picks a free one. (env: \(EnvironmentTwins.variable(for: "--admin-port")))")
-    var adminPort = Self.defaults.adminPort
-
-    @Option(
-        name: .customLong("device-port"),
-        help:
-            "Device listener port (emulated devices); 0 picks a free one. (env: \(EnvironmentTwins.variable(for: "--device-port")))"
-    )
-    var devicePort = Self.defaults.devicePort
-
-    @Option(
-        name: .customLong("gateway-port"),
-        help:
-            "Legacy binary gateway port (commands 0, 1, 2); 0 picks a free one. (env: \(EnvironmentTwins.variable(for: "--gateway-port")))"
-    )
-    var gatewayPort = Self.defaults.gatewayPort
-
-    @Option(
-        name: .customLong("feedback-port"),
-        help: "Feedback service port; 0 picks a free one. (env: \(EnvironmentTwins.variable(for: "--feedback-port")))")
-    var feedbackPort = Self.defaults.feedbackPort
-
-    @Option(
-        name: .customLong("channels-port"),
-        help:
-            "Broadcast channel management port (also served on the HTTP/2 port); 0 picks a free one. (env: \(EnvironmentTwins.variable(for: "--channels-port")))"
-    )
-    var channelsPort = Self.defaults.channelsPort
-
+    @OptionGroup(title: "Store and authentication")
+    var store: ServeStore
     @OptionGroup(title: "More front doors")
     var moreDoors: MoreFrontDoors
 
     @Option(
         name: .customLong("idle-timeout"),
         help:
-            "Seconds after which a silent gateway or feedback connection is closed. (env: \(EnvironmentTwins.variable(for: "--idle-timeout")))"
+            "How long a silent gateway or feedback connection stays open (1h, 90m, 10s, or seconds). (env: \(EnvironmentTwins.variable(for: "--idle-timeout")))"
     )
-    var idleTimeout = Self.defaults.idleTimeout.seconds
+    var idleTimeout = DurationArgument(Self.defaults.idleTimeout)
 
     @Option(
         name: .customLong("handshake-timeout"),
         help:
-            "Seconds a connection to a TLS port has to finish its handshake before it is closed. (env: \(EnvironmentTwins.variable(for: "--handshake-timeout")))"
+            "How long a connection to a TLS port has to finish its handshake (10s, or seconds). (env: \(EnvironmentTwins.variable(for: "--handshake-timeout")))"
     )
-    var handshakeTimeout = Self.defaults.handshakeTimeout.seconds
+    var handshakeTimeout = DurationArgument(Self.defaults.handshakeTimeout)
 
     @Option(
         name: .customLong("http2-idle-timeout"),
         help:
-            "Seconds after which a silent HTTP/2 provider connection gets GOAWAY IdleTimeout and is closed. (env: \(EnvironmentTwins.variable(for: "--http2-idle-timeout")))"
+            "How long a silent HTTP/2 provider connection stays open before GOAWAY IdleTimeout (1h, 90m, or seconds). (env: \(EnvironmentTwins.variable(for: "--http2-idle-timeout")))"
     )
-    var http2IdleTimeout = Self.defaults.http2IdleTimeout.seconds
+    var http2IdleTimeout = DurationArgument(Self.defaults.http2IdleTimeout)
 
     @Option(
         name: .customLong("device-idle-timeout"),
         help:
-            "Seconds after which a silent device connection (one that does not even ping) is closed. (env: \(EnvironmentTwins.variable(for: "--device-idle-timeout")))"
+            "How long a silent device connection (one that does not even ping) stays open (1h, 90m, or seconds). (env: \(EnvironmentTwins.variable(for: "--device-idle-timeout")))"
     )
-    var deviceIdleTimeout = Self.defaults.deviceIdleTimeout.seconds
-
-    @Option(
-        name: .customLong("data-dir"), help: "Directory of the LMDB store. (env: \(EnvironmentTwins.variable(for: "--data-dir")))"
-    )
-    var dataDirectory = Self.defaults.dataDirectory
+    var deviceIdleTimeout = DurationArgument(Self.defaults.deviceIdleTimeout)
 
     @Option(
         name: .customLong("certs-dir"),
@@ -115,17 +78,6 @@ struct ServeCommand: AsyncParsableCommand {
     var privateKeyPath: String?
 
     @Option(
-        help:
-            "durable: a 200 is sent only after the commit is synced to disk; relaxed: periodic sync, for load tests. (env: \(EnvironmentTwins.variable(for: "--durability")))"
-    )
-    var durability = Self.defaults.durability
-
-    @Option(
-        name: .customLong("map-size"),
-        help: "LMDB map size in MiB: the most the store holds. (env: \(EnvironmentTwins.variable(for: "--map-size")))")
-    var mapSizeMiB = Self.defaults.mapSizeBytes >> 20
-
-    @Option(
         name: .customLong("tokens"),
         help:
             "open: any well-formed token is accepted and its queue waits for a device; registered: unknown tokens get 400 BadDeviceToken, as APNs. (env: \(EnvironmentTwins.variable(for: "--tokens")))"
@@ -146,27 +98,6 @@ struct ServeCommand: AsyncParsableCommand {
     var clusterPeers: String?
 
     @Option(
-        name: .customLong("storage-policy"),
-        help:
-            "all: queue every notification (capped per device); latest: keep only the most recent per topic per offline device, as APNs. (env: \(EnvironmentTwins.variable(for: "--storage-policy")))"
-    )
-    var storagePolicy = Self.defaults.storagePolicy
-
-    @Option(
-        name: .customLong("max-queued-per-device"),
-        help:
-            "Queue cap per device token under --storage-policy all; the oldest are dropped. (env: \(EnvironmentTwins.variable(for: "--max-queued-per-device")))"
-    )
-    var maximumQueuedPerDevice = Self.defaults.maximumQueuedPerDevice
-
-    @Option(
-        name: .customLong("max-expiration"),
-        help:
-            "Longest a notification is kept, in seconds, whatever its apns-expiration (30 days, as APNs). (env: \(EnvironmentTwins.variable(for: "--max-expiration")))"
-    )
-    var maximumExpiration = Self.defaults.maximumExpirationSeconds
-
-    @Option(
         name: .customLong("delivered-log-size"),
         help:
             "How many delivered, expired, discarded or dropped notifications are kept for inspection. (env: \(EnvironmentTwins.variable(for: "--delivered-log-size")))"
@@ -179,45 +110,6 @@ struct ServeCommand: AsyncParsableCommand {
             "How many notifications, accepted or rejected, the admin API's journal keeps (the newest). (env: \(EnvironmentTwins.variable(for: "--journal-size")))"
     )
     var journalSize = Self.defaults.journalSize
-
-    @Option(
-        help:
-            "development (answers carry apns-unique-id) or production. (env: \(EnvironmentTwins.variable(for: "--environment")))")
-    var environment = Self.defaults.environment
-
-    @Option(
-        help:
-            "none: any provider, any topic; strict: every provider authenticates by client certificate or provider token, on every interface. (env: \(EnvironmentTwins.variable(for: "--auth")))"
-    )
-    var auth = Self.defaults.auth
-
-    @Option(
-        name: .customLong("provider-ca"),
-        help:
-            "A PEM file of CA certificates provider certificates may chain to, besides <certs-dir>/ca.pem; repeatable. (env: \(EnvironmentTwins.variable(for: "--provider-ca")))"
-    )
-    var providerCAPaths: [String] = []
-
-    @Option(
-        name: .customLong("keys"),
-        help:
-            "Provider-token key store, written by `keys create` and `keys import`. (env: \(EnvironmentTwins.variable(for: "--keys")))"
-    )
-    var keysDirectory = Self.defaults.keysDirectory
-
-    @Option(
-        name: .customLong("token-lifetime"),
-        help:
-            "Seconds after its iat a provider token is ExpiredProviderToken (one hour, as APNs). (env: \(EnvironmentTwins.variable(for: "--token-lifetime")))"
-    )
-    var tokenLifetime = Self.defaults.tokenLifetime.components.seconds
-
-    @Option(
-        name: .customLong("token-update-interval"),
-        help:
-            "Seconds a connection must keep a provider token before changing it, else TooManyProviderTokenUpdates (20 minutes, as APNs). (env: \(EnvironmentTwins.variable(for: "--token-update-interval")))"
-    )
-    var tokenUpdateInterval = Self.defaults.tokenUpdateInterval.components.seconds
 
     @Option(help: "Event-loop threads. (default: number of cores) (env: \(EnvironmentTwins.variable(for: "--threads")))")
     var threads: Int?

@@ -110,7 +110,8 @@ struct CommandLineOptionsTests {
     func validation() {
         for (arguments, words) in [
             (["--http2-port", "70000"], "--http2-port must be between 0 and 65535"),
-            (["--idle-timeout", "0"], "--idle-timeout must be a positive number"),
+            (["--idle-timeout", "0"], "--idle-timeout must be longer than 0"),
+            (["--handshake-timeout", "2h"], "--handshake-timeout must be above 0 and at most 1h"),
             (["--cluster-peers", "a:1"], "--cluster-peers needs --shard"),
             (["--log-level", "loud"], "--log-level must be one of"),
         ] {
@@ -122,6 +123,34 @@ struct CommandLineOptionsTests {
                 #expect(ServeCommand.message(for: error).contains(words), "\(arguments): \(ServeCommand.message(for: error))")
             }
         }
+    }
+
+    @Test("issue 50: durations as people write them, on the command line and in --help; serve's help in a newcomer's order")
+    func durations() throws {
+        let serve = try ServeCommand.parse(["--idle-timeout", "90m", "--max-expiration", "12h", "--token-lifetime", "1800", "--handshake-timeout", "250ms"])
+        let configured = serve.configuration()
+        #expect(configured.idleTimeout == .seconds(5400) && configured.maximumExpirationSeconds == 43_200)
+        #expect(configured.tokenLifetime == .seconds(1800) && configured.handshakeTimeout == .milliseconds(250))
+        let help = ServeCommand.helpMessage(columns: 10_000)
+        for shown in ["--idle-timeout <idle-timeout>", "--max-expiration <max-expiration>"] {
+            let line = help.split(separator: "\n").first { $0.contains(shown) } ?? ""
+            #expect(!line.contains(".0)"), "\(line)")
+        }
+        #expect(help.contains("(default: 1h)") && help.contains("(default: 30d)") && help.contains("(default: 20m)"))
+        let sections = help.split(separator: "\n").filter { $0.first?.isUppercase == true && $0.hasSuffix(":") }.map(String.init)
+        #expect(
+            sections == ["ADDRESS AND PORTS:", "STORE AND AUTHENTICATION:", "MORE FRONT DOORS:", "LIVE ACTIVITIES:", "OPTIONS:"],
+            "\(sections)")
+        #expect(DurationArgument.text(.milliseconds(1500)) == "1500ms" && DurationArgument.text(.seconds(90)) == "90s")
+    }
+
+    @Test("issue 50: a misspelt command names the nearest; any other word names the commands")
+    func misspeltCommand() {
+        #expect(APNsEmulatorCommand.unknownCommand(["pushh", "--token", "ab"])?.hasPrefix("no command pushh: did you mean push? ") == true)
+        #expect(APNsEmulatorCommand.unknownCommand(["sevre"])?.contains("did you mean serve?") == true)
+        let far = APNsEmulatorCommand.unknownCommand(["frobnicate"]) ?? ""
+        #expect(!far.contains("did you mean") && far.contains("the commands are serve, push"), "\(far)")
+        #expect(APNsEmulatorCommand.unknownCommand(["push", "x"]) == nil && APNsEmulatorCommand.unknownCommand(["--http2-port", "1"]) == nil)
     }
 
     @Test("push and channels share the connection options: the same flags, defaults and refusals")

@@ -40,13 +40,19 @@ struct Listener: Sendable {
         let channel: any Channel
         do {
             channel = try await bootstrap.bind(host: self.host, port: self.port).get()
+        } catch let error as IOError where error.errnoCode == EADDRINUSE {
+            throw ServerError(
+                .listener, subject: "\(self.name) listener",
+                "cannot listen on \(self.host):\(self.port): the port is in use (another apns-emulator?); choose another with \(Self.flag(of: self.name)), or 0 for a free one"
+            )
         } catch {
             throw ServerError(.listener, subject: "\(self.name) listener", "cannot listen on \(self.host):\(self.port): \(error)")
         }
         guard let address = channel.localAddress else {
             throw ServerError(.listener, subject: "\(self.name) listener", "bound without a local address")
         }
-        self.logger.info("listening", metadata: ["listener": "\(self.name)", "listener.address": "\(address)"])
+        // At debug: serve prints each listener's line once all are bound.
+        self.logger.debug("listening", metadata: ["listener": "\(self.name)", "listener.address": "\(address)"])
         onBound(address)
 
         let drained = self.group.any().makePromise(of: Void.self)
@@ -57,6 +63,15 @@ struct Listener: Sendable {
         }
         // The server channel closes first; wait for its connections to finish their work.
         try await drained.futureResult.get()
-        self.logger.info("stopped", metadata: ["listener": "\(self.name)"])
+        self.logger.debug("stopped", metadata: ["listener": "\(self.name)"])
+    }
+
+    /// The `serve` option that sets a listener's port, by the listener's name.
+    static func flag(of name: String) -> String {
+        switch name {
+        case "webpush": "--web-push-port"
+        case "channels": "--channels-port"
+        default: "--\(name)-port"
+        }
     }
 }

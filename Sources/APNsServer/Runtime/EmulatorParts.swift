@@ -39,8 +39,9 @@ struct EmulatorParts {
     private func bound(_ front: ListeningAddresses.Front, _ title: String, scheme: String) -> @Sendable (SocketAddress) -> Void {
         let (readiness, onListening) = (self.readiness, self.onListening)
         return { address in
-            readiness.bound(front, at: address)
+            // The console hears of it first: readiness may open with this listener, the last.
             onListening(title, Self.url(scheme: scheme, address))
+            readiness.bound(front, at: address)
         }
     }
 

@@ -376,6 +376,7 @@ struct DoctorCommandTests {
                 "0", "--gateway-port", "0",
                 "--feedback-port", "0", "--channels-port", "0", "--data-dir", emulator.dataDirectory,
                 "--certs-dir", URL(fileURLWithPath: emulator.caPath).deletingLastPathComponent().path,
+                "--web-push-port", String(emulator.webPushPort),
             ])
         #expect(busy.status == 1, "\(busy.stdout)\(busy.stderr)")
         let lines = busy.stdout.split(separator: "\n").map(String.init)
@@ -387,10 +388,14 @@ struct DoctorCommandTests {
         #expect(
             lines.contains { $0.hasPrefix("problem") && $0.contains("data directory") && $0.contains("another emulator") },
             "\(lines)")
+        // Every listener is checked, the Web Push service's too (issue 50).
         #expect(
-            lines.last
+            lines.contains { $0.hasPrefix("problem") && $0.contains("Web Push service port \(emulator.webPushPort)") }, "\(lines)")
+        #expect(
+            lines.dropLast().last
                 == "provider libraries: host 127.0.0.1, port \(emulator.http2Port), CA \(emulator.caPath) (the server certificate names localhost and 127.0.0.1)",
             "\(lines)")
+        #expect(lines.last == "web inbox: http://127.0.0.1:\(emulator.adminPort)/ once serve runs", "\(lines)")
         try await emulator.stop()
         try fresh.remove()
     }

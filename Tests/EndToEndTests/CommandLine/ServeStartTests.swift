@@ -38,6 +38,50 @@ struct ServeStartTests {
         try directory.remove()
     }
 
+    @Test(
+        "issue 50: start-up says each listener once (no log line doubles it at the default level), in a newcomer's order, then the web inbox and what the seed made; a port clash prints one error and no listener"
+    )
+    func startUpLines() async throws {
+        let directory = try TemporaryDirectory()
+        let output = directory.appending("serve.log")
+        let seed = Checkout.root.appendingPathComponent("docs/seeds/typical-app.yaml").path
+        let serve = try await EmulatorProcess.start(
+            arguments: [
+                "--log-level", "info", "--data-dir", directory.appending("data"), "--certs-dir", directory.appending("certs"),
+                "--seed", seed, "--web-push-port", "0",
+            ], output: output)
+        let deadline = ContinuousClock.now + .seconds(30)
+        var text = ""
+        while ContinuousClock.now < deadline, !text.contains("seeded from") {
+            text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let lines = text.split(separator: "\n").map(String.init)
+        let listeners = lines.filter { $0.hasPrefix("apns-emulator: ") && $0.contains(" on ") && $0.contains("://") }
+        #expect(listeners.count == 7, "\(lines)")
+        #expect(
+            listeners.prefix(2).map { $0.split(separator: " on ")[0] } == ["apns-emulator: HTTP/2 provider API", "apns-emulator: admin API"],
+            "\(listeners)")
+        #expect(!text.contains(" listening"), "the log's listening lines double the console's at info: \(text)")
+        #expect(lines.contains("apns-emulator: web inbox at http://127.0.0.1:\(serve.adminPort)/ (every push as it arrives, and the phone's screen)"))
+        #expect(lines.contains("apns-emulator: seeded from \(seed): 1 device, 1 app, 1 provider key, 1 fault rule"), "\(lines)")
+
+        // Another emulator on the same HTTP/2 port: one error naming the flag, no listener announced.
+        let clash = try await Subprocess.run(
+            Subprocess.emulatorExecutable,
+            [
+                "serve", "--http2-port", String(serve.http2Port), "--admin-port", "0", "--device-port", "0", "--gateway-port", "0",
+                "--feedback-port", "0", "--channels-port", "0", "--data-dir", directory.appending("other"), "--certs-dir",
+                directory.appending("certs"),
+            ])
+        #expect(clash.status != 0)
+        #expect(
+            clash.stderr.contains("the port is in use") && clash.stderr.contains("choose another with --http2-port"), "\(clash.stderr)")
+        #expect(!clash.stdout.contains(" on "), "no listener is announced before the clash: \(clash.stdout)")
+        _ = await serve.kill(SIGTERM)
+        try directory.remove()
+    }
+
     @Test("--ports-file holds every listener's port once all are bound; they answer")
     func portsFile() async throws {
         let directory = try TemporaryDirectory()
