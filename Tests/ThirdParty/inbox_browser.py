@@ -111,6 +111,10 @@ def surfaces(driver, wait, token):
     w, c, m = (e.rect for e in (watch, carplay, mac))
     check(w["width"] < c["width"] < m["width"] and m["height"] < 30 < w["height"],
           f"each surface has its own size: watch {w['width']}x{w['height']}, CarPlay {c['width']}x{c['height']}, menu bar {m['width']}x{m['height']}")
+    # Issue 50: text fits each surface (an ellipsis, never an overflow).
+    overflow = driver.execute_script(
+        "return [...document.querySelectorAll('#surfaces .screen, #surfaces .screen *')].map(e => e.scrollWidth - e.clientWidth).filter(n => n > 1)")
+    check(not overflow, f"every surface's text fits it (overflows: {overflow})")
     watch.screenshot(os.path.join(SHOTS, "surface-watch-small.png"))
     carplay.screenshot(os.path.join(SHOTS, "surface-carplay-small.png"))
     mac.screenshot(os.path.join(SHOTS, "surface-mac-compact.png"))

@@ -241,6 +241,16 @@ def phone_width(driver, wait):
     visible = [th.text for th in driver.find_elements(By.CSS_SELECTOR, "#inbox thead th") if th.is_displayed()]
     check(any("Status" in t for t in visible) and "Message" in visible, f"time, message and status stay: {visible}")
     driver.save_screenshot(os.path.join(SHOTS, "volume-inbox-390.png"))
+    # The filters and search run on the server at this width too, from the URL.
+    rejected = total("&status=rejected")
+    driver.get(ADMIN + "/?status=rejected")
+    wait.until(lambda d: d.find_element(By.CSS_SELECTOR, '[data-testid="inbox-total"]').get_attribute("data-total") == str(rejected))
+    check({row.get_attribute("data-status") for row in rows(driver)} == {"rejected"}, f"/?status=rejected at 390: {rejected} match")
+    driver.get(ADMIN + "/?q=tide")
+    wait.until(lambda d: d.find_element(By.CSS_SELECTOR, '[data-testid="inbox-total"]').get_attribute("data-total") == "1")
+    check("tide" in settled(lambda: rows(driver)[0].text), "/?q=tide at 390 finds the web push")
+    driver.get(ADMIN + "/")
+    wait.until(lambda d: len(rows(d)) >= 50)
     settled(lambda: rows(driver)[40].click())
     outcome = wait.until(EC.visibility_of_element_located((By.ID, "detail-outcome")))
     top = driver.execute_script("return document.getElementById('detail').getBoundingClientRect().top")
