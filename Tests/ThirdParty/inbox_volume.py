@@ -318,6 +318,23 @@ def main():
         phone(driver, wait, chat, web)
         errors = console_errors(driver)
         check(not errors, f"no console errors: {errors}")
+    except Exception:
+        screen = driver.execute_script(
+            "return [document.getElementById('view-phone').hidden, Phone.device, Phone.apps.length, document.getElementById('phone-device').options.length,"
+            " (document.getElementById('phone-screen') || {}).textContent || '']")
+        print("at", driver.current_url, "phone screen:", screen, "console:", console_errors(driver), flush=True)
+        timing = driver.execute_async_script(
+            "const done = arguments[0]; const t = performance.now();"
+            "Promise.race([fetch('/api/v1/devices').then(r => r.text()).then(x => 'devices ' + x.length + ' in ' + (performance.now() - t)),"
+            " new Promise(r => setTimeout(() => r('devices: no answer in 5 s'), 5000))]).then(done)")
+        started = time.time()
+        try:
+            direct = f"{len(admin('GET', '/api/v1/devices'))} devices in {time.time() - started:.2f} s"
+        except Exception as error:  # noqa: BLE001
+            direct = f"no answer: {error!r}"
+        print("direct:", direct, flush=True)
+        print("probe:", timing, [e["name"][-60:] for e in driver.execute_script("return performance.getEntriesByType('resource').filter(e => !e.responseEnd)")][:10], flush=True)
+        raise
     finally:
         driver.quit()
 

@@ -945,6 +945,11 @@ const Phone = {
     // own tokens); each app is listed once, by the token it registered.
     const histories = await Promise.all(held.map(({ token }) =>
       api("GET", `/api/v1/notifications?token=${token}&limit=100`).catch(() => ({ items: [] }))));
+    // What waits for the device: queued and not yet presented (a web app's push is presented as
+    // it is accepted, though it stays in its queue), counted by the journal over all it holds.
+    const waits = await Promise.all(held.map(({ token }) =>
+      api("GET", `/api/v1/notifications?token=${token}&outcome=waiting&limit=1`).then((page) => page.total).catch(() => 0)));
+    held.forEach((entry, index) => { entry.queued = waits[index]; });
     const apps = [];
     for (const entry of held) {
       const topic = entry.app?.topic || entry.topic;
@@ -1352,6 +1357,11 @@ document.addEventListener("DOMContentLoaded", () => {
   $("#reset").addEventListener("click", (event) => Clock.reset(event));
   Live.start();
   Load.start();
+  // A page the browser keeps in its back/forward cache would keep its event stream open, and a
+  // browser opens at most six connections to one host: after a few pages the next one waits for
+  // ever. The stream closes as the page is left and opens again if it comes back.
+  window.addEventListener("pagehide", () => Live.source?.close());
+  window.addEventListener("pageshow", (event) => { if (event.persisted) Live.start(); });
   Route.read();
   show(Route.view, Route.device);
   if (Route.notification) Inbox.select(Route.notification);
