@@ -93,7 +93,7 @@ public enum PushLint {
         }
         // A Live Activity's unread members are liveactivity-ignored's (LiveActivityLint).
         if let name = aps.unknownMember, type != .liveactivity {
-            let nearest = Self.nearest(name, in: APSFacts.knownMembers.map { "\($0)" })
+            let nearest = NearestWord.nearest(name, in: APSFacts.knownMembers.map { "\($0)" })
             let hint = nearest.map { "did you mean \"\($0)\"?" } ?? "aps members are alert, badge, sound, thread-id, category, ..."
             warnings.append(.init("aps-unknown-key", "aps has no member \"\(name)\": the device ignores it; \(hint)"))
         }
@@ -105,29 +105,6 @@ public enum PushLint {
                 ))
         }
         return warnings
-    }
-
-    /// The known word closest to `word` by edit distance, when it is close (at most 2 edits, or
-    /// a third of the word): `badg` → `badge`, `content_available` → `content-available`.
-    static func nearest(_ word: String, in words: [String]) -> String? {
-        let lower = Array(word.lowercased().replacingOccurrences(of: "_", with: "-"))
-        let scored = words.map { ($0, Self.distance(lower, Array($0))) }.min { $0.1 < $1.1 }
-        guard let (best, distance) = scored, distance <= max(2, lower.count / 3) else { return nil }
-        return best
-    }
-
-    /// Levenshtein distance.
-    static func distance(_ a: [Character], _ b: [Character]) -> Int {
-        guard !a.isEmpty else { return b.count }
-        var previous = Array(0...b.count)
-        for (i, x) in a.enumerated() {
-            var current = [i + 1]
-            for (j, y) in b.enumerated() {
-                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
-            }
-            previous = current
-        }
-        return previous[b.count]
     }
 
     static func isWholeNumber(_ value: JSONValue) -> Bool {

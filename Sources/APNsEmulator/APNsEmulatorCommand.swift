@@ -1,3 +1,4 @@
+import APNsCore
 import ArgumentParser
 import Foundation
 
@@ -45,21 +46,8 @@ extension APNsEmulatorCommand {
     /// misspelt command; the message names the nearest one. Nil for anything else.
     static func unknownCommand(_ arguments: [String]) -> String? {
         guard let word = arguments.first, !word.hasPrefix("-"), !Self.commandNames.contains(word) else { return nil }
-        let scored = Self.commandNames.map { ($0, Self.distance(Array(word.lowercased()), Array($0))) }.min { $0.1 < $1.1 }
-        let hint = scored.flatMap { $0.1 <= max(2, word.count / 3) ? "did you mean \($0.0)? " : nil } ?? ""
+        let hint = NearestWord.nearest(word, in: Self.commandNames).map { "did you mean \($0)? " } ?? ""
         return "no command \(word): \(hint)the commands are \(Self.commandNames.dropLast().joined(separator: ", ")) (apns-emulator --help)"
-    }
-
-    /// Levenshtein distance.
-    static func distance(_ a: [Character], _ b: [Character]) -> Int {
-        guard !a.isEmpty else { return b.count }
-        var previous = Array(0...b.count)
-        for (i, x) in a.enumerated() {
-            var current = [i + 1]
-            for (j, y) in b.enumerated() { current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1))) }
-            previous = current
-        }
-        return previous[b.count]
     }
 }
 
