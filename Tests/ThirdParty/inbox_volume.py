@@ -239,7 +239,10 @@ def phone_width(driver, wait):
     wide = driver.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
     check(wide[0] <= wide[1], f"nothing is wider than a 390-point screen (page {wide[0]}, viewport {wide[1]})")
     visible = [th.text for th in driver.find_elements(By.CSS_SELECTOR, "#inbox thead th") if th.is_displayed()]
-    check(any("Status" in t for t in visible) and "Message" in visible, f"time, message and status stay: {visible}")
+    status = driver.find_element(By.XPATH, '//table[@id="inbox"]//th[contains(., "Status")]').rect
+    check(any("Status" in t for t in visible) and "Message" in visible and "Time" in visible and status["x"] + status["width"] <= wide[1],
+          f"time, message and status are in view without scrolling: {visible}, status ends at {status['x'] + status['width']:.0f} of {wide[1]}")
+    check(SHOP[:8] in driver.find_element(By.ID, "inbox").text or "abab" in rows(driver)[0].text, "the token is under the message")
     driver.save_screenshot(os.path.join(SHOTS, "volume-inbox-390.png"))
     # The filters and search run on the server at this width too, from the URL.
     rejected = total("&status=rejected")

@@ -258,9 +258,10 @@ const Inbox = {
       onclick: () => this.select(item.id),
       onkeydown: (event) => { if (event.key === "Enter" || event.key === " ") { event.preventDefault(); this.select(item.id); } },
     },
-      el("td", { class: "mono time" }, clock(item.receivedAt)),
-      el("td", { class: "mono", title: item.token || item.channelId || "" }, who),
-      el("td", { class: "summary", title: summary }, summary),
+      el("td", { class: "mono time" }, clock(item.receivedAt).slice(0, 8), el("span", { class: "ms" }, clock(item.receivedAt).slice(8))),
+      el("td", { class: "mono who", title: item.token || item.channelId || "" }, who),
+      // On a phone the token column folds into the message's cell.
+      el("td", { class: "summary", title: summary }, summary, el("span", { class: "who-inline mono" }, who)),
       el("td", { class: "outcome-cell" },
         el("div", {}, status),
         el("div", { class: `outcome ${outcome.state}`, title: outcome.text }, outcome.text)),
@@ -905,6 +906,12 @@ const Phone = {
     return devices;
   },
 
+  /// How many apps a device's tokens stand for (a Live Activity token is its app's).
+  appCount(device) {
+    const apps = new Set(device.tokens.map((t) => (t.topic || t.token).replace(/\.push-type\.[a-z]+$/, "")));
+    return `${apps.size} app${apps.size === 1 ? "" : "s"}`;
+  },
+
   /// Opens a device's phone: `device` is a device id or a token (the token's device is found).
   async open(device) {
     const devices = await this.devices();
@@ -922,7 +929,7 @@ const Phone = {
     const sorted = [...devices.values()].sort((a, b) => Number(b.isDevice) - Number(a.isDevice) || a.id.localeCompare(b.id));
     select.replaceChildren(...sorted.map((d) => el("option", { value: d.id },
       d.isDevice
-        ? `${d.id} · ${d.tokens.length} app${d.tokens.length === 1 ? "" : "s"}${d.tokens.some((t) => t.connected) ? " (connected)" : ""}`
+        ? `${d.id} · ${Phone.appCount(d)}${d.tokens.some((t) => t.connected) ? " (connected)" : ""}`
         : `token ${short(d.id)}${d.tokens[0].topic ? ` ${d.tokens[0].topic}` : ""} (no device)`)));
     if (this.device) select.value = this.device;
     if (Route.device !== this.device) { Route.device = this.device; Route.write(); }
