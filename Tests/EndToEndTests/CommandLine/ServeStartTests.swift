@@ -50,12 +50,12 @@ struct ServeStartTests {
                 "--log-level", "info", "--data-dir", directory.appending("data"), "--certs-dir", directory.appending("certs"),
                 "--seed", seed, "--web-push-port", "0",
             ], output: output)
-        let deadline = ContinuousClock.now + .seconds(30)
         var text = ""
-        while ContinuousClock.now < deadline, !text.contains("seeded from") {
+        let seeded = await eventually(timeout: .seconds(30)) {
             text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
-            try await Task.sleep(for: .milliseconds(20))
+            return text.contains("seeded from")
         }
+        #expect(seeded, "no seed line: \(text)")
         let lines = text.split(separator: "\n").map(String.init)
         let listeners = lines.filter { $0.hasPrefix("apns-emulator: ") && $0.contains(" on ") && $0.contains("://") }
         #expect(listeners.count == 7, "\(lines)")
