@@ -235,7 +235,7 @@ struct AdminFaultTests {
                 (#"{"match":{"token":"abc"},"action":"reset"}"#, "even-length hex"),
                 (#"{"match":{"pushType":"email"},"action":"reset"}"#, "not a push type APNs knows"),
                 (#"{"match":{"pushType":"alert","interface":"binary"},"action":"reset"}"#, "no push type"),
-                (#"{"match":{"interface":"local"},"action":"reset"}"#, "http2, binary or broadcast"),
+                (#"{"match":{"interface":"local"},"action":"reset"}"#, "http2, binary, broadcast or webpush"),
             ]
             for (body, hint) in bad {
                 let response = try await emulator.admin("/api/v1/faults", method: "POST", body: body)
