@@ -109,8 +109,15 @@ struct AdminWaitResetTests {
             try await device.acknowledge(received.uniqueID)
             // The acknowledgement reaches the store on its own path: wait for it, so the events' order is fixed.
             _ = try await emulator.adminObject("/api/v1/notifications/wait?token=\(token.hex)&status=delivered&timeout=10s")
-            #expect(
-                try await provider.push(token: token.hex, topic: Self.topic, json: #"{"n":2}"#).status == 200)
+            let second = try await provider.push(token: token.hex, topic: Self.topic, json: #"{"n":2}"#)
+            #expect(second.status == 200)
+            // It is presented as the device is handed it, on its own path: wait for that too, so a
+            // busy machine cannot put the next push's rejection before it.
+            let presented = await eventually {
+                let item = try? await emulator.adminObject("/api/v1/notifications/\(second.header("apns-unique-id") ?? "")")
+                return item?["presentation"] is [String: Any]
+            }
+            #expect(presented, "the second push was never presented")
             #expect(try await provider.push(token: token.hex, headers: [("apns-priority", "7")]).status == 400)
             let other = String(repeating: "0a", count: 32)
             #expect(try await provider.push(token: other, headers: [("apns-expiration", "0")]).status == 200)
