@@ -125,6 +125,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                // The admin token's digest (constant-time comparison, the login cookie).
+                .product(name: "Crypto", package: "swift-crypto"),
                 // Seed files in YAML (serve --seed, and the Swift fixture's seed).
                 .product(name: "Yams", package: "Yams"),
             ],

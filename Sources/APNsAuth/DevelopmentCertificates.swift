@@ -1,3 +1,4 @@
+import APNsCore
 import Crypto
 import Foundation
 import SwiftASN1
@@ -40,7 +41,8 @@ public enum DevelopmentCertificates {
     @discardableResult
     public static func generate(into directory: String, now: Date = Date()) throws -> Files {
         let files = Files(directory: directory)
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        // Others may read the CA to trust it, never write beside its key (0755 whatever the umask).
+        try PrivateFiles.directory(directory, mode: 0o755)
 
         let caKey = P256.Signing.PrivateKey()
         let caName = try DistinguishedName {

@@ -1,3 +1,4 @@
+import APNsCore
 import Crypto
 import Foundation
 import Logging
@@ -91,8 +92,8 @@ public final class ProviderKeyStore: Sendable {
 
     /// Adds `key` to the key store in `directory`, replacing a key with the same id.
     public static func register(_ key: ProviderKey, in directory: String) throws {
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        try key.json().write(to: URL(fileURLWithPath: directory + "/" + ProviderKey.fileName(keyID: key.keyID)), options: .atomic)
+        try PrivateFiles.directory(directory)
+        try PrivateFiles.write(Array(key.json()), to: directory + "/" + ProviderKey.fileName(keyID: key.keyID))
     }
 
     /// Reads a `.p8` private key (PKCS#8 PEM, as Apple issues them).

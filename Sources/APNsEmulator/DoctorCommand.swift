@@ -34,6 +34,8 @@ struct DoctorCommand: ParsableCommand {
     @Option(name: .customLong("h2c-port"), help: "(default: off)") var h2cPort: Int?
     @Option(name: .customLong("data-dir")) var dataDirectory = ServeCommand.defaults.dataDirectory
     @Option(name: .customLong("certs-dir")) var certificatesDirectory = ServeCommand.defaults.certificatesDirectory
+    @Option(name: .customLong("admin-token"), help: "The admin token a running emulator asks for (default: the one it left for --admin-port).")
+    var adminToken: String?
 
     /// One check's outcome.
     struct Finding {
@@ -51,6 +53,8 @@ struct DoctorCommand: ParsableCommand {
         ] + (self.h2cPort.map { [("HTTP/2 provider API without TLS (h2c)", $0)] } ?? [])
         findings += ports.map { self.checkPort(name: $0.0, port: $0.1) }
         findings.append(self.checkDataDirectory())
+        if let mode = self.checkDataDirectoryMode() { findings.append(mode) }
+        findings.append(self.checkAdminAccess())
         for finding in findings {
             say("\(finding.level.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0))\(finding.text)")
         }

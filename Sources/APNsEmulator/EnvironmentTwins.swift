@@ -49,11 +49,17 @@ enum EnvironmentTwins {
     /// The twins `device` shares with `serve`: where the emulator is.
     static let device = serve.filter { $0.flag == "--host" || $0.flag == "--device-port" }
 
-    /// The twins `push` shares with `serve`: where the emulator's HTTP/2 API is.
-    static let push = serve.filter { $0.flag == "--host" || $0.flag == "--http2-port" }
+    /// The twins `push` shares with `serve`: where the emulator's HTTP/2 API is, and the admin
+    /// token it asks the phone's outcome with.
+    static let push = serve.filter { ["--host", "--http2-port", "--admin-token"].contains($0.flag) }
 
     /// The twins `doctor` shares with `serve`: where everything it checks is.
-    static let doctor = serve.filter { $0.flag.hasSuffix("-port") || ["--host", "--data-dir", "--certs-dir"].contains($0.flag) }
+    static let doctor = serve.filter {
+        $0.flag.hasSuffix("-port") || ["--host", "--data-dir", "--certs-dir", "--admin-token"].contains($0.flag)
+    }
+
+    /// The twins `export` shares with `serve`: the admin API's port and token.
+    static let export = serve.filter { ["--admin-port", "--admin-token"].contains($0.flag) }
 
     /// `arguments` plus `--flag value` for each twin set in `environment` whose flag is absent,
     /// for `serve` (named or implied) and `device`; other subcommands take their arguments as given.
@@ -63,6 +69,7 @@ enum EnvironmentTwins {
         case "device": twins = self.device
         case "push": twins = self.push
         case "doctor": twins = self.doctor
+        case "export": twins = self.export
         case "serve", nil: twins = self.serve
         case let first? where first.hasPrefix("-"): twins = self.serve
         default: return arguments

@@ -18,7 +18,14 @@ struct ExportCommand: AsyncParsableCommand {
     @Option(name: .customLong("admin-port"), help: "The emulator's admin API port.")
     var adminPort = 8197
 
-    @Option(name: .customLong("out"), help: "The file to write (standard output without it).")
+    @Option(
+        name: .customLong("admin-token"),
+        help:
+            "The emulator's admin token (default: the one an emulator on this machine left for --admin-port). (env: \(EnvironmentTwins.variable(for: "--admin-token")))"
+    )
+    var adminToken: String?
+
+    @Option(name: .customLong("out"), help: "The file to write (private to you: it holds web apps' private keys; standard output without it).")
     var out: String?
 
     @Option(help: "Seconds to wait for the emulator's answer.")
@@ -28,11 +35,17 @@ struct ExportCommand: AsyncParsableCommand {
         let address = "\(self.host.contains(":") ? "[\(self.host)]" : self.host):\(self.adminPort)"
         let answer: AdminHTTPClient.Answer
         do {
-            answer = try await AdminHTTPClient(connectTimeout: .seconds(5)).request(
+            let token = AdminTokenFile.token(given: self.adminToken, host: self.host, port: self.adminPort)
+            answer = try await AdminHTTPClient(connectTimeout: .seconds(5), token: token).request(
                 address, method: "POST", path: "/api/v1/export", timeout: .milliseconds(Int64(self.timeout * 1000))
             ).get()
         } catch {
             throw ValidationError("export: no emulator's admin API answered at \(address): \(error)")
+        }
+        if answer.status == 401 {
+            throw ValidationError(
+                "export: \(address) asks for its admin token: pass --admin-token (or \(EnvironmentTwins.variable(for: "--admin-token"))), the token serve printed at start"
+            )
         }
         guard answer.status == 200, let document = JSONValue.parse(answer.body) else {
             throw ValidationError(

@@ -98,16 +98,38 @@ extension ServeCommand {
         }
         let running = Task { try await emulator.run(beforeClosing: self.exportAtExit(emulator, logger: logger)) }
         if self.exitOnStdinClose { StandardInputWatch.start { await emulator.shutdown() } }
+        let adminPort: Int
         do {
             let addresses = try await emulator.listening()
+            adminPort = addresses.port(.admin)
             Self.announce(announced.withLock { $0 }, seed: seed.map { ($0, self.seedFile ?? self.configFile ?? "") })
-            if let portsFile = self.portsFile { try Self.writePorts(addresses, host: configuration.host, to: portsFile) }
+            let token = emulator.configuration.adminToken
+            Self.announceToken(token, made: configuration.adminToken == nil, host: configuration.host)
+            if let warning = AdminTokenFile.leave(token, port: addresses.port(.admin)) {
+                logger.warning("the admin token is not where other commands look", metadata: ["admin.warning": "\(warning)"])
+            }
+            if let portsFile = self.portsFile {
+                try Self.writePorts(addresses, host: configuration.host, adminToken: token, to: portsFile)
+            }
         } catch {
             await emulator.shutdown()
             _ = await running.result
             throw error
         }
+        defer { AdminTokenFile.remove(port: adminPort) }
         try await running.value
+    }
+
+    /// Says, once, that the admin API asks for a token, and the token itself when the emulator made it.
+    static func announceToken(_ token: String?, made: Bool, host: String) {
+        guard let token else { return }
+        if made {
+            say(
+                "apns-emulator: admin token: \(token) (the admin API listens on \(host), beyond this machine, so it and the web inbox ask for it: Authorization: Bearer <token>, or the inbox's login page; --admin-token chooses it)"
+            )
+        } else {
+            say("apns-emulator: the admin API and the web inbox ask for the --admin-token given (Authorization: Bearer, or the inbox's login page)")
+        }
     }
 
     /// The order a newcomer reads the listeners in: where providers push, where people look, then
@@ -190,20 +212,34 @@ extension ServeCommand {
         configuration.keysDirectory = self.store.keysDirectory
         configuration.tokenLifetime = .milliseconds(self.store.tokenLifetime.milliseconds)
         configuration.tokenUpdateInterval = .milliseconds(self.store.tokenUpdateInterval.milliseconds)
+        configuration.adminToken = self.adminAccess.token
+        configuration.adminAllowedOrigins = self.adminAccess.origins
+        configuration.adminAllowedHosts = self.adminAccess.hosts
         return configuration
     }
 
     /// `{"host", "http2", "admin", "device", "gateway", "feedback", "channels", "h2c", "webPush"}` (`h2c` null
     /// without `--h2c-port`), written whole (to a temporary name, then renamed) so a reader never
     /// sees half of it.
-    static func writePorts(_ addresses: ListeningAddresses, host: String, to path: String) throws {
-        let h2c = addresses.isOpen(.h2c) ? String(addresses.port(.h2c)) : "null"
-        let json =
-            #"{"host": "\#(host)", "http2": \#(addresses.port(.http2)), "admin": \#(addresses.port(.admin)), "device": \#(addresses.port(.device)), "gateway": \#(addresses.port(.gateway)), "feedback": \#(addresses.port(.feedback)), "channels": \#(addresses.port(.channels)), "h2c": \#(h2c), "webPush": \#(addresses.port(.webPush))}"#
-        let partial = path + ".partial"
-        try Data((json + "\n").utf8).write(to: URL(fileURLWithPath: partial))
-        guard rename(partial, path) == 0 else {
-            throw ValidationError("--ports-file: cannot write \(path): \(String(cString: strerror(errno)))")
+    static func writePorts(_ addresses: ListeningAddresses, host: String, adminToken: String?, to path: String) throws {
+        var writer = JSONWriter()
+        writer.object { members in
+            members.member("host") { $0.string(host) }
+            for (name, front) in [
+                ("http2", ListeningAddresses.Front.http2), ("admin", .admin), ("device", .device), ("gateway", .gateway),
+                ("feedback", .feedback), ("channels", .channels),
+            ] {
+                members.member(name) { $0.number(addresses.port(front)) }
+            }
+            members.member("h2c") { addresses.isOpen(.h2c) ? $0.number(addresses.port(.h2c)) : $0.raw("null") }
+            members.member("webPush") { $0.number(addresses.port(.webPush)) }
+            members.member("adminToken") { $0.optionalString(adminToken) }
+        }
+        do {
+            // Private to this user: it holds the admin token.
+            try PrivateFiles.write(writer.bytes + [0x0A], to: path)
+        } catch {
+            throw ValidationError("--ports-file: \(error)")
         }
     }
 }

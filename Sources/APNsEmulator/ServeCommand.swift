@@ -25,6 +25,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Store and authentication")
     var store: ServeStore
+    @OptionGroup(title: "Admin API access")
+    var adminAccess: ServeAdminAccess
     @OptionGroup(title: "More front doors")
     var moreDoors: MoreFrontDoors
 

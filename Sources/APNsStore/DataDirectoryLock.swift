@@ -21,10 +21,12 @@ public final class DataDirectoryLock: Sendable {
     /// Takes the lock, or throws naming the process that holds it.
     public static func acquire(_ directory: String) throws(StoreError) -> DataDirectoryLock {
         let path = directory + "/" + Self.fileName
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             throw .dataDirectory(path: directory, reason: "cannot open \(path): \(String(cString: strerror(errno)))")
         }
+        // One made before files were private.
+        fchmod(descriptor, 0o600)
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             let holder =
                 (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""

@@ -45,11 +45,13 @@ struct LMDBEnvironment: @unchecked Sendable {
             // Relaxed: write pages in place through the map and skip syncing (a periodic sync
             // follows). Durable keeps LMDB's pwrite+fdatasync, which on Linux beats msync of the map.
             if !sync { flags |= UInt32(MDB_NOSYNC) | UInt32(MDB_WRITEMAP) }
-            let code = mdb_env_open(env, directory, flags, 0o644)
+            let code = mdb_env_open(env, directory, flags, 0o600)
             if code == EACCES || code == ENOENT || code == EROFS {
                 throw .dataDirectory(path: directory, reason: String(cString: mdb_strerror(code)))
             }
             try StoreError.check(code, "mdb_env_open(\(directory))")
+            // A store made before files were private keeps its mode until narrowed here.
+            for file in ["data.mdb", "lock.mdb"] { PrivateFiles.tighten(directory + "/" + file, to: 0o600) }
             var dead: Int32 = 0
             try StoreError.check(mdb_reader_check(env, &dead), "mdb_reader_check")
 

@@ -30,10 +30,13 @@ public final class NotificationStore: Sendable {
         observer: (@Sendable (StoreCommit) -> Void)? = nil
     ) throws(StoreError) {
         self.configuration = configuration
+        // Private to this user: the store holds every payload and web apps' private keys.
         do {
-            try FileManager.default.createDirectory(atPath: configuration.directory, withIntermediateDirectories: true)
+            if let warning = try PrivateFiles.directory(configuration.directory) {
+                logger.warning("the data directory is not private", metadata: ["store.warning": "\(warning)"])
+            }
         } catch {
-            throw .dataDirectory(path: configuration.directory, reason: "\(error)")
+            throw .dataDirectory(path: configuration.directory, reason: error.description)
         }
         let lock = try DataDirectoryLock.acquire(configuration.directory)
         self.lock = lock

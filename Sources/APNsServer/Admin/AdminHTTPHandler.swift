@@ -16,6 +16,7 @@ final class AdminHTTPHandler: ChannelInboundHandler {
     static let keepAlive = TimeAmount.seconds(15)
 
     private let router: AdminRouter
+    private let access: AdminAccess
     private var head: HTTPRequestHead?
     private var body: [UInt8] = []
     /// The journal subscription of an event stream, and its keep-alive timer.
@@ -24,8 +25,9 @@ final class AdminHTTPHandler: ChannelInboundHandler {
     /// A cluster's event stream: the other shards' streams joined to it.
     private var peerEvents: PeerEvents?
 
-    init(router: AdminRouter) {
+    init(router: AdminRouter, access: AdminAccess) {
         self.router = router
+        self.access = access
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -38,18 +40,35 @@ final class AdminHTTPHandler: ChannelInboundHandler {
         case .end:
             guard let head = self.head, self.subscription == nil else { return }
             self.head = nil
-            self.router.respond(method: head.method.rawValue, uri: head.uri, body: self.body, on: context.eventLoop)
-                .assumeIsolated().whenSuccess { reply in
-                    switch reply {
-                    case .response(let response): self.write(response, version: head.version, context: context)
-                    case .events(let filter, let peers):
-                        self.startEvents(filter, version: head.version, context: context)
-                        if let peers, let cluster = self.router.relay.cluster {
-                            self.startPeerEvents(peers, cluster, context: context)
-                        }
+            self.answer(head, context: context)
+        }
+    }
+
+    /// Answers one whole request: refused by ``AdminAccess``, the login page, or a route's.
+    private func answer(_ head: HTTPRequestHead, context: ChannelHandlerContext) {
+        let method = head.method.rawValue
+        let origin: String?
+        switch self.access.check(method: method, uri: head.uri, headers: head.headers) {
+        case .answer(let refusal): return self.write(refusal, version: head.version, context: context)
+        case .admit(let allowed): origin = allowed
+        }
+        if head.uri == AdminLogin.path || head.uri.hasPrefix(AdminLogin.path + "?") {
+            let page = AdminLogin.respond(method: method, uri: head.uri, body: self.body, access: self.access)
+            return self.write(page, version: head.version, context: context)
+        }
+        self.router.respond(method: method, uri: head.uri, body: self.body, on: context.eventLoop)
+            .assumeIsolated().whenSuccess { reply in
+                switch reply {
+                case .response(var response):
+                    if let origin { response.headers.merge(AdminAccess.corsHeaders(origin)) { $1 } }
+                    self.write(response, version: head.version, context: context)
+                case .events(let filter, let peers):
+                    self.startEvents(filter, cors: origin, version: head.version, context: context)
+                    if let peers, let cluster = self.router.relay.cluster {
+                        self.startPeerEvents(peers, cluster, context: context)
                     }
                 }
-        }
+            }
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
@@ -67,6 +86,7 @@ final class AdminHTTPHandler: ChannelInboundHandler {
         headers.add(name: "content-length", value: String(response.body.count))
         if let allow = response.allow { headers.add(name: "allow", value: allow) }
         if let shards = response.shards { headers.add(name: "apns-emulator-shards", value: shards) }
+        for (name, value) in response.headers.sorted(by: { $0.key < $1.key }) { headers.add(name: name, value: value) }
         // The web inbox loads only from this origin; every answer says so, and is never sniffed.
         headers.add(name: "content-security-policy", value: InboxAssets.securityPolicy)
         headers.add(name: "x-content-type-options", value: "nosniff")
@@ -81,8 +101,9 @@ final class AdminHTTPHandler: ChannelInboundHandler {
 
     /// Answers with `text/event-stream` and writes every later journal event that passes `filter`
     /// (a reset always does), until the client goes away.
-    private func startEvents(_ filter: JournalFilter, version: HTTPVersion, context: ChannelHandlerContext) {
+    private func startEvents(_ filter: JournalFilter, cors: String?, version: HTTPVersion, context: ChannelHandlerContext) {
         var headers = HTTPHeaders()
+        for (name, value) in cors.map(AdminAccess.corsHeaders) ?? [String: String]() { headers.add(name: name, value: value) }
         headers.add(name: "content-type", value: "text/event-stream")
         headers.add(name: "cache-control", value: "no-cache")
         context.write(self.wrapOutboundOut(.head(.init(version: version, status: .ok, headers: headers))), promise: nil)

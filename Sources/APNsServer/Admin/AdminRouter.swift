@@ -47,6 +47,8 @@ struct AdminRouter: Sendable {
         var allow: String?
         /// A merged answer that is a JSON array: which shards it holds (`apns-emulator-shards`).
         var shards: String?
+        /// Further headers, names in lower case (`location`, `set-cookie`, CORS).
+        var headers: [String: String] = [:]
     }
 
     /// What the connection does with a request: answer it, or stream events until the client leaves.

@@ -10,10 +10,16 @@ public struct AdminHTTPClient: Sendable {
     /// How long a connection may take: short for a shard asking its peers (one that does not
     /// answer is left out), long for a test on a busy machine.
     let connectTimeout: TimeAmount
+    /// The admin token, sent as `Authorization: Bearer` with every request; nil sends none.
+    let token: String?
 
-    public init(group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, connectTimeout: TimeAmount = .seconds(2)) {
+    public init(
+        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, connectTimeout: TimeAmount = .seconds(2),
+        token: String? = nil
+    ) {
         self.group = group
         self.connectTimeout = connectTimeout
+        self.token = token
     }
 
     public struct Answer: Sendable {
@@ -46,7 +52,7 @@ public struct AdminHTTPClient: Sendable {
         }
         connected.whenFailure { promise.fail(Failure(description: "\(address): \($0)")) }
         connected.whenSuccess { channel in
-            Self.send(method: method, path: path, body: body, host: address, on: channel).whenFailure { error in
+            Self.send(method: method, path: path, body: body, host: address, token: self.token, on: channel).whenFailure { error in
                 promise.fail(Failure(description: "\(address): the request could not be written: \(error)"))
             }
             let timer = loop.scheduleTask(in: timeout) {
@@ -76,7 +82,7 @@ public struct AdminHTTPClient: Sendable {
         }
         connected.whenFailure { onEnd("\(address): \($0)") }
         connected.whenSuccess { channel in
-            Self.send(method: "GET", path: path, body: [], host: address, on: channel).whenFailure { error in
+            Self.send(method: "GET", path: path, body: [], host: address, token: self.token, on: channel).whenFailure { error in
                 onEnd("\(address): the request could not be written: \(error)")
                 channel.close(promise: nil)
             }
@@ -104,10 +110,11 @@ public struct AdminHTTPClient: Sendable {
 
     /// Writes the request; the future fails when NIO refuses any part of it.
     private static func send(
-        method: String, path: String, body: [UInt8], host: String, on channel: any Channel
+        method: String, path: String, body: [UInt8], host: String, token: String?, on channel: any Channel
     ) -> EventLoopFuture<Void> {
         var head = HTTPRequestHead(version: .http1_1, method: HTTPMethod(rawValue: method), uri: path)
         head.headers.add(name: "host", value: host)
+        if let token { head.headers.add(name: "authorization", value: "Bearer " + token) }
         head.headers.add(name: "connection", value: "close")
         head.headers.add(name: "content-length", value: String(body.count))
         let written = channel.write(HTTPClientRequestPart.head(head))

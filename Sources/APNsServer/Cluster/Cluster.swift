@@ -17,11 +17,12 @@ public struct Cluster: Sendable {
     static let timeout = TimeAmount.seconds(3)
 
     /// nil unless this emulator is a shard and knows its peers.
-    public init?(shard: Shard?, peers: [String], group: any EventLoopGroup, logger: Logger) {
+    /// `token`: the admin token every shard shares, sent with each request to a peer.
+    public init?(shard: Shard?, peers: [String], token: String? = nil, group: any EventLoopGroup, logger: Logger) {
         guard let shard, peers.count == shard.count, shard.count > 1 else { return nil }
         self.shard = shard
         self.peers = peers
-        self.client = AdminHTTPClient(group: group)
+        self.client = AdminHTTPClient(group: group, token: token)
         self.logger = logger
     }
 

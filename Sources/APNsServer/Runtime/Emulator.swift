@@ -42,6 +42,8 @@ public final class Emulator: Sendable {
         signals: [UnixSignal] = [.sigterm, .sigint],
         onListening: @escaping @Sendable (_ name: String, _ url: String) -> Void = { _, _ in }
     ) throws {
+        var configuration = configuration
+        if configuration.needsAdminToken { configuration.adminToken = AdminAccess.makeToken() }
         self.configuration = configuration
         self.logger = logger
         self.readiness = ReadinessGate(optional: configuration.h2cPort == nil ? [] : [.h2c])
@@ -58,7 +60,9 @@ public final class Emulator: Sendable {
         self.relay = Relay(
             store: self.store, hub: DeliveryHub(), group: self.group, journal: self.inspection.journal, logger: logger,
             activityLimits: configuration.activityLimits, metrics: self.inspection.metrics, shard: configuration.shard,
-            cluster: Cluster(shard: configuration.shard, peers: configuration.clusterPeers, group: self.group, logger: logger))
+            cluster: Cluster(
+                shard: configuration.shard, peers: configuration.clusterPeers, token: configuration.adminToken, group: self.group,
+                logger: logger))
         let (loop, relay) = (self.group.next(), self.relay)
         relay.phone.resumeActivityPushes(on: loop)
         relay.cluster?.catchUp(relay.channels, on: loop)

@@ -88,6 +88,15 @@ public struct EmulatorConfiguration: Sendable {
     public var logPushes = false
     /// Live Activities' limits and budgets (Apple publishes none; these are settings).
     public var activityLimits = ActivityLimits()
+    /// The token the admin API and the web inbox require (`Authorization: Bearer`, or the login
+    /// page's cookie); nil asks for none, unless the listeners bind beyond loopback: then the
+    /// emulator makes one at start (``Emulator/configuration`` holds it).
+    public var adminToken: String?
+    /// Origins (`https://dash.example.test:8443`) whose pages may call the admin API, with CORS.
+    public var adminAllowedOrigins: [String] = []
+    /// Host names the admin API answers besides its IP addresses and localhost (`.example.test`
+    /// for every name under it, `*` for any): the DNS rebinding guard's list.
+    public var adminAllowedHosts: [String] = []
     /// Milliseconds since the UNIX epoch; tests replace it.
     public var clock: @Sendable () -> Int64 = StoreConfiguration.systemClock
 
@@ -95,6 +104,18 @@ public struct EmulatorConfiguration: Sendable {
 
     /// The development CA: the server certificate chains to it, and provider certificates may.
     public var developmentCAPath: String { self.certificatesDirectory + "/ca.pem" }
+
+    /// Who may use the admin API: the token, the allowed origins, and the allowed host names
+    /// with the names this emulator is given (`--host`) and its cluster peers' (they ask it by those).
+    public var adminAccess: AdminAccess {
+        let given = [self.host] + self.clusterPeers.map { String($0.split(separator: ":").first ?? "") }
+        let names = given.filter { !$0.isEmpty && !AdminAccess.isAddress(AdminAccess.hostName($0)) }
+        return AdminAccess(token: self.adminToken, allowedOrigins: self.adminAllowedOrigins, allowedHosts: self.adminAllowedHosts + names)
+    }
+
+    /// Whether the admin token was made because none was given and the admin API is reachable
+    /// from elsewhere.
+    public var needsAdminToken: Bool { self.adminToken == nil && !AdminAccess.isLoopback(self.host) }
 
     /// The per-connection authentication rules that follow from this configuration.
     var authRules: ProviderAuthStateMachine.Rules {

@@ -161,6 +161,7 @@ struct EmulatorParts {
                 caPath: self.configuration.developmentCAPath,
                 provider: self.providerContext(),
                 world: WorldExport(self.configuration, relay: self.relay, inspection: self.inspection, clock: self.clock)),
+            access: self.configuration.adminAccess,
             onBound: self.bound(.admin, "admin API", scheme: "http")
         )
     }

@@ -33,8 +33,9 @@ extension SeedDocument {
         return try SeedDocument(root, origin: origin, directory: directory)
     }
 
-    /// Writes `document` to `path` whole (a temporary file renamed over it).
+    /// Writes `document` to `path` whole (a temporary file renamed over it), readable by this
+    /// user alone: a world holds web apps' private keys and every device's settings.
     public static func write(_ document: JSONValue, to path: String) throws {
-        try Data(document.prettyPrinted + [0x0A]).write(to: URL(fileURLWithPath: path), options: .atomic)
+        try PrivateFiles.write(document.prettyPrinted + [0x0A], to: path)
     }
 }
