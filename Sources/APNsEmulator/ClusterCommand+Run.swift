@@ -1,4 +1,5 @@
 import APNsCore
+import APNsServer
 import ArgumentParser
 import Dispatch
 import Foundation
@@ -69,10 +70,14 @@ extension ClusterCommand {
             // A signal or a child's end stops everything; children are stopped even when starting fails.
             defer { Self.stopAll(children) }
             let peers = (0..<self.shards).map { "127.0.0.1:\(self.adminBase + $0)" }.joined(separator: ",")
+            // Shards ask each other with one token: made here when they would each make their own.
+            let made = self.sharedToken()
+            if let made { say("cluster admin token: \(made) (every shard's admin API and web inbox ask for it)") }
+            let shared = made.map { ["--admin-token", $0] } ?? []
             for index in 0..<self.shards {
                 children.append(
                     try Self.spawn(
-                        Self.executable, self.serve(index, peers: peers, directory: directory),
+                        Self.executable, self.serve(index, peers: peers, directory: directory) + shared,
                         log: "\(directory)/shard\(index).log", stop: stop))
                 // The first makes the CA and the server certificate the others and HAProxy share.
                 try Self.waitForPort(self.adminBase + index, child: children[index], log: "\(directory)/shard\(index).log")
@@ -99,6 +104,26 @@ extension ClusterCommand {
             )
             stop.wait()
             sources.forEach { $0.cancel() }
+        }
+
+        /// A token for every shard when their serve flags (or environment) bind beyond loopback
+        /// without one; nil when they give one or need none.
+        func sharedToken() -> String? {
+            let environment = ProcessInfo.processInfo.environment
+            let given = Self.value(of: "--admin-token", in: self.serveArguments) ?? environment["APNS_EMULATOR_ADMIN_TOKEN"]
+            guard given?.isEmpty ?? true else { return nil }
+            let host = Self.value(of: "--host", in: self.serveArguments) ?? "127.0.0.1"
+            return AdminAccess.isLoopback(host) ? nil : AdminAccess.makeToken()
+        }
+
+        /// The last value a flag is given in `arguments` (`--flag value` or `--flag=value`).
+        static func value(of flag: String, in arguments: [String]) -> String? {
+            var found: String?
+            for (index, argument) in arguments.enumerated() {
+                if argument == flag, index + 1 < arguments.count { found = arguments[index + 1] }
+                if argument.hasPrefix(flag + "=") { found = String(argument.dropFirst(flag.count + 1)) }
+            }
+            return found
         }
 
         /// Shard `index`'s serve arguments.

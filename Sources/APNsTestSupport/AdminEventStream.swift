@@ -35,13 +35,16 @@ public final class AdminEventStream: Sendable {
 
     /// Opens `path` (e.g. `/api/v1/events?token=...`) and returns once it is answered 200 (the
     /// emulator then sends every later event); throws, saying why, when it is not.
-    public static func open(host: String, port: Int, path: String = "/api/v1/events") async throws -> AdminEventStream {
+    /// `token`: the admin token; `headers`: more (a browser's `Origin`).
+    public static func open(
+        host: String, port: Int, path: String = "/api/v1/events", token: String? = nil, headers: [(name: String, value: String)] = []
+    ) async throws -> AdminEventStream {
         let received = Received()
-        let client = AdminHTTPClient(connectTimeout: AdminTestClient.answerTimeout)
+        let client = AdminHTTPClient(connectTimeout: AdminTestClient.answerTimeout, token: token)
         // A promise keeps its first result: the start, or why the stream never started.
         let started = MultiThreadedEventLoopGroup.singleton.any().makePromise(of: Void.self)
         let channel = try await client.stream(
-            "\(host):\(port)", path: path,
+            "\(host):\(port)", path: path, headers: headers,
             onStart: { contentType in
                 received.contentType.withLock { $0 = contentType }
                 started.succeed(())

@@ -40,11 +40,14 @@ public enum AdminTestClient {
     public static let answerTimeout = TimeAmount.minutes(10)
 
     /// One request, through the admin client the cluster uses (`AdminHTTPClient`).
+    /// `token`: the admin token, as `Authorization: Bearer`; `headers`: more (a browser's `Origin`, another `Host`).
     public static func request(
-        host: String, port: Int, method: String = "GET", path: String, body: String? = nil
+        host: String, port: Int, method: String = "GET", path: String, body: String? = nil, token: String? = nil,
+        headers: [(name: String, value: String)] = []
     ) async throws -> Response {
-        let answer = try await AdminHTTPClient(connectTimeout: Self.answerTimeout).request(
-            "\(host):\(port)", method: method, path: path, body: Array((body ?? "").utf8), timeout: Self.answerTimeout
+        let answer = try await AdminHTTPClient(connectTimeout: Self.answerTimeout, token: token).request(
+            "\(host):\(port)", method: method, path: path, body: Array((body ?? "").utf8), headers: headers,
+            timeout: Self.answerTimeout
         ).get()
         return Response(status: answer.status, body: answer.body, headers: answer.headers)
     }

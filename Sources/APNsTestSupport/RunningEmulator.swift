@@ -117,8 +117,12 @@ public final class RunningEmulator: Sendable {
         return items
     }
 
-    /// A request to the admin API; returns status and body.
-    public func admin(_ path: String, method: String = "GET", body: String? = nil) async throws -> AdminTestClient.Response {
-        try await AdminTestClient.request(host: "127.0.0.1", port: self.adminPort, method: method, path: path, body: body)
+    /// A request to the admin API, with the emulator's admin token when it has one; returns status and body.
+    public func admin(
+        _ path: String, method: String = "GET", body: String? = nil, headers: [(name: String, value: String)] = []
+    ) async throws -> AdminTestClient.Response {
+        try await AdminTestClient.request(
+            host: "127.0.0.1", port: self.adminPort, method: method, path: path, body: body,
+            token: self.emulator.configuration.adminToken, headers: headers)
     }
 }

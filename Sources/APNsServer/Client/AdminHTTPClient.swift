@@ -42,8 +42,10 @@ public struct AdminHTTPClient: Sendable {
 
     /// One request to `address` (`host:port`); fails after `timeout`, when the address cannot be
     /// reached, or when the request cannot be written (a path HTTP/1.1 cannot carry).
+    /// `headers` are sent besides the client's own; a `host` among them replaces the address.
     public func request(
-        _ address: String, method: String = "GET", path: String, body: [UInt8] = [], timeout: TimeAmount = .seconds(3)
+        _ address: String, method: String = "GET", path: String, body: [UInt8] = [], headers: [(name: String, value: String)] = [],
+        timeout: TimeAmount = .seconds(3)
     ) -> EventLoopFuture<Answer> {
         let loop = self.group.next()
         let promise = loop.makePromise(of: Answer.self)
@@ -52,7 +54,8 @@ public struct AdminHTTPClient: Sendable {
         }
         connected.whenFailure { promise.fail(Failure(description: "\(address): \($0)")) }
         connected.whenSuccess { channel in
-            Self.send(method: method, path: path, body: body, host: address, token: self.token, on: channel).whenFailure { error in
+            Self.send(method: method, path: path, body: body, host: address, token: self.token, headers: headers, on: channel)
+                .whenFailure { error in
                 promise.fail(Failure(description: "\(address): the request could not be written: \(error)"))
             }
             let timer = loop.scheduleTask(in: timeout) {
@@ -72,7 +75,8 @@ public struct AdminHTTPClient: Sendable {
     /// comments left out), on the connection's loop; `onEnd` once, when the stream ends or
     /// cannot start. The future holds the connection, for closing it.
     public func stream(
-        _ address: String, path: String, onStart: @escaping @Sendable (_ contentType: String) -> Void,
+        _ address: String, path: String, headers: [(name: String, value: String)] = [],
+        onStart: @escaping @Sendable (_ contentType: String) -> Void,
         onEvent: @escaping @Sendable (String) -> Void,
         onEnd: @escaping @Sendable (String) -> Void
     ) -> EventLoopFuture<any Channel> {
@@ -82,7 +86,7 @@ public struct AdminHTTPClient: Sendable {
         }
         connected.whenFailure { onEnd("\(address): \($0)") }
         connected.whenSuccess { channel in
-            Self.send(method: "GET", path: path, body: [], host: address, token: self.token, on: channel).whenFailure { error in
+            Self.send(method: "GET", path: path, body: [], host: address, token: self.token, headers: headers, on: channel).whenFailure { error in
                 onEnd("\(address): the request could not be written: \(error)")
                 channel.close(promise: nil)
             }
@@ -110,11 +114,13 @@ public struct AdminHTTPClient: Sendable {
 
     /// Writes the request; the future fails when NIO refuses any part of it.
     private static func send(
-        method: String, path: String, body: [UInt8], host: String, token: String?, on channel: any Channel
+        method: String, path: String, body: [UInt8], host: String, token: String?, headers: [(name: String, value: String)] = [],
+        on channel: any Channel
     ) -> EventLoopFuture<Void> {
         var head = HTTPRequestHead(version: .http1_1, method: HTTPMethod(rawValue: method), uri: path)
-        head.headers.add(name: "host", value: host)
+        if !headers.contains(where: { $0.name.lowercased() == "host" }) { head.headers.add(name: "host", value: host) }
         if let token { head.headers.add(name: "authorization", value: "Bearer " + token) }
+        for header in headers { head.headers.add(name: header.name, value: header.value) }
         head.headers.add(name: "connection", value: "close")
         head.headers.add(name: "content-length", value: String(body.count))
         let written = channel.write(HTTPClientRequestPart.head(head))
