@@ -79,7 +79,8 @@ struct KeysCommand: ParsableCommand {
         func run() throws {
             let keyID = self.keyID ?? Self.randomKeyID()
             let key = P256.Signing.PrivateKey()
-            try FileManager.default.createDirectory(atPath: self.directory, withIntermediateDirectories: true)
+            // Private: it holds private keys.
+            try PrivateFiles.directory(self.directory)
             let path = self.directory + "/AuthKey_\(keyID).p8"
             guard
                 FileManager.default.createFile(
