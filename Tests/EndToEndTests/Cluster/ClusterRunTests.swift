@@ -11,7 +11,7 @@ import Glibc
 @Suite("apns-emulator cluster run")
 struct ClusterRunTests {
     @Test(
-        "two shards and HAProxy from one command: pushes through HAProxy reach both, shard 0's admin API lists both; SIGTERM stops them all"
+        "two shards and HAProxy from one command: pushes through HAProxy reach both, shard 0's admin API lists both; SIGTERM stops them all. Beyond loopback, the shards share one made admin token and ask each other with it"
     )
     func run() async throws {
         try #require(HAProxy.path != nil, "haproxy is not installed (.ci/run installs it)")
@@ -24,7 +24,7 @@ struct ClusterRunTests {
                 "cluster", "run", "--shards", "2", "--dir", directory.appending("cluster"), "--listen", "127.0.0.1:\(front)",
                 "--device-listen", "127.0.0.1:\(devices)", "--http2-base", String(http2), "--admin-base", String(admin),
                 "--device-base", String(device),
-                "--", "--durability", "relaxed",
+                "--", "--durability", "relaxed", "--host", "0.0.0.0",
             ], output: directory.appending("run.log"))
         let ready = await eventually(timeout: .seconds(60)) { cluster.lines.contains { $0.hasPrefix("cluster of 2 shards") } }
         try #require(ready, "\(cluster.lines)")
@@ -40,7 +40,11 @@ struct ClusterRunTests {
             #expect(try await provider.push(token: token, topic: "com.example.app").status == 200)
         }
         try await provider.close()
-        let listed = try await AdminTestClient.request(host: "127.0.0.1", port: admin, path: "/api/v1/notifications")
+        // One token for the cluster, printed once by cluster run; each shard asks for it.
+        let line = try #require(cluster.lines.first { $0.hasPrefix("cluster admin token: ") })
+        let adminToken = try #require(line.split(separator: " ").dropFirst(3).first.map(String.init))
+        #expect(try await AdminTestClient.request(host: "127.0.0.1", port: admin + 1, path: "/api/v1/notifications").status == 401)
+        let listed = try await AdminTestClient.request(host: "127.0.0.1", port: admin, path: "/api/v1/notifications", token: adminToken)
         let page = try #require(try listed.json() as? [String: Any])
         #expect(page["total"] as? Int == 2 && (page["shards"] as? [String: Any])?["answered"] as? [Int] == [0, 1], "\(page)")
 
