@@ -38,6 +38,11 @@ public final class TestEmulator: Sendable {
     public var providerURL: String { "https://localhost:\(self.http2Port)" }
     /// The admin API's base URL (inspection, faults, clock; also the web inbox).
     public var adminURL: String { "http://\(self.host):\(self.adminPort)" }
+    /// The admin token the admin API asks for, nil when it asks for none: set one with
+    /// `configure: { $0.adminToken = ... }`, or bind beyond loopback (`$0.host = "0.0.0.0"`) and
+    /// the emulator makes one. This type sends it itself; a request of your own to ``adminURL``
+    /// sends it as `Authorization: Bearer <token>`.
+    public var adminToken: String? { self.emulator.configuration.adminToken }
     /// The development CA the server certificate chains to: trust it in the client under test.
     public var caPath: String { self.running.caPath }
     public var caPEM: String { (try? String(contentsOfFile: self.caPath, encoding: .utf8)) ?? "" }

@@ -1,6 +1,10 @@
 import APNsCore
 import APNsEmulatorTesting
+import APNsServer
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Testing
 import XCTest
 
@@ -22,6 +26,25 @@ struct TestEmulatorTests {
         #expect(sent.alertTitle == "Order shipped" && sent.alertBody == "#42" && sent.uniqueID == answer.uniqueID)
         #expect(try await emulator.notifications(token: token).count == 1)
         try await emulator.shutdown()
+    }
+
+    @Test("issue 51: with an admin token (given, or made when bound beyond loopback) TestEmulator sends it itself; a request of one's own needs it")
+    func adminToken() async throws {
+        for configure in [{ (c: inout EmulatorConfiguration) in c.adminToken = "swift-fixture-token-123" }, { $0.host = "0.0.0.0" }] {
+            let emulator = try await TestEmulator.start(configure: configure)
+            let adminToken = try #require(emulator.adminToken)
+            let token = try await emulator.registerDevice(topic: Self.topic)
+            #expect(try await emulator.push(token: token, topic: Self.topic).isAccepted)
+            #expect(try await emulator.waitFor(token: token).uniqueID != nil)
+            let url = try #require(URL(string: emulator.adminURL + "/api/v1/devices"))
+            var request = URLRequest(url: url)
+            let (_, refused) = try await URLSession.shared.data(for: request)
+            #expect((refused as? HTTPURLResponse)?.statusCode == 401)
+            request.setValue("Bearer \(adminToken)", forHTTPHeaderField: "Authorization")
+            let (_, admitted) = try await URLSession.shared.data(for: request)
+            #expect((admitted as? HTTPURLResponse)?.statusCode == 200)
+            try await emulator.shutdown()
+        }
     }
 
     @Test("start(seed:) starts with the README's typical app; its export seeds the same world")

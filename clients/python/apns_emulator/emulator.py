@@ -56,7 +56,10 @@ class APNsEmulator:
         self.channels_port: int = ports["channels"]
         #: The Web Push service's port, which subscriptions' endpoints name (as this machine reaches it).
         self.web_push_port: int = ports["webPush"]
-        self._admin = httpx.Client(base_url=f"http://{self.host}:{self.admin_port}", timeout=330)
+        #: The admin token the emulator asks for (None when it asks for none): sent with every admin request.
+        self.admin_token: Optional[str] = self._launcher.admin_token
+        admin_headers = {"authorization": f"Bearer {self.admin_token}"} if self.admin_token else {}
+        self._admin = httpx.Client(base_url=f"http://{self.host}:{self.admin_port}", headers=admin_headers, timeout=330)
         self._provider: Optional[httpx.Client] = None
         self.faults = Faults(self)
         self.clock = ClockControl(self)

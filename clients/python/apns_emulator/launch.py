@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import shutil
 import signal
 import subprocess
@@ -78,6 +79,8 @@ class BinaryLauncher:
             found = json.load(f)
         self.host: str = found["host"]
         self.ports: Dict[str, int] = {name: found[name] for name in CONTAINER_PORTS}
+        # The admin token: the one given (admin_token), or the one serve made when it listens beyond loopback.
+        self.admin_token: Optional[str] = found.get("adminToken")
 
     def log(self) -> str:
         try:
@@ -111,7 +114,7 @@ class BinaryLauncher:
 class ContainerLauncher:
     """The image (`APNS_EMULATOR_IMAGE`) run with podman or docker (`APNS_EMULATOR_CONTAINER_CLI`
     to choose), every port published on a free port of 127.0.0.1; the CA comes from the admin
-    API's `GET /ca.pem`."""
+    API's `GET /ca.pem`; the admin token is one this launcher makes and passes in the environment."""
 
     def __init__(self, image: str, directory: str, options: Dict[str, Any], start_timeout: float):
         cli = os.environ.get("APNS_EMULATOR_CONTAINER_CLI") or shutil.which("podman") or shutil.which("docker")
@@ -127,6 +130,10 @@ class ContainerLauncher:
         for port in CONTAINER_PORTS.values():
             published += ["-p", f"127.0.0.1::{port}"]
         options = dict(options)
+        # The image listens on every interface, so its admin API asks for a token: this one, given
+        # through the environment (not the command line), unless the test gives its own (admin_token).
+        self.admin_token: Optional[str] = options.pop("admin_token", None) or secrets.token_urlsafe(32)
+        published += ["-e", "APNS_EMULATOR_ADMIN_TOKEN"]
         seed = options.pop("seed", None)
         if seed is not None:
             # A copy anyone may read: the image runs as an ordinary user, and a seed may be private to this one.
@@ -137,7 +144,7 @@ class ContainerLauncher:
             options["seed"] = "/seed/seed.json"
         run = subprocess.run(
             [cli, "run", "-d"] + published + [image, "serve", "--ephemeral", "--keys", self.keys_directory] + serve_arguments(options),
-            capture_output=True, text=True)
+            capture_output=True, text=True, env={**os.environ, "APNS_EMULATOR_ADMIN_TOKEN": self.admin_token})
         if run.returncode != 0:
             raise EmulatorError(f"{cli} run {image} failed: {run.stderr or run.stdout}")
         self.container = run.stdout.strip().splitlines()[-1]

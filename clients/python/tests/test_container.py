@@ -31,6 +31,14 @@ def _wait_ready(admin: str, container, timeout: float = 60.0) -> None:
         time.sleep(0.2)
 
 
+def _made_token(container) -> str:
+    """The token serve printed at start (`apns-emulator: admin token: <token> (...)`)."""
+    out, err = container.get_logs()
+    lines = [line for line in (out + err).decode("utf-8", "replace").splitlines() if line.startswith("apns-emulator: admin token: ")]
+    assert len(lines) == 1, (out + err).decode("utf-8", "replace")
+    return lines[0].split()[3]
+
+
 def test_image_serves_as_a_non_root_user_and_takes_a_push(tmp_path):
     from testcontainers.core.container import DockerContainer
 
@@ -50,7 +58,12 @@ def test_image_serves_as_a_non_root_user_and_takes_a_push(tmp_path):
         assert answer.status_code == 200 and answer.text.startswith("-----BEGIN CERTIFICATE-----"), answer.text[:200]
         ca.write_text(answer.text)
 
-        token = httpx.post(f"{admin}/api/v1/devices", json={"topic": TOPIC}, timeout=10).json()["token"]
+        # Every interface inside the container: the emulator made an admin token and printed it once
+        # (issue 51); without it the admin API refuses, with it everything works as before.
+        admin_token = _made_token(container)
+        assert httpx.get(f"{admin}/api/v1/devices", timeout=10).status_code == 401
+        auth = {"authorization": f"Bearer {admin_token}"}
+        token = httpx.post(f"{admin}/api/v1/devices", json={"topic": TOPIC}, headers=auth, timeout=10).json()["token"]
         apns_id = str(uuid.uuid4())
         # The server certificate names localhost: that is the name a client on this machine dials.
         provider = f"https://localhost:{container.get_exposed_port(2197)}"
@@ -61,6 +74,6 @@ def test_image_serves_as_a_non_root_user_and_takes_a_push(tmp_path):
         assert pushed.status_code == 200, pushed.text
         unique_id = pushed.headers["apns-unique-id"]
 
-        items = httpx.get(f"{admin}/api/v1/notifications", params={"token": token}, timeout=10).json()["items"]
+        items = httpx.get(f"{admin}/api/v1/notifications", params={"token": token}, headers=auth, timeout=10).json()["items"]
         assert [(item["uniqueId"], item["apnsId"], item["payload"]["aps"]["alert"]) for item in items] == [
             (unique_id, apns_id, "from a container test")], items

@@ -134,3 +134,33 @@ def test_web_push_from_pywebpush_reaches_a_home_screen_web_app(apns_emulator: AP
     assert isinstance(received, WebPush) and received.outcome == "declarative" and received.shown
     assert received.title == "Back in stock" and received.navigate == "https://shop.example/p/1"
     assert json.loads(received.message) == message and received.vapid_subject == "mailto:ops@shop.example"
+
+
+def test_beyond_loopback_the_fixture_uses_the_made_admin_token():
+    """Issue 51: serve on every interface makes an admin token; the fixture reads it from the ports
+    file and sends it, so the test does nothing different; a request without it is refused."""
+    import httpx
+
+    emulator = APNsEmulator(options={"host": "0.0.0.0"})
+    try:
+        assert emulator.admin_token and len(emulator.admin_token) == 43
+        token = emulator.register_device(TOPIC)
+        assert emulator.push(token, {"aps": {"alert": "beyond"}}, topic=TOPIC).ok
+        assert emulator.wait_for(token=token, timeout=5).payload["aps"]["alert"] == "beyond"
+        refused = httpx.get(f"http://127.0.0.1:{emulator.admin_port}/api/v1/notifications", timeout=10)
+        assert refused.status_code == 401 and "Authorization: Bearer" in refused.json()["error"]
+        cross = httpx.post(f"http://127.0.0.1:{emulator.admin_port}/api/v1/reset", content=b"{}", timeout=10,
+                           headers={"origin": "https://evil.example", "content-type": "text/plain",
+                                    "authorization": f"Bearer {emulator.admin_token}"})
+        assert cross.status_code == 403 and len(emulator.notifications()) == 1
+    finally:
+        emulator.stop()
+
+
+def test_a_given_admin_token_is_used():
+    emulator = APNsEmulator(options={"admin_token": "pytest-given-token-0123456789"})
+    try:
+        assert emulator.admin_token == "pytest-given-token-0123456789"
+        assert emulator.notifications() == []
+    finally:
+        emulator.stop()
