@@ -32,6 +32,8 @@ export declare class Emulator {
   host: string;
   ports: { http2: number; admin: number; device: number; gateway: number; feedback: number; channels: number };
   caPath: string;
+  /** The admin token the admin API asks for (undefined when none); every admin call sends it. */
+  adminToken?: string;
   directory: string;
   pid?: number;
   readonly url: string;

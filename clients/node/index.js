@@ -15,6 +15,8 @@ class Emulator {
     this.directory = directory;
     this.host = launcher.host;
     this.ports = launcher.ports;
+    /** The admin token the admin API asks for (undefined when none): sent with every admin request. */
+    this.adminToken = launcher.adminToken;
     this.caPath = launcher.caPath;
     this.keysDirectory = launcher.keysDirectory;
     this.pid = launcher.pid;
@@ -120,7 +122,7 @@ class Emulator {
 
   remove() { fs.rmSync(this.directory, { recursive: true, force: true }); }
 
-  _admin() { return { host: this.host, port: this.ports.admin }; }
+  _admin() { return { host: this.host, port: this.ports.admin, token: this.adminToken }; }
 
   /** One admin API request; the parsed answer, or an EmulatorError naming what was refused. */
   async admin(method, pathAndQuery, body, expect = 200) {
@@ -205,11 +207,12 @@ function query(parameters) {
   return text ? `?${text}` : '';
 }
 
-function request({ host, port }, method, pathAndQuery, body) {
+function request({ host, port, token }, method, pathAndQuery, body) {
   return new Promise((resolve, reject) => {
     const data = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
-    const outgoing = http.request({ host, port, method, path: pathAndQuery, agent: false,
-      headers: data ? { 'content-type': 'application/json', 'content-length': data.length } : {} }, (answer) => {
+    const headers = data ? { 'content-type': 'application/json', 'content-length': data.length } : {};
+    if (token) headers.authorization = `Bearer ${token}`;
+    const outgoing = http.request({ host, port, method, path: pathAndQuery, agent: false, headers }, (answer) => {
       const chunks = [];
       answer.on('data', (chunk) => chunks.push(chunk));
       answer.on('end', () => {

@@ -7,6 +7,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const http = require('node:http');
+const crypto = require('node:crypto');
 const { spawn, spawnSync } = require('node:child_process');
 
 const PORTS = { http2: 2197, admin: 8197, device: 5223, gateway: 2195, feedback: 2196, channels: 2198 };
@@ -93,6 +94,8 @@ class BinaryLauncher {
     const found = JSON.parse(fs.readFileSync(portsFile, 'utf8'));
     launcher.host = found.host;
     launcher.ports = Object.fromEntries(Object.keys(PORTS).map((name) => [name, found[name]]));
+    // The admin token: the one given (serve: {adminToken}), or the one serve made beyond loopback.
+    launcher.adminToken = found.adminToken || undefined;
     launcher.pid = launcher.child.pid;
     return launcher;
   }
@@ -133,11 +136,18 @@ class ContainerLauncher {
     const given = seedFile(options.seed, directory);
     const seed = given && path.join(directory, 'seed-for-container');
     if (seed) { fs.copyFileSync(given, seed); fs.chmodSync(seed, 0o644); args.push('-v', `${seed}:/seed/seed.json:ro`); }
+    // The image listens on every interface, so its admin API asks for a token: the test's own
+    // (serve: {adminToken}), else one made here, given through the environment.
+    const serve = { ...(options.serve || {}) };
+    launcher.adminToken = serve.adminToken || crypto.randomBytes(32).toString('base64url');
+    delete serve.adminToken;
+    args.push('-e', 'APNS_EMULATOR_ADMIN_TOKEN');
     args.push(image, 'serve', '--ephemeral', '--exit-on-stdin-close', '--keys', launcher.keysDirectory);
     if (seed) args.push('--seed', '/seed/seed.json');
-    args.push(...serveArguments(options.serve));
+    args.push(...serveArguments(serve));
     const log = fs.openSync(launcher.logPath, 'w');
-    launcher.child = spawn(cli, args, { stdio: ['pipe', log, log] });
+    const env = { ...process.env, APNS_EMULATOR_ADMIN_TOKEN: launcher.adminToken };
+    launcher.child = spawn(cli, args, { stdio: ['pipe', log, log], env });
     fs.closeSync(log);
     running.add(launcher.child);
     launcher.exited = new Promise((resolve) => launcher.child.on('exit', (code) => { running.delete(launcher.child); resolve(code); }));

@@ -93,6 +93,21 @@ test('--auth strict: a key made by keys.create signs provider tokens; a push wit
   });
 });
 
+test('issue 51: beyond loopback the emulator asks for its made admin token; the fixture sends it, a bare request is refused', async () => {
+  const http = require('node:http');
+  await withEmulator({ serve: { host: '0.0.0.0' } }, async (emulator) => {
+    assert.match(emulator.adminToken, /^[A-Za-z0-9_-]{43}$/);
+    const token = await emulator.registerDevice(TOPIC);
+    assert.strictEqual((await providerPush(emulator, token, { aps: { alert: 'beyond' } })).status, 200);
+    assert.strictEqual((await emulator.waitFor({ token })).payload.aps.alert, 'beyond');
+    const status = await new Promise((resolve, reject) => {
+      http.get(`http://127.0.0.1:${emulator.ports.admin}/api/v1/devices`, (answer) => { answer.resume(); resolve(answer.statusCode); })
+        .on('error', reject);
+    });
+    assert.strictEqual(status, 401);
+  });
+});
+
 test('a seed starts the world it describes; an export seeds the same world', async () => {
   const device = '7a'.repeat(32);
   const seed = {
