@@ -47,6 +47,8 @@ type Emulator struct {
 	CAPath    string
 	Directory string
 	PID       int
+	// AdminToken is the token the admin API asks for ("" when none); Admin sends it.
+	AdminToken string
 
 	tb       testing.TB
 	launcher *launcher
@@ -120,7 +122,7 @@ func Launch(options Options) (*Emulator, error) {
 	roots.AppendCertsFromPEM(ca)
 	// A custom TLS configuration turns net/http's HTTP/2 off unless asked for: APNs is HTTP/2 only.
 	transport := &http.Transport{TLSClientConfig: &tls.Config{RootCAs: roots}, ForceAttemptHTTP2: true}
-	emulator := &Emulator{Host: l.host, Ports: l.ports, CAPath: l.caPath, Directory: directory, launcher: l,
+	emulator := &Emulator{Host: l.host, Ports: l.ports, CAPath: l.caPath, Directory: directory, AdminToken: l.adminToken, launcher: l,
 		provider: &http.Client{Transport: transport, Timeout: 30 * time.Second}, admin: &http.Client{Timeout: 330 * time.Second}}
 	if l.cmd != nil && l.cmd.Process != nil {
 		emulator.PID = l.cmd.Process.Pid
@@ -204,6 +206,9 @@ func (e *Emulator) Admin(method, path string, body interface{}, expect int, resu
 	request, err := http.NewRequest(method, fmt.Sprintf("http://%s:%d%s", e.Host, e.Ports["admin"], path), reader)
 	if err != nil {
 		return err
+	}
+	if e.AdminToken != "" {
+		request.Header.Set("Authorization", "Bearer "+e.AdminToken)
 	}
 	answer, err := e.admin.Do(request)
 	if err != nil {

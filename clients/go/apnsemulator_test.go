@@ -87,6 +87,29 @@ func TestPushOverHTTP2ReachesThePhone(t *testing.T) {
 	}
 }
 
+// Issue 51: beyond loopback the emulator makes an admin token; the fixture sends it, a bare request is refused.
+func TestBeyondLoopbackTheMadeAdminToken(t *testing.T) {
+	apns := Start(t, Options{Serve: map[string]string{"host": "0.0.0.0"}})
+	if len(apns.AdminToken) != 43 {
+		t.Fatalf("admin token %q, want 43 base64url characters", apns.AdminToken)
+	}
+	token := apns.RegisterDevice(topic)
+	if status, _, _ := providerPush(t, apns, token, `{"aps":{"alert":"beyond"}}`, nil); status != 200 {
+		t.Fatalf("push: %d", status)
+	}
+	if _, err := apns.WaitFor(Filter{Token: token}, 5*time.Second); err != nil {
+		t.Fatalf("waitFor: %v", err)
+	}
+	answer, err := http.Get(fmt.Sprintf("http://127.0.0.1:%d/api/v1/devices", apns.Ports["admin"]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	answer.Body.Close()
+	if answer.StatusCode != 401 {
+		t.Fatalf("without the token: %d, want 401", answer.StatusCode)
+	}
+}
+
 func TestFaultsClockAndNearMisses(t *testing.T) {
 	apns := Start(t, Options{})
 	token := apns.RegisterDevice(topic)

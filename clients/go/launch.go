@@ -1,6 +1,8 @@
 package apnsemulator
 
 import (
+	"crypto/rand"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -26,6 +28,7 @@ type launcher struct {
 	binary, cli, container string
 	host                   string
 	ports                  map[string]int
+	adminToken             string
 	caPath, keysDirectory  string
 	logPath                string
 	cmd                    *exec.Cmd
@@ -66,7 +69,7 @@ func serveArguments(options map[string]string) []string {
 	return args
 }
 
-func (l *launcher) start(name string, args []string, directory string) error {
+func (l *launcher) start(name string, args []string, directory string, environment ...string) error {
 	log, err := os.Create(l.logPath)
 	if err != nil {
 		return err
@@ -75,6 +78,9 @@ func (l *launcher) start(name string, args []string, directory string) error {
 	l.cmd = exec.Command(name, args...)
 	l.cmd.Stdout, l.cmd.Stderr = log, log
 	l.cmd.Dir = directory
+	if len(environment) > 0 {
+		l.cmd.Env = append(os.Environ(), environment...)
+	}
 	// Its own process group: a signal the test binary's terminal sends does not reach it first.
 	l.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if l.stdin, err = l.cmd.StdinPipe(); err != nil {
@@ -127,6 +133,8 @@ func startBinary(binary, directory string, options Options) (*launcher, error) {
 				number, _ := found[name].(float64)
 				l.ports[name] = int(number)
 			}
+			// The admin token: the one given (Serve["admin-token"]), or the one serve made beyond loopback.
+			l.adminToken, _ = found["adminToken"].(string)
 			return l, nil
 		}
 		if l.hasExited() {
@@ -173,12 +181,28 @@ func startContainer(image, directory string, options Options) (*launcher, error)
 		}
 		args = append(args, "-v", seed+":/seed/seed.json:ro")
 	}
+	// The image listens on every interface, so its admin API asks for a token: the test's own
+	// (Serve["admin-token"]), else one made here, given through the environment.
+	serve := map[string]string{}
+	for name, value := range options.Serve {
+		serve[name] = value
+	}
+	l.adminToken = serve["admin-token"]
+	delete(serve, "admin-token")
+	if l.adminToken == "" {
+		random := make([]byte, 32)
+		if _, err := rand.Read(random); err != nil {
+			return nil, err
+		}
+		l.adminToken = base64.RawURLEncoding.EncodeToString(random)
+	}
+	args = append(args, "-e", "APNS_EMULATOR_ADMIN_TOKEN")
 	args = append(args, image, "serve", "--ephemeral", "--exit-on-stdin-close", "--keys", l.keysDirectory)
 	if options.Seed != "" {
 		args = append(args, "--seed", "/seed/seed.json")
 	}
-	args = append(args, serveArguments(options.Serve)...)
-	if err := l.start(cli, args, directory); err != nil {
+	args = append(args, serveArguments(serve)...)
+	if err := l.start(cli, args, directory, "APNS_EMULATOR_ADMIN_TOKEN="+l.adminToken); err != nil {
 		return nil, err
 	}
 	if err := l.waitForContainer(options.StartTimeout); err != nil {
