@@ -77,6 +77,9 @@ public final class ApnsEmulator implements AutoCloseable {
 
     public String host() { return this.launcher.host; }
     public int port(String name) { return this.launcher.ports.get(name); }
+
+    /** The admin token the admin API asks for (null when none); {@link #admin} sends it. */
+    public String adminToken() { return this.launcher.adminToken; }
     public Path caPath() { return this.launcher.caPath; }
     public Path directory() { return this.launcher.directory; }
     public long pid() { return this.launcher.pid(); }
@@ -103,8 +106,10 @@ public final class ApnsEmulator implements AutoCloseable {
     public Object admin(String method, String pathAndQuery, Object body, int expect) throws IOException, InterruptedException {
         HttpRequest.BodyPublisher publisher = body == null ? HttpRequest.BodyPublishers.noBody()
                 : HttpRequest.BodyPublishers.ofString(Json.write(body));
-        HttpRequest request = HttpRequest.newBuilder(URI.create("http://" + this.host() + ":" + this.port("admin") + pathAndQuery))
-                .method(method, publisher).header("content-type", "application/json").build();
+        HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create("http://" + this.host() + ":" + this.port("admin") + pathAndQuery))
+                .method(method, publisher).header("content-type", "application/json");
+        if (this.adminToken() != null) builder.header("authorization", "Bearer " + this.adminToken());
+        HttpRequest request = builder.build();
         HttpResponse<String> answer = this.admin.send(request, HttpResponse.BodyHandlers.ofString());
         if (answer.statusCode() != expect) {
             throw new IllegalStateException(method + " " + pathAndQuery + ": " + answer.statusCode() + " " + answer.body());

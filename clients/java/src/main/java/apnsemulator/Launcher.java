@@ -30,6 +30,8 @@ final class Launcher {
     String keysDirectory;
     String host = "127.0.0.1";
     Map<String, Integer> ports = new LinkedHashMap<>();
+    /** The admin token the admin API asks for; null when none. */
+    String adminToken;
     private String binary;
     private String cli;
     private String container;
@@ -69,8 +71,22 @@ final class Launcher {
 
     private void spawn(List<String> command) throws IOException {
         // Standard input stays a pipe this JVM holds (serve --exit-on-stdin-close).
-        this.process = new ProcessBuilder(command).directory(this.directory.toFile()).redirectErrorStream(true)
-                .redirectOutput(this.logPath.toFile()).start();
+        ProcessBuilder builder = new ProcessBuilder(command).directory(this.directory.toFile()).redirectErrorStream(true)
+                .redirectOutput(this.logPath.toFile());
+        if (this.container != null) builder.environment().put("APNS_EMULATOR_ADMIN_TOKEN", this.adminToken);
+        this.process = builder.start();
+    }
+
+    /** serve's flags without --admin-token, whose value becomes this launcher's token. */
+    private List<String> takeToken(List<String> serve) {
+        List<String> rest = new ArrayList<>();
+        for (int index = 0; index < serve.size(); index++) {
+            String flag = serve.get(index);
+            if (flag.equals("--admin-token") && index + 1 < serve.size()) this.adminToken = serve.get(++index);
+            else if (flag.startsWith("--admin-token=")) this.adminToken = flag.substring("--admin-token=".length());
+            else rest.add(flag);
+        }
+        return rest;
     }
 
     private void startBinary(String binary, ApnsEmulator.Options options) throws IOException {
@@ -94,6 +110,8 @@ final class Launcher {
         Map<String, Object> found = (Map<String, Object>) Json.parse(Files.readString(portsFile));
         this.host = (String) found.get("host");
         for (String name : PORTS.keySet()) this.ports.put(name, ((Number) found.get(name)).intValue());
+        // The one given (--admin-token), or the one serve made beyond loopback.
+        this.adminToken = (String) found.get("adminToken");
     }
 
     private void startContainer(String image, ApnsEmulator.Options options) throws IOException {
@@ -110,9 +128,18 @@ final class Launcher {
             Files.setPosixFilePermissions(seed, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
             command.addAll(List.of("-v", seed + ":/seed/seed.json:ro"));
         }
+        // The image listens on every interface, so its admin API asks for a token: the test's own
+        // (--admin-token), else one made here, given through the environment.
+        List<String> serve = this.takeToken(options.serve());
+        if (this.adminToken == null) {
+            byte[] random = new byte[32];
+            new java.security.SecureRandom().nextBytes(random);
+            this.adminToken = java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(random);
+        }
+        command.addAll(List.of("-e", "APNS_EMULATOR_ADMIN_TOKEN"));
         command.addAll(List.of(image, "serve", "--ephemeral", "--exit-on-stdin-close", "--keys", this.keysDirectory));
         if (options.seed() != null) command.addAll(List.of("--seed", "/seed/seed.json"));
-        command.addAll(options.serve());
+        command.addAll(serve);
         this.spawn(command);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         Pattern published = Pattern.compile("^(\\d+)/tcp -> .*:(\\d+)$");

@@ -85,6 +85,20 @@ class ApnsEmulatorTest {
         assertTrue(missed.getMessage().contains("near misses:") && missed.getMessage().contains(TOPIC), missed.getMessage());
     }
 
+    /** Issue 51: beyond loopback the emulator makes an admin token; the extension sends it, a bare request is refused. */
+    @Test
+    @EmulatorOptions(serve = {"--host", "0.0.0.0"})
+    void beyondLoopbackTheMadeAdminToken(ApnsEmulator apns) throws Exception {
+        assertEquals(43, apns.adminToken().length());
+        String token = apns.registerDevice(TOPIC);
+        assertEquals(200, providerPush(apns, token, "{\"aps\":{\"alert\":\"beyond\"}}").statusCode());
+        apns.waitFor(Map.of("token", token), Duration.ofSeconds(5));
+        HttpResponse<String> bare = HttpClient.newHttpClient().send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + apns.port("admin") + "/api/v1/devices")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(401, bare.statusCode(), bare.body());
+    }
+
     /** An ES256 JWT signed with a .p8 key. */
     static String providerToken(ApnsEmulator.ProviderKey key) throws Exception {
         String pem = Files.readString(key.p8()).replaceAll("-----[A-Z ]+-----", "").replaceAll("\\s", "");
