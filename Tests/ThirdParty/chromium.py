@@ -11,9 +11,10 @@ def check(condition, message):
     print("ok:", message, flush=True)
 
 
-def browser():
+def browser(*extra):
+    """`extra`: more Chromium flags (--host-resolver-rules to rebind a name)."""
     options = webdriver.ChromeOptions()
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--window-size=1400,1000"):
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--window-size=1400,1000") + extra:
         options.add_argument(argument)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     binary = os.environ.get("CHROMIUM", "/usr/bin/chromium")

@@ -30,6 +30,10 @@ async function api(method, path, body) {
     options.headers["content-type"] = "application/json";
   }
   const response = await fetch(path, options);
+  if (response.status === 401) {
+    // The emulator asks for its admin token (restarted with another, or the cookie is gone): log in again.
+    location.assign("/login?next=" + encodeURIComponent(location.pathname + location.search + location.hash));
+  }
   const text = await response.text();
   let json = null;
   try { json = text ? JSON.parse(text) : null; } catch { json = null; }
