@@ -17,13 +17,16 @@ struct AdminContractTests {
         // POST /api/v1/push goes through the provider API's intake, where the delay faults
         // the first run adds would hold its answers for up to a minute: it has a run of its own,
         // on an emulator without faults.
+        // With an admin token, as a shared emulator runs: every call carries it, and schemathesis's
+        // ignored_auth check finds each secured operation refusing a call without it (issue 51).
+        let token = "contract-test-admin-token"
         for scope in [["--exclude-path", "/api/v1/push"], ["--include-path", "/api/v1/push"]] {
-            try await withEmulator { emulator in
+            try await withEmulator(configure: { $0.adminToken = token }) { emulator in
                 let run = try await Subprocess.run(
                     "timeout",
                     [
                         "120", python, "-c", cli, "run", "http://127.0.0.1:\(emulator.adminPort)/openapi.json",
-                        "--checks", "all", "-n", "30", "--seed", "1", "--max-failures", "10",
+                        "--checks", "all", "-n", "30", "--seed", "1", "--max-failures", "10", "-H", "Authorization: Bearer \(token)",
                         // The same examples every run (issue 37: the stateful phase found a mismatch on
                         // some runs only): deterministic generation, one worker.
                         "--generation-deterministic", "--workers", "1",
