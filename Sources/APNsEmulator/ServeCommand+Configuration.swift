@@ -105,6 +105,7 @@ extension ServeCommand {
             Self.announce(announced.withLock { $0 }, seed: seed.map { ($0, self.seedFile ?? self.configFile ?? "") })
             let token = emulator.configuration.adminToken
             Self.announceToken(token, made: configuration.adminToken == nil, host: configuration.host)
+            Self.announceExposure(configuration)
             if let warning = AdminTokenFile.leave(token, port: addresses.port(.admin)) {
                 logger.warning("the admin token is not where other commands look", metadata: ["admin.warning": "\(warning)"])
             }
@@ -118,6 +119,18 @@ extension ServeCommand {
         }
         defer { AdminTokenFile.remove(port: adminPort) }
         try await running.value
+    }
+
+    /// Beyond loopback, says what a stranger who reaches the other ports may do (docs/security.md).
+    static func announceExposure(_ configuration: EmulatorConfiguration) {
+        guard !AdminAccess.isLoopback(configuration.host) else { return }
+        let providers =
+            configuration.auth == .none
+            ? "providers need no credentials (--auth none: --auth strict asks for certificates or provider tokens, as APNs does)"
+            : "providers need certificates or provider tokens (--auth strict)"
+        say(
+            "apns-emulator: listening on \(configuration.host): \(providers); devices connect by id without credentials. Publish only the ports you use, on a network you trust (docs/security.md)"
+        )
     }
 
     /// Says, once, that the admin API asks for a token, and the token itself when the emulator made it.

@@ -50,6 +50,14 @@ final class SimulatorBridge: Sendable {
             return SimulatorForward(
                 device: device, status: "failed", exitCode: nil, message: "no apns-topic: simctl needs the app's bundle id")
         }
+        // The topic comes from the network and becomes an argument of simctl: a bundle id only,
+        // never something simctl would read as an option (`--help`).
+        guard let first = bundle.unicodeScalars.first, CharacterSet.alphanumerics.contains(first),
+            bundle.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "._-".unicodeScalars.contains($0)) })
+        else {
+            return SimulatorForward(
+                device: device, status: "failed", exitCode: nil, message: "apns-topic \(bundle) is not a bundle id simctl takes")
+        }
         guard let file = SimulatorPushFile.file(for: entry) else {
             return SimulatorForward(device: device, status: "failed", exitCode: nil, message: "the payload is not a JSON object")
         }
@@ -57,7 +65,8 @@ final class SimulatorBridge: Sendable {
             .path
         defer { try? FileManager.default.removeItem(atPath: path) }
         do {
-            try Data(file).write(to: URL(fileURLWithPath: path))
+            // Private to this user: the payload may hold what the app's user reads.
+            try PrivateFiles.write(Array(file), to: path)
         } catch {
             return SimulatorForward(device: device, status: "failed", exitCode: nil, message: "could not write \(path): \(error)")
         }
