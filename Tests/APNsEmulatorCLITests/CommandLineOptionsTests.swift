@@ -38,6 +38,9 @@ struct CommandLineOptionsTests {
             ("--host", "APNS_EMULATOR_HOST"),
             ("--http2-idle-timeout", "APNS_EMULATOR_HTTP2_IDLE_TIMEOUT"),
             ("--http2-port", "APNS_EMULATOR_HTTP2_PORT"),
+            ("--admin-token", "APNS_EMULATOR_ADMIN_TOKEN"),
+            ("--admin-allowed-origins", "APNS_EMULATOR_ADMIN_ALLOWED_ORIGINS"),
+            ("--admin-allowed-hosts", "APNS_EMULATOR_ADMIN_ALLOWED_HOSTS"),
             ("--idle-timeout", "APNS_EMULATOR_IDLE_TIMEOUT"),
             ("--journal-size", "APNS_EMULATOR_JOURNAL_SIZE"),
             ("--keys", "APNS_EMULATOR_KEYS"),
@@ -80,6 +83,11 @@ struct CommandLineOptionsTests {
         #expect(arguments.firstIndex(of: "--http2-port").map { arguments[$0 + 1] } == "0")
         // push takes only where the emulator's HTTP/2 API is.
         #expect(EnvironmentTwins.apply(to: ["push"], environment: environment) == ["push", "--http2-port", "0"])
+        // The admin token's twin reaches the commands that call the admin API (issue 51).
+        let token = ["APNS_EMULATOR_ADMIN_TOKEN": "t0k", "APNS_EMULATOR_ADMIN_PORT": "9"]
+        #expect(EnvironmentTwins.apply(to: ["push"], environment: token) == ["push", "--admin-token", "t0k"])
+        #expect(EnvironmentTwins.apply(to: ["export"], environment: token) == ["export", "--admin-port", "9", "--admin-token", "t0k"])
+        #expect(EnvironmentTwins.apply(to: ["doctor"], environment: token).contains("--admin-token"))
     }
 
     @Test("serve's defaults are the configuration's: one place says 3600")
@@ -139,7 +147,9 @@ struct CommandLineOptionsTests {
         #expect(help.contains("(default: 1h)") && help.contains("(default: 30d)") && help.contains("(default: 20m)"))
         let sections = help.split(separator: "\n").filter { $0.first?.isUppercase == true && $0.hasSuffix(":") }.map(String.init)
         #expect(
-            sections == ["ADDRESS AND PORTS:", "STORE AND AUTHENTICATION:", "MORE FRONT DOORS:", "LIVE ACTIVITIES:", "OPTIONS:"],
+            sections == [
+                "ADDRESS AND PORTS:", "STORE AND AUTHENTICATION:", "ADMIN API ACCESS:", "MORE FRONT DOORS:", "LIVE ACTIVITIES:", "OPTIONS:",
+            ],
             "\(sections)")
         #expect(DurationArgument.text(.milliseconds(1500)) == "1500ms" && DurationArgument.text(.seconds(90)) == "90s")
     }
