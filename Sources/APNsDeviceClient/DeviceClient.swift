@@ -23,7 +23,10 @@ public final class DeviceClient: Sendable {
     private let handler: NIOLoopBound<DeviceClientHandler>
 
     /// Connects, says hello and waits for the welcome.
-    /// - Parameter caPath: the CA to trust (the emulator's `certs/ca.pem`).
+    /// - Parameters:
+    ///   - caPath: the CA to trust (the emulator's `certs/ca.pem`).
+    ///   - adminToken: the emulator's admin token, which an emulator that has one (beyond
+    ///     loopback, or `--admin-token`) asks every device for; nil sends none.
     public static func connect(
         host: String,
         port: Int,
@@ -31,6 +34,7 @@ public final class DeviceClient: Sendable {
         deviceID: String,
         version: UInt8 = DeviceProtocol.version,
         serverName: String = "localhost",
+        adminToken: String? = nil,
         group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) async throws -> DeviceClient {
         var tls = TLSConfiguration.makeClientConfiguration()
@@ -56,7 +60,7 @@ public final class DeviceClient: Sendable {
         }.get()
         let client = DeviceClient(
             channel: channel, handler: handler, notifications: stream, events: events, version: version, deviceID: deviceID)
-        let reply = try await client.request(.hello(version: version, deviceID: deviceID), expecting: .welcome)
+        let reply = try await client.request(.hello(version: version, deviceID: deviceID, credential: adminToken), expecting: .welcome)
         guard case .welcome = reply else { throw DeviceClientError.unexpectedReply(reply) }
         return client
     }

@@ -13,10 +13,16 @@ extension DeviceCommand {
             )
         }
         let deviceID = self.deviceID ?? StoredDeviceID.load()
+        let token = AdminTokenFile.token(given: self.adminToken, host: self.host, port: self.devicePort, door: "device")
         do {
             return try await DeviceClient.connect(
-                host: self.host, port: self.devicePort, caPath: self.caPath, deviceID: deviceID, serverName: self.serverName)
-        } catch  where PushCommand.isRefused(error) {
+                host: self.host, port: self.devicePort, caPath: self.caPath, deviceID: deviceID, serverName: self.serverName,
+                adminToken: token)
+        } catch let error as DeviceClientError where error.serverCode == .unauthorized {
+            throw DeviceCommandError(
+                "the emulator at \(self.host):\(self.devicePort) asks devices for its admin token: pass --admin-token (the token serve printed at start; \(EnvironmentTwins.variable(for: "--admin-token")) works too). It said: \(error.message)"
+            )
+        } catch where PushCommand.isRefused(error) {
             throw DeviceCommandError(
                 "could not connect to \(self.host):\(self.devicePort): connection refused (is `apns-emulator serve` running? its device port is 5223 unless --device-port says otherwise)"
             )

@@ -47,7 +47,7 @@ enum EnvironmentTwins {
     }
 
     /// The twins `device` shares with `serve`: where the emulator is.
-    static let device = serve.filter { $0.flag == "--host" || $0.flag == "--device-port" }
+    static let device = serve.filter { ["--host", "--device-port", "--admin-token"].contains($0.flag) }
 
     /// The twins `push` shares with `serve`: where the emulator's HTTP/2 API is, and the admin
     /// token it asks the phone's outcome with.

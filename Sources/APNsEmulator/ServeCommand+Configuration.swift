@@ -98,15 +98,15 @@ extension ServeCommand {
         }
         let running = Task { try await emulator.run(beforeClosing: self.exportAtExit(emulator, logger: logger)) }
         if self.exitOnStdinClose { StandardInputWatch.start { await emulator.shutdown() } }
-        let adminPort: Int
+        let (adminPort, devicePort): (Int, Int)
         do {
             let addresses = try await emulator.listening()
-            adminPort = addresses.port(.admin)
+            (adminPort, devicePort) = (addresses.port(.admin), addresses.port(.device))
             Self.announce(announced.withLock { $0 }, seed: seed.map { ($0, self.seedFile ?? self.configFile ?? "") })
             let token = emulator.configuration.adminToken
             Self.announceToken(token, made: configuration.adminToken == nil, host: configuration.host)
             Self.announceExposure(configuration)
-            if let warning = AdminTokenFile.leave(token, port: addresses.port(.admin)) {
+            if let warning = AdminTokenFile.leave(token, admin: addresses.port(.admin), device: addresses.port(.device)) {
                 logger.warning("the admin token is not where other commands look", metadata: ["admin.warning": "\(warning)"])
             }
             if let portsFile = self.portsFile {
@@ -117,7 +117,7 @@ extension ServeCommand {
             _ = await running.result
             throw error
         }
-        defer { AdminTokenFile.remove(port: adminPort) }
+        defer { AdminTokenFile.remove(admin: adminPort, device: devicePort) }
         try await running.value
     }
 
@@ -129,7 +129,7 @@ extension ServeCommand {
             ? "providers need no credentials (--auth none: --auth strict asks for certificates or provider tokens, as APNs does)"
             : "providers need certificates or provider tokens (--auth strict)"
         say(
-            "apns-emulator: listening on \(configuration.host): \(providers); devices connect by id without credentials. Publish only the ports you use, on a network you trust (docs/security.md)"
+            "apns-emulator: listening on \(configuration.host): \(providers); devices bring the admin token. Publish only the ports you use, on a network you trust (docs/security.md)"
         )
     }
 

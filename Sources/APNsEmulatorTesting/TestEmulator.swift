@@ -151,7 +151,8 @@ public final class TestEmulator: Sendable {
 
     /// An emulated device connected over TLS: register tokens, receive, acknowledge, respond.
     public func connectDevice(id: String = "device-\(UUID().uuidString.prefix(8))") async throws -> DeviceClient {
-        try await DeviceClient.connect(host: self.host, port: self.devicePort, caPath: self.caPath, deviceID: id)
+        try await DeviceClient.connect(
+            host: self.host, port: self.devicePort, caPath: self.caPath, deviceID: id, adminToken: self.adminToken)
     }
 
     /// A fault rule: the next `times` pushes matching (`["topic": ...]`, `token`, `pushType`) are

@@ -29,7 +29,9 @@ extension DeviceClient {
 extension RunningEmulator {
     /// A device connected to this emulator.
     public func device(_ id: String = "device-\(UUID().uuidString.prefix(8))") async throws -> DeviceClient {
-        try await DeviceClient.connect(host: "127.0.0.1", port: self.devicePort, caPath: self.caPath, deviceID: id)
+        try await DeviceClient.connect(
+            host: "127.0.0.1", port: self.devicePort, caPath: self.caPath, deviceID: id,
+            adminToken: self.emulator.configuration.adminToken)
     }
 }
 

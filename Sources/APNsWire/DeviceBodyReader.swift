@@ -33,6 +33,9 @@ struct DeviceBodyReader {
         return string
     }
 
+    /// Whether the body has bytes left (an optional trailing field).
+    var hasMore: Bool { self.buffer.readableBytes > 0 }
+
     mutating func optionalString() throws -> String? {
         switch try self.u8() {
         case 0: return nil

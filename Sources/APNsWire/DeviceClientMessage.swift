@@ -2,7 +2,9 @@ import APNsCore
 
 /// What a device sends (docs/device-protocol.md).
 public enum DeviceClientMessage: Hashable, Sendable {
-    case hello(version: UInt8, deviceID: String)
+    /// `credential`: the emulator's admin token, which an emulator that has one asks every device
+    /// for (as APNs asks a device for its certificate); sent after the device id only when given.
+    case hello(version: UInt8, deviceID: String, credential: String? = nil)
     case register(topic: String)
     case resume(tokens: [DeviceToken])
     case unregister(topic: String)

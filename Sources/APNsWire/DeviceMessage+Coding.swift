@@ -7,7 +7,8 @@ extension DeviceClientMessage {
         var body = DeviceBodyReader(buffer: frame.body)
         switch frame.type {
         case DeviceMessageType.hello:
-            self = .hello(version: try body.u8(), deviceID: try body.string())
+            let (version, deviceID) = (try body.u8(), try body.string())
+            self = .hello(version: version, deviceID: deviceID, credential: body.hasMore ? try body.string() : nil)
         case DeviceMessageType.register:
             self = .register(topic: try body.string())
         case DeviceMessageType.resume:
@@ -52,10 +53,11 @@ extension DeviceClientMessage {
         var body = allocator.buffer(capacity: 64)
         let type: UInt8
         switch self {
-        case .hello(let version, let deviceID):
+        case .hello(let version, let deviceID, let credential):
             type = DeviceMessageType.hello
             body.writeInteger(version)
             body.writeDeviceString(deviceID)
+            if let credential { body.writeDeviceString(credential) }
         case .register(let topic):
             type = DeviceMessageType.register
             body.writeDeviceString(topic)

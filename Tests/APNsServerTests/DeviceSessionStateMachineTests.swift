@@ -140,6 +140,23 @@ struct DeviceSessionStateMachineTests {
             self.failureCode(long.received(.hello(version: 1, deviceID: String(repeating: "d", count: 129)))) == .invalidArgument)
     }
 
+    @Test("issue 51: with an admin token a hello must bring it (unauthorized otherwise, as APNs asks a device for its certificate)")
+    func helloCredential() {
+        var bare = DeviceSessionStateMachine()
+        bare.access = AdminAccess(token: "device-secret")
+        #expect(self.failureCode(bare.received(.hello(version: 3, deviceID: "phone"))) == .unauthorized)
+        #expect(bare.state == .closed)
+        var wrong = DeviceSessionStateMachine()
+        wrong.access = AdminAccess(token: "device-secret")
+        #expect(self.failureCode(wrong.received(.hello(version: 3, deviceID: "phone", credential: "device-secreT"))) == .unauthorized)
+        var right = DeviceSessionStateMachine()
+        right.access = AdminAccess(token: "device-secret")
+        #expect(right.received(.hello(version: 3, deviceID: "phone", credential: "device-secret")) == .send(.welcome(version: 3)))
+        // Without a token, a credential is not looked at.
+        var open = DeviceSessionStateMachine()
+        #expect(open.received(.hello(version: 3, deviceID: "phone", credential: "anything")) == .send(.welcome(version: 3)))
+    }
+
     @Test("version 3's Live Activity messages: carried out on a version-3 session, an error on version 2")
     func activities() {
         var three = DeviceSessionStateMachine()

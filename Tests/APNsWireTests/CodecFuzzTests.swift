@@ -177,7 +177,9 @@ struct CodecFuzzTests {
 
     static func clientMessage(_ random: inout SeededGenerator) -> DeviceClientMessage {
         switch Int.random(in: 0..<18, using: &random) {
-        case 0: return .hello(version: UInt8.random(in: 0...255, using: &random), deviceID: Self.text(&random))
+        case 0:
+            let credential = Bool.random(using: &random) ? Self.text(&random) : nil
+            return .hello(version: UInt8.random(in: 0...255, using: &random), deviceID: Self.text(&random), credential: credential)
         case 1: return .register(topic: Self.text(&random))
         case 2: return .resume(tokens: (0..<Int.random(in: 0...5, using: &random)).map { _ in Self.token(&random) })
         case 3: return .unregister(topic: Self.text(&random))

@@ -14,7 +14,8 @@ struct DeviceCodecTests {
     )
 
     static let clientMessages: [DeviceClientMessage] = [
-        .hello(version: 1, deviceID: "iphone-1"), .register(topic: "com.example.app"),
+        .hello(version: 1, deviceID: "iphone-1"), .hello(version: 3, deviceID: "iphone-1", credential: "admin-token"),
+        .register(topic: "com.example.app"),
         .resume(tokens: [token, DeviceToken(bytes: [UInt8](repeating: 9, count: 100))!]), .resume(tokens: []),
         .unregister(topic: "com.example.app"), .ack(uniqueID: "00000000-0000-4000-8000-000000000001"), .ping(.max),
         .authorize(topic: "com.example.app", options: 7, allow: true),
@@ -100,6 +101,11 @@ struct DeviceCodecTests {
             try self.bytes(DeviceClientMessage.hello(version: 1, deviceID: "ab").frame()) == [
                 0, 0, 0, 6, 0x01, 1, 0, 2, 0x61, 0x62,
             ])
+        // The admin token, when the device brings one, follows the device id as a string.
+        #expect(
+            try self.bytes(DeviceClientMessage.hello(version: 3, deviceID: "ab", credential: "t").frame()) == [
+                0, 0, 0, 9, 0x01, 3, 0, 2, 0x61, 0x62, 0, 1, 0x74,
+            ])
         #expect(try self.bytes(DeviceClientMessage.ping(258).frame()) == [0, 0, 0, 9, 0x06, 0, 0, 0, 0, 0, 0, 1, 2])
         #expect(
             try self.bytes(DeviceServerMessage.error(code: .frameTooLarge, message: "x").frame()) == [
@@ -180,7 +186,8 @@ struct DeviceCodecTests {
 
     @Test("error codes and their bytes are one table")
     func errorCodes() {
-        #expect(DeviceErrorCode.all.map(\.rawValue) == [1, 2, 3, 4, 5, 6, 7])
+        #expect(DeviceErrorCode.all.map(\.rawValue) == [1, 2, 3, 4, 5, 6, 7, 8])
+        #expect(DeviceErrorCode(rawValue: 8) == .unauthorized)
         #expect(DeviceErrorCode(rawValue: 4) == .unsupportedVersion)
         #expect(DeviceErrorCode(rawValue: 200).name == "unknown")
     }

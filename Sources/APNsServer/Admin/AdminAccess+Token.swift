@@ -32,6 +32,13 @@ extension AdminAccess {
             error: nil)
     }
 
+    /// Whether a device's hello may go on: no token is asked for, or it brings the token.
+    func admitsDevice(_ credential: String?) -> Bool {
+        guard let digest = self.tokenDigest else { return true }
+        guard let credential else { return false }
+        return Self.same(Array(SHA256.hash(data: Array(credential.utf8))), digest)
+    }
+
     /// The login page's cookie value: a digest of the token, so the cookie never holds the token.
     var cookieValue: String? {
         self.token.map { token in

@@ -8,6 +8,7 @@ extension TLSListener {
         _ listener: Listener,
         sslContext: NIOSSLContext,
         relay: Relay,
+        access: AdminAccess,
         refusal: ConnectionRefusal,
         doors: FrontDoors,
         onBound: @escaping @Sendable (SocketAddress) -> Void
@@ -17,7 +18,7 @@ extension TLSListener {
             let pipeline = channel.pipeline.syncOperations
             try pipeline.addHandler(ByteToMessageHandler(DeviceFrameDecoder()))
             try pipeline.addHandler(MessageToByteHandler(DeviceFrameEncoder()))
-            let session = DeviceSessionHandler(relay: relay, logger: logger)
+            let session = DeviceSessionHandler(relay: relay, access: access, logger: logger)
             // A provider at the device port is told where it belongs, in the log and the journal.
             session.onForeignProtocol = { channel, what in
                 refusal.record(channel, source: .http2, detail: doors.notDeviceProtocol(what, port: channel.localAddress?.port))

@@ -43,6 +43,8 @@ struct DeviceSessionStateMachine {
     }
 
     private(set) var state = State.awaitingHello
+    /// Who may say hello: with an admin token, only a device that brings it.
+    var access = AdminAccess()
     /// The tokens this connection holds (registered or resumed here), with their topic ("" if unknown).
     private(set) var tokens: [DeviceToken: String] = [:]
     /// Unique ids sent on this connection and not yet acknowledged: a notification that reaches
@@ -85,7 +87,14 @@ struct DeviceSessionStateMachine {
         }
     }
 
-    private mutating func hello(version: UInt8, deviceID: String) -> Action {
+    private mutating func hello(version: UInt8, deviceID: String, credential: String?) -> Action {
+        guard self.access.admitsDevice(credential) else {
+            return self.fail(
+                .unauthorized,
+                credential == nil
+                    ? "this emulator asks devices for its admin token (it listens beyond loopback, or has --admin-token): connect with it (apns-emulator device --admin-token, DeviceClient.connect(adminToken:))"
+                    : "the credential is not this emulator's admin token")
+        }
         guard DeviceProtocol.versions.contains(version) else {
             return self.fail(
                 .unsupportedVersion,
@@ -132,8 +141,8 @@ struct DeviceSessionStateMachine {
         switch (self.state, message) {
         case (.closed, _):
             return .none
-        case (.awaitingHello, .hello(let version, let deviceID)):
-            return self.hello(version: version, deviceID: deviceID)
+        case (.awaitingHello, .hello(let version, let deviceID, let credential)):
+            return self.hello(version: version, deviceID: deviceID, credential: credential)
         case (.awaitingHello, _):
             return self.fail(.unexpectedMessage, "the first message must be hello")
         case (.active, .hello):

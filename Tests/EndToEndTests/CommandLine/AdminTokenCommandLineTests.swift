@@ -77,7 +77,7 @@ struct AdminTokenCommandLineTests {
         }
     }
 
-    @Test("the made token: printed once, in the ports file, asked for; push, export and doctor find it themselves")
+    @Test("the made token: printed once, in the ports file, asked for; push, export, doctor and device find it themselves")
     func madeToken() async throws {
         let directory = try TemporaryDirectory()
         defer { try? directory.remove() }
@@ -108,7 +108,19 @@ struct AdminTokenCommandLineTests {
         let doctor = try await Subprocess.run("env", beside + ["doctor", "--admin-port", String(admin)])
         #expect(doctor.stdout.contains("admin API at 127.0.0.1:\(admin): an emulator answers with the admin token"), "\(doctor.stdout)")
 
-        // Elsewhere (no token left for this user), export says what to pass.
+        let devicePort = String(try #require(ports["device"] as? Int))
+        let deviceArguments = [
+            "device", "--topic", "com.example.lock", "--device-id", "cli-beside", "--device-port", devicePort, "--ca",
+            directory.appending("certs/ca.pem"), "--count", "0",
+        ]
+        let device = try await Subprocess.run("env", beside + deviceArguments)
+        // It registered and printed its token (a device welcomed with the admin token).
+        #expect(device.status == 0 && device.stdout.split(separator: "\n").first?.count == 64, "\(device.stdout)\(device.stderr)")
+
+        // Elsewhere (no token left for this user), export and device say what to pass.
+        let stranger = try await Subprocess.run(
+            "env", ["XDG_RUNTIME_DIR=\(directory.appending("nowhere"))", Subprocess.emulatorExecutable] + deviceArguments)
+        #expect(stranger.status != 0 && stranger.stderr.contains("asks devices for its admin token: pass --admin-token"), "\(stranger.stderr)")
         let elsewhere = ["XDG_RUNTIME_DIR=\(directory.appending("nowhere"))", Subprocess.emulatorExecutable]
         let refused = try await Subprocess.run("env", elsewhere + ["export", "--admin-port", String(admin)])
         #expect(refused.status != 0 && refused.stderr.contains("asks for its admin token: pass --admin-token"), "\(refused.stderr)")
