@@ -48,7 +48,8 @@ struct ServeStartTests {
         let serve = try await EmulatorProcess.start(
             arguments: [
                 "--log-level", "info", "--data-dir", directory.appending("data"), "--certs-dir", directory.appending("certs"),
-                "--seed", seed, "--web-push-port", "0",
+                // The seed's key goes to a key store of the test's own, not the checkout's keys/.
+                "--keys", directory.appending("keys"), "--seed", seed, "--web-push-port", "0",
             ], output: output)
         var text = ""
         let seeded = await eventually(timeout: .seconds(30)) {

@@ -52,7 +52,10 @@ struct UnprivilegedUserTests {
         defer { try? home.directory.remove() }
         let ca = home.directory.appending("certs/ca.pem")
         let emulator = try await EmulatorProcess.start(
-            arguments: ["--data-dir", home.directory.appending("data"), "--certs-dir", home.directory.appending("certs")],
+            arguments: [
+                "--data-dir", home.directory.appending("data"), "--certs-dir", home.directory.appending("certs"), "--keys",
+                home.directory.appending("keys"),
+            ],
             // Started with an ordinary user's soft limit of 1024 open files, which serve raises.
             output: home.directory.appending("serve.log"), executable: home.executable,
             launcher: ["prlimit", "--nofile=1024:"] + home.launcher,
