@@ -13,7 +13,7 @@ extension DeviceCommand {
             )
         }
         let deviceID = self.deviceID ?? StoredDeviceID.load()
-        let token = AdminTokenFile.token(given: self.adminToken, host: self.host, port: self.devicePort, door: "device")
+        let token = AdminTokenFile.token(given: self.adminToken.value, host: self.host, port: self.devicePort, door: "device")
         do {
             return try await DeviceClient.connect(
                 host: self.host, port: self.devicePort, caPath: self.caPath, deviceID: deviceID, serverName: self.serverName,

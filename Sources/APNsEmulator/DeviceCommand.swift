@@ -56,12 +56,7 @@ struct DeviceCommand: AsyncParsableCommand {
         help: "The emulator's device port. (env: \(EnvironmentTwins.variable(for: "--device-port")))")
     var devicePort = 5223
 
-    @Option(
-        name: .customLong("admin-token"),
-        help:
-            "The emulator's admin token, which an emulator beyond loopback asks devices for (default: the one an emulator on this machine left for --device-port). (env: \(EnvironmentTwins.variable(for: "--admin-token")))"
-    )
-    var adminToken: String?
+    @OptionGroup var adminToken: AdminTokenOption
 
     @Option(name: .customLong("ca"), help: "The CA to trust: the emulator's development CA.")
     var caPath = "certs/ca.pem"

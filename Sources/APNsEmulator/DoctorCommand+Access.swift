@@ -12,12 +12,12 @@ import Glibc
 extension DoctorCommand {
     func checkAdminAccess() -> Finding {
         let address = "\(self.host.contains(":") ? "[\(self.host)]" : self.host):\(self.adminPort)"
-        let token = AdminTokenFile.token(given: self.adminToken, host: self.host, port: self.adminPort)
+        let token = AdminTokenFile.token(given: self.adminToken.value, host: self.host, port: self.adminPort)
         let client = AdminHTTPClient(connectTimeout: .seconds(2), token: token)
         if let answer = try? client.request(address, path: "/api/v1/clock", timeout: .seconds(5)).wait() {
             switch answer.status {
             case 200:
-                let how = token == nil ? "without a token" : "with the admin token (\(self.adminToken == nil ? "the one serve left for port \(self.adminPort)" : "--admin-token"))"
+                let how = token == nil ? "without a token" : "with the admin token (\(self.adminToken.value == nil ? "the one serve left for port \(self.adminPort)" : "--admin-token"))"
                 return Finding(level: .ok, text: "admin API at \(address): an emulator answers \(how)")
             case 401:
                 return Finding(
@@ -27,14 +27,14 @@ extension DoctorCommand {
                 return Finding(level: .problem, text: "admin API at \(address): answered \(answer.status): \(String(decoding: answer.body.prefix(300), as: UTF8.self))")
             }
         }
-        if self.adminToken == nil && !AdminAccess.isLoopback(self.host) {
+        if self.adminToken.value == nil && !AdminAccess.isLoopback(self.host) {
             return Finding(
                 level: .note,
                 text: "admin API on \(self.host): reachable from other machines, so serve makes an admin token at start and prints it (--admin-token chooses one)")
         }
         return Finding(
             level: .ok,
-            text: "admin API on \(self.host):\(self.adminPort): \(self.adminToken == nil ? "no token (loopback only); " : "asks for the --admin-token given; ")other sites' pages and rebinding host names are refused")
+            text: "admin API on \(self.host):\(self.adminPort): \(self.adminToken.value == nil ? "no token (loopback only); " : "asks for the --admin-token given; ")other sites' pages and rebinding host names are refused")
     }
 
     /// Whether the data directory is private (serve narrows one it owns).

@@ -34,8 +34,7 @@ struct DoctorCommand: ParsableCommand {
     @Option(name: .customLong("h2c-port"), help: "(default: off)") var h2cPort: Int?
     @Option(name: .customLong("data-dir")) var dataDirectory = ServeCommand.defaults.dataDirectory
     @Option(name: .customLong("certs-dir")) var certificatesDirectory = ServeCommand.defaults.certificatesDirectory
-    @Option(name: .customLong("admin-token"), help: "The admin token a running emulator asks for (default: the one it left for --admin-port).")
-    var adminToken: String?
+    @OptionGroup var adminToken: AdminTokenOption
 
     /// One check's outcome.
     struct Finding {

@@ -18,12 +18,7 @@ struct ExportCommand: AsyncParsableCommand {
     @Option(name: .customLong("admin-port"), help: "The emulator's admin API port.")
     var adminPort = 8197
 
-    @Option(
-        name: .customLong("admin-token"),
-        help:
-            "The emulator's admin token (default: the one an emulator on this machine left for --admin-port). (env: \(EnvironmentTwins.variable(for: "--admin-token")))"
-    )
-    var adminToken: String?
+    @OptionGroup var adminToken: AdminTokenOption
 
     @Option(name: .customLong("out"), help: "The file to write (private to you: it holds web apps' private keys; standard output without it).")
     var out: String?
@@ -35,7 +30,7 @@ struct ExportCommand: AsyncParsableCommand {
         let address = "\(self.host.contains(":") ? "[\(self.host)]" : self.host):\(self.adminPort)"
         let answer: AdminHTTPClient.Answer
         do {
-            let token = AdminTokenFile.token(given: self.adminToken, host: self.host, port: self.adminPort)
+            let token = AdminTokenFile.token(given: self.adminToken.value, host: self.host, port: self.adminPort)
             answer = try await AdminHTTPClient(connectTimeout: .seconds(5), token: token).request(
                 address, method: "POST", path: "/api/v1/export", timeout: .milliseconds(Int64(self.timeout * 1000))
             ).get()

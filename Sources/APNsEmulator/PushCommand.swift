@@ -72,12 +72,7 @@ struct PushCommand: AsyncParsableCommand {
     )
     var adminPort = ServeCommand.defaults.adminPort
 
-    @Option(
-        name: .customLong("admin-token"),
-        help:
-            "The emulator's admin token, for that question (default: the one an emulator on this machine left for --admin-port). (env: \(EnvironmentTwins.variable(for: "--admin-token")))"
-    )
-    var adminToken: String?
+    @OptionGroup var adminToken: AdminTokenOption
 
     @Option(help: "Send the push this many times (then print a summary).")
     var count = 1
@@ -196,7 +191,7 @@ struct PushCommand: AsyncParsableCommand {
         guard answer.status == 200, self.adminPort > 0, let id = answer.header("apns-unique-id") else { return nil }
         let host = self.connection.host
         let address = "\(host.contains(":") ? "[\(host)]" : host):\(self.adminPort)"
-        let token = AdminTokenFile.token(given: self.adminToken, host: host, port: self.adminPort)
+        let token = AdminTokenFile.token(given: self.adminToken.value, host: host, port: self.adminPort)
         let client = AdminHTTPClient(connectTimeout: .milliseconds(500), token: token)
         let deadline = ContinuousClock.now + .seconds(1)
         var text: String?
