@@ -98,27 +98,34 @@ extension ServeCommand {
         }
         let running = Task { try await emulator.run(beforeClosing: self.exportAtExit(emulator, logger: logger)) }
         if self.exitOnStdinClose { StandardInputWatch.start { await emulator.shutdown() } }
-        let (adminPort, devicePort): (Int, Int)
+        let addresses: ListeningAddresses
         do {
-            let addresses = try await emulator.listening()
-            (adminPort, devicePort) = (addresses.port(.admin), addresses.port(.device))
+            addresses = try await emulator.listening()
             Self.announce(announced.withLock { $0 }, seed: seed.map { ($0, self.seedFile ?? self.configFile ?? "") })
-            let token = emulator.configuration.adminToken
-            Self.announceToken(token, made: configuration.adminToken == nil, host: configuration.host)
-            Self.announceExposure(configuration)
-            if let warning = AdminTokenFile.leave(token, admin: addresses.port(.admin), device: addresses.port(.device)) {
-                logger.warning("the admin token is not where other commands look", metadata: ["admin.warning": "\(warning)"])
-            }
-            if let portsFile = self.portsFile {
-                try Self.writePorts(addresses, host: configuration.host, adminToken: token, to: portsFile)
-            }
+            try self.listening(addresses, emulator: emulator, given: configuration, logger: logger)
         } catch {
             await emulator.shutdown()
             _ = await running.result
             throw error
         }
-        defer { AdminTokenFile.remove(admin: adminPort, device: devicePort) }
+        defer { AdminTokenFile.remove(admin: addresses.port(.admin), device: addresses.port(.device)) }
         try await running.value
+    }
+
+    /// Once every listener is bound: the admin token said (and left for the commands beside it),
+    /// what strangers may do, the ports file.
+    func listening(
+        _ addresses: ListeningAddresses, emulator: Emulator, given configuration: EmulatorConfiguration, logger: Logger
+    ) throws {
+        let token = emulator.configuration.adminToken
+        Self.announceToken(token, made: configuration.adminToken == nil, host: configuration.host)
+        Self.announceExposure(configuration)
+        if let warning = AdminTokenFile.leave(token, admin: addresses.port(.admin), device: addresses.port(.device)) {
+            logger.warning("the admin token is not where other commands look", metadata: ["admin.warning": "\(warning)"])
+        }
+        if let portsFile = self.portsFile {
+            try Self.writePorts(addresses, host: configuration.host, adminToken: token, to: portsFile)
+        }
     }
 
     /// Beyond loopback, says what a stranger who reaches the other ports may do (docs/security.md).

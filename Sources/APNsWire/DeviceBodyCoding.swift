@@ -8,6 +8,13 @@ extension ByteBuffer {
         self.writeBytes(utf8)
     }
 
+    /// A hello's body: the version, the device id, and the credential only when there is one.
+    mutating func writeHello(version: UInt8, deviceID: String, credential: String?) {
+        self.writeInteger(version)
+        self.writeDeviceString(deviceID)
+        if let credential { self.writeDeviceString(credential) }
+    }
+
     mutating func writeDeviceOptionalString(_ string: String?) {
         if let string {
             self.writeInteger(UInt8(1))

@@ -55,9 +55,7 @@ extension DeviceClientMessage {
         switch self {
         case .hello(let version, let deviceID, let credential):
             type = DeviceMessageType.hello
-            body.writeInteger(version)
-            body.writeDeviceString(deviceID)
-            if let credential { body.writeDeviceString(credential) }
+            body.writeHello(version: version, deviceID: deviceID, credential: credential)
         case .register(let topic):
             type = DeviceMessageType.register
             body.writeDeviceString(topic)
