@@ -25,8 +25,8 @@ public final class DeviceClient: Sendable {
     /// Connects, says hello and waits for the welcome.
     /// - Parameters:
     ///   - caPath: the CA to trust (the emulator's `certs/ca.pem`).
-    ///   - adminToken: the emulator's admin token, which an emulator that has one (beyond
-    ///     loopback, or `--admin-token`) asks every device for; nil sends none.
+    ///   - adminToken: the emulator's admin token, which an emulator started with
+    ///     `--require-device-token` asks every device for; nil sends none.
     public static func connect(
         host: String,
         port: Int,

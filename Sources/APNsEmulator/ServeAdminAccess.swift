@@ -25,6 +25,13 @@ struct ServeAdminAccess: ParsableArguments {
     )
     var allowedHosts: String?
 
+    @Flag(
+        name: .customLong("require-device-token"),
+        help:
+            "Devices must bring the admin token in their hello (apns-emulator device --admin-token), as APNs asks a device for its certificate; without it a device connects by id alone. Needs an admin token: --admin-token, or a --host beyond loopback. (env: \(EnvironmentTwins.variable(for: "--require-device-token")))"
+    )
+    var requireDeviceToken = false
+
     var origins: [String] { Self.list(self.allowedOrigins) }
     var hosts: [String] { Self.list(self.allowedHosts) }
 

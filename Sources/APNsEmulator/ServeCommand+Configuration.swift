@@ -40,6 +40,11 @@ extension ServeCommand {
             throw ValidationError("--provider-ca: no such file: \(path)")
         }
         try self.validateCluster()
+        if self.adminAccess.requireDeviceToken && self.adminAccess.token == nil && AdminAccess.isLoopback(self.addresses.host) {
+            throw ValidationError(
+                "--require-device-token needs an admin token for devices to bring: give --admin-token, or a --host beyond loopback (where serve makes one)"
+            )
+        }
         guard self.store.mapSizeMiB >= 1 else { throw ValidationError("--map-size must be at least 1 MiB") }
         guard self.store.maximumQueuedPerDevice >= 1 else { throw ValidationError("--max-queued-per-device must be at least 1") }
         guard self.store.maximumExpiration.seconds >= 1 else { throw ValidationError("--max-expiration must be at least 1s") }
@@ -135,8 +140,11 @@ extension ServeCommand {
             configuration.auth == .none
             ? "providers need no credentials (--auth none: --auth strict asks for certificates or provider tokens, as APNs does)"
             : "providers need certificates or provider tokens (--auth strict)"
+        let devices =
+            configuration.devicesNeedAdminToken
+            ? "devices bring the admin token" : "devices connect by id alone (--require-device-token asks them for the admin token)"
         say(
-            "apns-emulator: listening on \(configuration.host): \(providers); devices bring the admin token. Publish only the ports you use, on a network you trust (docs/security.md)"
+            "apns-emulator: listening on \(configuration.host): \(providers); \(devices). Publish only the ports you use, on a network you trust (docs/security.md)"
         )
     }
 
@@ -235,6 +243,7 @@ extension ServeCommand {
         configuration.adminToken = self.adminAccess.token
         configuration.adminAllowedOrigins = self.adminAccess.origins
         configuration.adminAllowedHosts = self.adminAccess.hosts
+        configuration.devicesNeedAdminToken = self.adminAccess.requireDeviceToken
         return configuration
     }
 

@@ -2,8 +2,9 @@ import APNsCore
 
 /// What a device sends (docs/device-protocol.md).
 public enum DeviceClientMessage: Hashable, Sendable {
-    /// `credential`: the emulator's admin token, which an emulator that has one asks every device
-    /// for (as APNs asks a device for its certificate); sent after the device id only when given.
+    /// `credential`: the emulator's admin token, which an emulator started with
+    /// `--require-device-token` asks every device for (as APNs asks a device for its
+    /// certificate); sent after the device id only when given.
     case hello(version: UInt8, deviceID: String, credential: String? = nil)
     case register(topic: String)
     case resume(tokens: [DeviceToken])

@@ -15,7 +15,8 @@ public struct DeviceErrorCode: Hashable, Sendable, CustomStringConvertible {
     public static let frameTooLarge = DeviceErrorCode(5, "frameTooLarge")
     public static let invalidArgument = DeviceErrorCode(6, "invalidArgument")
     public static let internalError = DeviceErrorCode(7, "internalError")
-    /// The emulator asks devices for its admin token, and the hello had none or another.
+    /// The emulator asks devices for its admin token (`--require-device-token`), and the hello
+    /// had none or another.
     public static let unauthorized = DeviceErrorCode(8, "unauthorized")
 
     public static let all: [DeviceErrorCode] = [

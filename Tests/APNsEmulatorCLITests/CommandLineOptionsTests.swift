@@ -40,6 +40,7 @@ struct CommandLineOptionsTests {
         ("--admin-token", "APNS_EMULATOR_ADMIN_TOKEN"),
         ("--admin-allowed-origins", "APNS_EMULATOR_ADMIN_ALLOWED_ORIGINS"),
         ("--admin-allowed-hosts", "APNS_EMULATOR_ADMIN_ALLOWED_HOSTS"),
+        ("--require-device-token", "APNS_EMULATOR_REQUIRE_DEVICE_TOKEN"),
         ("--idle-timeout", "APNS_EMULATOR_IDLE_TIMEOUT"),
         ("--journal-size", "APNS_EMULATOR_JOURNAL_SIZE"),
         ("--keys", "APNS_EMULATOR_KEYS"),
@@ -71,7 +72,7 @@ struct CommandLineOptionsTests {
             #expect(derived[flag] == variable, "\(flag)")
         }
         #expect(derived.count == expected.count, "\(derived.keys.sorted())")
-        #expect(EnvironmentTwins.flags == ["--quiet", "--ephemeral", "--exit-on-stdin-close"])
+        #expect(EnvironmentTwins.flags == ["--quiet", "--ephemeral", "--exit-on-stdin-close", "--require-device-token"])
     }
 
     @Test("a twin stands in for an absent option, not a present one; a flag's twin turns it on with 1, true or yes")

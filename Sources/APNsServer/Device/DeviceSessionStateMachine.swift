@@ -92,7 +92,7 @@ struct DeviceSessionStateMachine {
             return self.fail(
                 .unauthorized,
                 credential == nil
-                    ? "this emulator asks devices for its admin token (it listens beyond loopback, or has --admin-token): connect with it (apns-emulator device --admin-token, DeviceClient.connect(adminToken:))"
+                    ? "this emulator asks devices for its admin token (serve --require-device-token): connect with it (apns-emulator device --admin-token, DeviceClient.connect(adminToken:))"
                     : "the credential is not this emulator's admin token")
         }
         guard DeviceProtocol.versions.contains(version) else {

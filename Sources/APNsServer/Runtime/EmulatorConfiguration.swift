@@ -92,6 +92,9 @@ public struct EmulatorConfiguration: Sendable {
     /// page's cookie); nil asks for none, unless the listeners bind beyond loopback: then the
     /// emulator makes one at start (``Emulator/configuration`` holds it).
     public var adminToken: String?
+    /// Whether a device's hello must bring the admin token (`--require-device-token`), as APNs
+    /// asks a device for its certificate; off, devices connect by id as they always have.
+    public var devicesNeedAdminToken = false
     /// Origins (`https://dash.example.test:8443`) whose pages may call the admin API, with CORS.
     public var adminAllowedOrigins: [String] = []
     /// Host names the admin API answers besides its IP addresses and localhost (`.example.test`

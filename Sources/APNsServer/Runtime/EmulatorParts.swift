@@ -147,7 +147,7 @@ struct EmulatorParts {
             self.listener("device", port: self.configuration.devicePort, idle: self.configuration.deviceIdleTimeout),
             sslContext: self.tls.device,
             relay: self.relay,
-            access: self.configuration.adminAccess,
+            access: self.configuration.devicesNeedAdminToken ? self.configuration.adminAccess : AdminAccess(),
             refusal: ConnectionRefusal(inspection: self.inspection, clock: { [clock] in clock.nowMillis }, logger: self.logger),
             doors: FrontDoors(readiness: self.readiness),
             onBound: self.bound(.device, "device listener", scheme: "tls")

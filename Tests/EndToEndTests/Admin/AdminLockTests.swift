@@ -134,28 +134,37 @@ struct AdminLockTests {
                 let none = try await AdminTestClient.request(host: "127.0.0.1", port: emulator.adminPort, path: "/api/v1/devices")
                 #expect(none.status == 401)
                 #expect(try await emulator.admin("/api/v1/devices").status == 200)
-                // A device, too, must bring the token (as APNs asks a device for its certificate).
-                do {
-                    let stranger = try await DeviceClient.connect(
-                        host: "127.0.0.1", port: emulator.devicePort, caPath: emulator.caPath, deviceID: "stranger")
-                    try? await stranger.close()
-                    Issue.record("a device without the admin token was welcomed")
-                } catch let error as DeviceClientError {
-                    #expect(error.serverCode == .unauthorized && error.message.contains("--admin-token"), "\(error)")
-                }
-                let device = try await emulator.device("iphone")
-                let issued = try await device.register(topic: Self.topic)
-                let provider = try await emulator.http2Client()
-                #expect(try await provider.push(token: issued.hex, topic: Self.topic).status == 200)
-                try await provider.close()
-                let received = try await device.next()
-                #expect(received.topic == Self.topic)
-                try await device.close()
+                // What a device sees does not change: it connects by id as before.
+                let plain = try await DeviceClient.connect(
+                    host: "127.0.0.1", port: emulator.devicePort, caPath: emulator.caPath, deviceID: "as-before")
+                try await plain.close()
             }
         }
         #expect(tokens.count == 2 && tokens[0] != tokens[1] && tokens.allSatisfy { $0.count == 43 })
         try await withEmulator { emulator in
             #expect(emulator.emulator.configuration.adminToken == nil, "loopback asks for none")
+        }
+    }
+
+    @Test("--require-device-token: a device's hello must bring the admin token (unauthorized otherwise); one that does gets its pushes")
+    func deviceToken() async throws {
+        try await withEmulator(configure: { $0.host = "0.0.0.0"; $0.devicesNeedAdminToken = true }) { emulator in
+            do {
+                let stranger = try await DeviceClient.connect(
+                    host: "127.0.0.1", port: emulator.devicePort, caPath: emulator.caPath, deviceID: "stranger")
+                try? await stranger.close()
+                Issue.record("a device without the admin token was welcomed")
+            } catch let error as DeviceClientError {
+                #expect(error.serverCode == .unauthorized && error.message.contains("--admin-token"), "\(error)")
+            }
+            let device = try await emulator.device("iphone")
+            let issued = try await device.register(topic: Self.topic)
+            let provider = try await emulator.http2Client()
+            #expect(try await provider.push(token: issued.hex, topic: Self.topic).status == 200)
+            try await provider.close()
+            let received = try await device.next()
+            #expect(received.topic == Self.topic)
+            try await device.close()
         }
     }
 }

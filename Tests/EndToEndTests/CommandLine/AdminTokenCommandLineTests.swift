@@ -20,9 +20,9 @@ struct AdminTokenCommandLineTests {
     }
 
     /// `serve` on every interface under `umask`, with its files in `directory`.
-    static func serve(umask: String, in directory: TemporaryDirectory, runtime: String) async throws -> EmulatorProcess {
+    static func serve(umask: String, in directory: TemporaryDirectory, runtime: String, more: [String] = []) async throws -> EmulatorProcess {
         try await EmulatorProcess.start(
-            arguments: [
+            arguments: more + [
                 "--host", "0.0.0.0", "--data-dir", directory.appending("data"), "--certs-dir", directory.appending("certs"),
                 "--keys", directory.appending("keys"), "--ports-file", directory.appending("ports.json"), "--log-level", "info",
             ],
@@ -82,7 +82,8 @@ struct AdminTokenCommandLineTests {
         let directory = try TemporaryDirectory()
         defer { try? directory.remove() }
         let runtime = directory.appending("runtime")
-        let emulator = try await Self.serve(umask: "022", in: directory, runtime: runtime)
+        // Devices too must bring the token here, to show `device` finds it beside the emulator.
+        let emulator = try await Self.serve(umask: "022", in: directory, runtime: runtime, more: ["--require-device-token"])
         defer { Task { await emulator.kill(SIGTERM) } }
         let ports = try await Self.ports(directory)
         let token = try #require(ports["adminToken"] as? String)
