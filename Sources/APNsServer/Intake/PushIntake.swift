@@ -182,7 +182,20 @@ struct PushIntake: Sendable {
         return .refused(rejection, timestamp: timestamp ?? (rejection.reason.status == 410 ? call.receivedAt : nil))
     }
 
-    /// Journals a request a fault rule left unanswered (its connection reset or sent away).
+    /// Journals a request read after its connection's GOAWAY named a lower last-stream-id: never
+    /// processed (not stored, not answered), so the client may send it again (RFC 9113, 6.8).
+    func notProcessed(_ request: PushRequest, ids: ProviderConnectionState, stream: Int32, lastStream: Int32) {
+        var rejected = RejectedPush(
+            request, id: ids.makeID(), apnsID: request.apnsID, reason: nil, httpStatus: nil, receivedAt: self.clock())
+        rejected.detail =
+            "not processed: stream \(stream) came after the GOAWAY naming stream \(lastStream) as the last one processed; the client may send it again"
+        rejected.port = ids.port
+        self.inspection.rejected(rejected, fault: nil)
+    }
+
+    /// Journals a request a fault rule left unanswered (its connection reset or sent away),
+    /// filled like any rejection: its apns-id, the status a GOAWAY's reason stands for, what
+    /// happened, the port.
     private func journalUnanswered(_ call: Call, reason: String? = nil) {
         let request = call.request
         if BroadcastRoute.claims(request.path) {
@@ -192,8 +205,15 @@ struct PushIntake: Sendable {
             record.reason = reason
             return self.inspection.journal.broadcast(record, fault: call.fault)
         }
-        let rejected = RejectedPush(
-            request, id: call.ids.makeID(), apnsID: request.apnsID, reason: reason, httpStatus: nil, receivedAt: call.receivedAt)
+        let status = reason.map { Reason(wire: $0)?.status ?? 503 }
+        var rejected = RejectedPush(
+            request, id: call.ids.makeID(), apnsID: call.answerID(), reason: reason, httpStatus: status, receivedAt: call.receivedAt)
+        let rule = call.fault.map { "fault rule \($0.ruleID)" } ?? "a fault rule"
+        rejected.detail =
+            reason == nil
+            ? "\(rule) reset the connection: nothing was answered"
+            : "\(rule) sent GOAWAY (\(reason ?? "")) before this stream: it and the streams after it were not processed"
+        rejected.port = call.ids.port
         self.inspection.rejected(rejected, fault: call.fault)
     }
 

@@ -208,6 +208,7 @@ final class ProviderConnectionHandler: ChannelInboundHandler, NGHTTP2SessionDele
             let reason = Reason(wire: reason) ?? Reason(wire: reason, status: 503)
             let debugData = HTTP2PushResponseEncoder.body(reason: reason, allocator: context.channel.allocator)
             self.session?.submitGoAway(lastStream: lastStreamID, code: 0, debugData: debugData)
+            self.streams?.wentAway(lastStream: lastStreamID)
             if closeNow {
                 self.closeAfterSend = true
             } else {

@@ -61,6 +61,11 @@ final class ProviderStream {
         guard !self.answered, let request = self.request else { return }
         self.answered = true
         let intake = self.context.intake
+        if let last = self.output.goAwayLastStream, self.id > last {
+            // Complete only after the GOAWAY was decided: not processed, the client may resend it.
+            return intake.notProcessed(request, ids: self.connection, stream: self.id, lastStream: last)
+        }
+        self.output.started(self.id)
         let call = intake.call(request, ids: self.connection)
         let decision = self.connection.authenticate(
             request.authorization, nowMillis: self.context.realClock(), verifier: self.context.verifier)
@@ -82,6 +87,7 @@ final class ProviderStream {
     private func refuse(_ reason: Reason, detail: String, endStream: Bool) {
         guard !self.answered, let request = self.request else { return }
         self.answered = true
+        self.output.started(self.id)
         let intake = self.context.intake
         let outcome = intake.refuseEarly(intake.call(request, ids: self.connection), reason, detail: detail)
         // The reset waits for the answer's DATA: nghttp2 sends a RST_STREAM ahead of DATA still queued.

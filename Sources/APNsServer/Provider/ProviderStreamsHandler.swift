@@ -13,6 +13,12 @@ final class ProviderStreamsHandler: ChannelInboundHandler {
     private weak var sink: (any StreamAnswerSink)?
     private var streams: [Int32: ProviderStream] = [:]
     private var context: ChannelHandlerContext?
+    /// The two highest streams handed to the intake (or answered early): a fault's GOAWAY must
+    /// name at least every stream processed besides the faulted one.
+    private var highestStarted: (first: Int32, second: Int32) = (0, 0)
+    /// The last-stream-id of the GOAWAY sent, once one is: a stream above it is never processed
+    /// (RFC 9113, section 6.8: the client may send it again on another connection).
+    private(set) var goAwayLastStream: Int32?
     /// The connection's event loop, which every stream runs on.
     let eventLoop: any EventLoop
 
@@ -40,7 +46,11 @@ final class ProviderStreamsHandler: ChannelInboundHandler {
     func receive(_ part: ProviderRequestPart) {
         if let stream = self.streams[part.stream] {
             stream.receive(part.payload)
-        } else if case .headers = part.payload {
+        } else if case .headers(let request, _, _) = part.payload {
+            if let last = self.goAwayLastStream, part.stream > last {
+                // Read after the GOAWAY was decided, in the same bytes: not processed, not answered.
+                return self.shared.intake.notProcessed(request, ids: self.connection, stream: part.stream, lastStream: last)
+            }
             let stream = ProviderStream(id: part.stream, context: self.shared, connection: self.connection, output: self)
             self.streams[part.stream] = stream
             stream.receive(part.payload)
@@ -73,8 +83,30 @@ final class ProviderStreamsHandler: ChannelInboundHandler {
         self.sink?.resetConnection()
     }
 
-    /// A fault rule's GOAWAY from stream `id` on.
+    /// Stream `id`'s request goes to the intake (or is answered before it is complete).
+    func started(_ id: Int32) {
+        if id > self.highestStarted.first {
+            self.highestStarted = (id, self.highestStarted.first)
+        } else if id > self.highestStarted.second {
+            self.highestStarted.second = id
+        }
+    }
+
+    /// Whether stream `id` is above the last-stream-id of a GOAWAY already decided.
+    func isAfterGoAway(_ id: Int32) -> Bool { self.goAwayLastStream.map { id > $0 } ?? false }
+
+    /// A fault rule's GOAWAY for stream `id`: it and the streams after it were not processed.
+    /// When a later stream already was (its request complete before this one's), the GOAWAY
+    /// names that one, and this stream is refused with REFUSED_STREAM (RFC 9113, section 8.7:
+    /// not processed, safe to send again).
     func goAway(from id: Int32, reason: String) {
-        self.sink?.goAway(from: id, reason: reason)
+        let other = id == self.highestStarted.first ? self.highestStarted.second : self.highestStarted.first
+        if other > id { self.send(.reset(code: 7), on: id) }
+        self.sink?.goAway(from: max(id, other + 2), reason: reason)
+    }
+
+    /// The connection sent GOAWAY naming `lastStream` (a fault's, shutdown's or idleness's).
+    func wentAway(lastStream: Int32) {
+        if self.goAwayLastStream == nil { self.goAwayLastStream = lastStream }
     }
 }
