@@ -114,11 +114,15 @@ public struct ProviderAuthStateMachine: Sendable {
         guard nowSeconds - verified.token.issuedAt <= self.rules.tokenLifetime else {
             return .failure(self.expired(verified, nowSeconds: nowSeconds))
         }
-        if let current = self.current, nowSeconds - current.since < self.rules.tokenUpdateInterval {
+        // Replacing a token that has expired is never too many updates: it is what the provider must do.
+        if let current = self.current, nowSeconds - current.since < self.rules.tokenUpdateInterval,
+            nowSeconds - current.verified.token.issuedAt <= self.rules.tokenLifetime
+        {
             let since = nowSeconds - current.since
             return .failure(
                 Reason.tooManyProviderTokenUpdates.explained(
-                    "this connection changed its token \(since) s ago; at most once every \(self.rules.tokenUpdateInterval) s"))
+                    "this connection took its current token \(since) s ago, and it has not expired; a connection may change its token at most once every \(self.rules.tokenUpdateInterval) s"
+                ))
         }
         self.current = (authorization, verified, nowSeconds)
         self.teamID = verified.token.teamID

@@ -125,6 +125,11 @@ extension ServeCommand {
         let token = emulator.configuration.adminToken
         Self.announceToken(token, made: configuration.adminToken == nil, host: configuration.host)
         Self.announceExposure(configuration)
+        if configuration.tokenLifetime < configuration.tokenUpdateInterval {
+            say(
+                "apns-emulator: warning: --token-lifetime (\(configuration.tokenLifetime.seconds) s) is shorter than --token-update-interval (\(configuration.tokenUpdateInterval.seconds) s): a provider replaces an expired token at once (never TooManyProviderTokenUpdates), but one that signs new tokens early is refused until the interval passes"
+            )
+        }
         if let warning = AdminTokenFile.leave(token, admin: addresses.port(.admin), device: addresses.port(.device)) {
             logger.warning("the admin token is not where other commands look", metadata: ["admin.warning": "\(warning)"])
         }
