@@ -52,7 +52,9 @@ public struct ChannelConfiguration: Hashable, Sendable {
             policy = Int(number)
         case .string(let text) where text == "0" || text == "1":
             policy = Int(text) ?? 0
-            warnings.append("message-storage-policy is the string \"\(text)\"; Apple documents a number (0 or 1)")
+            warnings.append(
+                PushWarning("message-storage-policy-string", "message-storage-policy is the string \"\(text)\"; Apple documents a number (0 or 1)")
+                    .description)
         case nil:
             return refuse(
                 .badRequestParams,

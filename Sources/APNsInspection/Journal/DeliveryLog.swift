@@ -20,13 +20,24 @@ public enum DeliveryLog {
     public static let dropped = "Dropped - Storage Full"
     public static let phoneDecision = "Phone Decision"
 
+    /// The front door a notification came through, in words.
+    static func door(_ source: Interface) -> String {
+        switch source {
+        case .binary: "binary interface"
+        case .webPush: "Web Push service (RFC 8030)"
+        case .local: "local notification scheduled on the phone"
+        case .broadcast: "broadcast channel"
+        default: "HTTP/2 provider API"
+        }
+    }
+
     /// The steps, oldest first; nil for an entry that is not an accepted notification.
     public static func events(of entry: JournalEntry) -> [DeliveryEvent]? {
         guard case .accepted(let notification) = entry.push else { return nil }
         var events = [
             DeliveryEvent(
                 Self.received, at: notification.receivedAt,
-                "\(notification.source == .binary ? "binary interface" : "HTTP/2 provider API"): push type \(notification.pushType), priority \(notification.priority.rawValue)"
+                "\(Self.door(notification.source)): push type \(notification.pushType), priority \(notification.priority.rawValue)"
             )
         ]
         if entry.marks.contains(.storedOffline) {
@@ -107,7 +118,7 @@ public enum DeliveryLog {
         if presentation.shown {
             let text = [presentation.title, presentation.body].compactMap { $0 }.joined(separator: ": ")
             return
-                "shown as \(presentation.style == .none ? "a Notification Center entry" : "an \(presentation.style.rawValue)")\(text.isEmpty ? "" : ": \(text)")"
+                "shown as \(presentation.style == .none ? "a Notification Center entry" : (presentation.style == .alert ? "an " : "a ") + presentation.style.rawValue)\(text.isEmpty ? "" : ": \(text)")"
         }
         let reasons = presentation.suppressed.map { "\($0.what): \($0.reason)" }.joined(separator: "; ")
         return "not shown (\(reasons.isEmpty ? "nothing to show" : reasons))"

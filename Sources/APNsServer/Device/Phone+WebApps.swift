@@ -153,8 +153,8 @@ extension Phone {
     func showWebNotification(
         _ id: String, _ document: WebAppShowDocument, on eventLoop: any EventLoop
     ) -> EventLoopFuture<DeliveredNotification> {
-        let uniqueID = self.ids.withLock { $0.uuid() }
         let now = self.clock()
+        let uniqueID = self.ids.withLock { $0.timeOrderedUUID(nowMillis: now) }
         return self.changeWebApp(id, on: eventLoop) { webApp, app throws(DeviceModelError) in
             guard webApp.isSubscribed else {
                 throw DeviceModelError(

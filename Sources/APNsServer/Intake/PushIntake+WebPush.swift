@@ -65,9 +65,9 @@ extension PushIntake {
         answer: @escaping (WebPushAnswer) -> Void
     ) {
         let started = NIODeadline.now()
-        let notification = push.notification(
-            apnsID: self.relay.phone.ids.withLock { $0.uuid() }, uniqueID: self.relay.phone.ids.withLock { $0.uuid() },
-            receivedAt: now)
+        // Version 7, time-ordered, as every other id the emulator makes: the unique id sorts by arrival.
+        let (apnsID, uniqueID) = self.relay.phone.ids.withLock { ($0.timeOrderedUUID(nowMillis: now), $0.timeOrderedUUID(nowMillis: now)) }
+        let notification = push.notification(apnsID: apnsID, uniqueID: uniqueID, receivedAt: now)
         self.relay.accept(notification, on: eventLoop) { result in
             switch result {
             case .success(let outcome):
@@ -100,7 +100,7 @@ extension PushIntake {
     ) -> WebPushAnswer {
         var rejected = RejectedPush(
             webPushTo: subscription?.token.hex ?? "", topic: subscription?.origin, path: request.path,
-            id: self.relay.phone.ids.withLock { $0.uuid() }, body: request.body, receivedAt: now)
+            id: self.relay.phone.ids.withLock { $0.timeOrderedUUID(nowMillis: now) }, body: request.body, receivedAt: now)
         rejected.reason = refusal.reason
         rejected.httpStatus = refusal.status
         rejected.detail = refusal.explanation

@@ -82,6 +82,12 @@ struct WebPushTests {
             #expect(answer["status"] as? Int == 201, "RFC 8030 §5: 201 Created")
             let uniqueID = try #require(answer["uniqueId"] as? String)
             #expect((answer["location"] as? String)?.hasSuffix("/message/\(uniqueID)") == true)
+            // Issue 52: version 7, time-ordered, as every other id the emulator makes.
+            #expect(Array(uniqueID)[14] == "7", "\(uniqueID)")
+            let log = try await emulator.adminObject("/api/v1/notifications/\(uniqueID)/delivery-log")
+            let steps = try #require(log["events"] as? [[String: Any]], "\(log)")
+            #expect((steps.first?["detail"] as? String)?.hasPrefix("Web Push service (RFC 8030): ") == true, "\(steps)")
+            #expect(steps.contains { ($0["detail"] as? String)?.contains("shown as a banner") == true }, "\(steps)")
 
             let entry = try await emulator.adminObject("/api/v1/notifications/\(uniqueID)")
             #expect(entry["source"] as? String == "webpush" && entry["topic"] as? String == "https://app.example")
