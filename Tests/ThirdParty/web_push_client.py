@@ -60,7 +60,7 @@ def push(argv):
     print(json.dumps({
         "status": response.status_code, "reason": reason,
         "detail": response.headers.get("apns-emulator-detail"), "location": response.headers.get("location"),
-        "uniqueId": response.headers.get("apns-unique-id")}))
+        "uniqueId": response.headers.get("apns-unique-id"), "warning": response.headers.get("apns-emulator-warning")}))
 
 
 def h2push(argv):

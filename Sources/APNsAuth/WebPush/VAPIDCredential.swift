@@ -19,6 +19,8 @@ public struct VAPIDCredential: Sendable, Equatable {
     public var subject: String
     /// `exp`, UNIX seconds.
     public var expiresAt: Int64
+    /// An `apns-emulator-warning` for an audience taken though it is not exactly the origin.
+    public var warning: String?
 
     /// The longest a JWT may still be valid for, from now (Apple: one day).
     public static let longestLife: Int64 = 86_400
@@ -57,6 +59,17 @@ public struct VAPIDCredential: Sendable, Equatable {
         }
     }
 
+    /// The warning for an audience that is the push service's scheme and host without the port it
+    /// listens on (not 443), as libraries that build `aud` from the endpoint's scheme and host
+    /// send: right against Apple, whose endpoints have no port; nil for any other audience.
+    static func portlessAudience(_ audience: String, origin: String) -> String? {
+        guard let colon = origin.lastIndex(of: ":"), origin[..<colon].contains("://"),
+            let port = Int(origin[origin.index(after: colon)...]), port != 443, audience == String(origin[..<colon])
+        else { return nil }
+        return
+            "vapid-audience-without-port: the JWT audience is \(audience), the push service's scheme and host without its port \(port); taken, as Apple's endpoints (https://web.push.apple.com) have no port, so this library's audience is right there, but RFC 8292 asks for the origin, \(origin), and other push services check it"
+    }
+
     /// `t=…, k=…`: comma-separated, spaces around allowed.
     private static func parameters(_ text: Substring) -> [String: String] {
         var found: [String: String] = [:]
@@ -91,7 +104,9 @@ public struct VAPIDCredential: Sendable, Equatable {
     private static func checked(
         _ claims: [String: JSONValue], publicKey: [UInt8], origin: String, nowSeconds: Int64
     ) -> Result<VAPIDCredential, WebPushRefusal> {
-        guard let audience = claims["aud"]?.string, audience == origin else {
+        let audience = claims["aud"]?.string
+        let warning = audience.flatMap { Self.portlessAudience($0, origin: origin) }
+        guard let audience, audience == origin || warning != nil else {
             return .failure(
                 .badJwtToken(
                     "the JWT audience claim is \(claims["aud"]?.string ?? "missing"); it must be the push service's origin, \(origin)"
@@ -113,7 +128,8 @@ public struct VAPIDCredential: Sendable, Equatable {
             return .failure(.badJwtToken("the JWT has no subject claim (sub): a mailto: address or an https: URL"))
         }
         if let problem = Self.problem(subject: subject) { return .failure(.badJwtToken(problem)) }
-        return .success(VAPIDCredential(publicKey: publicKey, audience: audience, subject: subject, expiresAt: expiresAt))
+        return .success(
+            VAPIDCredential(publicKey: publicKey, audience: audience, subject: subject, expiresAt: expiresAt, warning: warning))
     }
 
     /// What is wrong with a `sub`, if anything: it must be `mailto:` an address (no spaces, no

@@ -81,6 +81,7 @@ extension PushIntake {
                 if let fault { self.inspection.delayed(uniqueID: notification.uniqueID, by: fault) }
                 var headers = [("location", "\(request.origin ?? "https://localhost")/message/\(notification.uniqueID)")]
                 if self.environment == .development { headers.append(("apns-unique-id", notification.uniqueID)) }
+                headers += push.warnings.map { ("apns-emulator-warning", $0) }
                 answer(WebPushAnswer(status: 201, headers: headers))
             case .failure(let error):
                 self.logger.info("could not store a web push", metadata: ["store.error": "\(error)"])

@@ -33,7 +33,7 @@ extension PushIntake {
         return Self.webPushFields(request).map { ttl, urgency, topic in
             ValidWebPush(
                 subscription: subscription, ttl: ttl, urgency: urgency, topic: topic, body: request.body,
-                vapidSubject: credential.subject)
+                vapidSubject: credential.subject, warnings: credential.warning.map { [$0] } ?? [])
         }
     }
 

@@ -9,6 +9,8 @@ struct ValidWebPush: Sendable {
     var topic: String?
     var body: [UInt8]
     var vapidSubject: String
+    /// `apns-emulator-warning`s for the 201 (an audience without the service's port).
+    var warnings: [String] = []
 
     /// The notification the relay stores for it: the encrypted body travels in a small JSON
     /// envelope (base64url) with what the browser is told beside it.

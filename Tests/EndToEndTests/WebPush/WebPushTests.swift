@@ -130,6 +130,24 @@ struct WebPushTests {
         }
     }
 
+    @Test("issue 52: an audience without the service's port (as libraries that build aud from scheme and host send) is taken with a warning and shown; any other is refused")
+    func audienceWithoutPort() async throws {
+        try await withEmulator { emulator in
+            let app = try await Self.subscribe(emulator)
+            // What Apple's endpoint has, https://web.push.apple.com, with no port: the library's own rule.
+            let portless = try await Self.push(emulator, app, Self.declarative, subject: "mailto:ops@app.example", ["60", "-", "-", "3600", "https://127.0.0.1"])
+            #expect(portless["status"] as? Int == 201, "\(portless)")
+            #expect((portless["warning"] as? String)?.hasPrefix("vapid-audience-without-port: ") == true, "\(portless)")
+            let uniqueID = try #require(portless["uniqueId"] as? String)
+            let entry = try await emulator.adminObject("/api/v1/notifications/\(uniqueID)")
+            #expect((entry["presentation"] as? [String: Any])?["shown"] as? Bool == true, "\(entry)")
+            for audience in ["http://127.0.0.1", "https://127.0.0.2", "https://127.0.0.1:1"] {
+                let refused = try await Self.push(emulator, app, "hi", subject: "mailto:ops@app.example", ["60", "-", "-", "3600", audience])
+                #expect(refused["status"] as? Int == 403 && refused["reason"] as? String == "BadJwtToken", "\(audience): \(refused)")
+            }
+        }
+    }
+
     // Apple's page lists the JWT rules; the forum and server libraries' threads name the rest.
     @Test("each BadJwtToken cause, from pywebpush, answers 403 with the rule that failed")
     func badJwtTokens() async throws {
