@@ -50,6 +50,9 @@ public final class EmulatorMetrics: Sendable {
     /// The Push Notifications Console's metrics, by push type and priority.
     public let console: ConsoleMetrics
     private let providersConnected: PerInterface<CoreMetrics.Gauge>
+    /// Provider connections opened since the start (or the last reset), by interface: what a
+    /// report on connection reuse reads beside the number open now.
+    private let providerConnectionsOpened: PerInterface<CoreMetrics.Counter>
     /// Provider connections open now, by interface.
     private let http2Connections = Atomic<Int>(0)
     private let binaryConnections = Atomic<Int>(0)
@@ -78,6 +81,10 @@ public final class EmulatorMetrics: Sendable {
         }
         self.providersConnected = PerInterface {
             CoreMetrics.Gauge(label: "apns_providers_connected", dimensions: [("interface", $0.rawValue)], factory: factory)
+        }
+        self.providerConnectionsOpened = PerInterface {
+            CoreMetrics.Counter(
+                label: "apns_provider_connections_opened_total", dimensions: [("interface", $0.rawValue)], factory: factory)
         }
         var finished: [LogStatus: CoreMetrics.Counter] = [:]
         for status in LogStatus.allCases {
@@ -169,6 +176,7 @@ public final class EmulatorMetrics: Sendable {
 
     /// A provider connection opened (+1) or closed (-1).
     public func providerConnection(_ interface: Interface, _ delta: Int) {
+        if delta > 0 { self.providerConnectionsOpened[interface].increment(by: delta) }
         if interface == .http2 {
             self.http2Connections.wrappingAdd(delta, ordering: .relaxed)
         } else if interface == .webPush {
@@ -181,6 +189,7 @@ public final class EmulatorMetrics: Sendable {
     /// Sets every counter back to zero (`POST /api/v1/reset`); histograms keep their history.
     public func resetCounters() {
         for (_, counter) in self.accepted.all { counter.reset() }
+        for (_, counter) in self.providerConnectionsOpened.all { counter.reset() }
         for counter in self.finished.values { counter.reset() }
         self.faults.reset()
         self.rejected.withLock { counters in for counter in counters.values { counter.reset() } }

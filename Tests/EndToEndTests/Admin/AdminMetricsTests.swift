@@ -65,11 +65,18 @@ struct AdminMetricsTests {
             #expect((samples["apns_store_commit_batch_size_count"] ?? 0) >= 1)
             #expect((samples["apns_store_commit_batch_size_sum"] ?? 0) >= 6)
             #expect((samples["apns_store_commit_duration_seconds_count"] ?? 0) >= 1)
+            #expect(samples[#"apns_provider_connections_opened_total{interface="http2"}"#] == 1)
             try await provider.close()
+            // Issue 52: a second connection counts as opened; the gauge falls back to what is open.
+            let second = try await emulator.http2Client()
+            // A request answered: the server has the connection (a TLS 1.3 client may close before it does).
+            #expect(try await second.push(token: String(repeating: "ab", count: 32), topic: "com.example.app").status == 200)
+            try await second.close()
             #expect(
                 await eventually {
                     let now = (try? Self.samples(try await emulator.admin("/metrics").text)) ?? [:]
                     return now[#"apns_providers_connected{interface="http2"}"#] == 0
+                        && now[#"apns_provider_connections_opened_total{interface="http2"}"#] == 2
                 })
         }
     }
