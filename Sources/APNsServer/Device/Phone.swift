@@ -106,6 +106,11 @@ public final class Phone: Sendable {
         return nil
     }
 
+    /// Whether the phone itself takes this token's pushes at acceptance (a token no device holds).
+    func presentsAtAcceptance(_ token: DeviceToken) -> Bool {
+        self.deviceless.withLock { !$0.isEmpty && $0.contains(token) }
+    }
+
     /// The app a token belongs to: the device that registered it (or the token itself when no
     /// device did) and its topic (else the notification's).
     func install(of token: DeviceToken, topic: String? = nil) throws(StoreError) -> AppInstall? {

@@ -63,7 +63,10 @@ public final class Relay: Sendable {
         // Whether the device is connected is decided at acceptance: it matters for expiration 0.
         // A Live Activity token is always reachable: the phone itself takes its pushes.
         let activity = notification.pushType == .liveactivity && self.phone.holdsActivityToken(notification.token)
-        let online = activity || self.hub.isConnected(notification.token)
+        // A token no device holds is the phone's own: it presents the push at acceptance, so an
+        // expiration of 0 (a web push's TTL 0) reaches it like a connected device's.
+        let deviceless = !activity && self.phone.presentsAtAcceptance(notification.token)
+        let online = activity || deviceless || self.hub.isConnected(notification.token)
         guard let batcher = self.batchers[ObjectIdentifier(eventLoop)] else {
             // Every listener runs on the emulator's own group; anything else is a wiring mistake.
             return completion(
@@ -80,7 +83,12 @@ public final class Relay: Sendable {
             // final outcome (read-your-writes). The push itself is durable either way: a phone change
             // that failed to save is applied again at the next start (resumeActivityPushes), so the
             // answer stays 200.
-            guard let applied = phone.takeUndelivered(notification, on: eventLoop), activity else { return completion(result) }
+            let applied = phone.takeUndelivered(notification, on: eventLoop)
+            if deviceless, case .queued = outcome {
+                // Presented: delivered, out of the queue (expiry no longer touches it), before the answer.
+                return batcher.enqueue(.acknowledge(uniqueID: notification.uniqueID)) { _ in completion(result) }
+            }
+            guard let applied, activity else { return completion(result) }
             applied.assumeIsolated().whenComplete { _ in completion(result) }
         }
     }

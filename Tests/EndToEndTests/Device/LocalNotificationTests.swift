@@ -61,9 +61,10 @@ struct LocalNotificationEndToEndTests {
             #expect((fired[0]["payload"] as? [String: Any])?["k"] as? [Int] == [1, 2])
             #expect((fired[0]["presentation"] as? [String: Any])?["title"] as? String == "Stand up")
             #expect(try await emulator.adminObject("/api/v1/devices/\(token)/pending")["total"] as? Int == 0)
-            // The event stream tells of it as of a remote push: accepted, then presented.
-            let told = try await events.waitForEvents(2)
-            #expect(told.map(\.kind) == ["accepted", "presented"])
+            // The event stream tells of it as of a remote push: accepted, presented, then delivered
+            // (the phone took it; nothing waits in a queue).
+            let told = try await events.waitForEvents(3)
+            #expect(told.map(\.kind) == ["accepted", "presented", "delivered"])
             #expect(told.first?.data["source"] as? String == "local")
             try await events.close()
             try await self.advance(emulator, "2h")

@@ -269,6 +269,30 @@ struct PhoneTests {
         }
     }
 
+    @Test("issue 52: a token no device holds is presented at acceptance: apns-expiration 0 is shown and delivered, not discarded; a stored one is delivered too")
+    func devicelessExpirationZero() async throws {
+        try await withEmulator { emulator in
+            let registered = try await emulator.adminObject(
+                "/api/v1/devices", method: "POST", body: #"{"topic": "com.example.deviceless"}"#, status: 201)
+            let token = try #require(registered["token"] as? String)
+            _ = try await emulator.adminObject(
+                "/api/v1/devices/\(token)/app", method: "PUT", body: #"{"authorization": {"status": "authorized", "alert": true}}"#)
+            let provider = try await emulator.http2Client()
+            let now = try await provider.push(
+                token: token, topic: "com.example.deviceless", headers: [("apns-expiration", "0")],
+                json: #"{"aps":{"alert":"now or never"}}"#)
+            let kept = try await provider.push(token: token, topic: "com.example.deviceless", json: #"{"aps":{"alert":"kept"}}"#)
+            try await provider.close()
+            for answer in [now, kept] {
+                let id = try #require(answer.header("apns-unique-id"))
+                let entry = try await emulator.adminObject("/api/v1/notifications/\(id)")
+                #expect(entry["status"] as? String == "delivered", "\(entry)")
+                #expect((entry["presentation"] as? [String: Any])?["shown"] as? Bool == true, "\(entry)")
+            }
+            #expect(try await emulator.queued(token).isEmpty)
+        }
+    }
+
     @Test("the app and Notification Center through the admin API: errors name what is wrong")
     func adminErrors() async throws {
         try await withEmulator { emulator in

@@ -211,15 +211,29 @@ struct WebPushTests {
         }
     }
 
-    @Test("a pending message with the same Topic is replaced; Urgency low is priority 5; TTL is the expiration")
+    @Test("issue 52: a web app no device holds takes each push at acceptance: delivered (TTL 0 too), never expired after; Urgency low is priority 5; TTL is the expiration")
     func topicUrgencyTTL() async throws {
         try await withEmulator { emulator in
             let app = try await Self.subscribe(emulator)
             let first = try await Self.push(emulator, app, "score 1-0", ["600", "low", "score"])
             let second = try await Self.push(emulator, app, "score 2-0", ["600", "low", "score"])
             #expect(first["status"] as? Int == 201 && second["status"] as? Int == 201)
-            let queued = try await emulator.queued(app.token)
-            #expect(queued.count == 1, "RFC 8030 §5.4: the second replaces the first")
+            #expect(try await emulator.queued(app.token).isEmpty, "shown at acceptance, nothing waits")
+            // TTL 0 (a library's default): deliver now or never, and the phone is here.
+            let now = try await Self.push(emulator, app, Self.declarative, ["0"])
+            let shortLived = try await Self.push(emulator, app, Self.declarative, ["3"])
+            for answer in [second, now, shortLived] {
+                let entry = try await emulator.adminObject("/api/v1/notifications/\(try #require(answer["uniqueId"] as? String))")
+                #expect(entry["status"] as? String == "delivered", "\(entry)")
+                #expect((entry["phoneOutcome"] as? [String: Any])?["state"] as? String != "waiting", "\(entry)")
+            }
+            #expect(
+                ((try await emulator.adminObject("/api/v1/notifications/\(try #require(now["uniqueId"] as? String))"))["presentation"]
+                    as? [String: Any])?["shown"] as? Bool == true)
+            // Expiry never touches what was delivered.
+            _ = try await emulator.adminObject("/api/v1/clock", method: "POST", body: #"{"advance": "1m"}"#)
+            let later = try await emulator.adminObject("/api/v1/notifications/\(try #require(shortLived["uniqueId"] as? String))")
+            #expect(later["status"] as? String == "delivered", "\(later)")
             let entry = try await emulator.adminObject("/api/v1/notifications/\(try #require(second["uniqueId"] as? String))")
             #expect(entry["priority"] as? Int == 5 && entry["collapseId"] as? String == "score")
             let received = try #require(entry["receivedAt"] as? String)
