@@ -85,8 +85,11 @@ extension Reason {
         explanation: "no client certificate and no authorization: bearer <provider token> header")
     public static let unrelatedKeyIdInToken = Reason(
         wire: "UnrelatedKeyIdInToken", status: 403, explanation: "the token's key id is not allowed for this topic")
+    /// The spelling APNs sends on the wire, `BadEnvironmentKeyInToken` (seen by teams in production,
+    /// directly and through FCM; APNSwift added it in 2025 as "returned by APNs"), though Apple's
+    /// table of reasons, and the client libraries that copied it, spell it `BadEnvironmentKeyIdInToken`.
     public static let badEnvironmentKeyIdInToken = Reason(
-        wire: "BadEnvironmentKeyIdInToken", status: 403, explanation: "the token's key is for the other environment")
+        wire: "BadEnvironmentKeyInToken", status: 403, explanation: "the token's key is for the other environment")
     // 404, 405
     public static let badPath = Reason(wire: "BadPath", status: 404, explanation: "the path must be /3/device/<token>")
     public static let methodNotAllowed = Reason(wire: "MethodNotAllowed", status: 405, explanation: "only POST is taken")

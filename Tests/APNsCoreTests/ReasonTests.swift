@@ -12,7 +12,7 @@ struct ReasonTests {
         ],
         403: [
             "BadCertificate", "BadCertificateEnvironment", "ExpiredProviderToken", "Forbidden", "InvalidProviderToken",
-            "MissingProviderToken", "UnrelatedKeyIdInToken", "BadEnvironmentKeyIdInToken",
+            "MissingProviderToken", "UnrelatedKeyIdInToken", "BadEnvironmentKeyInToken",
         ],
         404: ["BadPath"],
         405: ["MethodNotAllowed"],

@@ -105,7 +105,7 @@ struct AuthCommandLineTests {
 
     // Apple, "Establishing a token-based connection to APNs": a key may be limited to Sandbox or
     // Production and to chosen topics; a token from a key for the other environment is refused
-    // with BadEnvironmentKeyIdInToken.
+    // with BadEnvironmentKeyInToken.
     @Test("keys create --environment sandbox|production|both and --topics: each key pushes only where it may")
     func scopedKeys() async throws {
         let directory = try TemporaryDirectory()
@@ -130,7 +130,7 @@ struct AuthCommandLineTests {
         }
         let production = try await token("PRODUCTION", ["--environment", "production"])
         #expect(
-            try await push(production, topic: "com.example.app") == #"{"reason":"BadEnvironmentKeyIdInToken"}403"#,
+            try await push(production, topic: "com.example.app") == #"{"reason":"BadEnvironmentKeyInToken"}403"#,
             "the emulator is the sandbox")
         let sandbox = try await token(
             "SANDBOXKEY", ["--environment", "sandbox", "--topics", "com.example.app, com.example.news"])

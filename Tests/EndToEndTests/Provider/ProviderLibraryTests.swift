@@ -39,12 +39,12 @@ struct ProviderLibraryTests {
     }
 
     @Test(
-        "key scopes with tokens PyJWT signs, over one h2 connection: a topic-specific key after the team key is UnrelatedKeyIdInToken, another topic too, a production key BadEnvironmentKeyIdInToken"
+        "key scopes with tokens PyJWT signs, over one h2 connection: a topic-specific key after the team key is UnrelatedKeyIdInToken, another topic too, a production key BadEnvironmentKeyInToken"
     )
     func keyScopes() async throws {
         // Sources: Apple's "Establishing a token-based connection to APNs" (team-scoped and
         // topic-specific keys, environments) and "Handling notification responses from APNs"
-        // (403 UnrelatedKeyIdInToken, BadEnvironmentKeyIdInToken); APNS-REFERENCE: the first push
+        // (403 UnrelatedKeyIdInToken, BadEnvironmentKeyInToken); APNS-REFERENCE: the first push
         // binds a connection to its key.
         try await withEmulator(configure: { $0.auth = .strict }) { emulator in
             let team = "DEF123GHIJ"
@@ -68,7 +68,7 @@ struct ProviderLibraryTests {
             #expect(seen["scopedAfterTeam"] as? [String] == ["403", "UnrelatedKeyIdInToken"])
             #expect((seen["scopedFirst"] as? [Any?])?.first as? String == "200")
             #expect(seen["scopedOtherTopic"] as? [String] == ["403", "UnrelatedKeyIdInToken"])
-            #expect(seen["productionKey"] as? [String] == ["403", "BadEnvironmentKeyIdInToken"])
+            #expect(seen["productionKey"] as? [String] == ["403", "BadEnvironmentKeyInToken"])
         }
     }
 

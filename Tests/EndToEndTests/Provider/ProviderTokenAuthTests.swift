@@ -183,14 +183,14 @@ struct ProviderTokenAuthTests {
         try await emulator.stop()
     }
 
-    @Test("a key for production on a development emulator: 403 BadEnvironmentKeyIdInToken")
+    @Test("a key for production on a development emulator: 403 BadEnvironmentKeyInToken")
     func wrongEnvironment() async throws {
         let emulator = try await Self.strict()
         let key = try emulator.registerKey(environment: .production)
         let client = try await emulator.http2Client()
         let response = try await Self.push(client, authorization: try key.authorization(issuedAt: emulator.nowSeconds))
         #expect(response.status == 403)
-        #expect(response.reason == "BadEnvironmentKeyIdInToken")
+        #expect(response.reason == "BadEnvironmentKeyInToken")
         #expect(try await emulator.queued(Self.device).isEmpty)
         try await emulator.stop()
     }
