@@ -34,7 +34,12 @@ public struct PhoneOutcome: Hashable, Sendable {
         switch entry.push {
         case .rejected(let rejected):
             let answer = [rejected.httpStatus.map { String($0) }, rejected.reason].compactMap { $0 }.joined(separator: " ")
-            self.init(.rejected, answer.isEmpty ? "refused: never reached the phone" : "refused \(answer)")
+            if answer.isEmpty, rejected.detail?.hasPrefix("not processed") == true {
+                // Above a GOAWAY's last-stream-id: the client may send it again.
+                self.init(.rejected, "not processed (after a GOAWAY): never reached the phone")
+            } else {
+                self.init(.rejected, answer.isEmpty ? "refused: never reached the phone" : "refused \(answer)")
+            }
         case .broadcast(let record):
             self.init(Self.broadcast(record))
         case .accepted:

@@ -44,6 +44,10 @@ struct GoAwayBurstTests {
             for token in tokens.dropFirst(4) {
                 let first = try await emulator.journal("token=\(token)&status=rejected")
                 #expect(first.count <= 1 && first.allSatisfy { ($0["detail"] as? String)?.hasPrefix("not processed") == true }, "\(first)")
+                #expect(
+                    first.allSatisfy {
+                        ($0["phoneOutcome"] as? [String: Any])?["text"] as? String == "not processed (after a GOAWAY): never reached the phone"
+                    }, "\(first)")
             }
         }
     }
