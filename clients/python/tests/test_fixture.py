@@ -52,9 +52,12 @@ def test_device_faults_clock_and_reset(apns_emulator: APNsEmulator):
     assert apns_emulator.push(token, {"aps": {}}, topic=TOPIC).ok
     assert rule.id and apns_emulator.faults.list() == []
 
-    expiring = apns_emulator.push(token, {"aps": {}}, topic=TOPIC, expiration=int(__import__("time").time()) + 60)
+    # A token whose app has settings is the phone's own: it takes each push at once (delivered).
+    # One with none waits for its device, so its push can expire.
+    waiting = apns_emulator.register_device(TOPIC)
+    expiring = apns_emulator.push(waiting, {"aps": {}}, topic=TOPIC, expiration=int(__import__("time").time()) + 60)
     assert apns_emulator.clock.advance("2m").offset_ms == 120_000
-    assert apns_emulator.wait_for(token=token, status="expired", timeout=5).unique_id == expiring.unique_id
+    assert apns_emulator.wait_for(token=waiting, status="expired", timeout=5).unique_id == expiring.unique_id
 
     apns_emulator.reset()
     assert apns_emulator.notifications() == [] and apns_emulator.clock.now.offset_ms == 0
