@@ -95,10 +95,13 @@ public final class Phone: Sendable {
     /// What the phone does with a notification no connected device took: present it now (a
     /// token no device holds), apply it to a Live Activity, or nothing. One lock and set
     /// lookups: this is on the accept path. Returns, for a Live Activity push, the future of
-    /// its application being durable; `nil` when there is nothing to wait for.
-    func takeUndelivered(_ notification: APNsCore.Notification, on eventLoop: any EventLoop) -> EventLoopFuture<Void>? {
+    /// its application being durable; `nil` when there is nothing to wait for. `deviceless`:
+    /// ``presentsAtAcceptance(_:)`` as the relay found it at acceptance (not looked up twice).
+    func takeUndelivered(
+        _ notification: APNsCore.Notification, deviceless: Bool, on eventLoop: any EventLoop
+    ) -> EventLoopFuture<Void>? {
         let token = notification.token
-        if self.deviceless.withLock({ !$0.isEmpty && $0.contains(token) }) {
+        if deviceless {
             _ = self.present(notification)
         } else if let key = self.activityIndex.withLock({ $0.tokens.isEmpty ? nil : $0.tokens[token] }) {
             return self.receiveActivityPush(notification, at: key, on: eventLoop)

@@ -65,8 +65,9 @@ public final class Relay: Sendable {
         let activity = notification.pushType == .liveactivity && self.phone.holdsActivityToken(notification.token)
         // A token no device holds is the phone's own: it presents the push at acceptance, so an
         // expiration of 0 (a web push's TTL 0) reaches it like a connected device's.
-        let deviceless = !activity && self.phone.presentsAtAcceptance(notification.token)
-        let online = activity || deviceless || self.hub.isConnected(notification.token)
+        let connected = !activity && self.hub.isConnected(notification.token)
+        let deviceless = !activity && !connected && self.phone.presentsAtAcceptance(notification.token)
+        let online = activity || deviceless || connected
         guard let batcher = self.batchers[ObjectIdentifier(eventLoop)] else {
             // Every listener runs on the emulator's own group; anything else is a wiring mistake.
             return completion(
@@ -83,7 +84,7 @@ public final class Relay: Sendable {
             // final outcome (read-your-writes). The push itself is durable either way: a phone change
             // that failed to save is applied again at the next start (resumeActivityPushes), so the
             // answer stays 200.
-            let applied = phone.takeUndelivered(notification, on: eventLoop)
+            let applied = phone.takeUndelivered(notification, deviceless: deviceless, on: eventLoop)
             if deviceless, case .queued = outcome {
                 // Presented: delivered, out of the queue (expiry no longer touches it), before the answer.
                 return batcher.enqueue(.acknowledge(uniqueID: notification.uniqueID)) { _ in completion(result) }

@@ -1,0 +1,58 @@
+import APNsServer
+import Foundation
+
+/// What `serve` says once every listener is bound: each listener, the web inbox, what a seed
+/// made, the admin token and what strangers may do beyond loopback.
+extension ServeCommand {
+    /// Beyond loopback, says what a stranger who reaches the other ports may do (docs/security.md).
+    static func announceExposure(_ configuration: EmulatorConfiguration) {
+        guard !AdminAccess.isLoopback(configuration.host) else { return }
+        let providers =
+            configuration.auth == .none
+            ? "providers need no credentials (--auth none: --auth strict asks for certificates or provider tokens, as APNs does)"
+            : "providers need certificates or provider tokens (--auth strict)"
+        let devices =
+            configuration.devicesNeedAdminToken
+            ? "devices bring the admin token" : "devices connect by id alone (--require-device-token asks them for the admin token)"
+        say(
+            "apns-emulator: listening on \(configuration.host): \(providers); \(devices). Publish only the ports you use, on a network you trust (docs/security.md)"
+        )
+    }
+
+    /// Says, once, that the admin API asks for a token, and the token itself when the emulator made it.
+    static func announceToken(_ token: String?, made: Bool, host: String) {
+        guard let token else { return }
+        if made {
+            say(
+                "apns-emulator: admin token: \(token) (the admin API listens on \(host), beyond this machine, so it and the web inbox ask for it: Authorization: Bearer <token>, or the inbox's login page; --admin-token chooses it)"
+            )
+        } else {
+            say("apns-emulator: the admin API and the web inbox ask for the --admin-token given (Authorization: Bearer, or the inbox's login page)")
+        }
+    }
+
+    /// The order a newcomer reads the listeners in: where providers push, where people look, then
+    /// the rest.
+    static let announcementOrder = [
+        "HTTP/2 provider API", "admin API", "device listener", "Web Push service", "binary gateway", "feedback service",
+        "channel management", "HTTP/2 provider API without TLS (h2c)",
+    ]
+
+    /// One line per listener, once all are bound; the web inbox's address; what a seed made.
+    static func announce(_ listeners: [(name: String, url: String)], seed: (document: SeedDocument, path: String)?) {
+        let rank = { (name: String) in Self.announcementOrder.firstIndex(of: name) ?? Self.announcementOrder.count }
+        for (name, url) in listeners.sorted(by: { rank($0.name) < rank($1.name) }) { say("apns-emulator: \(name) on \(url)") }
+        if let admin = listeners.first(where: { $0.name == "admin API" }) {
+            say("apns-emulator: web inbox at \(admin.url)/ (every push as it arrives, and the phone's screen)")
+        }
+        if let (document, path) = seed {
+            let apps = document.devices.reduce(0) { $0 + $1.apps.count }
+            let devices = document.devices.filter { $0.id != nil }.count
+            let parts = [
+                (devices, "device"), (apps, "app"), (document.keys.count, "provider key"), (document.certificates.count, "certificate"),
+                (document.channels.count, "channel"), (document.faults.count, "fault rule"),
+            ].filter { $0.0 > 0 }.map { "\($0.0) \($0.1)\($0.0 == 1 ? "" : "s")" }
+            say("apns-emulator: seeded from \(path): \(parts.isEmpty ? "nothing" : parts.joined(separator: ", "))")
+        }
+    }
+}
