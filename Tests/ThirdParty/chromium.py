@@ -1,8 +1,10 @@
 """Headless Chromium through selenium, as the browser tests start it, and their checks."""
 
 import os
+import time
 
 from selenium import webdriver
+from selenium.common.exceptions import SessionNotCreatedException
 
 
 def check(condition, message):
@@ -21,7 +23,15 @@ def browser(*extra):
     if os.path.exists(binary):
         options.binary_location = binary
     driver_path = os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")
-    service = webdriver.ChromeService(executable_path=driver_path) if os.path.exists(driver_path) else webdriver.ChromeService()
+    # Chromium started right after another one ended sometimes fails to create its session
+    # (DevToolsActivePort, "session not created"): a start is tried three times, each a new driver.
+    for attempt in range(3):
+        service = webdriver.ChromeService(executable_path=driver_path) if os.path.exists(driver_path) else webdriver.ChromeService()
+        try:
+            return webdriver.Chrome(options=options, service=service)
+        except SessionNotCreatedException as error:
+            print(f"Chromium did not start (attempt {attempt + 1}): {error.msg}", flush=True)
+            time.sleep(1)
     return webdriver.Chrome(options=options, service=service)
 
 
