@@ -1,4 +1,0 @@
-import APNsAuth
-import APNsCore
-import Crypto
-import Foundation
