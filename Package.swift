@@ -166,6 +166,8 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                // Also brings CNIOBoringSSL, NIOSSL's BoringSSL (not a product of its own), whose
+                // PKCS12_create writes certs provider's .p12 with the cipher every reader knows.
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             swiftSettings: swiftSettings

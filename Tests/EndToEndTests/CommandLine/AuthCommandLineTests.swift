@@ -59,7 +59,35 @@ struct AuthCommandLineTests {
             ])
         #expect(pushed.status == 0 && pushed.stdout.hasPrefix("200 OK"), "\(pushed.stdout)\(pushed.stderr)")
 
+        try await self.pkcs12Readers(emulator, ca: ca, p12: provider + "/com.example.app.p12", directory: directory)
         try await self.tokenCredentials(emulator, ca: ca, keys: keys, provider: provider, directory: directory)
+    }
+
+    /// The .p12 opens in every client library's reader, as Keychain Access's exports do (issue 52:
+    /// Go's golang.org/x/crypto/pkcs12, which sideshow/apns2 loads certificates with, knows no PBES2
+    /// and refused BoringSSL's AES-256 default with "algorithm 1.2.840.113549.1.5.13 is not supported").
+    private func pkcs12Readers(_ emulator: EmulatorProcess, ca: String, p12: String, directory: TemporaryDirectory) async throws {
+        // OpenSSL 3 without its legacy provider, and the algorithms it reports.
+        let info = try await Subprocess.run("openssl", ["pkcs12", "-in", p12, "-passin", "pass:secret", "-info", "-noout"])
+        #expect(info.status == 0, "openssl cannot read the .p12: \(info.stderr)")
+        #expect(info.stderr.contains("Shrouded Keybag: pbeWithSHA1And3-KeyTripleDES-CBC") && info.stderr.contains("MAC: sha1"), "\(info.stderr)")
+        // Java's keytool (Pushy loads the same KeyStore type).
+        let keytool = try await Subprocess.run("keytool", ["-list", "-storetype", "PKCS12", "-keystore", p12, "-storepass", "secret"])
+        #expect(keytool.status == 0 && keytool.stdout.contains("PrivateKeyEntry"), "keytool: \(keytool.stdout)\(keytool.stderr)")
+        // Go: golang.org/x/crypto/pkcs12 loads it and net/http pushes with it over HTTP/2.
+        let gopath = "/usr/share/gocode"
+        try #require(
+            FileManager.default.fileExists(atPath: gopath + "/src/golang.org/x/crypto/pkcs12"),
+            "golang.org/x/crypto is missing: apt-get install golang-golang-x-crypto-dev")
+        let go = FileManager.default.isExecutableFile(atPath: "/usr/lib/go/bin/go") ? "/usr/lib/go/bin/go" : "go"
+        let program = Checkout.root.appendingPathComponent("Tests/ThirdParty/go_p12_push/main.go").path
+        let pushed = try await Subprocess.run(
+            "env",
+            [
+                "GO111MODULE=off", "GOPATH=" + gopath, "GOCACHE=" + directory.appending("go-cache"), "GOPROXY=off", "GOFLAGS=",
+                go, "run", program, p12, "secret", ca, "https://localhost:\(emulator.http2Port)/3/device/\(Self.device)",
+            ])
+        #expect(pushed.status == 0 && pushed.stdout.hasPrefix("200 HTTP/2.0"), "Go: \(pushed.stdout)\(pushed.stderr)")
     }
 
     /// Provider-token keys created and imported while the emulator runs.
@@ -98,7 +126,8 @@ struct AuthCommandLineTests {
         let admin = try await AdminTestClient.request(
             host: "127.0.0.1", port: emulator.adminPort, method: "GET", path: "/api/v1/devices/\(Self.device)/notifications",
             body: nil)
-        #expect((try admin.json() as? [Any])?.count == 4)
+        // To this device: PEM, cert and key, curl's .p12, Go's .p12 and the provider token.
+        #expect((try admin.json() as? [Any])?.count == 5)
         await emulator.kill(SIGTERM)
         try directory.remove()
     }
