@@ -20,11 +20,11 @@ public enum DeliveryLog {
     public static let dropped = "Dropped - Storage Full"
     public static let phoneDecision = "Phone Decision"
 
-    /// The front door a notification came through, in words.
-    static func door(_ source: Interface) -> String {
+    /// The front door a notification came through and the protocol it spoke, in words.
+    static func door(_ source: Interface, _ marks: DeliveryMarks = []) -> String {
         switch source {
         case .binary: "binary interface"
-        case .webPush: "Web Push service (RFC 8030)"
+        case .webPush: "Web Push service (RFC 8030) over \(marks.contains(.overHTTP1) ? "HTTP/1.1" : "HTTP/2")"
         case .local: "local notification scheduled on the phone"
         case .broadcast: "broadcast channel"
         default: "HTTP/2 provider API"
@@ -37,7 +37,7 @@ public enum DeliveryLog {
         var events = [
             DeliveryEvent(
                 Self.received, at: notification.receivedAt,
-                "\(Self.door(notification.source)): push type \(notification.pushType), priority \(notification.priority.rawValue)"
+                "\(Self.door(notification.source, entry.marks)): push type \(notification.pushType), priority \(notification.priority.rawValue)"
             )
         ]
         if entry.marks.contains(.storedOffline) {

@@ -9,6 +9,8 @@ public struct DeliveryMarks: OptionSet, Hashable, Sendable {
     public static let storedOffline = DeliveryMarks(rawValue: 1 << 0)
     /// The device's power state held it back ("Stored - Power Considerations").
     public static let storedPower = DeliveryMarks(rawValue: 1 << 1)
+    /// It came over HTTP/1.1 (the Web Push service takes both; everything else is HTTP/2 or binary).
+    public static let overHTTP1 = DeliveryMarks(rawValue: 1 << 2)
 
     /// Whether it reached the device (or was discarded) from storage rather than on arrival.
     public var fromStorage: Bool { !self.isDisjoint(with: [.storedOffline, .storedPower]) }

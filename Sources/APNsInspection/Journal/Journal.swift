@@ -127,6 +127,11 @@ public final class Journal: Sendable {
         _ = self.state.withLock { $0.journal.mark(uniqueID: uniqueID, fault: fault) }
     }
 
+    /// An accepted notification came over HTTP/1.1 (a Web Push sender's choice), for its delivery log.
+    public func cameOverHTTP1(uniqueID: String) {
+        self.state.withLock { state in _ = state.journal.modify(uniqueID: uniqueID) { $0.marks.insert(.overHTTP1) } }
+    }
+
     /// The device's power state held an accepted notification back (the first time counts).
     public func held(uniqueID: String, at: Int64) {
         self.state.withLock { state in

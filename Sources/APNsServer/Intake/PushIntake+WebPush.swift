@@ -79,6 +79,7 @@ extension PushIntake {
                 self.inspection.metrics.accepted(
                     .webPush, after: .nanoseconds(Int64(NIODeadline.now().uptimeNanoseconds - started.uptimeNanoseconds)))
                 if let fault { self.inspection.delayed(uniqueID: notification.uniqueID, by: fault) }
+                if request.overHTTP1 { self.inspection.journal.cameOverHTTP1(uniqueID: notification.uniqueID) }
                 var headers = [("location", "\(request.origin ?? "https://localhost")/message/\(notification.uniqueID)")]
                 if self.environment == .development { headers.append(("apns-unique-id", notification.uniqueID)) }
                 headers += push.warnings.map { ("apns-emulator-warning", $0) }

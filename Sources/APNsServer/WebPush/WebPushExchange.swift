@@ -13,6 +13,8 @@ struct WebPushRequest: Sendable {
     var origin: String?
     /// The port it came in on.
     var port: Int?
+    /// Whether it came over HTTP/1.1 rather than HTTP/2 (ALPN's choice), for the delivery log.
+    var overHTTP1 = false
 
     /// The largest encrypted body taken: RFC 8030 §7.2 has push services take at least 4096
     /// bytes, and Apple's APNs payloads are 4096 at most.

@@ -37,7 +37,8 @@ final class WebPushHTTPHandler: ChannelInboundHandler {
             for (name, value) in head.headers { headers[name.lowercased()] = value }
             let request = WebPushRequest(
                 method: head.method.rawValue, path: String(head.uri.prefix(while: { $0 != "?" })), headers: headers,
-                body: self.body, bodyTooLong: self.bodyTooLong, origin: headers["host"].map { "https://\($0)" }, port: self.port)
+                body: self.body, bodyTooLong: self.bodyTooLong, origin: headers["host"].map { "https://\($0)" }, port: self.port,
+                overHTTP1: head.version.major < 2)
             self.body = []
             let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
             self.intake.take(webPush: request, on: context.eventLoop) { answer in

@@ -86,7 +86,7 @@ struct WebPushTests {
             #expect(Array(uniqueID)[14] == "7", "\(uniqueID)")
             let log = try await emulator.adminObject("/api/v1/notifications/\(uniqueID)/delivery-log")
             let steps = try #require(log["events"] as? [[String: Any]], "\(log)")
-            #expect((steps.first?["detail"] as? String)?.hasPrefix("Web Push service (RFC 8030): ") == true, "\(steps)")
+            #expect((steps.first?["detail"] as? String)?.hasPrefix("Web Push service (RFC 8030) over HTTP/1.1: ") == true, "\(steps)")
             #expect(steps.contains { ($0["detail"] as? String)?.contains("shown as a banner") == true }, "\(steps)")
 
             let entry = try await emulator.adminObject("/api/v1/notifications/\(uniqueID)")
@@ -192,6 +192,10 @@ struct WebPushTests {
             let h2 = try await Self.client(
                 emulator, ["h2push", app.key, app.subscription, Self.declarative, "mailto:ops@app.example", "30", "high"])
             #expect(h2["status"] as? Int == 201 && h2["http"] as? String == "HTTP/2")
+            // Issue 52: the delivery log names the protocol the push came over.
+            let h2Log = try await emulator.adminObject("/api/v1/notifications/\(try #require(h2["uniqueId"] as? String))/delivery-log")
+            let h2Received = (h2Log["events"] as? [[String: Any]])?.first?["detail"] as? String
+            #expect(h2Received?.hasPrefix("Web Push service (RFC 8030) over HTTP/2: ") == true, "\(h2Log)")
             let badUrgency = try await Self.client(
                 emulator, ["h2push", app.key, app.subscription, "x", "mailto:ops@app.example", "30", "urgent"])
             #expect(badUrgency["status"] as? Int == 400 && badUrgency["reason"] as? String == "BadPriority")
