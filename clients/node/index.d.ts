@@ -28,9 +28,29 @@ export declare class Device {
   respond(uniqueId: string, action?: string, text?: string): Promise<any>;
   power(state?: { online?: boolean; lowPowerMode?: boolean; locked?: boolean }): Promise<any>;
 }
+export interface WebPushSubscriptionJSON { endpoint: string; expirationTime: number | null; keys: { p256dh: string; auth: string }; }
+export interface WebApp {
+  id: string; origin: string; kind: string;
+  /** What PushSubscription.toJSON() gives the page: give it to your server unchanged. */
+  subscription: WebPushSubscriptionJSON;
+  /** The token its pushes are journaled under, and its device's app's. */
+  token: string; hostToken: string; raw: any;
+}
+export interface ReceivedWebPush {
+  uniqueId: string;
+  /** declarative (Safari showed it), serviceWorker, notAllowed, undecryptable, unsubscribed. */
+  outcome: string;
+  /** The decrypted message (undefined when it did not decrypt). */
+  message?: string;
+  shown: boolean; title?: string; body?: string; navigate?: string; appBadge?: number; vapidSubject?: string;
+  urgency?: string; topic?: string; detail?: string; raw: any;
+}
+export interface VapidKeys { privateKey: import('crypto').KeyObject; publicKey: string; }
+export interface WebPushOptions { vapid: VapidKeys; subject: string; ttl?: number; urgency?: 'very-low' | 'low' | 'normal' | 'high'; topic?: string; ca?: string | Buffer; }
+export interface WebPushResult { status: number; reason?: string; location?: string; uniqueId?: string; warnings: string[]; text: string; }
 export declare class Emulator {
   host: string;
-  ports: { http2: number; admin: number; device: number; gateway: number; feedback: number; channels: number };
+  ports: { http2: number; admin: number; device: number; gateway: number; feedback: number; channels: number; webPush: number };
   caPath: string;
   /** The admin token the admin API asks for (undefined when none); every admin call sends it. */
   adminToken?: string;
@@ -43,6 +63,11 @@ export declare class Emulator {
   device(token: string): Device;
   notifications(filter?: Filter & { limit?: number }): Promise<any[]>;
   waitFor(filter?: Filter, timeoutMs?: number): Promise<any>;
+  subscribeWebApp(applicationServerKey: string, options?: { origin?: string; kind?: 'homeScreen' | 'safari'; permission?: string; token?: string }): Promise<WebApp>;
+  sendWebPush(subscription: WebPushSubscriptionJSON, message: string | Buffer | object, options: WebPushOptions): Promise<WebPushResult>;
+  webPush(webApp: WebApp, timeoutMs?: number): Promise<ReceivedWebPush>;
+  webPushes(webApp: WebApp, options?: { timeoutMs?: number; atLeast?: number }): Promise<ReceivedWebPush[]>;
+  showWebNotification(webApp: WebApp, title: string, options?: { body?: string; navigate?: string }): Promise<any>;
   reset(devices?: boolean): Promise<void>;
   export(): Promise<object>;
   admin(method: string, pathAndQuery: string, body?: object, expect?: number): Promise<any>;
@@ -53,6 +78,10 @@ export declare class Emulator {
   remove(): void;
 }
 export declare class EmulatorError extends Error {}
+/** A new VAPID key pair for your application server (the public key base64url, to subscribe with). */
+export declare function generateVapidKeys(): VapidKeys;
+/** A web push as an application server sends one: RFC 8291 encryption, a VAPID JWT, POST to the endpoint. */
+export declare function sendWebPush(subscription: WebPushSubscriptionJSON, message: string | Buffer | object, options: WebPushOptions): Promise<WebPushResult>;
 export declare function startEmulator(options?: StartOptions): Promise<Emulator>;
 export declare function withEmulator<T>(body: (emulator: Emulator) => Promise<T>): Promise<T>;
 export declare function withEmulator<T>(options: StartOptions, body: (emulator: Emulator) => Promise<T>): Promise<T>;

@@ -8,6 +8,7 @@ const http = require('node:http');
 const http2 = require('node:http2');
 const { AssertionError } = require('node:assert');
 const { launch, EmulatorError, serveArguments, findBinary } = require('./launch');
+const { generateVapidKeys, sendWebPush } = require('./webpush');
 
 class Emulator {
   constructor(launcher, directory) {
@@ -108,6 +109,61 @@ class Emulator {
     throw new EmulatorError(`wait: ${answer.status} ${answer.text}`);
   }
 
+  /**
+   * A Home Screen web app (or, with `kind: 'safari'`, a page in Safari) subscribing with your
+   * application server's VAPID public key (base64url), as `PushManager.subscribe` does; on the
+   * device of `token` (a new one when omitted). Its `subscription` is what the page would send your
+   * server (`PushSubscription.toJSON()`): give it to your Web Push code unchanged, trusting `caPath`.
+   */
+  async subscribeWebApp(applicationServerKey, { origin = 'https://app.example', kind = 'homeScreen', permission = 'granted', token } = {}) {
+    const host = token || await this.registerDevice('com.example.browser');
+    const made = await this.admin('POST', `/api/v1/devices/${host}/web-apps`, { origin, kind, permission, applicationServerKey }, 201);
+    // The endpoint as this machine reaches the service (a container's port is published elsewhere).
+    const endpoint = new URL(made.subscription.endpoint);
+    made.subscription.endpoint = `https://${this.host}:${this.ports.webPush}${endpoint.pathname}`;
+    return { id: made.id, origin: made.origin, kind: made.kind, subscription: made.subscription, token: made.token,
+      hostToken: made.hostToken, raw: made };
+  }
+
+  /**
+   * Sends `message` to a subscription as an application server does (RFC 8291 encryption, a VAPID
+   * JWT for the endpoint's origin): `{vapid, subject, ttl, urgency, topic}`. APNs' Web Push answer
+   * `{status, reason, location, uniqueId, warnings}` (201 when accepted).
+   */
+  sendWebPush(subscription, message, options) { return sendWebPush(subscription, message, { ca: fs.readFileSync(this.caPath), ...options }); }
+
+  /**
+   * The oldest web push `webApp` received that the browser has handled, waiting up to `timeoutMs`:
+   * `{uniqueId, outcome, message (decrypted), shown, title, body, navigate, appBadge, vapidSubject, urgency, topic, detail}`.
+   */
+  async webPush(webApp, timeoutMs = 5000) {
+    const handled = await this.webPushes(webApp, { timeoutMs, atLeast: 1 });
+    return handled[handled.length - 1];
+  }
+
+  /** Every web push `webApp` received, newest first, once the browser handled them; waits up to `timeoutMs` for `atLeast`. */
+  async webPushes(webApp, { timeoutMs = 0, atLeast = 0 } = {}) {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const { items } = await this.admin('GET', '/api/v1/notifications' + query({ token: webApp.token, interface: 'webpush', limit: 100 }));
+      const handled = items.filter((item) => item.presentation && item.presentation.webPush).map(receivedWebPush);
+      if (handled.length >= atLeast) return handled;
+      if (Date.now() >= deadline) {
+        throw new AssertionError({ message: `${webApp.origin} (${webApp.id}) received ${handled.length} web pushes within ${timeoutMs} ms, `
+          + `not ${atLeast}: ${JSON.stringify(items.map((item) => item.reason || item.status))}` });
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  /** The web app's service worker calls `showNotification(title, {body})` for the oldest push still waiting for one. */
+  showWebNotification(webApp, title, { body, navigate } = {}) {
+    const document = { title };
+    if (body !== undefined) document.body = body;
+    if (navigate !== undefined) document.navigate = navigate;
+    return this.admin('POST', `/api/v1/devices/${webApp.hostToken}/web-apps/${webApp.id}/show`, document, 201);
+  }
+
   /** Empties queues, journal and feedback, removes fault rules, returns the clock to real time. */
   async reset(devices = false) { await this.admin('POST', '/api/v1/reset', { devices }); }
 
@@ -191,6 +247,15 @@ class Keys {
   }
 }
 
+/** One journal item as the emulated browser handled it. */
+function receivedWebPush(item) {
+  const presentation = item.presentation || {};
+  const web = presentation.webPush || {};
+  return { uniqueId: item.uniqueId || item.id, outcome: web.outcome, message: web.message, shown: Boolean(presentation.shown),
+    title: presentation.title, body: presentation.body, navigate: web.navigate, appBadge: web.appBadge,
+    vapidSubject: web.vapidSubject, urgency: web.urgency, topic: web.topic, detail: web.detail, raw: item };
+}
+
 function filters(given) {
   const names = { token: 'token', topic: 'topic', status: 'status', pushType: 'pushType' };
   const out = {};
@@ -259,4 +324,4 @@ async function withEmulator(options, body) {
   }
 }
 
-module.exports = { startEmulator, withEmulator, Emulator, EmulatorError, serveArguments, findBinary };
+module.exports = { startEmulator, withEmulator, Emulator, EmulatorError, serveArguments, findBinary, generateVapidKeys, sendWebPush };

@@ -10,7 +10,7 @@ const http = require('node:http');
 const crypto = require('node:crypto');
 const { spawn, spawnSync } = require('node:child_process');
 
-const PORTS = { http2: 2197, admin: 8197, device: 5223, gateway: 2195, feedback: 2196, channels: 2198 };
+const PORTS = { http2: 2197, admin: 8197, device: 5223, gateway: 2195, feedback: 2196, channels: 2198, webPush: 2199 };
 
 class EmulatorError extends Error {}
 
@@ -66,7 +66,7 @@ class BinaryLauncher {
     const portsFile = path.join(directory, 'ports.json');
     const args = ['serve', '--ephemeral', '--exit-on-stdin-close', '--ports-file', portsFile,
       '--certs-dir', path.join(directory, 'certs'), '--keys', launcher.keysDirectory];
-    for (const name of Object.keys(PORTS)) args.push(`--${name}-port`, '0');
+    for (const name of Object.keys(PORTS)) args.push(`--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}-port`, '0');
     const seed = seedFile(options.seed, directory);
     if (seed) args.push('--seed', seed);
     args.push(...serveArguments(options.serve));

@@ -8,7 +8,7 @@ const assert = require('node:assert');
 const fs = require('node:fs');
 const http2 = require('node:http2');
 const crypto = require('node:crypto');
-const { withEmulator, startEmulator } = require('..');
+const { withEmulator, startEmulator, generateVapidKeys } = require('..');
 
 const TOPIC = 'com.example.nodeshop';
 
@@ -167,3 +167,44 @@ function running(pid) {
   try { stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8'); } catch { return false; }
   return stat.slice(stat.lastIndexOf(')') + 1).trim().split(' ')[0] !== 'Z';
 }
+
+// Web Push as Apple's push service takes it ("Sending web push notifications in web apps and
+// browsers"; RFC 8030, 8291, 8292; WebKit's "Meet Declarative Web Push"): the fixture subscribes a
+// web app, the test plays the application server with the fixture's sender, and reads the phone.
+test('Web Push: a subscribed Home Screen web app shows a declarative push the server sent; a page in Safari shows what its worker shows', async () => {
+  await withEmulator(async (emulator) => {
+    const vapid = generateVapidKeys();
+    const app = await emulator.subscribeWebApp(vapid.publicKey, { origin: 'https://shop.example' });
+    assert.match(app.subscription.endpoint, new RegExp(`^https://${emulator.host}:${emulator.ports.webPush}/push/${app.id}$`));
+    assert.strictEqual(Buffer.from(app.subscription.keys.p256dh, 'base64url').length, 65);
+    const message = { web_push: 8030, notification: { title: 'Back in stock', navigate: 'https://shop.example/p/1' }, app_badge: 2 };
+    // TTL 0, as some libraries default to: the phone is here, so it is shown at once (issue 52).
+    const sent = await emulator.sendWebPush(app.subscription, message, { vapid, subject: 'mailto:ops@shop.example', ttl: 0, urgency: 'high' });
+    assert.strictEqual(sent.status, 201, sent.text);
+    assert.ok(sent.location.endsWith(`/message/${sent.uniqueId}`), sent.location);
+    const received = await emulator.webPush(app);
+    assert.deepStrictEqual([received.outcome, received.shown, received.title, received.navigate, received.appBadge],
+      ['declarative', true, 'Back in stock', 'https://shop.example/p/1', 2]);
+    assert.deepStrictEqual(JSON.parse(received.message), message);
+    assert.strictEqual(received.vapidSubject, 'mailto:ops@shop.example');
+    assert.strictEqual(received.uniqueId, sent.uniqueId);
+    const [entry] = await emulator.notifications({ token: app.token });
+    assert.strictEqual(entry.status, 'delivered');
+
+    // A page in Safari: its service worker shows the notification (POST .../show).
+    const page = await emulator.subscribeWebApp(vapid.publicKey, { origin: 'https://news.example', kind: 'safari' });
+    assert.strictEqual((await emulator.sendWebPush(page.subscription, 'breaking', { vapid, subject: 'https://news.example' })).status, 201);
+    const waiting = await emulator.webPush(page);
+    assert.deepStrictEqual([waiting.outcome, waiting.message, waiting.shown], ['serviceWorker', 'breaking', false]);
+    const shown = await emulator.showWebNotification(page, 'Breaking', { body: 'Read it first' });
+    assert.deepStrictEqual([shown.presentation.title, shown.presentation.body], ['Breaking', 'Read it first']);
+    const center = await emulator.device(page.token).delivered();
+    assert.ok(center.some((item) => item.presentation && item.presentation.title === 'Breaking'), JSON.stringify(center));
+
+    // Signed with another key than the subscription's: 403 BadJwtToken, nothing on the phone.
+    const stranger = generateVapidKeys();
+    const refused = await emulator.sendWebPush(app.subscription, 'x', { vapid: stranger, subject: 'mailto:ops@shop.example' });
+    assert.deepStrictEqual([refused.status, refused.reason], [403, 'BadJwtToken']);
+    assert.strictEqual((await emulator.webPushes(app)).length, 1);
+  });
+});
