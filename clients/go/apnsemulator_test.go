@@ -256,3 +256,60 @@ func running(pid int) bool {
 	fields := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
 	return len(fields) > 0 && fields[0] != "Z"
 }
+
+// Web Push as Apple's push service takes it ("Sending web push notifications in web apps and
+// browsers"; RFC 8030, 8291, 8292; WebKit's "Meet Declarative Web Push"): the fixture subscribes a
+// web app, the test plays the application server with the fixture's sender, and reads the phone.
+func TestWebPushReachesAWebApp(t *testing.T) {
+	apns := Start(t, Options{})
+	vapid, err := NewVAPIDKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	app := apns.SubscribeWebApp(vapid.PublicKey(), "https://shop.example", "")
+	if want := fmt.Sprintf("https://%s:%d/push/%s", apns.Host, apns.Ports["webPush"], app.ID); app.Subscription.Endpoint != want {
+		t.Fatalf("endpoint %q, want %q", app.Subscription.Endpoint, want)
+	}
+	message := `{"web_push": 8030, "notification": {"title": "Back in stock", "navigate": "https://shop.example/p/1"}, "app_badge": 2}`
+	// TTL 0, as some libraries default to: the phone is here, so it is shown at once (issue 52).
+	sent, err := apns.SendWebPush(app.Subscription, []byte(message), WebPushOptions{VAPID: vapid, Subject: "mailto:ops@shop.example", Urgency: "high"})
+	if err != nil || sent.Status != 201 || !strings.HasSuffix(sent.Location, "/message/"+sent.UniqueID) {
+		t.Fatalf("send: %+v %v", sent, err)
+	}
+	received, err := apns.WebPush(app, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if received.Outcome != "declarative" || !received.Shown || received.Title != "Back in stock" || received.Navigate != "https://shop.example/p/1" ||
+		received.AppBadge == nil || *received.AppBadge != 2 || received.Message != message || received.VAPIDSubject != "mailto:ops@shop.example" ||
+		received.UniqueID != sent.UniqueID {
+		t.Fatalf("received %+v", received)
+	}
+	if status := apns.Notifications(Filter{Token: app.Token})[0]["status"]; status != "delivered" {
+		t.Fatalf("status %v, want delivered", status)
+	}
+
+	// A page in Safari: its service worker shows the notification (POST .../show).
+	page := apns.SubscribeWebApp(vapid.PublicKey(), "https://news.example", "safari")
+	if sent, err := apns.SendWebPush(page.Subscription, []byte("breaking"), WebPushOptions{VAPID: vapid, Subject: "https://news.example", TTL: 60}); err != nil || sent.Status != 201 {
+		t.Fatalf("send to the page: %+v %v", sent, err)
+	}
+	waiting, err := apns.WebPush(page, 5*time.Second)
+	if err != nil || waiting.Outcome != "serviceWorker" || waiting.Message != "breaking" || waiting.Shown {
+		t.Fatalf("the page's push: %+v %v", waiting, err)
+	}
+	shown := apns.ShowWebNotification(page, "Breaking", "Read it first")
+	if presentation, _ := shown["presentation"].(map[string]interface{}); presentation["title"] != "Breaking" || presentation["body"] != "Read it first" {
+		t.Fatalf("shown %v", shown)
+	}
+
+	// Signed with another key than the subscription's: 403 BadJwtToken, nothing more on the phone.
+	stranger, _ := NewVAPIDKey()
+	refused, err := apns.SendWebPush(app.Subscription, []byte("x"), WebPushOptions{VAPID: stranger, Subject: "mailto:ops@shop.example"})
+	if err != nil || refused.Status != 403 || refused.Reason != "BadJwtToken" {
+		t.Fatalf("a stranger's key: %+v %v", refused, err)
+	}
+	if handled, err := apns.WebPushes(app, 0, 0); err != nil || len(handled) != 1 {
+		t.Fatalf("web pushes after the refusal: %d %v", len(handled), err)
+	}
+}
