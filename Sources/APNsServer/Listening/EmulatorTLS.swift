@@ -58,6 +58,10 @@ struct EmulatorTLS: Sendable {
         var configuration = TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key))
         configuration.minimumTLSVersion = .tlsv12
         configuration.applicationProtocols = protocols
+        // How long a closing connection waits for the client's close_notify before it closes
+        // anyway (NIOSSL's default is 5 s): a client that is not reading never sends it, and at
+        // shutdown every such connection held the emulator's exit for the whole wait.
+        configuration.shutdownTimeout = .seconds(1)
         switch clientCertificates {
         case .ignored:
             configuration.certificateVerification = .none

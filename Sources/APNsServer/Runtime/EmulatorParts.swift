@@ -71,7 +71,7 @@ struct EmulatorParts {
             clock: { [clock] in clock.nowMillis }, logger: self.logger)
         return WebPushListener.make(
             self.listener("webpush", port: configuration.webPushPort, idle: configuration.http2IdleTimeout),
-            sslContext: self.tls.webPush, intake: intake,
+            sslContext: self.tls.webPush, intake: intake, shutdownGrace: TimeAmount(configuration.shutdownGrace),
             onBound: { [relay, bound = self.bound(.webPush, "Web Push service", scheme: "https")] address in
                 relay.phone.webPushAddress.withLock { $0 = address }
                 bound(address)

@@ -190,6 +190,70 @@ public final class ApnsEmulator implements AutoCloseable {
         return ((Number) this.object("POST", "/api/v1/clock", Map.of("advance", by), 200).get("offsetMs")).longValue();
     }
 
+    /**
+     * A Home Screen web app ({@code kind} "safari": a page in Safari) subscribing with the
+     * application server's VAPID public key (base64url), as {@code PushManager.subscribe} does, on
+     * a new device. Its {@code subscription} is what the page would send your server.
+     */
+    @SuppressWarnings("unchecked")
+    public WebPush.WebApp subscribeWebApp(String applicationServerKey, String origin, String kind) throws IOException, InterruptedException {
+        String host = this.registerDevice("com.example.browser");
+        Map<String, Object> made = this.object("POST", "/api/v1/devices/" + host + "/web-apps", Map.of("origin", origin, "kind", kind,
+                "permission", "granted", "applicationServerKey", applicationServerKey), 201);
+        Map<String, Object> subscription = (Map<String, Object>) made.get("subscription");
+        Map<String, Object> keys = (Map<String, Object>) subscription.get("keys");
+        // The endpoint as this machine reaches the service (a container's port is published elsewhere).
+        String endpoint = "https://" + this.host() + ":" + this.port("webPush") + URI.create((String) subscription.get("endpoint")).getRawPath();
+        return new WebPush.WebApp((String) made.get("id"), origin, kind, new WebPush.Subscription(endpoint, (String) keys.get("p256dh"),
+                (String) keys.get("auth")), (String) made.get("token"), host, made);
+    }
+
+    /** Sends {@code message} to a subscription as an application server does, trusting this emulator's CA. */
+    public WebPush.Result sendWebPush(WebPush.Subscription subscription, String message, WebPush.Options options)
+            throws IOException, InterruptedException {
+        return WebPush.send(this.provider, subscription, message.getBytes(StandardCharsets.UTF_8), options);
+    }
+
+    /** Every web push {@code app} received, newest first, once the browser handled them; waits up to {@code timeout} for {@code atLeast}. */
+    @SuppressWarnings("unchecked")
+    public List<WebPush.Received> webPushes(WebPush.WebApp app, int atLeast, Duration timeout) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            List<Map<String, Object>> items = (List<Map<String, Object>>) this.object("GET", "/api/v1/notifications"
+                    + query(Map.of("token", app.token(), "interface", "webpush", "limit", "100")), null, 200).get("items");
+            List<WebPush.Received> handled = new ArrayList<>();
+            for (Map<String, Object> item : items) {
+                Map<String, Object> presentation = (Map<String, Object>) item.get("presentation");
+                Map<String, Object> web = presentation == null ? null : (Map<String, Object>) presentation.get("webPush");
+                if (web == null) continue;
+                Number badge = (Number) web.get("appBadge");
+                handled.add(new WebPush.Received((String) item.get("uniqueId"), (String) web.get("outcome"), (String) web.get("message"),
+                        Boolean.TRUE.equals(presentation.get("shown")), (String) presentation.get("title"), (String) presentation.get("body"),
+                        (String) web.get("navigate"), badge == null ? null : badge.intValue(), (String) web.get("vapidSubject"), item));
+            }
+            if (handled.size() >= atLeast) return handled;
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError(app.origin() + " (" + app.id() + ") received " + handled.size() + " web pushes within " + timeout
+                        + ", not " + atLeast);
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    /** The oldest web push {@code app} received that the browser has handled, waiting up to {@code timeout}. */
+    public WebPush.Received webPush(WebPush.WebApp app, Duration timeout) throws IOException, InterruptedException {
+        List<WebPush.Received> handled = this.webPushes(app, 1, timeout);
+        return handled.get(handled.size() - 1);
+    }
+
+    /** The web app's service worker calls {@code showNotification(title, {body})} for the oldest push waiting for one. */
+    public Map<String, Object> showWebNotification(WebPush.WebApp app, String title, String body) throws IOException, InterruptedException {
+        Map<String, Object> document = new LinkedHashMap<>();
+        document.put("title", title);
+        if (body != null) document.put("body", body);
+        return this.object("POST", "/api/v1/devices/" + app.hostToken() + "/web-apps/" + app.id() + "/show", document, 201);
+    }
+
     /** The world as a seed document ({@code Options.seed} of it starts the same world). */
     public Map<String, Object> export() throws IOException, InterruptedException {
         return this.object("POST", "/api/v1/export", null, 200);

@@ -53,6 +53,42 @@ class ApnsEmulatorTest {
         return answer.body().isEmpty() ? null : (String) ((Map<?, ?>) Json.parse(answer.body())).get("reason");
     }
 
+    /**
+     * Web Push as Apple's push service takes it ("Sending web push notifications in web apps and
+     * browsers"; RFC 8030, 8291, 8292; WebKit's "Meet Declarative Web Push"): the extension subscribes a
+     * web app, the test plays the application server with {@link WebPush}, and reads the phone.
+     */
+    @Test
+    void aWebPushTheServerSentReachesTheWebApp(ApnsEmulator apns) throws Exception {
+        java.security.KeyPair vapid = WebPush.vapidKeys();
+        WebPush.WebApp app = apns.subscribeWebApp(WebPush.publicKey(vapid), "https://shop.example", "homeScreen");
+        assertEquals("https://" + apns.host() + ":" + apns.port("webPush") + "/push/" + app.id(), app.subscription().endpoint());
+        String message = "{\"web_push\": 8030, \"notification\": {\"title\": \"Back in stock\", \"navigate\": \"https://shop.example/p/1\"}, \"app_badge\": 2}";
+        // TTL 0, as some libraries default to: the phone is here, so it is shown at once (issue 52).
+        WebPush.Result sent = apns.sendWebPush(app.subscription(), message, new WebPush.Options(vapid, "mailto:ops@shop.example", 0, "high", null));
+        assertEquals(201, sent.status(), String.valueOf(sent));
+        assertTrue(sent.location().endsWith("/message/" + sent.uniqueId()), sent.location());
+        WebPush.Received received = apns.webPush(app, Duration.ofSeconds(5));
+        assertEquals(List.of("declarative", true, "Back in stock", "https://shop.example/p/1", 2, message, "mailto:ops@shop.example", sent.uniqueId()),
+                java.util.Arrays.asList(received.outcome(), received.shown(), received.title(), received.navigate(), received.appBadge(),
+                        received.message(), received.vapidSubject(), received.uniqueId()));
+        assertEquals("delivered", apns.notifications(Map.of("token", app.token())).get(0).get("status"));
+
+        // A page in Safari: its service worker shows the notification (POST .../show).
+        WebPush.WebApp page = apns.subscribeWebApp(WebPush.publicKey(vapid), "https://news.example", "safari");
+        assertEquals(201, apns.sendWebPush(page.subscription(), "breaking", new WebPush.Options(vapid, "https://news.example")).status());
+        WebPush.Received waiting = apns.webPush(page, Duration.ofSeconds(5));
+        assertEquals(List.of("serviceWorker", "breaking", false), List.of(waiting.outcome(), waiting.message(), waiting.shown()));
+        @SuppressWarnings("unchecked")
+        Map<String, Object> shown = (Map<String, Object>) apns.showWebNotification(page, "Breaking", "Read it first").get("presentation");
+        assertEquals(List.of("Breaking", "Read it first"), List.of(shown.get("title"), shown.get("body")));
+
+        // Signed with another key than the subscription's: 403 BadJwtToken, nothing more on the phone.
+        WebPush.Result refused = apns.sendWebPush(app.subscription(), "x", new WebPush.Options(WebPush.vapidKeys(), "mailto:ops@shop.example"));
+        assertEquals(List.of(403, "BadJwtToken"), List.of(refused.status(), refused.reason()));
+        assertEquals(1, apns.webPushes(app, 0, Duration.ZERO).size());
+    }
+
     @Test
     void aPushOverHttp2ReachesThePhoneAndRefusalsCarryApnsReasons(ApnsEmulator apns) throws Exception {
         String token = apns.registerDevice(TOPIC);
