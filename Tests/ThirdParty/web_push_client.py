@@ -9,6 +9,10 @@ usage: web_push_client.py keygen KEY.pem
          DATA "-" sends no body; EXP_OFFSET (seconds from now) and AUD override those claims.
        web_push_client.py h2push KEY.pem SUBSCRIPTION.json DATA SUBJECT TTL URGENCY
          the same request over HTTP/2 (httpx), built with pywebpush's encoder and py-vapid's signer.
+       web_push_client.py webpushlib KEY.pem SUBSCRIPTION.json DATA EMAIL
+         the request PyPI's other `webpush` library (1.0.6) builds with its defaults, sent as its
+         README sends it (requests): its VAPID aud is the endpoint's scheme and host without the
+         port, and its TTL is 0 unless given.
 
 Prints one JSON object: the status, Apple's reason and the emulator's explanation header.
 """
@@ -91,8 +95,33 @@ def h2push(argv):
         "uniqueId": response.headers.get("apns-unique-id")}))
 
 
+def webpushlib(argv):
+    from pathlib import Path
+
+    import requests
+    from webpush import WebPush, WebPushSubscription
+
+    key_path, subscription_path, data, email = argv[:4]
+    private = serialization.load_pem_private_key(Path(key_path).read_bytes(), password=None)
+    public = private.public_key().public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
+    with open(subscription_path) as f:
+        subscription = WebPushSubscription.model_validate(json.load(f))
+    message = WebPush(private_key=Path(key_path), public_key=public, subscriber=email).get(data, subscription)
+    response = requests.post(str(subscription.endpoint), data=message.encrypted, headers=message.headers, timeout=30)
+    try:
+        reason = response.json().get("reason")
+    except ValueError:
+        reason = None
+    print(json.dumps({
+        "status": response.status_code, "reason": reason, "detail": response.headers.get("apns-emulator-detail"),
+        "uniqueId": response.headers.get("apns-unique-id"), "warning": response.headers.get("apns-emulator-warning"),
+        "ttl": message.headers["ttl"]}))
+
+
 if __name__ == "__main__":
-    if sys.argv[1] == "keygen":
+    if sys.argv[1] == "webpushlib":
+        webpushlib(sys.argv[2:])
+    elif sys.argv[1] == "keygen":
         keygen(sys.argv[2])
     elif sys.argv[1] == "h2push":
         h2push(sys.argv[2:])
