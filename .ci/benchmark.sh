@@ -85,7 +85,7 @@ run() {
   "$binary" serve --help 2>&1 | grep -q -- --channels-port && ports+=(--channels-port 0)
   # shellcheck disable=SC2086 # $serve_options is word-split on purpose.
   "$binary" serve --durability "$mode" --auth "$auth" --keys "$work/keys" --data-dir "$data" --certs-dir "$work/certs" ${serve_options:-} \
-    --http2-port "$port" --admin-port "$admin" "${ports[@]}" --log-level warning > "$log" 2>&1 &
+    --http2-port "$port" --admin-port "$admin" "${ports[@]}" > "$log" 2>&1 &
   local pid=$!
   for _ in $(seq 1 100); do grep -q "HTTP/2 provider API on" "$log" && break; sleep 0.1; done
   if ! kill -0 "$pid" 2>/dev/null; then echo "the emulator did not start:" >&2; cat "$log" >&2; exit 1; fi

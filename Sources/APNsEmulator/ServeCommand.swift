@@ -181,7 +181,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Flag(
         help:
-            "No line per push on the console (accepted or rejected); other messages stay. (env: \(EnvironmentTwins.variable(for: "--quiet")))"
+            "No summary of pushes every 5 s (info) and no line per push (debug) on the console; other messages stay. (env: \(EnvironmentTwins.variable(for: "--quiet")))"
     )
     var quiet = false
 }

@@ -10,7 +10,7 @@ public final class Inspection: Sendable {
     private let logger: Logger
     private let pushLog: PushLog
 
-    /// `logPushes`: one info line per push (accepted or rejected) in `logger`; `faultIDPrefix`:
+    /// `logPushes`: a summary of pushes (info) and a line per push (debug) in `logger`; `faultIDPrefix`:
     /// what fault rule ids start with (a shard's names it).
     public init(journalCapacity: Int, logger: Logger, logPushes: Bool = false, faultIDPrefix: String = "fault-") {
         self.metrics = EmulatorMetrics()
@@ -47,6 +47,15 @@ public final class Inspection: Sendable {
         )
         return rule
     }
+
+    /// Logs (at info) what arrived since the last call, if anything did: serve calls it every
+    /// ``pushSummaryInterval``.
+    public func summarizePushes() {
+        self.pushLog.summarize()
+    }
+
+    /// How often the console sums up the pushes that arrived.
+    public static let pushSummaryInterval = Duration.seconds(5)
 
     /// An accepted notification's answer was delayed by a fault rule.
     public func delayed(uniqueID: String, by fault: FaultMark) {

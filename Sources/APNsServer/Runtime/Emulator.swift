@@ -25,6 +25,8 @@ public final class Emulator: Sendable {
     private let logger: Logger
     /// Fires local notifications as the clock reaches them (moving the clock fires them too).
     private let localNotifications: RepeatedTask
+    /// Sums up on the console, every few seconds, the pushes that arrived.
+    private let pushSummaries: RepeatedTask
     /// Hands accepted pushes to the iOS Simulator, when asked to.
     private let simulator: SimulatorBridge?
 
@@ -71,6 +73,11 @@ public final class Emulator: Sendable {
             return relay.fireDue(on: loop).recover { error in
                 logger.warning("could not fire local notifications", metadata: ["store.error": "\(error)"])
             }
+        }
+        let inspection = self.inspection
+        let interval = Inspection.pushSummaryInterval
+        self.pushSummaries = loop.scheduleRepeatedTask(initialDelay: TimeAmount(interval), delay: TimeAmount(interval)) { _ in
+            inspection.summarizePushes()
         }
         let parts = EmulatorParts(
             configuration: configuration,
@@ -125,12 +132,15 @@ public final class Emulator: Sendable {
         } catch {
             self.readiness.failed(error)
             self.localNotifications.cancel()
+            self.pushSummaries.cancel()
             self.store.close()
             try await self.group.shutdownGracefully()
             throw error
         }
         // Every listener has finished the work it accepted: the store closes last.
         self.localNotifications.cancel()
+        self.pushSummaries.cancel()
+        self.inspection.summarizePushes()
         beforeClosing()
         self.simulator?.stop()
         self.store.close()

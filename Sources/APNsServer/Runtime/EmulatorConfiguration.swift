@@ -84,7 +84,8 @@ public struct EmulatorConfiguration: Sendable {
     /// Hand every accepted push to this iOS Simulator too (`booted` or a UDID) with
     /// `xcrun simctl push`; nil: do not.
     public var simulatorDevice: String?
-    /// One info line per push on the console (`serve --quiet` turns it off).
+    /// A summary of pushes every few seconds (info) and a line per push (debug) on the console
+    /// (`serve --quiet` turns them off).
     public var logPushes = false
     /// Live Activities' limits and budgets (Apple publishes none; these are settings).
     public var activityLimits = ActivityLimits()

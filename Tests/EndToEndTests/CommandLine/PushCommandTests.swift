@@ -185,46 +185,6 @@ struct PushCommandTests {
         }
     }
 
-    @Test(
-        "serve prints one line per push (accepted with its latency, rejected with reason and detail); --quiet and APNS_EMULATOR_QUIET silence it"
-    )
-    func consoleLines() async throws {
-        for quiet in [false, true] {
-            let directory = try TemporaryDirectory()
-            let log = directory.appending("serve.log")
-            let emulator = try await EmulatorProcess.start(
-                arguments: [
-                    "--log-level", "info", "--data-dir", directory.appending("data"), "--certs-dir", directory.appending("certs"),
-                ],
-                environment: quiet ? ["APNS_EMULATOR_QUIET": "1"] : [:],
-                output: log
-            )
-            let client = try await HTTP2TestClient.connect(
-                host: "127.0.0.1", port: emulator.http2Port, caPath: directory.appending("certs/ca.pem"))
-            #expect(try await client.push(token: Self.token, topic: Self.topic).status == 200)
-            #expect(
-                try await client.push(token: Self.token, headers: [("apns-topic", Self.topic), ("apns-priority", "7")]).status
-                    == 400)
-            try await client.close()
-            let lines = { ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init) }
-            if quiet {
-                // Nothing to wait for: a push's line is written before its answer goes out (the
-                // commit's observer runs before the submitter hears; a refusal is journaled first).
-                #expect(!lines().contains { $0.contains("accepted 5e5e5e5e") || $0.contains("rejected 400") }, "\(lines())")
-            } else {
-                let accepted = await eventually {
-                    lines().contains { $0.contains("accepted 5e5e5e5e… \(Self.topic) http2 ") && $0.contains(" ms") }
-                }
-                #expect(accepted, "\(lines())")
-                let rejected = try #require(
-                    lines().first { $0.contains("rejected 400 BadPriority 5e5e5e5e… \(Self.topic) http2") }, "\(lines())")
-                #expect(rejected.contains("apns-priority must be 10, 5 or 1"))
-            }
-            _ = await emulator.kill(SIGTERM)
-            try directory.remove()
-        }
-    }
-
     @Test("--version on every command, with the size of the binary that runs")
     func versions() async throws {
         let size = try #require(
