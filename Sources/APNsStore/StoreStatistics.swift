@@ -9,4 +9,6 @@ public struct StoreStatistics: Sendable, Equatable {
     public var operations = 0
     /// Transactions that failed (nothing of them was written).
     public var failedCommits = 0
+    /// Queued notifications dropped, oldest first, because the map was full.
+    public var droppedForRoom = 0
 }

@@ -43,7 +43,7 @@ final class StoreWriter: Sendable {
     /// Commit counters, read by ``NotificationStore/statistics``.
     let statistics = Mutex(StoreStatistics())
     /// Told of every commit; see ``StoreCommit``.
-    private let observer: (@Sendable (StoreCommit) -> Void)?
+    let observer: (@Sendable (StoreCommit) -> Void)?
     /// What the transaction being written did, for the observer. Inside a commit only.
     let changes = Mutex<[StoreChange]>([])
     private let wakeup = DispatchSemaphore(value: 0)
@@ -117,6 +117,8 @@ final class StoreWriter: Sendable {
     struct CommitState {
         var nextSequence: UInt64
         var mapFullLogged = false
+        /// How many times the batch being committed was retried after ``makeRoom(attempt:)``.
+        var roomAttempt = 0
     }
 
     private func run() {
@@ -208,6 +210,18 @@ final class StoreWriter: Sendable {
             self.discardChanges()
             self.logger.info("store commit failed; retrying each operation alone", metadata: ["store.error": "\(error)"])
             self.isolate(batch, &state)
+        case .failure(.mapFull) where state.roomAttempt < Self.roomAttempts:
+            // A full map drops its oldest queued notifications, then takes the batch again.
+            self.statistics.withLock { $0.failedCommits += 1 }
+            self.discardChanges()
+            let attempt = state.roomAttempt
+            state.roomAttempt += 1
+            defer { state.roomAttempt = attempt }
+            if self.makeRoom(attempt: attempt) > 0 {
+                self.commit(batch, &state)
+            } else {
+                self.failed(batch, .mapFull(mapSizeBytes: self.environment.mapSize), &state)
+            }
         case .failure(let error):
             self.failed(batch, error, &state)
         }

@@ -1,0 +1,63 @@
+import APNsCore
+
+/// What the writer does when the map is full: APNs never refuses a provider because a device's
+/// backlog is long; it keeps what its storage policy keeps and drops the rest. So a full store
+/// drops its oldest queued notifications (each one's `Dropped - Storage Full` reaches the journal
+/// and the Console's counts) and the batch is written again; only a store that still has no room
+/// after that (a map full of something else) answers 503.
+extension StoreWriter {
+    /// The share of the queued notifications dropped the first time a batch does not fit (a
+    /// twentieth: the next seconds of a load test fit, most of the backlog stays); each further
+    /// try for the same batch drops twice as many.
+    static let roomShare = 20
+    /// How many times a batch is tried again after dropping, before it is refused (503).
+    static let roomAttempts = 8
+
+    /// Drops the oldest queued notifications (by unique id, which is time-ordered) in a
+    /// transaction of its own; returns how many. Their records stay out of the log, which a full
+    /// map may not have room for; the journal hears of each.
+    func makeRoom(attempt: Int) -> Int {
+        let now = self.configuration.clock()
+        let result = Result { () throws(StoreError) -> Int in
+            try self.environment.write { txn throws(StoreError) -> Int in
+                let queued = try txn.count(self.environment.unique)
+                let count = min(queued, max(1, (queued << attempt) / Self.roomShare))
+                var oldest: [[UInt8]] = []
+                oldest.reserveCapacity(count)
+                try txn.scan(self.environment.unique) { _, queueKey in
+                    oldest.append(Array(queueKey))
+                    return oldest.count < count
+                }
+                var dropped = 0
+                for queueKey in oldest {
+                    guard let record = try txn.get(self.environment.queue, queueKey) else { continue }
+                    try self.removeQueued(queueKey, record: record, status: nil, txn, nowMillis: now)
+                    let notification = try NotificationCodec.decode(record)
+                    let sequence = queueKey.withUnsafeBytes { StoreKeys.sequence(ofQueueKey: $0) }
+                    self.publish(.left(notification, sequence: sequence, status: .dropped, at: now))
+                    dropped += 1
+                }
+                return dropped
+            }
+        }
+        switch result {
+        case .success(let dropped):
+            self.statistics.withLock { $0.droppedForRoom += dropped }
+            if dropped > 0, let observer = self.observer {
+                let changes = self.changes.withLock { changes in
+                    defer { changes.removeAll(keepingCapacity: true) }
+                    return changes
+                }
+                observer(StoreCommit(operations: 0, duration: .zero, changes: changes))
+            }
+            self.logger.notice(
+                "store full: dropped the \(dropped) oldest queued notifications (Dropped - Storage Full) to take new ones; --map-size sets the room",
+                metadata: ["store.directory": "\(self.configuration.directory)"])
+            return dropped
+        case .failure(let error):
+            self.discardChanges()
+            self.logger.warning("store full, and dropping the oldest notifications failed", metadata: ["store.error": "\(error)"])
+            return 0
+        }
+    }
+}
