@@ -1,5 +1,6 @@
 import APNsCore
 import Logging
+import Synchronization
 
 /// What the admin API sees and steers, as the front doors and the store report to it: the journal,
 /// the fault rules and the metrics.
@@ -9,6 +10,8 @@ public final class Inspection: Sendable {
     public let metrics: EmulatorMetrics
     private let logger: Logger
     private let pushLog: PushLog
+    /// Where rejected requests are kept across restarts (the store), once one is given.
+    private let rejectionKeeper = Mutex<(@Sendable (_ receivedAt: Int64, _ id: String, _ record: [UInt8]) -> Void)?>(nil)
 
     /// `logPushes`: a summary of pushes (info) and a line per push (debug) in `logger`; `faultIDPrefix`:
     /// what fault rule ids start with (a shard's names it).
@@ -30,8 +33,23 @@ public final class Inspection: Sendable {
     /// A provider got an error for this request (`fault` set when a rule made it up).
     public func rejected(_ push: RejectedPush, fault: FaultMark?) {
         self.journal.rejected(push, fault: fault)
+        if let keep = self.rejectionKeeper.withLock({ $0 }) {
+            keep(push.receivedAt, push.id, RejectedPushCodec.encode(push, fault: fault))
+        }
         self.metrics.rejected(push, faulted: fault != nil)
         self.pushLog.rejected(push)
+    }
+
+    /// From now on every rejected request is also handed to `keep` (time, journal id, its
+    /// record), so that the journal's refusals survive a restart.
+    public func keepRejections(_ keep: @escaping @Sendable (_ receivedAt: Int64, _ id: String, _ record: [UInt8]) -> Void) {
+        self.rejectionKeeper.withLock { $0 = keep }
+    }
+
+    /// Rejected requests kept by ``keepRejections(_:)``, as the journal reads them back (records
+    /// it cannot read are skipped).
+    public static func rejections(from records: [[UInt8]]) -> [(push: RejectedPush, fault: FaultMark?)] {
+        records.compactMap(RejectedPushCodec.decode)
     }
 
     /// The fault rule that applies to a provider request, if any; logged, since every faulted

@@ -26,6 +26,9 @@ struct LMDBEnvironment: @unchecked Sendable {
     let appBroadcasts: MDB_dbi
     /// Broadcast channels (``StoreKeys/channelKey(_:_:)``) and bundles with broadcast turned off.
     let channels: MDB_dbi
+    /// Requests a provider got an error for, by journal id (time-ordered), as the journal encoded
+    /// them: the journal's history of refusals across restarts.
+    let rejections: MDB_dbi
 
     /// Opens (creating if needed) the environment in `directory`.
     static func open(directory: String, mapSize: Int, sync: Bool) throws(StoreError) -> LMDBEnvironment {
@@ -69,7 +72,8 @@ struct LMDBEnvironment: @unchecked Sendable {
                     queue: try openDB("queue"), expiry: try openDB("expiry"), unique: try openDB("unique"),
                     log: try openDB("log"), meta: try openDB("meta"), tokens: try openDB("tokens"),
                     feedback: try openDB("feedback"), apps: try openDB("apps"), delivered: try openDB("delivered"),
-                    appBroadcasts: try openDB("app-broadcasts"), channels: try openDB("channels")
+                    appBroadcasts: try openDB("app-broadcasts"), channels: try openDB("channels"),
+                    rejections: try openDB("rejections")
                 )
             } catch {
                 mdb_txn_abort(txn)

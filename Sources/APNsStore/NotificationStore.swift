@@ -144,6 +144,20 @@ public final class NotificationStore: Sendable {
         }
     }
 
+    /// The newest `limit` rejected requests as ``StoreOperation/recordRejection(id:record:)``
+    /// kept them, oldest first.
+    public func rejections(limit: Int = .max) throws(StoreError) -> [(key: RejectionKey, record: [UInt8])] {
+        try self.read { txn throws(StoreError) in
+            var found: [(key: RejectionKey, record: [UInt8])] = []
+            try txn.scan(self.environment.rejections, reverse: true) { key, value in
+                guard found.count < limit else { return false }
+                found.append((RejectionKey(bytes: key), Array(value)))
+                return true
+            }
+            return found.reversed()
+        }
+    }
+
     /// Counters of the writer's commits so far.
     public var statistics: StoreStatistics { self.writer.statistics.withLock { $0 } }
 

@@ -27,17 +27,22 @@ extension StoreOperation {
                 ? "the bundle id and channel id are too long to keep a channel under" : nil
         case .saveBroadcastSetting(let bundleID, _):
             return Self.keyProblem(bundleID, "a bundle id")
+        case .recordRejection(let key, _):
+            return Self.keyProblem(key.id, "a rejected request's id", room: 8)
+        case .deleteRejections(let keys):
+            return keys.lazy.compactMap { Self.keyProblem($0.id, "a rejected request's id", room: 8) }.first
         case .sweepExpired, .unregister, .clearFeedback, .delete, .clear:
             // Tokens are 32 to 100 bytes by construction; the rest carries no key from outside.
             return nil
         }
     }
 
-    private static func keyProblem(_ key: String, _ what: String) -> String? {
+    /// `room`: bytes of the key that come before `key`.
+    private static func keyProblem(_ key: String, _ what: String, room: Int = 0) -> String? {
         let size = key.utf8.count
         guard size > 0 else { return "\(what) is empty" }
-        guard size <= Self.maximumKeySize else {
-            return "\(what) has \(size) bytes, more than the \(Self.maximumKeySize) a key may have"
+        guard size + room <= Self.maximumKeySize else {
+            return "\(what) has \(size) bytes, more than the \(Self.maximumKeySize - room) it may have"
         }
         return nil
     }

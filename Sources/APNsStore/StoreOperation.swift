@@ -38,4 +38,9 @@ public enum StoreOperation: Sendable {
     case saveChannel(BroadcastChannel)
     /// A bundle's broadcast capability was turned on or off.
     case saveBroadcastSetting(bundleID: String, enabled: Bool)
+    /// A provider got an error for a request: kept under the time it arrived and its journal id,
+    /// the newest as many as the log keeps.
+    case recordRejection(RejectionKey, record: [UInt8])
+    /// Forget these rejected requests.
+    case deleteRejections([RejectionKey])
 }

@@ -1,3 +1,4 @@
+import CLMDB
 import APNsCore
 
 extension StoreWriter {
@@ -41,6 +42,14 @@ extension StoreWriter {
             return try self.clear(devices: devices, txn)
         case .saveApp(let change):
             return try self.saveApp(change, txn, sequence: &sequence)
+        case .recordRejection(let key, let record):
+            try txn.put(self.environment.rejections, key.bytes, record)
+            try self.trim(self.environment.rejections, to: self.configuration.logLimit, txn)
+            return .recorded
+        case .deleteRejections(let keys):
+            var deleted = 0
+            for key in keys where try txn.delete(self.environment.rejections, key.bytes) { deleted += 1 }
+            return .deleted(count: deleted)
         case .saveChannel(let channel):
             try txn.put(self.environment.channels, StoreKeys.channelKey(channel.bundleID, channel.id), AppCodec.encode(channel))
             return .channelSaved
@@ -119,7 +128,9 @@ extension StoreWriter {
     /// Empties the queues, their indexes, the log and the feedback list (and the tokens).
     private func clear(devices: Bool, _ txn: Transaction) throws(StoreError) -> StoreOutcome {
         let environment = self.environment
-        for dbi in [environment.queue, environment.expiry, environment.unique, environment.log, environment.feedback] {
+        for dbi in [
+            environment.queue, environment.expiry, environment.unique, environment.log, environment.feedback, environment.rejections,
+        ] {
             try txn.empty(dbi)
         }
         try txn.empty(environment.delivered)
@@ -180,13 +191,18 @@ extension StoreWriter {
 
     /// Drops the oldest log entries beyond the configured limit.
     func trimLog(_ txn: Transaction) throws(StoreError) {
-        let excess = try txn.count(self.environment.log) - self.configuration.logLimit
+        try self.trim(self.environment.log, to: self.configuration.logLimit, txn)
+    }
+
+    /// Drops the first entries of `dbi` (the oldest, its keys being in time order) beyond `limit`.
+    func trim(_ dbi: MDB_dbi, to limit: Int, _ txn: Transaction) throws(StoreError) {
+        let excess = try txn.count(dbi) - limit
         guard excess > 0 else { return }
         var oldest: [[UInt8]] = []
-        try txn.scan(self.environment.log) { key, _ in
+        try txn.scan(dbi) { key, _ in
             oldest.append(Array(key))
             return oldest.count < excess
         }
-        for key in oldest { try txn.delete(self.environment.log, key) }
+        for key in oldest { try txn.delete(dbi, key) }
     }
 }

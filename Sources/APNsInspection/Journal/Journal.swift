@@ -188,22 +188,46 @@ public final class Journal: Sendable {
         }
     }
 
-    /// Loads what the store already holds (at start, before anyone listens).
-    /// `status` is nil for a queued notification, else how it left its queue at `at`.
-    public func seed(_ stored: [(sequence: UInt64, status: LogStatus?, at: Int64?, notification: Notification)]) {
-        let entries = stored.sorted { $0.sequence < $1.sequence }.map { item in
-            (
-                sequence: item.sequence, status: item.status.map(JournalStatus.init) ?? .queued, at: item.at,
-                notification: item.notification
-            )
+    /// Loads what the store already holds (at start, before anyone listens): notifications
+    /// (`status` nil for a queued one, else how it left its queue at `at`) and rejected requests,
+    /// in the order they arrived; the newest as many as the journal holds.
+    public func seed(
+        _ stored: [(sequence: UInt64, status: LogStatus?, at: Int64?, notification: Notification)],
+        rejected: [(push: RejectedPush, fault: FaultMark?)] = []
+    ) {
+        enum Item {
+            case notification(sequence: UInt64, status: JournalStatus, at: Int64?, Notification)
+            case rejected(RejectedPush, FaultMark?)
+        }
+        let notifications = stored.sorted { $0.sequence < $1.sequence }.map { item in
+            (time: item.notification.receivedAt,
+             item: Item.notification(
+                sequence: item.sequence, status: item.status.map(JournalStatus.init) ?? .queued, at: item.at, item.notification))
+        }
+        let refusals = rejected.map { (time: $0.push.receivedAt, item: Item.rejected($0.push, $0.fault)) }
+        // A stable merge by arrival: the notifications keep their store order among themselves.
+        var merged: [(time: Int64, item: Item)] = []
+        merged.reserveCapacity(notifications.count + refusals.count)
+        var (n, r) = (notifications[...], refusals[...])
+        while let next = n.first ?? r.first {
+            if let a = n.first, let b = r.first {
+                if b.time < a.time { merged.append(b); r = r.dropFirst() } else { merged.append(a); n = n.dropFirst() }
+            } else {
+                merged.append(next)
+                if n.isEmpty { r = r.dropFirst() } else { n = n.dropFirst() }
+            }
         }
         self.state.withLock { state in
-            for item in entries.suffix(state.journal.capacity) {
-                // What is still queued after a restart waits in storage for its device.
-                state.journal.append(
-                    .accepted(item.notification), status: item.status, statusAt: item.at, sequence: item.sequence,
-                    marks: item.status == .queued ? .storedOffline : []
-                )
+            for entry in merged.suffix(state.journal.capacity) {
+                switch entry.item {
+                case .notification(let sequence, let status, let at, let notification):
+                    // What is still queued after a restart waits in storage for its device.
+                    state.journal.append(
+                        .accepted(notification), status: status, statusAt: at, sequence: sequence,
+                        marks: status == .queued ? .storedOffline : [])
+                case .rejected(let push, let fault):
+                    state.journal.append(.rejected(push), status: .rejected, fault: fault)
+                }
             }
         }
     }

@@ -148,9 +148,13 @@ extension AdminRouter {
             guard case .accepted(let notification) = entry.push, let sequence = entry.sequence else { return nil }
             return StoredNotificationKey(token: notification.token, sequence: sequence)
         }
+        let refusals = removed.compactMap { entry -> RejectionKey? in
+            guard case .rejected(let push) = entry.push else { return nil }
+            return RejectionKey(receivedAt: push.receivedAt, id: push.id)
+        }
         let answer = Response(status: 200, body: Array(#"{"deleted":\#(removed.count)}"#.utf8))
-        guard !keys.isEmpty else { return eventLoop.makeSucceededFuture(answer) }
-        return self.relay.delete(keys, on: eventLoop).map { answer }.recover { Self.error(.unavailable, "\($0)") }
+        guard !keys.isEmpty || !refusals.isEmpty else { return eventLoop.makeSucceededFuture(answer) }
+        return self.relay.delete(keys, rejections: refusals, on: eventLoop).map { answer }.recover { Self.error(.unavailable, "\($0)") }
     }
 
     /// `POST /api/v1/reset`: empties queues, journal, log and feedback, removes fault rules and

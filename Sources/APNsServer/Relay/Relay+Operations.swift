@@ -115,8 +115,14 @@ extension Relay {
     func queuedCount() throws(StoreError) -> Int { try self.store.queuedCount() }
 
     /// Forgets these notifications: out of their queues and out of the log.
-    func delete(_ keys: [StoredNotificationKey], on eventLoop: any EventLoop) -> EventLoopFuture<Void> {
-        self.submit(.delete(keys), on: eventLoop).map { _ in }
+    /// Forgets notifications (out of their queues and the log) and rejected requests.
+    func delete(
+        _ keys: [StoredNotificationKey], rejections: [RejectionKey] = [], on eventLoop: any EventLoop
+    ) -> EventLoopFuture<Void> {
+        guard !rejections.isEmpty else { return self.submit(.delete(keys), on: eventLoop).map { _ in } }
+        return self.submit(.delete(keys), on: eventLoop).flatMap { _ in
+            self.submit(.deleteRejections(rejections), on: eventLoop).map { _ in }
+        }
     }
 
     /// Empties every queue, the log and the feedback list; with `devices`, forgets tokens too.

@@ -1,0 +1,51 @@
+import APNsTestSupport
+import Foundation
+import Testing
+
+/// The journal's history survives a restart, rejected requests included (issue 53: "rejected
+/// requests vanish at a restart, and a person cannot look back at what a test run sent").
+@Suite("The journal across restarts")
+struct JournalHistoryTests {
+    static let token = String(repeating: "6f", count: 32)
+
+    @Test("a refusal is still in the journal after a restart, with its reason, detail, body and status; in arrival order with the accepted")
+    func refusalsSurvive() async throws {
+        let directory = try TemporaryDirectory()
+        defer { try? directory.remove() }
+        let emulator = try await RunningEmulator.start(directory: directory)
+        let client = try await emulator.http2Client()
+        let first = try await client.push(token: Self.token, topic: "com.example.history")
+        let refused = try await client.push(token: Self.token, headers: [("apns-topic", "com.example.history"), ("apns-priority", "7")])
+        #expect(first.status == 200 && refused.status == 400)
+        let badToken = try await client.push(token: "abc", topic: "com.example.history", json: #"{"aps":{"alert":"to nobody"}}"#)
+        #expect(badToken.status == 400 && badToken.reason == "BadDeviceToken")
+        let before = try await emulator.journal()
+        #expect(before.count == 3)
+        // Each refusal was handed to the store before its answer went out; stopping commits it.
+        try await client.close()
+        try await emulator.stop()
+
+        let restarted = try await RunningEmulator.start(directory: directory)
+        let after = try await restarted.journal()
+        #expect(after.map { $0["status"] as? String } == ["rejected", "rejected", "queued"], "\(after)")
+        let bad = try #require(after.first)
+        #expect(bad["reason"] as? String == "BadDeviceToken" && bad["httpStatus"] as? Int == 400 && bad["token"] as? String == "abc")
+        #expect((bad["body"] as? String)?.contains("to nobody") == true, "\(bad)")
+        let priority = after[1]
+        #expect(priority["reason"] as? String == "BadPriority" && (priority["detail"] as? String)?.contains("apns-priority") == true)
+        #expect(priority["id"] as? String == before[1]["id"] as? String, "the same id before and after")
+        // The filters work over it.
+        #expect(try await restarted.journal("status=rejected&q=BadDeviceToken").count == 1)
+
+        // DELETE forgets it for good; reset too.
+        _ = try await restarted.admin("/api/v1/notifications?status=rejected&q=BadDeviceToken", method: "DELETE")
+        try await restarted.stop()
+        let again = try await RunningEmulator.start(directory: directory)
+        #expect(try await again.journal().map { $0["reason"] as? String } == ["BadPriority", nil])
+        _ = try await again.adminObject("/api/v1/reset", method: "POST", body: "{}")
+        try await again.stop()
+        let reset = try await RunningEmulator.start(directory: directory)
+        #expect(try await reset.journal().isEmpty)
+        try await reset.stop()
+    }
+}
