@@ -13,6 +13,8 @@ public struct StoreConfiguration: Sendable {
     public var sweepInterval: Duration
     /// How many expired or discarded notifications are kept for inspection.
     public var logLimit: Int
+    /// How many rejected requests are kept (the newest), for the journal across restarts.
+    public var rejectionLimit = 10_000
     /// The longest a notification is stored, whatever its expiration (APNs: 30 days).
     public var maximumStorageSeconds: Int64
     /// Which tokens a push may go to.

@@ -44,7 +44,7 @@ extension StoreWriter {
             return try self.saveApp(change, txn, sequence: &sequence)
         case .recordRejection(let key, let record):
             try txn.put(self.environment.rejections, key.bytes, record)
-            try self.trim(self.environment.rejections, to: self.configuration.logLimit, txn)
+            try self.trim(self.environment.rejections, to: self.configuration.rejectionLimit, txn)
             return .recorded
         case .deleteRejections(let keys):
             var deleted = 0

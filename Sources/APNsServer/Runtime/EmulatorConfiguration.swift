@@ -140,6 +140,7 @@ public struct EmulatorConfiguration: Sendable {
             maximumStorageSeconds: self.maximumExpirationSeconds,
             clock: self.clock
         )
+        configuration.rejectionLimit = self.journalSize
         configuration.tokenPolicy = self.tokenPolicy
         configuration.storagePolicy = self.storagePolicy
         configuration.maximumQueuedPerDevice = self.maximumQueuedPerDevice
