@@ -61,7 +61,7 @@ enum EnvironmentTwins {
     /// The twins `export` shares with `serve`: the admin API's port and token.
     static let export = serve.filter { ["--admin-port", "--admin-token"].contains($0.flag) }
 
-    /// `arguments` plus `--flag value` for each twin set in `environment` whose flag is absent,
+    /// `arguments` plus `--flag=value` for each twin set in `environment` whose flag is absent,
     /// for `serve` (named or implied) and `device`; other subcommands take their arguments as given.
     static func apply(to arguments: [String], environment: [String: String]) -> [String] {
         let twins: [(flag: String, variable: String)]
@@ -83,7 +83,9 @@ enum EnvironmentTwins {
                 // A flag's twin turns it on with 1, true or yes.
                 if ["1", "true", "yes"].contains(value.lowercased()) { result.append(twin.flag) }
             } else {
-                result += [twin.flag, value]
+                // One word, `--flag=value`: a value that starts with a dash (a base64url token
+                // may) would otherwise be read as a flag, and the option as missing its value.
+                result.append(twin.flag + "=" + value)
             }
         }
         return result

@@ -84,14 +84,24 @@ struct CommandLineOptionsTests {
         let arguments = EnvironmentTwins.apply(to: ["serve", "--admin-port", "1"], environment: environment)
         #expect(arguments.starts(with: ["serve", "--admin-port", "1"]))
         #expect(arguments.contains("--quiet") && !arguments.contains("--ephemeral") && !arguments.contains("9"))
-        #expect(arguments.firstIndex(of: "--http2-port").map { arguments[$0 + 1] } == "0")
+        #expect(arguments.contains("--http2-port=0"))
         // push takes only where the emulator's HTTP/2 API is.
-        #expect(EnvironmentTwins.apply(to: ["push"], environment: environment) == ["push", "--http2-port", "0"])
+        #expect(EnvironmentTwins.apply(to: ["push"], environment: environment) == ["push", "--http2-port=0"])
         // The admin token's twin reaches the commands that call the admin API (issue 51).
         let token = ["APNS_EMULATOR_ADMIN_TOKEN": "t0k", "APNS_EMULATOR_ADMIN_PORT": "9"]
-        #expect(EnvironmentTwins.apply(to: ["push"], environment: token) == ["push", "--admin-token", "t0k"])
-        #expect(EnvironmentTwins.apply(to: ["export"], environment: token) == ["export", "--admin-port", "9", "--admin-token", "t0k"])
-        #expect(EnvironmentTwins.apply(to: ["doctor"], environment: token).contains("--admin-token"))
+        #expect(EnvironmentTwins.apply(to: ["push"], environment: token) == ["push", "--admin-token=t0k"])
+        #expect(EnvironmentTwins.apply(to: ["export"], environment: token) == ["export", "--admin-port=9", "--admin-token=t0k"])
+        #expect(EnvironmentTwins.apply(to: ["doctor"], environment: token).contains("--admin-token=t0k"))
+    }
+
+    /// A base64url token starts with "-" one time in 64: the Java fixture's container then
+    /// failed to start with "Missing value for '--admin-token'" (CI, 2026-11-27).
+    @Test("a twin's value that starts with a dash is taken as the value, not as a flag")
+    func dashValue() throws {
+        let arguments = EnvironmentTwins.apply(to: ["serve"], environment: ["APNS_EMULATOR_ADMIN_TOKEN": "-x_Q9"])
+        let serve = try ServeCommand.parse(Array(arguments.dropFirst()))
+        #expect(serve.configuration().adminToken == "-x_Q9")
+        for _ in 0..<2_000 { #expect(!AdminAccess.makeToken().hasPrefix("-")) }
     }
 
     @Test("serve's defaults are the configuration's: one place says 3600")

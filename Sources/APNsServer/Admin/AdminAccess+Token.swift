@@ -85,9 +85,13 @@ extension AdminAccess {
     /// A new token: 32 random bytes from the system's secure generator, base64url.
     public static func makeToken() -> String {
         var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        return Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        while true {
+            let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+            let token = Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+                .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+            // Never a leading dash: `--admin-token -x…` on a command line reads as a flag.
+            if !token.hasPrefix("-") { return token }
+        }
     }
 
     /// Whether a listener bound to `host` is reachable only from this machine.
