@@ -118,6 +118,23 @@ struct LMDBEnvironment: @unchecked Sendable {
         return try body(Transaction(txn: txn, mapSize: self.mapSize))
     }
 
+    /// Every database, for what the map holds.
+    var databases: [MDB_dbi] {
+        [
+            self.queue, self.expiry, self.unique, self.log, self.meta, self.tokens, self.feedback, self.apps, self.delivered,
+            self.appBroadcasts, self.channels, self.rejections,
+        ]
+    }
+
+    /// The bytes the map's data holds now: every database's pages and the free list's own
+    /// (pages freed and not yet reused are not counted: LMDB writes into them first).
+    func bytesInUse(_ txn: Transaction) throws(StoreError) -> Int {
+        // The free list is database 0.
+        var total = 0
+        for dbi in self.databases + [0] { total += try txn.bytesInUse(dbi) }
+        return total
+    }
+
     /// Runs `body` in a write transaction and commits it; inside a commit only (``StoreWriter`` holds its commit lock).
     /// On any error the transaction is aborted and nothing is written.
     func write<T>(_ body: (Transaction) throws(StoreError) -> T) throws(StoreError) -> T {

@@ -12,11 +12,30 @@ extension StoreWriter {
     static let roomShare = 20
     /// How many times a batch is tried again after dropping, before it is refused (503).
     static let roomAttempts = 8
+    /// The share of the map (in percent) past which the oldest queued notifications are dropped
+    /// before the map is full: deleting needs free pages too (LMDB copies each page it changes),
+    /// and in a map with none left even the drop failed with MDB_MAP_FULL.
+    static let budgetPercent = 85
+    /// How often, at most, the writer looks at how full the map is.
+    static let budgetCheckInterval = Duration.milliseconds(200)
+
+    /// After a commit: when the map holds more than its budget, drops the oldest queued
+    /// notifications (a twentieth at a time, each check).
+    func keepWithinBudget(_ state: inout CommitState) {
+        let now = ContinuousClock.now
+        guard now - state.lastBudgetCheck >= Self.budgetCheckInterval else { return }
+        state.lastBudgetCheck = now
+        let mapSize = self.environment.mapSize
+        guard let used = try? self.environment.read({ txn throws(StoreError) in try self.environment.bytesInUse(txn) }),
+            used > mapSize / 100 * Self.budgetPercent
+        else { return }
+        _ = self.makeRoom(attempt: 0, why: "store past \(Self.budgetPercent)% of --map-size")
+    }
 
     /// Drops the oldest queued notifications (by unique id, which is time-ordered) in a
     /// transaction of its own; returns how many. Their records stay out of the log, which a full
     /// map may not have room for; the journal hears of each.
-    func makeRoom(attempt: Int) -> Int {
+    func makeRoom(attempt: Int, why: String = "store full") -> Int {
         let now = self.configuration.clock()
         let result = Result { () throws(StoreError) -> Int in
             try self.environment.write { txn throws(StoreError) -> Int in
@@ -51,12 +70,12 @@ extension StoreWriter {
                 observer(StoreCommit(operations: 0, duration: .zero, changes: changes))
             }
             self.logger.notice(
-                "store full: dropped the \(dropped) oldest queued notifications (Dropped - Storage Full) to take new ones; --map-size sets the room",
+                "\(why): dropped the \(dropped) oldest queued notifications (Dropped - Storage Full) to take new ones; --map-size sets the room",
                 metadata: ["store.directory": "\(self.configuration.directory)"])
             return dropped
         case .failure(let error):
             self.discardChanges()
-            self.logger.warning("store full, and dropping the oldest notifications failed", metadata: ["store.error": "\(error)"])
+            self.logger.warning("\(why), and dropping the oldest notifications failed", metadata: ["store.error": "\(error)"])
             return 0
         }
     }

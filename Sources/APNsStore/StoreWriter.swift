@@ -119,6 +119,8 @@ final class StoreWriter: Sendable {
         var mapFullLogged = false
         /// How many times the batch being committed was retried after ``makeRoom(attempt:)``.
         var roomAttempt = 0
+        /// When ``keepWithinBudget(_:)`` last looked at the map.
+        var lastBudgetCheck = ContinuousClock.now
     }
 
     private func run() {
@@ -288,5 +290,6 @@ final class StoreWriter: Sendable {
             state.mapFullLogged = false
         }
         for (submission, outcome) in zip(batch, outcomes) { submission.completion(.success(outcome)) }
+        if state.roomAttempt == 0 { self.keepWithinBudget(&state) }
     }
 }

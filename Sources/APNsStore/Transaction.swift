@@ -80,6 +80,13 @@ struct Transaction {
         try StoreError.check(mdb_drop(self.txn, dbi, 0), "mdb_drop", mapSize: self.mapSize)
     }
 
+    /// The bytes of the pages a database's tree holds now (branch, leaf and overflow pages).
+    func bytesInUse(_ dbi: MDB_dbi) throws(StoreError) -> Int {
+        var stat = MDB_stat()
+        try StoreError.check(mdb_stat(self.txn, dbi, &stat), "mdb_stat")
+        return Int(stat.ms_psize) * (stat.ms_branch_pages + stat.ms_leaf_pages + stat.ms_overflow_pages)
+    }
+
     /// The number of entries in a database.
     func count(_ dbi: MDB_dbi) throws(StoreError) -> Int {
         var stat = MDB_stat()
