@@ -171,69 +171,6 @@ struct NotificationStoreTests {
         store.close()
     }
 
-    /// Issue 53: real APNs never refuses a provider because a device's backlog is long; it keeps
-    /// what its storage policy keeps and drops the rest.
-    @Test("a full map drops the oldest queued notifications (Dropped - Storage Full) and takes every new one")
-    func mapFullDropsOldest() async throws {
-        let directory = try TemporaryDirectory()
-        defer { try? directory.remove() }
-        let dropped = Mutex<[String]>([])
-        var configuration = StoreConfiguration(directory: directory.appending("data"), clock: ManualClock().function)
-        configuration.sweepInterval = .seconds(3600)
-        configuration.mapSizeBytes = 256 << 10
-        let store = try NotificationStore(configuration: configuration, logger: Logger(label: "test")) { commit in
-            for case .left(let notification, _, .dropped, _) in commit.changes {
-                dropped.withLock { $0.append(notification.uniqueID) }
-            }
-        }
-        let payload = #"{"a":""# + String(repeating: "z", count: 3000) + #""}"#
-        // Unique ids in arrival order, as the emulator's version 7 ids are.
-        let sent = (0..<500).map { index in
-            APNsCore.Notification.test(
-                token: Self.tokenA, uniqueID: "0000" + String(10_000 + index).suffix(4) + "-0000-7000-8000-000000000000",
-                payload: payload)
-        }
-        for notification in sent {
-            let outcome = try await store.submit([.accept(notification)])
-            guard case .queued = outcome.first else {
-                Issue.record("\(notification.uniqueID) was answered \(outcome), not queued")
-                break
-            }
-        }
-        let kept = try store.queued(for: self.token(Self.tokenA)).map(\.notification.uniqueID)
-        let gone = dropped.withLock { $0 }
-        #expect(!gone.isEmpty && store.statistics.droppedForRoom == gone.count)
-        // The oldest went, in order; the newest stayed, in order; nothing else was lost.
-        #expect(gone == sent.prefix(gone.count).map { $0.uniqueID })
-        #expect(kept == sent.suffix(kept.count).map { $0.uniqueID })
-        #expect(gone.count + kept.count == sent.count, "\(gone.count) dropped, \(kept.count) kept")
-        store.close()
-        let reopened = try self.open(directory) { $0.mapSizeBytes = 256 << 10 }
-        #expect(try reopened.queued(for: self.token(Self.tokenA)).map(\.notification.uniqueID) == kept)
-        reopened.close()
-    }
-
-    @Test("a map with nothing queued to drop still refuses what does not fit with mapFull, and stays usable")
-    func mapFullWithNothingToDrop() async throws {
-        let directory = try TemporaryDirectory()
-        defer { try? directory.remove() }
-        let store = try self.open(directory) { $0.mapSizeBytes = 256 << 10 }
-        let huge = APNsCore.Notification.test(token: Self.tokenA, payload: #"{"a":""# + String(repeating: "z", count: 400_000) + #""}"#)
-        do {
-            _ = try await store.submit([.accept(huge)])
-            Issue.record("a notification larger than the map was stored")
-        } catch {
-            guard case .mapFull = error as? StoreError else {
-                Issue.record("expected mapFull, got \(error)")
-                return
-            }
-        }
-        let small = APNsCore.Notification.test(token: Self.tokenA, payload: #"{"aps":{}}"#)
-        _ = try await store.submit([.accept(small)])
-        #expect(try store.queued(for: self.token(Self.tokenA)).map(\.notification) == [small])
-        store.close()
-    }
-
     @Test("a data directory that cannot be created is a clear error")
     func badDirectory() throws {
         let directory = try TemporaryDirectory()

@@ -74,11 +74,7 @@ public final class Emulator: Sendable {
                 logger.warning("could not fire local notifications", metadata: ["store.error": "\(error)"])
             }
         }
-        let inspection = self.inspection
-        let interval = Inspection.pushSummaryInterval
-        self.pushSummaries = loop.scheduleRepeatedTask(initialDelay: TimeAmount(interval), delay: TimeAmount(interval)) { _ in
-            inspection.summarizePushes()
-        }
+        self.pushSummaries = Self.summarizePushes(self.inspection, on: loop)
         let parts = EmulatorParts(
             configuration: configuration,
             group: self.group,
@@ -103,6 +99,12 @@ public final class Emulator: Sendable {
                 logger: logger
             )
         )
+    }
+
+    /// The console's summary of pushes, every ``Inspection/pushSummaryInterval``.
+    private static func summarizePushes(_ inspection: Inspection, on loop: any EventLoop) -> RepeatedTask {
+        let interval = TimeAmount(Inspection.pushSummaryInterval)
+        return loop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { _ in inspection.summarizePushes() }
     }
 
     /// Opens the store with the inspection as its observer, and loads what it holds into the journal.
