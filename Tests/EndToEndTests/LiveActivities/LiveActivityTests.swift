@@ -229,35 +229,6 @@ struct LiveActivityTests {
         }
     }
 
-    @Test("a restart keeps activities and tokens; a rotated token answers 410 Unregistered")
-    func restartAndRotation() async throws {
-        let directory = try TemporaryDirectory()
-        var emulator = try await RunningEmulator.start(directory: directory)
-        let (token, pushToStart) = try await Self.app(emulator)
-        var provider = try await emulator.http2Client()
-        let id = try #require(
-            try await Self.outcome(emulator, try await Self.send(provider, pushToStart, Self.start()))["id"] as? String)
-        let updateToken = try #require(try await emulator.adminObject("/api/v1/activities/\(id)")["updateToken"] as? String)
-        try await emulator.stop()
-
-        emulator = try await RunningEmulator.start(directory: directory)
-        provider = try await emulator.http2Client()
-        #expect(try await emulator.adminObject("/api/v1/devices/\(token)/app")["pushToStartToken"] as? String == pushToStart)
-        #expect(
-            try await Self.outcome(
-                emulator, try await Self.send(provider, updateToken, Self.update(Self.now + 10, "after restart")))["outcome"]
-                as? String == "applied")
-        let rotated = try await emulator.adminObject("/api/v1/activities/\(id)/rotate-token", method: "POST")
-        #expect(rotated["replaced"] as? String == updateToken)
-        let newToken = try #require(rotated["token"] as? String)
-        let old = try await Self.send(provider, updateToken, Self.update(Self.now + 20, "old"))
-        #expect(old.status == 410 && old.reason == "Unregistered")
-        #expect(
-            try await Self.outcome(emulator, try await Self.send(provider, newToken, Self.update(Self.now + 30, "new")))[
-                "outcome"] as? String == "applied")
-        try await emulator.stop()
-    }
-
     @Test("in the app: Activity.request with pushType token, end with immediate dismissal; refusals say why")
     func inApp() async throws {
         try await withEmulator { emulator in
@@ -326,64 +297,4 @@ struct LiveActivityTests {
     }
 
     // aioapns (PyPI) sends Live Activity pushes unchanged but for host, port and CA.
-    @Test("aioapns with token authentication starts an activity by push-to-start and updates it")
-    func aioapns() async throws {
-        let python = ProcessInfo.processInfo.environment["APNS_EMULATOR_PYTHON"] ?? "python3"
-        let probe = try await Subprocess.run(python, ["-c", "import aioapns"])
-        try #require(probe.status == 0, "aioapns is missing: python3 -m pip install aioapns==4.0 (\(probe.stderr))")
-        try await withEmulator(configure: { $0.auth = .strict }) { emulator in
-            let key = try emulator.registerKey(keyID: "LIVE123456", teamID: "TEAM654321", topics: [Self.bundle])
-            let p8 = emulator.directory.appending("AuthKey_LIVE123456.p8")
-            try key.p8.write(toFile: p8, atomically: true, encoding: .utf8)
-            let (token, pushToStart) = try await Self.app(emulator)
-            let script = Checkout.thirdParty("live_activity_client.py")
-            func run(_ arguments: [String]) async throws -> [String: Any] {
-                let run = try await Subprocess.run(
-                    python,
-                    [script, "127.0.0.1", String(emulator.http2Port), emulator.caPath, p8, key.keyID, key.teamID, Self.bundle]
-                        + arguments)
-                try #require(run.status == 0, "live_activity_client.py failed: \(run.stderr)")
-                let line = run.stdout.split(separator: "\n").last.map(String.init) ?? ""
-                return try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(run.stdout)")
-            }
-            #expect(try await run(["start", pushToStart])["status"] as? String == "200")
-            let activity = try #require(try await Self.activities(emulator, token).first)
-            #expect(activity["activityState"] as? String == "active" && activity["attributes"] as? [String: Int] == ["order": 42])
-            let updateToken = try #require(activity["updateToken"] as? String)
-            #expect(try await run(["update", updateToken, String(Self.now + 5), "shipped"])["status"] as? String == "200")
-            #expect(
-                try await Self.activities(emulator, token).first?["contentState"] as? [String: String] == ["status": "shipped"])
-        }
-    }
-
-    @Test("a push accepted (200) but not yet applied when the emulator stopped is applied at the next start")
-    func resumeAfterStop() async throws {
-        let directory = try TemporaryDirectory()
-        var emulator = try await RunningEmulator.start(directory: directory)
-        let (token, pushToStart) = try await Self.app(emulator)
-        try await emulator.stop()
-
-        // What a crash between the two commits leaves: the push is in its token's queue, unapplied.
-        var configuration = EmulatorConfiguration()
-        configuration.dataDirectory = directory.appending("data")
-        let store = try NotificationStore(configuration: configuration.storeConfiguration, logger: Logger(label: "test"))
-        let push = APNsCore.Notification(
-            apnsID: APNsID.random(), uniqueID: APNsID.random(), token: try #require(DeviceToken(hex: pushToStart)),
-            topic: Self.topic,
-            pushType: .liveactivity, priority: .immediate, expiration: nil, collapseID: nil, payload: Array(Self.start().utf8),
-            receivedAt: Int64(Date().timeIntervalSince1970 * 1000), source: .http2)
-        _ = try await store.submit([.accept(push)])
-        store.close()
-
-        emulator = try await RunningEmulator.start(directory: directory)
-        let activity = try #require(try await Self.activities(emulator, token).first)
-        #expect(activity["activityState"] as? String == "active" && activity["startedBy"] as? String == "push-to-start")
-        let entry = try await emulator.adminObject("/api/v1/notifications/\(push.uniqueID)")
-        #expect((entry["activity"] as? [String: Any])?["outcome"] as? String == "started")
-        #expect(
-            await eventually {
-                (try? await emulator.adminObject("/api/v1/notifications/\(push.uniqueID)"))?["status"] as? String == "delivered"
-            })
-        try await emulator.stop()
-    }
 }
