@@ -68,12 +68,7 @@ public final class Emulator: Sendable {
         let (loop, relay) = (self.group.next(), self.relay)
         relay.phone.resumeActivityPushes(on: loop)
         relay.cluster?.catchUp(relay.channels, on: loop)
-        self.localNotifications = loop.scheduleRepeatedAsyncTask(initialDelay: .seconds(1), delay: .milliseconds(500)) { _ in
-            relay.phone.advanceActivities(on: loop)
-            return relay.fireDue(on: loop).recover { error in
-                logger.warning("could not fire local notifications", metadata: ["store.error": "\(error)"])
-            }
-        }
+        self.localNotifications = Self.fireLocalNotifications(relay, on: loop, logger: logger)
         self.pushSummaries = Self.summarizePushes(self.inspection, on: loop)
         let parts = EmulatorParts(
             configuration: configuration,
@@ -99,6 +94,16 @@ public final class Emulator: Sendable {
                 logger: logger
             )
         )
+    }
+
+    /// Fires local notifications and moves Live Activities on as the clock reaches them.
+    private static func fireLocalNotifications(_ relay: Relay, on loop: any EventLoop, logger: Logger) -> RepeatedTask {
+        loop.scheduleRepeatedAsyncTask(initialDelay: .seconds(1), delay: .milliseconds(500)) { _ in
+            relay.phone.advanceActivities(on: loop)
+            return relay.fireDue(on: loop).recover { error in
+                logger.warning("could not fire local notifications", metadata: ["store.error": "\(error)"])
+            }
+        }
     }
 
     /// The console's summary of pushes, every ``Inspection/pushSummaryInterval``.
