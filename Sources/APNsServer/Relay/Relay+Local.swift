@@ -16,9 +16,19 @@ extension Relay {
         }
     }
 
-    /// Fires every request due by the clock; the future completes once all are stored.
+    /// Fires every request due by the clock; the future completes once all are stored, and
+    /// once every firing begun before it has stored what it took. A moved clock's answer thus
+    /// waits for the notifications the half-second timer had just taken out of the phone: without
+    /// that, a journal read right after the move found nothing (a flake under CI's load).
     func fireDue(on eventLoop: any EventLoop) -> EventLoopFuture<Void> {
-        self.phone.takeDue(on: eventLoop).flatMap { self.acceptLocal($0, on: eventLoop) }
+        let promise = eventLoop.makePromise(of: Void.self)
+        let previous = self.lastFiring.withLock { last -> EventLoopFuture<Void>? in
+            defer { last = promise.futureResult }
+            return last
+        }
+        let ready = previous.map { $0.hop(to: eventLoop).recover { _ in } } ?? eventLoop.makeSucceededVoidFuture()
+        ready.flatMap { self.phone.takeDue(on: eventLoop) }.flatMap { self.acceptLocal($0, on: eventLoop) }.cascade(to: promise)
+        return promise.futureResult
     }
 
     /// The device moved: the region requests it triggered fire. The future holds their

@@ -4,6 +4,7 @@ import APNsInspection
 import APNsStore
 import Logging
 import NIOCore
+import Synchronization
 
 /// Ties the front doors to the store and the connected devices: a validated notification goes
 /// in, an outcome comes back once it is durable. One relay serves every interface; the front
@@ -19,6 +20,9 @@ public final class Relay: Sendable {
     /// Each device's power and connectivity.
     public let power = DevicePowerBook()
     private let batchers: [ObjectIdentifier: StoreBatcher]
+    /// The last firing of due local notifications: each firing starts after the one before has
+    /// stored what it took (``fireDue(on:)``).
+    let lastFiring = Mutex<EventLoopFuture<Void>?>(nil)
     /// The other shards, when this emulator is one of several (`--cluster-peers`).
     public let cluster: Cluster?
 
