@@ -62,13 +62,7 @@ extension StoreWriter {
         switch result {
         case .success(let dropped):
             self.statistics.withLock { $0.droppedForRoom += dropped }
-            if dropped > 0, let observer = self.observer {
-                let changes = self.changes.withLock { changes in
-                    defer { changes.removeAll(keepingCapacity: true) }
-                    return changes
-                }
-                observer(StoreCommit(operations: 0, duration: .zero, changes: changes))
-            }
+            if dropped > 0 { self.tellObserver(operations: 0, duration: .zero) }
             self.logger.notice(
                 "\(why): dropped the \(dropped) oldest queued notifications (Dropped - Storage Full) to take new ones; --map-size sets the room",
                 metadata: ["store.directory": "\(self.configuration.directory)"])

@@ -43,7 +43,7 @@ final class StoreWriter: Sendable {
     /// Commit counters, read by ``NotificationStore/statistics``.
     let statistics = Mutex(StoreStatistics())
     /// Told of every commit; see ``StoreCommit``.
-    let observer: (@Sendable (StoreCommit) -> Void)?
+    private let observer: (@Sendable (StoreCommit) -> Void)?
     /// What the transaction being written did, for the observer. Inside a commit only.
     let changes = Mutex<[StoreChange]>([])
     private let wakeup = DispatchSemaphore(value: 0)
@@ -271,6 +271,16 @@ final class StoreWriter: Sendable {
         return outcomes
     }
 
+    /// Hands the observer what the transaction just committed did (and forgets it here).
+    func tellObserver(operations: Int, duration: Duration) {
+        guard let observer = self.observer else { return }
+        let changes = self.changes.withLock { changes in
+            defer { changes.removeAll(keepingCapacity: true) }
+            return changes
+        }
+        observer(StoreCommit(operations: operations, duration: duration, changes: changes))
+    }
+
     /// After a commit: counts it, tells the observer, then completes every submission.
     private func committed(_ batch: [Submission], _ outcomes: [[StoreOutcome]], duration: Duration, _ state: inout CommitState) {
         let operationCount = outcomes.reduce(0) { $0 + $1.count }
@@ -278,13 +288,7 @@ final class StoreWriter: Sendable {
             $0.commits += 1
             $0.operations += operationCount
         }
-        if let observer = self.observer {
-            let changes = self.changes.withLock { changes in
-                defer { changes.removeAll(keepingCapacity: true) }
-                return changes
-            }
-            observer(StoreCommit(operations: operationCount, duration: duration, changes: changes))
-        }
+        self.tellObserver(operations: operationCount, duration: duration)
         if state.mapFullLogged {
             self.logger.info("store accepts writes again")
             state.mapFullLogged = false
