@@ -179,17 +179,27 @@ func (e *Emulator) Push(token, payload string, options PushOptions) (PushResult,
 	for name, value := range options.Headers {
 		request.Header.Set(name, value)
 	}
-	answer, err := e.provider.Do(request)
+	answer, reason, err := send(e.provider, request)
 	if err != nil {
 		return PushResult{}, err
+	}
+	return PushResult{Status: answer.StatusCode, Reason: reason, APNsID: answer.Header.Get("apns-id"),
+		UniqueID: answer.Header.Get("apns-unique-id"), Detail: answer.Header.Get("apns-emulator-detail"),
+		Warnings: answer.Header.Values("apns-emulator-warning"), Protocol: answer.Proto}, nil
+}
+
+// send sends request and reads the answer: its `{"reason"}` when it has one (APNs' refusals and
+// the Web Push service's have the same shape).
+func send(client *http.Client, request *http.Request) (*http.Response, string, error) {
+	answer, err := client.Do(request)
+	if err != nil {
+		return nil, "", err
 	}
 	defer answer.Body.Close()
 	body, _ := io.ReadAll(answer.Body)
 	var refusal struct{ Reason string }
 	_ = json.Unmarshal(body, &refusal)
-	return PushResult{Status: answer.StatusCode, Reason: refusal.Reason, APNsID: answer.Header.Get("apns-id"),
-		UniqueID: answer.Header.Get("apns-unique-id"), Detail: answer.Header.Get("apns-emulator-detail"),
-		Warnings: answer.Header.Values("apns-emulator-warning"), Protocol: answer.Proto}, nil
+	return answer, refusal.Reason, nil
 }
 
 // Admin sends one admin API request and decodes the answer into result (when not nil); an

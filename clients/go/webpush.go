@@ -19,7 +19,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -215,15 +214,11 @@ func SendWebPush(client *http.Client, subscription WebPushSubscription, message 
 	if options.Topic != "" {
 		request.Header.Set("Topic", options.Topic)
 	}
-	answer, err := client.Do(request)
+	answer, reason, err := send(client, request)
 	if err != nil {
 		return WebPushResult{}, err
 	}
-	defer answer.Body.Close()
-	data, _ := io.ReadAll(answer.Body)
-	var refusal struct{ Reason string }
-	_ = json.Unmarshal(data, &refusal)
-	return WebPushResult{Status: answer.StatusCode, Reason: refusal.Reason, Location: answer.Header.Get("Location"),
+	return WebPushResult{Status: answer.StatusCode, Reason: reason, Location: answer.Header.Get("Location"),
 		UniqueID: answer.Header.Get("apns-unique-id"), Warnings: answer.Header.Values("apns-emulator-warning"), Protocol: answer.Proto}, nil
 }
 
