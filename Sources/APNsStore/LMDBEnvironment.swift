@@ -99,6 +99,32 @@ struct LMDBEnvironment: @unchecked Sendable {
         return length
     }
 
+    /// The snapshot (transaction id) the oldest read transaction open now sees, if any is open:
+    /// pages freed by that transaction or later are not reused until it ends (mdb.c, mdb_find_oldest).
+    func oldestReader() -> UInt64? {
+        var oldest = UInt64.max
+        // Each reader slot in use is a line "pid thread txnid", its txnid "-" when no transaction is open.
+        _ = withUnsafeMutablePointer(to: &oldest) { pointer in
+            mdb_reader_list(self.env, { message, context in
+                guard let message, let context,
+                    let last = String(cString: message).split(separator: " ").last,
+                    let txnid = UInt64(last.trimmingCharacters(in: .whitespacesAndNewlines))
+                else { return 0 }
+                let oldest = context.assumingMemoryBound(to: UInt64.self)
+                oldest.pointee = min(oldest.pointee, txnid)
+                return 0
+            }, pointer)
+        }
+        return oldest == .max ? nil : oldest
+    }
+
+    /// The id of the last transaction committed.
+    func lastTransaction() -> UInt64 {
+        var info = MDB_envinfo()
+        mdb_env_info(self.env, &info)
+        return UInt64(info.me_last_txnid)
+    }
+
     /// Closes the environment; no transaction may be open.
     func close() {
         mdb_env_close(self.env)

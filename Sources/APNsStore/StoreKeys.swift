@@ -11,6 +11,8 @@ import APNsCore
 /// - feedback: token bytes → at i64 · topic
 enum StoreKeys {
     static let nextSequence: [UInt8] = Array("next-sequence".utf8)
+    /// The transaction that last dropped notifications for room (``StoreWriter/freeRoom(droppedIn:)``).
+    static let roomMark: [UInt8] = Array("room-mark".utf8)
 
     /// The prefix shared by every queued notification of `token`.
     static func queuePrefix(_ token: DeviceToken) -> [UInt8] {

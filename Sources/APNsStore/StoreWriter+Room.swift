@@ -1,4 +1,5 @@
 import APNsCore
+import Foundation
 
 /// What the writer does when the map is full: APNs never refuses a provider because a device's
 /// backlog is long; it keeps what its storage policy keeps and drops the rest. So a full store
@@ -16,6 +17,8 @@ extension StoreWriter {
     /// before the map is full: deleting needs free pages too (LMDB copies each page it changes),
     /// and in a map with none left even the drop failed with MDB_MAP_FULL.
     static let budgetPercent = 85
+    /// How long, at most, the writer waits for readers of snapshots older than a drop.
+    static let readerWait = Duration.seconds(5)
     /// How often, at most, the writer looks at how full the map is.
     static let budgetCheckInterval = Duration.milliseconds(200)
 
@@ -33,12 +36,13 @@ extension StoreWriter {
     }
 
     /// Drops the oldest queued notifications (by unique id, which is time-ordered) in a
-    /// transaction of its own; returns how many. Their records stay out of the log, which a full
-    /// map may not have room for; the journal hears of each.
-    func makeRoom(attempt: Int, why: String = "store full") -> Int {
+    /// transaction of its own; returns how many, and that transaction's id. Their records stay out
+    /// of the log, which a full map may not have room for; the journal hears of each.
+    @discardableResult
+    func makeRoom(attempt: Int, why: String = "store full") -> (dropped: Int, transaction: UInt64) {
         let now = self.configuration.clock()
-        let result = Result { () throws(StoreError) -> Int in
-            try self.environment.write { txn throws(StoreError) -> Int in
+        let result = Result { () throws(StoreError) -> (dropped: Int, transaction: UInt64) in
+            try self.environment.write { txn throws(StoreError) -> (dropped: Int, transaction: UInt64) in
                 let queued = try txn.count(self.environment.unique)
                 let count = min(queued, max(1, (queued << attempt) / Self.roomShare))
                 var oldest: [[UInt8]] = []
@@ -56,21 +60,43 @@ extension StoreWriter {
                     self.publish(.left(notification, sequence: sequence, status: .dropped, at: now))
                     dropped += 1
                 }
-                return dropped
+                return (dropped, txn.id)
             }
         }
         switch result {
-        case .success(let dropped):
+        case .success(let (dropped, transaction)):
             self.statistics.withLock { $0.droppedForRoom += dropped }
             if dropped > 0 { self.tellObserver(operations: 0, duration: .zero) }
             self.logger.notice(
                 "\(why): dropped the \(dropped) oldest queued notifications (Dropped - Storage Full) to take new ones; --map-size sets the room",
                 metadata: ["store.directory": "\(self.configuration.directory)"])
-            return dropped
+            return (dropped, transaction)
         case .failure(let error):
             self.discardChanges()
             self.logger.warning("\(why), and dropping the oldest notifications failed", metadata: ["store.error": "\(error)"])
-            return 0
+            return (0, 0)
+        }
+    }
+
+    /// Makes the pages transaction `transaction` freed writable again. LMDB reuses a page freed
+    /// by transaction T only when T is older than every snapshot in use, the writer's own
+    /// predecessor included (mdb.c: mdb_page_alloc stops at `oldest <= last`, and
+    /// mdb_find_oldest starts from the writer's id - 1). So one small write moves the store on,
+    /// then the writer waits for readers that started before it.
+    func freeRoom(droppedIn transaction: UInt64) {
+        var mark: [UInt8] = []
+        mark.appendBigEndian(transaction)
+        _ = try? self.environment.write { txn throws(StoreError) in try txn.put(self.environment.meta, StoreKeys.roomMark, mark) }
+        self.awaitReaders(through: transaction)
+    }
+
+    /// Waits (at most ``readerWait``) until no read transaction sees transaction `transaction`'s
+    /// snapshot or an older one: until then, nothing freed since can be written into, and a full
+    /// map stays full however much is dropped.
+    func awaitReaders(through transaction: UInt64) {
+        let deadline = ContinuousClock.now + Self.readerWait
+        while let oldest = self.environment.oldestReader(), oldest <= transaction, ContinuousClock.now < deadline {
+            usleep(200)
         }
     }
 }

@@ -219,7 +219,11 @@ final class StoreWriter: Sendable {
             let attempt = state.roomAttempt
             state.roomAttempt += 1
             defer { state.roomAttempt = attempt }
-            if self.makeRoom(attempt: attempt) > 0 {
+            // Dropping needs free pages too, and readers of older snapshots keep them from use.
+            self.awaitReaders(through: max(self.environment.lastTransaction(), 1) - 1)
+            let room = self.makeRoom(attempt: attempt)
+            if room.dropped > 0 {
+                self.freeRoom(droppedIn: room.transaction)
                 self.commit(batch, &state)
             } else {
                 self.failed(batch, .mapFull(mapSizeBytes: self.environment.mapSize), &state)

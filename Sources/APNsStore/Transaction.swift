@@ -7,6 +7,9 @@ struct Transaction {
     let txn: OpaquePointer
     let mapSize: Int
 
+    /// The transaction's id: a write's own, a read's snapshot.
+    var id: UInt64 { UInt64(mdb_txn_id(self.txn)) }
+
     func get(_ dbi: MDB_dbi, _ key: [UInt8]) throws(StoreError) -> [UInt8]? {
         var keyVal = MDB_val()
         var dataVal = MDB_val()

@@ -1,5 +1,5 @@
 import APNsCore
-import APNsStore
+@testable import APNsStore
 import APNsTestSupport
 import Foundation
 import Logging
@@ -60,6 +60,48 @@ struct StoreRoomTests {
         let reopened = try self.open(directory) { $0.mapSizeBytes = 256 << 10 }
         #expect(try reopened.queued(for: self.token(Self.tokenA)).map(\.notification.uniqueID) == kept)
         reopened.close()
+    }
+
+    /// LMDB reuses a page only when no read transaction still sees a snapshot from before it was
+    /// freed (mdb.c, mdb_page_alloc and mdb_find_oldest): what a full store drops is room only
+    /// once readers that started earlier are done. A reader that is slow to finish (an admin read on
+    /// a loaded machine) made every retry fail at once, and a push got 503 (this session's CI).
+    @Test("while a reader holds an older snapshot, a full map waits for it instead of refusing", .timeLimit(.minutes(1)))
+    func mapFullWaitsForOlderReaders() async throws {
+        let directory = try TemporaryDirectory()
+        defer { try? directory.remove() }
+        let store = try self.open(directory) { $0.mapSizeBytes = 256 << 10 }
+        let payload = #"{"a":""# + String(repeating: "z", count: 3000) + #""}"#
+        func accept(_ index: Int) async throws {
+            let notification = APNsCore.Notification.test(
+                token: Self.tokenA, uniqueID: "0000" + String(10_000 + index).suffix(4) + "-0000-7000-8000-000000000000",
+                payload: payload)
+            let outcome = try await store.submit([.accept(notification)])
+            guard case .queued = outcome.first else { throw StoreError.mapFull(mapSizeBytes: 0) }
+        }
+        for index in 0..<150 { try await accept(index) }
+        #expect(store.statistics.droppedForRoom > 0, "the map was not full yet")
+        // A reader opens a snapshot now and keeps it until the writes below have begun failing for room.
+        let reading = Mutex(true)
+        let reader = Thread {
+            _ = try? store.read { _ throws(StoreError) in
+                while reading.withLock({ $0 }) { usleep(1_000) }
+            }
+        }
+        reader.start()
+        while store.environment.oldestReader() == nil { try await Task.sleep(for: .milliseconds(1)) }
+        let before = store.statistics.failedCommits
+        let writes = Task { for index in 150..<250 { try await accept(index) } }
+        // Until a commit failed for room (or all were taken, which the reader would make a wonder).
+        while store.statistics.failedCommits == before, !writes.isCancelled {
+            try await Task.sleep(for: .milliseconds(1))
+            if try store.queuedCount() >= 250 { break }
+        }
+        try await Task.sleep(for: .milliseconds(200))
+        reading.withLock { $0 = false }
+        try await writes.value
+        #expect(try store.queued(for: self.token(Self.tokenA)).last?.notification.uniqueID == "00000249-0000-7000-8000-000000000000")
+        store.close()
     }
 
     @Test("a map with nothing queued to drop still refuses what does not fit with mapFull, and stays usable")
