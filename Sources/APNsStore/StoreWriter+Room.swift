@@ -22,17 +22,24 @@ extension StoreWriter {
     /// How often, at most, the writer looks at how full the map is.
     static let budgetCheckInterval = Duration.milliseconds(200)
 
+    /// The share of the map (in percent) past which it is looked at after every commit, not only
+    /// every ``budgetCheckInterval``: a few large notifications fill the rest of a small map
+    /// faster than that, and a map with no free page left cannot even drop (a delete copies pages).
+    static let nearBudgetPercent = 70
+
     /// After a commit: when the map holds more than its budget, drops the oldest queued
     /// notifications (a twentieth at a time, each check).
     func keepWithinBudget(_ state: inout CommitState) {
         let now = ContinuousClock.now
-        guard now - state.lastBudgetCheck >= Self.budgetCheckInterval else { return }
+        guard state.nearBudget || now - state.lastBudgetCheck >= Self.budgetCheckInterval else { return }
         state.lastBudgetCheck = now
         let mapSize = self.environment.mapSize
-        guard let used = try? self.environment.read({ txn throws(StoreError) in try self.environment.bytesInUse(txn) }),
-            used > mapSize / 100 * Self.budgetPercent
-        else { return }
-        _ = self.makeRoom(attempt: 0, why: "store past \(Self.budgetPercent)% of --map-size")
+        guard let used = try? self.environment.read({ txn throws(StoreError) in try self.environment.bytesInUse(txn) }) else {
+            return
+        }
+        state.nearBudget = used > mapSize / 100 * Self.nearBudgetPercent
+        guard used > mapSize / 100 * Self.budgetPercent else { return }
+        self.makeRoom(attempt: 0, why: "store past \(Self.budgetPercent)% of --map-size")
     }
 
     /// Drops the oldest queued notifications (by unique id, which is time-ordered) in a

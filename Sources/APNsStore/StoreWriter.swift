@@ -121,6 +121,8 @@ final class StoreWriter: Sendable {
         var roomAttempt = 0
         /// When ``keepWithinBudget(_:)`` last looked at the map.
         var lastBudgetCheck = ContinuousClock.now
+        /// Whether the map was found near its budget: then it is looked at after every commit.
+        var nearBudget = false
     }
 
     private func run() {
@@ -268,7 +270,7 @@ final class StoreWriter: Sendable {
             }
             outcomes.append(submissionOutcomes)
         }
-        if logged { try self.trimLog(txn) }
+        if logged { try self.trimHistory(txn) }
         var sequenceBytes: [UInt8] = []
         sequenceBytes.appendBigEndian(sequence)
         try txn.put(self.environment.meta, StoreKeys.nextSequence, sequenceBytes)
