@@ -223,7 +223,7 @@ let package = Package(
         .testTarget(name: "APNsEmulatorTestingTests", dependencies: ["APNsEmulatorTesting", "APNsDeviceClient", "APNsAuth", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: swiftSettings),
         .testTarget(name: "APNsCoreTests", dependencies: ["APNsCore"], swiftSettings: swiftSettings),
         // The command line, parsed in process: options, environment twins, defaults.
-        .testTarget(name: "APNsEmulatorCLITests", dependencies: ["APNsEmulator", "APNsServer", .product(name: "ArgumentParser", package: "swift-argument-parser")], swiftSettings: swiftSettings),
+        .testTarget(name: "APNsEmulatorCLITests", dependencies: ["APNsEmulator", "APNsServer", "APNsStore", .product(name: "ArgumentParser", package: "swift-argument-parser")], swiftSettings: swiftSettings),
         .testTarget(name: "APNsDeviceTests", dependencies: ["APNsDevice", "APNsCore"], swiftSettings: swiftSettings),
         .testTarget(
             name: "APNsWireTests",

@@ -9,4 +9,7 @@ public enum StoreChange: Sendable {
     case left(Notification, sequence: UInt64, status: LogStatus, at: Int64)
     /// Every queue and log was emptied (and the tokens too, when `devices`).
     case cleared(devices: Bool)
+    /// Past `--retain`: history the store no longer keeps, as the journal knows it (notifications
+    /// by sequence, rejected requests by journal id).
+    case forgotten(sequences: [UInt64], rejections: [String])
 }

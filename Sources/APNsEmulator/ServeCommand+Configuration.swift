@@ -48,7 +48,8 @@ extension ServeCommand {
         guard self.store.mapSizeMiB >= 1 else { throw ValidationError("--map-size must be at least 1 MiB") }
         guard self.store.maximumQueuedPerDevice >= 1 else { throw ValidationError("--max-queued-per-device must be at least 1") }
         guard self.store.maximumExpiration.seconds >= 1 else { throw ValidationError("--max-expiration must be at least 1s") }
-        guard self.deliveredLogSize >= 0 else { throw ValidationError("--delivered-log-size must not be negative") }
+        guard (self.deliveredLogSize ?? 1) >= 1 else { throw ValidationError("--delivered-log-size must be at least 1") }
+        _ = try self.retention()
         guard self.journalSize >= 1 else { throw ValidationError("--journal-size must be at least 1") }
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
         guard (0...10_000).contains(self.writerSpin) else {
@@ -174,7 +175,8 @@ extension ServeCommand {
         configuration.storagePolicy = self.store.storagePolicy
         configuration.maximumQueuedPerDevice = self.store.maximumQueuedPerDevice
         configuration.maximumExpirationSeconds = Int64(self.store.maximumExpiration.seconds)
-        configuration.deliveredLogSize = self.deliveredLogSize
+        // validate() has read it already.
+        configuration.retention = (try? self.retention()) ?? .standard
         configuration.journalSize = self.journalSize
         configuration.dataDirectory = self.store.dataDirectory
         configuration.certificatesDirectory = self.certificatesDirectory
@@ -249,6 +251,20 @@ extension ServeCommand {
         }
         for peer in self.peers where peer.split(separator: ":").count != 2 || Int(peer.split(separator: ":").last ?? "") == nil {
             throw ValidationError("--cluster-peers: \(peer) is not host:port")
+        }
+    }
+}
+
+extension ServeCommand {
+    /// `--retain` read, with `--delivered-log-size` (its count under an earlier name) applied first.
+    func retention() throws -> Retention {
+        var defaults = Retention.standard
+        if let count = self.deliveredLogSize { defaults.count = count }
+        guard let retain = self.retain else { return defaults }
+        do {
+            return try Retention(parsing: retain, defaults: defaults)
+        } catch {
+            throw ValidationError(error.description)
         }
     }
 }

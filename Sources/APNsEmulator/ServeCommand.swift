@@ -100,11 +100,15 @@ struct ServeCommand: AsyncParsableCommand {
     var clusterPeers: String?
 
     @Option(
-        name: .customLong("delivered-log-size"),
+        name: .customLong("retain"),
         help:
-            "How many delivered, expired, discarded or dropped notifications are kept for inspection. (env: \(EnvironmentTwins.variable(for: "--delivered-log-size")))"
+            "How much history the store keeps, across restarts: notifications that left their queues and rejected requests. Comma-separated limits, any of a count (500000), a size (512MiB, 2GiB) and an age (90m, 24h, 7d); past any of them the oldest go first. Queued notifications are never dropped for it. (default: 1000000,2GiB) (env: \(EnvironmentTwins.variable(for: "--retain")))"
     )
-    var deliveredLogSize = Self.defaults.deliveredLogSize
+    var retain: String?
+
+    /// The count of --retain under its earlier name, for scripts that still pass it.
+    @Option(name: .customLong("delivered-log-size"), help: .hidden)
+    var deliveredLogSize: Int?
 
     @Option(
         name: .customLong("journal-size"),

@@ -11,10 +11,8 @@ public struct StoreConfiguration: Sendable {
     public var relaxedSyncInterval: Duration
     /// How often expired notifications are swept out of the queues.
     public var sweepInterval: Duration
-    /// How many expired or discarded notifications are kept for inspection.
-    public var logLimit: Int
-    /// How many rejected requests are kept (the newest), for the journal across restarts.
-    public var rejectionLimit = 10_000
+    /// How much history (notifications that left their queues, rejected requests) is kept.
+    public var retention: Retention
     /// The longest a notification is stored, whatever its expiration (APNs: 30 days).
     public var maximumStorageSeconds: Int64
     /// Which tokens a push may go to.
@@ -40,7 +38,7 @@ public struct StoreConfiguration: Sendable {
         durability: Durability = .durable,
         relaxedSyncInterval: Duration = .seconds(1),
         sweepInterval: Duration = .seconds(1),
-        logLimit: Int = 10_000,
+        retention: Retention = .standard,
         maximumStorageSeconds: Int64 = 30 * 86_400,
         clock: @escaping @Sendable () -> Int64 = StoreConfiguration.systemClock
     ) {
@@ -49,7 +47,7 @@ public struct StoreConfiguration: Sendable {
         self.durability = durability
         self.relaxedSyncInterval = relaxedSyncInterval
         self.sweepInterval = sweepInterval
-        self.logLimit = logLimit
+        self.retention = retention
         self.maximumStorageSeconds = maximumStorageSeconds
         self.clock = clock
     }

@@ -25,7 +25,9 @@ extension StoreWriter {
             sequence += 1
             return .recorded
         case .sweepExpired:
-            return .swept(count: try self.sweep(txn, nowMillis: nowMillis))
+            let swept = try self.sweep(txn, nowMillis: nowMillis)
+            _ = try self.trimHistory(olderThan: nowMillis, txn)
+            return .swept(count: swept)
         case .acknowledge(let uniqueID):
             return try self.acknowledge(uniqueID, txn, nowMillis: nowMillis)
         case .register(let token, let topic, let deviceID):
@@ -44,7 +46,6 @@ extension StoreWriter {
             return try self.saveApp(change, txn, sequence: &sequence)
         case .recordRejection(let key, let record):
             try txn.put(self.environment.rejections, key.bytes, record)
-            try self.trim(self.environment.rejections, to: self.configuration.rejectionLimit, txn)
             return .recorded
         case .deleteRejections(let keys):
             var deleted = 0
@@ -187,22 +188,5 @@ extension StoreWriter {
             }
         }
         try stored.get()
-    }
-
-    /// Drops the oldest log entries beyond the configured limit.
-    func trimLog(_ txn: Transaction) throws(StoreError) {
-        try self.trim(self.environment.log, to: self.configuration.logLimit, txn)
-    }
-
-    /// Drops the first entries of `dbi` (the oldest, its keys being in time order) beyond `limit`.
-    func trim(_ dbi: MDB_dbi, to limit: Int, _ txn: Transaction) throws(StoreError) {
-        let excess = try txn.count(dbi) - limit
-        guard excess > 0 else { return }
-        var oldest: [[UInt8]] = []
-        try txn.scan(dbi) { key, _ in
-            oldest.append(Array(key))
-            return oldest.count < excess
-        }
-        for key in oldest { try txn.delete(dbi, key) }
     }
 }

@@ -1,4 +1,5 @@
 import APNsServer
+import APNsStore
 import ArgumentParser
 import Testing
 
@@ -21,7 +22,6 @@ struct CommandLineOptionsTests {
         ("--cluster-peers", "APNS_EMULATOR_CLUSTER_PEERS"),
         ("--config", "APNS_EMULATOR_CONFIG"),
         ("--data-dir", "APNS_EMULATOR_DATA_DIR"),
-        ("--delivered-log-size", "APNS_EMULATOR_DELIVERED_LOG_SIZE"),
         ("--device-idle-timeout", "APNS_EMULATOR_DEVICE_IDLE_TIMEOUT"),
         ("--device-port", "APNS_EMULATOR_DEVICE_PORT"),
         ("--durability", "APNS_EMULATOR_DURABILITY"),
@@ -41,6 +41,7 @@ struct CommandLineOptionsTests {
         ("--admin-allowed-origins", "APNS_EMULATOR_ADMIN_ALLOWED_ORIGINS"),
         ("--admin-allowed-hosts", "APNS_EMULATOR_ADMIN_ALLOWED_HOSTS"),
         ("--require-device-token", "APNS_EMULATOR_REQUIRE_DEVICE_TOKEN"),
+        ("--retain", "APNS_EMULATOR_RETAIN"),
         ("--idle-timeout", "APNS_EMULATOR_IDLE_TIMEOUT"),
         ("--journal-size", "APNS_EMULATOR_JOURNAL_SIZE"),
         ("--keys", "APNS_EMULATOR_KEYS"),
@@ -121,7 +122,7 @@ struct CommandLineOptionsTests {
         #expect(
             configured.mapSizeBytes == defaults.mapSizeBytes
                 && configured.maximumExpirationSeconds == defaults.maximumExpirationSeconds)
-        #expect(configured.journalSize == defaults.journalSize && configured.deliveredLogSize == defaults.deliveredLogSize)
+        #expect(configured.journalSize == defaults.journalSize && configured.retention == defaults.retention)
         #expect(configured.dataDirectory == defaults.dataDirectory && configured.keysDirectory == defaults.keysDirectory)
         #expect(
             configured.durability == defaults.durability && configured.auth == defaults.auth
@@ -136,6 +137,7 @@ struct CommandLineOptionsTests {
             (["--handshake-timeout", "2h"], "--handshake-timeout must be above 0 and at most 1h"),
             (["--cluster-peers", "a:1"], "--cluster-peers needs --shard"),
             (["--log-level", "loud"], "--log-level must be one of"),
+            (["--retain", "1000,forever"], #"--retain: "forever" is not a count (500000), a size (512MiB, 2GiB) or an age"#),
         ] {
             #expect(throws: (any Error).self, "\(arguments)") { try ServeCommand.parse(arguments) }
             #expect(ServeCommand.message(for: ValidationError("x")) == "x")
@@ -152,6 +154,8 @@ struct CommandLineOptionsTests {
         let serve = try ServeCommand.parse(["--idle-timeout", "90m", "--max-expiration", "12h", "--token-lifetime", "1800", "--handshake-timeout", "250ms"])
         let configured = serve.configuration()
         #expect(configured.idleTimeout == .seconds(5400) && configured.maximumExpirationSeconds == 43_200)
+        let retained = try ServeCommand.parse(["--retain", "250000,512MiB,7d"]).configuration().retention
+        #expect(retained == Retention(count: 250_000, bytes: 512 << 20, age: .seconds(7 * 86_400)))
         #expect(configured.tokenLifetime == .seconds(1800) && configured.handshakeTimeout == .milliseconds(250))
         let help = ServeCommand.helpMessage(columns: 10_000)
         for shown in ["--idle-timeout <idle-timeout>", "--max-expiration <max-expiration>"] {

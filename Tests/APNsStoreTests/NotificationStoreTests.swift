@@ -158,11 +158,11 @@ struct NotificationStoreTests {
         store.close()
     }
 
-    @Test("the log keeps only the newest entries up to its limit")
+    @Test("the log keeps only the newest entries up to --retain's count")
     func logLimit() async throws {
         let directory = try TemporaryDirectory()
         defer { try? directory.remove() }
-        let store = try self.open(directory) { $0.logLimit = 10 }
+        let store = try self.open(directory) { $0.retention.count = 10 }
         let discarded = (0..<25).map { Notification.test(expiration: 0, payload: #"{"i":\#($0)}"#) }
         _ = try await store.submit(discarded.map { .accept($0) })
         let log = try store.logged()
@@ -220,6 +220,7 @@ struct StoreChangeTests {
             case .left(let notification, _, let status, _):
                 kinds.append("left \(notification.uniqueID == first.uniqueID ? "first" : "second") \(status)")
             case .cleared(let devices): kinds.append("cleared \(devices)")
+            case .forgotten(let sequences, let rejections): kinds.append("forgotten \(sequences.count + rejections.count)")
             }
         }
         #expect(

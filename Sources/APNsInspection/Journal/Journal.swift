@@ -87,6 +87,8 @@ public final class Journal: Sendable {
                         updated
                         ?? JournalEntry(id: 0, push: .accepted(notification), status: status, statusAt: at, sequence: sequence)
                     Self.emit(Event(kind: status.rawValue, entry: entry), &state)
+                case .forgotten(let sequences, let rejections):
+                    state.journal.forget(sequences: sequences, rejections: rejections)
                 case .cleared:
                     state.journal.removeAll()
                     Self.emit(Event(kind: "reset", entry: nil), &state)

@@ -153,6 +153,26 @@ public struct JournalState: Sendable {
         return removed
     }
 
+    /// Forgets what the store no longer keeps (past `--retain`): notifications by sequence,
+    /// rejected requests by id (the oldest go first, so they are looked for from the oldest).
+    public mutating func forget(sequences: [UInt64], rejections: [String]) {
+        for sequence in sequences {
+            guard let id = self.bySequence[sequence] else { continue }
+            self.bySequence.remove(sequence)
+            if self.slots[self.slot(id)]?.id == id { self.slots[self.slot(id)] = nil }
+        }
+        guard !rejections.isEmpty else { return }
+        var wanted = Set(rejections)
+        var id = self.oldestID
+        while id < self.nextID, !wanted.isEmpty {
+            let slot = self.slot(id)
+            if let entry = self.slots[slot], entry.id == id, entry.status == .rejected, wanted.remove(entry.uniqueID) != nil {
+                self.slots[slot] = nil
+            }
+            id += 1
+        }
+    }
+
     /// Forgets everything (ids keep growing, so old cursors stay harmless).
     public mutating func removeAll() {
         self.slots = Array(repeating: nil, count: self.capacity)

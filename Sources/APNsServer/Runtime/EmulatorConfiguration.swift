@@ -60,8 +60,8 @@ public struct EmulatorConfiguration: Sendable {
     public var maximumQueuedPerDevice: Int = 1000
     /// The longest a notification is kept, whatever its expiration (APNs: 30 days).
     public var maximumExpirationSeconds: Int64 = 30 * 86_400
-    /// How many delivered, expired, discarded or dropped notifications are kept for inspection.
-    public var deliveredLogSize: Int = 10_000
+    /// How much history (notifications that left their queues, rejected requests) the store keeps.
+    public var retention: Retention = .standard
     /// How many notifications (accepted or rejected) the admin API's journal keeps, newest first.
     public var journalSize: Int = 10_000
     public var environment: APNsEnvironment = .development
@@ -136,11 +136,10 @@ public struct EmulatorConfiguration: Sendable {
             directory: self.dataDirectory,
             mapSizeBytes: self.mapSizeBytes,
             durability: self.durability,
-            logLimit: self.deliveredLogSize,
+            retention: self.retention,
             maximumStorageSeconds: self.maximumExpirationSeconds,
             clock: self.clock
         )
-        configuration.rejectionLimit = self.journalSize
         configuration.tokenPolicy = self.tokenPolicy
         configuration.storagePolicy = self.storagePolicy
         configuration.maximumQueuedPerDevice = self.maximumQueuedPerDevice

@@ -1,3 +1,4 @@
+import APNsStore
 import APNsTestSupport
 import Foundation
 import Testing
@@ -47,5 +48,43 @@ struct JournalHistoryTests {
         let reset = try await RunningEmulator.start(directory: directory)
         #expect(try await reset.journal().isEmpty)
         try await reset.stop()
+    }
+
+    /// `--retain`: past its count the oldest history goes, from the journal at once and from the
+    /// store for good; a notification still queued for a device stays whatever its age.
+    @Test("--retain 4: the journal keeps the queued notification and the 4 newest of 8 history entries, before and after a restart")
+    func retainCount() async throws {
+        let directory = try TemporaryDirectory()
+        defer { try? directory.remove() }
+        let retain = Retention(count: 4, bytes: 1 << 30, age: nil)
+        let emulator = try await RunningEmulator.start(directory: directory) { $0.retention = retain }
+        let client = try await emulator.http2Client()
+        let queued = try await client.accepted(token: Self.token, topic: "com.example.history")
+        var history: [String] = []  // the accepted ones among the 8, oldest first
+        for index in 0..<8 {
+            if index % 4 == 1 {
+                // A refusal: history too (its journal id is not the client's to know).
+                let refused = try await client.push(token: Self.token, topic: "com.example.history", priority: 7)
+                #expect(refused.status == 400)
+            } else {
+                // Expiration 0 and no device online: discarded at once, history from the start.
+                history.append(
+                    try await client.accepted(token: Self.token, topic: "com.example.history", headers: [("apns-expiration", "0")]))
+            }
+        }
+        func ids(_ emulator: RunningEmulator) async throws -> [String] {
+            try await emulator.journal().compactMap { $0["id"] as? String }
+        }
+        let during = try await ids(emulator)
+        let journal = try await emulator.journal()
+        #expect(during.count == 5 && during.contains(queued), "\(journal)")
+        #expect(during.contains(try #require(history.last)) && !during.contains(history[0]), "the newest stay, the oldest go")
+        try await client.close()
+        try await emulator.stop()
+
+        let restarted = try await RunningEmulator.start(directory: directory) { $0.retention = retain }
+        #expect(Set(try await ids(restarted)) == Set(during))
+        #expect(try await restarted.queued(Self.token).compactMap { $0["uniqueId"] as? String } == [queued])
+        try await restarted.stop()
     }
 }
