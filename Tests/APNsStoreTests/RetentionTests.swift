@@ -22,6 +22,13 @@ struct RetentionTests {
         .test(expiration: 0, payload: #"{"i":\#(index),"pad":""# + String(repeating: "p", count: size) + #""}"#)
     }
 
+    /// A notification for a token no device holds, which stays queued however long it waits.
+    func queueOne(_ store: NotificationStore) async throws -> APNsCore.Notification {
+        let queued = APNsCore.Notification.test(token: String(repeating: "cd", count: 32), payload: #"{"queued":1}"#)
+        _ = try await store.submit([.accept(queued)])
+        return queued
+    }
+
     func rejection(_ index: Int, at millis: Int64) -> StoreOperation {
         .recordRejection(RejectionKey(receivedAt: millis, id: "rejected-\(index)"), record: Array("r\(index)".utf8))
     }
@@ -48,8 +55,7 @@ struct RetentionTests {
         defer { try? directory.remove() }
         let clock = ManualClock()
         let store = try self.open(directory, clock: clock, Retention(count: 10, bytes: 1 << 30, age: nil))
-        let queued = APNsCore.Notification.test(token: String(repeating: "cd", count: 32), payload: #"{"queued":1}"#)
-        _ = try await store.submit([.accept(queued)])
+        let queued = try await self.queueOne(store)
         var order: [String] = []  // what entered the history, oldest first
         for index in 0..<21 {
             clock.advance(seconds: 1)
@@ -79,8 +85,7 @@ struct RetentionTests {
         let clock = ManualClock()
         let limit = 96 << 10
         let store = try self.open(directory, clock: clock, Retention(count: 1_000_000, bytes: limit, age: nil))
-        let queued = APNsCore.Notification.test(token: String(repeating: "cd", count: 32), payload: #"{"queued":1}"#)
-        _ = try await store.submit([.accept(queued)])
+        let queued = try await self.queueOne(store)
         var sent: [String] = []
         for index in 0..<300 {
             clock.advance(seconds: 1)
@@ -102,8 +107,7 @@ struct RetentionTests {
         defer { try? directory.remove() }
         let clock = ManualClock()
         let store = try self.open(directory, clock: clock, Retention(count: 1_000_000, bytes: 1 << 30, age: .seconds(3600)))
-        let queued = APNsCore.Notification.test(token: String(repeating: "cd", count: 32), payload: #"{"queued":1}"#)
-        _ = try await store.submit([.accept(queued)])
+        let queued = try await self.queueOne(store)
         let early = (0..<5).map { self.discarded($0) }
         _ = try await store.submit(early.map { .accept($0) } + [self.rejection(0, at: clock.now)])
         clock.advance(seconds: 1800)

@@ -52,4 +52,56 @@ struct CrashTests {
         try await restarted.stop()
         try directory.remove()
     }
+
+    /// Issue 53: the history is in the same transaction as the 200, so a kill loses none of it
+    /// either; and it comes back once each, in the order it arrived.
+    @Test("SIGKILL loses no history: every push answered 200, queued or discarded, is in the journal once, in arrival order")
+    func sigkillKeepsHistory() async throws {
+        let directory = try TemporaryDirectory()
+        let emulator = try await EmulatorProcess.start(
+            arguments: ["--data-dir", directory.appending("data"), "--certs-dir", directory.appending("certs")],
+            output: directory.appending("emulator.log")
+        )
+        let client = try await HTTP2TestClient.connect(
+            host: "127.0.0.1", port: emulator.http2Port, caPath: directory.appending("certs/ca.pem")
+        )
+        // Every other push has expiration 0 and no device online: discarded at once, history.
+        let acknowledged = try await withThrowingTaskGroup(of: (String, Bool)?.self) { group in
+            var acknowledged: [(id: String, discarded: Bool)] = []
+            var sent = 0
+            var killed = false
+            func send() {
+                let discard = sent % 2 == 1
+                sent += 1
+                let headers = discard ? [("apns-expiration", "0")] : []
+                group.addTask {
+                    guard let id = try? await client.push(token: Self.token, headers: headers).header("apns-unique-id") else { return nil }
+                    return (id, discard)
+                }
+            }
+            for _ in 0..<50 { send() }
+            while let result = try await group.next() {
+                if let result { acknowledged.append(result) }
+                if acknowledged.count >= 400 && !killed {
+                    killed = true
+                    _ = await emulator.kill(SIGKILL)
+                } else if !killed {
+                    send()
+                }
+            }
+            return acknowledged
+        }
+        let restarted = try await RunningEmulator.start(directory: directory)
+        let journal = try await restarted.journal("limit=1000")
+        let ids = journal.compactMap { $0["id"] as? String }
+        #expect(Set(ids).count == ids.count, "an entry came back twice")
+        let statuses = Dictionary(journal.map { ($0["id"] as? String ?? "", $0["status"] as? String ?? "") }, uniquingKeysWith: { a, _ in a })
+        let wrong = acknowledged.filter { statuses[$0.id] != ($0.discarded ? "discarded" : "queued") }
+        #expect(wrong.isEmpty, "\(wrong.count) of \(acknowledged.count) answered 200 are missing or changed: \(wrong.prefix(3).map { ($0.id, statuses[$0.id] ?? "missing") })")
+        // Version 7 ids begin with their millisecond: newest first, never a later one after an earlier.
+        let milliseconds = ids.map { $0.replacingOccurrences(of: "-", with: "").prefix(12) }
+        #expect(zip(milliseconds, milliseconds.dropFirst()).allSatisfy { $0 >= $1 }, "the journal is out of arrival order")
+        try await restarted.stop()
+        try directory.remove()
+    }
 }
