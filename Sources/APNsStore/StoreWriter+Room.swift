@@ -28,22 +28,59 @@ extension StoreWriter {
     static let nearBudgetPercent = 70
 
     /// After a commit: when the map holds more than its budget, drops the oldest queued
-    /// notifications (a twentieth at a time, each check).
+    /// notifications (a twentieth, then more, until it is within).
     func keepWithinBudget(_ state: inout CommitState) {
         let now = ContinuousClock.now
         guard state.nearBudget || now - state.lastBudgetCheck >= Self.budgetCheckInterval else { return }
         state.lastBudgetCheck = now
         let mapSize = self.environment.mapSize
+        let budget = state.budgetBytes ?? mapSize / 100 * Self.budgetPercent
+        state.budgetBytes = budget
+        // Until it is within the budget (a few rounds, each dropping more), so that it stays as
+        // the answers leave it until more arrives.
+        for round in 0..<4 {
+            guard let used = try? self.environment.read({ txn throws(StoreError) in try self.environment.bytesInUse(txn) })
+            else { return }
+            if round == 0 { state.nearBudget = used > budget / Self.budgetPercent * Self.nearBudgetPercent }
+            guard used > budget, self.makeRoom(attempt: round, why: "store past its budget of --map-size").dropped > 0 else {
+                return
+            }
+        }
+    }
+
+    /// The map filled while what it holds was under the budget: its free pages are too scattered
+    /// for large records (an overflow record needs pages in a row) or still in a reader's view.
+    /// The budget comes down to a tenth below what is in use now, so that from now on the oldest
+    /// go before the map is full, while a drop still finds free pages to write into.
+    func lowerBudget(_ state: inout CommitState) {
         guard let used = try? self.environment.read({ txn throws(StoreError) in try self.environment.bytesInUse(txn) }) else {
             return
         }
-        state.nearBudget = used > mapSize / 100 * Self.nearBudgetPercent
-        guard used > mapSize / 100 * Self.budgetPercent else { return }
-        self.makeRoom(attempt: 0, why: "store past \(Self.budgetPercent)% of --map-size")
+        let budget = state.budgetBytes ?? self.environment.mapSize / 100 * Self.budgetPercent
+        guard used < budget else { return }
+        // Not below half the map: a map that fills at any use has scattered pages, not data, to blame.
+        let lowered = max(self.environment.mapSize / 2, used / 10 * 9)
+        guard lowered < budget else { return }
+        state.budgetBytes = lowered
+        state.nearBudget = true
+        self.logger.info(
+            "store full below its budget: dropping the oldest from \(lowered) bytes in use on",
+            metadata: ["store.directory": "\(self.configuration.directory)"])
+    }
+
+    /// Before a full map's batch is tried again: drops the oldest queued notifications, once
+    /// readers of older snapshots are done (dropping needs free pages too, and they keep them
+    /// from use); a drop the full map had no room for is tried again once, a single notification.
+    func roomForRetry(attempt: Int) -> (dropped: Int, transaction: UInt64) {
+        self.awaitReaders(through: max(self.environment.lastTransaction(), 1) - 1)
+        let room = self.makeRoom(attempt: attempt)
+        guard room.dropped == 0 else { return room }
+        self.awaitReaders(through: self.environment.lastTransaction())
+        return self.makeRoom(attempt: -1)
     }
 
     /// Drops the oldest queued notifications (by unique id, which is time-ordered) in a
-    /// transaction of its own; returns how many, and that transaction's id. Their records stay out
+    /// transaction of its own (attempt -1: exactly one); returns how many, and that transaction's id. Their records stay out
     /// of the log, which a full map may not have room for; the journal hears of each.
     @discardableResult
     func makeRoom(attempt: Int, why: String = "store full") -> (dropped: Int, transaction: UInt64) {
@@ -51,7 +88,7 @@ extension StoreWriter {
         let result = Result { () throws(StoreError) -> (dropped: Int, transaction: UInt64) in
             try self.environment.write { txn throws(StoreError) -> (dropped: Int, transaction: UInt64) in
                 let queued = try txn.count(self.environment.unique)
-                let count = min(queued, max(1, (queued << attempt) / Self.roomShare))
+                let count = attempt < 0 ? min(queued, 1) : min(queued, max(1, (queued << attempt) / Self.roomShare))
                 var oldest: [[UInt8]] = []
                 oldest.reserveCapacity(count)
                 try txn.scan(self.environment.unique) { _, queueKey in

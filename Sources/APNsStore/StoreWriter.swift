@@ -123,6 +123,10 @@ final class StoreWriter: Sendable {
         var lastBudgetCheck = ContinuousClock.now
         /// Whether the map was found near its budget: then it is looked at after every commit.
         var nearBudget = false
+        /// The bytes in use past which the oldest queued notifications are dropped before the map
+        /// is full (nil until the first look: ``StoreWriter/budgetPercent`` of the map). Lowered
+        /// when the map fills below it (``StoreWriter/lowerBudget(_:)``).
+        var budgetBytes: Int?
     }
 
     private func run() {
@@ -221,9 +225,8 @@ final class StoreWriter: Sendable {
             let attempt = state.roomAttempt
             state.roomAttempt += 1
             defer { state.roomAttempt = attempt }
-            // Dropping needs free pages too, and readers of older snapshots keep them from use.
-            self.awaitReaders(through: max(self.environment.lastTransaction(), 1) - 1)
-            let room = self.makeRoom(attempt: attempt)
+            if attempt == 0 { self.lowerBudget(&state) }
+            let room = self.roomForRetry(attempt: attempt)
             if room.dropped > 0 {
                 self.freeRoom(droppedIn: room.transaction)
                 self.commit(batch, &state)
@@ -299,7 +302,8 @@ final class StoreWriter: Sendable {
             self.logger.info("store accepts writes again")
             state.mapFullLogged = false
         }
-        for (submission, outcome) in zip(batch, outcomes) { submission.completion(.success(outcome)) }
+        // Before the answers: what a caller reads after its answer is what the store keeps.
         if state.roomAttempt == 0 { self.keepWithinBudget(&state) }
+        for (submission, outcome) in zip(batch, outcomes) { submission.completion(.success(outcome)) }
     }
 }
