@@ -75,31 +75,3 @@ public struct ActivityRequest: Decodable, Hashable, Sendable {
         }
     }
 }
-
-/// `{"title", "body", "sound"}`: ActivityKit's `AlertConfiguration`.
-private struct AlertConfiguration: Decodable {
-    var alert: ActivityAlert
-
-    private enum CodingKeys: String, CodingKey, CaseIterable { case title, body, sound }
-
-    init(from decoder: any Decoder) throws {
-        try decoder.refuseUnknown(CodingKeys.self, in: "alertConfiguration")
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.alert = ActivityAlert(
-            title: try container.decodeIfPresent(String.self, forKey: .title),
-            body: try container.decodeIfPresent(String.self, forKey: .body),
-            sound: try container.decodeIfPresent(String.self, forKey: .sound))
-    }
-}
-
-/// `{"channel": "<id>"}`: ActivityKit's `PushType.channel(id)`.
-private struct ChannelPushType: Decodable {
-    var channel: String
-
-    private enum CodingKeys: String, CodingKey, CaseIterable { case channel }
-
-    init(from decoder: any Decoder) throws {
-        try decoder.refuseUnknown(CodingKeys.self, in: "pushType")
-        self.channel = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .channel)
-    }
-}

@@ -33,21 +33,6 @@ public enum ActivitySurface: String, Codable, Hashable, Sendable, CaseIterable {
     }
 }
 
-/// WidgetKit's `ActivityFamily` (`small`, `medium`), and `compact` for the Dynamic Island's
-/// compact leading and trailing views a surface falls back to.
-public enum ActivityFamily: String, Codable, Hashable, Sendable, CaseIterable {
-    case small, medium, compact
-}
-
-/// How one activity shows on one paired surface.
-public struct SurfacePresentation: Hashable, Sendable {
-    public var surface: ActivitySurface
-    public var family: ActivityFamily
-    /// Whether it shows there now; if not, why not (`reason`).
-    public var shown: Bool
-    public var reason: String?
-}
-
 extension AppModel {
     /// Where `activity` shows on the device's paired surfaces, one entry per surface paired:
     /// a running activity (active or stale) on an iPhone recent enough for the surface.
