@@ -156,13 +156,13 @@ let package = Package(
             dependencies: [
                 "APNsCore",
                 "APNsAuth",
+                "APNsDevice",
                 "APNsInspection",
                 "APNsStore",
                 "APNsServer",
                 "APNsDeviceClient",
                 "APNsProviderClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Yams", package: "Yams"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -202,8 +202,6 @@ let package = Package(
                 "APNsProviderClient",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOHPACK", package: "swift-nio-http2"),
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
@@ -220,7 +218,7 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "APNsEmulatorTestingTests", dependencies: ["APNsEmulatorTesting", "APNsDeviceClient", "APNsAuth", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: swiftSettings),
+        .testTarget(name: "APNsEmulatorTestingTests", dependencies: ["APNsEmulatorTesting", "APNsCore", "APNsServer", "APNsAuth", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: swiftSettings),
         .testTarget(name: "APNsCoreTests", dependencies: ["APNsCore"], swiftSettings: swiftSettings),
         // The command line, parsed in process: options, environment twins, defaults.
         .testTarget(name: "APNsEmulatorCLITests", dependencies: ["APNsEmulator", "APNsServer", "APNsStore", .product(name: "ArgumentParser", package: "swift-argument-parser")], swiftSettings: swiftSettings),
@@ -243,13 +241,14 @@ let package = Package(
         ),
         .testTarget(
             name: "APNsInspectionTests",
-            dependencies: ["APNsInspection", "APNsCore"],
+            dependencies: ["APNsInspection", "APNsCore", "APNsDevice"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "APNsServerTests",
             dependencies: [
                 "APNsServer",
+                "APNsDevice",
                 "APNsAuth",
                 "APNsInspection",
                 "APNsStore",
@@ -261,7 +260,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
-                .product(name: "NIOHPACK", package: "swift-nio-http2"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),
