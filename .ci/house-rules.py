@@ -1,12 +1,24 @@
 #!/usr/bin/env python3
-"""The house rules a reader can check without building (issue 39): no function, initializer or
-computed property over 60 lines in Sources or Tests; no JSONSerialization in Sources (JSONValue
-is the one JSON value type). Prints each breach with its place and exits 1; silent when kept."""
+"""The house rules a reader can check without building: no function, initializer or computed
+property over 60 lines in Sources or Tests; no file over 300 lines there, and none empty; in
+Sources, each file named after the one type it declares (`Type.swift`; extensions in
+`Type+Concern.swift`); no JSONSerialization in Sources (JSONValue is the one JSON value type);
+each target in Package.swift declares exactly the modules its files import. Prints each breach
+with its place and exits 1; silent when kept."""
 import glob
+import os
 import re
 import sys
 
 LIMIT = 60
+FILE_LIMIT = 300
+TYPE = re.compile(r'^(?:(?:public|internal|private|fileprivate|final|package|indirect)\s+|@\w+\s+)*(struct|class|enum|actor|protocol)\s+(\w+)')
+IMPORT = re.compile(r'^(?:@\w+\s+)*import\s+(?:(?:struct|class|enum|func|var|let|typealias|protocol)\s+)?(\w+)')
+# Modules of the platform and toolchain, which no target declares.
+PLATFORM = {'Foundation', 'FoundationEssentials', 'FoundationNetworking', 'Dispatch', 'Glibc', 'Musl', 'Darwin',
+            'Synchronization', 'Testing', 'XCTest', 'os', '_Concurrency'}
+# Modules a declared product brings that are not products of their own (said in Package.swift).
+BROUGHT = {'CNIOBoringSSL': 'NIOSSL'}
 DECLARATION = re.compile(
     r'^\s*(?:@\w+(?:\([^)]*\))?\s+)*'
     r'(?:(?:public|private|fileprivate|internal|static|final|override|mutating|nonisolated|convenience|required)\s+)*'
@@ -56,7 +68,63 @@ def breaches():
                     yield f'{path}:{number + 1}: JSONSerialization: read and write JSONValue instead'
 
 
-found = sorted(set(breaches()))
+def file_breaches():
+    for path in sorted(glob.glob('Sources/**/*.swift', recursive=True) + glob.glob('Tests/**/*.swift', recursive=True)):
+        text = open(path, encoding='utf-8').read()
+        count = text.count('\n')
+        if not text.strip():
+            yield f'{path}: empty: delete it'
+        if count > FILE_LIMIT:
+            yield f'{path}: {count} lines (at most {FILE_LIMIT}): split it by concern'
+        name = os.path.basename(path)[:-len('.swift')]
+        if not path.startswith('Sources/') or '+' in name:
+            continue
+        for number, line in enumerate(text.split('\n')):
+            match = TYPE.match(line)
+            if match and match.group(2) != name:
+                yield f'{path}:{number + 1}: {match.group(1)} {match.group(2)} in {name}.swift: move it to {match.group(2)}.swift'
+
+
+def target_dependencies():
+    """Each target's name and the names its dependencies list gives (targets and products)."""
+    text = open('Package.swift', encoding='utf-8').read()
+    for match in re.finditer(r'\.(?:target|executableTarget|testTarget)\(\s*name:\s*"(\w+)"', text):
+        depth, index = 1, text.index('(', match.start()) + 1
+        start = index
+        while depth and index < len(text):
+            depth += {'(': 1, ')': -1}.get(text[index], 0)
+            index += 1
+        body = text[start:index]
+        listed = re.search(r'dependencies:\s*\[(.*?)\]\s*,\s*(?:path|exclude|resources|swiftSettings|linkerSettings|cSettings|plugins)|dependencies:\s*\[(.*?)\]\s*\)?\s*$', body, re.S)
+        declared = set()
+        if listed:
+            deps = listed.group(1) or listed.group(2) or ''
+            deps = re.sub(r'//[^\n]*', '', deps)
+            declared |= set(re.findall(r'\.product\(\s*name:\s*"(\w+)"', deps))
+            declared |= set(re.findall(r'(?<![:\w])"(\w+)"(?!\s*,\s*package)', re.sub(r'\.product\([^)]*\)', '', deps)))
+        yield match.group(1), declared
+
+
+def package_breaches():
+    for name, declared in target_dependencies():
+        folder = next((f'{root}/{name}' for root in ('Sources', 'Tests') if os.path.isdir(f'{root}/{name}')), None)
+        if folder is None:
+            continue
+        imported = set()
+        for path in glob.glob(f'{folder}/**/*.swift', recursive=True):
+            for line in open(path, encoding='utf-8'):
+                match = IMPORT.match(line)
+                if match:
+                    imported.add(match.group(1))
+        imported -= PLATFORM | {name}
+        needed = {BROUGHT.get(module, module) for module in imported}
+        for module in sorted(needed - declared):
+            yield f'Package.swift: {name} imports {module} without declaring it'
+        for module in sorted(declared - needed):
+            yield f'Package.swift: {name} declares {module} and imports nothing of it'
+
+
+found = sorted(set(breaches()) | set(file_breaches()) | set(package_breaches()))
 for breach in found:
     print(breach)
 sys.exit(1 if found else 0)

@@ -189,4 +189,37 @@ extension StoreWriter {
         }
         try stored.get()
     }
+
+    /// The body of a batch's transaction: every operation in order, then the log trimmed (when
+    /// something was logged) and the next sequence number stored.
+    func write(
+        _ batch: [Submission], _ txn: Transaction, nowMillis now: Int64, sequence: inout UInt64
+    ) throws(StoreError) -> [[StoreOutcome]] {
+        var outcomes: [[StoreOutcome]] = []
+        outcomes.reserveCapacity(batch.count)
+        var logged = false
+        for submission in batch {
+            var submissionOutcomes: [StoreOutcome] = []
+            submissionOutcomes.reserveCapacity(submission.operations.count)
+            for operation in submission.operations {
+                if self.configuration.checksOperations, let problem = operation.problem {
+                    submissionOutcomes.append(.refused(problem))
+                    continue
+                }
+                let outcome = try self.apply(operation, txn, nowMillis: now, sequence: &sequence)
+                switch outcome {
+                case .queued, .discarded, .deliverOnce, .recorded, .acknowledged(true), .unregistered: logged = true
+                case .swept(let count) where count > 0: logged = true
+                default: break
+                }
+                submissionOutcomes.append(outcome)
+            }
+            outcomes.append(submissionOutcomes)
+        }
+        if logged { try self.trimHistory(txn) }
+        var sequenceBytes: [UInt8] = []
+        sequenceBytes.appendBigEndian(sequence)
+        try txn.put(self.environment.meta, StoreKeys.nextSequence, sequenceBytes)
+        return outcomes
+    }
 }
