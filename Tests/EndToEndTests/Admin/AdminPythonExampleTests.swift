@@ -2,8 +2,8 @@ import APNsTestSupport
 import Foundation
 import Testing
 
-/// The README's Python integration-test example, run as it is against a running emulator.
-@Suite("Admin API: the README's Python example")
+/// The Python integration-test example in docs/fixtures.md, run as it is against a running emulator.
+@Suite("Admin API: the documented Python example")
 struct AdminPythonExampleTests {
     static let root = Checkout.root
     static let script = root.appendingPathComponent("Tests/ThirdParty/admin_example.py").path
@@ -24,15 +24,15 @@ struct AdminPythonExampleTests {
         }
     }
 
-    @Test("the README shows the example's tests as they are in the script")
+    @Test("the fixtures page shows the example's tests as they are in the script")
     func readmeMatches() throws {
-        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("docs/fixtures.md"), encoding: .utf8)
         let script = try String(contentsOfFile: Self.script, encoding: .utf8)
-        // The README's Python block with this example (the pytest plugin's comes before it).
+        // The page's Python block with this example (the pytest plugin's comes before it).
         let blocks = readme.components(separatedBy: "```python\n").dropFirst().compactMap {
             $0.components(separatedBy: "```").first
         }
         let block = try #require(blocks.first { $0.contains("def test_welcome_push_reaches_the_device") })
-        #expect(script.contains(block), "the README's Python block differs from Tests/ThirdParty/admin_example.py")
+        #expect(script.contains(block), "docs/fixtures.md's Python block differs from Tests/ThirdParty/admin_example.py")
     }
 }
