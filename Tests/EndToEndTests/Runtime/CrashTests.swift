@@ -8,9 +8,8 @@ import Testing
 struct CrashTests {
     static let token = String(repeating: "e5", count: 32)
 
-    @Test("SIGKILL while pushes are in flight loses none that got a 200")
-    func sigkillLosesNothingAcknowledged() async throws {
-        let directory = try TemporaryDirectory()
+    /// An emulator process of its own (durable, every default) in `directory`, and a provider on it.
+    static func start(in directory: TemporaryDirectory) async throws -> (EmulatorProcess, HTTP2TestClient) {
         let emulator = try await EmulatorProcess.start(
             arguments: ["--data-dir", directory.appending("data"), "--certs-dir", directory.appending("certs")],
             output: directory.appending("emulator.log")
@@ -18,6 +17,13 @@ struct CrashTests {
         let client = try await HTTP2TestClient.connect(
             host: "127.0.0.1", port: emulator.http2Port, caPath: directory.appending("certs/ca.pem")
         )
+        return (emulator, client)
+    }
+
+    @Test("SIGKILL while pushes are in flight loses none that got a 200")
+    func sigkillLosesNothingAcknowledged() async throws {
+        let directory = try TemporaryDirectory()
+        let (emulator, client) = try await Self.start(in: directory)
         // Keep 50 pushes in flight until the kill; remember every unique id answered 200.
         let ended = Mutex<Int32?>(nil)
         let acknowledged = try await withThrowingTaskGroup(of: String?.self) { group in
@@ -58,13 +64,7 @@ struct CrashTests {
     @Test("SIGKILL loses no history: every push answered 200, queued or discarded, is in the journal once, in arrival order")
     func sigkillKeepsHistory() async throws {
         let directory = try TemporaryDirectory()
-        let emulator = try await EmulatorProcess.start(
-            arguments: ["--data-dir", directory.appending("data"), "--certs-dir", directory.appending("certs")],
-            output: directory.appending("emulator.log")
-        )
-        let client = try await HTTP2TestClient.connect(
-            host: "127.0.0.1", port: emulator.http2Port, caPath: directory.appending("certs/ca.pem")
-        )
+        let (emulator, client) = try await Self.start(in: directory)
         // Every other push has expiration 0 and no device online: discarded at once, history.
         let acknowledged = try await withThrowingTaskGroup(of: (String, Bool)?.self) { group in
             var acknowledged: [(id: String, discarded: Bool)] = []
