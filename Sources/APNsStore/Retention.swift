@@ -4,7 +4,7 @@ import APNsCore
 /// expired, discarded, replaced, dropped) and the requests providers got an error for. Past any
 /// of the three limits the oldest go first (by when they entered the history); a notification
 /// still queued for a device is never history, so never goes.
-public struct Retention: Sendable, Equatable, CustomStringConvertible {
+public struct Retention: Sendable, Equatable {
     /// The most entries kept.
     public var count: Int
     /// The most bytes the history's pages take in the map.
@@ -54,18 +54,5 @@ public struct Retention: Sendable, Equatable, CustomStringConvertible {
             return max(1, Int(value * Double(scale)))
         }
         return nil
-    }
-
-    public var description: String {
-        var parts = ["\(self.count) entries", Self.size(self.bytes)]
-        if let age = self.age { parts.append("\(age.components.seconds)s") }
-        return parts.joined(separator: ", ")
-    }
-
-    private static func size(_ bytes: Int) -> String {
-        for (unit, scale) in [("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)] where bytes >= scale && bytes % scale == 0 {
-            return "\(bytes / scale) \(unit)"
-        }
-        return "\(bytes) bytes"
     }
 }

@@ -33,14 +33,12 @@ extension StoreWriter {
         let now = ContinuousClock.now
         guard state.nearBudget || now - state.lastBudgetCheck >= Self.budgetCheckInterval else { return }
         state.lastBudgetCheck = now
-        let mapSize = self.environment.mapSize
-        let budget = state.budgetBytes ?? mapSize / 100 * Self.budgetPercent
+        let budget = self.budget(state)
         state.budgetBytes = budget
         // Until it is within the budget (a few rounds, each dropping more), so that it stays as
         // the answers leave it until more arrives.
         for round in 0..<4 {
-            guard let used = try? self.environment.read({ txn throws(StoreError) in try self.environment.bytesInUse(txn) })
-            else { return }
+            guard let used = self.usedBytes() else { return }
             if round == 0 { state.nearBudget = used > budget / Self.budgetPercent * Self.nearBudgetPercent }
             guard used > budget, self.makeRoom(attempt: round, why: "store past its budget of --map-size").dropped > 0 else {
                 return
@@ -48,16 +46,24 @@ extension StoreWriter {
         }
     }
 
+    /// The bytes in use past which the oldest queued notifications go: ``budgetPercent`` of the
+    /// map until ``lowerBudget(_:)`` brings it down.
+    private func budget(_ state: CommitState) -> Int {
+        state.budgetBytes ?? self.environment.mapSize / 100 * Self.budgetPercent
+    }
+
+    /// What the map's databases and free list take now (``LMDBEnvironment/bytesInUse(_:)``).
+    private func usedBytes() -> Int? {
+        try? self.environment.read { txn throws(StoreError) in try self.environment.bytesInUse(txn) }
+    }
+
     /// The map filled while what it holds was under the budget: its free pages are too scattered
     /// for large records (an overflow record needs pages in a row) or still in a reader's view.
     /// The budget comes down to a tenth below what is in use now, so that from now on the oldest
     /// go before the map is full, while a drop still finds free pages to write into.
     func lowerBudget(_ state: inout CommitState) {
-        guard let used = try? self.environment.read({ txn throws(StoreError) in try self.environment.bytesInUse(txn) }) else {
-            return
-        }
-        let budget = state.budgetBytes ?? self.environment.mapSize / 100 * Self.budgetPercent
-        guard used < budget else { return }
+        let budget = self.budget(state)
+        guard let used = self.usedBytes(), used < budget else { return }
         // Not below half the map: a map that fills at any use has scattered pages, not data, to blame.
         let lowered = max(self.environment.mapSize / 2, used / 10 * 9)
         guard lowered < budget else { return }
