@@ -18,4 +18,10 @@ extension RunningEmulator {
         let page = try await self.adminObject("/api/v1/notifications" + (query.isEmpty ? "" : "?" + query))
         return page["items"] as? [[String: Any]] ?? []
     }
+
+    /// Each journal item's status by its id, from one read of the journal.
+    public func journalStatuses(_ query: String = "") async throws -> [String: String] {
+        let items = try await self.journal(query)
+        return Dictionary(items.map { ($0["id"] as? String ?? "", $0["status"] as? String ?? "") }, uniquingKeysWith: { first, _ in first })
+    }
 }

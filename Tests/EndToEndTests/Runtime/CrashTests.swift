@@ -95,7 +95,7 @@ struct CrashTests {
         let journal = try await restarted.journal("limit=1000")
         let ids = journal.compactMap { $0["id"] as? String }
         #expect(Set(ids).count == ids.count, "an entry came back twice")
-        let statuses = Dictionary(journal.map { ($0["id"] as? String ?? "", $0["status"] as? String ?? "") }, uniquingKeysWith: { a, _ in a })
+        let statuses = try await restarted.journalStatuses("limit=1000")
         let wrong = acknowledged.filter { statuses[$0.id] != ($0.discarded ? "discarded" : "queued") }
         #expect(wrong.isEmpty, "\(wrong.count) of \(acknowledged.count) answered 200 are missing or changed: \(wrong.prefix(3).map { ($0.id, statuses[$0.id] ?? "missing") })")
         // Version 7 ids begin with their millisecond: newest first, never a later one after an earlier.

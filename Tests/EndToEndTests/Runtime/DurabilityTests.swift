@@ -80,8 +80,7 @@ struct DurabilityTests {
         }
         // One read of the journal: each push is queued or was dropped, none is missing. (The
         // store may drop more later, on its own look at the budget: only ever the oldest.)
-        let journal = try await emulator.journal("limit=1000")
-        let status = Dictionary(journal.map { ($0["id"] as? String ?? "", $0["status"] as? String ?? "") }, uniquingKeysWith: { a, _ in a })
+        let status = try await emulator.journalStatuses("limit=1000")
         let dropped = uniqueIDs.filter { status[$0] == "dropped" }
         let queued = uniqueIDs.filter { status[$0] == "queued" }
         #expect(!dropped.isEmpty, "200 pushes of 4 KB cannot all fit in 256 KiB")
