@@ -12,4 +12,7 @@ public enum StoreChange: Sendable {
     /// Past `--retain`: history the store no longer keeps, as the journal knows it (notifications
     /// by sequence, rejected requests by journal id).
     case forgotten(sequences: [UInt64], rejections: [String])
+    /// Dropped for room (``left(_:sequence:status:at:)`` said so first) with no record kept: the
+    /// journal has what it holds in memory and nothing to read back once that is gone.
+    case unkept(sequences: [UInt64])
 }

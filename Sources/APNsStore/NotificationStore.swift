@@ -101,26 +101,6 @@ public final class NotificationStore: Sendable {
         }
     }
 
-    /// The newest `limit` queued notifications of every token, newest first. Scans the queue
-    /// keys (for start-up and inspection, not the hot path) and decodes only the ones it returns,
-    /// so a store left with a load test's queues opens without decoding them all.
-    public func allQueued(limit: Int) throws(StoreError) -> [QueuedNotification] {
-        try self.read { txn throws(StoreError) in
-            var keys: [(sequence: UInt64, key: [UInt8])] = []
-            try txn.scan(self.environment.queue) { key, _ in
-                keys.append((StoreKeys.sequence(ofQueueKey: key), Array(key)))
-                return true
-            }
-            keys.sort { $0.sequence > $1.sequence }
-            var found: [QueuedNotification] = []
-            for entry in keys.prefix(limit) {
-                guard let record = try txn.get(self.environment.queue, entry.key) else { continue }
-                found.append(QueuedNotification(sequence: entry.sequence, notification: try NotificationCodec.decode(record)))
-            }
-            return found
-        }
-    }
-
     /// Notifications that left the queues (delivered, expired, discarded, replaced, dropped), newest first.
     public func logged(limit: Int = .max) throws(StoreError) -> [LoggedNotification] {
         try self.read { txn throws(StoreError) in

@@ -101,16 +101,17 @@ extension StoreWriter {
                     oldest.append(Array(queueKey))
                     return oldest.count < count
                 }
-                var dropped = 0
+                var dropped: [UInt64] = []
                 for queueKey in oldest {
                     guard let record = try txn.get(self.environment.queue, queueKey) else { continue }
                     try self.removeQueued(queueKey, record: record, status: nil, txn, nowMillis: now)
                     let notification = try NotificationCodec.decode(record)
                     let sequence = queueKey.withUnsafeBytes { StoreKeys.sequence(ofQueueKey: $0) }
                     self.publish(.left(notification, sequence: sequence, status: .dropped, at: now))
-                    dropped += 1
+                    dropped.append(sequence)
                 }
-                return (dropped, txn.id)
+                if !dropped.isEmpty { self.publish(.unkept(sequences: dropped)) }
+                return (dropped.count, txn.id)
             }
         }
         switch result {

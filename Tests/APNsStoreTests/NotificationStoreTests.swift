@@ -221,6 +221,7 @@ struct StoreChangeTests {
                 kinds.append("left \(notification.uniqueID == first.uniqueID ? "first" : "second") \(status)")
             case .cleared(let devices): kinds.append("cleared \(devices)")
             case .forgotten(let sequences, let rejections): kinds.append("forgotten \(sequences.count + rejections.count)")
+            case .unkept(let sequences): kinds.append("unkept \(sequences.count)")
             }
         }
         #expect(

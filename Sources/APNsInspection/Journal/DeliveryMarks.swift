@@ -11,6 +11,8 @@ public struct DeliveryMarks: OptionSet, Hashable, Sendable {
     public static let storedPower = DeliveryMarks(rawValue: 1 << 1)
     /// It came over HTTP/1.1 (the Web Push service takes both; everything else is HTTP/2 or binary).
     public static let overHTTP1 = DeliveryMarks(rawValue: 1 << 2)
+    /// Dropped for room with no record kept: once out of the journal's ring there is nothing to read back.
+    public static let unkept = DeliveryMarks(rawValue: 1 << 3)
 
     /// Whether it reached the device (or was discarded) from storage rather than on arrival.
     public var fromStorage: Bool { !self.isDisjoint(with: [.storedOffline, .storedPower]) }

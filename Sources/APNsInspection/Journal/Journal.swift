@@ -27,19 +27,21 @@ public final class Journal: Sendable {
 
     public typealias Listener = @Sendable (Event) -> Void
 
-    private struct Waiter {
+    struct Waiter {
         let filter: JournalFilter
         let resume: @Sendable (JournalEntry) -> Void
     }
 
-    private struct State {
+    struct State {
         var journal: JournalState
         var waiters: [UInt64: Waiter] = [:]
         var subscribers: [UInt64: Listener] = [:]
         var nextToken: UInt64 = 1
+        /// Where the archive's entries are read back from (``useArchive(_:)``).
+        var archiveSource: (any JournalArchiveSource)?
     }
 
-    private let state: Mutex<State>
+    let state: Mutex<State>
     /// Where the Console's metrics are counted, as the delivery log's steps happen.
     private let console: ConsoleMetrics?
 
@@ -89,6 +91,8 @@ public final class Journal: Sendable {
                     Self.emit(Event(kind: status.rawValue, entry: entry), &state)
                 case .forgotten(let sequences, let rejections):
                     state.journal.forget(sequences: sequences, rejections: rejections)
+                case .unkept(let sequences):
+                    state.journal.unkept(sequences: sequences)
                 case .cleared:
                     state.journal.removeAll()
                     Self.emit(Event(kind: "reset", entry: nil), &state)
@@ -190,53 +194,33 @@ public final class Journal: Sendable {
         }
     }
 
-    /// Loads what the store already holds (at start, before anyone listens): notifications
-    /// (`status` nil for a queued one, else how it left its queue at `at`) and rejected requests,
-    /// in the order they arrived; the newest as many as the journal holds.
-    public func seed(
-        _ stored: [(sequence: UInt64, status: LogStatus?, at: Int64?, notification: Notification)],
-        rejected: [(push: RejectedPush, fault: FaultMark?)] = []
-    ) {
-        enum Item {
-            case notification(sequence: UInt64, status: JournalStatus, at: Int64?, Notification)
-            case rejected(RejectedPush, FaultMark?)
-        }
-        let notifications = stored.sorted { $0.sequence < $1.sequence }.map { item in
-            (time: item.notification.receivedAt,
-             item: Item.notification(
-                sequence: item.sequence, status: item.status.map(JournalStatus.init) ?? .queued, at: item.at, item.notification))
-        }
-        let refusals = rejected.map { (time: $0.push.receivedAt, item: Item.rejected($0.push, $0.fault)) }
-        // A stable merge by arrival: the notifications keep their store order among themselves.
-        var merged: [(time: Int64, item: Item)] = []
-        merged.reserveCapacity(notifications.count + refusals.count)
-        var (n, r) = (notifications[...], refusals[...])
-        while let next = n.first ?? r.first {
-            if let a = n.first, let b = r.first {
-                if b.time < a.time { merged.append(b); r = r.dropFirst() } else { merged.append(a); n = n.dropFirst() }
-            } else {
-                merged.append(next)
-                if n.isEmpty { r = r.dropFirst() } else { n = n.dropFirst() }
-            }
-        }
-        self.state.withLock { state in
-            for entry in merged.suffix(state.journal.capacity) {
-                switch entry.item {
-                case .notification(let sequence, let status, let at, let notification):
-                    // What is still queued after a restart waits in storage for its device.
-                    state.journal.append(
-                        .accepted(notification), status: status, statusAt: at, sequence: sequence,
-                        marks: status == .queued ? .storedOffline : [])
-                case .rejected(let push, let fault):
-                    state.journal.append(.rejected(push), status: .rejected, fault: fault)
+    /// Loads what the store already holds (at start, before anyone listens): `visit` hands over
+    /// each stored notification in store order (`status` nil for a queued one, else how it left
+    /// its queue at `at`), and the rejected requests are merged in by arrival. The ring keeps the
+    /// newest; with an archive (``useArchive(_:)``) the rest are indexed there.
+    public func seed<E: Error>(
+        rejected: [(push: RejectedPush, fault: FaultMark?)] = [],
+        _ visit: ((_ sequence: UInt64, _ status: LogStatus?, _ at: Int64?, _ notification: Notification) -> Void) throws(E) -> Void
+    ) throws(E) {
+        var refusals = rejected.sorted { $0.push.receivedAt < $1.push.receivedAt }[...]
+        try self.state.withLock { (state: inout State) throws(E) in
+            func refusalsBefore(_ time: Int64) {
+                while let first = refusals.first, first.push.receivedAt < time {
+                    refusals = refusals.dropFirst()
+                    state.journal.append(.rejected(first.push), status: .rejected, fault: first.fault)
                 }
             }
+            try visit { sequence, logged, at, notification in
+                refusalsBefore(notification.receivedAt)
+                let status = logged.map(JournalStatus.init) ?? .queued
+                // What is still queued after a restart waits in storage for its device.
+                state.journal.add(
+                    JournalEntry(
+                        id: 0, push: .accepted(notification), status: status, statusAt: at, sequence: sequence,
+                        marks: status == .queued ? .storedOffline : []))
+            }
+            refusalsBefore(.max)
         }
-    }
-
-    /// Removes matching entries and returns them (the caller deletes them from the store).
-    public func remove(matching filter: JournalFilter) -> [JournalEntry] {
-        self.state.withLock { $0.journal.remove(matching: filter) }
     }
 
     /// Whether a wait with `filter` is satisfied by `entry`: a wait without a status filter is

@@ -10,6 +10,8 @@ public struct JournalState: Sendable {
     private var bySequence: SequenceIndex
     /// The id the next entry gets; ids start at 1.
     private(set) var nextID: UInt64 = 1
+    /// What the ring pushed out, while the store keeps it (nil: pushed out means gone).
+    public internal(set) var archive: JournalArchive?
 
     public init(capacity: Int) {
         self.capacity = max(1, capacity)
@@ -45,7 +47,10 @@ public struct JournalState: Sendable {
     mutating func add(_ entry: JournalEntry) -> UInt64 {
         let id = self.nextID
         let slot = self.slot(id)
-        if let evicted = self.slots[slot]?.sequence { self.bySequence.remove(evicted) }
+        if let evicted = self.slots[slot] {
+            if let sequence = evicted.sequence { self.bySequence.remove(sequence) }
+            if !evicted.marks.contains(.unkept) { self.archive?.append(evicted) }
+        }
         var entry = entry
         entry.id = id
         if let sequence = entry.sequence { self.bySequence.set(sequence, id) }
@@ -64,7 +69,10 @@ public struct JournalState: Sendable {
     /// journal no longer holds it.
     @discardableResult
     public mutating func update(sequence: UInt64, status: JournalStatus, at: Int64) -> JournalEntry? {
-        guard let id = self.bySequence[sequence] else { return nil }
+        guard let id = self.bySequence[sequence] else {
+            _ = self.archive?.update(sequence: sequence, status: status, at: at)
+            return nil
+        }
         return self.modify(id: id) { entry in
             entry.status = status
             entry.statusAt = at
@@ -156,13 +164,19 @@ public struct JournalState: Sendable {
     /// Forgets what the store no longer keeps (past `--retain`): notifications by sequence,
     /// rejected requests by id (the oldest go first, so they are looked for from the oldest).
     public mutating func forget(sequences: [UInt64], rejections: [String]) {
+        var archived: [UInt64] = []
         for sequence in sequences {
-            guard let id = self.bySequence[sequence] else { continue }
+            guard let id = self.bySequence[sequence] else {
+                archived.append(sequence)
+                continue
+            }
             self.bySequence.remove(sequence)
             if self.slots[self.slot(id)]?.id == id { self.slots[self.slot(id)] = nil }
         }
+        if !archived.isEmpty { self.archive?.forget(sequences: archived) }
         guard !rejections.isEmpty else { return }
         var wanted = Set(rejections)
+        self.archive?.forget(rejections: &wanted)
         var id = self.oldestID
         while id < self.nextID, !wanted.isEmpty {
             let slot = self.slot(id)
@@ -173,8 +187,23 @@ public struct JournalState: Sendable {
         }
     }
 
+    /// Notifications dropped for room, whose records the store did not keep: the ring keeps what
+    /// it holds (marked, so that it is not archived), the archive forgets them.
+    public mutating func unkept(sequences: [UInt64]) {
+        var archived: [UInt64] = []
+        for sequence in sequences {
+            if let id = self.bySequence[sequence] {
+                _ = self.modify(id: id) { $0.marks.insert(.unkept) }
+            } else {
+                archived.append(sequence)
+            }
+        }
+        if !archived.isEmpty { self.archive?.forget(sequences: archived) }
+    }
+
     /// Forgets everything (ids keep growing, so old cursors stay harmless).
     public mutating func removeAll() {
+        self.archive?.removeAll()
         self.slots = Array(repeating: nil, count: self.capacity)
         self.bySequence.removeAll()
     }

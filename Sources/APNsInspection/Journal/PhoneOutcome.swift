@@ -55,6 +55,15 @@ public struct PhoneOutcome: Hashable, Sendable {
 
     private init(_ outcome: PhoneOutcome) { self = outcome }
 
+    /// ``init(of:)``'s state alone, without building its words: for the journal's archive, on the
+    /// writer thread.
+    public static func state(of entry: JournalEntry) -> State {
+        if case .accepted = entry.push, entry.activity == nil, entry.presentation == nil {
+            return entry.status == .queued ? .waiting : .none
+        }
+        return PhoneOutcome(of: entry).state
+    }
+
     static func broadcast(_ record: BroadcastRecord) -> PhoneOutcome {
         if let reason = record.reason { return PhoneOutcome(.rejected, "refused \(record.httpStatus) \(reason)") }
         guard record.operation == "publish", let fanOut = record.fanOut else {

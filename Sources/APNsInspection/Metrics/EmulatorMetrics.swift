@@ -111,7 +111,7 @@ public final class EmulatorMetrics: Sendable {
                 if let status { self.finished[status]?.increment() }
             case .left(_, _, let status, _):
                 self.finished[status]?.increment()
-            case .cleared, .forgotten:
+            case .cleared, .forgotten, .unkept:
                 break
             }
         }

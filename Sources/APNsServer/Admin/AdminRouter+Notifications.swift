@@ -16,13 +16,13 @@ extension AdminRouter {
         let filter = try JournalFilter.parse(query)
         let limit = try query.integer("limit", fallback: Self.defaultPage, maximum: Self.maximumPage)
         let before = try query.parsed("cursor", { UInt64($0) }, "cursor must be the next value of an earlier page")
-        let page = self.inspection.journal.read { $0.page(matching: filter, limit: limit, before: before) }
+        let page = self.inspection.journal.page(matching: filter, limit: limit, before: before)
         return Response(status: 200, body: JournalJSON.page(total: page.total, items: page.items, next: page.next))
     }
 
     /// `GET /api/v1/notifications/<id>`.
     func notification(id: String) -> Response {
-        guard let entry = self.inspection.journal.read({ $0.entry(uniqueID: id) }) else {
+        guard let entry = self.inspection.journal.entry(uniqueID: id) else {
             return Self.error(.notFound, "no notification \(id) in the journal")
         }
         return Response(status: 200, body: JournalJSON.entry(entry))
@@ -31,7 +31,7 @@ extension AdminRouter {
     /// `GET /api/v1/notifications/<id>/delivery-log`: its way through APNs in the Push
     /// Notifications Console's words, each step with a time on the emulator's clock.
     func deliveryLog(id: String) -> Response {
-        guard let entry = self.inspection.journal.read({ $0.entry(uniqueID: id) }) else {
+        guard let entry = self.inspection.journal.entry(uniqueID: id) else {
             return Self.error(.notFound, "no notification \(id) in the journal")
         }
         guard let events = DeliveryLog.events(of: entry) else {
@@ -50,7 +50,7 @@ extension AdminRouter {
 
     /// `GET /api/v1/notifications/<id>.apns`: the notification as a file `xcrun simctl push` reads.
     func simulatorFile(id: String) -> Response {
-        guard let entry = self.inspection.journal.read({ $0.entry(uniqueID: id) }) else {
+        guard let entry = self.inspection.journal.entry(uniqueID: id) else {
             return Self.error(.notFound, "no notification \(id) in the journal")
         }
         guard let file = SimulatorPushFile.file(for: entry) else {
@@ -62,7 +62,7 @@ extension AdminRouter {
     /// `GET /api/v1/notifications/latest`: the newest matching entry.
     func latest(_ query: QueryParameters) throws(InspectionError) -> Response {
         let filter = try JournalFilter.parse(query)
-        guard let entry = self.inspection.journal.read({ $0.newest(matching: filter) }) else {
+        guard let entry = self.inspection.journal.newest(matching: filter) else {
             return Self.error(.notFound, "no matching notification in the journal")
         }
         return Response(status: 200, body: JournalJSON.entry(entry))
@@ -76,7 +76,7 @@ extension AdminRouter {
         let journal = self.inspection.journal
         var after: UInt64 = 0
         if let id = query["after"] {
-            guard let found = journal.read({ $0.id(of: id) }) else {
+            guard let found = journal.id(of: id) else {
                 throw InspectionError(.badParameter, field: "after", "after must be the id of a notification in the journal")
             }
             after = found
@@ -144,13 +144,13 @@ extension AdminRouter {
     ) throws(InspectionError) -> EventLoopFuture<Response> {
         let filter = try JournalFilter.parse(query)
         let removed = self.inspection.journal.remove(matching: filter)
-        let keys = removed.compactMap { entry -> StoredNotificationKey? in
-            guard case .accepted(let notification) = entry.push, let sequence = entry.sequence else { return nil }
-            return StoredNotificationKey(token: notification.token, sequence: sequence)
-        }
-        let refusals = removed.compactMap { entry -> RejectionKey? in
-            guard case .rejected(let push) = entry.push else { return nil }
-            return RejectionKey(receivedAt: push.receivedAt, id: push.id)
+        var keys: [StoredNotificationKey] = []
+        var refusals: [RejectionKey] = []
+        for key in removed.keys {
+            switch key {
+            case .notification(let token, let sequence): keys.append(StoredNotificationKey(token: token, sequence: sequence))
+            case .rejection(let receivedAt, let id): refusals.append(RejectionKey(receivedAt: receivedAt, id: id))
+            }
         }
         let answer = Response(status: 200, body: Array(#"{"deleted":\#(removed.count)}"#.utf8))
         guard !keys.isEmpty || !refusals.isEmpty else { return eventLoop.makeSucceededFuture(answer) }

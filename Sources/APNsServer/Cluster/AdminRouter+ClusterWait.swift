@@ -51,7 +51,7 @@ extension AdminRouter {
     ) -> EventLoopFuture<Int64?> {
         guard let id, let owner else { return eventLoop.makeSucceededFuture(nil) }
         if owner == cluster.shard.index {
-            return eventLoop.makeSucceededFuture(self.inspection.journal.read { $0.entry(uniqueID: id) }?.receivedAt)
+            return eventLoop.makeSucceededFuture(self.inspection.journal.entry(uniqueID: id)?.receivedAt)
         }
         return cluster.forward("GET", "/api/v1/notifications/" + id, query: "", body: [], to: owner, on: eventLoop).map { reply in
             reply.answer.flatMap { JSONValue.parse($0.body)?["receivedAt"]?.string }.flatMap(Timestamp.parse)

@@ -8,7 +8,7 @@ extension Phone {
     /// The token and app of a notification the phone presented (or the journal still holds).
     func owner(of uniqueID: String) throws(StoreError) -> (token: DeviceToken, install: AppInstall)? {
         if let known = self.ledger.decision(uniqueID) { return (known.token, known.install) }
-        let entry = self.journal.read { $0.entry(uniqueID: uniqueID) }
+        let entry = self.journal.entry(uniqueID: uniqueID)
         guard case .accepted(let notification) = entry?.push else { return nil }
         guard let install = try self.install(of: notification.token, topic: notification.topic) else { return nil }
         return (notification.token, install)

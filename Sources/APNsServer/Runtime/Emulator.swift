@@ -121,13 +121,12 @@ public final class Emulator: Sendable {
         let store = try NotificationStore(configuration: storeConfiguration, logger: logger) { commit in
             inspection.committed(commit)
         }
-        let queued = try store.allQueued(limit: configuration.journalSize)
-        let logged = try store.logged(limit: configuration.journalSize)
-        let rejected = try store.rejections(limit: configuration.journalSize)
-        inspection.journal.seed(
-            queued.map { (sequence: $0.sequence, status: nil, at: nil, notification: $0.notification) }
-                + logged.map { (sequence: $0.sequence, status: $0.status, at: $0.at, notification: $0.notification) },
-            rejected: Inspection.rejections(from: rejected.map(\.record)))
+        // The journal holds everything the store keeps: the newest in its ring, the rest archived.
+        inspection.journal.useArchive(StoreArchiveSource(store: store))
+        let rejected = try store.rejections()
+        try inspection.journal.seed(rejected: Inspection.rejections(from: rejected.map(\.record))) { (add) throws(StoreError) in
+            try store.visitNotifications(add)
+        }
         // From now on each refusal is kept too (best effort: the provider's answer does not wait for it).
         inspection.keepRejections { receivedAt, id, record in
             store.submit([.recordRejection(RejectionKey(receivedAt: receivedAt, id: id), record: record)]) { _ in }

@@ -1,0 +1,27 @@
+/// What an archived entry holds beyond its index fields, for the few that have any: what the
+/// phone and the simulator did, the fault that shaped its answer, and (for a channel request or a
+/// broadcast, which the store does not keep) the whole entry.
+final class ArchivedExtras: Sendable {
+    let rejectionID: String?
+    let fault: FaultMark?
+    let phone: PhoneRecord?
+    let simulator: SimulatorForward?
+    let activity: ActivityRecord?
+    let heldAt: Int64?
+    let kept: JournalEntry?
+
+    init(_ entry: JournalEntry, rejectionID: String?, keepsWhole: Bool) {
+        self.rejectionID = rejectionID
+        self.fault = entry.fault
+        self.phone = entry.phone
+        self.simulator = entry.simulator
+        self.activity = entry.activity
+        self.heldAt = entry.heldAt
+        self.kept = keepsWhole ? entry : nil
+    }
+
+    /// Whether `entry` has anything an ``ArchivedExtras`` would hold.
+    static func needed(for entry: JournalEntry) -> Bool {
+        entry.fault != nil || entry.phone != nil || entry.simulator != nil || entry.activity != nil || entry.heldAt != nil
+    }
+}

@@ -1,0 +1,210 @@
+import APNsCore
+
+/// The journal's entries older than its ring, as many as the store keeps (`--retain`): a compact
+/// index of each (``ArchivedEntry``) in id order, whose contents the store reads back
+/// (``JournalArchiveSource``). Filters and totals run over the index; a page reads only its items.
+///
+/// Pure bookkeeping under ``Journal``'s lock, like ``JournalState``.
+public struct JournalArchive: Sendable {
+    /// Entries in id order; `entries[0]` is at position `base`.
+    private(set) var entries: [ArchivedEntry] = []
+    private var base = 0
+    /// The index of the first entry that is not gone (or `entries.count`).
+    private var firstLive = 0
+    /// Accepted entries' sequences, ascending (they grow with ids), and their positions.
+    private var sequences: [UInt64] = []
+    private var positions: [Int] = []
+    /// Rejected entries' positions, oldest first.
+    private var rejections: [Int] = []
+    /// How many entries are not gone.
+    public private(set) var count = 0
+    private(set) var strings = Interner<String>()
+    private(set) var tokens = Interner<DeviceToken>()
+
+    public init() {}
+
+    /// Takes in an entry the ring pushed out (older than every entry here already is newer).
+    mutating func append(_ entry: JournalEntry) {
+        var archived = ArchivedEntry(
+            id: entry.id, sequence: entry.sequence ?? 0, receivedAt: entry.receivedAt, statusAt: entry.statusAt ?? .min,
+            uniqueHash: entry.uniqueID.hashValue, token: ArchivedEntry.none,
+            topic: entry.topic.map { self.strings.id($0) } ?? ArchivedEntry.none,
+            pushType: entry.pushType.map { self.strings.id($0) } ?? ArchivedEntry.none,
+            kind: .accepted, status: Self.index(entry.status), source: Self.index(entry.source),
+            outcome: Self.index(PhoneOutcome.state(of: entry)), marks: entry.marks, extras: nil)
+        var rejectionID: String?
+        switch entry.push {
+        case .accepted(let notification):
+            archived.token = self.tokens.id(notification.token)
+        case .rejected(let rejected):
+            archived.kind = .rejected
+            archived.token = self.strings.id(rejected.token)
+            rejectionID = rejected.id
+        case .broadcast:
+            archived.kind = .broadcast
+        }
+        if archived.kind != .accepted || ArchivedExtras.needed(for: entry) {
+            archived.extras = ArchivedExtras(entry, rejectionID: rejectionID, keepsWhole: archived.kind == .broadcast)
+        }
+        if archived.kind == .rejected { self.rejections.append(self.base + self.entries.count) }
+        if archived.kind == .accepted, entry.sequence != nil {
+            self.sequences.append(archived.sequence)
+            self.positions.append(self.base + self.entries.count)
+        }
+        self.entries.append(archived)
+        self.count += 1
+    }
+
+    /// Moves an archived notification to a new status; false when it is not here.
+    mutating func update(sequence: UInt64, status: JournalStatus, at: Int64) -> Bool {
+        guard let index = self.index(ofSequence: sequence) else { return false }
+        self.entries[index].status = Self.index(status)
+        self.entries[index].statusAt = at
+        // An archived entry has no presentation to come: its outcome follows its status.
+        if self.entries[index].extras?.phone == nil, self.entries[index].extras?.activity == nil {
+            self.entries[index].outcome = Self.index(status == .queued ? PhoneOutcome.State.waiting : .none)
+        }
+        return true
+    }
+
+    /// Forgets notifications the store no longer keeps.
+    mutating func forget(sequences: some Sequence<UInt64>) {
+        for sequence in sequences {
+            guard let index = self.index(ofSequence: sequence) else { continue }
+            self.markGone(index)
+        }
+        self.compact()
+    }
+
+    /// Forgets rejected requests the store no longer keeps; removes the ids it found from `ids`.
+    /// The store forgets the oldest first, so they are the first rejected entries here: the
+    /// search stops at the first one not among them.
+    mutating func forget(rejections ids: inout Set<String>) {
+        for position in self.rejections where !ids.isEmpty {
+            let index = position - self.base
+            guard index >= 0, self.entries[index].kind != .gone else { continue }
+            guard let id = self.entries[index].extras?.rejectionID, ids.remove(id) != nil else { break }
+            self.markGone(index)
+        }
+        self.compact()
+    }
+
+    /// Forgets the entry with this id (deleted through the admin API).
+    mutating func remove(id: UInt64) {
+        guard let index = self.index(ofID: id) else { return }
+        self.markGone(index)
+    }
+
+    /// Forgets everything (a reset).
+    mutating func removeAll() {
+        self = JournalArchive()
+    }
+
+    /// The newest id here, if any.
+    var newestID: UInt64? { self.entries.last?.id }
+
+    /// Entries that are not gone, newest first, with ids below `before` when given.
+    func newestFirst(before: UInt64? = nil) -> some Sequence<ArchivedEntry> {
+        let end = before.map { self.firstIndex(withIDAtLeast: $0) } ?? self.entries.count
+        return self.entries[..<end].reversed().lazy.filter { $0.kind != .gone }
+    }
+
+    /// Where the store keeps `entry`'s contents (nil for a broadcast, which its extras hold whole).
+    func key(of entry: ArchivedEntry) -> JournalRecordKey? {
+        switch entry.kind {
+        case .accepted: return .notification(self.tokens[entry.token], sequence: entry.sequence)
+        case .rejected:
+            guard let id = entry.extras?.rejectionID else { return nil }
+            return .rejection(receivedAt: entry.receivedAt, id: id)
+        case .broadcast, .gone: return nil
+        }
+    }
+
+    /// The journal entry `entry` was, from what the store read back for it (nil when it no longer could).
+    static func entry(_ entry: ArchivedEntry, record: JournalRecord?) -> JournalEntry? {
+        if entry.kind == .broadcast { return entry.extras?.kept }
+        let status = JournalStatus.all[Int(entry.status)]
+        let statusAt = entry.statusAt == .min ? nil : entry.statusAt
+        var restored: JournalEntry
+        switch record {
+        case .notification(let notification):
+            restored = JournalEntry(
+                id: entry.id, push: .accepted(notification), status: status, statusAt: statusAt, sequence: entry.sequence,
+                fault: entry.extras?.fault, marks: entry.marks)
+        case .rejection(let push, let fault):
+            restored = JournalEntry(
+                id: entry.id, push: .rejected(push), status: status, statusAt: statusAt, sequence: nil,
+                fault: fault ?? entry.extras?.fault)
+        case nil:
+            return nil
+        }
+        restored.phone = entry.extras?.phone
+        restored.simulator = entry.extras?.simulator
+        restored.activity = entry.extras?.activity
+        restored.heldAt = entry.extras?.heldAt
+        return restored
+    }
+
+    // MARK: - Positions
+
+    private mutating func markGone(_ index: Int) {
+        guard self.entries[index].kind != .gone else { return }
+        self.entries[index].kind = .gone
+        self.entries[index].extras = nil
+        self.count -= 1
+        while self.firstLive < self.entries.count, self.entries[self.firstLive].kind == .gone { self.firstLive += 1 }
+    }
+
+    /// Drops gone entries from the front once they are an eighth of the whole (the store forgets
+    /// oldest first), so that moving the rest costs a fraction of an entry's time each.
+    private mutating func compact() {
+        let gone = self.firstLive
+        guard gone > 0, gone >= max(4096, self.entries.count / 8) || gone == self.entries.count else { return }
+        self.entries.removeFirst(gone)
+        self.base += gone
+        self.firstLive = 0
+        let stale = self.positions.prefix { $0 < self.base }.count
+        self.positions.removeFirst(stale)
+        self.sequences.removeFirst(stale)
+        self.rejections.removeFirst(self.rejections.prefix { $0 < self.base }.count)
+    }
+
+    private func index(ofSequence sequence: UInt64) -> Int? {
+        var (low, high) = (0, self.sequences.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if self.sequences[middle] < sequence { low = middle + 1 } else { high = middle }
+        }
+        guard low < self.sequences.count, self.sequences[low] == sequence else { return nil }
+        let index = self.positions[low] - self.base
+        guard index >= 0, index < self.entries.count, self.entries[index].kind != .gone else { return nil }
+        return index
+    }
+
+    private func index(ofID id: UInt64) -> Int? {
+        let index = self.firstIndex(withIDAtLeast: id)
+        guard index < self.entries.count, self.entries[index].id == id, self.entries[index].kind != .gone else { return nil }
+        return index
+    }
+
+    private func firstIndex(withIDAtLeast id: UInt64) -> Int {
+        var (low, high) = (0, self.entries.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if self.entries[middle].id < id { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    static func index(_ status: JournalStatus) -> UInt8 {
+        UInt8(JournalStatus.all.firstIndex(of: status) ?? 0)
+    }
+
+    static func index(_ source: Interface) -> UInt8 {
+        UInt8(Interface.all.firstIndex(of: source) ?? 0)
+    }
+
+    static func index(_ outcome: PhoneOutcome.State) -> UInt8 {
+        UInt8(PhoneOutcome.State.all.firstIndex(of: outcome) ?? 0)
+    }
+}

@@ -1,0 +1,7 @@
+import APNsCore
+
+/// What the store read back for a ``JournalRecordKey``.
+public enum JournalRecord: Sendable {
+    case notification(Notification)
+    case rejection(RejectedPush, FaultMark?)
+}

@@ -1,0 +1,154 @@
+import APNsCore
+
+/// The admin API's reads over the whole journal: the ring in memory, then its archive, whose
+/// entries the store reads back outside the journal's lock (the writer thread never waits for a query).
+extension Journal {
+    /// A page of the ring alone, as ``JournalState/page(matching:limit:before:)`` gives it.
+    typealias Page = (total: Int, items: [JournalEntry], next: UInt64?)
+    /// What a query takes from under the lock to finish outside it.
+    typealias Taken<Hot> = (hot: Hot, cold: ArchivedCandidates, source: (any JournalArchiveSource)?)
+
+    /// How many archived entries one read of the store takes.
+    static let archiveBatch = 256
+
+    /// From now on the ring's oldest entries go to an archive instead of away, read back from `source`.
+    public func useArchive(_ source: any JournalArchiveSource) {
+        self.state.withLock { state in
+            state.archiveSource = source
+            if state.journal.archive == nil { state.journal.archive = JournalArchive() }
+        }
+    }
+
+    /// One page, newest first, over everything the journal holds: how many entries match in all,
+    /// up to `limit` of them below the cursor `before`, and the cursor of the next page (nil on the last).
+    public func page(matching filter: JournalFilter, limit: Int, before: UInt64?) -> (total: Int, items: [JournalEntry], next: UInt64?) {
+        let room = { (hot: Page) -> Int in max(0, limit - hot.items.count) }
+        // Without a text search the archive's index answers the totals; only the page is read back.
+        let (hot, cold, source) = self.state.withLock { state -> Taken<Page> in
+            let hot = state.journal.page(matching: filter, limit: limit, before: before)
+            guard let source = state.archiveSource, let archive = state.journal.archive,
+                let matcher = ArchiveMatcher(filter, in: archive)
+            else { return (hot, ArchivedCandidates(), nil) }
+            return (hot, ArchivedCandidates(archive, matcher, before: before, keep: filter.search == nil ? room(hot) + 1 : nil), source)
+        }
+        guard let source else { return hot }
+        var total = hot.total
+        var items = hot.items
+        var more = hot.next != nil
+        if filter.search == nil {
+            total += cold.total
+            let read = Self.read(cold.below, from: source)
+            items += read.prefix(room(hot))
+            more = more || (items.count == limit && cold.belowCount > items.count - hot.items.count)
+        } else {
+            // A search reads every candidate back: totals count what the text is in.
+            var found = 0
+            var below = 0
+            for batch in Self.batches(cold.all) {
+                for entry in Self.read(batch, from: source) where filter.matches(entry) {
+                    found += 1
+                    guard before.map({ entry.id < $0 }) ?? true else { continue }
+                    below += 1
+                    if items.count < limit { items.append(entry) }
+                }
+            }
+            total += found
+            more = more || (items.count == limit && below > items.count - hot.items.count)
+        }
+        return (total, items, more ? items.last?.id : nil)
+    }
+
+    /// The entry with this unique id (an accepted notification's `apns-unique-id`, a rejected
+    /// request's journal id), in the ring or the archive.
+    public func entry(uniqueID: String) -> JournalEntry? {
+        let (hot, candidates, source) = self.state.withLock { state -> (JournalEntry?, [ArchivedRead], (any JournalArchiveSource)?) in
+            if let entry = state.journal.entry(uniqueID: uniqueID) { return (entry, [], nil) }
+            guard let archive = state.journal.archive, let source = state.archiveSource else { return (nil, [], nil) }
+            let hash = uniqueID.hashValue
+            let found = archive.newestFirst().filter { $0.uniqueHash == hash }.map { ArchivedRead(entry: $0, key: archive.key(of: $0)) }
+            return (nil, found, source)
+        }
+        if let hot { return hot }
+        guard let source else { return nil }
+        return Self.read(candidates, from: source).first { $0.uniqueID == uniqueID }
+    }
+
+    /// The journal id of the entry with this unique id.
+    public func id(of uniqueID: String) -> UInt64? { self.entry(uniqueID: uniqueID)?.id }
+
+    /// The newest matching entry, in the ring or the archive.
+    public func newest(matching filter: JournalFilter) -> JournalEntry? {
+        let (hot, cold, source) = self.state.withLock { state -> Taken<JournalEntry?> in
+            let hot = state.journal.newest(matching: filter)
+            guard hot == nil, let source = state.archiveSource, let archive = state.journal.archive,
+                let matcher = ArchiveMatcher(filter, in: archive)
+            else { return (hot, ArchivedCandidates(), nil) }
+            return (hot, ArchivedCandidates(archive, matcher, before: nil, keep: nil), source)
+        }
+        if let hot { return hot }
+        guard let source else { return nil }
+        for batch in Self.batches(cold.all) {
+            if let found = Self.read(batch, from: source).first(where: filter.matches) { return found }
+        }
+        return nil
+    }
+
+    /// Removes every matching entry, in the ring and the archive; what the store should delete
+    /// with them, and how many there were.
+    public func remove(matching filter: JournalFilter) -> (count: Int, keys: [JournalRecordKey]) {
+        let (hot, cold, source) = self.state.withLock { state -> Taken<[JournalEntry]> in
+            let hot = state.journal.remove(matching: filter)
+            guard let source = state.archiveSource, let archive = state.journal.archive,
+                let matcher = ArchiveMatcher(filter, in: archive)
+            else { return (hot, ArchivedCandidates(), nil) }
+            return (hot, ArchivedCandidates(archive, matcher, before: nil, keep: nil), source)
+        }
+        var keys = hot.compactMap(Self.key)
+        var removed: [ArchivedRead] = cold.all
+        if filter.search != nil, let source {
+            // Only what the text is in: read each back to look.
+            removed = Self.batches(cold.all).flatMap { batch in
+                zip(batch, Self.read(batch, from: source, keepingMissing: true)).compactMap { read, entry in
+                    entry.map(filter.matches) == true ? read : nil
+                }
+            }
+        }
+        keys += removed.compactMap(\.key)
+        self.state.withLock { state in
+            for read in removed { state.journal.archive?.remove(id: read.entry.id) }
+        }
+        return (hot.count + removed.count, keys)
+    }
+
+    /// Where the store keeps a ring entry's record.
+    private static func key(_ entry: JournalEntry) -> JournalRecordKey? {
+        switch entry.push {
+        case .accepted(let notification):
+            return entry.sequence.map { .notification(notification.token, sequence: $0) }
+        case .rejected(let push): return .rejection(receivedAt: push.receivedAt, id: push.id)
+        case .broadcast: return nil
+        }
+    }
+
+    private static func batches(_ reads: [ArchivedRead]) -> [ArraySlice<ArchivedRead>] {
+        stride(from: 0, to: reads.count, by: Self.archiveBatch).map { reads[$0..<min($0 + Self.archiveBatch, reads.count)] }
+    }
+
+    /// The journal entries `reads` were, read back from the store in one go: those it no longer
+    /// holds are left out (or, `keepingMissing`, given as nil in their place).
+    private static func read(_ reads: some Collection<ArchivedRead>, from source: any JournalArchiveSource) -> [JournalEntry] {
+        self.read(reads, from: source, keepingMissing: false).compactMap { $0 }
+    }
+
+    private static func read(
+        _ reads: some Collection<ArchivedRead>, from source: any JournalArchiveSource, keepingMissing: Bool
+    ) -> [JournalEntry?] {
+        let keys = reads.compactMap(\.key)
+        let records = keys.isEmpty ? [] : source.records(keys)
+        var next = records.makeIterator()
+        return reads.map { read in
+            let record: JournalRecord? = read.key == nil ? nil : (next.next() ?? nil)
+            return JournalArchive.entry(read.entry, record: record)
+        }
+    }
+}

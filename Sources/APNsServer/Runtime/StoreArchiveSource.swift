@@ -1,0 +1,32 @@
+import APNsCore
+import APNsInspection
+import APNsStore
+
+/// The journal's archive read back from the store: notifications from their queue or the log,
+/// rejected requests from where ``Inspection/keepRejections(_:)`` put them.
+struct StoreArchiveSource: JournalArchiveSource {
+    let store: NotificationStore
+
+    func records(_ keys: [JournalRecordKey]) -> [JournalRecord?] {
+        var notificationKeys: [StoredNotificationKey] = []
+        var rejectionKeys: [RejectionKey] = []
+        for key in keys {
+            switch key {
+            case .notification(let token, let sequence): notificationKeys.append(StoredNotificationKey(token: token, sequence: sequence))
+            case .rejection(let receivedAt, let id): rejectionKeys.append(RejectionKey(receivedAt: receivedAt, id: id))
+            }
+        }
+        // A store that closed or failed reads as one that no longer holds them.
+        var notifications = ((try? self.store.notifications(at: notificationKeys)) ?? []).makeIterator()
+        var rejections = ((try? self.store.rejectionRecords(at: rejectionKeys)) ?? []).makeIterator()
+        return keys.map { key -> JournalRecord? in
+            switch key {
+            case .notification:
+                return (notifications.next() ?? nil).map(JournalRecord.notification)
+            case .rejection:
+                guard let record = rejections.next() ?? nil, let read = Inspection.rejections(from: [record]).first else { return nil }
+                return .rejection(read.push, read.fault)
+            }
+        }
+    }
+}

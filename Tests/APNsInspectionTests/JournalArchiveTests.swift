@@ -1,0 +1,101 @@
+import APNsCore
+import Synchronization
+import Testing
+
+@testable import APNsInspection
+
+/// The journal's archive: what its ring pushes out is indexed, read back from the store, and
+/// forgotten when the store forgets it.
+@Suite("The journal's archive")
+struct JournalArchiveTests {
+    /// A store as the archive sees it: records by key, and how many reads it served.
+    final class Source: JournalArchiveSource {
+        let records = Mutex<[JournalRecordKey: JournalRecord]>([:])
+        let reads = Mutex(0)
+
+        func records(_ keys: [JournalRecordKey]) -> [JournalRecord?] {
+            self.reads.withLock { $0 += keys.count }
+            return self.records.withLock { records in keys.map { records[$0] } }
+        }
+
+        func keep(_ notification: Notification, sequence: UInt64) {
+            self.records.withLock { $0[.notification(notification.token, sequence: sequence)] = .notification(notification) }
+        }
+    }
+
+    static let token = String(repeating: "cd", count: 32)
+
+    /// A journal with a ring of 3 and an archive, holding notifications 1...`count` (sequence n,
+    /// topics alternating), each kept by the source.
+    static func journal(_ count: Int) -> (Journal, Source) {
+        let journal = Journal(capacity: 3)
+        let source = Source()
+        journal.useArchive(source)
+        for n in 1...count {
+            let notification = JournalStateTests.notification(n, token: Self.token, topic: n.isMultiple(of: 2) ? "even" : "odd")
+            source.keep(notification, sequence: UInt64(n))
+            journal.apply(
+                StoreCommit(
+                    operations: 1, duration: .zero,
+                    changes: [.accepted(notification, sequence: UInt64(n), at: 0, status: nil, connected: false)]))
+        }
+        return (journal, source)
+    }
+
+    @Test("totals come from the index alone; only the page's items are read back")
+    func totalsWithoutReads() {
+        let (journal, source) = Self.journal(1000)
+        let page = journal.page(matching: JournalFilter(topic: "odd"), limit: 5, before: nil)
+        #expect(page.total == 500)
+        #expect(page.items.map(\.uniqueID) == ["unique-999", "unique-997", "unique-995", "unique-993", "unique-991"])
+        // The ring (998...1000) held 999: the other four, and one to spare, were read; not 500.
+        #expect(source.reads.withLock { $0 } == 5)
+        #expect(journal.page(matching: JournalFilter(topic: "nowhere"), limit: 5, before: nil).total == 0)
+        #expect(journal.page(matching: JournalFilter(token: String(repeating: "ee", count: 32)), limit: 5, before: nil).total == 0)
+    }
+
+    @Test("a status change reaches an archived entry, its filters and its outcome")
+    func statusChange() {
+        let (journal, _) = Self.journal(10)
+        let notification = JournalStateTests.notification(2, token: Self.token, topic: "even")
+        journal.apply(StoreCommit(operations: 1, duration: .zero, changes: [.left(notification, sequence: 2, status: .delivered, at: 77)]))
+        let entry = journal.entry(uniqueID: "unique-2")
+        #expect(entry?.status == .delivered && entry?.statusAt == 77)
+        #expect(journal.page(matching: JournalFilter(status: .delivered), limit: 10, before: nil).items.map(\.uniqueID) == ["unique-2"])
+        #expect(journal.page(matching: JournalFilter(outcome: .waiting), limit: 100, before: nil).total == 9)
+    }
+
+    @Test("what the store forgets or drops without a record leaves the archive; the ring keeps what it shows")
+    func forgetting() {
+        let (journal, _) = Self.journal(10_000)
+        let forgotten = (1...9_000).map { UInt64($0) }
+        journal.apply(StoreCommit(operations: 0, duration: .zero, changes: [.forgotten(sequences: forgotten, rejections: [])]))
+        #expect(journal.page(matching: JournalFilter(), limit: 1, before: nil).total == 1000)
+        #expect(journal.entry(uniqueID: "unique-9000") == nil && journal.entry(uniqueID: "unique-9001") != nil)
+        // Dropped for room: an archived one goes, one still in the ring stays (and never reaches the archive).
+        journal.apply(StoreCommit(operations: 0, duration: .zero, changes: [.unkept(sequences: [9001, 10_000])]))
+        #expect(journal.entry(uniqueID: "unique-9001") == nil && journal.entry(uniqueID: "unique-10000") != nil)
+        #expect(journal.page(matching: JournalFilter(), limit: 1, before: nil).total == 999)
+        // Paging still walks the rest without a gap.
+        var seen: [String] = []
+        var cursor: UInt64?
+        repeat {
+            let page = journal.page(matching: JournalFilter(), limit: 97, before: cursor)
+            seen += page.items.map(\.uniqueID)
+            cursor = page.next
+        } while cursor != nil
+        #expect(seen.count == 999 && Set(seen).count == 999 && seen.last == "unique-9002")
+    }
+
+    @Test("DELETE by text reads the candidates back and removes the ones it is in")
+    func removeByText() {
+        let (journal, source) = Self.journal(50)
+        let removed = journal.remove(matching: JournalFilter(search: #"{"n":7}"#))
+        #expect(removed.count == 1 && removed.keys == [.notification(DeviceToken(hex: Self.token)!, sequence: 7)])
+        #expect(journal.entry(uniqueID: "unique-7") == nil)
+        #expect(journal.page(matching: JournalFilter(), limit: 1, before: nil).total == 49)
+        // A record the store no longer holds is left out of a page rather than shown empty.
+        source.records.withLock { $0[.notification(DeviceToken(hex: Self.token)!, sequence: 5)] = nil }
+        #expect(!journal.page(matching: JournalFilter(), limit: 100, before: nil).items.contains { $0.uniqueID == "unique-5" })
+    }
+}
