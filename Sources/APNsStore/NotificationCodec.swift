@@ -127,39 +127,51 @@ enum NotificationCodec {
         )
     }
 
+    /// Reads a record's fields in order, in place: scalars and strings straight from the bytes,
+    /// with no array per field (a start-up reads every record the store holds).
     struct Reader {
         let bytes: UnsafeRawBufferPointer
         var offset = 0
 
-        mutating func bytes(_ count: Int) throws(StoreError) -> [UInt8] {
+        /// The next `count` bytes, in place.
+        mutating func slice(_ count: Int) throws(StoreError) -> UnsafeRawBufferPointer {
             guard count >= 0, self.offset + count <= self.bytes.count else { throw .corruptRecord("truncated") }
             defer { self.offset += count }
-            return Array(self.bytes[self.offset..<(self.offset + count)])
+            return UnsafeRawBufferPointer(rebasing: self.bytes[self.offset..<(self.offset + count)])
         }
 
-        mutating func byte() throws(StoreError) -> UInt8 { try self.bytes(1)[0] }
+        mutating func bytes(_ count: Int) throws(StoreError) -> [UInt8] { Array(try self.slice(count)) }
+
+        mutating func byte() throws(StoreError) -> UInt8 { try self.slice(1)[0] }
 
         mutating func uint16() throws(StoreError) -> UInt16 {
-            let b = try self.bytes(2)
-            return UInt16(b[0]) << 8 | UInt16(b[1])
+            UInt16(truncatingIfNeeded: try self.integer(2))
         }
 
         mutating func uint32() throws(StoreError) -> UInt32 {
-            try self.bytes(4).reduce(0) { $0 << 8 | UInt32($1) }
+            UInt32(truncatingIfNeeded: try self.integer(4))
         }
 
-        mutating func uint64() throws(StoreError) -> UInt64 {
-            try self.bytes(8).reduce(0) { $0 << 8 | UInt64($1) }
+        mutating func uint64() throws(StoreError) -> UInt64 { try self.integer(8) }
+
+        private mutating func integer(_ count: Int) throws(StoreError) -> UInt64 {
+            try self.slice(count).reduce(0) { $0 << 8 | UInt64($1) }
         }
 
         mutating func shortString() throws(StoreError) -> String {
-            String(decoding: try self.bytes(Int(try self.byte())), as: UTF8.self)
+            String(decoding: try self.slice(Int(try self.byte())), as: UTF8.self)
         }
 
         mutating func optionalString() throws(StoreError) -> String? {
+            guard let field = try self.optionalSlice() else { return nil }
+            return String(decoding: field, as: UTF8.self)
+        }
+
+        /// A u16-length field in place; nil when marked absent.
+        mutating func optionalSlice() throws(StoreError) -> UnsafeRawBufferPointer? {
             let length = try self.uint16()
             if length == NotificationCodec.absent { return nil }
-            return String(decoding: try self.bytes(Int(length)), as: UTF8.self)
+            return try self.slice(Int(length))
         }
     }
 }

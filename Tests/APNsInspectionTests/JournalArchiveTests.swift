@@ -18,6 +18,18 @@ struct JournalArchiveTests {
             return self.records.withLock { records in keys.map { records[$0] } }
         }
 
+        /// The store's scan: payload and unique id, as the real one looks in them.
+        func sequences(containing text: [UInt8]) -> Set<UInt64>? {
+            let wanted = String(decoding: text, as: UTF8.self)
+            return self.records.withLock { records in
+                Set(records.compactMap { key, record -> UInt64? in
+                    guard case .notification(_, let sequence) = key, case .notification(let notification) = record else { return nil }
+                    let fields = [String(decoding: notification.payload, as: UTF8.self), notification.uniqueID]
+                    return fields.contains { $0.lowercased().contains(wanted) } ? sequence : nil
+                })
+            }
+        }
+
         func keep(_ notification: Notification, sequence: UInt64) {
             self.records.withLock { $0[.notification(notification.token, sequence: sequence)] = .notification(notification) }
         }
@@ -85,6 +97,20 @@ struct JournalArchiveTests {
             cursor = page.next
         } while cursor != nil
         #expect(seen.count == 999 && Set(seen).count == 999 && seen.last == "unique-9002")
+    }
+
+    @Test("q: the store's scan settles the totals; only the page is read back; a token's hex is looked in apart")
+    func searchSettled() {
+        let (journal, source) = Self.journal(1000)
+        let page = journal.page(matching: JournalFilter(search: #""N":7"#), limit: 3, before: nil)
+        // 7, 70...79, 700...799: 111 payloads hold "n":7.
+        #expect(page.total == 111)
+        #expect(page.items.map(\.uniqueID) == ["unique-799", "unique-798", "unique-797"])
+        #expect(source.reads.withLock { $0 } <= 4)
+        let next = journal.page(matching: JournalFilter(search: #""n":7"#), limit: 200, before: page.next)
+        #expect(next.items.count == 108 && next.next == nil && next.items.last?.uniqueID == "unique-7")
+        #expect(journal.page(matching: JournalFilter(search: "cdcdcd"), limit: 1, before: nil).total == 1000)
+        #expect(journal.page(matching: JournalFilter(search: "nothing like it"), limit: 1, before: nil).total == 0)
     }
 
     @Test("DELETE by text reads the candidates back and removes the ones it is in")

@@ -22,6 +22,13 @@ extension Journal {
     /// One page, newest first, over everything the journal holds: how many entries match in all,
     /// up to `limit` of them below the cursor `before`, and the cursor of the next page (nil on the last).
     public func page(matching filter: JournalFilter, limit: Int, before: UInt64?) -> (total: Int, items: [JournalEntry], next: UInt64?) {
+        // A search the store can run over its records in place reads back only the page.
+        if let search = filter.search, search.utf8.allSatisfy({ $0 < 0x80 }),
+            let source = self.state.withLock({ $0.archiveSource }),
+            let found = source.sequences(containing: Array(search.utf8))
+        {
+            return self.searchPage(filter, search: search, found: found, limit: limit, before: before, source: source)
+        }
         let room = { (hot: Page) -> Int in max(0, limit - hot.items.count) }
         // Without a text search the archive's index answers the totals; only the page is read back.
         let (hot, cold, source) = self.state.withLock { state -> Taken<Page> in
@@ -58,6 +65,39 @@ extension Journal {
         return (total, items, more ? items.last?.id : nil)
     }
 
+    /// ``page(matching:limit:before:)`` for a text search, with the store's scan (`found`) settling
+    /// what it can: the archived candidates it cannot are read back to look.
+    private func searchPage(
+        _ filter: JournalFilter, search: String, found: Set<UInt64>, limit: Int, before: UInt64?, source: any JournalArchiveSource
+    ) -> Page {
+        let (hot, cold) = self.state.withLock { state -> (Page, ArchivedSearch?) in
+            let hot = state.journal.page(matching: filter, limit: limit, before: before)
+            guard let archive = state.journal.archive, let matcher = ArchiveMatcher(filter, in: archive) else { return (hot, nil) }
+            let keep = max(0, limit - hot.items.count) + 1
+            return (hot, ArchivedSearch(archive, matcher, before: before, keep: keep, text: search, found: found))
+        }
+        guard let cold else { return hot }
+        let looked = Self.batches(cold.unsettled).flatMap { Self.read($0, from: source).filter(filter.matches) }
+        let bound = before ?? .max
+        // Both lists are newest first: merged, below the cursor, after the ring's.
+        var settled = Self.read(cold.settled, from: source)[...]
+        var unsettled = looked.filter { $0.id < bound }[...]
+        var items = hot.items
+        while items.count < limit, let next = Self.newer(settled.first, unsettled.first) {
+            items.append(next)
+            if next.id == settled.first?.id { settled = settled.dropFirst() } else { unsettled = unsettled.dropFirst() }
+        }
+        let below = cold.settledBelowCount + looked.count { $0.id < bound }
+        let more = hot.next != nil || (items.count == limit && below > items.count - hot.items.count)
+        return (hot.total + cold.settledTotal + looked.count, items, more ? items.last?.id : nil)
+    }
+
+    private static func newer(_ a: JournalEntry?, _ b: JournalEntry?) -> JournalEntry? {
+        guard let a else { return b }
+        guard let b else { return a }
+        return a.id > b.id ? a : b
+    }
+
     /// The entry with this unique id (an accepted notification's `apns-unique-id`, a rejected
     /// request's journal id), in the ring or the archive.
     public func entry(uniqueID: String) -> JournalEntry? {
@@ -65,7 +105,7 @@ extension Journal {
             if let entry = state.journal.entry(uniqueID: uniqueID) { return (entry, [], nil) }
             guard let archive = state.journal.archive, let source = state.archiveSource else { return (nil, [], nil) }
             let hash = uniqueID.hashValue
-            let found = archive.newestFirst().filter { $0.uniqueHash == hash }.map { ArchivedRead(entry: $0, key: archive.key(of: $0)) }
+            let found = archive.newestFirst().filter { $0.uniqueHash == hash }.map { archive.read($0) }
             return (nil, found, source)
         }
         if let hot { return hot }
@@ -78,19 +118,8 @@ extension Journal {
 
     /// The newest matching entry, in the ring or the archive.
     public func newest(matching filter: JournalFilter) -> JournalEntry? {
-        let (hot, cold, source) = self.state.withLock { state -> Taken<JournalEntry?> in
-            let hot = state.journal.newest(matching: filter)
-            guard hot == nil, let source = state.archiveSource, let archive = state.journal.archive,
-                let matcher = ArchiveMatcher(filter, in: archive)
-            else { return (hot, ArchivedCandidates(), nil) }
-            return (hot, ArchivedCandidates(archive, matcher, before: nil, keep: nil), source)
-        }
-        if let hot { return hot }
-        guard let source else { return nil }
-        for batch in Self.batches(cold.all) {
-            if let found = Self.read(batch, from: source).first(where: filter.matches) { return found }
-        }
-        return nil
+        if let hot = self.read({ $0.newest(matching: filter) }) { return hot }
+        return self.page(matching: filter, limit: 1, before: nil).items.first
     }
 
     /// Removes every matching entry, in the ring and the archive; what the store should delete
@@ -148,7 +177,7 @@ extension Journal {
         var next = records.makeIterator()
         return reads.map { read in
             let record: JournalRecord? = read.key == nil ? nil : (next.next() ?? nil)
-            return JournalArchive.entry(read.entry, record: record)
+            return JournalArchive.entry(read, record: record)
         }
     }
 }

@@ -29,4 +29,8 @@ struct StoreArchiveSource: JournalArchiveSource {
             }
         }
     }
+
+    func sequences(containing text: [UInt8]) -> Set<UInt64>? {
+        try? self.store.sequences(containing: text)
+    }
 }

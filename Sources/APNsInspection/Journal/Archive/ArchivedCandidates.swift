@@ -9,14 +9,21 @@ struct ArchivedCandidates: Sendable {
     init() {}
 
     init(_ archive: JournalArchive, _ matcher: ArchiveMatcher, before: UInt64?, keep: Int?) {
-        for entry in archive.newestFirst() where matcher.matches(entry) {
-            self.total += 1
-            let isBelow = before.map { entry.id < $0 } ?? true
-            if isBelow { self.belowCount += 1 }
-            if let keep {
-                if isBelow, self.below.count < keep { self.below.append(ArchivedRead(entry: entry, key: archive.key(of: entry))) }
-            } else {
-                self.all.append(ArchivedRead(entry: entry, key: archive.key(of: entry)))
+        // By index over plain values: this runs over every archived entry for each query, under the journal's lock.
+        let bound = before ?? .max
+        archive.entries.withUnsafeBufferPointer { entries in
+            var index = entries.count
+            while index > 0 {
+                index -= 1
+                guard matcher.matches(entries[index]) else { continue }
+                self.total += 1
+                let isBelow = entries[index].id < bound
+                if isBelow { self.belowCount += 1 }
+                if let keep {
+                    if isBelow, self.below.count < keep { self.below.append(archive.read(entries[index])) }
+                } else {
+                    self.all.append(archive.read(entries[index]))
+                }
             }
         }
     }

@@ -1,5 +1,7 @@
 /// One entry the journal's ring pushed out, as its archive keeps it: the fields its filters and
-/// totals need, interned, and where the store keeps the rest. About 80 bytes, so a million fit.
+/// totals need, interned, and where the store keeps the rest. 64 bytes of plain values (what
+/// few entries hold beyond, ``ArchivedExtras``, is kept beside, by id), so a million fit and a
+/// filter runs over them without touching a reference count.
 struct ArchivedEntry: Sendable {
     enum Kind: UInt8, Sendable {
         case accepted, rejected, broadcast
@@ -30,5 +32,6 @@ struct ArchivedEntry: Sendable {
     /// Index in ``PhoneOutcome/State/all``.
     var outcome: UInt8
     var marks: DeliveryMarks
-    var extras: ArchivedExtras?
+    /// Whether the archive holds ``ArchivedExtras`` for it.
+    var hasExtras: Bool
 }

@@ -2,4 +2,5 @@
 struct ArchivedRead: Sendable {
     var entry: ArchivedEntry
     var key: JournalRecordKey?
+    var extras: ArchivedExtras?
 }

@@ -16,6 +16,8 @@ public struct JournalArchive: Sendable {
     private var positions: [Int] = []
     /// Rejected entries' positions, oldest first.
     private var rejections: [Int] = []
+    /// What entries hold beyond their index fields, by id (rejected ones, and those the phone saw).
+    private(set) var extras: [UInt64: ArchivedExtras] = [:]
     /// How many entries are not gone.
     public private(set) var count = 0
     private(set) var strings = Interner<String>()
@@ -31,7 +33,7 @@ public struct JournalArchive: Sendable {
             topic: entry.topic.map { self.strings.id($0) } ?? ArchivedEntry.none,
             pushType: entry.pushType.map { self.strings.id($0) } ?? ArchivedEntry.none,
             kind: .accepted, status: Self.index(entry.status), source: Self.index(entry.source),
-            outcome: Self.index(PhoneOutcome.state(of: entry)), marks: entry.marks, extras: nil)
+            outcome: Self.index(PhoneOutcome.state(of: entry)), marks: entry.marks, hasExtras: false)
         var rejectionID: String?
         switch entry.push {
         case .accepted(let notification):
@@ -44,7 +46,8 @@ public struct JournalArchive: Sendable {
             archived.kind = .broadcast
         }
         if archived.kind != .accepted || ArchivedExtras.needed(for: entry) {
-            archived.extras = ArchivedExtras(entry, rejectionID: rejectionID, keepsWhole: archived.kind == .broadcast)
+            archived.hasExtras = true
+            self.extras[entry.id] = ArchivedExtras(entry, rejectionID: rejectionID, keepsWhole: archived.kind == .broadcast)
         }
         if archived.kind == .rejected { self.rejections.append(self.base + self.entries.count) }
         if archived.kind == .accepted, entry.sequence != nil {
@@ -61,7 +64,8 @@ public struct JournalArchive: Sendable {
         self.entries[index].status = Self.index(status)
         self.entries[index].statusAt = at
         // An archived entry has no presentation to come: its outcome follows its status.
-        if self.entries[index].extras?.phone == nil, self.entries[index].extras?.activity == nil {
+        let extras = self.extras(of: self.entries[index])
+        if extras?.phone == nil, extras?.activity == nil {
             self.entries[index].outcome = Self.index(status == .queued ? PhoneOutcome.State.waiting : .none)
         }
         return true
@@ -83,7 +87,7 @@ public struct JournalArchive: Sendable {
         for position in self.rejections where !ids.isEmpty {
             let index = position - self.base
             guard index >= 0, self.entries[index].kind != .gone else { continue }
-            guard let id = self.entries[index].extras?.rejectionID, ids.remove(id) != nil else { break }
+            guard let id = self.extras(of: self.entries[index])?.rejectionID, ids.remove(id) != nil else { break }
             self.markGone(index)
         }
         self.compact()
@@ -109,20 +113,31 @@ public struct JournalArchive: Sendable {
         return self.entries[..<end].reversed().lazy.filter { $0.kind != .gone }
     }
 
-    /// Where the store keeps `entry`'s contents (nil for a broadcast, which its extras hold whole).
-    func key(of entry: ArchivedEntry) -> JournalRecordKey? {
+    /// What `entry` holds beyond its index fields.
+    func extras(of entry: ArchivedEntry) -> ArchivedExtras? {
+        entry.hasExtras ? self.extras[entry.id] : nil
+    }
+
+    /// `entry`, where the store keeps its contents (nil for a broadcast, which its extras hold
+    /// whole), and its extras: what a read outside the lock needs.
+    func read(_ entry: ArchivedEntry) -> ArchivedRead {
+        ArchivedRead(entry: entry, key: self.key(of: entry), extras: self.extras(of: entry))
+    }
+
+    private func key(of entry: ArchivedEntry) -> JournalRecordKey? {
         switch entry.kind {
         case .accepted: return .notification(self.tokens[entry.token], sequence: entry.sequence)
         case .rejected:
-            guard let id = entry.extras?.rejectionID else { return nil }
+            guard let id = self.extras(of: entry)?.rejectionID else { return nil }
             return .rejection(receivedAt: entry.receivedAt, id: id)
         case .broadcast, .gone: return nil
         }
     }
 
     /// The journal entry `entry` was, from what the store read back for it (nil when it no longer could).
-    static func entry(_ entry: ArchivedEntry, record: JournalRecord?) -> JournalEntry? {
-        if entry.kind == .broadcast { return entry.extras?.kept }
+    static func entry(_ read: ArchivedRead, record: JournalRecord?) -> JournalEntry? {
+        let (entry, extras) = (read.entry, read.extras)
+        if entry.kind == .broadcast { return extras?.kept }
         let status = JournalStatus.all[Int(entry.status)]
         let statusAt = entry.statusAt == .min ? nil : entry.statusAt
         var restored: JournalEntry
@@ -130,18 +145,18 @@ public struct JournalArchive: Sendable {
         case .notification(let notification):
             restored = JournalEntry(
                 id: entry.id, push: .accepted(notification), status: status, statusAt: statusAt, sequence: entry.sequence,
-                fault: entry.extras?.fault, marks: entry.marks)
+                fault: extras?.fault, marks: entry.marks)
         case .rejection(let push, let fault):
             restored = JournalEntry(
                 id: entry.id, push: .rejected(push), status: status, statusAt: statusAt, sequence: nil,
-                fault: fault ?? entry.extras?.fault)
+                fault: fault ?? extras?.fault)
         case nil:
             return nil
         }
-        restored.phone = entry.extras?.phone
-        restored.simulator = entry.extras?.simulator
-        restored.activity = entry.extras?.activity
-        restored.heldAt = entry.extras?.heldAt
+        restored.phone = extras?.phone
+        restored.simulator = extras?.simulator
+        restored.activity = extras?.activity
+        restored.heldAt = extras?.heldAt
         return restored
     }
 
@@ -150,7 +165,7 @@ public struct JournalArchive: Sendable {
     private mutating func markGone(_ index: Int) {
         guard self.entries[index].kind != .gone else { return }
         self.entries[index].kind = .gone
-        self.entries[index].extras = nil
+        if self.entries[index].hasExtras { self.extras[self.entries[index].id] = nil }
         self.count -= 1
         while self.firstLive < self.entries.count, self.entries[self.firstLive].kind == .gone { self.firstLive += 1 }
     }

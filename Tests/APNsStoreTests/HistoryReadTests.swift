@@ -1,0 +1,64 @@
+import APNsCore
+import APNsStore
+import APNsTestSupport
+import Foundation
+import Logging
+import Testing
+
+/// What the journal's archive reads back from the store (issue 53: the journal over everything
+/// the store keeps): records by key, all of them in order at start, and a text search in place.
+@Suite("Store: reading history back")
+struct HistoryReadTests {
+    func open(_ directory: TemporaryDirectory) throws -> NotificationStore {
+        var configuration = StoreConfiguration(directory: directory.appending("data"), clock: ManualClock().function)
+        configuration.sweepInterval = .seconds(3600)
+        return try NotificationStore(configuration: configuration, logger: Logger(label: "test"))
+    }
+
+    @Test("queued and logged notifications read back by key and visited in the order they were accepted")
+    func readBack() async throws {
+        let directory = try TemporaryDirectory()
+        defer { try? directory.remove() }
+        let store = try self.open(directory)
+        defer { store.close() }
+        let queued = APNsCore.Notification.test(token: String(repeating: "01", count: 32), payload: #"{"first":1}"#)
+        let discarded = APNsCore.Notification.test(expiration: 0, payload: #"{"second":2}"#)
+        let later = APNsCore.Notification.test(token: String(repeating: "00", count: 32), payload: #"{"third":3}"#)
+        var sequences: [UInt64] = []
+        for notification in [queued, discarded, later] {
+            switch try await store.submit([.accept(notification)]).first {
+            case .queued(let sequence): sequences.append(sequence)
+            default: sequences.append(try #require(try store.logged().first?.sequence))
+            }
+        }
+        let keys = zip([queued, discarded, later], sequences).map { StoredNotificationKey(token: $0.token, sequence: $1) }
+        #expect(try store.notifications(at: keys) == [queued, discarded, later])
+        #expect(try store.notifications(at: [StoredNotificationKey(token: queued.token, sequence: 999)]) == [nil])
+        var visited: [(UInt64, LogStatus?)] = []
+        try store.visitNotifications { sequence, status, _, _ in visited.append((sequence, status)) }
+        // The later one's token sorts first among the queues; the visit is still in acceptance order.
+        #expect(visited.map(\.0) == sequences && visited.map(\.1) == [nil, .discarded, nil])
+        #expect(try store.historyCount() == (notifications: 3, rejections: 0))
+    }
+
+    @Test("a text search in place: payload, ids, topic and push type, ASCII case-insensitive; never the source or binary fields")
+    func search() async throws {
+        let directory = try TemporaryDirectory()
+        defer { try? directory.remove() }
+        let store = try self.open(directory)
+        defer { store.close() }
+        let shout = APNsCore.Notification.test(uniqueID: "aaaa-Unique", payload: #"{"aps":{"alert":"Hello World"}}"#, topic: "com.Example.Shout")
+        let quiet = APNsCore.Notification.test(expiration: 0, payload: #"{"aps":{"alert":"psst"}}"#, topic: "com.example.quiet")
+        _ = try await store.submit([.accept(shout), .accept(quiet)])
+        let all = try store.historyCount().notifications
+        #expect(all == 2)
+        func found(_ text: String) throws -> Int { try store.sequences(containing: Array(text.utf8)).count }
+        #expect(try found("hello world") == 1)
+        #expect(try found("psst") == 1)
+        #expect(try found("com.example.") == 2)
+        #expect(try found("aaaa-unique") == 1)
+        #expect(try found("alert") == 2, "the push type (alert) and the payload")
+        #expect(try found("http2") == 0, "the source is not what was sent")
+        #expect(try found("nowhere") == 0)
+    }
+}
