@@ -125,6 +125,16 @@ struct LMDBEnvironment: @unchecked Sendable {
         return UInt64(info.me_last_txnid)
     }
 
+    /// Unmaps the pages of the map this process has touched (they stay in the page cache, shared
+    /// with the file, and come back on the next read): after a pass over the whole store (the
+    /// journal's start), so that its resident memory is what it keeps, not every record it read.
+    func releaseMappedPages() {
+        var info = MDB_envinfo()
+        mdb_env_info(self.env, &info)
+        guard let address = info.me_mapaddr else { return }
+        _ = madvise(address, info.me_mapsize, MADV_DONTNEED)
+    }
+
     /// Closes the environment; no transaction may be open.
     func close() {
         mdb_env_close(self.env)

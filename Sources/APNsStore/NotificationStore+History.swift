@@ -49,10 +49,11 @@ extension NotificationStore {
         _ body: (_ sequence: UInt64, _ status: LogStatus?, _ at: Int64?, _ notification: Notification) -> Void
     ) throws(StoreError) {
         try self.read { txn throws(StoreError) in
-            // Queues are in token order: their keys, sorted by sequence, are merged with the log's.
-            var queued: [(sequence: UInt64, key: [UInt8])] = []
-            try txn.scan(self.environment.queue) { key, _ in
-                queued.append((StoreKeys.sequence(ofQueueKey: key), Array(key)))
+            // Queues are in token order: their records, sorted by sequence, are merged with the
+            // log's. The records stay where LMDB mapped them (valid while this read lasts).
+            var queued: [(sequence: UInt64, record: UnsafeRawBufferPointer)] = []
+            try txn.scan(self.environment.queue) { key, record in
+                queued.append((StoreKeys.sequence(ofQueueKey: key), record))
                 return true
             }
             queued.sort { $0.sequence < $1.sequence }
@@ -60,8 +61,7 @@ extension NotificationStore {
             func visitQueued(before limit: UInt64) throws(StoreError) {
                 while let first = next.first, first.sequence < limit {
                     next = next.dropFirst()
-                    guard let record = try txn.get(self.environment.queue, first.key) else { continue }
-                    body(first.sequence, nil, nil, try NotificationCodec.decode(record))
+                    body(first.sequence, nil, nil, try NotificationCodec.decode(first.record))
                 }
             }
             try txn.scan(self.environment.log) { key, value throws(StoreError) in
@@ -77,6 +77,7 @@ extension NotificationStore {
             }
             try visitQueued(before: .max)
         }
+        self.environment.releaseMappedPages()
     }
 }
 

@@ -60,5 +60,8 @@ struct HistoryReadTests {
         #expect(try found("alert") == 2, "the push type (alert) and the payload")
         #expect(try found("http2") == 0, "the source is not what was sent")
         #expect(try found("nowhere") == 0)
+        #expect(try found("shout") == 1, "letters only, the first upper-case where stored")
+        #expect(try found(#"world"}}"#) == 1, "at the very end of the payload")
+        #expect(try found("{") == 2, "at the very start of it")
     }
 }
