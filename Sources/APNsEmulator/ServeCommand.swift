@@ -113,7 +113,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("journal-size"),
         help:
-            "How many notifications, accepted or rejected, the admin API's journal holds in memory (the newest; loaded back from the store's history, which --retain bounds, at start). (env: \(EnvironmentTwins.variable(for: "--journal-size")))"
+            "How many of the newest notifications, accepted or rejected, the admin API's journal holds whole in memory; older ones, as long as --retain keeps them, are indexed and read back from the store. (env: \(EnvironmentTwins.variable(for: "--journal-size")))"
     )
     var journalSize = Self.defaults.journalSize
 

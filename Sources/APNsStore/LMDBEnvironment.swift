@@ -128,11 +128,18 @@ struct LMDBEnvironment: @unchecked Sendable {
     /// Unmaps the pages of the map this process has touched (they stay in the page cache, shared
     /// with the file, and come back on the next read): after a pass over the whole store (the
     /// journal's start), so that its resident memory is what it keeps, not every record it read.
-    func releaseMappedPages() {
-        var info = MDB_envinfo()
-        mdb_env_info(self.env, &info)
-        guard let address = info.me_mapaddr else { return }
-        _ = madvise(address, info.me_mapsize, MADV_DONTNEED)
+    /// LMDB does not say where it mapped the file (`me_mapaddr` is set only for a fixed map), so
+    /// the mapping of `dataFile` is looked up in /proc/self/maps.
+    func releaseMappedPages(dataFile: String) {
+        guard let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8) else { return }
+        let path = URL(fileURLWithPath: dataFile).standardizedFileURL.path
+        for line in maps.split(separator: "\n") where line.hasSuffix(" " + path) {
+            let range = line.prefix { $0 != " " }.split(separator: "-")
+            guard range.count == 2, let start = UInt(range[0], radix: 16), let end = UInt(range[1], radix: 16), end > start,
+                let address = UnsafeMutableRawPointer(bitPattern: start)
+            else { continue }
+            _ = madvise(address, Int(end - start), MADV_DONTNEED)
+        }
     }
 
     /// Closes the environment; no transaction may be open.

@@ -1,3 +1,4 @@
+import Foundation
 import APNsCore
 
 /// Reading back the history the journal keeps only an index of: every notification the store
@@ -5,9 +6,9 @@ import APNsCore
 extension NotificationStore {
     /// The notifications stored under these keys, in order: from the log once they left their
     /// queue, from the queue while they wait; nil for one the store no longer holds.
-    public func notifications(at keys: [StoredNotificationKey]) throws(StoreError) -> [Notification?] {
+    public func notifications(at keys: [StoredNotificationKey]) throws(StoreError) -> [APNsCore.Notification?] {
         try self.read { txn throws(StoreError) in
-            var found: [Notification?] = []
+            var found: [APNsCore.Notification?] = []
             found.reserveCapacity(keys.count)
             for key in keys {
                 if let value = try txn.get(self.environment.log, StoreKeys.logKey(sequence: key.sequence)), value.count > 9 {
@@ -46,7 +47,7 @@ extension NotificationStore {
     /// first by sequence (the order they were accepted in), one at a time: the journal's history
     /// at start, without holding them all.
     public func visitNotifications(
-        _ body: (_ sequence: UInt64, _ status: LogStatus?, _ at: Int64?, _ notification: Notification) -> Void
+        _ body: (_ sequence: UInt64, _ status: LogStatus?, _ at: Int64?, _ notification: APNsCore.Notification) -> Void
     ) throws(StoreError) {
         try self.read { txn throws(StoreError) in
             // Queues are in token order: their records, sorted by sequence, are merged with the
@@ -77,7 +78,7 @@ extension NotificationStore {
             }
             try visitQueued(before: .max)
         }
-        self.environment.releaseMappedPages()
+        self.environment.releaseMappedPages(dataFile: (self.configuration.directory as NSString).appendingPathComponent("data.mdb"))
     }
 }
 
