@@ -78,6 +78,11 @@ extension NotificationStore {
             }
             try visitQueued(before: .max)
         }
+        self.releaseMappedPages()
+    }
+
+    /// After a pass over every record: ``LMDBEnvironment/releaseMappedPages(dataFile:)``.
+    private func releaseMappedPages() {
         self.environment.releaseMappedPages(dataFile: (self.configuration.directory as NSString).appendingPathComponent("data.mdb"))
     }
 }
@@ -87,7 +92,8 @@ extension NotificationStore {
     /// ASCII) in their unique id, apns-id, push type, topic, collapse id or payload, compared
     /// ASCII case-insensitively: one pass over the records in place, for the journal's `q`.
     public func sequences(containing text: [UInt8]) throws(StoreError) -> Set<UInt64> {
-        try self.read { txn throws(StoreError) in
+        defer { self.releaseMappedPages() }
+        return try self.read { txn throws(StoreError) in
             var found: Set<UInt64> = []
             try txn.scan(self.environment.queue) { key, record throws(StoreError) in
                 if try NotificationCodec.contains(text, in: record) { found.insert(StoreKeys.sequence(ofQueueKey: key)) }
