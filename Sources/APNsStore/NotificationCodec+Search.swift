@@ -6,20 +6,41 @@ extension NotificationCodec {
     /// collapse id or payload, compared ASCII case-insensitively: the fields of ``Notification``
     /// the journal's search reads as sent (the token is stored as bytes and looked for apart).
     static func contains(_ text: [UInt8], in record: UnsafeRawBufferPointer) throws(StoreError) -> Bool {
-        var reader = Reader(bytes: record)
-        guard try reader.byte() == self.version else { throw .corruptRecord("unknown record version") }
-        _ = try reader.slice(1 + 8 + 8)  // priority, expiration, receivedAt
-        _ = try reader.slice(Int(try reader.byte()))  // source
-        let apnsID = try reader.slice(Int(try reader.byte()))
-        let uniqueID = try reader.slice(Int(try reader.byte()))
-        _ = try reader.slice(Int(try reader.byte()))  // token
-        let pushType = try reader.slice(Int(try reader.byte()))
-        let topic = try reader.optionalSlice()
-        let collapseID = try reader.optionalSlice()
-        let payload = try reader.slice(Int(try reader.uint32()))
-        return [uniqueID, apnsID, pushType, topic, collapseID, payload].contains { field in
-            field.map { Self.find(text, in: $0) } ?? false
+        // Offsets by hand rather than ``Reader``: this runs over every record for each search.
+        guard record.count > 18, record[0] == self.version else { throw .corruptRecord("unknown record version") }
+        var offset = 18  // version, priority, expiration, receivedAt
+        func short() throws(StoreError) -> UnsafeRawBufferPointer {
+            guard offset < record.count else { throw .corruptRecord("truncated") }
+            return try field(Int(record[offset]), after: 1)
         }
+        func optional() throws(StoreError) -> UnsafeRawBufferPointer? {
+            guard offset + 2 <= record.count else { throw .corruptRecord("truncated") }
+            let length = Int(record[offset]) << 8 | Int(record[offset + 1])
+            guard length != Int(self.absent) else {
+                offset += 2
+                return nil
+            }
+            return try field(length, after: 2)
+        }
+        func field(_ length: Int, after header: Int) throws(StoreError) -> UnsafeRawBufferPointer {
+            let start = offset + header
+            guard start + length <= record.count else { throw .corruptRecord("truncated") }
+            offset = start + length
+            return UnsafeRawBufferPointer(rebasing: record[start..<offset])
+        }
+        _ = try short()  // source
+        let apnsID = try short()
+        let uniqueID = try short()
+        _ = try short()  // token
+        let pushType = try short()
+        let topic = try optional()
+        let collapseID = try optional()
+        guard offset + 4 <= record.count else { throw .corruptRecord("truncated") }
+        let length = (0..<4).reduce(0) { $0 << 8 | Int(record[offset + $1]) }
+        let payload = try field(length, after: 4)
+        return Self.find(text, in: payload) || Self.find(text, in: uniqueID) || Self.find(text, in: apnsID)
+            || Self.find(text, in: pushType) || topic.map { Self.find(text, in: $0) } == true
+            || collapseID.map { Self.find(text, in: $0) } == true
     }
 
     /// Whether `needle` (lower-case ASCII) occurs in `haystack`, ASCII letters compared without

@@ -7,7 +7,7 @@ import APNsCore
 /// topic and collapseID as u16 length with 0xFFFF for "absent" · payload as u32 length.
 enum NotificationCodec {
     static let version: UInt8 = 1
-    private static let absent: UInt16 = 0xFFFF
+    static let absent: UInt16 = 0xFFFF
     private static let noExpiration = Int64.min
 
     /// The record's size in bytes.
