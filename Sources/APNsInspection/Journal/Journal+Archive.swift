@@ -104,7 +104,7 @@ extension Journal {
         let (hot, candidates, source) = self.state.withLock { state -> (JournalEntry?, [ArchivedRead], (any JournalArchiveSource)?) in
             if let entry = state.journal.entry(uniqueID: uniqueID) { return (entry, [], nil) }
             guard let archive = state.journal.archive, let source = state.archiveSource else { return (nil, [], nil) }
-            let hash = uniqueID.hashValue
+            let hash = JournalArchive.hash(uniqueID)
             let found = archive.newestFirst().filter { $0.uniqueHash == hash }.map { archive.read($0) }
             return (nil, found, source)
         }

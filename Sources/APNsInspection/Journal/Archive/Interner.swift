@@ -3,13 +3,22 @@
 struct Interner<Value: Hashable & Sendable>: Sendable {
     private var ids: [Value: UInt32] = [:]
     private var values: [Value] = []
+    /// The value asked for last and its id: a load test sends one topic and push type throughout,
+    /// and an equality check is cheaper than hashing.
+    private var last: (value: Value, id: UInt32)?
 
     /// The id of `value`, given one now if it has none.
     mutating func id(_ value: Value) -> UInt32 {
-        if let id = self.ids[value] { return id }
-        let id = UInt32(self.values.count)
-        self.values.append(value)
-        self.ids[value] = id
+        if let last = self.last, last.value == value { return last.id }
+        let id: UInt32
+        if let known = self.ids[value] {
+            id = known
+        } else {
+            id = UInt32(self.values.count)
+            self.values.append(value)
+            self.ids[value] = id
+        }
+        self.last = (value, id)
         return id
     }
 
@@ -26,5 +35,6 @@ struct Interner<Value: Hashable & Sendable>: Sendable {
     mutating func removeAll() {
         self.ids.removeAll()
         self.values.removeAll()
+        self.last = nil
     }
 }

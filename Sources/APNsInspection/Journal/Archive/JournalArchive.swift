@@ -29,7 +29,7 @@ public struct JournalArchive: Sendable {
     mutating func append(_ entry: JournalEntry) {
         var archived = ArchivedEntry(
             id: entry.id, sequence: entry.sequence ?? 0, receivedAt: entry.receivedAt, statusAt: entry.statusAt ?? .min,
-            uniqueHash: entry.uniqueID.hashValue, token: ArchivedEntry.none,
+            uniqueHash: Self.hash(entry.uniqueID), token: ArchivedEntry.none,
             topic: entry.topic.map { self.strings.id($0) } ?? ArchivedEntry.none,
             pushType: entry.pushType.map { self.strings.id($0) } ?? ArchivedEntry.none,
             kind: .accepted, status: Self.index(entry.status), source: Self.index(entry.source),
@@ -209,6 +209,14 @@ public struct JournalArchive: Sendable {
             if self.entries[middle].id < id { low = middle + 1 } else { high = middle }
         }
         return low
+    }
+
+    /// FNV-1a of a unique id's UTF-8: to find it again without reading the store; cheaper than
+    /// `hashValue` (SipHash) on the writer thread, and a match is checked against the record anyway.
+    static func hash(_ text: String) -> Int {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        return Int(truncatingIfNeeded: hash)
     }
 
     static func index(_ status: JournalStatus) -> UInt8 {
