@@ -113,6 +113,19 @@ struct JournalArchiveTests {
         #expect(journal.page(matching: JournalFilter(search: "nothing like it"), limit: 1, before: nil).total == 0)
     }
 
+    @Test("token ids: tokens alike at both ends (one home slot) stay apart, through the table's growth")
+    func tokenIDs() throws {
+        var interner = TokenInterner()
+        let tokens = try (0..<3000).map { n in
+            try #require(DeviceToken(hex: String(repeating: "ab", count: 8) + String(repeating: "0", count: 32 - String(n, radix: 16).count) + String(n, radix: 16) + String(repeating: "cd", count: 8)))
+        }
+        let ids = tokens.map { interner.id($0) }
+        #expect(ids == (0..<3000).map { UInt32($0) })
+        #expect(tokens.map { interner.id($0) } == ids && tokens.map { interner.existing($0) } == ids)
+        #expect(interner[1234] == tokens[1234])
+        #expect(interner.existing(try #require(DeviceToken(hex: String(repeating: "ef", count: 32)))) == nil)
+    }
+
     @Test("DELETE by text reads the candidates back and removes the ones it is in")
     func removeByText() {
         let (journal, source) = Self.journal(50)

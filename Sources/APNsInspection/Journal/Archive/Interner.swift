@@ -1,5 +1,5 @@
-/// Small integer ids for values the journal's archive holds many copies of (tokens, topics, push
-/// types): each distinct value is kept once. Ids are never reused until ``removeAll()``.
+/// Small integer ids for strings the journal's archive holds many copies of (topics, push types,
+/// rejected requests' tokens as sent): each distinct value is kept once. Ids are never reused until ``removeAll()``.
 struct Interner<Value: Hashable & Sendable>: Sendable {
     private var ids: [Value: UInt32] = [:]
     private var values: [Value] = []
@@ -26,11 +26,6 @@ struct Interner<Value: Hashable & Sendable>: Sendable {
     func existing(_ value: Value) -> UInt32? { self.ids[value] }
 
     subscript(id: UInt32) -> Value { self.values[Int(id)] }
-
-    /// The ids of the values `condition` holds for.
-    func ids(where condition: (Value) -> Bool) -> Set<UInt32> {
-        Set(self.values.indices.filter { condition(self.values[$0]) }.map { UInt32($0) })
-    }
 
     mutating func removeAll() {
         self.ids.removeAll()

@@ -21,7 +21,7 @@ public struct JournalArchive: Sendable {
     /// How many entries are not gone.
     public private(set) var count = 0
     private(set) var strings = Interner<String>()
-    private(set) var tokens = Interner<DeviceToken>()
+    private(set) var tokens = TokenInterner()
 
     public init() {}
 
