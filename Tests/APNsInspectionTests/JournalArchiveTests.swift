@@ -124,6 +124,13 @@ struct JournalArchiveTests {
         #expect(tokens.map { interner.id($0) } == ids && tokens.map { interner.existing($0) } == ids)
         #expect(interner[1234] == tokens[1234])
         #expect(interner.existing(try #require(DeviceToken(hex: String(repeating: "ef", count: 32)))) == nil)
+        // A load test's tokens are counters (`%064x`): they spread over the table, not down one run.
+        var counters = TokenInterner()
+        for n in 1...10_000 {
+            let hex = String(n, radix: 16)
+            _ = counters.id(try #require(DeviceToken(hex: String(repeating: "0", count: 64 - hex.count) + hex)))
+        }
+        #expect(counters.longestProbe < 40)
     }
 
     @Test("DELETE by text reads the candidates back and removes the ones it is in")

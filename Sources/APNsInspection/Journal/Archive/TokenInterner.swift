@@ -40,6 +40,18 @@ struct TokenInterner: Sendable {
         Set(self.tokens.indices.filter { condition(self.tokens[$0]) }.map { UInt32($0) })
     }
 
+    /// The most slots any token's lookup passes before it finds its own: how well they spread.
+    var longestProbe: Int {
+        self.tokens.map { token in
+            var (index, probes) = (Self.home(token, self.mask), 1)
+            while self.tokens[Int(self.slots[index] - 1)] != token {
+                index = (index + 1) & self.mask
+                probes += 1
+            }
+            return probes
+        }.max() ?? 0
+    }
+
     /// The slot holding `token`, or the empty one where it would go.
     private func slot(of token: DeviceToken) -> Int {
         var index = Self.home(token, self.mask)
@@ -52,7 +64,15 @@ struct TokenInterner: Sendable {
             guard bytes.count >= 8 else { return 0 }
             return bytes.loadUnaligned(as: UInt64.self) ^ bytes.loadUnaligned(fromByteOffset: bytes.count - 8, as: UInt64.self)
         }
-        return Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
+        // Mixed through every bit (MurmurHash3's finalizer): a counter's token loads as a few
+        // high bytes, and a multiplication alone leaves the low bits, the mask's, all zero.
+        var mixed = key
+        mixed ^= mixed >> 33
+        mixed &*= 0xff51_afd7_ed55_8ccd
+        mixed ^= mixed >> 33
+        mixed &*= 0xc4ce_b9fe_1a85_ec53
+        mixed ^= mixed >> 33
+        return Int(truncatingIfNeeded: mixed) & mask
     }
 
     private mutating func grow() {
