@@ -82,31 +82,7 @@ extension NotificationStore {
     }
 
     /// After a pass over every record: ``LMDBEnvironment/releaseMappedPages(dataFile:)``.
-    private func releaseMappedPages() {
+    func releaseMappedPages() {
         self.environment.releaseMappedPages(dataFile: (self.configuration.directory as NSString).appendingPathComponent("data.mdb"))
-    }
-}
-
-extension NotificationStore {
-    /// The sequences of the stored notifications (queued or logged) with `text` (lower-case
-    /// ASCII) in their unique id, apns-id, push type, topic, collapse id or payload, compared
-    /// ASCII case-insensitively: one pass over the records in place, for the journal's `q`.
-    public func sequences(containing text: [UInt8]) throws(StoreError) -> Set<UInt64> {
-        defer { self.releaseMappedPages() }
-        return try self.read { txn throws(StoreError) in
-            var found: Set<UInt64> = []
-            try txn.scan(self.environment.queue) { key, record throws(StoreError) in
-                if try NotificationCodec.contains(text, in: record) { found.insert(StoreKeys.sequence(ofQueueKey: key)) }
-                return true
-            }
-            try txn.scan(self.environment.log) { key, value throws(StoreError) in
-                guard key.count == 8, value.count > 9 else { throw .corruptRecord("log entry") }
-                if try NotificationCodec.contains(text, in: UnsafeRawBufferPointer(rebasing: value[9...])) {
-                    found.insert(key.readBigEndianUInt64(at: 0))
-                }
-                return true
-            }
-            return found
-        }
     }
 }

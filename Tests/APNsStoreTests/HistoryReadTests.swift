@@ -64,4 +64,35 @@ struct HistoryReadTests {
         #expect(try found(#"world"}}"#) == 1, "at the very end of the payload")
         #expect(try found("{") == 2, "at the very start of it")
     }
+
+    @Test("the search splits the queues and the log in two and finds what is on either side of the split, once")
+    func searchBothHalves() async throws {
+        let directory = try TemporaryDirectory()
+        defer { try? directory.remove() }
+        let store = try self.open(directory)
+        defer { store.close() }
+        var marked: [String] = []
+        for n in 0..<200 {
+            let hex = String(n % 100, radix: 16)
+            let token = String(repeating: "0", count: 64 - hex.count) + hex
+            let mark = n % 7 == 0 ? "marked" : "plain"
+            let notification = APNsCore.Notification.test(
+                token: token, expiration: n % 2 == 0 ? 0 : nil, payload: #"{"aps":{"alert":"\#(mark) \#(n)"}}"#)
+            _ = try await store.submit([.accept(notification)])
+            if n % 7 == 0 { marked.append(notification.uniqueID) }
+        }
+        #expect(try store.historyCount().notifications == 200)
+        let found = try store.sequences(containing: Array("marked".utf8))
+        let stored = try store.logged().filter { found.contains($0.sequence) }.map(\.notification.uniqueID)
+        var queuedFound: [String] = []
+        for n in 0..<100 {
+            let hex = String(n, radix: 16)
+            let token = String(repeating: "0", count: 64 - hex.count) + hex
+            queuedFound += try store.queued(for: try #require(DeviceToken(hex: token))).filter { found.contains($0.sequence) }
+                .map(\.notification.uniqueID)
+        }
+        #expect(found.count == marked.count)
+        #expect(Set(stored + queuedFound) == Set(marked))
+        #expect(!stored.isEmpty && !queuedFound.isEmpty, "marked ones in the log and in the queues")
+    }
 }
