@@ -144,14 +144,7 @@ extension AdminRouter {
     ) throws(InspectionError) -> EventLoopFuture<Response> {
         let filter = try JournalFilter.parse(query)
         let removed = self.inspection.journal.remove(matching: filter)
-        var keys: [StoredNotificationKey] = []
-        var refusals: [RejectionKey] = []
-        for key in removed.keys {
-            switch key {
-            case .notification(let token, let sequence): keys.append(StoredNotificationKey(token: token, sequence: sequence))
-            case .rejection(let receivedAt, let id): refusals.append(RejectionKey(receivedAt: receivedAt, id: id))
-            }
-        }
+        let (keys, refusals) = StoreArchiveSource.storeKeys(removed.keys)
         let answer = Response(status: 200, body: Array(#"{"deleted":\#(removed.count)}"#.utf8))
         guard !keys.isEmpty || !refusals.isEmpty else { return eventLoop.makeSucceededFuture(answer) }
         return self.relay.delete(keys, rejections: refusals, on: eventLoop).map { answer }.recover { Self.error(.unavailable, "\($0)") }

@@ -7,7 +7,8 @@ import APNsStore
 struct StoreArchiveSource: JournalArchiveSource {
     let store: NotificationStore
 
-    func records(_ keys: [JournalRecordKey]) -> [JournalRecord?] {
+    /// The store's keys for the journal's: notifications' and rejected requests', each in order.
+    static func storeKeys(_ keys: [JournalRecordKey]) -> (notifications: [StoredNotificationKey], rejections: [RejectionKey]) {
         var notificationKeys: [StoredNotificationKey] = []
         var rejectionKeys: [RejectionKey] = []
         for key in keys {
@@ -16,6 +17,11 @@ struct StoreArchiveSource: JournalArchiveSource {
             case .rejection(let receivedAt, let id): rejectionKeys.append(RejectionKey(receivedAt: receivedAt, id: id))
             }
         }
+        return (notificationKeys, rejectionKeys)
+    }
+
+    func records(_ keys: [JournalRecordKey]) -> [JournalRecord?] {
+        let (notificationKeys, rejectionKeys) = Self.storeKeys(keys)
         // A store that closed or failed reads as one that no longer holds them.
         var notifications = ((try? self.store.notifications(at: notificationKeys)) ?? []).makeIterator()
         var rejections = ((try? self.store.rejectionRecords(at: rejectionKeys)) ?? []).makeIterator()
