@@ -13,7 +13,12 @@ struct LMDBEnvironment: @unchecked Sendable {
     let queue: MDB_dbi
     let expiry: MDB_dbi
     let unique: MDB_dbi
+    /// Every notification's record, written once when it was accepted (``LogValue``).
     let log: MDB_dbi
+    /// Each notification's leaving its queue (or entering the history at once), in that order:
+    /// number u64 → sequence u64 · status u8 · at i64 (``HistoryEntry``). The log's statuses,
+    /// and the order the history is trimmed in.
+    let history: MDB_dbi
     let meta: MDB_dbi
     let tokens: MDB_dbi
     let feedback: MDB_dbi
@@ -70,7 +75,7 @@ struct LMDBEnvironment: @unchecked Sendable {
                 environment = LMDBEnvironment(
                     env: env, mapSize: mapSize,
                     queue: try openDB("queue"), expiry: try openDB("expiry"), unique: try openDB("unique"),
-                    log: try openDB("log"), meta: try openDB("meta"), tokens: try openDB("tokens"),
+                    log: try openDB("log"), history: try openDB("history"), meta: try openDB("meta"), tokens: try openDB("tokens"),
                     feedback: try openDB("feedback"), apps: try openDB("apps"), delivered: try openDB("delivered"),
                     appBroadcasts: try openDB("app-broadcasts"), channels: try openDB("channels"),
                     rejections: try openDB("rejections")
@@ -164,7 +169,7 @@ struct LMDBEnvironment: @unchecked Sendable {
     /// Every database, for what the map holds.
     var databases: [MDB_dbi] {
         [
-            self.queue, self.expiry, self.unique, self.log, self.meta, self.tokens, self.feedback, self.apps, self.delivered,
+            self.queue, self.expiry, self.unique, self.log, self.history, self.meta, self.tokens, self.feedback, self.apps, self.delivered,
             self.appBroadcasts, self.channels, self.rejections,
         ]
     }

@@ -7,25 +7,20 @@ import Synchronization
 extension NotificationStore {
     /// The sequences of the stored notifications (queued or logged) with `text` (lower-case
     /// ASCII) in their unique id, apns-id, push type, topic, collapse id or payload, compared
-    /// ASCII case-insensitively. The queues and the log are each split at the middle of their
-    /// keys, and the halves searched at once, each in a read of its own: a search reads every
-    /// record, and reading is what it costs.
+    /// ASCII case-insensitively. The log (every record) is split at the middle of its keys, and
+    /// the halves searched at once, each in a read of its own: a search reads every record, and
+    /// reading is what it costs.
     public func sequences(containing text: [UInt8]) throws(StoreError) -> Set<UInt64> {
         defer { self.releaseMappedPages() }
-        let splits = try self.read { txn throws(StoreError) in
-            (queue: try Self.middleKey(txn, self.environment.queue), log: try Self.middleKey(txn, self.environment.log))
-        }
+        let split = try self.read { txn throws(StoreError) in try Self.middleKey(txn, self.environment.log) }
         let found = Mutex<(sequences: Set<UInt64>, error: StoreError?)>(([], nil))
         DispatchQueue.concurrentPerform(iterations: 2) { half in
             let result = Result { () throws(StoreError) -> Set<UInt64> in
                 try self.read { txn throws(StoreError) in
                     var sequences: Set<UInt64> = []
-                    try Self.scanHalf(half, of: self.environment.queue, split: splits.queue, txn) { key, record throws(StoreError) in
-                        if try NotificationCodec.contains(text, in: record) { sequences.insert(StoreKeys.sequence(ofQueueKey: key)) }
-                    }
-                    try Self.scanHalf(half, of: self.environment.log, split: splits.log, txn) { key, value throws(StoreError) in
-                        guard key.count == 8, value.count > 9 else { throw .corruptRecord("log entry") }
-                        if try NotificationCodec.contains(text, in: UnsafeRawBufferPointer(rebasing: value[9...])) {
+                    try Self.scanHalf(half, of: self.environment.log, split: split, txn) { key, value throws(StoreError) in
+                        guard key.count == 8 else { throw .corruptRecord("log key") }
+                        if try NotificationCodec.contains(text, in: LogValue.record(of: value)) {
                             sequences.insert(key.readBigEndianUInt64(at: 0))
                         }
                     }

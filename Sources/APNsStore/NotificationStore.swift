@@ -51,6 +51,7 @@ public final class NotificationStore: Sendable {
             throw error
         }
         do {
+            try StoreMigration.migrate(self.environment)
             self.writer = try StoreWriter(
                 environment: self.environment, configuration: configuration, logger: logger, observer: observer)
             let dataFile = (configuration.directory as NSString).appendingPathComponent("data.mdb")
@@ -88,36 +89,39 @@ public final class NotificationStore: Sendable {
     public func queued(for token: DeviceToken, limit: Int = .max) throws(StoreError) -> [QueuedNotification] {
         try self.read { txn throws(StoreError) in
             let prefix = StoreKeys.queuePrefix(token)
-            var found: [QueuedNotification] = []
-            try txn.scan(self.environment.queue, from: prefix) { key, value throws(StoreError) in
-                guard found.count < limit, key.count == prefix.count + 8, key.starts(with: prefix) else { return false }
-                found.append(
-                    QueuedNotification(
-                        sequence: StoreKeys.sequence(ofQueueKey: key), notification: try NotificationCodec.decode(value))
-                )
+            var sequences: [UInt64] = []
+            try txn.scan(self.environment.queue, from: prefix) { key, _ in
+                guard sequences.count < limit, key.count == prefix.count + 8, key.starts(with: prefix) else { return false }
+                sequences.append(StoreKeys.sequence(ofQueueKey: key))
                 return true
+            }
+            var found: [QueuedNotification] = []
+            found.reserveCapacity(sequences.count)
+            for sequence in sequences {
+                let notification = try txn.withValue(self.environment.log, key: StoreKeys.logKey(sequence: sequence)) {
+                    value throws(StoreError) in try LogValue.decode(value)
+                }
+                guard let notification else { throw .corruptRecord("queued notification missing from the log") }
+                found.append(QueuedNotification(sequence: sequence, notification: notification))
             }
             return found
         }
     }
 
-    /// Notifications that left the queues (delivered, expired, discarded, replaced, dropped), newest first.
+    /// Notifications that left the queues (delivered, expired, discarded, replaced, dropped),
+    /// newest first by when they left.
     public func logged(limit: Int = .max) throws(StoreError) -> [LoggedNotification] {
         try self.read { txn throws(StoreError) in
             var found: [LoggedNotification] = []
-            try txn.scan(self.environment.log, reverse: true) { key, value throws(StoreError) in
+            try txn.scan(self.environment.history, reverse: true) { _, value throws(StoreError) in
                 guard found.count < limit else { return false }
-                guard key.count == 8, value.count > 9, let status = LogStatus(rawValue: value[0]) else {
-                    throw .corruptRecord("log entry")
+                let entry = try HistoryEntry(value)
+                let notification = try txn.withValue(self.environment.log, key: StoreKeys.logKey(sequence: entry.sequence)) {
+                    value throws(StoreError) in try LogValue.decode(value)
                 }
-                found.append(
-                    LoggedNotification(
-                        sequence: key.readBigEndianUInt64(at: 0),
-                        status: status,
-                        at: Int64(bitPattern: value.readBigEndianUInt64(at: 1)),
-                        notification: try NotificationCodec.decode(UnsafeRawBufferPointer(rebasing: value[9...]))
-                    )
-                )
+                // Deleted by hand: its history entry stays until the history is trimmed.
+                guard let notification else { return true }
+                found.append(LoggedNotification(sequence: entry.sequence, status: entry.status, at: entry.at, notification: notification))
                 return true
             }
             return found

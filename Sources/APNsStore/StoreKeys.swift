@@ -2,15 +2,20 @@ import APNsCore
 
 /// Key layouts. All integers are big-endian so that LMDB's byte order is numeric order.
 ///
-/// - queue:  token length u8 · token · sequence u64 → record
+/// - log:    sequence u64 → status u8 · at i64 · record (``LogValue``): every notification once,
+///           appended when accepted; the queues and indexes below point into it
+/// - history: number u64 → sequence u64 · status u8 · at i64 (``HistoryEntry``), appended when
+///           a notification leaves its queue or enters the history at once
+/// - queue:  token length u8 · token · sequence u64 → nothing (the record is the log's)
 /// - expiry: expiration u64 · sequence u64 → queue key
 /// - unique: unique id (UTF-8) → queue key
-/// - log:    sequence u64 → status u8 · at i64 · record
 /// - meta:   name → value
 /// - tokens: token bytes → token record
 /// - feedback: token bytes → at i64 · topic
 enum StoreKeys {
     static let nextSequence: [UInt8] = Array("next-sequence".utf8)
+    /// The layout's version (``StoreMigration``): absent before the log held every record.
+    static let format: [UInt8] = Array("format".utf8)
     /// The transaction that last dropped notifications for room (``StoreWriter/freeRoom(droppedIn:)``).
     static let roomMark: [UInt8] = Array("room-mark".utf8)
 
@@ -56,7 +61,7 @@ enum StoreKeys {
         }
     }
 
-    private static func storeBigEndian(_ value: UInt64, at offset: Int, in bytes: UnsafeMutableRawBufferPointer) {
+    static func storeBigEndian(_ value: UInt64, at offset: Int, in bytes: UnsafeMutableRawBufferPointer) {
         for index in 0..<8 { bytes[offset + index] = UInt8(truncatingIfNeeded: value >> UInt64(56 - 8 * index)) }
     }
 
@@ -75,6 +80,19 @@ enum StoreKeys {
         key.appendBigEndian(sequence)
         return key
     }
+
+    /// An eight-byte big-endian key (the log's sequence, the history's number) laid out on the stack for `body`.
+    static func withNumberKey<T>(
+        _ number: UInt64, _ body: (UnsafeRawBufferPointer) throws(StoreError) -> T
+    ) throws(StoreError) -> T {
+        try withUnsafeTemporaryAllocation(byteCount: 8, alignment: 1) { key throws(StoreError) -> T in
+            Self.storeBigEndian(number, at: 0, in: key)
+            return try body(UnsafeRawBufferPointer(key))
+        }
+    }
+
+    /// The sequence a queue key names, as the log's key.
+    static func logKey(ofQueueKey queueKey: [UInt8]) -> [UInt8] { Array(queueKey.suffix(8)) }
 
     /// The sequence number at the end of a queue key.
     static func sequence(ofQueueKey key: UnsafeRawBufferPointer) -> UInt64 {

@@ -26,12 +26,18 @@ extension StoreWriter {
             try self.replaceOlder(than: notification, txn, nowMillis: nowMillis)
         }
 
-        // The record is encoded once, straight into its page; the keys are laid out on the stack.
+        // The record is encoded once, straight into the log's last page (appended: full pages, no
+        // splits); the queue and the indexes hold only keys, laid out on the stack.
         let expiration = notification.effectiveExpiration(maximumStorageSeconds: maximumStorage)
-        try StoreKeys.withQueueKey(notification.token, sequence: assigned) { queueKey throws(StoreError) in
-            try txn.reserve(self.environment.queue, key: queueKey, size: NotificationCodec.size(of: notification)) {
-                NotificationCodec.encode(notification, into: $0)
+        let size = LogValue.headerSize + NotificationCodec.size(of: notification)
+        try StoreKeys.withNumberKey(assigned) { logKey throws(StoreError) in
+            try txn.reserveGrowing(self.environment.log, key: logKey, size: size) { value in
+                LogValue.writeHeader(status: nil, at: nowMillis, into: value)
+                NotificationCodec.encode(notification, into: UnsafeMutableRawBufferPointer(rebasing: value[LogValue.headerSize...]))
             }
+        }
+        try StoreKeys.withQueueKey(notification.token, sequence: assigned) { queueKey throws(StoreError) in
+            try txn.put(self.environment.queue, key: queueKey, value: UnsafeRawBufferPointer(start: nil, count: 0))
             try StoreKeys.withExpiryKey(expiration: expiration, sequence: assigned) { expiryKey throws(StoreError) in
                 try txn.putGrowing(self.environment.expiry, key: expiryKey, value: queueKey)
             }

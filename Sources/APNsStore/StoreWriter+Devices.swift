@@ -73,7 +73,7 @@ extension StoreWriter {
     /// Takes an acknowledged notification out of its queue and logs it as delivered; inside a commit only (the commit lock held).
     func acknowledge(_ uniqueID: String, _ txn: Transaction, nowMillis: Int64) throws(StoreError) -> StoreOutcome {
         guard let queueKey = try txn.get(self.environment.unique, StoreKeys.uniqueKey(uniqueID)),
-            let record = try txn.get(self.environment.queue, queueKey)
+            let record = try self.queuedRecord(queueKey, txn)
         else { return .acknowledged(false) }
         try self.removeQueued(queueKey, record: record, status: .delivered, txn, nowMillis: nowMillis)
         return .acknowledged(true)

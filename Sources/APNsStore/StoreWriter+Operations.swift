@@ -79,7 +79,8 @@ extension StoreWriter {
         var moved = 0
         for entry in due {
             try txn.delete(self.environment.expiry, entry.expiryKey)
-            guard let record = try txn.get(self.environment.queue, entry.queueKey) else { continue }
+            guard try txn.get(self.environment.queue, entry.queueKey) != nil, let record = try self.queuedRecord(entry.queueKey, txn)
+            else { continue }
             try self.removeQueued(
                 entry.queueKey, record: record, status: .expired, txn, nowMillis: nowMillis, expiryDeleted: true)
             moved += 1
@@ -87,8 +88,8 @@ extension StoreWriter {
         return moved
     }
 
-    /// Takes one queued notification out of its queue and every index, and logs why (a deleted
-    /// one, `status` nil, leaves no trace).
+    /// Takes one queued notification out of its queue and every index, and enters why in the
+    /// history (a deleted one, `status` nil, leaves no trace: its record leaves the log too).
     func removeQueued(
         _ queueKey: [UInt8],
         record: [UInt8],
@@ -106,8 +107,12 @@ extension StoreWriter {
         }
         try txn.delete(self.environment.unique, StoreKeys.uniqueKey(notification.uniqueID))
         try self.adjustQueueLength(notification.token, by: -1, txn)
-        guard let status else { return }
-        try self.putLog(txn, sequence: sequence, status: status, at: nowMillis, record: record)
+        guard let status else {
+            try txn.delete(self.environment.log, StoreKeys.logKey(sequence: sequence))
+            return
+        }
+        // The record stays where it is in the log; the history says where it went.
+        try self.appendHistory(txn, HistoryEntry(sequence: sequence, status: status, at: nowMillis))
         self.publish(.left(notification, sequence: sequence, status: status, at: nowMillis))
     }
 
@@ -116,7 +121,7 @@ extension StoreWriter {
         var deleted = 0
         for key in keys {
             let queueKey = StoreKeys.queueKey(key.token, sequence: key.sequence)
-            if let record = try txn.get(self.environment.queue, queueKey) {
+            if try txn.get(self.environment.queue, queueKey) != nil, let record = try self.queuedRecord(queueKey, txn) {
                 try self.removeQueued(queueKey, record: record, status: nil, txn, nowMillis: 0)
                 deleted += 1
             } else if try txn.delete(self.environment.log, StoreKeys.logKey(sequence: key.sequence)) {
@@ -130,7 +135,8 @@ extension StoreWriter {
     private func clear(devices: Bool, _ txn: Transaction) throws(StoreError) -> StoreOutcome {
         let environment = self.environment
         for dbi in [
-            environment.queue, environment.expiry, environment.unique, environment.log, environment.feedback, environment.rejections,
+            environment.queue, environment.expiry, environment.unique, environment.log, environment.history, environment.feedback,
+            environment.rejections,
         ] {
             try txn.empty(dbi)
         }
@@ -152,10 +158,15 @@ extension StoreWriter {
     ) throws(StoreError) -> [(key: [UInt8], record: [UInt8])] {
         let prefix = StoreKeys.queuePrefix(token)
         var entries: [(key: [UInt8], record: [UInt8])] = []
-        try txn.scan(self.environment.queue, from: prefix) { key, value in
-            guard entries.count < limit, key.count == prefix.count + 8, key.starts(with: prefix) else { return false }
-            entries.append((Array(key), Array(value)))
+        var keys: [[UInt8]] = []
+        try txn.scan(self.environment.queue, from: prefix) { key, _ in
+            guard keys.count < limit, key.count == prefix.count + 8, key.starts(with: prefix) else { return false }
+            keys.append(Array(key))
             return true
+        }
+        for key in keys {
+            guard let record = try self.queuedRecord(key, txn) else { throw .corruptRecord("queued notification missing from the log") }
+            entries.append((key, record))
         }
         return entries
     }
@@ -173,21 +184,6 @@ extension StoreWriter {
         }
         self.queueLengths.withLock { $0[token] = updated == 0 ? nil : updated }
         return updated
-    }
-
-    func putLog(_ txn: Transaction, sequence: UInt64, status: LogStatus, at: Int64, record: [UInt8]) throws(StoreError) {
-        var value: [UInt8] = [status.rawValue]
-        value.reserveCapacity(9 + record.count)
-        value.appendBigEndian(UInt64(bitPattern: at))
-        value.append(contentsOf: record)
-        // Sequences only grow: the log's pages fill up instead of splitting in the middle.
-        let key = StoreKeys.logKey(sequence: sequence)
-        let stored = key.withUnsafeBytes { key in
-            value.withUnsafeBytes { value in
-                Result { () throws(StoreError) in try txn.putGrowing(self.environment.log, key: key, value: value) }
-            }
-        }
-        try stored.get()
     }
 
     /// The body of a batch's transaction: every operation in order, then the log trimmed (when

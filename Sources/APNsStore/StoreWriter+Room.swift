@@ -103,7 +103,7 @@ extension StoreWriter {
                 }
                 var dropped: [UInt64] = []
                 for queueKey in oldest {
-                    guard let record = try txn.get(self.environment.queue, queueKey) else { continue }
+                    guard let record = try self.queuedRecord(queueKey, txn) else { continue }
                     try self.removeQueued(queueKey, record: record, status: nil, txn, nowMillis: now)
                     let notification = try NotificationCodec.decode(record)
                     let sequence = queueKey.withUnsafeBytes { StoreKeys.sequence(ofQueueKey: $0) }

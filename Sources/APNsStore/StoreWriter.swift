@@ -40,6 +40,8 @@ final class StoreWriter: Sendable {
     /// time it is touched; emptied when a commit fails, since the counts may include its changes.
     /// Inside a commit only (the lock is never contended).
     let queueLengths = Mutex<[DeviceToken: Int]>([:])
+    /// The number the next history entry gets (``appendHistory(_:_:)``). Inside a commit only.
+    let historyNumbers: Mutex<UInt64>
     /// Commit counters, read by ``NotificationStore/statistics``.
     let statistics = Mutex(StoreStatistics())
     /// Told of every commit; see ``StoreCommit``.
@@ -64,6 +66,7 @@ final class StoreWriter: Sendable {
             return bytes.withUnsafeBytes { $0.readBigEndianUInt64(at: 0) }
         }
         self.commitState = Mutex(CommitState(nextSequence: first))
+        self.historyNumbers = Mutex(try Self.nextHistoryNumber(environment))
         let thread = Thread { [self] in
             self.run()
             self.finished.signal()

@@ -66,6 +66,34 @@ struct Transaction {
         write(UnsafeMutableRawBufferPointer(start: base, count: size))
     }
 
+    /// ``reserve(_:key:size:_:)`` for a key usually past every key `dbi` holds, as ``putGrowing(_:key:value:)`` puts.
+    func reserveGrowing(
+        _ dbi: MDB_dbi, key: UnsafeRawBufferPointer, size: Int, _ write: (UnsafeMutableRawBufferPointer) -> Void
+    ) throws(StoreError) {
+        var keyVal = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        var dataVal = MDB_val(mv_size: size, mv_data: nil)
+        let appended = mdb_put(self.txn, dbi, &keyVal, &dataVal, UInt32(MDB_RESERVE) | UInt32(MDB_APPEND))
+        guard appended != MDB_KEYEXIST else { return try self.reserve(dbi, key: key, size: size, write) }
+        try StoreError.check(appended, "mdb_put", mapSize: self.mapSize)
+        guard let base = dataVal.mv_data else { throw .lmdb(code: -1, operation: "mdb_put(MDB_RESERVE)") }
+        write(UnsafeMutableRawBufferPointer(start: base, count: size))
+    }
+
+    /// Gets the value under `key`, read in place for `body` (valid only inside it); nil when absent.
+    func withValue<T>(
+        _ dbi: MDB_dbi, key: [UInt8], _ body: (UnsafeRawBufferPointer) throws(StoreError) -> T
+    ) throws(StoreError) -> T? {
+        var keyVal = MDB_val()
+        var dataVal = MDB_val()
+        let code = key.withUnsafeBytes { keyBytes -> Int32 in
+            keyVal = MDB_val(mv_size: keyBytes.count, mv_data: UnsafeMutableRawPointer(mutating: keyBytes.baseAddress))
+            return mdb_get(self.txn, dbi, &keyVal, &dataVal)
+        }
+        if code == MDB_NOTFOUND { return nil }
+        try StoreError.check(code, "mdb_get")
+        return try body(UnsafeRawBufferPointer(start: dataVal.mv_data, count: dataVal.mv_size))
+    }
+
     /// Deletes `key`; returns whether it was there.
     @discardableResult
     func delete(_ dbi: MDB_dbi, _ key: [UInt8]) throws(StoreError) -> Bool {
