@@ -10,8 +10,8 @@ public final class Inspection: Sendable {
     public let metrics: EmulatorMetrics
     private let logger: Logger
     private let pushLog: PushLog
-    /// Where rejected requests are kept across restarts (the store), once one is given.
-    private let rejectionKeeper = Mutex<(@Sendable (_ receivedAt: Int64, _ id: String, _ record: [UInt8]) -> Void)?>(nil)
+    /// Where rejected requests, channel requests and broadcasts are kept across restarts (the store), once one is given.
+    private let requestKeeper = Mutex<(@Sendable (_ receivedAt: Int64, _ id: String, _ record: [UInt8]) -> Void)?>(nil)
 
     /// `logPushes`: a summary of pushes (info) and a line per push (debug) in `logger`; `faultIDPrefix`:
     /// what fault rule ids start with (a shard's names it).
@@ -33,23 +33,35 @@ public final class Inspection: Sendable {
     /// A provider got an error for this request (`fault` set when a rule made it up).
     public func rejected(_ push: RejectedPush, fault: FaultMark?) {
         self.journal.rejected(push, fault: fault)
-        if let keep = self.rejectionKeeper.withLock({ $0 }) {
+        if let keep = self.requestKeeper.withLock({ $0 }) {
             keep(push.receivedAt, push.id, RejectedPushCodec.encode(push, fault: fault))
         }
         self.metrics.rejected(push, faulted: fault != nil)
         self.pushLog.rejected(push)
     }
 
-    /// From now on every rejected request is also handed to `keep` (time, journal id, its
-    /// record), so that the journal's refusals survive a restart.
-    public func keepRejections(_ keep: @escaping @Sendable (_ receivedAt: Int64, _ id: String, _ record: [UInt8]) -> Void) {
-        self.rejectionKeeper.withLock { $0 = keep }
+    /// A channel management request or a broadcast was answered (`fault` set when a rule shaped it).
+    public func broadcast(_ record: BroadcastRecord, fault: FaultMark? = nil) {
+        self.journal.broadcast(record, fault: fault)
+        if let keep = self.requestKeeper.withLock({ $0 }) {
+            keep(record.receivedAt, record.id, BroadcastRecordCodec.encode(record, fault: fault))
+        }
     }
 
-    /// Rejected requests kept by ``keepRejections(_:)``, as the journal reads them back (records
-    /// it cannot read are skipped).
-    public static func rejections(from records: [[UInt8]]) -> [(push: RejectedPush, fault: FaultMark?)] {
-        records.compactMap(RejectedPushCodec.decode)
+    /// From now on every rejected request, channel request and broadcast is also handed to `keep`
+    /// (time, journal id, its record), so that the journal's history of them survives a restart.
+    public func keepRequests(_ keep: @escaping @Sendable (_ receivedAt: Int64, _ id: String, _ record: [UInt8]) -> Void) {
+        self.requestKeeper.withLock { $0 = keep }
+    }
+
+    /// Requests kept by ``keepRequests(_:)``, as the journal reads them back (records it cannot
+    /// read are skipped).
+    public static func keptRequests(from records: [[UInt8]]) -> [KeptRequest] {
+        records.compactMap { record in
+            if let (push, fault) = RejectedPushCodec.decode(record) { return .rejected(push, fault: fault) }
+            if let (broadcast, fault) = BroadcastRecordCodec.decode(record) { return .broadcast(broadcast, fault: fault) }
+            return nil
+        }
     }
 
     /// The fault rule that applies to a provider request, if any; logged, since every faulted

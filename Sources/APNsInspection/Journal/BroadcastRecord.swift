@@ -48,4 +48,12 @@ public struct BroadcastRecord: Sendable {
         self.receivedAt = receivedAt
         self.httpStatus = httpStatus
     }
+
+    /// A record read back from the store (``BroadcastRecordCodec``), its fields set after.
+    init(id: String, receivedAt: Int64, httpStatus: Int) {
+        self.id = id
+        self.body = []
+        self.receivedAt = receivedAt
+        self.httpStatus = httpStatus
+    }
 }

@@ -155,7 +155,7 @@ extension Journal {
         case .accepted(let notification):
             return entry.sequence.map { .notification(notification.token, sequence: $0) }
         case .rejected(let push): return .rejection(receivedAt: push.receivedAt, id: push.id)
-        case .broadcast: return nil
+        case .broadcast(let record): return .rejection(receivedAt: record.receivedAt, id: record.id)
         }
     }
 

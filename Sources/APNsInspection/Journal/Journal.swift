@@ -118,14 +118,20 @@ public final class Journal: Sendable {
         }
     }
 
-    /// Records a channel management request or a broadcast (event `broadcast`, or `rejected`).
+    /// Records a channel management request or a broadcast (event `broadcast`, or `rejected`);
+    /// ``Inspection/broadcast(_:fault:)`` also keeps it in the store.
     public func broadcast(_ record: BroadcastRecord, fault: FaultMark? = nil) {
         self.state.withLock { state in
-            let status: JournalStatus = record.reason == nil ? .accepted : .rejected
-            let entry = state.journal.append(
-                .broadcast(record), status: status, statusAt: record.reason == nil ? record.receivedAt : nil, fault: fault)
-            Self.emit(Event(kind: status == .rejected ? "rejected" : "broadcast", entry: entry), &state)
+            let entry = Self.appendBroadcast(record, fault: fault, &state)
+            Self.emit(Event(kind: entry.status == .rejected ? "rejected" : "broadcast", entry: entry), &state)
         }
+    }
+
+    @discardableResult
+    private static func appendBroadcast(_ record: BroadcastRecord, fault: FaultMark?, _ state: inout State) -> JournalEntry {
+        let status: JournalStatus = record.reason == nil ? .accepted : .rejected
+        return state.journal.append(
+            .broadcast(record), status: status, statusAt: record.reason == nil ? record.receivedAt : nil, fault: fault)
     }
 
     /// Marks an accepted notification's answer as shaped by a fault rule (e.g. delayed).
@@ -196,22 +202,28 @@ public final class Journal: Sendable {
 
     /// Loads what the store already holds (at start, before anyone listens): `visit` hands over
     /// each stored notification in store order (`status` nil for a queued one, else how it left
-    /// its queue at `at`), and the rejected requests are merged in by arrival. The ring keeps the
-    /// newest; with an archive (``useArchive(_:)``) the rest are indexed there.
+    /// its queue at `at`), and the kept requests (refused ones, channel requests and broadcasts)
+    /// are merged in by arrival. The ring keeps the newest; with an archive (``useArchive(_:)``)
+    /// the rest are indexed there.
     public func seed<E: Error>(
-        rejected: [(push: RejectedPush, fault: FaultMark?)] = [],
+        kept: [KeptRequest] = [],
         _ visit: ((_ sequence: UInt64, _ status: LogStatus?, _ at: Int64?, _ notification: Notification) -> Void) throws(E) -> Void
     ) throws(E) {
-        var refusals = rejected.sorted { $0.push.receivedAt < $1.push.receivedAt }[...]
+        var requests = kept.sorted { $0.receivedAt < $1.receivedAt }[...]
         try self.state.withLock { (state: inout State) throws(E) in
-            func refusalsBefore(_ time: Int64) {
-                while let first = refusals.first, first.push.receivedAt < time {
-                    refusals = refusals.dropFirst()
-                    state.journal.append(.rejected(first.push), status: .rejected, fault: first.fault)
+            func requestsBefore(_ time: Int64) {
+                while let first = requests.first, first.receivedAt < time {
+                    requests = requests.dropFirst()
+                    switch first {
+                    case .rejected(let push, let fault):
+                        state.journal.append(.rejected(push), status: .rejected, fault: fault)
+                    case .broadcast(let record, let fault):
+                        Self.appendBroadcast(record, fault: fault, &state)
+                    }
                 }
             }
             try visit { sequence, logged, at, notification in
-                refusalsBefore(notification.receivedAt)
+                requestsBefore(notification.receivedAt)
                 let status = logged.map(JournalStatus.init) ?? .queued
                 // What is still queued after a restart waits in storage for its device.
                 state.journal.add(
@@ -219,7 +231,7 @@ public final class Journal: Sendable {
                         id: 0, push: .accepted(notification), status: status, statusAt: at, sequence: sequence,
                         marks: status == .queued ? .storedOffline : []))
             }
-            refusalsBefore(.max)
+            requestsBefore(.max)
         }
     }
 

@@ -180,7 +180,7 @@ public struct JournalState: Sendable {
         var id = self.oldestID
         while id < self.nextID, !wanted.isEmpty {
             let slot = self.slot(id)
-            if let entry = self.slots[slot], entry.id == id, entry.status == .rejected, wanted.remove(entry.uniqueID) != nil {
+            if let entry = self.slots[slot], entry.id == id, entry.sequence == nil, wanted.remove(entry.uniqueID) != nil {
                 self.slots[slot] = nil
             }
             id += 1

@@ -41,7 +41,7 @@ struct ChannelRequests: Sendable {
             record.detail = answer.reason.map { answer.detail ?? $0.explanation }
             record.requestID = answer.requestID
             record.channelID = answer.channelID ?? record.channelID
-            inspection.journal.broadcast(record)
+            inspection.broadcast(record)
             inspection.metrics.broadcast.request(operation: record.operation ?? "unknown", status: answer.status)
             var done = answer
             done.record = record

@@ -43,7 +43,7 @@ extension PushIntake {
         record.port = call.ids.port
         let requestID = request.requestID.flatMap { APNsID.isCanonical($0) ? $0 : nil } ?? call.ids.makeID()
         record.requestID = requestID
-        self.inspection.journal.broadcast(record, fault: call.fault)
+        self.inspection.broadcast(record, fault: call.fault)
         return ChannelRequests.refusal(
             Rejection(reason: rejection.reason, apnsID: requestID, detail: rejection.detail), record: record)
     }

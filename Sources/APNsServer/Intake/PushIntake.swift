@@ -203,7 +203,7 @@ struct PushIntake: Sendable {
                 id: call.ids.makeID(), request: request, operation: nil, bundleID: nil, receivedAt: call.receivedAt, httpStatus: 0
             )
             record.reason = reason
-            return self.inspection.journal.broadcast(record, fault: call.fault)
+            return self.inspection.broadcast(record, fault: call.fault)
         }
         let status = reason.map { Reason(wire: $0)?.status ?? 503 }
         var rejected = RejectedPush(

@@ -123,12 +123,13 @@ public final class Emulator: Sendable {
         }
         // The journal holds everything the store keeps: the newest in its ring, the rest archived.
         inspection.journal.useArchive(StoreArchiveSource(store: store))
-        let rejected = try store.rejections()
-        try inspection.journal.seed(rejected: Inspection.rejections(from: rejected.map(\.record))) { (add) throws(StoreError) in
+        let kept = try store.rejections()
+        try inspection.journal.seed(kept: Inspection.keptRequests(from: kept.map(\.record))) { (add) throws(StoreError) in
             try store.visitNotifications(add)
         }
-        // From now on each refusal is kept too (best effort: the provider's answer does not wait for it).
-        inspection.keepRejections { receivedAt, id, record in
+        // From now on each refusal, channel request and broadcast is kept too (best effort: the
+        // provider's answer does not wait for it).
+        inspection.keepRequests { receivedAt, id, record in
             store.submit([.recordRejection(RejectionKey(receivedAt: receivedAt, id: id), record: record)]) { _ in }
         }
         return store

@@ -3,7 +3,7 @@ import APNsInspection
 import APNsStore
 
 /// The journal's archive read back from the store: notifications from their queue or the log,
-/// rejected requests from where ``Inspection/keepRejections(_:)`` put them.
+/// rejected requests from where ``Inspection/keepRequests(_:)`` put them.
 struct StoreArchiveSource: JournalArchiveSource {
     let store: NotificationStore
 
@@ -30,8 +30,10 @@ struct StoreArchiveSource: JournalArchiveSource {
             case .notification:
                 return (notifications.next() ?? nil).map(JournalRecord.notification)
             case .rejection:
-                guard let record = rejections.next() ?? nil, let read = Inspection.rejections(from: [record]).first else { return nil }
-                return .rejection(read.push, read.fault)
+                // A broadcast's entry is the archive's own, whole: only a refusal is read back.
+                guard let record = rejections.next() ?? nil, case .rejected(let push, let fault) = Inspection.keptRequests(from: [record]).first
+                else { return nil }
+                return .rejection(push, fault)
             }
         }
     }

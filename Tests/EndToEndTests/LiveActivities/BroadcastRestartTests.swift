@@ -47,4 +47,50 @@ struct BroadcastRestartTests {
         #expect(after.map(\.history) == before.map(\.history))
         try await emulator.stop()
     }
+
+    @Test(
+        "the journal keeps channel requests and broadcasts across a restart, each as it was answered, a broadcast with every activity's outcome (issue 53)"
+    )
+    func journalKeepsBroadcasts() async throws {
+        let directory = try TemporaryDirectory()
+        var emulator = try await RunningEmulator.start(directory: directory)
+        let client = try await emulator.http2Client()
+        let id = try await BroadcastTests.channel(client)
+        _ = try await BroadcastTests.subscriber(emulator, channel: id)
+        _ = try await BroadcastTests.subscriber(emulator, channel: id)
+        let now = LiveActivityTests.now
+        let sent = try await BroadcastTests.publish(
+            client, id, LiveActivityTests.update(now + 10, "kept"), expiration: "\(now + 3600)", priority: "5")
+        #expect(sent.status == 200)
+        // A channel no one created: refused 400 ChannelNotRegistered, and kept as such.
+        let refused = try await BroadcastTests.publish(client, "dGhpcyBpcyBub3QgYSBjaGFubmVs", LiveActivityTests.update(now + 11, "lost"))
+        #expect(refused.status == 400)
+
+        func channelEntries(_ emulator: RunningEmulator) async throws -> [String] {
+            let items = try await emulator.adminObject("/api/v1/notifications?limit=100")["items"] as? [[String: Any]] ?? []
+            return items.filter { $0["operation"] is String }.map {
+                "\($0["id"] ?? "") \($0["operation"] ?? "") \($0["httpStatus"] ?? "") \($0["reason"] ?? "") \($0["fanOut"] ?? "")"
+            }
+        }
+        func outcomes(_ emulator: RunningEmulator, _ entries: [String]) async throws -> [Int] {
+            var counts: [Int] = []
+            for entry in entries {
+                let read = try await emulator.adminObject("/api/v1/notifications/\(entry.prefix { $0 != " " })")
+                counts.append((read["outcomes"] as? [[String: Any]])?.count ?? -1)
+            }
+            return counts
+        }
+        let before = try await channelEntries(emulator)
+        #expect(before.count == 3, "the channel's creation, the broadcast and the refusal: \(before)")
+        #expect(before.contains { $0.contains(" publish 200 ") && $0.hasSuffix(" 2") }, "\(before)")
+        #expect(before.contains { $0.contains(" 400 ChannelNotRegistered") }, "\(before)")
+        let outcomesBefore = try await outcomes(emulator, before)
+        #expect(outcomesBefore.contains(2), "\(outcomesBefore)")
+        try await emulator.stop()
+
+        emulator = try await RunningEmulator.start(directory: directory)
+        #expect(try await channelEntries(emulator) == before)
+        #expect(try await outcomes(emulator, before) == outcomesBefore)
+        try await emulator.stop()
+    }
 }

@@ -1,6 +1,6 @@
 /// What an archived entry holds beyond its index fields, for the few that have any: what the
 /// phone and the simulator did, the fault that shaped its answer, and (for a channel request or a
-/// broadcast, which the store does not keep) the whole entry.
+/// broadcast, which the store keeps only as the journal encoded it) the whole entry.
 final class ArchivedExtras: Sendable {
     let rejectionID: String?
     let fault: FaultMark?

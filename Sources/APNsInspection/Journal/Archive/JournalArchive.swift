@@ -42,14 +42,16 @@ public struct JournalArchive: Sendable {
             archived.kind = .rejected
             archived.token = self.strings.id(rejected.token)
             rejectionID = rejected.id
-        case .broadcast:
+        case .broadcast(let record):
             archived.kind = .broadcast
+            rejectionID = record.id
         }
         if archived.kind != .accepted || ArchivedExtras.needed(for: entry) {
             archived.hasExtras = true
             self.extras[entry.id] = ArchivedExtras(entry, rejectionID: rejectionID, keepsWhole: archived.kind == .broadcast)
         }
-        if archived.kind == .rejected { self.rejections.append(self.base + self.entries.count) }
+        // Kept by the store beside each other, trimmed together, oldest first.
+        if archived.kind != .accepted { self.rejections.append(self.base + self.entries.count) }
         if archived.kind == .accepted, entry.sequence != nil {
             self.sequences.append(archived.sequence)
             self.positions.append(self.base + self.entries.count)
@@ -127,10 +129,10 @@ public struct JournalArchive: Sendable {
     private func key(of entry: ArchivedEntry) -> JournalRecordKey? {
         switch entry.kind {
         case .accepted: return .notification(self.tokens[entry.token], sequence: entry.sequence)
-        case .rejected:
+        case .rejected, .broadcast:
             guard let id = self.extras(of: entry)?.rejectionID else { return nil }
             return .rejection(receivedAt: entry.receivedAt, id: id)
-        case .broadcast, .gone: return nil
+        case .gone: return nil
         }
     }
 

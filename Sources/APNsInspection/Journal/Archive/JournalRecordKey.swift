@@ -4,6 +4,6 @@ import APNsCore
 public enum JournalRecordKey: Sendable, Hashable {
     /// An accepted notification: its token's queue while it waits, the log once it left.
     case notification(DeviceToken, sequence: UInt64)
-    /// A rejected request: when it arrived and its journal id.
+    /// A rejected request, a channel request or a broadcast: when it arrived and its journal id.
     case rejection(receivedAt: Int64, id: String)
 }
