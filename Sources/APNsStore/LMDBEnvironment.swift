@@ -19,6 +19,9 @@ struct LMDBEnvironment: @unchecked Sendable {
     /// number u64 → sequence u64 · status u8 · at i64 (``HistoryEntry``). The log's statuses,
     /// and the order the history is trimmed in.
     let history: MDB_dbi
+    /// What the phone made of a stored notification (its presentation, the user's response), as
+    /// the journal encoded it: sequence u64 → record; it goes with the notification's record.
+    let phone: MDB_dbi
     let meta: MDB_dbi
     let tokens: MDB_dbi
     let feedback: MDB_dbi
@@ -75,7 +78,8 @@ struct LMDBEnvironment: @unchecked Sendable {
                 environment = LMDBEnvironment(
                     env: env, mapSize: mapSize,
                     queue: try openDB("queue"), expiry: try openDB("expiry"), unique: try openDB("unique"),
-                    log: try openDB("log"), history: try openDB("history"), meta: try openDB("meta"), tokens: try openDB("tokens"),
+                    log: try openDB("log"), history: try openDB("history"), phone: try openDB("phone"),
+                    meta: try openDB("meta"), tokens: try openDB("tokens"),
                     feedback: try openDB("feedback"), apps: try openDB("apps"), delivered: try openDB("delivered"),
                     appBroadcasts: try openDB("app-broadcasts"), channels: try openDB("channels"),
                     rejections: try openDB("rejections")
@@ -169,7 +173,7 @@ struct LMDBEnvironment: @unchecked Sendable {
     /// Every database, for what the map holds.
     var databases: [MDB_dbi] {
         [
-            self.queue, self.expiry, self.unique, self.log, self.history, self.meta, self.tokens, self.feedback, self.apps, self.delivered,
+            self.queue, self.expiry, self.unique, self.log, self.history, self.phone, self.meta, self.tokens, self.feedback, self.apps, self.delivered,
             self.appBroadcasts, self.channels, self.rejections,
         ]
     }

@@ -29,6 +29,19 @@ extension NotificationStore {
         }
     }
 
+    /// What the phone made of stored notifications, by sequence, as ``StoreOperation/recordPhone(sequence:record:)`` kept it.
+    public func phoneRecords() throws(StoreError) -> [UInt64: [UInt8]] {
+        try self.read { txn throws(StoreError) in
+            var records: [UInt64: [UInt8]] = [:]
+            try txn.scan(self.environment.phone) { key, value throws(StoreError) in
+                guard key.count == 8 else { throw .corruptRecord("phone key") }
+                records[key.readBigEndianUInt64(at: 0)] = Array(value)
+                return true
+            }
+            return records
+        }
+    }
+
     /// How many notifications (queued and logged) and rejected requests the store holds.
     public func historyCount() throws(StoreError) -> (notifications: Int, rejections: Int) {
         try self.read { txn throws(StoreError) in

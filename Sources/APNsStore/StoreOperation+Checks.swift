@@ -31,7 +31,7 @@ extension StoreOperation {
             return Self.keyProblem(key.id, "a rejected request's id", room: 8)
         case .deleteRejections(let keys):
             return keys.lazy.compactMap { Self.keyProblem($0.id, "a rejected request's id", room: 8) }.first
-        case .sweepExpired, .unregister, .clearFeedback, .delete, .clear:
+        case .sweepExpired, .unregister, .clearFeedback, .delete, .clear, .recordPhone:
             // Tokens are 32 to 100 bytes by construction; the rest carries no key from outside.
             return nil
         }

@@ -41,6 +41,9 @@ public enum StoreOperation: Sendable {
     /// A provider got an error for a request: kept under the time it arrived and its journal id,
     /// the newest as many as the log keeps.
     case recordRejection(RejectionKey, record: [UInt8])
+    /// What the phone made of the stored notification `sequence`, as the journal encoded it:
+    /// kept with the notification's record, and forgotten with it.
+    case recordPhone(sequence: UInt64, record: [UInt8])
     /// Forget these rejected requests.
     case deleteRejections([RejectionKey])
 }

@@ -11,6 +11,8 @@ public enum StoreOutcome: Sendable, Equatable {
     case deliverOnce
     /// Recorded in the log.
     case recorded
+    /// The phone's record of a stored notification was written (false: the store no longer holds the notification).
+    case phoneRecorded(Bool)
     /// This many notifications had expired and were moved to the log.
     case swept(count: Int)
     /// Acknowledged: the notification left its queue (false if it was not queued, e.g. acknowledged twice).

@@ -29,6 +29,23 @@ extension StoreWriter {
         }
     }
 
+    /// Deletes a notification's record from the log, and the phone's record of it; returns
+    /// whether the log held it.
+    @discardableResult
+    func forgetRecord(sequence: UInt64, _ txn: Transaction) throws(StoreError) -> Bool {
+        let key = StoreKeys.logKey(sequence: sequence)
+        try txn.delete(self.environment.phone, key)
+        return try txn.delete(self.environment.log, key)
+    }
+
+    /// Writes the phone's record of a notification the log holds.
+    func recordPhone(sequence: UInt64, record: [UInt8], _ txn: Transaction) throws(StoreError) -> StoreOutcome {
+        let key = StoreKeys.logKey(sequence: sequence)
+        guard try txn.get(self.environment.log, key) != nil else { return .phoneRecorded(false) }
+        try txn.put(self.environment.phone, key, record)
+        return .phoneRecorded(true)
+    }
+
     /// The record of the notification a queue key names, from the log; nil when the log has none.
     func queuedRecord(_ queueKey: [UInt8], _ txn: Transaction) throws(StoreError) -> [UInt8]? {
         try txn.withValue(self.environment.log, key: StoreKeys.logKey(ofQueueKey: queueKey)) { value throws(StoreError) in

@@ -47,6 +47,8 @@ extension StoreWriter {
         case .recordRejection(let key, let record):
             try txn.put(self.environment.rejections, key.bytes, record)
             return .recorded
+        case .recordPhone(let sequence, let record):
+            return try self.recordPhone(sequence: sequence, record: record, txn)
         case .deleteRejections(let keys):
             var deleted = 0
             for key in keys where try txn.delete(self.environment.rejections, key.bytes) { deleted += 1 }
@@ -108,7 +110,7 @@ extension StoreWriter {
         try txn.delete(self.environment.unique, StoreKeys.uniqueKey(notification.uniqueID))
         try self.adjustQueueLength(notification.token, by: -1, txn)
         guard let status else {
-            try txn.delete(self.environment.log, StoreKeys.logKey(sequence: sequence))
+            try self.forgetRecord(sequence: sequence, txn)
             return
         }
         // The record stays where it is in the log; the history says where it went.
@@ -124,7 +126,7 @@ extension StoreWriter {
             if try txn.get(self.environment.queue, queueKey) != nil, let record = try self.queuedRecord(queueKey, txn) {
                 try self.removeQueued(queueKey, record: record, status: nil, txn, nowMillis: 0)
                 deleted += 1
-            } else if try txn.delete(self.environment.log, StoreKeys.logKey(sequence: key.sequence)) {
+            } else if try self.forgetRecord(sequence: key.sequence, txn) {
                 deleted += 1
             }
         }
@@ -135,7 +137,8 @@ extension StoreWriter {
     private func clear(devices: Bool, _ txn: Transaction) throws(StoreError) -> StoreOutcome {
         let environment = self.environment
         for dbi in [
-            environment.queue, environment.expiry, environment.unique, environment.log, environment.history, environment.feedback,
+            environment.queue, environment.expiry, environment.unique, environment.log, environment.history, environment.phone,
+            environment.feedback,
             environment.rejections,
         ] {
             try txn.empty(dbi)

@@ -69,7 +69,7 @@ extension StoreWriter {
         for item in items {
             try txn.delete(item.dbi, item.key)
             if let sequence = item.sequence {
-                if try txn.delete(self.environment.log, StoreKeys.logKey(sequence: sequence)) { sequences.append(sequence) }
+                if try self.forgetRecord(sequence: sequence, txn) { sequences.append(sequence) }
             } else {
                 rejections.append(item.key.withUnsafeBytes { RejectionKey(bytes: $0).id })
             }

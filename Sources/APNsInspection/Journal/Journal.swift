@@ -39,6 +39,8 @@ public final class Journal: Sendable {
         var nextToken: UInt64 = 1
         /// Where the archive's entries are read back from (``useArchive(_:)``).
         var archiveSource: (any JournalArchiveSource)?
+        /// Where the phone's records of stored notifications are kept (``keepPhoneRecords(_:)``).
+        var phoneKeeper: (@Sendable (_ sequence: UInt64, _ record: [UInt8]) -> Void)?
     }
 
     let state: Mutex<State>
@@ -156,17 +158,6 @@ public final class Journal: Sendable {
         }
     }
 
-    /// The phone presented an accepted notification to its device.
-    public func presented(uniqueID: String, _ presentation: Presentation) {
-        self.state.withLock { state in
-            guard
-                let entry = state.journal.modify(
-                    uniqueID: uniqueID, { $0.phone = PhoneRecord(presentation: presentation, response: $0.response) })
-            else { return }
-            Self.emit(Event(kind: "presented", entry: entry), &state)
-        }
-    }
-
     /// The phone applied (or ignored) a Live Activity push.
     public func activity(uniqueID: String, _ record: ActivityRecord) {
         self.state.withLock { state in
@@ -189,24 +180,15 @@ public final class Journal: Sendable {
         }
     }
 
-    /// The user responded to a notification on the phone.
-    public func responded(uniqueID: String, _ response: UserResponse) {
-        self.state.withLock { state in
-            guard
-                let entry = state.journal.modify(
-                    uniqueID: uniqueID, { $0.phone = PhoneRecord(presentation: $0.presentation, response: response) })
-            else { return }
-            Self.emit(Event(kind: "response", entry: entry), &state)
-        }
-    }
-
     /// Loads what the store already holds (at start, before anyone listens): `visit` hands over
     /// each stored notification in store order (`status` nil for a queued one, else how it left
     /// its queue at `at`), and the kept requests (refused ones, channel requests and broadcasts)
-    /// are merged in by arrival. The ring keeps the newest; with an archive (``useArchive(_:)``)
-    /// the rest are indexed there.
+    /// are merged in by arrival, and each notification gets what the phone made of it (`phone`,
+    /// by sequence). The ring keeps the newest; with an archive (``useArchive(_:)``) the rest are
+    /// indexed there.
     public func seed<E: Error>(
         kept: [KeptRequest] = [],
+        phone: [UInt64: PhoneRecord] = [:],
         _ visit: ((_ sequence: UInt64, _ status: LogStatus?, _ at: Int64?, _ notification: Notification) -> Void) throws(E) -> Void
     ) throws(E) {
         var requests = kept.sorted { $0.receivedAt < $1.receivedAt }[...]
@@ -226,10 +208,11 @@ public final class Journal: Sendable {
                 requestsBefore(notification.receivedAt)
                 let status = logged.map(JournalStatus.init) ?? .queued
                 // What is still queued after a restart waits in storage for its device.
-                state.journal.add(
-                    JournalEntry(
-                        id: 0, push: .accepted(notification), status: status, statusAt: at, sequence: sequence,
-                        marks: status == .queued ? .storedOffline : []))
+                var entry = JournalEntry(
+                    id: 0, push: .accepted(notification), status: status, statusAt: at, sequence: sequence,
+                    marks: status == .queued ? .storedOffline : [])
+                entry.phone = phone[sequence]
+                state.journal.add(entry)
             }
             requestsBefore(.max)
         }
@@ -280,7 +263,7 @@ public final class Journal: Sendable {
         self.state.withLock { _ = $0.subscribers.removeValue(forKey: token) }
     }
 
-    private static func emit(_ event: Event, _ state: inout State) {
+    static func emit(_ event: Event, _ state: inout State) {
         for listener in state.subscribers.values { listener(event) }
         guard !state.waiters.isEmpty, let entry = event.entry else { return }
         for (token, waiter) in state.waiters where Self.waitMatches(waiter.filter, entry) {

@@ -124,7 +124,8 @@ public final class Emulator: Sendable {
         // The journal holds everything the store keeps: the newest in its ring, the rest archived.
         inspection.journal.useArchive(StoreArchiveSource(store: store))
         let kept = try store.rejections()
-        try inspection.journal.seed(kept: Inspection.keptRequests(from: kept.map(\.record))) { (add) throws(StoreError) in
+        let phone = Journal.phoneRecords(from: try store.phoneRecords())
+        try inspection.journal.seed(kept: Inspection.keptRequests(from: kept.map(\.record)), phone: phone) { (add) throws(StoreError) in
             try store.visitNotifications(add)
         }
         // From now on each refusal, channel request and broadcast is kept too (best effort: the
@@ -132,6 +133,7 @@ public final class Emulator: Sendable {
         inspection.keepRequests { receivedAt, id, record in
             store.submit([.recordRejection(RejectionKey(receivedAt: receivedAt, id: id), record: record)]) { _ in }
         }
+        inspection.journal.keepPhoneRecords { sequence, record in store.submit([.recordPhone(sequence: sequence, record: record)]) { _ in } }
         return store
     }
 

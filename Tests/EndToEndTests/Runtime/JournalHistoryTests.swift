@@ -87,4 +87,38 @@ struct JournalHistoryTests {
         #expect(try await restarted.queued(Self.token).compactMap { $0["uniqueId"] as? String } == [queued])
         try await restarted.stop()
     }
+
+    @Test("what the phone made of a notification (its presentation, the user's response) is still in the journal after a restart")
+    func phoneSurvives() async throws {
+        let directory = try TemporaryDirectory()
+        defer { try? directory.remove() }
+        let topic = "com.example.phone-history"
+        var emulator = try await RunningEmulator.start(directory: directory)
+        let issued = try await emulator.adminObject("/api/v1/devices", method: "POST", body: #"{"topic": "\#(topic)"}"#, status: 201)
+        let token = try #require(issued["token"] as? String)
+        _ = try await emulator.adminObject(
+            "/api/v1/devices/\(token)/app", method: "PUT",
+            body: #"{"authorization": {"status": "authorized", "alert": true}, "categories": [{"identifier": "C", "actions": [{"identifier": "OK", "title": "OK"}]}]}"#)
+        let client = try await emulator.http2Client()
+        let pushed = try await client.push(token: token, headers: [("apns-topic", topic)], json: #"{"aps":{"alert":"kept","category":"C"}}"#)
+        let uniqueID = try #require(pushed.header("apns-unique-id"))
+        _ = try await emulator.adminObject("/api/v1/notifications/\(uniqueID)/respond", method: "POST", body: #"{"action": "OK"}"#)
+        func phone(_ emulator: RunningEmulator) async throws -> (presentation: String, response: String, outcome: String) {
+            let read = try await emulator.adminObject("/api/v1/notifications/\(uniqueID)")
+            func text(_ value: Any?) throws -> String {
+                guard let value, !(value is NSNull) else { return "null" }
+                return String(decoding: try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys]), as: UTF8.self)
+            }
+            return (try text(read["presentation"]), try text(read["response"]), try text(read["phoneOutcome"]))
+        }
+        let before = try await phone(emulator)
+        #expect(before.presentation.contains(#""shown":true"#) && before.response.contains(#""action":"OK""#), "\(before)")
+        try await client.close()
+        try await emulator.stop()
+
+        emulator = try await RunningEmulator.start(directory: directory)
+        let after = try await phone(emulator)
+        #expect(after == before)
+        try await emulator.stop()
+    }
 }
