@@ -57,8 +57,8 @@ extension NotificationStore {
         _ body: (_ sequence: UInt64, _ status: LogStatus?, _ at: Int64?, _ notification: APNsCore.Notification) -> Void
     ) throws(StoreError) {
         try self.read { txn throws(StoreError) in
-            // The history, in the log's order: where each notification went (the last word, for
-            // one entered twice), looked up as the log is read.
+            // The history in the log's order (each notification enters it once, when it leaves
+            // its queue), looked up as the log is read.
             var left: [HistoryEntry] = []
             try txn.scan(self.environment.history) { _, value throws(StoreError) in
                 left.append(try HistoryEntry(value))

@@ -138,8 +138,7 @@ extension StoreWriter {
         let environment = self.environment
         for dbi in [
             environment.queue, environment.expiry, environment.unique, environment.log, environment.history, environment.phone,
-            environment.feedback,
-            environment.rejections,
+            environment.feedback, environment.rejections,
         ] {
             try txn.empty(dbi)
         }

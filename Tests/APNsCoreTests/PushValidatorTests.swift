@@ -209,7 +209,7 @@ struct PushValidatorTests {
     }
 
     @Test("a rejection echoes a valid apns-id, or carries a generated one")
-    func rejectionIDs() {
+    func keptRequestIDs() {
         let echoed = self.validate(
             self.request {
                 $0.apnsID = "123e4567-e89b-12d3-a456-426614174000"

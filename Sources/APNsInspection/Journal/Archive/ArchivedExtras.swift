@@ -2,7 +2,7 @@
 /// phone and the simulator did, the fault that shaped its answer, and (for a channel request or a
 /// broadcast, which the store keeps only as the journal encoded it) the whole entry.
 final class ArchivedExtras: Sendable {
-    let rejectionID: String?
+    let keptRequestID: String?
     let fault: FaultMark?
     let phone: PhoneRecord?
     let simulator: SimulatorForward?
@@ -10,8 +10,8 @@ final class ArchivedExtras: Sendable {
     let heldAt: Int64?
     let kept: JournalEntry?
 
-    init(_ entry: JournalEntry, rejectionID: String?, keepsWhole: Bool) {
-        self.rejectionID = rejectionID
+    init(_ entry: JournalEntry, keptRequestID: String?, keepsWhole: Bool) {
+        self.keptRequestID = keptRequestID
         self.fault = entry.fault
         self.phone = entry.phone
         self.simulator = entry.simulator

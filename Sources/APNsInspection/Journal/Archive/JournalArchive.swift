@@ -34,21 +34,21 @@ public struct JournalArchive: Sendable {
             pushType: entry.pushType.map { self.strings.id($0) } ?? ArchivedEntry.none,
             kind: .accepted, status: Self.index(entry.status), source: Self.index(entry.source),
             outcome: Self.index(PhoneOutcome.state(of: entry)), marks: entry.marks, hasExtras: false)
-        var rejectionID: String?
+        var keptRequestID: String?
         switch entry.push {
         case .accepted(let notification):
             archived.token = self.tokens.id(notification.token)
         case .rejected(let rejected):
             archived.kind = .rejected
             archived.token = self.strings.id(rejected.token)
-            rejectionID = rejected.id
+            keptRequestID = rejected.id
         case .broadcast(let record):
             archived.kind = .broadcast
-            rejectionID = record.id
+            keptRequestID = record.id
         }
         if archived.kind != .accepted || ArchivedExtras.needed(for: entry) {
             archived.hasExtras = true
-            self.extras[entry.id] = ArchivedExtras(entry, rejectionID: rejectionID, keepsWhole: archived.kind == .broadcast)
+            self.extras[entry.id] = ArchivedExtras(entry, keptRequestID: keptRequestID, keepsWhole: archived.kind == .broadcast)
         }
         // Kept by the store beside each other, trimmed together, oldest first.
         if archived.kind != .accepted { self.rejections.append(self.base + self.entries.count) }
@@ -89,7 +89,7 @@ public struct JournalArchive: Sendable {
         for position in self.rejections where !ids.isEmpty {
             let index = position - self.base
             guard index >= 0, self.entries[index].kind != .gone else { continue }
-            guard let id = self.extras(of: self.entries[index])?.rejectionID, ids.remove(id) != nil else { break }
+            guard let id = self.extras(of: self.entries[index])?.keptRequestID, ids.remove(id) != nil else { break }
             self.markGone(index)
         }
         self.compact()
@@ -130,7 +130,7 @@ public struct JournalArchive: Sendable {
         switch entry.kind {
         case .accepted: return .notification(self.tokens[entry.token], sequence: entry.sequence)
         case .rejected, .broadcast:
-            guard let id = self.extras(of: entry)?.rejectionID else { return nil }
+            guard let id = self.extras(of: entry)?.keptRequestID else { return nil }
             return .rejection(receivedAt: entry.receivedAt, id: id)
         case .gone: return nil
         }
