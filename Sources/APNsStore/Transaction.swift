@@ -11,15 +11,7 @@ struct Transaction {
     var id: UInt64 { UInt64(mdb_txn_id(self.txn)) }
 
     func get(_ dbi: MDB_dbi, _ key: [UInt8]) throws(StoreError) -> [UInt8]? {
-        var keyVal = MDB_val()
-        var dataVal = MDB_val()
-        let code = key.withUnsafeBytes { keyBytes -> Int32 in
-            keyVal = MDB_val(mv_size: keyBytes.count, mv_data: UnsafeMutableRawPointer(mutating: keyBytes.baseAddress))
-            return mdb_get(self.txn, dbi, &keyVal, &dataVal)
-        }
-        if code == MDB_NOTFOUND { return nil }
-        try StoreError.check(code, "mdb_get")
-        return Self.bytes(dataVal)
+        try self.withValue(dbi, key: key) { Array($0) }
     }
 
     func put(_ dbi: MDB_dbi, _ key: [UInt8], _ value: [UInt8]) throws(StoreError) {
@@ -156,10 +148,5 @@ struct Transaction {
             code = mdb_cursor_get(cursor, &keyVal, &dataVal, reverse ? MDB_PREV : MDB_NEXT)
         }
         if code != MDB_NOTFOUND { try StoreError.check(code, "mdb_cursor_get") }
-    }
-
-    static func bytes(_ value: MDB_val) -> [UInt8] {
-        guard let data = value.mv_data, value.mv_size > 0 else { return [] }
-        return Array(UnsafeRawBufferPointer(start: data, count: value.mv_size))
     }
 }
