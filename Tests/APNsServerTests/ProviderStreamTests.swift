@@ -226,23 +226,3 @@ extension [(String, String)] {
     /// RFC 9113 section 6.5.2: names and values plus 32 bytes a field.
     fileprivate var listSize: Int { self.reduce(0) { $0 + $1.0.utf8.count + $1.1.utf8.count + 32 } }
 }
-
-/// Stands in for the connection: keeps what the streams send, in order, and reports each answer
-/// written at once.
-final class AnswerRecorder: StreamAnswerSink {
-    private(set) var sent: [StreamAnswer] = []
-    private(set) var goneAway: [(id: Int32, reason: String)] = []
-    private(set) var resets = 0
-
-    func send(_ answer: StreamAnswer, on id: Int32, written: EventLoopPromise<Void>?) {
-        self.sent.append(answer)
-        written?.succeed()
-    }
-
-    func goAway(from id: Int32, reason: String) { self.goneAway.append((id, reason)) }
-
-    func resetConnection() { self.resets += 1 }
-
-    /// The oldest answer not read yet.
-    func next() -> StreamAnswer? { self.sent.isEmpty ? nil : self.sent.removeFirst() }
-}
