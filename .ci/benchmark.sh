@@ -32,6 +32,8 @@
 # and drives it with h2load over TLS: 4 connections x 100 concurrent streams, 320-byte payloads,
 # spread over many device tokens. Prints one line per run.
 set -euo pipefail
+# shellcheck source=lib/wait.sh
+. "$(dirname "$0")/lib/wait.sh"
 if [ "${1:-}" = auth ]; then
   suite=auth; rounds=${2:-3}; requests=${3:-300000}; tokens=10000
 elif [ "${1:-}" = reference ] || [ "${1:-}" = peers ]; then
@@ -87,8 +89,7 @@ run() {
   "$binary" serve --durability "$mode" --auth "$auth" --keys "$work/keys" --data-dir "$data" --certs-dir "$work/certs" ${serve_options:-} \
     --http2-port "$port" --admin-port "$admin" "${ports[@]}" > "$log" 2>&1 &
   local pid=$!
-  for _ in $(seq 1 100); do grep -q "HTTP/2 provider API on" "$log" && break; sleep 0.1; done
-  if ! kill -0 "$pid" 2>/dev/null; then echo "the emulator did not start:" >&2; cat "$log" >&2; exit 1; fi
+  wait_for 30 "the emulator's HTTP/2 port (its log: $log)" log_says "$log" "HTTP/2 provider API on" || { cat "$log" >&2; exit 1; }
   h2load -c 4 -m 100 -n 20000 -d "$work/payload.json" "${headers[@]}" -i "$work/uris.txt" > /dev/null
   local before
   before=$(ticks "$pid")
@@ -123,7 +124,7 @@ reference() {
   fi
   nghttpd -d "$work/docroot" "$port" "$work/certs/server-key.pem" "$work/certs/server.pem" > "$work/nghttpd-$run_id.log" 2>&1 &
   local pid=$!
-  for _ in $(seq 1 100); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.1; done
+  wait_for 30 "nghttpd on port $port" port_open "$port"
   answered "$label" "$pid" "$out"
 }
 
@@ -151,8 +152,7 @@ pushy() {
   local out="$work/h2load-$run_id.txt" log="$work/pushy-$run_id.log"
   "$PUSHY_MOCK" "$port" "$work/certs/server.pem" "$work/certs/server-key.pem" > "$log" 2>&1 &
   local pid=$!
-  for _ in $(seq 1 300); do grep -q "pushy mock on" "$log" && break; sleep 0.1; done
-  grep -q "pushy mock on" "$log" || { echo "Pushy's mock did not start:" >&2; cat "$log" >&2; exit 1; }
+  wait_for 60 "Pushy's mock (its log: $log)" log_says "$log" "pushy mock on" || { cat "$log" >&2; exit 1; }
   # The JVM compiles its hot code as it runs: 300,000 requests first, so the measured run sees
   # Pushy at its best (after 20,000 it was 20-30% slower and spent more CPU).
   warmup=300000 answered "$label" "$pid" "$out"
@@ -165,7 +165,7 @@ stack() {
   local out="$work/h2load-$run_id.txt" log="$work/floor-$run_id.log"
   "$root/.build/release/APNsBenchmark" "$kind" "$port" "$work/certs/server-key.pem" "$work/certs/server.pem" > "$log" 2>&1 &
   local pid=$!
-  for _ in $(seq 1 100); do grep -q "stack floor on" "$log" && break; sleep 0.1; done
+  wait_for 30 "the $kind floor (its log: $log)" log_says "$log" "stack floor on" || { cat "$log" >&2; exit 1; }
   answered "$label" "$pid" "$out"
 }
 

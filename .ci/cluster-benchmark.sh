@@ -13,6 +13,8 @@
 # h2load over TLS: 4 connections x 100 streams, 320-byte payloads, tokens spread over every first
 # byte (so over every shard).
 set -euo pipefail
+# shellcheck source=lib/wait.sh
+. "$(dirname "$0")/lib/wait.sh"
 requests=${1:-300000}
 mode=${2:-relaxed}
 devices=${3:-3000}
@@ -59,13 +61,13 @@ for count in 1 2 3; do
       --channels-port 0 --log-level warning --quiet > "$log" 2>&1 &
     pids+=($!)
     hosts="$hosts${hosts:+,}127.0.0.1:$(shard_port "$shard")"
-    for _ in $(seq 1 100); do grep -q "HTTP/2 provider API on" "$log" && break; sleep 0.1; done
+    wait_for 30 "shard $shard's HTTP/2 port (its log: $log)" log_says "$log" "HTTP/2 provider API on"
   done
 
   "$binary" cluster haproxy-config --shards "$count" --hosts "$hosts" --listen "127.0.0.1:$front" --certs-dir "$work/certs" --out "$work/haproxy-$count" > /dev/null
   "$haproxy" -db -f "$work/haproxy-$count/haproxy.cfg" > "$work/haproxy-$count.log" 2>&1 &
   proxy=$!
-  for _ in $(seq 1 100); do (exec 3<>"/dev/tcp/127.0.0.1/$front") 2>/dev/null && break; sleep 0.1; done
+  wait_for 30 "HAProxy on port $front" port_open "$front"
   uris "$count" "$work/uris.txt"
   h2load -c 4 -m 100 -n 20000 -d "$work/payload.json" -H 'apns-topic: com.example.app' -i "$work/uris.txt" > /dev/null
   before_shards=$(ticks "${pids[@]}"); before_proxy=$(ticks "$proxy")
@@ -107,13 +109,13 @@ for shard in 0 1 2; do
   pids+=($!)
   hosts="$hosts${hosts:+,}127.0.0.1:$(shard_port "$shard")"
   device_hosts="$device_hosts${device_hosts:+,}127.0.0.1:$((23200 + shard))"
-  for _ in $(seq 1 100); do grep -q "device listener on" "$log" && break; sleep 0.1; done
+  wait_for 30 "shard $shard's device port (its log: $log)" log_says "$log" "device listener on"
 done
 "$binary" cluster haproxy-config --shards 3 --hosts "$hosts" --device-hosts "$device_hosts" --listen "127.0.0.1:$front" \
   --device-listen 127.0.0.1:23600 --certs-dir "$work/certs" --out "$work/haproxy-devices" > /dev/null
 "$haproxy" -db -f "$work/haproxy-devices/haproxy.cfg" > "$work/haproxy-devices.log" 2>&1 &
 proxy=$!
-for _ in $(seq 1 100); do (exec 3<>"/dev/tcp/127.0.0.1/23600") 2>/dev/null && break; sleep 0.1; done
+wait_for 30 "HAProxy's device port 23600" port_open 23600
 sleep 1
 
 # hold PORT NAME LABEL PIDS [LABEL PIDS]: holds $devices devices through PORT (TLS name NAME);
@@ -126,7 +128,7 @@ hold() {
   for i in "${!groups[@]}"; do memory+=($(rss ${groups[$i]})); cpu+=($(ticks ${groups[$i]})); done
   sleep infinity | "$bench" hold 127.0.0.1 "$port" "$work/certs/ca.pem" "$devices" "$name" > "$work/hold.txt" 2>&1 &
   local holder=$!
-  for _ in $(seq 1 1200); do grep -q '^held' "$work/hold.txt" && break; sleep 0.1; done
+  wait_for 120 "$devices devices held through port $port" log_says "$work/hold.txt" '^held' || { cat "$work/hold.txt" >&2; exit 1; }
   sleep 1
   for i in "${!groups[@]}"; do
     awk -v m="$(( $(rss ${groups[$i]}) - ${memory[$i]} ))" -v t="$(( $(ticks ${groups[$i]}) - ${cpu[$i]} ))" -v n="$devices" -v hz="$hz" -v label="${labels[$i]}" -v line="$(cat "$work/hold.txt")" \

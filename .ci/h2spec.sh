@@ -8,6 +8,8 @@
 #   git clone https://github.com/summerwind/h2spec /tmp/h2spec-src
 #   H2SPEC_SOURCE=/tmp/h2spec-src .ci/h2spec.sh [path/to/apns-emulator]
 set -eu
+# shellcheck source=lib/wait.sh
+. "$(dirname "$0")/lib/wait.sh"
 binary=${1:-.build/debug/apns-emulator}
 source=${H2SPEC_SOURCE:?set H2SPEC_SOURCE to a checkout of github.com/summerwind/h2spec}
 work=$(mktemp -d)
@@ -22,7 +24,7 @@ rm -f "$work/gopath/src/github.com/summerwind/h2spec/go.mod" "$work/gopath/src/g
     --channels-port 0 --admin-port 0 --data-dir "$work/data" --certs-dir "$work/certs" \
     --ports-file "$work/ports.json" >"$work/emulator.log" 2>&1 &
 pid=$!
-for _ in $(seq 1 600); do [ -s "$work/ports.json" ] && break; sleep 0.1; done
+wait_for 60 "the emulator's ports file (its log: $work/emulator.log)" file_filled "$work/ports.json" || { cat "$work/emulator.log" >&2; exit 1; }
 port=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["http2"])' "$work/ports.json")
 # h2spec's requests are GET / with no body: the emulator answers each (405 or 404 with a reason),
 # which is all the HTTP/2 cases need. -t: TLS, -k: the emulator's CA is not the system's.

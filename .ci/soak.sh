@@ -7,6 +7,8 @@
 #
 #   .ci/soak.sh [seconds=300] [binary=.build/release/apns-emulator]
 set -euo pipefail
+# shellcheck source=lib/wait.sh
+. "$(dirname "$0")/lib/wait.sh"
 duration=${1:-300}
 root=$(cd "$(dirname "$0")/.." && pwd)
 binary=${2:-$root/.build/release/apns-emulator}
@@ -22,8 +24,8 @@ for i in $(seq 1 10000); do printf 'https://127.0.0.1:%d/3/device/%064x\n' "$por
 "$binary" serve --data-dir "$work/data" --certs-dir "$work/certs" --http2-port "$port" --admin-port "$admin" \
   --device-port 0 --gateway-port 0 --feedback-port 0 --channels-port 0 > "$work/serve.log" 2>&1 &
 pid=$!
-for _ in $(seq 1 300); do grep -q "HTTP/2 provider API on" "$work/serve.log" && break; sleep 0.1; done
-kill -0 "$pid" 2>/dev/null || { echo "the emulator did not start:" >&2; cat "$work/serve.log" >&2; exit 1; }
+wait_for 30 "the emulator's HTTP/2 port (its log: $work/serve.log)" log_says "$work/serve.log" "HTTP/2 provider API on" ||
+  { cat "$work/serve.log" >&2; exit 1; }
 ticks() { awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "/proc/$1/stat"; }
 before=$(ticks "$pid")
 h2load -c 4 -m 100 -D "$duration" -d "$work/payload.json" -H 'apns-topic: com.example.app' -i "$work/uris.txt" > "$work/h2load.txt"
