@@ -23,6 +23,10 @@ final class DeviceSessionHandler: ChannelInboundHandler {
     private(set) var context: ChannelHandlerContext?
     private(set) var subscriber: DeviceSubscriber?
     private var readingPaused = false
+    /// Acknowledgements handed to the store and not yet recorded, and the pongs waiting for them:
+    /// a pong says that every frame before its ping was taken in, acknowledgements included.
+    private var acknowledgementsInFlight = 0
+    private var pongsAfterAcknowledgements: [DeviceServerMessage] = []
     /// The device's power state, as the power book last told this session.
     var power = DevicePower()
     /// What the power state holds back for a later burst, oldest first (still queued in the store).
@@ -137,6 +141,8 @@ final class DeviceSessionHandler: ChannelInboundHandler {
             if self.machine.version >= 2 {
                 self.send(.presented(uniqueID: notification.uniqueID, document: Phone.json(presentation ?? Phone.noApp)))
             }
+        case .send(.pong(let opaque)) where self.acknowledgementsInFlight > 0:
+            self.pongsAfterAcknowledgements.append(.pong(opaque))
         case .send(let message):
             // A version-3 device hears what ActivityKit does for it (tokens, activity changes).
             if case .welcome(let version) = message, let deviceID = self.machine.deviceID, let subscriber = self.subscriber {
@@ -168,14 +174,27 @@ final class DeviceSessionHandler: ChannelInboundHandler {
         case .unregister(let token, let topic):
             self.unregister(token, topic: topic)
         case .acknowledge(let uniqueID):
-            self.phone.acknowledged(uniqueID)
-            self.relay.acknowledge(uniqueID: uniqueID, on: context.eventLoop).assumeIsolated().whenFailure { error in
-                self.perform(self.machine.fail(.internalError, "could not record the acknowledgement: \(error)"))
-            }
+            self.acknowledge(uniqueID, on: context.eventLoop)
         case .fail(let error):
             self.logger.debug("device protocol error", metadata: ["device.error": "\(error)"])
             self.send(.error(code: error.code, message: error.message))
             context.close(promise: nil)
+        }
+    }
+
+    /// Records an acknowledgement; the pongs that wait for it go out once none is in flight.
+    private func acknowledge(_ uniqueID: String, on eventLoop: any EventLoop) {
+        self.phone.acknowledged(uniqueID)
+        self.acknowledgementsInFlight += 1
+        self.relay.acknowledge(uniqueID: uniqueID, on: eventLoop).assumeIsolated().whenComplete { result in
+            self.acknowledgementsInFlight -= 1
+            if case .failure(let error) = result {
+                self.perform(self.machine.fail(.internalError, "could not record the acknowledgement: \(error)"))
+            }
+            guard self.acknowledgementsInFlight == 0 else { return }
+            let pongs = self.pongsAfterAcknowledgements
+            self.pongsAfterAcknowledgements.removeAll()
+            for pong in pongs { self.send(pong) }
         }
     }
 
