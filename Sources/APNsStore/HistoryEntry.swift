@@ -18,7 +18,8 @@ struct HistoryEntry {
 
     init(_ value: UnsafeRawBufferPointer) throws(StoreError) {
         guard value.count == Self.size, let status = LogStatus(rawValue: value[8]) else { throw .corruptRecord("history entry") }
-        self.init(sequence: value.readBigEndianUInt64(at: 0), status: status, at: Int64(bitPattern: value.readBigEndianUInt64(at: 9)))
+        self.init(
+            sequence: value.readBigEndianUInt64(at: 0), status: status, at: Int64(bitPattern: value.readBigEndianUInt64(at: 9)))
     }
 
     /// The value's bytes laid out on the stack for `body`.

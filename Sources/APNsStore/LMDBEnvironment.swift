@@ -114,15 +114,17 @@ struct LMDBEnvironment: @unchecked Sendable {
         var oldest = UInt64.max
         // Each reader slot in use is a line "pid thread txnid", its txnid "-" when no transaction is open.
         _ = withUnsafeMutablePointer(to: &oldest) { pointer in
-            mdb_reader_list(self.env, { message, context in
-                guard let message, let context,
-                    let last = String(cString: message).split(separator: " ").last,
-                    let txnid = UInt64(last.trimmingCharacters(in: .whitespacesAndNewlines))
-                else { return 0 }
-                let oldest = context.assumingMemoryBound(to: UInt64.self)
-                oldest.pointee = min(oldest.pointee, txnid)
-                return 0
-            }, pointer)
+            mdb_reader_list(
+                self.env,
+                { message, context in
+                    guard let message, let context,
+                        let last = String(cString: message).split(separator: " ").last,
+                        let txnid = UInt64(last.trimmingCharacters(in: .whitespacesAndNewlines))
+                    else { return 0 }
+                    let oldest = context.assumingMemoryBound(to: UInt64.self)
+                    oldest.pointee = min(oldest.pointee, txnid)
+                    return 0
+                }, pointer)
         }
         return oldest == .max ? nil : oldest
     }
@@ -173,7 +175,8 @@ struct LMDBEnvironment: @unchecked Sendable {
     /// Every database, for what the map holds.
     var databases: [MDB_dbi] {
         [
-            self.queue, self.expiry, self.unique, self.log, self.history, self.phone, self.meta, self.tokens, self.feedback, self.apps, self.delivered,
+            self.queue, self.expiry, self.unique, self.log, self.history, self.phone, self.meta, self.tokens, self.feedback,
+            self.apps, self.delivered,
             self.appBroadcasts, self.channels, self.rejections,
         ]
     }

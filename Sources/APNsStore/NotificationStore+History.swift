@@ -1,5 +1,5 @@
-import Foundation
 import APNsCore
+import Foundation
 
 /// Reading back the history the journal keeps only an index of: every notification the store
 /// holds (queued or logged) and every rejected request, by key, and all of it in order at start.
@@ -85,6 +85,7 @@ extension NotificationStore {
 
     /// After a pass over every record: ``LMDBEnvironment/releaseMappedPages(dataFile:)``.
     func releaseMappedPages() {
-        self.environment.releaseMappedPages(dataFile: (self.configuration.directory as NSString).appendingPathComponent("data.mdb"))
+        self.environment.releaseMappedPages(
+            dataFile: (self.configuration.directory as NSString).appendingPathComponent("data.mdb"))
     }
 }

@@ -45,7 +45,12 @@ extension NotificationStore {
         _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws(StoreError) -> Void
     ) throws(StoreError) {
         guard let split else {
-            if half == 0 { try txn.scan(dbi) { key, value throws(StoreError) in try body(key, value); return true } }
+            if half == 0 {
+                try txn.scan(dbi) { key, value throws(StoreError) in
+                    try body(key, value)
+                    return true
+                }
+            }
             return
         }
         try txn.scan(dbi, from: half == 0 ? [] : split) { key, value throws(StoreError) in
@@ -61,8 +66,14 @@ extension NotificationStore {
     static func middleKey(_ txn: Transaction, _ dbi: MDB_dbi) throws(StoreError) -> [UInt8]? {
         var first: [UInt8]?
         var last: [UInt8]?
-        try txn.scan(dbi) { key, _ in first = Array(key); return false }
-        try txn.scan(dbi, reverse: true) { key, _ in last = Array(key); return false }
+        try txn.scan(dbi) { key, _ in
+            first = Array(key)
+            return false
+        }
+        try txn.scan(dbi, reverse: true) { key, _ in
+            last = Array(key)
+            return false
+        }
         guard let first, let last, first.lexicographicallyPrecedes(last) else { return nil }
         let common = zip(first, last).prefix { $0 == $1 }.count
         func number(_ key: [UInt8]) -> UInt64 {

@@ -121,7 +121,8 @@ public final class NotificationStore: Sendable {
                 }
                 // Deleted by hand: its history entry stays until the history is trimmed.
                 guard let notification else { return true }
-                found.append(LoggedNotification(sequence: entry.sequence, status: entry.status, at: entry.at, notification: notification))
+                found.append(
+                    LoggedNotification(sequence: entry.sequence, status: entry.status, at: entry.at, notification: notification))
                 return true
             }
             return found

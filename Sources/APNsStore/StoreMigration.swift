@@ -22,7 +22,9 @@ enum StoreMigration {
             left.sort { ($0.at, $0.sequence) < ($1.at, $1.sequence) }
             for (index, entry) in left.enumerated() {
                 try StoreKeys.withNumberKey(UInt64(index + 1)) { key throws(StoreError) in
-                    try entry.withValue { value throws(StoreError) in try txn.putGrowing(environment.history, key: key, value: value) }
+                    try entry.withValue { value throws(StoreError) in
+                        try txn.putGrowing(environment.history, key: key, value: value)
+                    }
                 }
             }
             // Queued before: the record was the queue's value.

@@ -33,7 +33,8 @@ extension StoreWriter {
         try StoreKeys.withNumberKey(assigned) { logKey throws(StoreError) in
             try txn.reserveGrowing(self.environment.log, key: logKey, size: size) { value in
                 LogValue.writeHeader(status: nil, at: nowMillis, into: value)
-                NotificationCodec.encode(notification, into: UnsafeMutableRawBufferPointer(rebasing: value[LogValue.headerSize...]))
+                NotificationCodec.encode(
+                    notification, into: UnsafeMutableRawBufferPointer(rebasing: value[LogValue.headerSize...]))
             }
         }
         try StoreKeys.withQueueKey(notification.token, sequence: assigned) { queueKey throws(StoreError) in

@@ -25,7 +25,8 @@ extension StoreWriter {
             return next
         }
         try StoreKeys.withNumberKey(number) { key throws(StoreError) in
-            try entry.withValue { value throws(StoreError) in try txn.putGrowing(self.environment.history, key: key, value: value) }
+            try entry.withValue { value throws(StoreError) in try txn.putGrowing(self.environment.history, key: key, value: value)
+            }
         }
     }
 

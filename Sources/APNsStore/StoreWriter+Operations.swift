@@ -1,5 +1,5 @@
-import CLMDB
 import APNsCore
+import CLMDB
 
 extension StoreWriter {
     /// The most expired notifications moved in one sweep transaction; the rest wait for the next.
@@ -81,7 +81,8 @@ extension StoreWriter {
         var moved = 0
         for entry in due {
             try txn.delete(self.environment.expiry, entry.expiryKey)
-            guard try txn.get(self.environment.queue, entry.queueKey) != nil, let record = try self.queuedRecord(entry.queueKey, txn)
+            guard try txn.get(self.environment.queue, entry.queueKey) != nil,
+                let record = try self.queuedRecord(entry.queueKey, txn)
             else { continue }
             try self.removeQueued(
                 entry.queueKey, record: record, status: .expired, txn, nowMillis: nowMillis, expiryDeleted: true)
@@ -167,7 +168,9 @@ extension StoreWriter {
             return true
         }
         for key in keys {
-            guard let record = try self.queuedRecord(key, txn) else { throw .corruptRecord("queued notification missing from the log") }
+            guard let record = try self.queuedRecord(key, txn) else {
+                throw .corruptRecord("queued notification missing from the log")
+            }
             entries.append((key, record))
         }
         return entries

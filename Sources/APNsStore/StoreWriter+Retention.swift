@@ -89,7 +89,9 @@ extension StoreWriter {
         }
         var refused: [HistoryItem] = []
         try txn.scan(self.environment.rejections) { key, _ in
-            refused.append(HistoryItem(dbi: self.environment.rejections, key: Array(key), sequence: nil, at: RejectionKey(bytes: key).receivedAt))
+            refused.append(
+                HistoryItem(
+                    dbi: self.environment.rejections, key: Array(key), sequence: nil, at: RejectionKey(bytes: key).receivedAt))
             return refused.count < count
         }
         // Both are in their own order already: merge them, keeping the first `count`.

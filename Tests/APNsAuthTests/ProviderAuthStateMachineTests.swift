@@ -76,20 +76,25 @@ struct ProviderAuthStateMachineTests {
                 == .tooManyProviderTokenUpdates)
     }
 
-    @Test("issue 52: replacing a token that expired is never TooManyProviderTokenUpdates, however soon; the refusal of an early change says the token was taken, not changed")
+    @Test(
+        "issue 52: replacing a token that expired is never TooManyProviderTokenUpdates, however soon; the refusal of an early change says the token was taken, not changed"
+    )
     func replacingAnExpiredToken() {
         // --token-lifetime 3 with the default update interval: the provider signs anew after ExpiredProviderToken.
         var machine = Machine(rules: .init(tokenLifetime: 3, tokenUpdateInterval: 1200), certificate: nil)
         let verify: (String) -> ProviderTokenVerifier.Verdict = { $0 == "bearer a" ? Self.verified(0) : Self.verified(5) }
         #expect(self.reason(machine.authenticate(authorization: "bearer a", nowSeconds: 0, verify: verify)) == nil)
-        #expect(self.reason(machine.authenticate(authorization: "bearer a", nowSeconds: 5, verify: verify)) == .expiredProviderToken)
+        #expect(
+            self.reason(machine.authenticate(authorization: "bearer a", nowSeconds: 5, verify: verify)) == .expiredProviderToken)
         #expect(self.reason(machine.authenticate(authorization: "bearer b", nowSeconds: 5, verify: verify)) == nil)
         // A change while the token is still good is refused, in words that say what happened.
         var early = Machine(rules: .init(tokenLifetime: 3600, tokenUpdateInterval: 1200), certificate: nil)
         _ = early.authenticate(authorization: "bearer a", nowSeconds: 0, verify: verify)
         let refused = self.reason(early.authenticate(authorization: "bearer b", nowSeconds: 5, verify: verify))
         #expect(refused == .tooManyProviderTokenUpdates)
-        #expect(refused?.explanation.contains("took its current token 5 s ago, and it has not expired") == true, "\(String(describing: refused))")
+        #expect(
+            refused?.explanation.contains("took its current token 5 s ago, and it has not expired") == true,
+            "\(String(describing: refused))")
     }
 
     @Test("the team is pinned by the first token; an invalid token is refused with its verdict")

@@ -1,6 +1,7 @@
 import APNsCore
 import Crypto
 import Testing
+
 @testable import APNsAuth
 
 @Suite("Provider tokens and certificate topics")

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Testing
+
 @testable import APNsAuth
 
 /// The VAPID rules Apple's push service enforces (403 BadJwtToken), each with its source: Apple,

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import APNsCore
 
 @Suite("JSON values: one member, the others skipped")

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import APNsCore
 
 /// What ActivityKit ignores in a Live Activity push or broadcast (issue 41). Apple, "Starting and

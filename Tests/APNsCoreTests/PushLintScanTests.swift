@@ -1,4 +1,5 @@
 import Testing
+
 @testable import APNsCore
 
 @Suite("Push lint read by the validating pass (issue 38)")

@@ -33,7 +33,9 @@ struct PushLintTests {
         }
         let typo = PushLint.warnings(for: notification(#"{"aps":{"alert":"x","badg":3}}"#))
         #expect(typo.map(\.code) == ["aps-unknown-key"])
-        #expect(typo.first?.message.contains(#"aps has no member "badg""#) == true && typo.first?.message.contains(#"did you mean "badge"?"#) == true)
+        #expect(
+            typo.first?.message.contains(#"aps has no member "badg""#) == true
+                && typo.first?.message.contains(#"did you mean "badge"?"#) == true)
         let snake = PushLint.warnings(for: notification(#"{"aps":{"alert":"x","content_available":1}}"#))
         #expect(snake.first?.message.contains(#"did you mean "content-available"?"#) == true, "\(snake)")
         let far = PushLint.warnings(for: notification(#"{"aps":{"alert":"x","zzzzzzzzzz":1}}"#))
@@ -45,7 +47,9 @@ struct PushLintTests {
             ).isEmpty)
     }
 
-    @Test("issue 50: no apns-topic over HTTP/2 is a warning (APNs answers MissingTopic without a one-topic certificate); binary has none to send")
+    @Test(
+        "issue 50: no apns-topic over HTTP/2 is a warning (APNs answers MissingTopic without a one-topic certificate); binary has none to send"
+    )
     func missingTopic() {
         #expect(self.codes(#"{"aps":{"alert":"x"}}"#, topic: nil) == ["missing-topic"])
         let binary = Notification(

@@ -2,11 +2,12 @@ import APNsCore
 import APNsEmulatorTesting
 import APNsServer
 import Foundation
+import Testing
+import XCTest
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import XCTest
 
 /// TestEmulator as a server app's test uses it, from Swift Testing.
 @Suite("TestEmulator (Swift Testing)")
@@ -28,9 +29,13 @@ struct TestEmulatorTests {
         try await emulator.shutdown()
     }
 
-    @Test("issue 51: with an admin token (given, or made when bound beyond loopback) TestEmulator sends it itself; a request of one's own needs it")
+    @Test(
+        "issue 51: with an admin token (given, or made when bound beyond loopback) TestEmulator sends it itself; a request of one's own needs it"
+    )
     func adminToken() async throws {
-        for configure in [{ (c: inout EmulatorConfiguration) in c.adminToken = "swift-fixture-token-123" }, { $0.host = "0.0.0.0" }] {
+        for configure in [
+            { (c: inout EmulatorConfiguration) in c.adminToken = "swift-fixture-token-123" }, { $0.host = "0.0.0.0" },
+        ] {
             let emulator = try await TestEmulator.start(configure: configure)
             let adminToken = try #require(emulator.adminToken)
             let token = try await emulator.registerDevice(topic: Self.topic)

@@ -1,5 +1,6 @@
 import APNsCore
 import Testing
+
 @testable import APNsInspection
 
 @Suite("Fault rules")

@@ -11,13 +11,16 @@ struct KeptRequestTests {
     static func broadcast(_ index: Int) -> BroadcastRecord {
         var record = BroadcastRecord(id: "broadcast-\(index)", receivedAt: Int64(1000 + index), httpStatus: 200)
         (record.operation, record.method, record.path) = ("publish", "POST", "/4/broadcasts/apps/com.example.app")
-        (record.bundleID, record.channelID, record.pushType, record.priority) = ("com.example.app", "Y2hhbm5lbA==", "LiveActivity", "5")
+        (record.bundleID, record.channelID, record.pushType, record.priority) = (
+            "com.example.app", "Y2hhbm5lbA==", "LiveActivity", "5"
+        )
         record.body = Array(#"{"aps":{"event":"update"}}"#.utf8)
         record.warnings = ["a warning", "another"]
         (record.port, record.fanOut, record.stored) = (2197, 2, true)
         record.outcomes = [
             BroadcastActivityOutcome(deviceID: "device-1", activityID: "activity-1", outcome: "updated", code: nil, reason: nil),
-            BroadcastActivityOutcome(deviceID: "device-2", activityID: "activity-2", outcome: "ignored", code: "stale", reason: "older"),
+            BroadcastActivityOutcome(
+                deviceID: "device-2", activityID: "activity-2", outcome: "ignored", code: "stale", reason: "older"),
         ]
         return record
     }
@@ -45,7 +48,9 @@ struct KeptRequestTests {
         let journal = Journal(capacity: 3)
         journal.useArchive(JournalArchiveTests.Source())
         let records = (1...6).map { BroadcastRecordCodec.encode(Self.broadcast($0), fault: nil) }
-        journal.seed(kept: Inspection.keptRequests(from: records.reversed())) { (_: (UInt64, LogStatus?, Int64?, Notification) -> Void) in }
+        journal.seed(kept: Inspection.keptRequests(from: records.reversed())) {
+            (_: (UInt64, LogStatus?, Int64?, Notification) -> Void) in
+        }
         #expect((1...6).allSatisfy { journal.entry(uniqueID: "broadcast-\($0)") != nil })
         #expect(journal.entry(uniqueID: "broadcast-1")?.receivedAt == 1001)
         // The store trims the oldest first: two from the archive, and one the ring still holds.

@@ -7,6 +7,7 @@ import Logging
 import NIOCore
 import NIOEmbedded
 import Testing
+
 @testable import APNsServer
 
 /// Stands in for the connection: keeps what the streams send, in order, and reports each answer

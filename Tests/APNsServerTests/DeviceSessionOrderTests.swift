@@ -2,6 +2,7 @@ import APNsCore
 import APNsStore
 import APNsWire
 import Testing
+
 @testable import APNsServer
 
 @Suite("Device session state machine: answers in request order")

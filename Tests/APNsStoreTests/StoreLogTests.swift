@@ -20,7 +20,10 @@ struct StoreLogTests {
 
     func counts(_ store: NotificationStore) throws -> (log: Int, queue: Int, history: Int) {
         try store.read { txn throws(StoreError) in
-            (try txn.count(store.environment.log), try txn.count(store.environment.queue), try txn.count(store.environment.history))
+            (
+                try txn.count(store.environment.log), try txn.count(store.environment.queue),
+                try txn.count(store.environment.history)
+            )
         }
     }
 
@@ -40,7 +43,10 @@ struct StoreLogTests {
         // The queue holds keys; the records are the log's.
         let emptyValues = try store.read { txn throws(StoreError) in
             var empty = 0
-            try txn.scan(store.environment.queue) { _, value in empty += value.isEmpty ? 1 : 0; return true }
+            try txn.scan(store.environment.queue) { _, value in
+                empty += value.isEmpty ? 1 : 0
+                return true
+            }
             return empty
         }
         #expect(emptyValues == 3)
@@ -89,7 +95,8 @@ struct StoreLogTests {
             try txn.put(environment.queue, StoreKeys.queueKey(queued.token, sequence: 3), NotificationCodec.encode(queued))
             try txn.put(environment.unique, StoreKeys.uniqueKey(queued.uniqueID), StoreKeys.queueKey(queued.token, sequence: 3))
             // Sequence 1 left after sequence 2.
-            for (sequence, status, at, notification) in [(1, LogStatus.delivered, 2000, delivered), (2, .expired, 1000, expired)] {
+            for (sequence, status, at, notification) in [(1, LogStatus.delivered, 2000, delivered), (2, .expired, 1000, expired)]
+            {
                 var value: [UInt8] = [status.rawValue]
                 value.appendBigEndian(UInt64(at))
                 value += NotificationCodec.encode(notification)

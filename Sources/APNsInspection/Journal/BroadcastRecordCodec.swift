@@ -44,7 +44,8 @@ enum BroadcastRecordCodec {
         let fault = text(16).map { FaultMark(ruleID: $0, action: text(17) ?? "") }
         record.body = fields[18] ?? []
         let warnings = text(19).flatMap { Int($0) } ?? 0
-        guard warnings >= 0, Self.fixedFields + warnings <= fields.count, (fields.count - Self.fixedFields - warnings) % 5 == 0 else {
+        guard warnings >= 0, Self.fixedFields + warnings <= fields.count, (fields.count - Self.fixedFields - warnings) % 5 == 0
+        else {
             return nil
         }
         record.warnings = (0..<warnings).compactMap { text(Self.fixedFields + $0) }

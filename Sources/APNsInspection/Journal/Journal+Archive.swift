@@ -21,7 +21,9 @@ extension Journal {
 
     /// One page, newest first, over everything the journal holds: how many entries match in all,
     /// up to `limit` of them below the cursor `before`, and the cursor of the next page (nil on the last).
-    public func page(matching filter: JournalFilter, limit: Int, before: UInt64?) -> (total: Int, items: [JournalEntry], next: UInt64?) {
+    public func page(
+        matching filter: JournalFilter, limit: Int, before: UInt64?
+    ) -> (total: Int, items: [JournalEntry], next: UInt64?) {
         // A search the store can run over its records in place reads back only the page.
         if let search = filter.search, search.utf8.allSatisfy({ $0 < 0x80 }),
             let source = self.state.withLock({ $0.archiveSource }),
@@ -36,7 +38,10 @@ extension Journal {
             guard let source = state.archiveSource, let archive = state.journal.archive,
                 let matcher = ArchiveMatcher(filter, in: archive)
             else { return (hot, ArchivedCandidates(), nil) }
-            return (hot, ArchivedCandidates(archive, matcher, before: before, keep: filter.search == nil ? room(hot) + 1 : nil), source)
+            return (
+                hot, ArchivedCandidates(archive, matcher, before: before, keep: filter.search == nil ? room(hot) + 1 : nil),
+                source
+            )
         }
         guard let source else { return hot }
         var total = hot.total
@@ -72,7 +77,9 @@ extension Journal {
     ) -> Page {
         let (hot, cold) = self.state.withLock { state -> (Page, ArchivedSearch?) in
             let hot = state.journal.page(matching: filter, limit: limit, before: before)
-            guard let archive = state.journal.archive, let matcher = ArchiveMatcher(filter, in: archive) else { return (hot, nil) }
+            guard let archive = state.journal.archive, let matcher = ArchiveMatcher(filter, in: archive) else {
+                return (hot, nil)
+            }
             let keep = max(0, limit - hot.items.count) + 1
             return (hot, ArchivedSearch(archive, matcher, before: before, keep: keep, text: search, found: found))
         }
@@ -101,7 +108,8 @@ extension Journal {
     /// The entry with this unique id (an accepted notification's `apns-unique-id`, a rejected
     /// request's journal id), in the ring or the archive.
     public func entry(uniqueID: String) -> JournalEntry? {
-        let (hot, candidates, source) = self.state.withLock { state -> (JournalEntry?, [ArchivedRead], (any JournalArchiveSource)?) in
+        let (hot, candidates, source) = self.state.withLock {
+            state -> (JournalEntry?, [ArchivedRead], (any JournalArchiveSource)?) in
             if let entry = state.journal.entry(uniqueID: uniqueID) { return (entry, [], nil) }
             guard let archive = state.journal.archive, let source = state.archiveSource else { return (nil, [], nil) }
             let hash = JournalArchive.hash(uniqueID)

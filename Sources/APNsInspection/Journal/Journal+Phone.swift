@@ -5,7 +5,9 @@ import APNsDevice
 extension Journal {
     /// The phone presented an accepted notification to its device.
     public func presented(uniqueID: String, _ presentation: Presentation) {
-        self.recordPhone(uniqueID: uniqueID, event: "presented") { PhoneRecord(presentation: presentation, response: $0.response) }
+        self.recordPhone(uniqueID: uniqueID, event: "presented") {
+            PhoneRecord(presentation: presentation, response: $0.response)
+        }
     }
 
     /// The user responded to a notification on the phone.
@@ -26,7 +28,8 @@ extension Journal {
     }
 
     private func recordPhone(uniqueID: String, event: String, _ make: (JournalEntry) -> PhoneRecord) {
-        let kept = self.state.withLock { state -> (keep: @Sendable (UInt64, [UInt8]) -> Void, sequence: UInt64, record: PhoneRecord)? in
+        let kept = self.state.withLock {
+            state -> (keep: @Sendable (UInt64, [UInt8]) -> Void, sequence: UInt64, record: PhoneRecord)? in
             guard let entry = state.journal.modify(uniqueID: uniqueID, { $0.phone = make($0) }) else { return nil }
             Self.emit(Event(kind: event, entry: entry), &state)
             guard let keep = state.phoneKeeper, let sequence = entry.sequence, let record = entry.phone else { return nil }

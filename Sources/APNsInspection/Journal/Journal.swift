@@ -189,7 +189,8 @@ public final class Journal: Sendable {
     public func seed<E: Error>(
         kept: [KeptRequest] = [],
         phone: [UInt64: PhoneRecord] = [:],
-        _ visit: ((_ sequence: UInt64, _ status: LogStatus?, _ at: Int64?, _ notification: Notification) -> Void) throws(E) -> Void
+        _ visit: ((_ sequence: UInt64, _ status: LogStatus?, _ at: Int64?, _ notification: Notification) -> Void) throws(E) ->
+            Void
     ) throws(E) {
         var requests = kept.sorted { $0.receivedAt < $1.receivedAt }[...]
         try self.state.withLock { (state: inout State) throws(E) in

@@ -207,7 +207,8 @@ struct PushIntake: Sendable {
         }
         let status = reason.map { Reason(wire: $0)?.status ?? 503 }
         var rejected = RejectedPush(
-            request, id: call.ids.makeID(), apnsID: call.answerID(), reason: reason, httpStatus: status, receivedAt: call.receivedAt)
+            request, id: call.ids.makeID(), apnsID: call.answerID(), reason: reason, httpStatus: status,
+            receivedAt: call.receivedAt)
         let rule = call.fault.map { "fault rule \($0.ruleID)" } ?? "a fault rule"
         rejected.detail =
             reason == nil

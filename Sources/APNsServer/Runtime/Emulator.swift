@@ -125,7 +125,8 @@ public final class Emulator: Sendable {
         inspection.journal.useArchive(StoreArchiveSource(store: store))
         let kept = try store.rejections()
         let phone = Journal.phoneRecords(from: try store.phoneRecords())
-        try inspection.journal.seed(kept: Inspection.keptRequests(from: kept.map(\.record)), phone: phone) { (add) throws(StoreError) in
+        try inspection.journal.seed(kept: Inspection.keptRequests(from: kept.map(\.record)), phone: phone) {
+            (add) throws(StoreError) in
             try store.visitNotifications(add)
         }
         // From now on each refusal, channel request and broadcast is kept too (best effort: the
@@ -133,7 +134,9 @@ public final class Emulator: Sendable {
         inspection.keepRequests { receivedAt, id, record in
             store.submit([.recordRejection(RejectionKey(receivedAt: receivedAt, id: id), record: record)]) { _ in }
         }
-        inspection.journal.keepPhoneRecords { sequence, record in store.submit([.recordPhone(sequence: sequence, record: record)]) { _ in } }
+        inspection.journal.keepPhoneRecords { sequence, record in
+            store.submit([.recordPhone(sequence: sequence, record: record)]) { _ in }
+        }
         return store
     }
 

@@ -13,7 +13,8 @@ struct StoreArchiveSource: JournalArchiveSource {
         var rejectionKeys: [RejectionKey] = []
         for key in keys {
             switch key {
-            case .notification(let token, let sequence): notificationKeys.append(StoredNotificationKey(token: token, sequence: sequence))
+            case .notification(let token, let sequence):
+                notificationKeys.append(StoredNotificationKey(token: token, sequence: sequence))
             case .rejection(let receivedAt, let id): rejectionKeys.append(RejectionKey(receivedAt: receivedAt, id: id))
             }
         }
@@ -31,7 +32,8 @@ struct StoreArchiveSource: JournalArchiveSource {
                 return (notifications.next() ?? nil).map(JournalRecord.notification)
             case .rejection:
                 // A broadcast's entry is the archive's own, whole: only a refusal is read back.
-                guard let record = rejections.next() ?? nil, case .rejected(let push, let fault) = Inspection.keptRequests(from: [record]).first
+                guard let record = rejections.next() ?? nil,
+                    case .rejected(let push, let fault) = Inspection.keptRequests(from: [record]).first
                 else { return nil }
                 return .rejection(push, fault)
             }

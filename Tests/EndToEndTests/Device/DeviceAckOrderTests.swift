@@ -16,7 +16,9 @@ struct DeviceAckOrderTests {
             let provider = try await emulator.http2Client()
             try await withThrowingTaskGroup(of: Int.self) { group in
                 for n in 0..<200 {
-                    group.addTask { try await provider.push(token: token.hex, topic: "com.example.app", json: #"{"n":\#(n)}"#).status }
+                    group.addTask {
+                        try await provider.push(token: token.hex, topic: "com.example.app", json: #"{"n":\#(n)}"#).status
+                    }
                 }
                 for try await status in group { #expect(status == 200) }
             }

@@ -9,7 +9,8 @@ import Testing
 /// phone did, the detail is a pane beside the list, and the phone view is one phone per device.
 @Suite("Web inbox at volume")
 struct InboxVolumeBrowserTests {
-    @Test("after 5,000 pushes with rejections among them: totals, filters, search, outcomes, the detail pane, one phone per device")
+    @Test(
+        "after 5,000 pushes with rejections among them: totals, filters, search, outcomes, the detail pane, one phone per device")
     func volume() async throws {
         let python = ProcessInfo.processInfo.environment["APNS_EMULATOR_PYTHON"] ?? "python3"
         let probe = try await Subprocess.run(python, ["-c", "import selenium, pywebpush"])

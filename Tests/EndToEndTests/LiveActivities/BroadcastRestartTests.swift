@@ -63,7 +63,8 @@ struct BroadcastRestartTests {
             client, id, LiveActivityTests.update(now + 10, "kept"), expiration: "\(now + 3600)", priority: "5")
         #expect(sent.status == 200)
         // A channel no one created: refused 400 ChannelNotRegistered, and kept as such.
-        let refused = try await BroadcastTests.publish(client, "dGhpcyBpcyBub3QgYSBjaGFubmVs", LiveActivityTests.update(now + 11, "lost"))
+        let refused = try await BroadcastTests.publish(
+            client, "dGhpcyBpcyBub3QgYSBjaGFubmVs", LiveActivityTests.update(now + 11, "lost"))
         #expect(refused.status == 400)
 
         func channelEntries(_ emulator: RunningEmulator) async throws -> [String] {

@@ -66,7 +66,9 @@ struct DurabilityTests {
 
     /// Issue 53: APNs never refuses a provider because a device's backlog is long; it keeps what
     /// its policy keeps and drops the rest. A full store drops its oldest queued notifications.
-    @Test("a full store takes every valid push (200), drops the oldest queued (Dropped - Storage Full), and keeps the rest across a restart")
+    @Test(
+        "a full store takes every valid push (200), drops the oldest queued (Dropped - Storage Full), and keeps the rest across a restart"
+    )
     func fullStore() async throws {
         let directory = try TemporaryDirectory()
         let emulator = try await RunningEmulator.start(directory: directory) { $0.mapSizeBytes = 256 << 10 }
@@ -84,10 +86,14 @@ struct DurabilityTests {
         let dropped = uniqueIDs.filter { status[$0] == "dropped" }
         let queued = uniqueIDs.filter { status[$0] == "queued" }
         #expect(!dropped.isEmpty, "200 pushes of 4 KB cannot all fit in 256 KiB")
-        #expect(dropped.count + queued.count == uniqueIDs.count, "\(uniqueIDs.count - dropped.count - queued.count) neither queued nor dropped")
+        #expect(
+            dropped.count + queued.count == uniqueIDs.count,
+            "\(uniqueIDs.count - dropped.count - queued.count) neither queued nor dropped")
         #expect(dropped == Array(uniqueIDs.prefix(dropped.count)), "the oldest go first")
         let log = try await emulator.adminObject("/api/v1/notifications/\(try #require(dropped.first))/delivery-log")
-        #expect((log["events"] as? [[String: Any]])?.contains { $0["event"] as? String == "Dropped - Storage Full" } == true, "\(log)")
+        #expect(
+            (log["events"] as? [[String: Any]])?.contains { $0["event"] as? String == "Dropped - Storage Full" } == true, "\(log)"
+        )
         let last = try #require(uniqueIDs.last)
         #expect(queued.contains(last), "the newest push is kept")
         #expect(try await emulator.admin("/healthz").status == 200)

@@ -9,14 +9,17 @@ import Testing
 struct JournalHistoryTests {
     static let token = String(repeating: "6f", count: 32)
 
-    @Test("a refusal is still in the journal after a restart, with its reason, detail, body and status; in arrival order with the accepted")
+    @Test(
+        "a refusal is still in the journal after a restart, with its reason, detail, body and status; in arrival order with the accepted"
+    )
     func refusalsSurvive() async throws {
         let directory = try TemporaryDirectory()
         defer { try? directory.remove() }
         let emulator = try await RunningEmulator.start(directory: directory)
         let client = try await emulator.http2Client()
         let first = try await client.push(token: Self.token, topic: "com.example.history")
-        let refused = try await client.push(token: Self.token, headers: [("apns-topic", "com.example.history"), ("apns-priority", "7")])
+        let refused = try await client.push(
+            token: Self.token, headers: [("apns-topic", "com.example.history"), ("apns-priority", "7")])
         #expect(first.status == 200 && refused.status == 400)
         let badToken = try await client.push(token: "abc", topic: "com.example.history", json: #"{"aps":{"alert":"to nobody"}}"#)
         #expect(badToken.status == 400 && badToken.reason == "BadDeviceToken")
@@ -30,10 +33,12 @@ struct JournalHistoryTests {
         let after = try await restarted.journal()
         #expect(after.map { $0["status"] as? String } == ["rejected", "rejected", "queued"], "\(after)")
         let bad = try #require(after.first)
-        #expect(bad["reason"] as? String == "BadDeviceToken" && bad["httpStatus"] as? Int == 400 && bad["token"] as? String == "abc")
+        #expect(
+            bad["reason"] as? String == "BadDeviceToken" && bad["httpStatus"] as? Int == 400 && bad["token"] as? String == "abc")
         #expect((bad["body"] as? String)?.contains("to nobody") == true, "\(bad)")
         let priority = after[1]
-        #expect(priority["reason"] as? String == "BadPriority" && (priority["detail"] as? String)?.contains("apns-priority") == true)
+        #expect(
+            priority["reason"] as? String == "BadPriority" && (priority["detail"] as? String)?.contains("apns-priority") == true)
         #expect(priority["id"] as? String == before[1]["id"] as? String, "the same id before and after")
         // The filters work over it.
         #expect(try await restarted.journal("status=rejected&q=BadDeviceToken").count == 1)
@@ -52,7 +57,8 @@ struct JournalHistoryTests {
 
     /// `--retain`: past its count the oldest history goes, from the journal at once and from the
     /// store for good; a notification still queued for a device stays whatever its age.
-    @Test("--retain 4: the journal keeps the queued notification and the 4 newest of 8 history entries, before and after a restart")
+    @Test(
+        "--retain 4: the journal keeps the queued notification and the 4 newest of 8 history entries, before and after a restart")
     func retainCount() async throws {
         let directory = try TemporaryDirectory()
         defer { try? directory.remove() }
@@ -69,7 +75,8 @@ struct JournalHistoryTests {
             } else {
                 // Expiration 0 and no device online: discarded at once, history from the start.
                 history.append(
-                    try await client.accepted(token: Self.token, topic: "com.example.history", headers: [("apns-expiration", "0")]))
+                    try await client.accepted(
+                        token: Self.token, topic: "com.example.history", headers: [("apns-expiration", "0")]))
             }
         }
         func ids(_ emulator: RunningEmulator) async throws -> [String] {
@@ -94,15 +101,20 @@ struct JournalHistoryTests {
         defer { try? directory.remove() }
         let topic = "com.example.phone-history"
         var emulator = try await RunningEmulator.start(directory: directory)
-        let issued = try await emulator.adminObject("/api/v1/devices", method: "POST", body: #"{"topic": "\#(topic)"}"#, status: 201)
+        let issued = try await emulator.adminObject(
+            "/api/v1/devices", method: "POST", body: #"{"topic": "\#(topic)"}"#, status: 201)
         let token = try #require(issued["token"] as? String)
         _ = try await emulator.adminObject(
             "/api/v1/devices/\(token)/app", method: "PUT",
-            body: #"{"authorization": {"status": "authorized", "alert": true}, "categories": [{"identifier": "C", "actions": [{"identifier": "OK", "title": "OK"}]}]}"#)
+            body:
+                #"{"authorization": {"status": "authorized", "alert": true}, "categories": [{"identifier": "C", "actions": [{"identifier": "OK", "title": "OK"}]}]}"#
+        )
         let client = try await emulator.http2Client()
-        let pushed = try await client.push(token: token, headers: [("apns-topic", topic)], json: #"{"aps":{"alert":"kept","category":"C"}}"#)
+        let pushed = try await client.push(
+            token: token, headers: [("apns-topic", topic)], json: #"{"aps":{"alert":"kept","category":"C"}}"#)
         let uniqueID = try #require(pushed.header("apns-unique-id"))
-        _ = try await emulator.adminObject("/api/v1/notifications/\(uniqueID)/respond", method: "POST", body: #"{"action": "OK"}"#)
+        _ = try await emulator.adminObject(
+            "/api/v1/notifications/\(uniqueID)/respond", method: "POST", body: #"{"action": "OK"}"#)
         func phone(_ emulator: RunningEmulator) async throws -> (presentation: String, response: String, outcome: String) {
             let read = try await emulator.adminObject("/api/v1/notifications/\(uniqueID)")
             func text(_ value: Any?) throws -> String {
