@@ -91,7 +91,17 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // A provider in Swift (HTTP/2 + TLS): the web inbox's send form and `apns-emulator push`.
+        // HTTP/1.1 to an emulator's admin API and its event stream: a shard asking its peers, the
+        // `push`, `export` and `doctor` commands, the testing library and the tests.
+        .target(
+            name: "APNsAdminClient",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // A provider's HTTP/2 client: the `push` and `channels` commands, the benchmark, the tests.
         .target(
             name: "APNsProviderClient",
@@ -108,6 +118,7 @@ let package = Package(
         .target(
             name: "APNsServer",
             dependencies: [
+                "APNsAdminClient",
                 "APNsDevice",
                 "APNsCore",
                 "APNsAuth",
@@ -154,6 +165,7 @@ let package = Package(
         .executableTarget(
             name: "APNsEmulator",
             dependencies: [
+                "APNsAdminClient",
                 "APNsCore",
                 "APNsAuth",
                 "APNsDevice",
@@ -192,19 +204,19 @@ let package = Package(
         .target(
             name: "APNsTestSupport",
             dependencies: [
+                "APNsAdminClient",
+                "APNsEmulatorTesting",
                 "APNsDevice",
                 "APNsCore",
                 "APNsAuth",
                 "APNsServer",
                 "APNsWire",
                 "APNsDeviceClient",
-                "APNsStore",
                 "APNsProviderClient",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
             ],
@@ -213,12 +225,14 @@ let package = Package(
         .target(
             name: "APNsEmulatorTesting",
             dependencies: [
-                "APNsCore", "APNsAuth", "APNsServer", "APNsTestSupport", "APNsDeviceClient", "APNsProviderClient",
+                "APNsAdminClient", "APNsCore", "APNsAuth", "APNsServer", "APNsDeviceClient", "APNsProviderClient",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "APNsEmulatorTestingTests", dependencies: ["APNsEmulatorTesting", "APNsCore", "APNsServer", "APNsAuth", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: swiftSettings),
+        .testTarget(name: "APNsAdminClientTests", dependencies: ["APNsAdminClient"], swiftSettings: swiftSettings),
         .testTarget(name: "APNsCoreTests", dependencies: ["APNsCore"], swiftSettings: swiftSettings),
         // The command line, parsed in process: options, environment twins, defaults.
         .testTarget(name: "APNsEmulatorCLITests", dependencies: ["APNsEmulator", "APNsServer", "APNsStore", .product(name: "ArgumentParser", package: "swift-argument-parser")], swiftSettings: swiftSettings),

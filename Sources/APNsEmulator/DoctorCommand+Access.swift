@@ -1,3 +1,4 @@
+import APNsAdminClient
 import APNsServer
 import ArgumentParser
 import Foundation

@@ -1,3 +1,4 @@
+import APNsAdminClient
 import APNsAuth
 import APNsCore
 import APNsProviderClient

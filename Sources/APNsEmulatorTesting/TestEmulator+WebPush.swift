@@ -1,4 +1,3 @@
-import APNsTestSupport
 import Foundation
 
 /// A web app subscribed to Web Push on the emulated phone (or a page in Safari on a Mac): what
@@ -47,7 +46,7 @@ public struct ReceivedWebPush: Sendable, Equatable {
 
 extension TestEmulator {
     /// The Web Push service's port, which subscriptions' endpoints name.
-    public var webPushPort: Int { self.running.webPushPort }
+    public var webPushPort: Int { self.addresses.port(.webPush) }
 
     /// A Home Screen web app (or, with `kind: "safari"`, a page in Safari) subscribing with your
     /// application server's VAPID public key (base64url, 65 bytes uncompressed), as
@@ -60,7 +59,7 @@ extension TestEmulator {
         if let token { host = token } else { host = try await self.registerDevice(topic: "com.example.browser") }
         let body =
             #"{"origin": \#(Self.quoted(origin)), "kind": \#(Self.quoted(kind)), "permission": \#(Self.quoted(permission)), "applicationServerKey": \#(Self.quoted(applicationServerKey))}"#
-        let answer = try await self.running.admin("/api/v1/devices/\(host)/web-apps", method: "POST", body: body)
+        let answer = try await self.admin("/api/v1/devices/\(host)/web-apps", method: "POST", body: body)
         guard answer.status == 201, let made = try answer.json() as? [String: Any],
             let subscription = made["subscription"] as? [String: Any], let keys = subscription["keys"] as? [String: String]
         else { throw TestEmulatorError(message: "subscribe: \(answer.status) \(answer.text)") }
@@ -85,7 +84,7 @@ extension TestEmulator {
     ) async throws -> [ReceivedWebPush] {
         let deadline = ContinuousClock.now + timeout
         while true {
-            let answer = try await self.running.admin("/api/v1/notifications?interface=webpush&limit=100&token=\(webApp.token)")
+            let answer = try await self.admin("/api/v1/notifications?interface=webpush&limit=100&token=\(webApp.token)")
             guard answer.status == 200, let page = try answer.json() as? [String: Any] else {
                 throw TestEmulatorError(message: "notifications: \(answer.status) \(answer.text)")
             }

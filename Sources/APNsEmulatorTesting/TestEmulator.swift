@@ -1,10 +1,9 @@
-import APNsAuth
+import APNsAdminClient
 import APNsCore
-import APNsDeviceClient
-import APNsProviderClient
 import APNsServer
-import APNsTestSupport
 import Foundation
+import Logging
+import Synchronization
 
 /// An apns-emulator running in the test's own process, on free ports with a throw-away store,
 /// certificates and keys: the APNs your server under test pushes to. Works from Swift Testing and
@@ -21,19 +20,29 @@ import Foundation
 /// ```
 public final class TestEmulator: Sendable {
     /// How providers authenticate: `none` takes any provider, `strict` wants a certificate or a
-    /// provider token as APNs does (``createKey(teamID:topics:)`` makes a key it trusts).
+    /// provider token as APNs does (``createKey(keyID:teamID:topics:)`` makes a key it trusts).
     public enum Auth: Sendable {
         case none
         case strict
     }
 
-    let running: RunningEmulator
+    /// The emulator itself, for what this type does not wrap.
+    public let emulator: Emulator
+    /// Where each listener is (port 0 became a free port).
+    public let addresses: ListeningAddresses
+    /// The directory of its store, certificates and keys.
+    public let directory: String
+    /// Whether ``shutdown()`` removes ``directory``: a directory this type made, not one it was given.
+    private let ownsDirectory: Bool
+    private let task: Task<Void, any Error>
+    private let stopped = Mutex(false)
+    private let finished = Mutex(false)
 
     /// The address every listener is on.
     public let host = "127.0.0.1"
-    public var http2Port: Int { self.running.http2Port }
-    public var adminPort: Int { self.running.adminPort }
-    public var devicePort: Int { self.running.devicePort }
+    public var http2Port: Int { self.addresses.port(.http2) }
+    public var adminPort: Int { self.addresses.port(.admin) }
+    public var devicePort: Int { self.addresses.port(.device) }
     /// The provider API's base URL (the server certificate names `localhost` and `127.0.0.1`).
     public var providerURL: String { "https://localhost:\(self.http2Port)" }
     /// The admin API's base URL (inspection, faults, clock; also the web inbox).
@@ -44,14 +53,10 @@ public final class TestEmulator: Sendable {
     /// sends it as `Authorization: Bearer <token>`.
     public var adminToken: String? { self.emulator.configuration.adminToken }
     /// The development CA the server certificate chains to: trust it in the client under test.
-    public var caPath: String { self.running.caPath }
+    public var caPath: String { self.emulator.configuration.certificatesDirectory + "/ca.pem" }
     public var caPEM: String { (try? String(contentsOfFile: self.caPath, encoding: .utf8)) ?? "" }
-    /// The emulator itself, for what this type does not wrap.
-    public var emulator: Emulator { self.running.emulator }
-
-    private init(running: RunningEmulator) {
-        self.running = running
-    }
+    /// Whether ``shutdown()`` has stopped the emulator and its store is closed.
+    public var hasStopped: Bool { self.finished.withLock { $0 } }
 
     /// Starts an emulator on port 0 with an ephemeral store. `seed` is a seed file (JSON or YAML,
     /// `docs/seed.schema.json`) whose world it starts with; `configure` may change any setting.
@@ -59,136 +64,114 @@ public final class TestEmulator: Sendable {
         auth: Auth = .none, seed: String? = nil, configure: (inout EmulatorConfiguration) -> Void = { _ in }
     ) async throws -> TestEmulator {
         let document = try seed.map { try SeedDocument.read($0, option: "seed") }
-        let running = try await RunningEmulator.start(seed: document) { configuration in
-            configuration.auth = auth == .strict ? .strict : .none
-            configure(&configuration)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("apns-emulator-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        do {
+            return try await Self.start(in: directory, ownsDirectory: true, seed: document) { configuration in
+                configuration.auth = auth == .strict ? .strict : .none
+                configure(&configuration)
+            }
+        } catch {
+            try? FileManager.default.removeItem(atPath: directory)
+            throw error
         }
-        return TestEmulator(running: running)
     }
 
-    /// Stops it gracefully and removes its files.
+    /// Starts an emulator on port 0 whose store, certificates and keys are in `directory`, which
+    /// stays after ``shutdown()``: a second start in it finds what the first left (a restart).
+    public static func start(
+        in directory: String, seed: SeedDocument? = nil, configure: (inout EmulatorConfiguration) -> Void = { _ in }
+    ) async throws -> TestEmulator {
+        try await Self.start(in: directory, ownsDirectory: false, seed: seed, configure: configure)
+    }
+
+    private static func start(
+        in directory: String, ownsDirectory: Bool, seed: SeedDocument?, configure: (inout EmulatorConfiguration) -> Void
+    ) async throws -> TestEmulator {
+        // Hundreds of emulators and their clients in one test process: as an ordinary user the
+        // default soft limit of 1024 descriptors runs out.
+        _ = Self.descriptorLimit
+        var configuration = Self.configuration(in: directory)
+        configure(&configuration)
+        var logger = Logger(label: "apns-emulator-test")
+        logger.logLevel = ProcessInfo.processInfo.environment["APNS_EMULATOR_TEST_LOG"] == nil ? .critical : .debug
+        try seed?.prepare(&configuration)
+        let emulator = try Emulator(configuration: configuration, logger: logger, signals: [])
+        // The seed's world is there before the first listener opens.
+        if let seed { try await emulator.apply(seed, origin: "seed") }
+        let task = Task { try await emulator.run() }
+        do {
+            let addresses = try await emulator.listening()
+            return TestEmulator(
+                emulator: emulator, addresses: addresses, directory: directory, ownsDirectory: ownsDirectory, task: task)
+        } catch {
+            task.cancel()
+            _ = await task.result
+            throw error
+        }
+    }
+
+    /// Every listener on port 0, two event-loop threads, everything in `directory`.
+    private static func configuration(in directory: String) -> EmulatorConfiguration {
+        var configuration = EmulatorConfiguration()
+        configuration.http2Port = 0
+        configuration.adminPort = 0
+        configuration.devicePort = 0
+        configuration.gatewayPort = 0
+        configuration.feedbackPort = 0
+        configuration.channelsPort = 0
+        configuration.eventLoopThreads = 2
+        // A shared two-core machine can stall a process for many seconds (a CI run saw a dozen
+        // connections reset at once): a test that is not about the handshake timeout should not
+        // fail on it. The handshake-timeout tests set their own.
+        configuration.handshakeTimeout = .seconds(60)
+        configuration.dataDirectory = directory + "/data"
+        configuration.certificatesDirectory = directory + "/certs"
+        configuration.certificatePath = directory + "/certs/server.pem"
+        configuration.privateKeyPath = directory + "/certs/server-key.pem"
+        configuration.keysDirectory = directory + "/keys"
+        return configuration
+    }
+
+    /// Raised once per process.
+    private static let descriptorLimit: UInt64? = FileDescriptorLimit.raiseToHard()
+
+    private init(
+        emulator: Emulator, addresses: ListeningAddresses, directory: String, ownsDirectory: Bool, task: Task<Void, any Error>
+    ) {
+        self.emulator = emulator
+        self.addresses = addresses
+        self.directory = directory
+        self.ownsDirectory = ownsDirectory
+        self.task = task
+    }
+
+    /// An emulator no one shut down (a test that threw before its ``shutdown()``) is shut down
+    /// when the last reference to it goes.
+    deinit {
+        guard !self.stopped.withLock({ $0 }) else { return }
+        let emulator = self.emulator
+        Task { await emulator.shutdown() }
+    }
+
+    /// Stops it gracefully, waits until its store is closed, and removes its files (unless its
+    /// directory was given to ``start(in:seed:configure:)``).
     public func shutdown() async throws {
-        try await self.running.stop()
-        try? self.running.directory.remove()
+        self.stopped.withLock { $0 = true }
+        await self.emulator.shutdown()
+        try await self.task.value
+        self.finished.withLock { $0 = true }
+        if self.ownsDirectory { try? FileManager.default.removeItem(atPath: self.directory) }
     }
 
     /// The world as a seed document: `start(seed:)` of it, written to a file, starts the same world.
     public func export() throws -> JSONValue { try self.emulator.export() }
 
-    // MARK: As a provider
-
-    /// Sends a push over HTTP/2 and TLS to the provider API, as a provider does; APNs' answer.
-    public func push(
-        token: String, topic: String? = nil, payload: String = #"{"aps":{"alert":"hello"}}"#, pushType: String? = nil,
-        priority: Int? = nil,
-        headers: [(String, String)] = []
-    ) async throws -> PushAnswer {
-        var sent: [(String, String)] = []
-        if let topic { sent.append(("apns-topic", topic)) }
-        if let pushType { sent.append(("apns-push-type", pushType)) }
-        if let priority { sent.append(("apns-priority", String(priority))) }
-        let client = try await ProviderClient.connect(
-            host: self.host, port: self.http2Port, trust: .certificates(Array(self.caPEM.utf8)))
-        defer { Task { try? await client.close() } }
-        let answer = try await client.push(ProviderPush(token: token, headers: sent + headers, payload: Array(payload.utf8)))
-        return PushAnswer(
-            status: answer.status, reason: answer.error.reason, apnsID: answer.header("apns-id"),
-            uniqueID: answer.header("apns-unique-id"),
-            detail: answer.header("apns-emulator-detail"))
-    }
-
-    /// A provider-token key the emulator trusts at once (for `.strict`): its `.p8` PEM, key id and
-    /// team id, as a provider library takes them.
-    public func createKey(
-        keyID: String = "KEY1234567", teamID: String = "TEAM123456", topics: [String] = []
-    ) throws -> ProviderSigningKey {
-        let key = try self.running.registerKey(keyID: keyID, teamID: teamID, topics: topics)
-        return ProviderSigningKey(keyID: key.keyID, teamID: key.teamID, p8: key.p8)
-    }
-
-    // MARK: What was pushed
-
-    /// The first notification matching, waiting up to `timeout` for it; a ``TestEmulatorError``
-    /// listing the near misses (what arrived instead, and why each did not match) when none comes.
-    public func waitFor(
-        token: String? = nil, topic: String? = nil, status: String? = nil, timeout: Duration = .seconds(5)
-    ) async throws -> ReceivedNotification {
-        var query = Self.query(token: token, topic: topic, status: status)
-        let milliseconds = timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000
-        query.append("timeout=\(milliseconds)ms")
-        let answer = try await self.running.admin("/api/v1/notifications/wait?" + query.joined(separator: "&"))
-        let body = try answer.json() as? [String: Any] ?? [:]
-        if answer.status == 200 { return ReceivedNotification(body) }
-        let misses = (body["nearMisses"] as? [[String: Any]] ?? []).map { miss in
-            "\(miss["id"] as? String ?? "?"): \(miss["status"] as? String ?? "?") to \(miss["topic"] as? String ?? "?"): "
-                + (miss["failed"] as? [String] ?? []).joined(separator: "; ")
-        }
-        throw TestEmulatorError(message: body["error"] as? String ?? "wait: \(answer.status) \(answer.text)", nearMisses: misses)
-    }
-
-    /// The journal, newest first.
-    public func notifications(
-        token: String? = nil, topic: String? = nil, status: String? = nil
-    ) async throws -> [ReceivedNotification] {
-        let answer = try await self.running.admin(
-            "/api/v1/notifications?" + Self.query(token: token, topic: topic, status: status).joined(separator: "&"))
-        guard answer.status == 200, let page = try answer.json() as? [String: Any] else {
-            throw TestEmulatorError(message: "notifications: \(answer.status) \(answer.text)")
-        }
-        return (page["items"] as? [[String: Any]] ?? []).map(ReceivedNotification.init)
-    }
-
-    // MARK: Devices, faults, clock
-
-    /// A token issued for `topic`, as a device registering for remote notifications gets.
-    public func registerDevice(topic: String) async throws -> String {
-        let answer = try await self.running.admin("/api/v1/devices", method: "POST", body: #"{"topic": \#(Self.quoted(topic))}"#)
-        guard answer.status == 201, let token = (try answer.json() as? [String: Any])?["token"] as? String else {
-            throw TestEmulatorError(message: "register: \(answer.status) \(answer.text)")
-        }
-        return token
-    }
-
-    /// An emulated device connected over TLS: register tokens, receive, acknowledge, respond.
-    public func connectDevice(id: String = "device-\(UUID().uuidString.prefix(8))") async throws -> DeviceClient {
-        try await DeviceClient.connect(
-            host: self.host, port: self.devicePort, caPath: self.caPath, deviceID: id, adminToken: self.adminToken)
-    }
-
-    /// A fault rule: the next `times` pushes matching (`["topic": ...]`, `token`, `pushType`) are
-    /// answered with `reason` (its status, as APNs gives it). Returns the rule's id.
-    @discardableResult
-    public func failPushes(matching match: [String: String] = [:], with reason: String, times: Int? = nil) async throws -> String
-    {
-        let matchJSON = match.map { "\(Self.quoted($0.key)): \(Self.quoted($0.value))" }.joined(separator: ", ")
-        let body =
-            #"{"match": {\#(matchJSON)}, "action": {"type": "respond", "reason": \#(Self.quoted(reason))}\#(times.map { #", "times": \#($0)"# } ?? "")}"#
-        let answer = try await self.running.admin("/api/v1/faults", method: "POST", body: body)
-        guard answer.status == 201, let id = (try answer.json() as? [String: Any])?["id"] as? String else {
-            throw TestEmulatorError(message: "fault: \(answer.status) \(answer.text)")
-        }
-        return id
-    }
-
-    /// Moves the emulator's clock forward (`"90m"`, `"2h"`): what expires is expired at once.
-    public func advanceClock(_ by: String) async throws {
-        let answer = try await self.running.admin("/api/v1/clock", method: "POST", body: #"{"advance": \#(Self.quoted(by))}"#)
-        guard answer.status == 200 else { throw TestEmulatorError(message: "clock: \(answer.status) \(answer.text)") }
-    }
-
-    /// Empties queues and journal, removes fault rules, returns the clock to real time.
-    public func reset(devices: Bool = false) async throws {
-        let answer = try await self.running.admin("/api/v1/reset", method: "POST", body: #"{"devices": \#(devices)}"#)
-        guard answer.status == 200 else { throw TestEmulatorError(message: "reset: \(answer.status) \(answer.text)") }
-    }
-
-    static func query(token: String?, topic: String?, status: String?) -> [String] {
-        [("token", token), ("topic", topic), ("status", status)].compactMap { name, value in
-            value.map { "\(name)=\($0.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) ?? $0)" }
-        }
-    }
-
-    static func quoted(_ text: String) -> String {
-        (try? String(decoding: JSONEncoder().encode(text), as: UTF8.self)) ?? "\"\""
+    /// A request to the admin API with the admin token, through the admin client the cluster uses.
+    func admin(_ path: String, method: String = "GET", body: String? = nil) async throws -> AdminAnswer {
+        let answer = try await AdminHTTPClient(connectTimeout: .minutes(10), token: self.adminToken).request(
+            "\(self.host):\(self.adminPort)", method: method, path: path, body: Array((body ?? "").utf8), timeout: .minutes(10)
+        ).get()
+        return AdminAnswer(status: answer.status, body: answer.body)
     }
 }

@@ -1,5 +1,5 @@
+import APNsAdminClient
 import APNsCore
-import APNsServer
 import Foundation
 import NIOCore
 

@@ -1,3 +1,4 @@
+import APNsAdminClient
 import APNsCore
 import APNsInspection
 import NIOCore

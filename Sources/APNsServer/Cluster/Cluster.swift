@@ -1,3 +1,4 @@
+import APNsAdminClient
 import APNsCore
 import Logging
 import NIOCore

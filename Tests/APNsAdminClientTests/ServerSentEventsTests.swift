@@ -1,6 +1,6 @@
 import Testing
 
-@testable import APNsServer
+@testable import APNsAdminClient
 
 /// The one Server-Sent Events reader, shared by a shard merging its peers' streams and the tests.
 @Suite("Server-Sent Events reader")

@@ -1,0 +1,90 @@
+import APNsDeviceClient
+import Foundation
+
+extension TestEmulator {
+    // MARK: What was pushed
+
+    /// The first notification matching, waiting up to `timeout` for it; a ``TestEmulatorError``
+    /// listing the near misses (what arrived instead, and why each did not match) when none comes.
+    public func waitFor(
+        token: String? = nil, topic: String? = nil, status: String? = nil, timeout: Duration = .seconds(5)
+    ) async throws -> ReceivedNotification {
+        var query = Self.query(token: token, topic: topic, status: status)
+        let milliseconds = timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000
+        query.append("timeout=\(milliseconds)ms")
+        let answer = try await self.admin("/api/v1/notifications/wait?" + query.joined(separator: "&"))
+        let body = try answer.json() as? [String: Any] ?? [:]
+        if answer.status == 200 { return ReceivedNotification(body) }
+        let misses = (body["nearMisses"] as? [[String: Any]] ?? []).map { miss in
+            "\(miss["id"] as? String ?? "?"): \(miss["status"] as? String ?? "?") to \(miss["topic"] as? String ?? "?"): "
+                + (miss["failed"] as? [String] ?? []).joined(separator: "; ")
+        }
+        throw TestEmulatorError(message: body["error"] as? String ?? "wait: \(answer.status) \(answer.text)", nearMisses: misses)
+    }
+
+    /// The journal, newest first.
+    public func notifications(
+        token: String? = nil, topic: String? = nil, status: String? = nil
+    ) async throws -> [ReceivedNotification] {
+        let answer = try await self.admin(
+            "/api/v1/notifications?" + Self.query(token: token, topic: topic, status: status).joined(separator: "&"))
+        guard answer.status == 200, let page = try answer.json() as? [String: Any] else {
+            throw TestEmulatorError(message: "notifications: \(answer.status) \(answer.text)")
+        }
+        return (page["items"] as? [[String: Any]] ?? []).map(ReceivedNotification.init)
+    }
+
+    // MARK: Devices, faults, clock
+
+    /// A token issued for `topic`, as a device registering for remote notifications gets.
+    public func registerDevice(topic: String) async throws -> String {
+        let answer = try await self.admin("/api/v1/devices", method: "POST", body: #"{"topic": \#(Self.quoted(topic))}"#)
+        guard answer.status == 201, let token = (try answer.json() as? [String: Any])?["token"] as? String else {
+            throw TestEmulatorError(message: "register: \(answer.status) \(answer.text)")
+        }
+        return token
+    }
+
+    /// An emulated device connected over TLS: register tokens, receive, acknowledge, respond.
+    public func connectDevice(id: String = "device-\(UUID().uuidString.prefix(8))") async throws -> DeviceClient {
+        try await DeviceClient.connect(
+            host: self.host, port: self.devicePort, caPath: self.caPath, deviceID: id, adminToken: self.adminToken)
+    }
+
+    /// A fault rule: the next `times` pushes matching (`["topic": ...]`, `token`, `pushType`) are
+    /// answered with `reason` (its status, as APNs gives it). Returns the rule's id.
+    @discardableResult
+    public func failPushes(matching match: [String: String] = [:], with reason: String, times: Int? = nil) async throws -> String
+    {
+        let matchJSON = match.map { "\(Self.quoted($0.key)): \(Self.quoted($0.value))" }.joined(separator: ", ")
+        let body =
+            #"{"match": {\#(matchJSON)}, "action": {"type": "respond", "reason": \#(Self.quoted(reason))}\#(times.map { #", "times": \#($0)"# } ?? "")}"#
+        let answer = try await self.admin("/api/v1/faults", method: "POST", body: body)
+        guard answer.status == 201, let id = (try answer.json() as? [String: Any])?["id"] as? String else {
+            throw TestEmulatorError(message: "fault: \(answer.status) \(answer.text)")
+        }
+        return id
+    }
+
+    /// Moves the emulator's clock forward (`"90m"`, `"2h"`): what expires is expired at once.
+    public func advanceClock(_ by: String) async throws {
+        let answer = try await self.admin("/api/v1/clock", method: "POST", body: #"{"advance": \#(Self.quoted(by))}"#)
+        guard answer.status == 200 else { throw TestEmulatorError(message: "clock: \(answer.status) \(answer.text)") }
+    }
+
+    /// Empties queues and journal, removes fault rules, returns the clock to real time.
+    public func reset(devices: Bool = false) async throws {
+        let answer = try await self.admin("/api/v1/reset", method: "POST", body: #"{"devices": \#(devices)}"#)
+        guard answer.status == 200 else { throw TestEmulatorError(message: "reset: \(answer.status) \(answer.text)") }
+    }
+
+    static func query(token: String?, topic: String?, status: String?) -> [String] {
+        [("token", token), ("topic", topic), ("status", status)].compactMap { name, value in
+            value.map { "\(name)=\($0.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) ?? $0)" }
+        }
+    }
+
+    static func quoted(_ text: String) -> String {
+        (try? String(decoding: JSONEncoder().encode(text), as: UTF8.self)) ?? "\"\""
+    }
+}
