@@ -5,7 +5,9 @@ import Foundation
 
 /// A provider-token signing key: what a provider library (APNSwift's `.jwt(privateKey:keyIdentifier:teamIdentifier:)`) takes.
 public struct ProviderSigningKey: Sendable {
+    /// The key's id (`kid`), ten characters, as Apple issues them.
     public var keyID: String
+    /// The team's id (`iss`), ten characters.
     public var teamID: String
     /// The private key as PKCS#8 PEM: the contents of an `AuthKey_<key id>.p8` file.
     public var p8: String

@@ -5,11 +5,17 @@ import Foundation
 
 /// A notification the emulator received, as its journal shows it.
 public struct ReceivedNotification: Sendable, Equatable {
+    /// Its id in the journal (the `apns-unique-id` of an accepted push).
     public var id: String
+    /// The `apns-unique-id`, nil for a refused push.
     public var uniqueID: String?
+    /// The device token it was sent to (hex).
     public var token: String?
+    /// The `apns-topic`: the app's bundle id, with its suffix for other push types.
     public var topic: String?
+    /// The `apns-push-type` (`alert`, `background`, `liveactivity`, ...).
     public var pushType: String?
+    /// The `apns-priority` (10, 5 or 1).
     public var priority: Int?
     /// queued, delivered, expired, rejected, ...
     public var status: String

@@ -3,30 +3,43 @@ import Foundation
 /// A web app subscribed to Web Push on the emulated phone (or a page in Safari on a Mac): what
 /// `PushSubscription.toJSON()` gives the page, to hand to the server under test.
 public struct WebAppSubscription: Sendable, Equatable {
+    /// The subscription's id on the phone.
     public var id: String
+    /// The web app's origin (`https://app.example`).
     public var origin: String
+    /// `homeScreen` (a Home Screen web app) or `safari` (a page in Safari).
     public var kind: String
     /// Where the server POSTs its pushes (RFC 8030), and the keys it encrypts them with (RFC 8291).
     public var endpoint: String
+    /// The subscription's P-256 public key (base64url), which the server encrypts with.
     public var p256dh: String
+    /// The subscription's authentication secret (base64url).
     public var auth: String
     /// The token its pushes are journaled under, and its device's app's.
     public var token: String
+    /// The token of the device the web app is on.
     public var hostToken: String
 }
 
 /// One web push as the emulated browser handled it.
 public struct ReceivedWebPush: Sendable, Equatable {
+    /// Its id in the journal.
     public var uniqueID: String
     /// `declarative` (Safari showed it), `serviceWorker`, `notAllowed`, `undecryptable`, `unsubscribed`.
     public var outcome: String
     /// The decrypted message (nil when it did not decrypt, or is not UTF-8).
     public var message: String?
+    /// Whether the browser showed a notification for it.
     public var shown: Bool
+    /// The shown notification's title.
     public var title: String?
+    /// The shown notification's body.
     public var body: String?
+    /// Where a tap on it goes (Declarative Web Push's `navigate`).
     public var navigate: String?
+    /// The app badge it set (Declarative Web Push's `app_badge`).
     public var appBadge: Int?
+    /// The `sub` of the push's VAPID token: who sent it.
     public var vapidSubject: String?
 
     init?(_ item: [String: Any]) {

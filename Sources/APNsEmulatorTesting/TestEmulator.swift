@@ -22,7 +22,9 @@ public final class TestEmulator: Sendable {
     /// How providers authenticate: `none` takes any provider, `strict` wants a certificate or a
     /// provider token as APNs does (``createKey(keyID:teamID:topics:)`` makes a key it trusts).
     public enum Auth: Sendable {
+        /// Any provider, with any `authorization` header or none, for any topic.
         case none
+        /// A client certificate or a provider token, as APNs requires.
         case strict
     }
 
@@ -40,8 +42,11 @@ public final class TestEmulator: Sendable {
 
     /// The address every listener is on.
     public let host = "127.0.0.1"
+    /// The HTTP/2 provider API's port.
     public var http2Port: Int { self.addresses.port(.http2) }
+    /// The admin API's (and the web inbox's) port.
     public var adminPort: Int { self.addresses.port(.admin) }
+    /// The device listener's port (``connectDevice(id:)``).
     public var devicePort: Int { self.addresses.port(.device) }
     /// The provider API's base URL (the server certificate names `localhost` and `127.0.0.1`).
     public var providerURL: String { "https://localhost:\(self.http2Port)" }
@@ -54,6 +59,7 @@ public final class TestEmulator: Sendable {
     public var adminToken: String? { self.emulator.configuration.adminToken }
     /// The development CA the server certificate chains to: trust it in the client under test.
     public var caPath: String { self.emulator.configuration.certificatesDirectory + "/ca.pem" }
+    /// The development CA as PEM text, for a client that takes the certificate itself.
     public var caPEM: String { (try? String(contentsOfFile: self.caPath, encoding: .utf8)) ?? "" }
     /// Whether ``shutdown()`` has stopped the emulator and its store is closed.
     public var hasStopped: Bool { self.finished.withLock { $0 } }
