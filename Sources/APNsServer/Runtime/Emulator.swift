@@ -8,7 +8,7 @@ import NIOPosix
 import ServiceLifecycle
 import UnixSignals
 
-/// The whole emulator: store, relay and listeners, run as one ServiceGroup.
+/// The whole emulator: store, relay, listeners and the work beside them, run as one ServiceGroup.
 public final class Emulator: Sendable {
     public let configuration: EmulatorConfiguration
     public let store: NotificationStore
@@ -23,12 +23,8 @@ public final class Emulator: Sendable {
     public let clock: EmulatorClock
     private let verifier: ProviderTokenVerifier
     private let logger: Logger
-    /// Fires local notifications as the clock reaches them (moving the clock fires them too).
-    private let localNotifications: RepeatedTask
-    /// Sums up on the console, every few seconds, the pushes that arrived.
-    private let pushSummaries: RepeatedTask
-    /// Hands accepted pushes to the iOS Simulator, when asked to.
-    private let simulator: SimulatorBridge?
+    /// What `run(beforeClosing:)` asks to do once the listeners are done, before the store closes.
+    private let beforeClosing = BeforeClosing()
 
     /// How many provider-token keys the key store holds now.
     public var providerKeyCount: Int { self.verifier.keys.count }
@@ -56,8 +52,6 @@ public final class Emulator: Sendable {
             faultIDPrefix: configuration.shard.map { "s\($0.index)-fault-" } ?? "fault-")
         self.clock = EmulatorClock(real: configuration.clock)
         self.store = try Self.openStore(configuration, clock: self.clock, inspection: self.inspection, logger: logger)
-        let journal = self.inspection.journal
-        self.simulator = configuration.simulatorDevice.map { SimulatorBridge(device: $0, journal: journal, logger: logger) }
         self.group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, configuration.eventLoopThreads))
         self.relay = Relay(
             store: self.store, hub: DeliveryHub(), group: self.group, journal: self.inspection.journal, logger: logger,
@@ -65,11 +59,7 @@ public final class Emulator: Sendable {
             cluster: Cluster(
                 shard: configuration.shard, peers: configuration.clusterPeers, token: configuration.adminToken, group: self.group,
                 logger: logger))
-        let (loop, relay) = (self.group.next(), self.relay)
-        relay.phone.resumeActivityPushes(on: loop)
-        relay.cluster?.catchUp(relay.channels, on: loop)
-        self.localNotifications = Self.fireLocalNotifications(relay, on: loop, logger: logger)
-        self.pushSummaries = Self.summarizePushes(self.inspection, on: loop)
+        self.relay.phone.resumeActivityPushes(on: self.group.next())
         let parts = EmulatorParts(
             configuration: configuration,
             group: self.group,
@@ -82,7 +72,10 @@ public final class Emulator: Sendable {
             logger: logger,
             onListening: onListening
         )
-        let services: [any Service] = parts.listeners()
+        let background = Self.background(
+            configuration, store: self.store, inspection: self.inspection, relay: self.relay, readiness: self.readiness,
+            loop: self.group.next(), beforeClosing: self.beforeClosing, logger: logger)
+        let services: [any Service] = background + parts.listeners()
         self.serviceGroup = ServiceGroup(
             configuration: ServiceGroupConfiguration(
                 services: services.map {
@@ -96,20 +89,56 @@ public final class Emulator: Sendable {
         )
     }
 
-    /// Fires local notifications and moves Live Activities on as the clock reaches them.
-    private static func fireLocalNotifications(_ relay: Relay, on loop: any EventLoop, logger: Logger) -> RepeatedTask {
-        loop.scheduleRepeatedAsyncTask(initialDelay: .seconds(1), delay: .milliseconds(500)) { _ in
-            relay.phone.advanceActivities(on: loop)
-            return relay.fireDue(on: loop).recover { error in
-                logger.warning("could not fire local notifications", metadata: ["store.error": "\(error)"])
-            }
+    /// What runs beside the listeners, in the order the group starts it (and the reverse of the
+    /// order it ends): the store (closing last, after `beforeClosing`), the console's summary of
+    /// pushes (a last one at the end), firing local notifications and moving Live Activities on as
+    /// the clock reaches them, the cluster's catch-up of its peers' channels, the Simulator bridge.
+    private static func background(
+        _ configuration: EmulatorConfiguration, store: NotificationStore, inspection: Inspection, relay: Relay,
+        readiness: ReadinessGate, loop: any EventLoop, beforeClosing: BeforeClosing, logger: Logger
+    ) -> [any Service] {
+        var work = [
+            BackgroundWork("store") {
+                {
+                    // An export at exit is of a world that ran: not after a listener could not bind.
+                    if readiness.isReady { beforeClosing() }
+                    store.close()
+                }
+            },
+            BackgroundWork("push summaries") {
+                let interval = TimeAmount(Inspection.pushSummaryInterval)
+                let task = loop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { _ in inspection.summarizePushes()
+                }
+                return {
+                    task.cancel()
+                    inspection.summarizePushes()
+                }
+            },
+            BackgroundWork("local notifications") {
+                let task = loop.scheduleRepeatedAsyncTask(initialDelay: .seconds(1), delay: .milliseconds(500)) { _ in
+                    relay.phone.advanceActivities(on: loop)
+                    return relay.fireDue(on: loop).recover { error in
+                        logger.warning("could not fire local notifications", metadata: ["store.error": "\(error)"])
+                    }
+                }
+                return { task.cancel() }
+            },
+        ]
+        if let cluster = relay.cluster {
+            work.append(
+                BackgroundWork("cluster catch-up") {
+                    cluster.catchUp(relay.channels, on: loop)
+                    return {}
+                })
         }
-    }
-
-    /// The console's summary of pushes, every ``Inspection/pushSummaryInterval``.
-    private static func summarizePushes(_ inspection: Inspection, on loop: any EventLoop) -> RepeatedTask {
-        let interval = TimeAmount(Inspection.pushSummaryInterval)
-        return loop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { _ in inspection.summarizePushes() }
+        if let device = configuration.simulatorDevice {
+            work.append(
+                BackgroundWork("simulator") {
+                    let bridge = SimulatorBridge(device: device, journal: inspection.journal, logger: logger)
+                    return { bridge.stop() }
+                })
+        }
+        return work
     }
 
     /// Opens the store with the inspection as its observer, and loads what it holds into the journal.
@@ -143,24 +172,15 @@ public final class Emulator: Sendable {
     /// Serves until a shutdown signal or ``shutdown()``; returns after every accepted request
     /// has been answered and the store is closed. `beforeClosing` runs once the listeners are
     /// done and before the store closes (an export at exit).
-    public func run(beforeClosing: @Sendable () -> Void = {}) async throws {
+    public func run(beforeClosing: @escaping @Sendable () -> Void = {}) async throws {
+        self.beforeClosing.set(beforeClosing)
         do {
             try await self.serviceGroup.run()
         } catch {
             self.readiness.failed(error)
-            self.localNotifications.cancel()
-            self.pushSummaries.cancel()
-            self.store.close()
             try await self.group.shutdownGracefully()
             throw error
         }
-        // Every listener has finished the work it accepted: the store closes last.
-        self.localNotifications.cancel()
-        self.pushSummaries.cancel()
-        self.inspection.summarizePushes()
-        beforeClosing()
-        self.simulator?.stop()
-        self.store.close()
         self.readiness.failed(ServerError(.stopped, subject: "emulator", "stopped"))
         try await self.group.shutdownGracefully()
     }
