@@ -65,24 +65,39 @@ final class GatewaySessionHandler: ChannelDuplexHandler {
 
     /// Hands the notification to the intake and lets the machine decide when its refusal (if
     /// any) goes out; it is journaled when the error response names it, after the notifications
-    /// before it have been committed, as the provider learns of it.
+    /// before it have been committed, as the provider learns of it. A refusal before the store
+    /// stops the connection reading; one after the commit comes in submission order.
     private func push(_ request: BinaryPushRequest, context: ChannelHandlerContext) {
-        switch self.shared.intake.take(request, topic: self.topic, ids: &self.ids, on: context.eventLoop) {
-        case .refused(let status, let record, let fault):
-            self.machine.refusals.note(record, identifier: request.identifier, fault: fault)
-            self.perform(self.machine.refused(status, identifier: request.identifier), context: context)
-        case .reset:
-            self.machine.closed()
-            ConnectionReset.reset(context.channel)
-        case .submitted(let stored):
-            self.machine.submitted()
-            let identifier = request.identifier
-            stored.assumeIsolated().whenSuccess { refusal in
-                if let refusal { self.machine.refusals.note(refusal.record, identifier: identifier) }
-                self.perform(self.machine.committed(identifier: identifier, refusal: refusal?.status), context: context)
+        let shared = self.shared
+        var door = BinaryPushDoor(
+            request, topic: self.topic, ids: self.ids, receivedAt: shared.clock(), shard: shared.intake.relay.shard)
+        let identifier = request.identifier
+        var submitted = false
+        shared.intake.take(
+            &door, on: context.eventLoop,
+            submitted: {
+                submitted = true
+                self.machine.submitted()
+            }
+        ) { result in
+            switch result {
+            case .refused(let refusal) where submitted:
+                self.machine.refusals.note(refusal.record, identifier: identifier, fault: refusal.fault)
+                self.perform(self.machine.committed(identifier: identifier, refusal: refusal.status), context: context)
                 if self.machine.resumeReading() { context.read() }
+            case .refused(let refusal):
+                self.machine.refusals.note(refusal.record, identifier: identifier, fault: refusal.fault)
+                self.perform(self.machine.refused(refusal.status, identifier: identifier), context: context)
+            case .accepted:
+                self.perform(self.machine.committed(identifier: identifier, refusal: nil), context: context)
+                if self.machine.resumeReading() { context.read() }
+            case .reset, .goAway:
+                // Fault rules reset binary connections only (the interface has no GOAWAY).
+                self.machine.closed()
+                ConnectionReset.reset(context.channel)
             }
         }
+        self.ids = door.ids
     }
 
     func read(context: ChannelHandlerContext) {

@@ -10,7 +10,8 @@ extension PushIntake {
         guard request.method == "POST" else {
             return .failure(
                 WebPushRefusal(
-                    status: 405, reason: "MethodNotAllowed", explanation: "a push is a POST to the endpoint (RFC 8030 section 5)"))
+                    status: 405, reason: "MethodNotAllowed", explanation: "a push is a POST to the endpoint (RFC 8030 section 5)")
+            )
         }
         guard let subscription else { return .failure(.unknownEndpoint(request.path)) }
         if let ended = subscription.ended { return .failure(.gone(ended)) }
@@ -28,7 +29,8 @@ extension PushIntake {
                 WebPushRefusal(
                     status: 413, reason: "PayloadTooLarge",
                     explanation:
-                        "the encrypted body is larger than \(WebPushRequest.maximumBody) bytes (RFC 8030 section 7.2; APNs' limit)"))
+                        "the encrypted body is larger than \(WebPushRequest.maximumBody) bytes (RFC 8030 section 7.2; APNs' limit)"
+                ))
         }
         return Self.webPushFields(request).map { ttl, urgency, topic in
             ValidWebPush(
@@ -41,16 +43,19 @@ extension PushIntake {
     static func webPushFields(_ request: WebPushRequest) -> Result<(Int64, String, String?), WebPushRefusal> {
         guard let ttlText = request.headers["ttl"] else {
             return .failure(
-                .badRequest("BadExpirationDate", "the TTL header is missing: an application server MUST send it (RFC 8030 section 5.2)"))
+                .badRequest(
+                    "BadExpirationDate", "the TTL header is missing: an application server MUST send it (RFC 8030 section 5.2)"))
         }
         guard let ttl = Int64(ttlText.trimmingCharacters(in: .whitespaces)), ttl >= 0 else {
             return .failure(
-                .badRequest("BadExpirationDate", "TTL is a number of seconds from 0 (RFC 8030 section 5.2); got \(ttlText.prefix(40))"))
+                .badRequest(
+                    "BadExpirationDate", "TTL is a number of seconds from 0 (RFC 8030 section 5.2); got \(ttlText.prefix(40))"))
         }
         let urgency = request.headers["urgency"]?.lowercased() ?? "normal"
         guard ["very-low", "low", "normal", "high"].contains(urgency) else {
             return .failure(
-                .badRequest("BadPriority", "Urgency is very-low, low, normal or high (RFC 8030 section 5.3); got \(urgency.prefix(40))"))
+                .badRequest(
+                    "BadPriority", "Urgency is very-low, low, normal or high (RFC 8030 section 5.3); got \(urgency.prefix(40))"))
         }
         let topic = request.headers["topic"]
         if let topic, topic.isEmpty || topic.utf8.count > 32 || !topic.utf8.allSatisfy(Self.isBase64URL) {
@@ -64,14 +69,16 @@ extension PushIntake {
                 return .failure(
                     .badRequest(
                         "BadContentEncoding",
-                        "a push with a body is encrypted with Content-Encoding: aes128gcm (RFC 8291 section 4); got \(coding ?? "none")")
+                        "a push with a body is encrypted with Content-Encoding: aes128gcm (RFC 8291 section 4); got \(coding ?? "none")"
+                    )
                 )
             }
             guard request.body.count > 86 else {
                 return .failure(
                     .badRequest(
                         "BadContentEncoding",
-                        "the body is shorter than an aes128gcm header with the application server's key (86 bytes, RFC 8291 section 4)"))
+                        "the body is shorter than an aes128gcm header with the application server's key (86 bytes, RFC 8291 section 4)"
+                    ))
             }
         }
         return .success((min(ttl, WebPushRequest.longestTTL), urgency, topic))

@@ -29,6 +29,10 @@ public final class Relay: Sendable {
     /// This emulator's shard among several, if it is one.
     public var shard: Shard? { self.phone.shard }
 
+    /// A time-ordered id (version 7, as every id the emulator makes) from the emulator's one
+    /// generator, for what no connection numbers (a web push, its refusal).
+    func makeID(nowMillis: Int64) -> String { self.phone.ids.withLock { $0.timeOrderedUUID(nowMillis: nowMillis) } }
+
     /// - Parameter group: the event loops the listeners run on; each gets its own batcher.
     public init(
         store: NotificationStore, hub: DeliveryHub, group: any EventLoopGroup, journal: Journal, logger: Logger,

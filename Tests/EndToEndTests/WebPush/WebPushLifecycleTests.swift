@@ -141,6 +141,29 @@ struct WebPushLifecycleTests {
         }
     }
 
+    // The admin API's fault table: a reset closes the connection with nothing answered, and the
+    // request is journaled as unanswered (every door's pushes go through the same fault step).
+    @Test("a reset fault on interface webpush closes the connection unanswered and journals the push with its fault")
+    func resetFault() async throws {
+        try await withEmulator { emulator in
+            let app = try await Self.subscribe(emulator)
+            let rule = try await emulator.adminObject(
+                "/api/v1/faults", method: "POST",
+                body: #"{"match": {"interface": "webpush", "token": "\#(app.token)"}, "action": {"type": "reset"}, "times": 1}"#,
+                status: 201)
+            let endpoint = try #require((app.document["subscription"] as? [String: Any])?["endpoint"] as? String)
+            let curl = try await Subprocess.run(
+                "curl",
+                ["-s", "-o", "/dev/null", "-w", "%{http_code}", "--cacert", emulator.caPath, "-X", "POST", "-d", "x", endpoint])
+            #expect(curl.status != 0 && curl.stdout == "000", "no answer: curl \(curl.status), \(curl.stdout)")
+            let journal = try await emulator.journal("interface=webpush")
+            #expect(journal.count == 1, "\(journal)")
+            let item = try #require(journal.first)
+            #expect((item["fault"] as? [String: Any])?["id"] as? String == rule["id"] as? String, "\(item)")
+            #expect((item["detail"] as? String)?.contains("closed the connection") == true, "\(item)")
+        }
+    }
+
     // Apple Developer Forums 719990: blocking notifications in Settings leaves the endpoint valid.
     @Test("with permission revoked a push is still accepted, and nothing is shown")
     func permissionRevoked() async throws {

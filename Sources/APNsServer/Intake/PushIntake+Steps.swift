@@ -1,0 +1,87 @@
+import APNsCore
+import APNsInspection
+import NIOCore
+
+/// The steps every push takes, whichever door it came through, each written once here:
+/// 1. the fault rules (a `respond` refuses, a `delay` postpones the rest, a reset or GOAWAY ends it);
+/// 2. the door's checks (validation, the provider's authorization for the topic and push type);
+/// 3. the relay's commit, and what the store refused;
+/// 4. the metrics, the fault's mark on a delayed one, and the lint.
+/// Every refusal is journaled through the door; `answer` is called once, on `eventLoop`.
+extension PushIntake {
+    /// Takes a complete request through the steps. `submitted` is called just before the
+    /// notification goes to the store (the gateway counts what is in flight). Call on `eventLoop`.
+    func take<Door: IntakeDoor>(
+        _ door: inout Door, on eventLoop: any EventLoop, submitted: (() -> Void)? = nil,
+        answer: @escaping (IntakeResult<Door>) -> Void
+    ) {
+        guard let (rule, mark) = self.faultRule(for: door.faultRequest()) else {
+            return self.commit(&door, fault: nil, on: eventLoop, submitted: submitted, answer: answer)
+        }
+        switch rule.action {
+        case .respond(let reason, let status, let byte):
+            let refusal = door.injected(reason: reason, status: status, statusByte: byte, by: mark)
+            door.journal(refusal, fault: mark, in: self)
+            answer(.refused(refusal))
+        case .delay(let delay):
+            var later = door
+            eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(delay)) {
+                self.commit(&later, fault: mark, on: eventLoop, submitted: submitted, answer: answer)
+            }
+        case .reset:
+            door.journalUnanswered(goAway: nil, fault: mark, in: self)
+            answer(.reset)
+        case .goAway(let reason):
+            door.journalUnanswered(goAway: reason, fault: mark, in: self)
+            answer(.goAway(reason: reason))
+        }
+    }
+
+    /// The fault rule that applies, with the mark its answer carries; nil (one atomic load) while
+    /// there are no rules.
+    func faultRule(for request: @autoclosure () -> FaultRequest) -> (FaultRule, FaultMark)? {
+        guard let rule = self.inspection.fault(for: request()) else { return nil }
+        return (rule, FaultMark(ruleID: rule.id, action: rule.action.name))
+    }
+
+    /// The door's checks, then the store; the answer once the notification is durable.
+    private func commit<Door: IntakeDoor>(
+        _ door: inout Door, fault: FaultMark?, on eventLoop: any EventLoop, submitted: (() -> Void)?,
+        answer: @escaping (IntakeResult<Door>) -> Void
+    ) {
+        let notification: Notification
+        let aps: APSFacts?
+        switch door.validate(in: self) {
+        case .failure(let refusal):
+            door.journal(refusal, fault: fault, in: self)
+            return answer(.refused(refusal))
+        case .success(let valid):
+            (notification, aps) = valid
+        }
+        let door = door
+        submitted?()
+        self.relay.accept(notification, on: eventLoop) { result in
+            switch result {
+            case .success(let outcome):
+                if let refusal = door.refusal(for: outcome, of: notification) {
+                    door.journal(refusal, fault: fault, in: self)
+                    return answer(.refused(refusal))
+                }
+                let metrics = self.inspection.metrics
+                metrics.accepted(
+                    door.interface,
+                    after: .nanoseconds(Int64(NIODeadline.now().uptimeNanoseconds - door.started.uptimeNanoseconds)))
+                if let fault { self.inspection.delayed(uniqueID: notification.uniqueID, by: fault) }
+                let warnings = door.warnings(for: notification, aps: aps)
+                if !warnings.isEmpty { metrics.warned(warnings) }
+                answer(.accepted(door.accepted(notification, warnings: warnings, in: self)))
+            case .failure(let error):
+                self.logger.info(
+                    "could not store a push", metadata: ["store.error": "\(error)", "apns.interface": "\(door.interface)"])
+                let refusal = door.refusal(for: error, of: notification)
+                door.journal(refusal, fault: fault, in: self)
+                answer(.refused(refusal))
+            }
+        }
+    }
+}
