@@ -15,43 +15,29 @@ extension AdminRouter {
         return answer(id, install)
     }
 
+    var activityOperations: ActivityOperations { ActivityOperations(phone: self.phone) }
+
     func activities(of install: AppInstall) -> Response {
-        do {
-            let app = try self.phone.app(install)
-            return Response(
-                status: 200,
-                body: ActivityJSON.list(
-                    app.orderedActivities, topic: install.topic, deviceID: install.deviceID,
-                    pushToStartToken: app.pushToStartToken, app: app))
-        } catch {
-            return Self.error(.internalError, "could not read the app: \(error)")
-        }
+        Self.answer(self.activityOperations.list(install))
     }
 
     func activity(_ id: String, of install: AppInstall) -> Response {
-        do {
-            let app = try self.phone.app(install)
-            guard let activity = app.activities.first(where: { $0.id == id }) else {
-                return Self.error(.notFound, "no Live Activity \(id)")
-            }
-            return Response(
-                status: 200, body: ActivityJSON.one(activity, topic: install.topic, deviceID: install.deviceID, app: app))
-        } catch {
-            return Self.error(.internalError, "could not read the app: \(error)")
-        }
+        Self.answer(self.activityOperations.read(id, of: install))
     }
 
     /// `POST .../activities`: the app calls `Activity.request`. 201 with the activity; 400 for a
     /// state that does not decode; 409 as ActivityKit refuses (a type not declared among them).
     func startActivity(in install: AppInstall, body: [UInt8], on eventLoop: any EventLoop) -> EventLoopFuture<Response> {
-        self.answer(install, self.phone.activityRequest(.start, document: body, in: install, on: eventLoop), created: true)
+        self.activityOperations.request(.start, body, in: install, on: eventLoop).map { Response(status: 201, body: $0.one) }
+            .recover(Self.refusal)
     }
 
     /// `POST /api/v1/activities/<id>/end`: the app calls `activity.end(_:dismissalPolicy:)`.
     func endActivity(
         _ id: String, of install: AppInstall, body: [UInt8], on eventLoop: any EventLoop
     ) -> EventLoopFuture<Response> {
-        self.answer(install, self.phone.activityRequest(.end(id), document: body, in: install, on: eventLoop))
+        self.activityOperations.request(.end(id), body, in: install, on: eventLoop).map { Response(status: 200, body: $0.one) }
+            .recover(Self.refusal)
     }
 
     /// `POST .../rotate-token`: a new update token (or push-to-start token, `activity` nil);
@@ -67,27 +53,17 @@ extension AdminRouter {
         }.recover(Self.refusal)
     }
 
-    /// Answers with the activity an app's request concerned.
-    private func answer(
-        _ install: AppInstall, _ done: EventLoopFuture<(ActivityReport, AppModel)>, created: Bool = false
-    ) -> EventLoopFuture<Response> {
-        done.map { report, app in
-            guard let activity = app.activities.first(where: { $0.id == report.activityID }) else {
-                return Self.error(.internalError, "the activity went missing")
-            }
-            return Response(
-                status: created ? 201 : 200,
-                body: ActivityJSON.one(activity, topic: install.topic, deviceID: install.deviceID, app: app))
-        }.recover(Self.refusal)
+    /// A phone operation's JSON, 200, or its refusal.
+    static func answer(_ result: Result<[UInt8], PhoneRefusal>) -> Response {
+        switch result {
+        case .success(let body): Response(status: 200, body: body)
+        case .failure(let refusal): Self.refusal(refusal)
+        }
     }
 
+    /// A phone operation's refusal as the admin API answers it: ``PhoneRefusal``'s status and words.
     static func refusal(_ error: any Error) -> Response {
-        guard let refusal = error as? DeviceModelError else {
-            return Self.error(.unavailable, "could not save the activity: \(error)")
-        }
-        return Self.error(
-            refusal.code == .refused ? .conflict : .badRequest,
-            refusal.field.isEmpty || refusal.message.hasPrefix(refusal.field)
-                ? refusal.message : "\(refusal.field): \(refusal.message)")
+        let refusal = PhoneRefusal(error, saving: "the change")
+        return Response(status: refusal.status, body: JSONWriter.error(refusal.message))
     }
 }

@@ -3,17 +3,14 @@ import APNsDevice
 import APNsInspection
 import NIOCore
 
-/// `/api/v1/devices/<token>/pending[/<id>]`: the app's pending local notifications.
+/// `/api/v1/devices/<token>/pending[/<id>]` and `/location`: the admin API's door to ``LocalOperations``.
 extension AdminRouter {
+    var localOperations: LocalOperations { LocalOperations(phone: self.phone, relay: self.relay) }
+
     func pending(of token: DeviceToken) -> Response {
         let found = self.phoneInstall(of: token)
         guard let install = found.install else { return found.refusal }
-        do {
-            let pending = try self.phone.app(install).pending
-            return Response(status: 200, body: Phone.pendingJSON(pending))
-        } catch {
-            return Self.error(.internalError, "could not read the pending requests: \(error)")
-        }
+        return Self.answer(self.localOperations.pending(install))
     }
 
     /// `POST .../pending`: the app schedules a request (201, with when it fires next); one with the
@@ -21,25 +18,16 @@ extension AdminRouter {
     func schedule(for token: DeviceToken, body: [UInt8], on eventLoop: any EventLoop) -> EventLoopFuture<Response> {
         let found = self.phoneInstall(of: token)
         guard let install = found.install else { return eventLoop.makeSucceededFuture(found.refusal) }
-        let document: ScheduleDocument
-        do {
-            document = try RequestDocument.decode(ScheduleDocument.self, from: body, example: ScheduleDocument.example)
-        } catch {
-            return eventLoop.makeSucceededFuture(Self.error(.badRequest, error.message))
-        }
-        return self.relay.schedule(document, for: install, on: eventLoop)
-            .map { request, evicted in Response(status: 201, body: Phone.scheduledJSON(request, evicted: evicted)) }
-            .recover { Self.error(.unavailable, "could not schedule: \($0)") }
+        return self.localOperations.schedule(body, for: install, on: eventLoop).map { Response(status: 201, body: $0) }
+            .recover(Self.refusal)
     }
 
     /// `DELETE .../pending[/<id>]`: cancels one (404 when there is none by that name) or all.
     func cancel(for token: DeviceToken, _ identifier: String?, on eventLoop: any EventLoop) -> EventLoopFuture<Response> {
         let found = self.phoneInstall(of: token)
         guard let install = found.install else { return eventLoop.makeSucceededFuture(found.refusal) }
-        return self.phone.cancel(identifier, for: install, on: eventLoop).map { removed in
-            if let identifier, removed == 0 { return Self.error(.notFound, "no pending request \(identifier)") }
-            return Response(status: 200, body: Array(#"{"removed":\#(removed)}"#.utf8))
-        }.recover { Self.error(.unavailable, "could not cancel: \($0)") }
+        return self.localOperations.cancel(identifier, for: install, on: eventLoop)
+            .map { Response(status: 200, body: Array(#"{"removed":\#($0)}"#.utf8)) }.recover(Self.refusal)
     }
 
     /// `POST .../location` `{"latitude", "longitude"}`: the device is there now; region requests
@@ -47,14 +35,7 @@ extension AdminRouter {
     func move(_ token: DeviceToken, body: [UInt8], on eventLoop: any EventLoop) -> EventLoopFuture<Response> {
         let found = self.phoneInstall(of: token)
         guard let install = found.install else { return eventLoop.makeSucceededFuture(found.refusal) }
-        let point: Coordinate
-        do {
-            point = try RequestDocument.decode(LocationDocument.self, from: body, example: LocationDocument.example).coordinate
-        } catch {
-            return eventLoop.makeSucceededFuture(Self.error(.badRequest, error.message))
-        }
-        return self.relay.move(install, to: point, on: eventLoop).map { fired in
-            Response(status: 200, body: Array(#"{"fired":\#(PhoneJSON.encoded(fired))}"#.utf8))
-        }.recover { Self.error(.unavailable, "could not move the device: \($0)") }
+        return self.localOperations.move(install, body, on: eventLoop).map { Response(status: 200, body: $0) }
+            .recover(Self.refusal)
     }
 }

@@ -87,8 +87,9 @@ extension DeviceSessionHandler {
 
     /// A refusal the device can act on goes back as `refused`; a store failure ends the session.
     func failed(_ error: any Error, subject: String) {
-        if let error = error as? DeviceModelError {
-            self.answered(.refused(subject: subject, status: error.code == .notOffered ? 409 : 400, message: error.message))
+        let refusal = PhoneRefusal(error)
+        if !refusal.unavailable {
+            self.answered(.refused(subject: subject, status: UInt16(clamping: refusal.status), message: refusal.message))
         } else {
             self.logger.warning("the phone could not be changed", metadata: ["device.error": "\(error)"])
             self.perform(self.machine.fail(.internalError, "could not change the app: \(error)"))

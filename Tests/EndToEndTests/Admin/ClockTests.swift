@@ -84,6 +84,12 @@ struct ClockTests {
             // A push whose expiration is in real time's future but the clock's past is not stored.
             let stale = Int64(Date().timeIntervalSince1970) + 600
             try await device.close()
+            // Only once the emulator has seen the device go: to a connected device the push would go at once.
+            let gone = try await eventually(timeout: .seconds(60)) {
+                let devices = try await emulator.admin("/api/v1/devices").json() as? [[String: Any]] ?? []
+                return devices.first { $0["token"] as? String == token.hex }?["connected"] as? Bool == false
+            }
+            #expect(gone, "the emulator saw the device disconnect")
             let late = try await provider.push(
                 token: token.hex, headers: [("apns-topic", Self.topic), ("apns-expiration", String(stale))])
             #expect(late.status == 200)

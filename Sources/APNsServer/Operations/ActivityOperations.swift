@@ -1,0 +1,86 @@
+import APNsCore
+import APNsDevice
+import APNsInspection
+import NIOCore
+
+/// What the admin API and the device protocol do to an app's Live Activities, one operation per
+/// ActivityKit call: the same documents, the same refusals (``PhoneRefusal``: 400 a state that
+/// does not decode, 404 no such activity, 409 what ActivityKit refuses) and the same JSON.
+struct ActivityOperations {
+    let phone: Phone
+
+    /// An activity an app's request concerned, with the app holding it.
+    struct Concerned {
+        let activity: LiveActivity
+        let app: AppModel
+        let install: AppInstall
+
+        /// As the admin API answers one activity.
+        var one: [UInt8] {
+            ActivityJSON.one(self.activity, topic: self.install.topic, deviceID: self.install.deviceID, app: self.app)
+        }
+
+        /// As the device protocol answers: `activities` with one item.
+        var list: [UInt8] {
+            ActivityJSON.list(
+                [self.activity], topic: self.install.topic, deviceID: self.install.deviceID,
+                pushToStartToken: self.app.pushToStartToken, app: self.app)
+        }
+    }
+
+    /// The app's activities, oldest first, with its push-to-start token.
+    func list(_ install: AppInstall) -> Result<[UInt8], PhoneRefusal> {
+        self.withApp(install) { app in
+            .success(
+                ActivityJSON.list(
+                    app.orderedActivities, topic: install.topic, deviceID: install.deviceID,
+                    pushToStartToken: app.pushToStartToken, app: app))
+        }
+    }
+
+    /// One of the app's activities.
+    func read(_ id: String, of install: AppInstall) -> Result<[UInt8], PhoneRefusal> {
+        self.withApp(install) { app in
+            guard let activity = app.activities.first(where: { $0.id == id }) else {
+                return .failure(.notFound("no Live Activity \(id)"))
+            }
+            return .success(ActivityJSON.one(activity, topic: install.topic, deviceID: install.deviceID, app: app))
+        }
+    }
+
+    /// `Activity.request` (`.start`) or `activity.end(_:dismissalPolicy:)` (`.end(id)`).
+    func request(
+        _ kind: Phone.ActivityAppRequest, _ document: [UInt8], in install: AppInstall, on eventLoop: any EventLoop
+    ) -> EventLoopFuture<Concerned> {
+        self.phone.activityRequest(kind, document: document, in: install, on: eventLoop).flatMapThrowing { report, app in
+            guard let activity = app.activities.first(where: { $0.id == report.activityID }) else {
+                throw PhoneRefusal(status: 500, "the activity went missing")
+            }
+            return Concerned(activity: activity, app: app, install: install)
+        }.flatMapErrorThrowing { throw PhoneRefusal($0, saving: "the activity") }
+    }
+
+    /// The app declares the Live Activity types it has (`{"<type>": {"attributes", "contentState"}}`).
+    func declare(_ document: [UInt8], in install: AppInstall, on eventLoop: any EventLoop) -> EventLoopFuture<AppModel> {
+        var update = AppUpdate()
+        do {
+            update.activityTypes = try RequestDocument.decode(
+                [String: ActivityType].self, from: document,
+                example: #"{"Delivery": {"attributes": {"order": "int"}, "contentState": {"eta": "date"}}}"#)
+            try update.validate()
+        } catch {
+            return eventLoop.makeFailedFuture(PhoneRefusal(status: 400, "\(error)"))
+        }
+        return self.phone.update(install, with: update, on: eventLoop).flatMapErrorThrowing { throw PhoneRefusal($0) }
+    }
+
+    private func withApp(
+        _ install: AppInstall, _ body: (AppModel) -> Result<[UInt8], PhoneRefusal>
+    ) -> Result<[UInt8], PhoneRefusal> {
+        do {
+            return body(try self.phone.app(install))
+        } catch {
+            return .failure(PhoneRefusal(status: 500, "could not read the app: \(error)"))
+        }
+    }
+}

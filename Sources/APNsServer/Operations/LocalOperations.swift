@@ -1,0 +1,65 @@
+import APNsCore
+import APNsDevice
+import APNsInspection
+import NIOCore
+
+/// What the admin API and the device protocol do to an app's local notifications, one operation
+/// per UserNotifications call: the same documents, checks and refusals (``PhoneRefusal``), the
+/// same JSON.
+struct LocalOperations {
+    let phone: Phone
+    let relay: Relay
+
+    /// The app's pending requests (`getPendingNotificationRequests`).
+    func pending(_ install: AppInstall) -> Result<[UInt8], PhoneRefusal> {
+        do {
+            return .success(Phone.pendingJSON(try self.phone.app(install).pending))
+        } catch {
+            return .failure(PhoneRefusal(status: 500, "could not read the pending requests: \(error)"))
+        }
+    }
+
+    /// `UNUserNotificationCenter.add`: with when it fires next, and what the 64-request limit
+    /// pushed out. A request with the same identifier is replaced. An app with no token on the
+    /// device has nowhere to show one (409).
+    func schedule(_ body: [UInt8], for install: AppInstall, on eventLoop: any EventLoop) -> EventLoopFuture<[UInt8]> {
+        do {
+            let document = try RequestDocument.decode(ScheduleDocument.self, from: body, example: ScheduleDocument.example)
+            // A local notification reaches the device through the app's token, as a remote one does.
+            guard try self.phone.token(of: install) != nil else {
+                throw PhoneRefusal(
+                    status: 409,
+                    "\(install.topic) holds no token on this device: register the topic first (local notifications are shown through the app's token)"
+                )
+            }
+            return self.relay.schedule(document, for: install, on: eventLoop)
+                .map { request, evicted in Phone.scheduledJSON(request, evicted: evicted) }
+                .flatMapErrorThrowing { throw PhoneRefusal($0, saving: "the request") }
+        } catch {
+            return eventLoop.makeFailedFuture(PhoneRefusal(error, saving: "the request"))
+        }
+    }
+
+    /// `removePendingNotificationRequests` (one, 404 when there is none by that name) or
+    /// `removeAllPendingNotificationRequests` (`identifier` nil): how many were removed.
+    func cancel(_ identifier: String?, for install: AppInstall, on eventLoop: any EventLoop) -> EventLoopFuture<Int> {
+        self.phone.cancel(identifier, for: install, on: eventLoop).flatMapThrowing { removed in
+            if let identifier, removed == 0 { throw PhoneRefusal.notFound("no pending request \(identifier)") }
+            return removed
+        }.flatMapErrorThrowing { throw PhoneRefusal($0, saving: "the cancellation") }
+    }
+
+    /// The device is at `{"latitude", "longitude"}` now: the region requests it entered or left
+    /// fire. `{"fired": [identifiers]}`.
+    func move(_ install: AppInstall, _ body: [UInt8], on eventLoop: any EventLoop) -> EventLoopFuture<[UInt8]> {
+        do {
+            let point = try RequestDocument.decode(LocationDocument.self, from: body, example: LocationDocument.example)
+                .coordinate
+            return self.relay.move(install, to: point, on: eventLoop).map { fired in
+                Array(#"{"fired":\#(PhoneJSON.encoded(fired))}"#.utf8)
+            }.flatMapErrorThrowing { throw PhoneRefusal($0, saving: "the device's location") }
+        } catch {
+            return eventLoop.makeFailedFuture(PhoneRefusal(error))
+        }
+    }
+}
