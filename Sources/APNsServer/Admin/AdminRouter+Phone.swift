@@ -31,16 +31,12 @@ extension AdminRouter {
         }
     }
 
+    var appOperations: AppOperations { AppOperations(phone: self.phone) }
+
     func app(of token: DeviceToken) -> Response {
         let found = self.phoneInstall(of: token)
         guard let install = found.install else { return found.refusal }
-        do {
-            let app = try self.phone.app(install)
-            return Response(
-                status: 200, body: PhoneJSON.app(app, token: token.hex, topic: install.topic, deviceID: install.deviceID))
-        } catch {
-            return Self.error(.internalError, "could not read the app: \(error)")
-        }
+        return Self.answer(self.appOperations.read(install, token: token))
     }
 
     /// `PUT .../app`: what a user changes in Settings, or a test arranges. The device, if
@@ -48,27 +44,17 @@ extension AdminRouter {
     func changeApp(of token: DeviceToken, body: [UInt8], on eventLoop: any EventLoop) -> EventLoopFuture<Response> {
         let found = self.phoneInstall(of: token)
         guard let install = found.install else { return eventLoop.makeSucceededFuture(found.refusal) }
-        let update: AppUpdate
-        do {
-            update = try RequestDocument.decode(AppUpdate.self, from: body, example: AppUpdate.example)
-        } catch {
-            return eventLoop.makeSucceededFuture(Self.error(.badRequest, error.message))
-        }
-        return self.phone.update(install, with: update, on: eventLoop).map { app in
+        return self.appOperations.update(install, body, by: .user, on: eventLoop).map { app in
             self.hub.inform(token, .app(topic: install.topic, document: Phone.json(app)))
             return Response(
                 status: 200, body: PhoneJSON.app(app, token: token.hex, topic: install.topic, deviceID: install.deviceID))
-        }.recover { Self.error(.unavailable, "could not save the app: \($0)") }
+        }.recover(Self.refusal)
     }
 
     func delivered(of token: DeviceToken) -> Response {
         let found = self.phoneInstall(of: token)
         guard let install = found.install else { return found.refusal }
-        do {
-            return Response(status: 200, body: PhoneJSON.delivered(try self.phone.app(install).delivered))
-        } catch {
-            return Self.error(.internalError, "could not read Notification Center: \(error)")
-        }
+        return Self.answer(self.appOperations.delivered(install))
     }
 
     /// `DELETE .../delivered[/<id>]`: clears Notification Center, or one notification from it
@@ -76,13 +62,8 @@ extension AdminRouter {
     func removeDelivered(of token: DeviceToken, _ uniqueID: String?, on eventLoop: any EventLoop) -> EventLoopFuture<Response> {
         let found = self.phoneInstall(of: token)
         guard let install = found.install else { return eventLoop.makeSucceededFuture(found.refusal) }
-        return self.phone.change(install, on: eventLoop) { (app: inout AppModel) -> Int in app.removeDelivered(uniqueID) }
-            .map { removed, _ in
-                if let uniqueID, removed == 0 {
-                    return Self.error(.notFound, "notification \(uniqueID) is not in this app's Notification Center")
-                }
-                return Response(status: 200, body: Array(#"{"removed":\#(removed)}"#.utf8))
-            }.recover { Self.error(.unavailable, "could not change Notification Center: \($0)") }
+        return self.appOperations.removeDelivered(uniqueID, from: install, on: eventLoop)
+            .map { Response(status: 200, body: Array(#"{"removed":\#($0)}"#.utf8)) }.recover(Self.refusal)
     }
 
     /// `POST /api/v1/notifications/<uniqueId>/respond`: the user taps, picks an action, replies or
@@ -92,28 +73,13 @@ extension AdminRouter {
         do {
             document = try RequestDocument.decode(RespondDocument.self, from: body, example: RespondDocument.example)
         } catch {
-            return eventLoop.makeSucceededFuture(Self.error(.badRequest, error.message))
+            return eventLoop.makeSucceededFuture(Self.refusal(error))
         }
-        do {
-            guard try self.phone.owner(of: uniqueID) != nil else {
-                return eventLoop.makeSucceededFuture(
-                    Self.error(
-                        .notFound, "no notification \(uniqueID) was presented on a phone (or it is no longer in the journal)"))
-            }
-        } catch {
-            return eventLoop.makeSucceededFuture(Self.error(.internalError, "could not look the notification up: \(error)"))
-        }
-        return self.phone.respond(
+        return self.appOperations.respond(
             to: uniqueID, action: document.action, text: document.text, context: document.context, on: eventLoop
-        )
-        .map { token, response in
+        ).map { token, response in
             self.hub.inform(token, .response(uniqueID: uniqueID, document: Phone.json(response)))
             return Response(status: 200, body: Array(PhoneJSON.encoded(response).utf8))
-        }.recover { error in
-            guard let refusal = error as? DeviceModelError else {
-                return Self.error(.unavailable, "could not record the response: \(error)")
-            }
-            return Self.error(refusal.code == .notOffered ? .conflict : .badRequest, refusal.message)
-        }
+        }.recover(Self.refusal)
     }
 }

@@ -38,28 +38,16 @@ extension DeviceSessionHandler {
         }
     }
 
+    /// The app changes its own settings at launch (categories, state, language...).
     func configure(_ install: AppInstall, document: [UInt8]) {
         guard let context = self.context else { return }
-        let update: AppUpdate
-        do {
-            update = try JSONDecoder().decode(AppUpdate.self, from: Data(document))
-        } catch let error as DeviceModelError {
-            return self.answered(.refused(subject: install.topic, status: 400, message: error.message))
-        } catch {
-            return self.answered(
-                .refused(subject: install.topic, status: 400, message: "the app document is not valid: \(error)"))
-        }
-        guard update.isAppsOwn else {
-            let message =
-                "an app cannot set its own authorization or alert style: ask with authorize; the user changes them in Settings"
-            return self.answered(.refused(subject: install.topic, status: 400, message: message))
-        }
-        self.phone.update(install, with: update, on: context.eventLoop).assumeIsolated().whenComplete { result in
-            switch result {
-            case .success(let app): self.answered(.app(topic: install.topic, document: Phone.json(app)))
-            case .failure(let error): self.failed(error, subject: install.topic)
+        AppOperations(phone: self.phone).update(install, document, by: .app, on: context.eventLoop).assumeIsolated()
+            .whenComplete { result in
+                switch result {
+                case .success(let app): self.answered(.app(topic: install.topic, document: Phone.json(app)))
+                case .failure(let error): self.failed(error, subject: install.topic)
+                }
             }
-        }
     }
 
     func respond(_ uniqueID: String, action: String, text: String?, context code: UInt8) {
@@ -70,13 +58,14 @@ extension DeviceSessionHandler {
             case 2: .alert
             default: nil
             }
-        self.phone.respond(to: uniqueID, action: action, text: text, context: actionContext, on: context.eventLoop)
-            .assumeIsolated().whenComplete { result in
-                switch result {
-                case .success((_, let response)): self.answered(.response(uniqueID: uniqueID, document: Phone.json(response)))
-                case .failure(let error): self.failed(error, subject: uniqueID)
-                }
+        AppOperations(phone: self.phone).respond(
+            to: uniqueID, action: action, text: text, context: actionContext, on: context.eventLoop
+        ).assumeIsolated().whenComplete { result in
+            switch result {
+            case .success((_, let response)): self.answered(.response(uniqueID: uniqueID, document: Phone.json(response)))
+            case .failure(let error): self.failed(error, subject: uniqueID)
             }
+        }
     }
 
     /// A version-2 request is done: its answer goes out, then what waited behind it.

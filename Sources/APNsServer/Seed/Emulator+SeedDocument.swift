@@ -22,7 +22,8 @@ extension Emulator {
     /// Makes the world `seed` describes (after ``SeedDocument/prepare(_:)`` and before ``run()``,
     /// so it is there before the first listener opens): the clock, fault rules, broadcast
     /// settings and channels, then each device's tokens, apps' settings, locations and power,
-    /// through the admin API's own checks. The first refusal throws, naming where it came from.
+    /// through the phone operations the admin API calls, with their checks. The first refusal
+    /// throws, naming where it came from.
     public func apply(_ seed: SeedDocument, origin: String) async throws {
         if seed.clockOffset > self.clock.offsetMillis {
             _ = self.clock.advance(by: seed.clockOffset - self.clock.offsetMillis)
@@ -75,20 +76,25 @@ extension Emulator {
                     relay.phone.change(install, on: loop) { (model: inout AppModel) in model.pushToStartToken = pushToStart.hex }
                 }.get()
             }
-            var requests: [SeedRequest] = []
+            guard app.settings != nil || app.location != nil else { continue }
+            guard let install = try relay.phone.install(of: token) else {
+                throw ServerError(.badConfiguration, subject: place, "token \(token.hex) did not register")
+            }
+            // The same operations, with the same checks, as the admin API's PUT .../app and POST .../location.
             if let settings = app.settings {
-                requests.append(
-                    SeedRequest(
-                        method: "PUT", path: "/api/v1/devices/\(token.hex)/app", body: settings.compact,
-                        origin: place + ".settings"))
+                try await Self.seeding(place + ".settings") {
+                    try await loop.flatSubmit {
+                        AppOperations(phone: relay.phone).update(install, settings.compact, by: .user, on: loop).map { _ in }
+                    }.get()
+                }
             }
             if let location = app.location {
-                requests.append(
-                    SeedRequest(
-                        method: "POST", path: "/api/v1/devices/\(token.hex)/location", body: location.compact,
-                        origin: place + ".location"))
+                try await Self.seeding(place + ".location") {
+                    try await loop.flatSubmit {
+                        LocalOperations(phone: relay.phone, relay: relay).move(install, location.compact, on: loop).map { _ in }
+                    }.get()
+                }
             }
-            try await self.seed(requests)
         }
         if let id = device.id, let power = device.power {
             do {
@@ -96,6 +102,15 @@ extension Emulator {
             } catch {
                 throw ServerError(.badConfiguration, subject: origin + ".power", error.message)
             }
+        }
+    }
+
+    /// Runs one step of a seed; a refusal throws naming where in the seed it came from and why.
+    private static func seeding(_ origin: String, _ step: () async throws -> Void) async throws {
+        do {
+            try await step()
+        } catch {
+            throw ServerError(.badConfiguration, subject: origin, PhoneRefusal(error).message)
         }
     }
 }
