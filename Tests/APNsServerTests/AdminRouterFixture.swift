@@ -17,6 +17,8 @@ final class AdminRouterFixture {
     let store: NotificationStore
     let inspection: Inspection
     let relay: Relay
+    let phone: Phone
+    let channels: BroadcastChannels
     let readiness = ReadinessGate()
     let router: AdminRouter
 
@@ -27,10 +29,23 @@ final class AdminRouterFixture {
         self.inspection = inspection
         let configuration = StoreConfiguration(directory: self.directory.path, mapSizeBytes: 64 << 20, durability: .relaxed)
         self.store = try NotificationStore(configuration: configuration, logger: logger) { inspection.committed($0) }
-        self.relay = Relay(store: self.store, hub: DeliveryHub(), group: self.group, journal: inspection.journal, logger: logger)
+        // The parts as the emulator's assembly makes them.
+        let (hub, power, clock) = (DeliveryHub(), DevicePowerBook(), self.store.configuration.clock)
+        self.channels = BroadcastChannels(store: self.store, clock: clock, logger: logger)
+        self.phone = Phone(
+            store: self.store, hub: hub, journal: inspection.journal, clock: clock, logger: logger, channels: self.channels)
+        self.relay = Relay(
+            store: self.store, hub: hub, phone: self.phone, channels: self.channels, power: power, group: self.group)
         self.router = AdminRouter(
-            relay: self.relay, inspection: inspection, readiness: self.readiness,
-            clock: EmulatorClock(real: StoreConfiguration.systemClock))
+            relay: self.relay, phone: self.phone, channels: self.channels, hub: hub, power: power, cluster: nil,
+            inspection: inspection, readiness: self.readiness, clock: EmulatorClock(real: StoreConfiguration.systemClock))
+    }
+
+    /// An intake over these parts, on a clock that stands still at `now`.
+    func intake(now: Int64) -> PushIntake {
+        PushIntake(
+            relay: self.relay, phone: self.phone, channels: self.channels, cluster: nil, inspection: self.inspection,
+            environment: .development, clock: { now }, logger: Logger(label: "intake-test"))
     }
 
     /// The answer to one request, and its body parsed as JSON when it is JSON.

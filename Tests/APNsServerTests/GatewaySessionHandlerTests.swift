@@ -26,7 +26,8 @@ struct GatewaySessionHandlerTests {
                 environment: .development,
                 clock: { 1_800_000_000_000 },
                 doors: FrontDoors(readiness: ReadinessGate()),
-                logger: Logger(label: "gateway-test")
+                logger: Logger(label: "gateway-test"),
+                intake: self.fixture.intake(now: 1_800_000_000_000)
             )
             try self.channel.pipeline.syncOperations.addHandler(GatewaySessionHandler(context: context, topic: nil))
             try self.channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()

@@ -40,7 +40,8 @@ struct ProviderStreamTests {
                 clock: { 1_800_000_000_000 },
                 realClock: { 1_800_000_000_000 },
                 doors: FrontDoors(readiness: ReadinessGate()),
-                logger: Logger(label: "stream-test")
+                logger: Logger(label: "stream-test"),
+                intake: self.fixture.intake(now: 1_800_000_000_000)
             )
             let machine = auth == .strict ? ProviderAuthStateMachine(rules: .init(), certificate: nil) : nil
             let state = ProviderConnectionState(auth: machine, clock: { 1_764_000_000_000 })

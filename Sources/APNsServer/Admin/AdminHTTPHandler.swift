@@ -64,7 +64,7 @@ final class AdminHTTPHandler: ChannelInboundHandler {
                     self.write(response, version: head.version, context: context)
                 case .events(let filter, let peers):
                     self.startEvents(filter, cors: origin, version: head.version, context: context)
-                    if let peers, let cluster = self.router.relay.cluster {
+                    if let peers, let cluster = self.router.cluster {
                         self.startPeerEvents(peers, cluster, context: context)
                     }
                 }

@@ -15,6 +15,8 @@ struct AdminRouter: Sendable {
     let hub: DeliveryHub
     /// Devices' power states.
     let power: DevicePowerBook
+    /// The other shards, whose answers the cluster's routes merge.
+    let cluster: Cluster?
     let inspection: Inspection
     let readiness: ReadinessGate
     let clock: EmulatorClock
@@ -27,12 +29,13 @@ struct AdminRouter: Sendable {
     var world: WorldExport?
 
     init(
-        relay: Relay, inspection: Inspection, readiness: ReadinessGate, clock: EmulatorClock, caPath: String? = nil,
+        relay: Relay, phone: Phone, channels: BroadcastChannels, hub: DeliveryHub, power: DevicePowerBook, cluster: Cluster?,
+        inspection: Inspection, readiness: ReadinessGate, clock: EmulatorClock, caPath: String? = nil,
         provider: ProviderContext? = nil, world: WorldExport? = nil
     ) {
         self.world = world
-        (self.relay, self.phone, self.channels, self.hub, self.power) = (
-            relay, relay.phone, relay.channels, relay.hub, relay.power
+        (self.relay, self.phone, self.channels, self.hub, self.power, self.cluster) = (
+            relay, phone, channels, hub, power, cluster
         )
         (self.inspection, self.readiness, self.clock, self.caPath, self.provider) = (
             inspection, readiness, clock, caPath, provider
@@ -100,7 +103,7 @@ struct AdminRouter: Sendable {
         do throws(InspectionError) {
             // The web inbox's page and assets are not the API: a browser may add what it likes.
             if !route.isPage { try Self.check(request.query, takes: route.query) }
-            if let cluster = self.relay.cluster, request.query["scope"] != "local",
+            if let cluster = self.cluster, request.query["scope"] != "local",
                 let merged = try self.routeCluster(request, route, cluster)
             {
                 return merged

@@ -94,7 +94,7 @@ extension AdminRouter {
     /// `GET /api/v1/cluster/channels`: the channels of the bundles this shard owns, deleted ones
     /// too, as a peer that was down asks for them.
     func ownedChannels() -> Response {
-        let shard = self.relay.cluster?.shard
+        let shard = self.cluster?.shard
         let owned = self.channels.read { book in
             book.channels.values.filter {
                 shard == nil || Shard.index(ofBundle: $0.bundleID, count: shard?.count ?? 1) == shard?.index

@@ -8,6 +8,9 @@ extension TLSListener {
         _ listener: Listener,
         sslContext: NIOSSLContext,
         relay: Relay,
+        phone: Phone,
+        hub: DeliveryHub,
+        power: DevicePowerBook,
         access: AdminAccess,
         refusal: ConnectionRefusal,
         doors: FrontDoors,
@@ -18,7 +21,7 @@ extension TLSListener {
             let pipeline = channel.pipeline.syncOperations
             try pipeline.addHandler(ByteToMessageHandler(DeviceFrameDecoder()))
             try pipeline.addHandler(MessageToByteHandler(DeviceFrameEncoder()))
-            let session = DeviceSessionHandler(relay: relay, access: access, logger: logger)
+            let session = DeviceSessionHandler(relay: relay, phone: phone, hub: hub, power: power, access: access, logger: logger)
             // A provider at the device port is told where it belongs, in the log and the journal.
             session.onForeignProtocol = { channel, what in
                 refusal.record(channel, source: .http2, detail: doors.notDeviceProtocol(what, port: channel.localAddress?.port))

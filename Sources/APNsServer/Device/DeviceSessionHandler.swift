@@ -32,8 +32,10 @@ final class DeviceSessionHandler: ChannelInboundHandler {
     /// What the power state holds back for a later burst, oldest first (still queued in the store).
     var held: [Notification] = []
 
-    init(relay: Relay, access: AdminAccess = AdminAccess(), logger: Logger) {
-        (self.relay, self.phone, self.hub, self.powerBook) = (relay, relay.phone, relay.hub, relay.power)
+    init(
+        relay: Relay, phone: Phone, hub: DeliveryHub, power: DevicePowerBook, access: AdminAccess = AdminAccess(), logger: Logger
+    ) {
+        (self.relay, self.phone, self.hub, self.powerBook) = (relay, phone, hub, power)
         self.logger = logger
         self.machine.access = access
     }

@@ -17,7 +17,7 @@ struct GatewayContext: Sendable {
 
     init(
         relay: Relay, inspection: Inspection, auth: AuthMode, environment: APNsEnvironment,
-        clock: @escaping @Sendable () -> Int64, doors: FrontDoors, logger: Logger
+        clock: @escaping @Sendable () -> Int64, doors: FrontDoors, logger: Logger, intake: PushIntake
     ) {
         self.doors = doors
         self.relay = relay
@@ -26,6 +26,6 @@ struct GatewayContext: Sendable {
         self.environment = environment
         self.clock = clock
         self.logger = logger
-        self.intake = PushIntake(relay: relay, inspection: inspection, environment: environment, clock: clock, logger: logger)
+        self.intake = intake
     }
 }

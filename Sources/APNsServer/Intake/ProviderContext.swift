@@ -29,7 +29,7 @@ struct ProviderContext: Sendable {
         inspection: Inspection,
         environment: APNsEnvironment, shutdownGrace: TimeAmount, clock: @escaping @Sendable () -> Int64,
         realClock: @escaping @Sendable () -> Int64,
-        doors: FrontDoors, logger: Logger, channelsOnly: Bool = false
+        doors: FrontDoors, logger: Logger, intake: PushIntake
     ) {
         self.doors = doors
         self.relay = relay
@@ -42,9 +42,7 @@ struct ProviderContext: Sendable {
         self.clock = clock
         self.realClock = realClock
         self.logger = logger
-        self.intake = PushIntake(
-            relay: relay, inspection: inspection, environment: environment, clock: clock, logger: logger,
-            doors: doors, channelsOnly: channelsOnly)
+        self.intake = intake
     }
 
     /// A channels listener: only the channel management routes are served.

@@ -56,7 +56,7 @@ extension PushIntake {
         _ call: Call, credential: ProviderCredential?, on eventLoop: any EventLoop, answer: @escaping (IntakeOutcome) -> Void
     ) {
         let requests = ChannelRequests(
-            channels: self.relay.channels, phone: self.relay.phone, cluster: self.relay.cluster, inspection: self.inspection,
+            channels: self.channels, phone: self.phone, cluster: self.cluster, inspection: self.inspection,
             environment: self.environment)
         let (request, ids) = (call.request, call.ids)
         requests.answer(

@@ -14,6 +14,11 @@ import NIOCore
 /// Called on the door's event loop, which the answer comes back on.
 struct PushIntake: Sendable {
     let relay: Relay
+    /// The phone: the web apps a web push's endpoint names; channel requests' Live Activities.
+    let phone: Phone
+    let channels: BroadcastChannels
+    /// The other shards, which channel requests tell.
+    let cluster: Cluster?
     let inspection: Inspection
     let environment: APNsEnvironment
     /// The emulator's clock (receipt times, expiry), in milliseconds since the UNIX epoch.

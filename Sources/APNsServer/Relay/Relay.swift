@@ -13,19 +13,16 @@ import Synchronization
 public final class Relay: Sendable {
     let store: NotificationStore
     let hub: DeliveryHub
-    /// The emulated phone: apps, presentations, responses.
-    public let phone: Phone
-    /// APNs' broadcast channels.
-    public let channels: BroadcastChannels
-    /// Each device's power and connectivity.
-    public let power = DevicePowerBook()
+    /// The emulated phone: what it takes of a push no device holds, and its local notifications.
+    let phone: Phone
+    /// APNs' broadcast channels (a reset empties them).
+    let channels: BroadcastChannels
+    /// Each device's power and connectivity (what the hub holds back).
+    let power: DevicePowerBook
     private let batchers: [ObjectIdentifier: StoreBatcher]
     /// The last firing of due local notifications: each firing starts after the one before has
     /// stored what it took (``fireDue(on:)``).
     let lastFiring = Mutex<EventLoopFuture<Void>?>(nil)
-    /// The other shards, when this emulator is one of several (`--cluster-peers`).
-    public let cluster: Cluster?
-
     /// This emulator's shard among several, if it is one.
     public var shard: Shard? { self.phone.shard }
 
@@ -33,20 +30,14 @@ public final class Relay: Sendable {
     /// generator, for what no connection numbers (a web push, its refusal).
     func makeID(nowMillis: Int64) -> String { self.phone.ids.withLock { $0.timeOrderedUUID(nowMillis: nowMillis) } }
 
-    /// - Parameter group: the event loops the listeners run on; each gets its own batcher.
-    public init(
-        store: NotificationStore, hub: DeliveryHub, group: any EventLoopGroup, journal: Journal, logger: Logger,
-        activityLimits: ActivityLimits = ActivityLimits(), metrics: EmulatorMetrics? = nil, shard: Shard? = nil,
-        cluster: Cluster? = nil
+    /// The assembly (``Emulator``) makes the phone, the channels and the power book and hands
+    /// the relay what it relays between. - Parameter group: the event loops the listeners run
+    /// on; each gets its own batcher.
+    init(
+        store: NotificationStore, hub: DeliveryHub, phone: Phone, channels: BroadcastChannels, power: DevicePowerBook,
+        group: any EventLoopGroup
     ) {
-        self.cluster = cluster
-        self.store = store
-        self.hub = hub
-        let clock = store.configuration.clock
-        self.channels = BroadcastChannels(store: store, clock: clock, logger: logger, shard: shard)
-        self.phone = Phone(
-            store: store, hub: hub, journal: journal, clock: clock, logger: logger, activityLimits: activityLimits,
-            metrics: metrics, channels: self.channels, shard: shard)
+        (self.store, self.hub, self.phone, self.channels, self.power) = (store, hub, phone, channels, power)
         var batchers: [ObjectIdentifier: StoreBatcher] = [:]
         for loop in group.makeIterator() {
             batchers[ObjectIdentifier(loop)] = StoreBatcher(eventLoop: loop, store: store)

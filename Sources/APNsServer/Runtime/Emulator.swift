@@ -23,6 +23,8 @@ public final class Emulator: Sendable {
     public let clock: EmulatorClock
     private let verifier: ProviderTokenVerifier
     private let logger: Logger
+    /// Every part, as the assembly made it: what the listeners, the seed and the export are built from.
+    let parts: EmulatorParts
     /// What `run(beforeClosing:)` asks to do once the listeners are done, before the store closes.
     private let beforeClosing = BeforeClosing()
 
@@ -53,17 +55,27 @@ public final class Emulator: Sendable {
         self.clock = EmulatorClock(real: configuration.clock)
         self.store = try Self.openStore(configuration, clock: self.clock, inspection: self.inspection, logger: logger)
         self.group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, configuration.eventLoopThreads))
-        self.relay = Relay(
-            store: self.store, hub: DeliveryHub(), group: self.group, journal: self.inspection.journal, logger: logger,
-            activityLimits: configuration.activityLimits, metrics: self.inspection.metrics, shard: configuration.shard,
-            cluster: Cluster(
-                shard: configuration.shard, peers: configuration.clusterPeers, token: configuration.adminToken, group: self.group,
-                logger: logger))
-        self.relay.phone.resumeActivityPushes(on: self.group.next())
+        // The assembly: each part is made here once and handed what it uses.
+        let (store, hub, storeClock) = (self.store, DeliveryHub(), self.store.configuration.clock)
+        let channels = BroadcastChannels(store: store, clock: storeClock, logger: logger, shard: configuration.shard)
+        let phone = Phone(
+            store: store, hub: hub, journal: self.inspection.journal, clock: storeClock, logger: logger,
+            activityLimits: configuration.activityLimits, metrics: self.inspection.metrics, channels: channels,
+            shard: configuration.shard)
+        let power = DevicePowerBook()
+        self.relay = Relay(store: store, hub: hub, phone: phone, channels: channels, power: power, group: self.group)
+        phone.resumeActivityPushes(on: self.group.next())
         let parts = EmulatorParts(
             configuration: configuration,
             group: self.group,
             relay: self.relay,
+            hub: hub,
+            phone: phone,
+            channels: channels,
+            power: power,
+            cluster: Cluster(
+                shard: configuration.shard, peers: configuration.clusterPeers, token: configuration.adminToken, group: self.group,
+                logger: logger),
             inspection: self.inspection,
             clock: self.clock,
             verifier: self.verifier,
@@ -72,9 +84,9 @@ public final class Emulator: Sendable {
             logger: logger,
             onListening: onListening
         )
+        self.parts = parts
         let background = Self.background(
-            configuration, store: self.store, inspection: self.inspection, relay: self.relay, readiness: self.readiness,
-            loop: self.group.next(), beforeClosing: self.beforeClosing, logger: logger)
+            configuration, parts, store: self.store, loop: self.group.next(), beforeClosing: self.beforeClosing)
         let services: [any Service] = background + parts.listeners()
         self.serviceGroup = ServiceGroup(
             configuration: ServiceGroupConfiguration(
@@ -94,9 +106,12 @@ public final class Emulator: Sendable {
     /// pushes (a last one at the end), firing local notifications and moving Live Activities on as
     /// the clock reaches them, the cluster's catch-up of its peers' channels, the Simulator bridge.
     private static func background(
-        _ configuration: EmulatorConfiguration, store: NotificationStore, inspection: Inspection, relay: Relay,
-        readiness: ReadinessGate, loop: any EventLoop, beforeClosing: BeforeClosing, logger: Logger
+        _ configuration: EmulatorConfiguration, _ parts: EmulatorParts, store: NotificationStore, loop: any EventLoop,
+        beforeClosing: BeforeClosing
     ) -> [any Service] {
+        let (inspection, relay, phone, readiness, logger) = (
+            parts.inspection, parts.relay, parts.phone, parts.readiness, parts.logger
+        )
         var work = [
             BackgroundWork("store") {
                 {
@@ -116,7 +131,7 @@ public final class Emulator: Sendable {
             },
             BackgroundWork("local notifications") {
                 let task = loop.scheduleRepeatedAsyncTask(initialDelay: .seconds(1), delay: .milliseconds(500)) { _ in
-                    relay.phone.advanceActivities(on: loop)
+                    phone.advanceActivities(on: loop)
                     return relay.fireDue(on: loop).recover { error in
                         logger.warning("could not fire local notifications", metadata: ["store.error": "\(error)"])
                     }
@@ -124,10 +139,11 @@ public final class Emulator: Sendable {
                 return { task.cancel() }
             },
         ]
-        if let cluster = relay.cluster {
+        if let cluster = parts.cluster {
+            let channels = parts.channels
             work.append(
                 BackgroundWork("cluster catch-up") {
-                    cluster.catchUp(relay.channels, on: loop)
+                    cluster.catchUp(channels, on: loop)
                     return {}
                 })
         }

@@ -114,7 +114,8 @@ public struct EmulatorConfiguration: Sendable {
     public var adminAccess: AdminAccess {
         let given = [self.host] + self.clusterPeers.map { String($0.split(separator: ":").first ?? "") }
         let names = given.filter { !$0.isEmpty && !AdminAccess.isAddress(AdminAccess.hostName($0)) }
-        return AdminAccess(token: self.adminToken, allowedOrigins: self.adminAllowedOrigins, allowedHosts: self.adminAllowedHosts + names)
+        return AdminAccess(
+            token: self.adminToken, allowedOrigins: self.adminAllowedOrigins, allowedHosts: self.adminAllowedHosts + names)
     }
 
     /// Whether the admin token was made because none was given and the admin API is reachable

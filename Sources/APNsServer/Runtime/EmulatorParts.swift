@@ -11,6 +11,12 @@ struct EmulatorParts {
     let configuration: EmulatorConfiguration
     let group: MultiThreadedEventLoopGroup
     let relay: Relay
+    let hub: DeliveryHub
+    let phone: Phone
+    let channels: BroadcastChannels
+    let power: DevicePowerBook
+    /// The other shards, when this emulator is one of several (`--cluster-peers`).
+    let cluster: Cluster?
     let inspection: Inspection
     let clock: EmulatorClock
     let verifier: ProviderTokenVerifier
@@ -22,7 +28,7 @@ struct EmulatorParts {
     /// Every listener, each a service.
     func listeners() -> [any Service] {
         let always: [any Service] = [
-            self.http2(), self.channels(), self.gateway(), self.feedback(), self.device(), self.webPush(), self.admin(),
+            self.http2(), self.channelsListener(), self.gateway(), self.feedback(), self.device(), self.webPush(), self.admin(),
         ]
         return always + (self.h2c().map { [$0] } ?? [])
     }
@@ -66,20 +72,18 @@ struct EmulatorParts {
     /// The Web Push service, on a port of its own.
     private func webPush() -> TLSListener {
         let configuration = self.configuration
-        let intake = PushIntake(
-            relay: self.relay, inspection: self.inspection, environment: configuration.environment,
-            clock: { [clock] in clock.nowMillis }, logger: self.logger)
+        let intake = self.intake()
         return WebPushListener.make(
             self.listener("webpush", port: configuration.webPushPort, idle: configuration.http2IdleTimeout),
             sslContext: self.tls.webPush, intake: intake, shutdownGrace: TimeAmount(configuration.shutdownGrace),
-            onBound: { [relay, bound = self.bound(.webPush, "Web Push service", scheme: "https")] address in
-                relay.phone.webPushAddress.withLock { $0 = address }
+            onBound: { [phone, bound = self.bound(.webPush, "Web Push service", scheme: "https")] address in
+                phone.webPushAddress.withLock { $0 = address }
                 bound(address)
             })
     }
 
     /// Channel management on a port of its own, as Apple serves it on a host of its own.
-    private func channels() -> TLSListener {
+    private func channelsListener() -> TLSListener {
         TLSListener.http2Provider(
             self.listener("channels", port: self.configuration.channelsPort, idle: self.configuration.http2IdleTimeout),
             sslContext: self.tls.http2,
@@ -95,6 +99,13 @@ struct EmulatorParts {
         return context
     }
 
+    /// The one intake every door hands its pushes to; `doors` says where requests belong.
+    func intake(doors: FrontDoors? = nil) -> PushIntake {
+        PushIntake(
+            relay: self.relay, phone: self.phone, channels: self.channels, cluster: self.cluster, inspection: self.inspection,
+            environment: self.configuration.environment, clock: { [clock] in clock.nowMillis }, logger: self.logger, doors: doors)
+    }
+
     func providerContext() -> ProviderContext {
         let configuration = self.configuration
         return ProviderContext(
@@ -108,7 +119,8 @@ struct EmulatorParts {
             clock: { [clock] in clock.nowMillis },
             realClock: configuration.clock,
             doors: FrontDoors(readiness: self.readiness),
-            logger: self.logger
+            logger: self.logger,
+            intake: self.intake(doors: FrontDoors(readiness: self.readiness))
         )
     }
 
@@ -121,7 +133,8 @@ struct EmulatorParts {
             environment: configuration.environment,
             clock: { [clock] in clock.nowMillis },
             doors: FrontDoors(readiness: self.readiness),
-            logger: self.logger
+            logger: self.logger,
+            intake: self.intake()
         )
         return TLSListener.binaryGateway(
             self.listener("gateway", port: configuration.gatewayPort, idle: configuration.idleTimeout),
@@ -146,7 +159,7 @@ struct EmulatorParts {
         TLSListener.device(
             self.listener("device", port: self.configuration.devicePort, idle: self.configuration.deviceIdleTimeout),
             sslContext: self.tls.device,
-            relay: self.relay,
+            relay: self.relay, phone: self.phone, hub: self.hub, power: self.power,
             access: self.configuration.devicesNeedAdminToken ? self.configuration.adminAccess : AdminAccess(),
             refusal: ConnectionRefusal(inspection: self.inspection, clock: { [clock] in clock.nowMillis }, logger: self.logger),
             doors: FrontDoors(readiness: self.readiness),
@@ -158,10 +171,11 @@ struct EmulatorParts {
         AdminListener(
             listener: self.listener("admin", port: self.configuration.adminPort),
             router: AdminRouter(
-                relay: self.relay, inspection: self.inspection, readiness: self.readiness, clock: self.clock,
+                relay: self.relay, phone: self.phone, channels: self.channels, hub: self.hub, power: self.power,
+                cluster: self.cluster, inspection: self.inspection, readiness: self.readiness, clock: self.clock,
                 caPath: self.configuration.developmentCAPath,
                 provider: self.providerContext(),
-                world: WorldExport(self.configuration, relay: self.relay, inspection: self.inspection, clock: self.clock)),
+                world: WorldExport(self.configuration, self)),
             access: self.configuration.adminAccess,
             onBound: self.bound(.admin, "admin API", scheme: "http")
         )

@@ -53,7 +53,9 @@ final class SimulatorBridge: Sendable {
         // The topic comes from the network and becomes an argument of simctl: a bundle id only,
         // never something simctl would read as an option (`--help`).
         guard let first = bundle.unicodeScalars.first, CharacterSet.alphanumerics.contains(first),
-            bundle.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "._-".unicodeScalars.contains($0)) })
+            bundle.unicodeScalars.allSatisfy({
+                $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "._-".unicodeScalars.contains($0))
+            })
         else {
             return SimulatorForward(
                 device: device, status: "failed", exitCode: nil, message: "apns-topic \(bundle) is not a bundle id simctl takes")

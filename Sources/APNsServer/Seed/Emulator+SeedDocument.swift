@@ -43,7 +43,7 @@ extension Emulator {
         }
         // The relay and the channels take their changes on an event loop.
         let loop = self.group.next()
-        let channels = self.relay.channels
+        let channels = self.parts.channels
         for bundle in seed.broadcastDisabled {
             _ = try await loop.flatSubmit { channels.setEnabled(bundle, false, on: loop) }.get()
         }
@@ -59,39 +59,39 @@ extension Emulator {
     private func apply(_ device: SeedDocument.Device, origin: String, on loop: any EventLoop) async throws {
         for (index, app) in device.apps.enumerated() {
             let place = "\(origin).apps[\(index)]"
-            let token = app.token ?? self.relay.phone.newToken()
+            let token = app.token ?? self.parts.phone.newToken()
             let record = TokenRecord(
                 token: token, topic: app.topic, deviceID: device.id, registeredAt: app.registeredAt ?? self.clock.nowMillis,
                 unregisteredAt: app.unregisteredAt)
-            let relay = self.relay
+            let (relay, phone) = (self.relay, self.parts.phone)
             _ = try await loop.flatSubmit { relay.submit(.restoreToken(record, feedbackRead: app.feedbackRead), on: loop) }.get()
-            if let webApp = app.webApp, let install = try relay.phone.install(of: token) {
+            if let webApp = app.webApp, let install = try phone.install(of: token) {
                 _ = try await loop.flatSubmit {
-                    relay.phone.change(install, on: loop) { (model: inout AppModel) in model.webApp = webApp }
+                    phone.change(install, on: loop) { (model: inout AppModel) in model.webApp = webApp }
                 }
                 .get()
             }
-            if let pushToStart = app.pushToStartToken, let install = try relay.phone.install(of: token) {
+            if let pushToStart = app.pushToStartToken, let install = try phone.install(of: token) {
                 _ = try await loop.flatSubmit {
-                    relay.phone.change(install, on: loop) { (model: inout AppModel) in model.pushToStartToken = pushToStart.hex }
+                    phone.change(install, on: loop) { (model: inout AppModel) in model.pushToStartToken = pushToStart.hex }
                 }.get()
             }
             guard app.settings != nil || app.location != nil else { continue }
-            guard let install = try relay.phone.install(of: token) else {
+            guard let install = try phone.install(of: token) else {
                 throw ServerError(.badConfiguration, subject: place, "token \(token.hex) did not register")
             }
             // The same operations, with the same checks, as the admin API's PUT .../app and POST .../location.
             if let settings = app.settings {
                 try await Self.seeding(place + ".settings") {
                     try await loop.flatSubmit {
-                        AppOperations(phone: relay.phone).update(install, settings.compact, by: .user, on: loop).map { _ in }
+                        AppOperations(phone: phone).update(install, settings.compact, by: .user, on: loop).map { _ in }
                     }.get()
                 }
             }
             if let location = app.location {
                 try await Self.seeding(place + ".location") {
                     try await loop.flatSubmit {
-                        LocalOperations(phone: relay.phone, relay: relay).move(install, location.compact, on: loop).map { _ in }
+                        LocalOperations(phone: phone, relay: relay).move(install, location.compact, on: loop).map { _ in }
                     }.get()
                 }
             }

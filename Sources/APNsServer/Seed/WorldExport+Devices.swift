@@ -19,7 +19,7 @@ extension WorldExport {
             var device: [String: JSONValue] = ["apps": .array(apps[id] ?? [])]
             if let id {
                 device["id"] = .string(id)
-                let power = self.relay.power.power(of: id)
+                let power = self.power.power(of: id)
                 if power != DevicePower() {
                     device["power"] = .object([
                         "online": .bool(power.online), "lowPowerMode": .bool(power.lowPowerMode), "locked": .bool(power.locked),
@@ -40,9 +40,9 @@ extension WorldExport {
             app["feedbackRead"] = .bool(feedbackRead)
         }
         // A Live Activity token's record is ActivityKit's: its app's settings are under the app's own token.
-        guard !record.topic.hasSuffix(Phone.activityTopicSuffix), let install = try self.relay.phone.install(of: record.token)
+        guard !record.topic.hasSuffix(Phone.activityTopicSuffix), let install = try self.phone.install(of: record.token)
         else { return .object(app) }
-        let model = try self.relay.phone.app(install)
+        let model = try self.phone.app(install)
         if let pushToStart = model.pushToStartToken { app["pushToStartToken"] = .string(pushToStart) }
         // A web app's subscription, with the private key the emulated browser opens its pushes with.
         if let webApp = model.webApp, let value = JSONValue.parse(Array(PhoneJSON.encoded(webApp).utf8)) { app["webApp"] = value }

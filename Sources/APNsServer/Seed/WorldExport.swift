@@ -8,14 +8,18 @@ import Foundation
 /// `serve --export-on-exit`): ``SeedDocument`` reads it back into the same world.
 struct WorldExport: Sendable {
     let relay: Relay
+    let phone: Phone
+    let channels: BroadcastChannels
+    let power: DevicePowerBook
     let inspection: Inspection
     let clock: EmulatorClock
     /// The key store's directory and the certificate authorities' files besides the emulator's own.
     let keysDirectory: String
     let certificatePaths: [String]
 
-    init(_ configuration: EmulatorConfiguration, relay: Relay, inspection: Inspection, clock: EmulatorClock) {
-        (self.relay, self.inspection, self.clock) = (relay, inspection, clock)
+    init(_ configuration: EmulatorConfiguration, _ parts: EmulatorParts) {
+        (self.relay, self.phone, self.channels, self.power) = (parts.relay, parts.phone, parts.channels, parts.power)
+        (self.inspection, self.clock) = (parts.inspection, parts.clock)
         (self.keysDirectory, self.certificatePaths) = (configuration.keysDirectory, configuration.providerCAPaths)
     }
 
@@ -36,7 +40,7 @@ struct WorldExport: Sendable {
         document["keys"] = .array(try ProviderKeyStore.keys(in: self.keysDirectory).map(Self.keyJSON))
         document["certificates"] = .array(try self.exportedCertificates().map(JSONValue.string))
         document["devices"] = .array(try self.exportedDevices())
-        let book = self.relay.channels.read { $0 }
+        let book = self.channels.read { $0 }
         document["channels"] = .array(
             book.channels.values.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }.map(Self.channelJSON))
         document["broadcastDisabled"] = .array(book.disabled.sorted().map(JSONValue.string))
@@ -82,6 +86,6 @@ struct WorldExport: Sendable {
 extension Emulator {
     /// The world as a seed document: what `serve --seed` of it starts.
     public func export() throws -> JSONValue {
-        try WorldExport(self.configuration, relay: self.relay, inspection: self.inspection, clock: self.clock).document()
+        try WorldExport(self.configuration, self.parts).document()
     }
 }
