@@ -79,12 +79,13 @@ public struct AdminAccess: Sendable {
         let name = Self.hostName(host)
         if Self.isAddress(name) || name == "localhost" || name.hasSuffix(".localhost") { return nil }
         for allowed in self.allowedHosts {
-            if allowed == "*" || allowed == name || (allowed.hasPrefix(".") && (name.hasSuffix(allowed) || "." + name == allowed)) {
+            if allowed == "*" || allowed == name || (allowed.hasPrefix(".") && (name.hasSuffix(allowed) || "." + name == allowed))
+            {
                 return nil
             }
         }
         return AdminRouter.error(
-            403,
+            .forbidden,
             "Host \(host) is not a name of this emulator (DNS rebinding guard): the admin API answers its IP addresses and localhost; to reach it by this name, start it with --admin-allowed-hosts \(name)"
         )
     }
@@ -125,7 +126,7 @@ public struct AdminAccess: Sendable {
         let from = origin.map { "a page at \($0)" } ?? "a page of another site (Sec-Fetch-Site: \(fetchSite ?? "cross-site"))"
         let admit = origin.map { " To let that page use it, start the emulator with --admin-allowed-origins \($0)." } ?? ""
         return AdminRouter.error(
-            403,
+            .forbidden,
             "cross-site request refused: \(from) may not drive this emulator's admin API (it could reset, push or read everything).\(admit)"
         )
     }

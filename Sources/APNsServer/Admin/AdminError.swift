@@ -1,4 +1,5 @@
 import APNsCore
+import APNsInspection
 
 /// What the admin API refuses with: a reason (which fixes the HTTP status) and a message saying
 /// what was wrong and what to do. Routes name the reason, never a literal status.
@@ -6,6 +7,10 @@ struct AdminError: Error, Equatable, Sendable {
     enum Reason: String, Sendable, CaseIterable {
         /// A body or a query parameter that does not parse or is out of range.
         case badRequest
+        /// No admin token, or the wrong one, where the admin API asks for one.
+        case unauthorized
+        /// A caller it cannot trust: another site's page, a Host that is not this emulator's.
+        case forbidden
         /// Nothing by that name: a token, an id, an endpoint.
         case notFound
         /// A method the path does not take (`Allow` lists the ones it does).
@@ -24,6 +29,8 @@ struct AdminError: Error, Equatable, Sendable {
         var status: Int {
             switch self {
             case .badRequest: 400
+            case .unauthorized: 401
+            case .forbidden: 403
             case .notFound: 404
             case .notAllowed: 405
             case .conflict: 409
@@ -44,6 +51,11 @@ struct AdminError: Error, Equatable, Sendable {
         self.message = message
     }
 
+    /// A query parameter or a document the inspection could not read: 400 with its words.
+    init(_ error: InspectionError) {
+        self.init(.badRequest, error.message)
+    }
+
     /// The answer: the status, and `{"error": message}`.
     var response: AdminRouter.Response {
         AdminRouter.Response(status: self.status, body: JSONWriter.error(self.message))
@@ -54,5 +66,17 @@ extension AdminRouter {
     /// The answer refusing a request for `reason`.
     static func error(_ reason: AdminError.Reason, _ message: String) -> Response {
         AdminError(reason, message).response
+    }
+}
+
+extension AdminRouter {
+    /// What the inspection reads from a query or a document (a filter, a limit, a duration), with
+    /// its refusal as the admin API's: 400 with its words.
+    static func read<T>(_ body: @autoclosure () throws(InspectionError) -> T) throws(AdminError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw AdminError(error)
+        }
     }
 }

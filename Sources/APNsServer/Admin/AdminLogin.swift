@@ -23,7 +23,9 @@ enum AdminLogin {
             let given = form["token"]?.trimmingCharacters(in: .whitespaces) ?? ""
             guard AdminAccess.same(Array(given.utf8), Array(expected.utf8)), let cookie = access.cookieValue else {
                 return Self.page(
-                    next: next, message: "That is not this emulator's admin token. Copy it from the line serve printed at start (admin token: …) or from its ports file.",
+                    next: next,
+                    message:
+                        "That is not this emulator's admin token. Copy it from the line serve printed at start (admin token: …) or from its ports file.",
                     status: 401, access: access)
             }
             return Self.redirect(to: next, cookie: cookie)

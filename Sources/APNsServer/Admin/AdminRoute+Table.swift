@@ -18,7 +18,7 @@ extension AdminRoute {
         },
         AdminRoute("GET", "/healthz") { _, request in request.now(.init(status: 200, body: Array(#"{"status":"ok"}"#.utf8))) },
         AdminRoute("GET", "/readyz") { router, request in request.now(router.readyz()) },
-        AdminRoute("GET", "/metrics", cluster: .merged(.metrics)) { router, request throws(InspectionError) in
+        AdminRoute("GET", "/metrics", cluster: .merged(.metrics)) { router, request throws(AdminError) in
             request.now(try router.metrics())
         },
         AdminRoute("GET", "/openapi.json") { _, request in request.now(.init(status: 200, body: OpenAPIDocument.json)) },
@@ -31,24 +31,24 @@ extension AdminRoute {
         AdminRoute("POST", "/api/v1/push", cluster: .bodyTokenOwner) { router, request in
             request.later(router.push(body: request.body, on: request.eventLoop))
         },
-        AdminRoute("POST", "/api/v1/reset", query: ["devices"], cluster: .everyShard) { router, request throws(InspectionError) in
+        AdminRoute("POST", "/api/v1/reset", query: ["devices"], cluster: .everyShard) { router, request throws(AdminError) in
             request.later(try router.reset(request.query, body: request.body, on: request.eventLoop))
         },
     ]
 
     static let notifications: [AdminRoute] = [
         AdminRoute("GET", "/api/v1/notifications", query: filter.union(["limit", "cursor"]), cluster: .merged(.journalPage)) {
-            router, request throws(InspectionError) in request.now(try router.notifications(request.query))
+            router, request throws(AdminError) in request.now(try router.notifications(request.query))
         },
         AdminRoute("DELETE", "/api/v1/notifications", query: filter, cluster: .everyShard) {
-            router, request throws(InspectionError) in
+            router, request throws(AdminError) in
             request.later(try router.deleteNotifications(request.query, on: request.eventLoop))
         },
         AdminRoute("GET", "/api/v1/notifications/latest", query: filter, cluster: .merged(.newest)) {
-            router, request throws(InspectionError) in request.now(try router.latest(request.query))
+            router, request throws(AdminError) in request.now(try router.latest(request.query))
         },
         AdminRoute("GET", "/api/v1/notifications/wait", query: filter.union(["after", "timeout"]), cluster: .merged(.wait)) {
-            router, request throws(InspectionError) in request.later(try router.wait(request.query, on: request.eventLoop))
+            router, request throws(AdminError) in request.later(try router.wait(request.query, on: request.eventLoop))
         },
         AdminRoute("GET", "/api/v1/notifications/{id}", cluster: .uniqueIDOwner) { router, request in
             request.now(router.notification(id: request[path: "id"]))
@@ -62,8 +62,8 @@ extension AdminRoute {
         AdminRoute("POST", "/api/v1/notifications/{id}/respond", cluster: .uniqueIDOwner) { router, request in
             request.later(router.respond(to: request[path: "id"], body: request.body, on: request.eventLoop))
         },
-        AdminRoute("GET", "/api/v1/events", query: filter, cluster: .merged(.events)) { _, request throws(InspectionError) in
-            request.eventLoop.makeSucceededFuture(.events(try JournalFilter.parse(request.query), peers: nil))
+        AdminRoute("GET", "/api/v1/events", query: filter, cluster: .merged(.events)) { _, request throws(AdminError) in
+            request.eventLoop.makeSucceededFuture(.events(try AdminRouter.read(JournalFilter.parse(request.query)), peers: nil))
         },
     ]
 
@@ -215,7 +215,7 @@ extension AdminRoute {
             let raw = request[path: "id"]
             return request.now(router.channel(id: raw.removingPercentEncoding ?? raw))
         },
-        AdminRoute("PUT", "/api/v1/apps/{bundleId}/broadcast", cluster: .everyShard) { router, request throws(InspectionError) in
+        AdminRoute("PUT", "/api/v1/apps/{bundleId}/broadcast", cluster: .everyShard) { router, request throws(AdminError) in
             request.later(try router.setBroadcast(request[path: "bundleId"], body: request.body, on: request.eventLoop))
         },
         AdminRoute("GET", "/api/v1/cluster/channels") { router, request in request.now(router.ownedChannels()) },

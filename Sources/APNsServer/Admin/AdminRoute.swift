@@ -6,7 +6,7 @@ import NIOCore
 /// in a cluster, and its handler. `AdminRoute.table` holds every route; `openapi.json` describes
 /// the same set (AdminRouteTableTests checks the two against each other).
 struct AdminRoute: Sendable {
-    typealias Handler = @Sendable (AdminRouter, AdminRouter.Request) throws(InspectionError) -> EventLoopFuture<AdminRouter.Reply>
+    typealias Handler = @Sendable (AdminRouter, AdminRouter.Request) throws(AdminError) -> EventLoopFuture<AdminRouter.Reply>
 
     /// One segment of a pattern: `notifications`, `{token}`, `{id}.apns`, or `{id*}` (the rest of
     /// the path, slashes and all: a channel id is base64 and may hold `/`).

@@ -28,9 +28,9 @@ extension AdminRouter {
     /// turning it off deletes the app's channels, as Apple's developer portal does.
     func setBroadcast(
         _ bundleID: String, body: [UInt8], on eventLoop: any EventLoop
-    ) throws(InspectionError) -> EventLoopFuture<Response> {
-        let document = try RequestDocument.decode(
-            BroadcastSettingDocument.self, from: body, example: BroadcastSettingDocument.example)
+    ) throws(AdminError) -> EventLoopFuture<Response> {
+        let document = try Self.read(
+            RequestDocument.decode(BroadcastSettingDocument.self, from: body, example: BroadcastSettingDocument.example))
         return self.channels.setEnabled(bundleID, document.enabled, on: eventLoop).map { deleted in
             var writer = JSONWriter()
             writer.object { members in

@@ -12,10 +12,10 @@ extension AdminRouter {
     static let defaultWait = Duration.seconds(5)
 
     /// `GET /api/v1/notifications`: newest first, filtered, one page at a time.
-    func notifications(_ query: QueryParameters) throws(InspectionError) -> Response {
-        let filter = try JournalFilter.parse(query)
-        let limit = try query.integer("limit", fallback: Self.defaultPage, maximum: Self.maximumPage)
-        let before = try query.parsed("cursor", { UInt64($0) }, "cursor must be the next value of an earlier page")
+    func notifications(_ query: QueryParameters) throws(AdminError) -> Response {
+        let filter = try Self.read(JournalFilter.parse(query))
+        let limit = try Self.read(query.integer("limit", fallback: Self.defaultPage, maximum: Self.maximumPage))
+        let before = try Self.read(query.parsed("cursor", { UInt64($0) }, "cursor must be the next value of an earlier page"))
         let page = self.inspection.journal.page(matching: filter, limit: limit, before: before)
         return Response(status: 200, body: JournalJSON.page(total: page.total, items: page.items, next: page.next))
     }
@@ -60,8 +60,8 @@ extension AdminRouter {
     }
 
     /// `GET /api/v1/notifications/latest`: the newest matching entry.
-    func latest(_ query: QueryParameters) throws(InspectionError) -> Response {
-        let filter = try JournalFilter.parse(query)
+    func latest(_ query: QueryParameters) throws(AdminError) -> Response {
+        let filter = try Self.read(JournalFilter.parse(query))
         guard let entry = self.inspection.journal.newest(matching: filter) else {
             return Self.error(.notFound, "no matching notification in the journal")
         }
@@ -70,14 +70,14 @@ extension AdminRouter {
 
     /// `GET /api/v1/notifications/wait`: the oldest matching notification accepted after `after`
     /// (a unique id; by default, anything in the journal), as soon as there is one; 408 after `timeout`.
-    func wait(_ query: QueryParameters, on eventLoop: any EventLoop) throws(InspectionError) -> EventLoopFuture<Response> {
-        let filter = try JournalFilter.parse(query)
-        let timeout = try query.duration("timeout", fallback: Self.defaultWait, maximum: Self.maximumWait)
+    func wait(_ query: QueryParameters, on eventLoop: any EventLoop) throws(AdminError) -> EventLoopFuture<Response> {
+        let filter = try Self.read(JournalFilter.parse(query))
+        let timeout = try Self.read(query.duration("timeout", fallback: Self.defaultWait, maximum: Self.maximumWait))
         let journal = self.inspection.journal
         var after: UInt64 = 0
         if let id = query["after"] {
             guard let found = journal.id(of: id) else {
-                throw InspectionError(.badParameter, field: "after", "after must be the id of a notification in the journal")
+                throw AdminError(.badRequest, "after must be the id of a notification in the journal")
             }
             after = found
         }
@@ -141,22 +141,24 @@ extension AdminRouter {
     /// (a queued one is then never delivered).
     func deleteNotifications(
         _ query: QueryParameters, on eventLoop: any EventLoop
-    ) throws(InspectionError) -> EventLoopFuture<Response> {
-        let filter = try JournalFilter.parse(query)
+    ) throws(AdminError) -> EventLoopFuture<Response> {
+        let filter = try Self.read(JournalFilter.parse(query))
         let removed = self.inspection.journal.remove(matching: filter)
         let (keys, refusals) = StoreArchiveSource.storeKeys(removed.keys)
         let answer = Response(status: 200, body: Array(#"{"deleted":\#(removed.count)}"#.utf8))
         guard !keys.isEmpty || !refusals.isEmpty else { return eventLoop.makeSucceededFuture(answer) }
-        return self.relay.delete(keys, rejections: refusals, on: eventLoop).map { answer }.recover { Self.error(.unavailable, "\($0)") }
+        return self.relay.delete(keys, rejections: refusals, on: eventLoop).map { answer }.recover {
+            Self.error(.unavailable, "\($0)")
+        }
     }
 
     /// `POST /api/v1/reset`: empties queues, journal, log and feedback, removes fault rules and
     /// zeroes counters; with `devices` (query flag or `{"devices": true}`), forgets tokens too.
     func reset(
         _ query: QueryParameters, body: [UInt8], on eventLoop: any EventLoop
-    ) throws(InspectionError) -> EventLoopFuture<Response> {
-        let fromBody = try ResetDocument.decode(body).devices
-        let devices = try query.flag("devices") || fromBody
+    ) throws(AdminError) -> EventLoopFuture<Response> {
+        let fromBody = try Self.read(ResetDocument.decode(body).devices)
+        let devices = try Self.read(query.flag("devices")) || fromBody
         self.inspection.faults.removeAll()
         self.inspection.metrics.resetCounters()
         self.clock.reset()

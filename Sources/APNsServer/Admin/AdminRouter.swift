@@ -100,7 +100,7 @@ struct AdminRouter: Sendable {
             return request.now(Self.notAllowed(candidates.map(\.route.method)))
         }
         request.parameters = parameters
-        do throws(InspectionError) {
+        do throws(AdminError) {
             // The web inbox's page and assets are not the API: a browser may add what it likes.
             if !route.isPage { try Self.check(request.query, takes: route.query) }
             if let cluster = self.cluster, request.query["scope"] != "local",
@@ -110,25 +110,24 @@ struct AdminRouter: Sendable {
             }
             return try route.handle(self, request)
         } catch {
-            return request.now(Self.error(.badRequest, error.message))
+            return request.now(error.response)
         }
     }
 
     /// A misspelt parameter (`?tokn=`) is an error, not "everything"; so is an empty one.
-    static func check(_ query: QueryParameters, takes allowed: Set<String>) throws(InspectionError) {
+    static func check(_ query: QueryParameters, takes allowed: Set<String>) throws(AdminError) {
         if let unknown = query.unknown(allowed: allowed.union(["scope"])) {
             let takes =
                 allowed.isEmpty
                 ? "this endpoint takes no query parameters" : "this endpoint takes " + allowed.sorted().joined(separator: ", ")
-            throw InspectionError(.badParameter, field: unknown, "unknown query parameter \(unknown): \(takes)")
+            throw AdminError(.badRequest, "unknown query parameter \(unknown): \(takes)")
         }
         if let empty = query.emptyValue(except: ["devices"]) {
-            throw InspectionError(.badParameter, field: empty, "\(empty) is empty; leave it out to match anything")
+            throw AdminError(.badRequest, "\(empty) is empty; leave it out to match anything")
         }
         guard ["local", "cluster", nil].contains(query["scope"]) else {
-            throw InspectionError(
-                .badParameter, field: "scope",
-                "scope is local (this shard alone) or cluster (every shard, the default with --cluster-peers)")
+            throw AdminError(
+                .badRequest, "scope is local (this shard alone) or cluster (every shard, the default with --cluster-peers)")
         }
     }
 
@@ -163,7 +162,7 @@ struct AdminRouter: Sendable {
     }
 
     /// `GET /metrics`: Prometheus text, with queue depth and connections read now.
-    func metrics() throws(InspectionError) -> Response {
+    func metrics() throws(AdminError) -> Response {
         let depth: Int
         do {
             depth = try self.relay.queuedCount()
@@ -177,7 +176,7 @@ struct AdminRouter: Sendable {
         return Response(status: 200, body: body, contentType: "text/plain; version=0.0.4; charset=utf-8")
     }
 
-    static let badToken = error(400, "a device token is even-length hex of 32 to 100 bytes")
+    static let badToken = error(.badRequest, "a device token is even-length hex of 32 to 100 bytes")
 
     /// 405, naming the methods the path takes in words and in `Allow`.
     static func notAllowed(_ methods: [String]) -> Response {
@@ -186,9 +185,5 @@ struct AdminRouter: Sendable {
         return Response(
             status: AdminError.Reason.notAllowed.status, body: JSONWriter.error("use " + words),
             allow: methods.joined(separator: ", "))
-    }
-
-    static func error(_ status: Int, _ message: String) -> Response {
-        Response(status: status, body: JSONWriter.error(message))
     }
 }

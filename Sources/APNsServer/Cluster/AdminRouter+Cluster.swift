@@ -8,7 +8,7 @@ extension AdminRouter {
     /// The cluster's answer to `request` by its route's policy, or nil when this shard answers it alone.
     func routeCluster(
         _ request: Request, _ route: AdminRoute, _ cluster: Cluster
-    ) throws(InspectionError) -> EventLoopFuture<Reply>? {
+    ) throws(AdminError) -> EventLoopFuture<Reply>? {
         switch route.cluster {
         case .local:
             return nil
@@ -56,7 +56,7 @@ extension AdminRouter {
     /// Every shard's answers to `request`, merged as `merge` says.
     private func merged(
         _ merge: AdminRoute.Merge, _ request: Request, _ route: AdminRoute, _ cluster: Cluster
-    ) throws(InspectionError) -> EventLoopFuture<Reply> {
+    ) throws(AdminError) -> EventLoopFuture<Reply> {
         switch merge {
         case .journalPage: return try self.clusterNotifications(request, cluster)
         case .newest: return try self.clusterLatest(request, cluster)
@@ -65,7 +65,7 @@ extension AdminRouter {
         case .array: return self.clusterArray(request, cluster, try route.handle(self, request))
         case .events:
             return request.eventLoop.makeSucceededFuture(
-                .events(try JournalFilter.parse(request.query), peers: request.peerQuery))
+                .events(try Self.read(JournalFilter.parse(request.query)), peers: request.peerQuery))
         }
     }
 
@@ -87,7 +87,7 @@ extension AdminRouter {
     /// answer, with `shards` saying which others did it too.
     private func everywhere(_ request: Request, _ route: AdminRoute, _ cluster: Cluster) -> EventLoopFuture<Reply> {
         let local: EventLoopFuture<Reply>
-        do throws(InspectionError) {
+        do throws(AdminError) {
             local = try route.handle(self, request)
         } catch {
             return request.now(Self.error(.badRequest, error.message))
@@ -110,14 +110,14 @@ extension AdminRouter {
     }
 
     /// `GET /api/v1/notifications` over every shard: the newest `limit` of all of them.
-    private func clusterNotifications(_ request: Request, _ cluster: Cluster) throws(InspectionError) -> EventLoopFuture<Reply> {
+    private func clusterNotifications(_ request: Request, _ cluster: Cluster) throws(AdminError) -> EventLoopFuture<Reply> {
         guard request.query["cursor"] == nil else {
-            throw InspectionError(
-                .badParameter, field: "cursor",
+            throw AdminError(
+                .badRequest,
                 "cursor pages one shard's journal: add scope=local and ask each shard, or raise limit (up to \(Self.maximumPage)): the merged list holds the newest of every shard"
             )
         }
-        let limit = try request.query.integer("limit", fallback: Self.defaultPage, maximum: Self.maximumPage)
+        let limit = try Self.read(request.query.integer("limit", fallback: Self.defaultPage, maximum: Self.maximumPage))
         let local = try self.notifications(request.query)
         return cluster.ask("GET", request.path, query: request.peerQuery, on: request.eventLoop).map { replies in
             let (merged, unanswered) = Self.pages(local: local.body, replies, cluster)
@@ -147,7 +147,7 @@ extension AdminRouter {
     }
 
     /// `GET /api/v1/notifications/latest` over every shard: the newest of their newest.
-    private func clusterLatest(_ request: Request, _ cluster: Cluster) throws(InspectionError) -> EventLoopFuture<Reply> {
+    private func clusterLatest(_ request: Request, _ cluster: Cluster) throws(AdminError) -> EventLoopFuture<Reply> {
         let local = try self.latest(request.query)
         return cluster.ask("GET", request.path, query: request.peerQuery, on: request.eventLoop).map { replies in
             let found =
@@ -206,7 +206,7 @@ extension AdminRouter {
             if let found = replies.first(where: { ($0.answer?.status ?? 404) != 404 })?.answer {
                 return request.now(Response(status: found.status, body: found.body))
             }
-            do throws(InspectionError) {
+            do throws(AdminError) {
                 return try route.handle(self, request)
             } catch {
                 return request.now(Self.error(.badRequest, error.message))

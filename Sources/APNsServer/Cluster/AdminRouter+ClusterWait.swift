@@ -7,14 +7,14 @@ extension AdminRouter {
     /// `GET /api/v1/notifications/wait` over every shard: each waits, and the first match
     /// answers; 408 when none matched in time, with every shard's near misses. `after` names a
     /// notification of one shard: that shard waits after it, the others since its receipt.
-    func clusterWait(_ request: Request, _ cluster: Cluster) throws(InspectionError) -> EventLoopFuture<Reply> {
+    func clusterWait(_ request: Request, _ cluster: Cluster) throws(AdminError) -> EventLoopFuture<Reply> {
         let query = request.query
-        _ = try JournalFilter.parse(query)
-        let timeout = try query.duration("timeout", fallback: Self.defaultWait, maximum: Self.maximumWait)
+        _ = try Self.read(JournalFilter.parse(query))
+        let timeout = try Self.read(query.duration("timeout", fallback: Self.defaultWait, maximum: Self.maximumWait))
         var madeBy: Int?
         if let after = query["after"] {
             guard let index = Shard.index(ofUniqueID: after, count: cluster.shard.count) else {
-                throw InspectionError(.badParameter, field: "after", "after must be the id of a notification in the journal")
+                throw AdminError(.badRequest, "after must be the id of a notification in the journal")
             }
             madeBy = index
         }
@@ -28,7 +28,7 @@ extension AdminRouter {
                     : query.encoded(setting: ["scope": nil, "after": nil, "since": since.map { String($0) }])
             }
             let local: EventLoopFuture<Response>
-            do throws(InspectionError) {
+            do throws(AdminError) {
                 local = try self.wait(QueryParameters(uri: "?" + queryText(for: cluster.shard.index)), on: eventLoop)
             } catch {
                 return eventLoop.makeSucceededFuture(.response(Self.error(.badRequest, error.message)))
@@ -104,7 +104,7 @@ extension AdminRouter {
     /// and `apns_cluster_shards_answered` saying how many shards it holds.
     func clusterMetrics(_ request: Request, _ cluster: Cluster) -> EventLoopFuture<Reply> {
         let local: Response
-        do throws(InspectionError) {
+        do throws(AdminError) {
             local = try self.metrics()
         } catch {
             return request.now(Self.error(.internalError, error.message))
