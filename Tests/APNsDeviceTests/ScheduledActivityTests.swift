@@ -55,21 +55,21 @@ struct ScheduledActivityTests {
     mutating func pendingThenActive() throws {
         let start = (self.now + 2 * Self.hour) / 1000
         let report = try self.request(Self.request(#", "start": \#(start)"# + Self.alertConfiguration))
-        #expect(report.changes.map(\.change) == ["scheduled", "token"] && report.alert == nil)
+        #expect(report.changes.map(\.change.rawValue) == ["scheduled", "token"] && report.alert == nil)
         var activity = try #require(self.app.activities.first)
         #expect(activity.activityState == .pending && activity.scheduledStart == start * 1000)
         #expect(activity.updateToken != nil, "the Activity exists from the request: its push token with it")
         #expect(self.app.advanceActivities(to: self.now + Self.hour, limits: self.limits).isEmpty)
         #expect(self.app.nextActivityChange(limits: self.limits) == start * 1000)
         let changes = self.app.advanceActivities(to: self.now + 3 * Self.hour, limits: self.limits)
-        #expect(changes.map(\.change) == ["started"])
+        #expect(changes.map(\.change.rawValue) == ["started"])
         activity = try #require(self.app.activities.first)
         #expect(activity.activityState == .active && activity.startedAt == start * 1000)
         #expect(
             activity.alert?.title == "Kick-off" && activity.alert?.sound == "whistle.caf" && activity.alertedAt == start * 1000)
         #expect(activity.history.map(\.outcome) == ["scheduled", "started"])
         let ended = self.app.advanceActivities(to: start * 1000 + 8 * Self.hour, limits: self.limits)
-        #expect(ended.map(\.change).contains("ended"), "the 8 hours run from the scheduled start")
+        #expect(ended.map(\.change.rawValue).contains("ended"), "the 8 hours run from the scheduled start")
     }
 
     @Test("while pending: an update changes its content and lights nothing; an end ends it and it leaves at once")
@@ -95,7 +95,7 @@ struct ScheduledActivityTests {
         let later = (self.now + Self.hour) / 1000
         _ = try self.request(Self.request(#", "start": \#(later)"# + Self.alertConfiguration))
         let now = try self.request(Self.request(#", "start": \#(self.now / 1000 - 60)"# + Self.alertConfiguration))
-        #expect(now.changes.first?.change == "started" && now.alert?.title == "Kick-off" && now.presentation?.shown == true)
+        #expect(now.changes.first?.change == .started && now.alert?.title == "Kick-off" && now.presentation?.shown == true)
         #expect(self.app.activities.last?.activityState == .active)
         #expect(throws: DeviceModelError.self) { try self.request(Self.request("")) }
     }

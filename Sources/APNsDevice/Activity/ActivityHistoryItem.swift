@@ -21,7 +21,7 @@ public struct ActivityHistoryItem: Codable, Hashable, Sendable {
     ) {
         self.at = at
         self.event = event
-        self.outcome = outcome.outcome
+        self.outcome = outcome.outcome.rawValue
         self.code = outcome.code
         self.reason = reason
         self.uniqueID = uniqueID

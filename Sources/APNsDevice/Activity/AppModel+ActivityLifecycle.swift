@@ -15,8 +15,8 @@ extension AppModel {
             }
             if self.activities[index].activityState == .active, let stale = self.activities[index].staleDate, stale <= now {
                 self.activities[index].activityState = .stale
-                self.activities[index].record(ActivityHistoryItem(at: stale, event: "stale", outcome: ActivityOutcome("stale")))
-                changes.append(ActivityChange(id, "stale", .stale))
+                self.activities[index].record(ActivityHistoryItem(at: stale, event: "stale", outcome: ActivityOutcome(.stale)))
+                changes.append(ActivityChange(id, .stale, .stale))
             }
             let limit = self.activities[index].startedAt + limits.maximumDuration
             if self.activities[index].isRunning, limit <= now {
@@ -28,8 +28,8 @@ extension AppModel {
             {
                 self.activities[index].activityState = .dismissed
                 self.activities[index].record(
-                    ActivityHistoryItem(at: dismissal, event: "dismissed", outcome: ActivityOutcome("dismissed")))
-                changes.append(ActivityChange(id, "dismissed", .dismissed))
+                    ActivityHistoryItem(at: dismissal, event: "dismissed", outcome: ActivityOutcome(.dismissed)))
+                changes.append(ActivityChange(id, .dismissed, .dismissed))
             }
         }
         return changes
@@ -63,13 +63,13 @@ extension AppModel {
         self.activities[index].dismissalDate = leavesAtOnce ? now : min(dismissal ?? latest, latest)
         if why != nil {
             self.activities[index].record(
-                ActivityHistoryItem(at: now, event: "ended", outcome: ActivityOutcome("ended"), reason: why))
+                ActivityHistoryItem(at: now, event: "ended", outcome: ActivityOutcome(.ended), reason: why))
         }
-        var changes = [ActivityChange(id, "ended", .ended)]
+        var changes = [ActivityChange(id, .ended, .ended)]
         if let date = self.activities[index].dismissalDate, date <= now {
             self.activities[index].dismissalDate = now
             self.activities[index].activityState = .dismissed
-            changes.append(ActivityChange(id, "dismissed", .dismissed))
+            changes.append(ActivityChange(id, .dismissed, .dismissed))
         }
         return changes
     }
@@ -87,7 +87,7 @@ extension AppModel {
             ActivityHistoryItem(
                 at: start, event: "started", outcome: .started,
                 reason: "its scheduled start came; it alerted with its alertConfiguration"))
-        return [ActivityChange(id, "started", .active)]
+        return [ActivityChange(id, .started, .active)]
     }
 
     /// Adds a new activity, dropping the oldest dismissed ones past ``activitiesLimit``.

@@ -121,8 +121,8 @@ extension AppModel {
         report.alert = activity.alert
         report.presentation = push.alert.map(self.lighting)
         self.keep(activity)
-        report.changes.append(ActivityChange(activity.id, "started", .active))
-        if activity.updateToken != nil { report.changes.append(ActivityChange(activity.id, "token", .active)) }
+        report.changes.append(ActivityChange(activity.id, .started, .active))
+        if activity.updateToken != nil { report.changes.append(ActivityChange(activity.id, .token, .active)) }
         return report
     }
 
@@ -141,7 +141,7 @@ extension AppModel {
             ?? self.activities.firstIndex(where: { $0.id == id })
         func ignore(_ code: String, _ reason: String) -> ActivityReport {
             var report = ActivityReport(event: event, outcome: .ignored(code), reason: reason, activityID: id)
-            if let found { report.changes.append(ActivityChange(id, "ignored", self.activities[found].activityState)) }
+            if let found { report.changes.append(ActivityChange(id, .ignored, self.activities[found].activityState)) }
             return report
         }
         guard let index = found else { return ignore("unknown-activity", "the activity for this token is gone") }
@@ -232,7 +232,7 @@ extension AppModel {
         let stale = self.activities[index].staleDate.map { $0 <= now } ?? false
         // A scheduled activity takes the new content and stays pending until its start.
         if self.activities[index].activityState != .pending { self.activities[index].activityState = stale ? .stale : .active }
-        report.changes.append(ActivityChange(id, "updated", self.activities[index].activityState))
+        report.changes.append(ActivityChange(id, .updated, self.activities[index].activityState))
         return report
     }
 

@@ -38,13 +38,13 @@ extension AppModel {
             activity.activityState = .pending
             activity.scheduledStart = scheduled
             activity.startAlert = request.alertConfiguration
-            report.changes = clockChanges + [ActivityChange(activity.id, "scheduled", .pending)]
+            report.changes = clockChanges + [ActivityChange(activity.id, .scheduled, .pending)]
             activity.record(
                 ActivityHistoryItem(
-                    at: now, event: ActivityPush.start, outcome: ActivityOutcome("scheduled"),
+                    at: now, event: ActivityPush.start, outcome: ActivityOutcome(.scheduled),
                     reason: "scheduled in the app to start at \(Self.text(Double(scheduled) / 1000))"))
         } else {
-            report.changes = clockChanges + [ActivityChange(activity.id, "started", .active)]
+            report.changes = clockChanges + [ActivityChange(activity.id, .started, .active)]
             if let alert = self.audible(request.alertConfiguration) {
                 (activity.alert, activity.alertedAt, report.alert) = (alert, now, alert)
                 report.presentation = self.lighting(alert)
@@ -56,7 +56,7 @@ extension AppModel {
             let token = issueToken()
             activity.updateToken = token
             report.tokens.append(ActivityTokenChange(.update, activityID: activity.id, token: token))
-            report.changes.append(ActivityChange(activity.id, "token", activity.activityState))
+            report.changes.append(ActivityChange(activity.id, .token, activity.activityState))
         }
         self.keep(activity)
         return report
@@ -147,7 +147,7 @@ extension AppModel {
         self.activities[index].updateToken = token
         self.activities[index].record(
             ActivityHistoryItem(
-                at: now, event: "token", outcome: ActivityOutcome("token"), reason: "a new update token replaced the old one"))
+                at: now, event: "token", outcome: ActivityOutcome(.token), reason: "a new update token replaced the old one"))
         return ActivityTokenChange(.update, activityID: id, token: token, replaced: old)
     }
 

@@ -1,10 +1,11 @@
 import APNsCore
+import APNsDevice
 
 /// One change to a Live Activity, as the event stream tells it (`event: activity`): `started`,
 /// `updated`, `ignored`, `stale`, `ended`, `dismissed`, or `token` (a token issued: an activity's
 /// update token, or the app's push-to-start token when `activityId` is null).
 public struct ActivityEvent: Hashable, Sendable {
-    public var change: String
+    public var change: ActivityChange.Kind
     public var activityID: String?
     /// ActivityKit's state after the change.
     public var activityState: String?
@@ -18,7 +19,7 @@ public struct ActivityEvent: Hashable, Sendable {
     /// The token issued, for `token`.
     public var token: String?
 
-    public init(change: String, activityID: String?, activityState: String?, topic: String, deviceID: String) {
+    public init(change: ActivityChange.Kind, activityID: String?, activityState: String?, topic: String, deviceID: String) {
         self.change = change
         self.activityID = activityID
         self.activityState = activityState
@@ -30,7 +31,7 @@ public struct ActivityEvent: Hashable, Sendable {
     public var json: String {
         var writer = JSONWriter()
         writer.object { members in
-            members.member("change") { $0.string(self.change) }
+            members.member("change") { $0.string(self.change.rawValue) }
             members.member("activityId") { $0.optionalString(self.activityID) }
             members.member("activityState") { $0.optionalString(self.activityState) }
             members.member("topic") { $0.string(self.topic) }

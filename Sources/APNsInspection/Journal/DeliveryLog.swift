@@ -91,7 +91,9 @@ public enum DeliveryLog {
             detail =
                 notification.collapseID.map { "a newer notification with apns-collapse-id \($0) took its place in storage" }
                 ?? "a newer notification to the device took its place (storage keeps the latest only)"
-        default: detail = "the emulator's storage was full (the device's queue over --max-queued-per-device, or the store over --map-size); the oldest went"
+        default:
+            detail =
+                "the emulator's storage was full (the device's queue over --max-queued-per-device, or the store over --map-size); the oldest went"
         }
         return DeliveryEvent(name, at: at, detail)
     }

@@ -12,7 +12,8 @@ extension JournalFilter {
         filter.search = query["q"].flatMap { $0.isEmpty ? nil : $0.lowercased() }
         let outcomes = PhoneOutcome.State.all.map(\.rawValue).joined(separator: ", ")
         filter.outcome = try query.parsed(
-            "outcome", { PhoneOutcome.State.all.contains(PhoneOutcome.State(rawValue: $0)) ? PhoneOutcome.State(rawValue: $0) : nil },
+            "outcome",
+            { PhoneOutcome.State.all.contains(PhoneOutcome.State(rawValue: $0)) ? PhoneOutcome.State(rawValue: $0) : nil },
             "outcome must be one of \(outcomes)")
         filter.since = try query.parsed(
             "since", Timestamp.parse, "since must be an RFC 3339 time or milliseconds since the UNIX epoch")

@@ -108,11 +108,7 @@ extension ChannelRequests {
                 taken.stored = channel.message?.uniqueID == uniqueID
                 // What the subscribed activities' ActivityKit ignores, said as a push's lint says it.
                 taken.warnings = LiveActivityLint.broadcastWarnings(request).map(\.description)
-                taken.outcomes = reached.map {
-                    BroadcastActivityOutcome(
-                        deviceID: $0.deviceID, activityID: $0.outcome.activityID, outcome: $0.outcome.outcome.outcome,
-                        code: $0.outcome.outcome.code, reason: $0.outcome.reason)
-                }
+                taken.outcomes = reached.map { BroadcastActivityOutcome(deviceID: $0.deviceID, $0.outcome) }
                 metrics.published(delivered: reached.filter { $0.outcome.outcome == .applied }.count)
                 // Every other shard applies it to its own subscribers; their outcomes join this shard's.
                 let elsewhere =

@@ -19,15 +19,7 @@ struct ChannelReplica: Codable, Sendable {
 
     /// What a shard's subscribers made of a broadcast.
     struct Answer: Codable, Sendable {
-        var outcomes: [Outcome]
-    }
-
-    struct Outcome: Codable, Sendable {
-        var deviceID: String
-        var activityID: String
-        var outcome: String
-        var code: String?
-        var reason: String?
+        var outcomes: [BroadcastActivityOutcome]
     }
 }
 
@@ -48,10 +40,7 @@ extension Cluster {
                     missed.append(reply)
                     continue
                 }
-                outcomes += taken.outcomes.map {
-                    BroadcastActivityOutcome(
-                        deviceID: $0.deviceID, activityID: $0.activityID, outcome: $0.outcome, code: $0.code, reason: $0.reason)
-                }
+                outcomes += taken.outcomes
             }
             if !missed.isEmpty {
                 self.logger.warning(
@@ -131,11 +120,7 @@ extension AdminRouter {
                 return Self.error(.unavailable, "could not keep the channel: \(reason.explanation)")
             }
             if replica.broadcast != nil { metrics.delivered(reached.filter { $0.outcome.outcome == .applied }.count) }
-            let outcomes = reached.map {
-                ChannelReplica.Outcome(
-                    deviceID: $0.deviceID, activityID: $0.outcome.activityID, outcome: $0.outcome.outcome.outcome,
-                    code: $0.outcome.outcome.code, reason: $0.outcome.reason)
-            }
+            let outcomes = reached.map { BroadcastActivityOutcome(deviceID: $0.deviceID, $0.outcome) }
             let answer = (try? JSONEncoder().encode(ChannelReplica.Answer(outcomes: outcomes))).map { Array($0) } ?? []
             return Response(status: 200, body: answer)
         }

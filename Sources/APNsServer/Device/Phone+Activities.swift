@@ -140,11 +140,11 @@ extension Phone {
     func announce(_ report: ActivityReport, app: AppModel, install: AppInstall, uniqueID: String?, broadcastID: String? = nil) {
         if let uniqueID {
             let record = ActivityRecord(
-                id: report.activityID, event: report.event, outcome: report.outcome.outcome, code: report.outcome.code,
+                id: report.activityID, event: report.event, outcome: report.outcome.outcome.rawValue, code: report.outcome.code,
                 reason: report.reason)
             self.journal.activity(uniqueID: uniqueID, record)
             if let presentation = report.presentation { self.journal.presented(uniqueID: uniqueID, presentation) }
-            self.metrics?.liveActivityPush(outcome: report.outcome.outcome, reason: report.outcome.code ?? "none")
+            self.metrics?.liveActivityPush(outcome: report.outcome.outcome.rawValue, reason: report.outcome.code ?? "none")
         }
         var events: [ActivityEvent] = []
         for change in report.changes {
@@ -152,21 +152,21 @@ extension Phone {
                 change: change.change, activityID: change.activityID, activityState: change.state.rawValue, topic: install.topic,
                 deviceID: install.deviceID)
             event.uniqueID = uniqueID ?? broadcastID
-            if change.change == "ignored" { event.reason = report.reason }
-            if change.change == "token" { event.token = report.tokens.first { $0.activityID == change.activityID }?.token }
+            if change.change == .ignored { event.reason = report.reason }
+            if change.change == .token { event.token = report.tokens.first { $0.activityID == change.activityID }?.token }
             events.append(event)
         }
-        if report.outcome.outcome == ActivityOutcome.notStarted("").outcome {
+        if report.outcome.outcome == .notStarted {
             // A push-to-start that started nothing has no activity to tell of, only its reason.
             var event = ActivityEvent(
-                change: "ignored", activityID: nil, activityState: nil, topic: install.topic, deviceID: install.deviceID)
+                change: .ignored, activityID: nil, activityState: nil, topic: install.topic, deviceID: install.deviceID)
             event.uniqueID = uniqueID
             event.reason = report.reason
             events.append(event)
         }
         for token in report.tokens where token.kind == .pushToStart {
             var event = ActivityEvent(
-                change: "token", activityID: nil, activityState: nil, topic: install.topic, deviceID: install.deviceID)
+                change: .token, activityID: nil, activityState: nil, topic: install.topic, deviceID: install.deviceID)
             event.token = token.token
             events.append(event)
         }
@@ -192,7 +192,7 @@ extension Phone {
                 positions[activity.id] = index
             }
         }
-        for change in report.changes where change.change != "token" {
+        for change in report.changes where change.change != .token {
             let index =
                 report.changes.count > 4
                 ? positions[change.activityID] : app.activities.firstIndex(where: { $0.id == change.activityID })
@@ -202,7 +202,7 @@ extension Phone {
                 .activity(
                     topic: topic,
                     document: Self.activityDocument(
-                        change.change, reason: change.change == "ignored" ? report.reason : nil, activity, topic: topic)))
+                        change.change, reason: change.change == .ignored ? report.reason : nil, activity, topic: topic)))
         }
         return messages
     }
@@ -211,10 +211,12 @@ extension Phone {
     /// activity goes without its history (up to 100 items, which the change itself extends): a
     /// broadcast changes every subscribed activity at once, and the device lists the history
     /// when it wants it.
-    static func activityDocument(_ change: String, reason: String?, _ activity: LiveActivity, topic: String) -> [UInt8] {
+    static func activityDocument(
+        _ change: ActivityChange.Kind, reason: String?, _ activity: LiveActivity, topic: String
+    ) -> [UInt8] {
         var writer = JSONWriter()
         writer.object { members in
-            members.member("change") { $0.string(change) }
+            members.member("change") { $0.string(change.rawValue) }
             members.member("reason") { $0.optionalString(reason) }
             members.member("activity") { $0.raw(ActivityJSON.one(activity, topic: topic, deviceID: "", history: false)) }
         }
@@ -244,7 +246,7 @@ extension Phone {
         }
         let changed = due.map { install in
             self.changeActivities(install, on: eventLoop) { app in
-                var report = ActivityReport(event: "clock", outcome: ActivityOutcome("clock"))
+                var report = ActivityReport(event: "clock", outcome: ActivityOutcome(.clock))
                 report.changes = app.advanceActivities(to: now, limits: limits)
                 return report
             }

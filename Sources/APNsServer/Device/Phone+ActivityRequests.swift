@@ -59,10 +59,10 @@ extension Phone {
     ) -> EventLoopFuture<ActivityTokenChange?> {
         let now = self.clock()
         return self.changeActivities(install, on: eventLoop) { app throws(DeviceModelError) in
-            var report = ActivityReport(event: "token", outcome: ActivityOutcome("token"), activityID: id)
+            var report = ActivityReport(event: "token", outcome: ActivityOutcome(.token), activityID: id)
             if let id {
                 report.tokens = [try app.rotateActivityToken(id, now: now, issueToken: self.issueToken)]
-                report.changes = [ActivityChange(id, "token", app.activities.first { $0.id == id }?.activityState ?? .active)]
+                report.changes = [ActivityChange(id, .token, app.activities.first { $0.id == id }?.activityState ?? .active)]
             } else {
                 report.tokens = [try app.rotatePushToStartToken(issueToken: self.issueToken)]
             }

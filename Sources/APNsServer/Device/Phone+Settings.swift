@@ -31,7 +31,7 @@ extension Phone {
             if let iosVersion { app.iosVersion = iosVersion }
             if let platform { app.platform = platform }
             if let surfaces { app.pairedSurfaces = surfaces }
-            var report = ActivityReport(event: "settings", outcome: ActivityOutcome("settings"))
+            var report = ActivityReport(event: "settings", outcome: ActivityOutcome(.settings))
             if !app.liveActivitiesEnabled { report.changes = app.dismissAllActivities(at: now, limits: limits) }
             if let token = app.ensurePushToStartToken(issueToken: self.issueToken) { report.tokens.append(token) }
             return report
