@@ -47,9 +47,9 @@ extension Phone {
     private func applyBroadcast(_ delta: AppBroadcastDelta, to install: AppInstall) -> [BroadcastOutcome] {
         let logger = self.logger
         do {
-            let (report, outcomes, app) = try self.apps.withLock {
-                apps throws(StoreError) -> (ActivityReport, [BroadcastOutcome], AppModel) in
-                _ = try Self.load(install, &apps, self.store)
+            try self.preload(install)
+            let (report, outcomes, app) = self.apps.withLock { apps -> (ActivityReport, [BroadcastOutcome], AppModel) in
+                _ = Self.cached(install, &apps)
                 // Out of the dictionary while it changes, so the change is made in place.
                 var app = apps.models.removeValue(forKey: install) ?? AppModel()
                 let delivered = app.delivered

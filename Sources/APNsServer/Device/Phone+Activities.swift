@@ -97,8 +97,9 @@ extension Phone {
         let promise = eventLoop.makePromise(of: (ActivityReport, AppModel).self)
         let logger = self.logger
         do {
+            try self.preload(install)
             let (report, app) = try self.apps.withLock { apps throws -> (ActivityReport, AppModel) in
-                let before = try Self.load(install, &apps, self.store)
+                let before = Self.cached(install, &apps)
                 var app = before
                 let report = try body(&app)
                 apps.models[install] = app

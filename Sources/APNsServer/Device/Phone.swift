@@ -11,7 +11,9 @@ import Synchronization
 /// (``AppModel``, loaded from the store on first use and kept in memory), the presentation of
 /// each notification handed to a device, and the user's responses. Every change to an app is
 /// made under the apps' lock, so that two at once (a push presented while a test changes the
-/// settings) never lose each other, and written to the store in the order made. The indexes
+/// settings) never lose each other, and written to the store in the order made; an app not yet
+/// in memory is read from the store before the lock is taken (``preload(_:)``), never under it.
+/// The indexes
 /// kept from the apps (tokens without a device, the scheduler's apps, the Live Activity index)
 /// and the presentation ledger have locks of their own, taken after the apps' lock when both
 /// are held and never the other way round.
@@ -124,7 +126,8 @@ public final class Phone: Sendable {
 
     /// The app as it is now.
     func app(_ install: AppInstall) throws(StoreError) -> AppModel {
-        try self.apps.withLock { apps throws(StoreError) in try Self.load(install, &apps, self.store) }
+        try self.preload(install)
+        return self.apps.withLock { apps in Self.cached(install, &apps) }
     }
 
     /// Changes an app under the lock and writes the change; the future holds `body`'s result and
@@ -136,8 +139,9 @@ public final class Phone: Sendable {
     ) -> EventLoopFuture<(R, AppModel)> {
         let promise = eventLoop.makePromise(of: (R, AppModel).self)
         do {
+            try self.preload(install)
             try self.apps.withLock { apps throws in
-                let before = try Self.load(install, &apps, self.store)
+                let before = Self.cached(install, &apps)
                 var app = before
                 let result = try body(&app)
                 apps.models[install] = app
@@ -167,14 +171,6 @@ public final class Phone: Sendable {
         if app.webApp != nil { self.webApps.withLock { $0.index(app, install) } }
     }
 
-    static func load(_ install: AppInstall, _ apps: inout Apps, _ store: NotificationStore) throws(StoreError) -> AppModel {
-        if let app = apps.models[install] { return app }
-        let app = try store.app(install) ?? AppModel()
-        apps.models[install] = app
-        apps.storedBroadcasts[install] = try store.appBroadcastCount(install)
-        return app
-    }
-
     /// Decides how the phone presents `notification` as it is handed to its device, records it
     /// (journal, event, Notification Center) and returns it; the same decision again for a
     /// notification handed over twice. Nil when no app can be named for its token.
@@ -194,9 +190,10 @@ public final class Phone: Sendable {
         let now = self.clock()
         let web = notification.source == .webPush ? self.openWebPush(notification, in: install) : nil
         // Under the apps' lock: two hand-overs of one notification decide once.
-        let decided = try self.apps.withLock { apps throws(StoreError) -> (Presentation, fresh: Bool) in
+        try self.preload(install)
+        let decided = self.apps.withLock { apps -> (Presentation, fresh: Bool) in
             if let known = self.ledger.decision(notification.uniqueID) { return (known.presentation, false) }
-            let before = try Self.load(install, &apps, self.store)
+            let before = Self.cached(install, &apps)
             // Widgets, controls, push to talk, location, complication, file provider and MDM pushes
             // wake part of the app; the others are presented.
             var (presentation, after): (Presentation, AppModel)
