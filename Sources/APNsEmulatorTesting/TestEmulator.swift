@@ -71,7 +71,9 @@ public final class TestEmulator: Sendable {
     ) async throws -> TestEmulator {
         let document = try seed.map { try SeedDocument.read($0, option: "seed") }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("apns-emulator-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        // Private to the user: it holds the emulator's keys and store.
+        try FileManager.default.createDirectory(
+            atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         do {
             return try await Self.start(in: directory, ownsDirectory: true, seed: document) { configuration in
                 configuration.auth = auth == .strict ? .strict : .none

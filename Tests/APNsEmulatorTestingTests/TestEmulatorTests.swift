@@ -26,7 +26,11 @@ struct TestEmulatorTests {
         let sent = try await emulator.waitFor(token: token, topic: Self.topic)
         #expect(sent.alertTitle == "Order shipped" && sent.alertBody == "#42" && sent.uniqueID == answer.uniqueID)
         #expect(try await emulator.notifications(token: token).count == 1)
+        // Its keys and store are in a directory only this user reads, removed at shutdown.
+        let mode = try FileManager.default.attributesOfItem(atPath: emulator.directory)[.posixPermissions] as? Int
+        #expect(mode == 0o700, "the directory's mode: \(String(mode ?? 0, radix: 8))")
         try await emulator.shutdown()
+        #expect(emulator.hasStopped && !FileManager.default.fileExists(atPath: emulator.directory))
     }
 
     @Test(
