@@ -67,3 +67,39 @@ extension AdminRouter {
         return Response(status: refusal.status, body: JSONWriter.error(refusal.message))
     }
 }
+
+/// The routes of this concern: their entries in ``AdminRoute/table``.
+extension AdminRoute {
+    static let activities: [AdminRoute] = [
+        AdminRoute("GET", "/api/v1/devices/{token}/activities", cluster: .tokenOwner) { router, request in
+            request.token { router.withInstall(of: $0, request) { request.now(router.activities(of: $0)) } }
+        },
+        AdminRoute("POST", "/api/v1/devices/{token}/activities", cluster: .tokenOwner) { router, request in
+            request.token {
+                router.withInstall(of: $0, request) {
+                    request.later(router.startActivity(in: $0, body: request.body, on: request.eventLoop))
+                }
+            }
+        },
+        AdminRoute("POST", "/api/v1/devices/{token}/rotate-push-to-start-token", cluster: .tokenOwner) { router, request in
+            request.token {
+                router.withInstall(of: $0, request) {
+                    request.later(router.rotateToken(of: $0, activity: nil, on: request.eventLoop))
+                }
+            }
+        },
+        AdminRoute("GET", "/api/v1/activities/{id}", cluster: .activityHolder) { router, request in
+            router.withActivity(request) { id, install in request.now(router.activity(id, of: install)) }
+        },
+        AdminRoute("POST", "/api/v1/activities/{id}/end", cluster: .activityHolder) { router, request in
+            router.withActivity(request) { id, install in
+                request.later(router.endActivity(id, of: install, body: request.body, on: request.eventLoop))
+            }
+        },
+        AdminRoute("POST", "/api/v1/activities/{id}/rotate-token", cluster: .activityHolder) { router, request in
+            router.withActivity(request) { id, install in
+                request.later(router.rotateToken(of: install, activity: id, on: request.eventLoop))
+            }
+        },
+    ]
+}

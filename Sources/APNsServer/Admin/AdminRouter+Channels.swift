@@ -42,3 +42,23 @@ extension AdminRouter {
         }.recover { Self.error(.unavailable, "could not save the setting: \($0)") }
     }
 }
+
+/// The routes of this concern: their entries in ``AdminRoute/table``.
+extension AdminRoute {
+    static let channels: [AdminRoute] = [
+        AdminRoute("GET", "/api/v1/channels", query: ["bundleId"]) { router, request in
+            request.now(router.channelList(bundleID: request.query["bundleId"]))
+        },
+        AdminRoute("GET", "/api/v1/channels/{id*}") { router, request in
+            let raw = request[path: "id"]
+            return request.now(router.channel(id: raw.removingPercentEncoding ?? raw))
+        },
+        AdminRoute("PUT", "/api/v1/apps/{bundleId}/broadcast", cluster: .everyShard) { router, request throws(AdminError) in
+            request.later(try router.setBroadcast(request[path: "bundleId"], body: request.body, on: request.eventLoop))
+        },
+        AdminRoute("GET", "/api/v1/cluster/channels") { router, request in request.now(router.ownedChannels()) },
+        AdminRoute("POST", "/api/v1/cluster/channels") { router, request in
+            request.later(router.adoptChannel(request.body, on: request.eventLoop))
+        },
+    ]
+}

@@ -102,3 +102,26 @@ extension AdminRouter {
         }.recover { Self.error(.unavailable, "\($0)") }
     }
 }
+
+/// The routes of this concern: their entries in ``AdminRoute/table``.
+extension AdminRoute {
+    static let devices: [AdminRoute] = [
+        AdminRoute("GET", "/api/v1/devices", cluster: .merged(.array)) { router, request in request.now(router.devices()) },
+        AdminRoute("POST", "/api/v1/devices") { router, request in
+            request.later(router.register(body: request.body, on: request.eventLoop))
+        },
+        AdminRoute("GET", "/api/v1/feedback", cluster: .merged(.array)) { router, request in request.now(router.feedback()) },
+        AdminRoute("GET", "/api/v1/devices/{token}/notifications", cluster: .tokenOwner) { router, request in
+            request.token { request.now(router.queued(for: $0)) }
+        },
+        AdminRoute("POST", "/api/v1/devices/{token}/unregister", cluster: .tokenOwner) { router, request in
+            request.token { request.later(router.unregister($0, on: request.eventLoop)) }
+        },
+        AdminRoute("GET", "/api/v1/devices/{token}/power", cluster: .tokenOwner) { router, request in
+            request.token { request.now(router.power(of: $0, change: nil)) }
+        },
+        AdminRoute("PUT", "/api/v1/devices/{token}/power", cluster: .tokenOwner) { router, request in
+            request.token { request.now(router.power(of: $0, change: request.body)) }
+        },
+    ]
+}

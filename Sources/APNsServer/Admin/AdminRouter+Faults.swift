@@ -36,3 +36,21 @@ extension AdminRouter {
         return Response(status: 200, body: Array(#"{"deleted":1}"#.utf8))
     }
 }
+
+/// The routes of this concern: their entries in ``AdminRoute/table``.
+extension AdminRoute {
+    static let faults: [AdminRoute] = [
+        AdminRoute("GET", "/api/v1/faults", cluster: .merged(.array)) { router, request in request.now(router.faultRules()) },
+        AdminRoute("POST", "/api/v1/faults", cluster: .faultRule) { router, request in
+            request.now(router.addFaultRule(request.body))
+        },
+        AdminRoute("DELETE", "/api/v1/faults", cluster: .everyShard) { router, request in request.now(router.removeFaultRules())
+        },
+        AdminRoute("GET", "/api/v1/faults/{id}", cluster: .faultOwner) { router, request in
+            request.now(router.faultRule(id: request[path: "id"]))
+        },
+        AdminRoute("DELETE", "/api/v1/faults/{id}", cluster: .faultOwner) { router, request in
+            request.now(router.removeFaultRule(id: request[path: "id"]))
+        },
+    ]
+}

@@ -168,3 +168,37 @@ extension AdminRouter {
         }.recover { Self.error(.unavailable, "\($0)") }
     }
 }
+
+/// The routes of this concern: their entries in ``AdminRoute/table``.
+extension AdminRoute {
+    static let notifications: [AdminRoute] = [
+        AdminRoute("GET", "/api/v1/notifications", query: filter.union(["limit", "cursor"]), cluster: .merged(.journalPage)) {
+            router, request throws(AdminError) in request.now(try router.notifications(request.query))
+        },
+        AdminRoute("DELETE", "/api/v1/notifications", query: filter, cluster: .everyShard) {
+            router, request throws(AdminError) in
+            request.later(try router.deleteNotifications(request.query, on: request.eventLoop))
+        },
+        AdminRoute("GET", "/api/v1/notifications/latest", query: filter, cluster: .merged(.newest)) {
+            router, request throws(AdminError) in request.now(try router.latest(request.query))
+        },
+        AdminRoute("GET", "/api/v1/notifications/wait", query: filter.union(["after", "timeout"]), cluster: .merged(.wait)) {
+            router, request throws(AdminError) in request.later(try router.wait(request.query, on: request.eventLoop))
+        },
+        AdminRoute("GET", "/api/v1/notifications/{id}", cluster: .uniqueIDOwner) { router, request in
+            request.now(router.notification(id: request[path: "id"]))
+        },
+        AdminRoute("GET", "/api/v1/notifications/{id}.apns", cluster: .uniqueIDOwner) { router, request in
+            request.now(router.simulatorFile(id: request[path: "id"]))
+        },
+        AdminRoute("GET", "/api/v1/notifications/{id}/delivery-log", cluster: .uniqueIDOwner) { router, request in
+            request.now(router.deliveryLog(id: request[path: "id"]))
+        },
+        AdminRoute("POST", "/api/v1/notifications/{id}/respond", cluster: .uniqueIDOwner) { router, request in
+            request.later(router.respond(to: request[path: "id"], body: request.body, on: request.eventLoop))
+        },
+        AdminRoute("GET", "/api/v1/events", query: filter, cluster: .merged(.events)) { _, request throws(AdminError) in
+            request.eventLoop.makeSucceededFuture(.events(try AdminRouter.read(JournalFilter.parse(request.query)), peers: nil))
+        },
+    ]
+}

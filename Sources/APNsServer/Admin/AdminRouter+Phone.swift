@@ -83,3 +83,39 @@ extension AdminRouter {
         }.recover(Self.refusal)
     }
 }
+
+/// The routes of this concern: their entries in ``AdminRoute/table``.
+extension AdminRoute {
+    static let phone: [AdminRoute] = [
+        AdminRoute("GET", "/api/v1/devices/{token}/app", cluster: .tokenOwner) { router, request in
+            request.token { request.now(router.app(of: $0)) }
+        },
+        AdminRoute("PUT", "/api/v1/devices/{token}/app", cluster: .tokenOwner) { router, request in
+            request.token { request.later(router.changeApp(of: $0, body: request.body, on: request.eventLoop)) }
+        },
+        AdminRoute("GET", "/api/v1/devices/{token}/delivered", cluster: .tokenOwner) { router, request in
+            request.token { request.now(router.delivered(of: $0)) }
+        },
+        AdminRoute("DELETE", "/api/v1/devices/{token}/delivered", cluster: .tokenOwner) { router, request in
+            request.token { request.later(router.removeDelivered(of: $0, nil, on: request.eventLoop)) }
+        },
+        AdminRoute("DELETE", "/api/v1/devices/{token}/delivered/{id}", cluster: .tokenOwner) { router, request in
+            request.token { request.later(router.removeDelivered(of: $0, request[path: "id"], on: request.eventLoop)) }
+        },
+        AdminRoute("GET", "/api/v1/devices/{token}/pending", cluster: .tokenOwner) { router, request in
+            request.token { request.now(router.pending(of: $0)) }
+        },
+        AdminRoute("POST", "/api/v1/devices/{token}/pending", cluster: .tokenOwner) { router, request in
+            request.token { request.later(router.schedule(for: $0, body: request.body, on: request.eventLoop)) }
+        },
+        AdminRoute("DELETE", "/api/v1/devices/{token}/pending", cluster: .tokenOwner) { router, request in
+            request.token { request.later(router.cancel(for: $0, nil, on: request.eventLoop)) }
+        },
+        AdminRoute("DELETE", "/api/v1/devices/{token}/pending/{id}", cluster: .tokenOwner) { router, request in
+            request.token { request.later(router.cancel(for: $0, request[path: "id"], on: request.eventLoop)) }
+        },
+        AdminRoute("POST", "/api/v1/devices/{token}/location", cluster: .tokenOwner) { router, request in
+            request.token { request.later(router.move($0, body: request.body, on: request.eventLoop)) }
+        },
+    ]
+}

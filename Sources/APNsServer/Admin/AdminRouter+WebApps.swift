@@ -53,3 +53,45 @@ extension AdminRouter {
             .recover(Self.refusal)
     }
 }
+
+/// The routes of this concern: their entries in ``AdminRoute/table``.
+extension AdminRoute {
+    static let webApps: [AdminRoute] = [
+        AdminRoute("GET", "/api/v1/devices/{token}/web-apps", cluster: .tokenOwner) { router, request in
+            request.token { router.withInstall(of: $0, request) { request.now(router.webApps(in: $0)) } }
+        },
+        AdminRoute("POST", "/api/v1/devices/{token}/web-apps", cluster: .tokenOwner) { router, request in
+            request.token { token in
+                router.withInstall(of: token, request) {
+                    request.later(router.subscribeWebApp(host: token, in: $0, body: request.body, on: request.eventLoop))
+                }
+            }
+        },
+        AdminRoute("GET", "/api/v1/devices/{token}/web-apps/{id}", cluster: .tokenOwner) { router, request in
+            request.token { router.withInstall(of: $0, request) { request.now(router.webApp(request[path: "id"], in: $0)) } }
+        },
+        AdminRoute("POST", "/api/v1/devices/{token}/web-apps/{id}/unsubscribe", cluster: .tokenOwner) { router, request in
+            request.token {
+                router.withInstall(of: $0, request) {
+                    request.later(router.unsubscribeWebApp(request[path: "id"], in: $0, on: request.eventLoop))
+                }
+            }
+        },
+        AdminRoute("PUT", "/api/v1/devices/{token}/web-apps/{id}/permission", cluster: .tokenOwner) { router, request in
+            request.token {
+                router.withInstall(of: $0, request) {
+                    request.later(
+                        router.setWebAppPermission(request[path: "id"], in: $0, body: request.body, on: request.eventLoop))
+                }
+            }
+        },
+        AdminRoute("POST", "/api/v1/devices/{token}/web-apps/{id}/show", cluster: .tokenOwner) { router, request in
+            request.token {
+                router.withInstall(of: $0, request) {
+                    request.later(
+                        router.showWebAppNotification(request[path: "id"], in: $0, body: request.body, on: request.eventLoop))
+                }
+            }
+        },
+    ]
+}
