@@ -40,19 +40,19 @@ public enum PushWake {
             outcome = Self.location(app)
         case .complication:
             outcome = WakeOutcome(
-                pushType: "complication", target: "complication", outcome: "woken",
+                pushType: "complication", target: "complication", outcome: .woken,
                 detail: "PushKit hands the payload to the watch app's complication, which updates its data")
         case .fileprovider:
             outcome = WakeOutcome(
-                pushType: "fileprovider", target: "fileProviderExtension", outcome: "woken",
+                pushType: "fileprovider", target: "fileProviderExtension", outcome: .woken,
                 detail: "the file provider extension is told its content changed and enumerates again")
         default:
             let magic = JSONValue.member("mdm", ofObjectIn: payload)?.string
             outcome = WakeOutcome(
-                pushType: "mdm", target: "mdmAgent", outcome: "woken",
+                pushType: "mdm", target: "mdmAgent", outcome: .woken,
                 detail: "the device's MDM agent is told to contact its MDM server", facts: magic.map { ["pushMagic": $0] } ?? [:])
         }
-        presentation.appNotified = outcome.outcome != "notWoken" && outcome.outcome != "deferred"
+        presentation.appNotified = outcome.outcome != .notWoken && outcome.outcome != .deferred
         presentation.wake = outcome
         return (presentation, app)
     }
@@ -62,11 +62,11 @@ public enum PushWake {
         pushType: PushType
     ) -> WakeOutcome {
         if let missing = Self.unsupported(pushType, on: app) {
-            return WakeOutcome(pushType: pushType.rawValue, target: target, outcome: "notWoken", detail: missing)
+            return WakeOutcome(pushType: pushType.rawValue, target: target, outcome: .notWoken, detail: missing)
         }
         guard aps["content-changed"] == .bool(true) else {
             return WakeOutcome(
-                pushType: pushType.rawValue, target: target, outcome: "notWoken",
+                pushType: pushType.rawValue, target: target, outcome: .notWoken,
                 detail: "the payload has no \"content-changed\": true in aps, so nothing reloads")
         }
         let free = app.appState == .foreground
@@ -77,12 +77,12 @@ public enum PushWake {
         ]
         guard now else {
             return WakeOutcome(
-                pushType: pushType.rawValue, target: target, outcome: "deferred",
+                pushType: pushType.rawValue, target: target, outcome: .deferred,
                 detail: "the \(budget.perDay) pushed reloads of the last 24 hours are spent: the system puts this one off",
                 facts: facts)
         }
         return WakeOutcome(
-            pushType: pushType.rawValue, target: target, outcome: "reloaded",
+            pushType: pushType.rawValue, target: target, outcome: .reloaded,
             detail: what + (free ? " (the app is in the foreground: not counted)" : ""), facts: facts)
     }
 
@@ -104,7 +104,7 @@ public enum PushWake {
     private static func pushToTalk(payload: [UInt8], aps: JSONValue, priority: Priority) -> WakeOutcome {
         if aps["ptt-push-type"]?.string == "service-update" {
             return WakeOutcome(
-                pushType: "pushtotalk", target: "pushToTalkChannel", outcome: "woken",
+                pushType: "pushtotalk", target: "pushToTalkChannel", outcome: .woken,
                 detail: "incomingServiceUpdatePush: the app updates its Push to Talk service",
                 facts: ["isHighPriority": priority == .immediate ? "true" : "false"])
         }
@@ -113,11 +113,11 @@ public enum PushWake {
             ?? JSONValue.member("activeRemoteParticipant", ofObjectIn: payload)?.string
         guard let speaker else {
             return WakeOutcome(
-                pushType: "pushtotalk", target: "pushToTalkChannel", outcome: "woken",
+                pushType: "pushtotalk", target: "pushToTalkChannel", outcome: .woken,
                 detail: "incomingPushResult: no active speaker in the payload, so the app answers leaveChannel")
         }
         return WakeOutcome(
-            pushType: "pushtotalk", target: "pushToTalkChannel", outcome: "woken",
+            pushType: "pushtotalk", target: "pushToTalkChannel", outcome: .woken,
             detail: "incomingPushResult: activeRemoteParticipant: the system shows \(speaker) speaking",
             facts: ["activeRemoteParticipant": speaker])
     }
@@ -125,13 +125,13 @@ public enum PushWake {
     private static func location(_ app: AppModel) -> WakeOutcome {
         guard app.locationAuthorization == .authorizedAlways else {
             return WakeOutcome(
-                pushType: "location", target: "locationPushServiceExtension", outcome: "notWoken",
+                pushType: "location", target: "locationPushServiceExtension", outcome: .notWoken,
                 detail:
                     "the location push service extension runs only with \"always\" location authorization; the app has \(app.locationAuthorization.rawValue)"
             )
         }
         return WakeOutcome(
-            pushType: "location", target: "locationPushServiceExtension", outcome: "woken",
+            pushType: "location", target: "locationPushServiceExtension", outcome: .woken,
             detail: "didReceiveLocationPushPayload: the extension reads the device's location and reports it")
     }
 }

@@ -7,14 +7,22 @@ public struct WakeOutcome: Hashable, Sendable, Codable {
     /// What was woken: `widgets`, `controls`, `pushToTalkChannel`, `locationPushServiceExtension`,
     /// `complication`, `fileProviderExtension`, `mdmAgent`.
     public var target: String
-    /// `woken`, `reloaded`, `deferred` (over the budget) or `notWoken`.
-    public var outcome: String
+    /// What became of the push.
+    public enum Kind: String, Hashable, Sendable, Codable {
+        case woken
+        case reloaded
+        /// Over the budget: it waits for the next reload the system allows.
+        case deferred
+        case notWoken
+    }
+
+    public var outcome: Kind
     /// What the app (or its extension) was told, or why nothing was woken.
     public var detail: String
     /// Extra facts the outcome carries: a reload budget's use, the remote participant.
     public var facts: [String: String]
 
-    public init(pushType: String, target: String, outcome: String, detail: String, facts: [String: String] = [:]) {
+    public init(pushType: String, target: String, outcome: Kind, detail: String, facts: [String: String] = [:]) {
         self.pushType = pushType
         self.target = target
         self.outcome = outcome

@@ -29,20 +29,20 @@ struct PushWakeTests {
         var outcomes: [String] = []
         for minute in 0..<3 {
             let (wake, after) = self.wake(.widgets, #"{"aps": {"content-changed": true}}"#, at: Int64(minute) * 60_000, app: app)
-            outcomes.append(wake?.outcome ?? "")
+            outcomes.append(wake?.outcome.rawValue ?? "")
             app = after
         }
         #expect(outcomes == ["reloaded", "reloaded", "deferred"] && app.widgetPushes.deferred == 1)
         // A day after the first, one reload is free again.
         let (later, _) = self.wake(.widgets, #"{"aps": {"content-changed": true}}"#, at: 86_400_001, app: app)
-        #expect(later?.outcome == "reloaded")
+        #expect(later?.outcome.rawValue == "reloaded")
         app.appState = .foreground
         let (foreground, unchanged) = self.wake(.widgets, #"{"aps": {"content-changed": true}}"#, at: 180_000, app: app)
-        #expect(foreground?.outcome == "reloaded" && unchanged.widgetPushes.reloads.count == 2)
+        #expect(foreground?.outcome.rawValue == "reloaded" && unchanged.widgetPushes.reloads.count == 2)
         // Controls have a budget of their own.
-        #expect(self.wake(.controls, #"{"aps": {"content-changed": true}}"#, app: app).0?.outcome == "reloaded")
+        #expect(self.wake(.controls, #"{"aps": {"content-changed": true}}"#, app: app).0?.outcome.rawValue == "reloaded")
         let (unchanged26, _) = self.wake(.widgets, #"{"aps": {}}"#, app: app)
-        #expect(unchanged26?.outcome == "notWoken" && unchanged26?.detail.contains("content-changed") == true)
+        #expect(unchanged26?.outcome.rawValue == "notWoken" && unchanged26?.detail.contains("content-changed") == true)
     }
 
     // WidgetKit: WidgetPushHandler is iOS, iPadOS, macOS, visionOS and watchOS 26;
@@ -56,17 +56,17 @@ struct PushWakeTests {
             return self.wake(type, #"{"aps": {"content-changed": true}}"#, app: app).0
         }
         for platform in DevicePlatform.allCases {
-            #expect(outcome(.widgets, platform, "26.0")?.outcome == "reloaded", "\(platform)")
+            #expect(outcome(.widgets, platform, "26.0")?.outcome.rawValue == "reloaded", "\(platform)")
             let old = outcome(.widgets, platform, "18.4")
-            #expect(old?.outcome == "notWoken" && old?.detail.contains("WidgetPushHandler") == true, "\(platform)")
+            #expect(old?.outcome.rawValue == "notWoken" && old?.detail.contains("WidgetPushHandler") == true, "\(platform)")
         }
-        #expect(outcome(.controls, .iOS, "18.0")?.outcome == "reloaded")
-        #expect(outcome(.controls, .iPadOS, "18.0")?.outcome == "reloaded")
-        #expect(outcome(.controls, .macOS, "18.0")?.outcome == "notWoken")
-        #expect(outcome(.controls, .macOS, "26.0")?.outcome == "reloaded")
-        #expect(outcome(.controls, .watchOS, "26.0")?.outcome == "reloaded")
+        #expect(outcome(.controls, .iOS, "18.0")?.outcome.rawValue == "reloaded")
+        #expect(outcome(.controls, .iPadOS, "18.0")?.outcome.rawValue == "reloaded")
+        #expect(outcome(.controls, .macOS, "18.0")?.outcome.rawValue == "notWoken")
+        #expect(outcome(.controls, .macOS, "26.0")?.outcome.rawValue == "reloaded")
+        #expect(outcome(.controls, .watchOS, "26.0")?.outcome.rawValue == "reloaded")
         let vision = outcome(.controls, .visionOS, "26.0")
-        #expect(vision?.outcome == "notWoken" && vision?.detail.contains("visionOS has no ControlPushHandler") == true)
+        #expect(vision?.outcome.rawValue == "notWoken" && vision?.detail.contains("visionOS has no ControlPushHandler") == true)
     }
 
     @Test("budgets follow the platform (a watch 50 a day, others 70) unless the app chose one")
@@ -88,10 +88,10 @@ struct PushWakeTests {
         #expect(
             self.wake(.pushtotalk, #"{"aps": {"ptt-push-type": "service-update"}}"#, priority: .conservePower).0?.facts[
                 "isHighPriority"] == "false")
-        #expect(self.wake(.location, #"{"aps": {}}"#).0?.outcome == "notWoken")
+        #expect(self.wake(.location, #"{"aps": {}}"#).0?.outcome.rawValue == "notWoken")
         var always = AppModel()
         always.locationAuthorization = .authorizedAlways
-        #expect(self.wake(.location, #"{"aps": {}}"#, app: always).0?.outcome == "woken")
+        #expect(self.wake(.location, #"{"aps": {}}"#, app: always).0?.outcome.rawValue == "woken")
         #expect(self.wake(.mdm, #"{"mdm": "magic"}"#).0?.facts["pushMagic"] == "magic")
         #expect(PushWake.handles(.fileprovider) && !PushWake.handles(.alert) && !PushWake.handles(.liveactivity))
     }

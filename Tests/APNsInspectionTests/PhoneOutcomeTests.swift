@@ -30,7 +30,8 @@ struct PhoneOutcomeTests {
         // ActivityKit: a push-to-start needs an alert (Apple, "Starting and updating Live Activities with
         // ActivityKit push notifications"); the journal's activity record carries missing-alert.
         let refused = Self.entry(
-            1, activity: ActivityRecord(id: nil, event: "start", outcome: "not started", code: "missing-alert", reason: "no alert"))
+            1,
+            activity: ActivityRecord(id: nil, event: "start", outcome: "not started", code: "missing-alert", reason: "no alert"))
         #expect(PhoneOutcome(of: refused) == PhoneOutcome(.notShown, "activity not started (missing-alert)"))
         let started = Self.entry(2, activity: ActivityRecord(id: "a", event: "start", outcome: "started", code: nil, reason: nil))
         #expect(PhoneOutcome(of: started).state == .shown)
@@ -57,7 +58,7 @@ struct PhoneOutcomeTests {
             PhoneOutcome(of: Self.entry(3, presentation: denied))
                 == PhoneOutcome(.notShown, "not shown (alert: alerts are off in Settings)"))
         var wake = Presentation()
-        wake.wake = WakeOutcome(pushType: "widgets", target: "widgets", outcome: "notWoken", detail: "no widget")
+        wake.wake = WakeOutcome(pushType: "widgets", target: "widgets", outcome: .notWoken, detail: "no widget")
         #expect(PhoneOutcome(of: Self.entry(4, presentation: wake)) == PhoneOutcome(.notShown, "widgets not woken"))
     }
 
@@ -74,7 +75,8 @@ struct PhoneOutcomeTests {
         #expect(PhoneOutcome(of: rejected) == PhoneOutcome(.rejected, "refused 400 BadDeviceToken"))
     }
 
-    @Test("q finds the phone's texts (not in the payload as sent), the payload, ids and reasons; case-insensitive; outcome filters")
+    @Test(
+        "q finds the phone's texts (not in the payload as sent), the payload, ids and reasons; case-insensitive; outcome filters")
     func search() throws {
         var shown = Presentation()
         shown.shown = true

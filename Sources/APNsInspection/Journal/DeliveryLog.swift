@@ -112,7 +112,7 @@ public enum DeliveryLog {
 
     /// One line for a person: what they saw, or why they saw nothing.
     public static func summary(of presentation: Presentation) -> String {
-        if let wake = presentation.wake { return "\(wake.target) \(wake.outcome): \(wake.detail)" }
+        if let wake = presentation.wake { return "\(wake.target) \(wake.outcome.rawValue): \(wake.detail)" }
         if presentation.silent {
             return presentation.appNotified
                 ? "silent: the app was woken in the background" : "silent: nothing shown and the app not woken"

@@ -95,8 +95,8 @@ public struct PhoneOutcome: Hashable, Sendable {
             }
         }
         if let wake = presentation.wake {
-            let state: State = wake.outcome == "notWoken" || wake.outcome == "deferred" ? .notShown : .app
-            return PhoneOutcome(state, "\(wake.target) \(Self.words(wake.outcome))")
+            let state: State = wake.outcome == .notWoken || wake.outcome == .deferred ? .notShown : .app
+            return PhoneOutcome(state, "\(wake.target) \(Self.words(wake.outcome.rawValue))")
         }
         if presentation.shown {
             switch presentation.style {
