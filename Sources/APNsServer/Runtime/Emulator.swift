@@ -87,8 +87,12 @@ public final class Emulator: Sendable {
         self.parts = parts
         let background = Self.background(
             configuration, parts, store: self.store, loop: self.group.next(), beforeClosing: self.beforeClosing)
-        let services: [any Service] = background + parts.listeners()
-        self.serviceGroup = ServiceGroup(
+        self.serviceGroup = Self.serviceGroup(background + parts.listeners(), signals: signals, logger: logger)
+    }
+
+    /// One group for everything long-lived: a service that ends, or fails, shuts the others down.
+    private static func serviceGroup(_ services: [any Service], signals: [UnixSignal], logger: Logger) -> ServiceGroup {
+        ServiceGroup(
             configuration: ServiceGroupConfiguration(
                 services: services.map {
                     .init(
