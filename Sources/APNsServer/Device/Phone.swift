@@ -16,7 +16,8 @@ import Synchronization
 /// The indexes
 /// kept from the apps (tokens without a device, the scheduler's apps, the Live Activity index)
 /// and the presentation ledger have locks of their own, taken after the apps' lock when both
-/// are held and never the other way round.
+/// are held and never the other way round: each lock is a ``RankedMutex`` and debug builds
+/// stop on a lock taken out of ``LockRank``'s order.
 ///
 /// Thread-safe.
 public final class Phone: Sendable {
@@ -33,21 +34,21 @@ public final class Phone: Sendable {
     let journal: Journal
     let clock: @Sendable () -> Int64
     let logger: Logger
-    let apps = Mutex(Apps())
+    let apps = RankedMutex(.apps, Apps())
     /// Tokens no device holds whose app has settings: their notifications are presented as
     /// they are accepted, since no device will ever be handed them.
-    let deviceless = Mutex(Set<DeviceToken>())
+    let deviceless = RankedMutex(.index, Set<DeviceToken>())
     /// Apps with local notifications pending: what the scheduler looks at.
-    let scheduled = Mutex(Set<AppInstall>())
+    let scheduled = RankedMutex(.index, Set<AppInstall>())
     /// Live Activity tokens, owners and the apps the clock still changes.
-    let activityIndex = Mutex(ActivityIndex())
+    let activityIndex = RankedMutex(.index, ActivityIndex())
     /// Web apps' subscriptions by endpoint id.
-    let webApps = Mutex(WebAppIndex())
+    let webApps = RankedMutex(.index, WebAppIndex())
     /// Where the Web Push service listens, once it does: subscriptions' endpoints name it.
-    let webPushAddress = Mutex<SocketAddress?>(nil)
+    let webPushAddress = RankedMutex<SocketAddress?>(.leaf, nil)
     /// What was decided for each notification handed over.
     let ledger: PresentationLedger
-    let ids: Mutex<APNsIDGenerator>
+    let ids: RankedMutex<APNsIDGenerator>
     let activityLimits: ActivityLimits
     let metrics: EmulatorMetrics?
     /// The broadcast channels activities subscribe to.
@@ -63,7 +64,7 @@ public final class Phone: Sendable {
         self.channels = channels
         self.shard = shard
         self.ledger = PresentationLedger()
-        self.ids = Mutex(APNsIDGenerator(shard: shard))
+        self.ids = RankedMutex(.leaf, APNsIDGenerator(shard: shard))
         self.activityLimits = activityLimits
         self.metrics = metrics
         self.store = store

@@ -21,7 +21,7 @@ final class PresentationLedger: Sendable {
         var localRequests: [String: String] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = RankedMutex(.index, State())
     /// The most decisions remembered for devices that do not acknowledge; past it the oldest
     /// tenth is forgotten.
     let limit: Int
