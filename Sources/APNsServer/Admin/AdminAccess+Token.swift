@@ -47,7 +47,7 @@ extension AdminAccess {
     }
 
     static func unauthorized(_ message: String, error: String?) -> AdminRouter.Response {
-        var response = AdminRouter.error(.unauthorized, message)
+        var response = AdminError(.unauthorized, message).response
         response.headers = [
             "www-authenticate": #"Bearer realm="apns-emulator admin API""# + (error.map { #", error="\#($0)""# } ?? "")
         ]

@@ -84,10 +84,10 @@ public struct AdminAccess: Sendable {
                 return nil
             }
         }
-        return AdminRouter.error(
+        return AdminError(
             .forbidden,
             "Host \(host) is not a name of this emulator (DNS rebinding guard): the admin API answers its IP addresses and localhost; to reach it by this name, start it with --admin-allowed-hosts \(name)"
-        )
+        ).response
     }
 
     /// `Host`'s name, lower case, without its port or an IPv6 literal's brackets.
@@ -125,10 +125,10 @@ public struct AdminAccess: Sendable {
     func crossSite(origin: String?, fetchSite: String?) -> AdminRouter.Response {
         let from = origin.map { "a page at \($0)" } ?? "a page of another site (Sec-Fetch-Site: \(fetchSite ?? "cross-site"))"
         let admit = origin.map { " To let that page use it, start the emulator with --admin-allowed-origins \($0)." } ?? ""
-        return AdminRouter.error(
+        return AdminError(
             .forbidden,
             "cross-site request refused: \(from) may not drive this emulator's admin API (it could reset, push or read everything).\(admit)"
-        )
+        ).response
     }
 
     /// The answer to an allowed origin's CORS preflight.

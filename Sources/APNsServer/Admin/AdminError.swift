@@ -1,5 +1,6 @@
 import APNsCore
 import APNsInspection
+import NIOCore
 
 /// What the admin API refuses with: a reason (which fixes the HTTP status) and a message saying
 /// what was wrong and what to do. Routes name the reason, never a literal status.
@@ -51,6 +52,11 @@ struct AdminError: Error, Equatable, Sendable {
         self.message = message
     }
 
+    /// A phone operation's refusal: its status (400, 404, 409 or 503) and words.
+    init(_ refusal: PhoneRefusal) {
+        self.init(Reason.allCases.first { $0.status == refusal.status } ?? .unavailable, refusal.message)
+    }
+
     /// A query parameter or a document the inspection could not read: 400 with its words.
     init(_ error: InspectionError) {
         self.init(.badRequest, error.message)
@@ -62,10 +68,21 @@ struct AdminError: Error, Equatable, Sendable {
     }
 }
 
-extension AdminRouter {
-    /// The answer refusing a request for `reason`.
-    static func error(_ reason: AdminError.Reason, _ message: String) -> Response {
-        AdminError(reason, message).response
+extension EventLoopFuture {
+    /// This future, its failure an ``AdminError``: one already is stays as it is; any other
+    /// becomes one for `reason`, its message `context` followed by the error's words.
+    /// ``AdminRouter/respond(method:uri:body:on:)`` answers it.
+    func failing(as reason: AdminError.Reason, _ context: String = "") -> EventLoopFuture<Value> {
+        self.flatMapErrorThrowing { error in
+            if let error = error as? AdminError { throw error }
+            throw AdminError(reason, context + "\(error)")
+        }
+    }
+
+    /// This future, a phone operation's failure as the admin API refuses it: ``PhoneRefusal``'s
+    /// status and words.
+    func failingAsRefusal() -> EventLoopFuture<Value> {
+        self.flatMapErrorThrowing { throw AdminError(PhoneRefusal($0, saving: "the change")) }
     }
 }
 

@@ -14,26 +14,26 @@ extension AdminRoute {
 
     static let service: [AdminRoute] = [
         AdminRoute("GET", "/", isPage: true) { router, request in request.now(router.inboxPage()) },
-        AdminRoute("GET", "/inbox/{asset}", isPage: true) { router, request in
-            request.now(router.inboxAsset(request[path: "asset"]))
+        AdminRoute("GET", "/inbox/{asset}", isPage: true) { router, request throws(AdminError) in
+            try request.now(router.inboxAsset(request[path: "asset"]))
         },
         AdminRoute("GET", "/healthz") { _, request in request.now(.init(status: 200, body: Array(#"{"status":"ok"}"#.utf8))) },
         AdminRoute("GET", "/readyz") { router, request in request.now(router.readyz()) },
         AdminRoute("GET", "/metrics", cluster: .merged(.metrics)) { router, request throws(AdminError) in
-            request.now(try router.metrics())
+            try request.now(router.metrics())
         },
         AdminRoute("GET", "/openapi.json") { _, request in request.now(.init(status: 200, body: OpenAPIDocument.json)) },
-        AdminRoute("GET", "/ca.pem") { router, request in request.now(router.caCertificate()) },
+        AdminRoute("GET", "/ca.pem") { router, request throws(AdminError) in try request.now(router.caCertificate()) },
         AdminRoute("GET", "/api/v1/clock") { router, request in request.now(router.clockState()) },
-        AdminRoute("POST", "/api/v1/clock", cluster: .everyShard) { router, request in
-            request.later(router.moveClock(body: request.body, on: request.eventLoop))
+        AdminRoute("POST", "/api/v1/clock", cluster: .everyShard) { router, request throws(AdminError) in
+            try request.later(router.moveClock(body: request.body, on: request.eventLoop))
         },
-        AdminRoute("POST", "/api/v1/export") { router, request in request.now(router.exportWorld()) },
-        AdminRoute("POST", "/api/v1/push", cluster: .bodyTokenOwner) { router, request in
-            request.later(router.push(body: request.body, on: request.eventLoop))
+        AdminRoute("POST", "/api/v1/export") { router, request throws(AdminError) in try request.now(router.exportWorld()) },
+        AdminRoute("POST", "/api/v1/push", cluster: .bodyTokenOwner) { router, request throws(AdminError) in
+            try request.later(router.push(body: request.body, on: request.eventLoop))
         },
         AdminRoute("POST", "/api/v1/reset", query: ["devices"], cluster: .everyShard) { router, request throws(AdminError) in
-            request.later(try router.reset(request.query, body: request.body, on: request.eventLoop))
+            try request.later(router.reset(request.query, body: request.body, on: request.eventLoop))
         },
     ]
 }

@@ -5,31 +5,31 @@ import APNsStore
 import NIOCore
 
 extension AdminRouter {
-    /// The answer for the Live Activity the path's `{id}` names, with the app holding it; 404
-    /// when no emulated phone has it.
-    func withActivity(_ request: Request, _ answer: (String, AppInstall) -> EventLoopFuture<Reply>) -> EventLoopFuture<Reply> {
+    /// The Live Activity the path's `{id}` names, with the app holding it; 404 when no emulated
+    /// phone has it.
+    func activityHolder(_ request: Request) throws(AdminError) -> (id: String, install: AppInstall) {
         let id = request[path: "id"]
         guard let install = self.phone.owner(ofActivity: id) else {
-            return request.now(Self.error(.notFound, "no Live Activity \(id) on any emulated phone"))
+            throw AdminError(.notFound, "no Live Activity \(id) on any emulated phone")
         }
-        return answer(id, install)
+        return (id, install)
     }
 
     var activityOperations: ActivityOperations { ActivityOperations(phone: self.phone) }
 
-    func activities(of install: AppInstall) -> Response {
-        Self.answer(self.activityOperations.list(install))
+    func activities(of install: AppInstall) throws(AdminError) -> Response {
+        try Self.answer(self.activityOperations.list(install))
     }
 
-    func activity(_ id: String, of install: AppInstall) -> Response {
-        Self.answer(self.activityOperations.read(id, of: install))
+    func activity(_ id: String, of install: AppInstall) throws(AdminError) -> Response {
+        try Self.answer(self.activityOperations.read(id, of: install))
     }
 
     /// `POST .../activities`: the app calls `Activity.request`. 201 with the activity; 400 for a
     /// state that does not decode; 409 as ActivityKit refuses (a type not declared among them).
     func startActivity(in install: AppInstall, body: [UInt8], on eventLoop: any EventLoop) -> EventLoopFuture<Response> {
         self.activityOperations.request(.start, body, in: install, on: eventLoop).map { Response(status: 201, body: $0.one) }
-            .recover(Self.refusal)
+            .failingAsRefusal()
     }
 
     /// `POST /api/v1/activities/<id>/end`: the app calls `activity.end(_:dismissalPolicy:)`.
@@ -37,7 +37,7 @@ extension AdminRouter {
         _ id: String, of install: AppInstall, body: [UInt8], on eventLoop: any EventLoop
     ) -> EventLoopFuture<Response> {
         self.activityOperations.request(.end(id), body, in: install, on: eventLoop).map { Response(status: 200, body: $0.one) }
-            .recover(Self.refusal)
+            .failingAsRefusal()
     }
 
     /// `POST .../rotate-token`: a new update token (or push-to-start token, `activity` nil);
@@ -50,56 +50,43 @@ extension AdminRouter {
                 members.member("replaced") { $0.optionalString(change?.replaced) }
             }
             return Response(status: 200, body: writer.bytes)
-        }.recover(Self.refusal)
+        }.failingAsRefusal()
     }
 
     /// A phone operation's JSON, 200, or its refusal.
-    static func answer(_ result: Result<[UInt8], PhoneRefusal>) -> Response {
+    static func answer(_ result: Result<[UInt8], PhoneRefusal>) throws(AdminError) -> Response {
         switch result {
-        case .success(let body): Response(status: 200, body: body)
-        case .failure(let refusal): Self.refusal(refusal)
+        case .success(let body): return Response(status: 200, body: body)
+        case .failure(let refusal): throw AdminError(refusal)
         }
-    }
-
-    /// A phone operation's refusal as the admin API answers it: ``PhoneRefusal``'s status and words.
-    static func refusal(_ error: any Error) -> Response {
-        let refusal = PhoneRefusal(error, saving: "the change")
-        return Response(status: refusal.status, body: JSONWriter.error(refusal.message))
     }
 }
 
 /// The routes of this concern: their entries in ``AdminRoute/table``.
 extension AdminRoute {
     static let activities: [AdminRoute] = [
-        AdminRoute("GET", "/api/v1/devices/{token}/activities", cluster: .tokenOwner) { router, request in
-            request.token { router.withInstall(of: $0, request) { request.now(router.activities(of: $0)) } }
+        AdminRoute("GET", "/api/v1/devices/{token}/activities", cluster: .tokenOwner) { router, request throws(AdminError) in
+            try request.now(router.activities(of: router.install(request)))
         },
-        AdminRoute("POST", "/api/v1/devices/{token}/activities", cluster: .tokenOwner) { router, request in
-            request.token {
-                router.withInstall(of: $0, request) {
-                    request.later(router.startActivity(in: $0, body: request.body, on: request.eventLoop))
-                }
-            }
+        AdminRoute("POST", "/api/v1/devices/{token}/activities", cluster: .tokenOwner) { router, request throws(AdminError) in
+            try request.later(router.startActivity(in: router.install(request), body: request.body, on: request.eventLoop))
         },
-        AdminRoute("POST", "/api/v1/devices/{token}/rotate-push-to-start-token", cluster: .tokenOwner) { router, request in
-            request.token {
-                router.withInstall(of: $0, request) {
-                    request.later(router.rotateToken(of: $0, activity: nil, on: request.eventLoop))
-                }
-            }
+        AdminRoute("POST", "/api/v1/devices/{token}/rotate-push-to-start-token", cluster: .tokenOwner) {
+            router, request throws(AdminError) in
+            try request.later(router.rotateToken(of: router.install(request), activity: nil, on: request.eventLoop))
         },
-        AdminRoute("GET", "/api/v1/activities/{id}", cluster: .activityHolder) { router, request in
-            router.withActivity(request) { id, install in request.now(router.activity(id, of: install)) }
+        AdminRoute("GET", "/api/v1/activities/{id}", cluster: .activityHolder) { router, request throws(AdminError) in
+            let (id, install) = try router.activityHolder(request)
+            return try request.now(router.activity(id, of: install))
         },
-        AdminRoute("POST", "/api/v1/activities/{id}/end", cluster: .activityHolder) { router, request in
-            router.withActivity(request) { id, install in
-                request.later(router.endActivity(id, of: install, body: request.body, on: request.eventLoop))
-            }
+        AdminRoute("POST", "/api/v1/activities/{id}/end", cluster: .activityHolder) { router, request throws(AdminError) in
+            let (id, install) = try router.activityHolder(request)
+            return request.later(router.endActivity(id, of: install, body: request.body, on: request.eventLoop))
         },
-        AdminRoute("POST", "/api/v1/activities/{id}/rotate-token", cluster: .activityHolder) { router, request in
-            router.withActivity(request) { id, install in
-                request.later(router.rotateToken(of: install, activity: id, on: request.eventLoop))
-            }
+        AdminRoute("POST", "/api/v1/activities/{id}/rotate-token", cluster: .activityHolder) {
+            router, request throws(AdminError) in
+            let (id, install) = try router.activityHolder(request)
+            return request.later(router.rotateToken(of: install, activity: id, on: request.eventLoop))
         },
     ]
 }

@@ -16,9 +16,9 @@ extension AdminRouter {
         return Response(status: 200, body: ChannelJSON.list(channels, subscribers: subscribers, now: self.clock.nowMillis))
     }
 
-    func channel(id: String) -> Response {
+    func channel(id: String) throws(AdminError) -> Response {
         guard let channel = self.channels.read({ $0.channels[id] }) else {
-            return Self.error(.notFound, "no broadcast channel \(id)")
+            throw AdminError(.notFound, "no broadcast channel \(id)")
         }
         let subscribers = self.phone.subscriptionCounts()
         return Response(status: 200, body: ChannelJSON.one(channel, subscribers: subscribers[id] ?? 0, now: self.clock.nowMillis))
@@ -39,7 +39,7 @@ extension AdminRouter {
                 members.member("deletedChannels") { $0.number(deleted.count) }
             }
             return Response(status: 200, body: writer.bytes)
-        }.recover { Self.error(.unavailable, "could not save the setting: \($0)") }
+        }.failing(as: .unavailable, "could not save the setting: ")
     }
 }
 
@@ -49,16 +49,16 @@ extension AdminRoute {
         AdminRoute("GET", "/api/v1/channels", query: ["bundleId"]) { router, request in
             request.now(router.channelList(bundleID: request.query["bundleId"]))
         },
-        AdminRoute("GET", "/api/v1/channels/{id*}") { router, request in
+        AdminRoute("GET", "/api/v1/channels/{id*}") { router, request throws(AdminError) in
             let raw = request[path: "id"]
-            return request.now(router.channel(id: raw.removingPercentEncoding ?? raw))
+            return try request.now(router.channel(id: raw.removingPercentEncoding ?? raw))
         },
         AdminRoute("PUT", "/api/v1/apps/{bundleId}/broadcast", cluster: .everyShard) { router, request throws(AdminError) in
-            request.later(try router.setBroadcast(request[path: "bundleId"], body: request.body, on: request.eventLoop))
+            try request.later(router.setBroadcast(request[path: "bundleId"], body: request.body, on: request.eventLoop))
         },
         AdminRoute("GET", "/api/v1/cluster/channels") { router, request in request.now(router.ownedChannels()) },
-        AdminRoute("POST", "/api/v1/cluster/channels") { router, request in
-            request.later(router.adoptChannel(request.body, on: request.eventLoop))
+        AdminRoute("POST", "/api/v1/cluster/channels") { router, request throws(AdminError) in
+            try request.later(router.adoptChannel(request.body, on: request.eventLoop))
         },
     ]
 }

@@ -17,39 +17,36 @@ extension AdminRouter {
     }
 
     /// Moves the clock forward, then sweeps at once: what the move expired leaves its queue now.
-    func moveClock(body: [UInt8], on eventLoop: any EventLoop) -> EventLoopFuture<Response> {
+    func moveClock(body: [UInt8], on eventLoop: any EventLoop) throws(AdminError) -> EventLoopFuture<Response> {
         let move: ClockDocument.Move
         do {
             move = try RequestDocument.decode(ClockDocument.self, from: body, example: ClockDocument.example).move
         } catch {
-            return eventLoop.makeSucceededFuture(Self.error(.badRequest, error.message))
+            throw AdminError(.badRequest, error.message)
         }
         let latest = Timestamp.rfc3339(millis: EmulatorClock.latestMillis)
         switch move {
         case .advance(let milliseconds):
             guard self.clock.advance(by: milliseconds) == .moved else {
-                return eventLoop.makeSucceededFuture(
-                    Self.error(
-                        .badRequest,
-                        "advance: \(Self.words(milliseconds)) would take the clock past \(latest), the latest it moves to (dates after year 9999 have no RFC 3339 form)"
-                    ))
+                throw AdminError(
+                    .badRequest,
+                    "advance: \(Self.words(milliseconds)) would take the clock past \(latest), the latest it moves to (dates after year 9999 have no RFC 3339 form)"
+                )
             }
         case .set(let millis):
             switch self.clock.set(to: millis) {
             case .moved: break
             case .past:
                 let now = Timestamp.rfc3339(millis: self.clock.nowMillis)
-                return eventLoop.makeSucceededFuture(
-                    Self.error(
-                        .conflict,
-                        "set: \(Timestamp.rfc3339(millis: millis)) is before the clock's now (\(now)); the clock only moves forward"
-                    ))
+                throw AdminError(
+                    .conflict,
+                    "set: \(Timestamp.rfc3339(millis: millis)) is before the clock's now (\(now)); the clock only moves forward"
+                )
             case .tooLate:
-                return eventLoop.makeSucceededFuture(
-                    Self.error(
-                        .badRequest,
-                        "set: \(Timestamp.rfc3339(millis: millis)) is past \(latest), the latest the clock moves to (dates after year 9999 have no RFC 3339 form)"
-                    ))
+                throw AdminError(
+                    .badRequest,
+                    "set: \(Timestamp.rfc3339(millis: millis)) is past \(latest), the latest the clock moves to (dates after year 9999 have no RFC 3339 form)"
+                )
             }
         }
         // What the move expired leaves its queue, local notifications it reached fire, and Live
@@ -59,7 +56,7 @@ extension AdminRouter {
             .flatMap { self.phone.advanceActivities(on: eventLoop) }
             .flatMap { relay.fireDue(on: eventLoop) }
             .map { self.clockState() }
-            .recover { Self.error(.unavailable, "the clock moved, but sweeping or firing failed: \($0)") }
+            .failing(as: .unavailable, "the clock moved, but sweeping or firing failed: ")
     }
 
     /// An offset in words: `1h30m`, `0s`.

@@ -8,14 +8,14 @@ extension AdminRouter {
         Response(status: 200, body: JSONWriter.array(self.inspection.faults.all) { JournalJSON.write($1, into: &$0) })
     }
 
-    func addFaultRule(_ body: [UInt8]) -> Response {
+    func addFaultRule(_ body: [UInt8]) throws(AdminError) -> Response {
         do {
             let parsed = try RequestDocument.decode(FaultRuleDocument.self, from: body, example: FaultRuleDocument.example)
             let rule = self.inspection.faults.add(
                 match: parsed.match, action: parsed.action, times: parsed.times, probability: parsed.probability)
             return Response(status: 201, body: JournalJSON.rule(rule))
         } catch {
-            return Self.error(.badRequest, error.message)
+            throw AdminError(.badRequest, error.message)
         }
     }
 
@@ -26,13 +26,13 @@ extension AdminRouter {
         return Response(status: 200, body: Array(#"{"deleted":\#(count)}"#.utf8))
     }
 
-    func faultRule(id: String) -> Response {
-        guard let rule = self.inspection.faults.rule(id: id) else { return Self.error(.notFound, "no fault rule \(id)") }
+    func faultRule(id: String) throws(AdminError) -> Response {
+        guard let rule = self.inspection.faults.rule(id: id) else { throw AdminError(.notFound, "no fault rule \(id)") }
         return Response(status: 200, body: JournalJSON.rule(rule))
     }
 
-    func removeFaultRule(id: String) -> Response {
-        guard self.inspection.faults.remove(id: id) else { return Self.error(.notFound, "no fault rule \(id)") }
+    func removeFaultRule(id: String) throws(AdminError) -> Response {
+        guard self.inspection.faults.remove(id: id) else { throw AdminError(.notFound, "no fault rule \(id)") }
         return Response(status: 200, body: Array(#"{"deleted":1}"#.utf8))
     }
 }
@@ -41,16 +41,16 @@ extension AdminRouter {
 extension AdminRoute {
     static let faults: [AdminRoute] = [
         AdminRoute("GET", "/api/v1/faults", cluster: .merged(.array)) { router, request in request.now(router.faultRules()) },
-        AdminRoute("POST", "/api/v1/faults", cluster: .faultRule) { router, request in
-            request.now(router.addFaultRule(request.body))
+        AdminRoute("POST", "/api/v1/faults", cluster: .faultRule) { router, request throws(AdminError) in
+            try request.now(router.addFaultRule(request.body))
         },
         AdminRoute("DELETE", "/api/v1/faults", cluster: .everyShard) { router, request in request.now(router.removeFaultRules())
         },
-        AdminRoute("GET", "/api/v1/faults/{id}", cluster: .faultOwner) { router, request in
-            request.now(router.faultRule(id: request[path: "id"]))
+        AdminRoute("GET", "/api/v1/faults/{id}", cluster: .faultOwner) { router, request throws(AdminError) in
+            try request.now(router.faultRule(id: request[path: "id"]))
         },
-        AdminRoute("DELETE", "/api/v1/faults/{id}", cluster: .faultOwner) { router, request in
-            request.now(router.removeFaultRule(id: request[path: "id"]))
+        AdminRoute("DELETE", "/api/v1/faults/{id}", cluster: .faultOwner) { router, request throws(AdminError) in
+            try request.now(router.removeFaultRule(id: request[path: "id"]))
         },
     ]
 }

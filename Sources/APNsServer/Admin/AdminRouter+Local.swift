@@ -7,35 +7,35 @@ import NIOCore
 extension AdminRouter {
     var localOperations: LocalOperations { LocalOperations(phone: self.phone, relay: self.relay) }
 
-    func pending(of token: DeviceToken) -> Response {
-        let found = self.phoneInstall(of: token)
-        guard let install = found.install else { return found.refusal }
-        return Self.answer(self.localOperations.pending(install))
+    func pending(of token: DeviceToken) throws(AdminError) -> Response {
+        let install = try self.phoneInstall(of: token)
+        return try Self.answer(self.localOperations.pending(install))
     }
 
     /// `POST .../pending`: the app schedules a request (201, with when it fires next); one with the
     /// same identifier is replaced, and the 64-request limit may push the latest-firing out.
-    func schedule(for token: DeviceToken, body: [UInt8], on eventLoop: any EventLoop) -> EventLoopFuture<Response> {
-        let found = self.phoneInstall(of: token)
-        guard let install = found.install else { return eventLoop.makeSucceededFuture(found.refusal) }
+    func schedule(
+        for token: DeviceToken, body: [UInt8], on eventLoop: any EventLoop
+    ) throws(AdminError) -> EventLoopFuture<Response> {
+        let install = try self.phoneInstall(of: token)
         return self.localOperations.schedule(body, for: install, on: eventLoop).map { Response(status: 201, body: $0) }
-            .recover(Self.refusal)
+            .failingAsRefusal()
     }
 
     /// `DELETE .../pending[/<id>]`: cancels one (404 when there is none by that name) or all.
-    func cancel(for token: DeviceToken, _ identifier: String?, on eventLoop: any EventLoop) -> EventLoopFuture<Response> {
-        let found = self.phoneInstall(of: token)
-        guard let install = found.install else { return eventLoop.makeSucceededFuture(found.refusal) }
+    func cancel(
+        for token: DeviceToken, _ identifier: String?, on eventLoop: any EventLoop
+    ) throws(AdminError) -> EventLoopFuture<Response> {
+        let install = try self.phoneInstall(of: token)
         return self.localOperations.cancel(identifier, for: install, on: eventLoop)
-            .map { Response(status: 200, body: Array(#"{"removed":\#($0)}"#.utf8)) }.recover(Self.refusal)
+            .map { Response(status: 200, body: Array(#"{"removed":\#($0)}"#.utf8)) }.failingAsRefusal()
     }
 
     /// `POST .../location` `{"latitude", "longitude"}`: the device is there now; region requests
     /// it entered or left fire. `{"fired": [identifiers]}`.
-    func move(_ token: DeviceToken, body: [UInt8], on eventLoop: any EventLoop) -> EventLoopFuture<Response> {
-        let found = self.phoneInstall(of: token)
-        guard let install = found.install else { return eventLoop.makeSucceededFuture(found.refusal) }
+    func move(_ token: DeviceToken, body: [UInt8], on eventLoop: any EventLoop) throws(AdminError) -> EventLoopFuture<Response> {
+        let install = try self.phoneInstall(of: token)
         return self.localOperations.move(install, body, on: eventLoop).map { Response(status: 200, body: $0) }
-            .recover(Self.refusal)
+            .failingAsRefusal()
     }
 }

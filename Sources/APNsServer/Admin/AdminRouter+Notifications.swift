@@ -21,21 +21,21 @@ extension AdminRouter {
     }
 
     /// `GET /api/v1/notifications/<id>`.
-    func notification(id: String) -> Response {
+    func notification(id: String) throws(AdminError) -> Response {
         guard let entry = self.inspection.journal.entry(uniqueID: id) else {
-            return Self.error(.notFound, "no notification \(id) in the journal")
+            throw AdminError(.notFound, "no notification \(id) in the journal")
         }
         return Response(status: 200, body: JournalJSON.entry(entry))
     }
 
     /// `GET /api/v1/notifications/<id>/delivery-log`: its way through APNs in the Push
     /// Notifications Console's words, each step with a time on the emulator's clock.
-    func deliveryLog(id: String) -> Response {
+    func deliveryLog(id: String) throws(AdminError) -> Response {
         guard let entry = self.inspection.journal.entry(uniqueID: id) else {
-            return Self.error(.notFound, "no notification \(id) in the journal")
+            throw AdminError(.notFound, "no notification \(id) in the journal")
         }
         guard let events = DeliveryLog.events(of: entry) else {
-            return Self.error(
+            throw AdminError(
                 .conflict,
                 "\(id) was not accepted (status \(entry.status)): APNs delivers nothing it refused, so it has no delivery log")
         }
@@ -49,12 +49,12 @@ extension AdminRouter {
     }
 
     /// `GET /api/v1/notifications/<id>.apns`: the notification as a file `xcrun simctl push` reads.
-    func simulatorFile(id: String) -> Response {
+    func simulatorFile(id: String) throws(AdminError) -> Response {
         guard let entry = self.inspection.journal.entry(uniqueID: id) else {
-            return Self.error(.notFound, "no notification \(id) in the journal")
+            throw AdminError(.notFound, "no notification \(id) in the journal")
         }
         guard let file = SimulatorPushFile.file(for: entry) else {
-            return Self.error(.conflict, "the payload of \(id) is not a JSON object, so no .apns file can hold it")
+            throw AdminError(.conflict, "the payload of \(id) is not a JSON object, so no .apns file can hold it")
         }
         return Response(status: 200, body: file)
     }
@@ -63,7 +63,7 @@ extension AdminRouter {
     func latest(_ query: QueryParameters) throws(AdminError) -> Response {
         let filter = try Self.read(JournalFilter.parse(query))
         guard let entry = self.inspection.journal.newest(matching: filter) else {
-            return Self.error(.notFound, "no matching notification in the journal")
+            throw AdminError(.notFound, "no matching notification in the journal")
         }
         return Response(status: 200, body: JournalJSON.entry(entry))
     }
@@ -147,9 +147,7 @@ extension AdminRouter {
         let (keys, refusals) = StoreArchiveSource.storeKeys(removed.keys)
         let answer = Response(status: 200, body: Array(#"{"deleted":\#(removed.count)}"#.utf8))
         guard !keys.isEmpty || !refusals.isEmpty else { return eventLoop.makeSucceededFuture(answer) }
-        return self.relay.delete(keys, rejections: refusals, on: eventLoop).map { answer }.recover {
-            Self.error(.unavailable, "\($0)")
-        }
+        return self.relay.delete(keys, rejections: refusals, on: eventLoop).map { answer }.failing(as: .unavailable)
     }
 
     /// `POST /api/v1/reset`: empties queues, journal, log and feedback, removes fault rules and
@@ -165,7 +163,7 @@ extension AdminRouter {
         // The journal empties when the store's commit says so, in order with every other change.
         return self.relay.clear(devices: devices, on: eventLoop).map {
             Response(status: 200, body: Array(#"{"reset":true,"devices":\#(devices)}"#.utf8))
-        }.recover { Self.error(.unavailable, "\($0)") }
+        }.failing(as: .unavailable)
     }
 }
 
@@ -173,29 +171,30 @@ extension AdminRouter {
 extension AdminRoute {
     static let notifications: [AdminRoute] = [
         AdminRoute("GET", "/api/v1/notifications", query: filter.union(["limit", "cursor"]), cluster: .merged(.journalPage)) {
-            router, request throws(AdminError) in request.now(try router.notifications(request.query))
+            router, request throws(AdminError) in try request.now(router.notifications(request.query))
         },
         AdminRoute("DELETE", "/api/v1/notifications", query: filter, cluster: .everyShard) {
             router, request throws(AdminError) in
-            request.later(try router.deleteNotifications(request.query, on: request.eventLoop))
+            try request.later(router.deleteNotifications(request.query, on: request.eventLoop))
         },
         AdminRoute("GET", "/api/v1/notifications/latest", query: filter, cluster: .merged(.newest)) {
-            router, request throws(AdminError) in request.now(try router.latest(request.query))
+            router, request throws(AdminError) in try request.now(router.latest(request.query))
         },
         AdminRoute("GET", "/api/v1/notifications/wait", query: filter.union(["after", "timeout"]), cluster: .merged(.wait)) {
-            router, request throws(AdminError) in request.later(try router.wait(request.query, on: request.eventLoop))
+            router, request throws(AdminError) in try request.later(router.wait(request.query, on: request.eventLoop))
         },
-        AdminRoute("GET", "/api/v1/notifications/{id}", cluster: .uniqueIDOwner) { router, request in
-            request.now(router.notification(id: request[path: "id"]))
+        AdminRoute("GET", "/api/v1/notifications/{id}", cluster: .uniqueIDOwner) { router, request throws(AdminError) in
+            try request.now(router.notification(id: request[path: "id"]))
         },
-        AdminRoute("GET", "/api/v1/notifications/{id}.apns", cluster: .uniqueIDOwner) { router, request in
-            request.now(router.simulatorFile(id: request[path: "id"]))
+        AdminRoute("GET", "/api/v1/notifications/{id}.apns", cluster: .uniqueIDOwner) { router, request throws(AdminError) in
+            try request.now(router.simulatorFile(id: request[path: "id"]))
         },
-        AdminRoute("GET", "/api/v1/notifications/{id}/delivery-log", cluster: .uniqueIDOwner) { router, request in
-            request.now(router.deliveryLog(id: request[path: "id"]))
+        AdminRoute("GET", "/api/v1/notifications/{id}/delivery-log", cluster: .uniqueIDOwner) {
+            router, request throws(AdminError) in
+            try request.now(router.deliveryLog(id: request[path: "id"]))
         },
-        AdminRoute("POST", "/api/v1/notifications/{id}/respond", cluster: .uniqueIDOwner) { router, request in
-            request.later(router.respond(to: request[path: "id"], body: request.body, on: request.eventLoop))
+        AdminRoute("POST", "/api/v1/notifications/{id}/respond", cluster: .uniqueIDOwner) { router, request throws(AdminError) in
+            try request.later(router.respond(to: request[path: "id"], body: request.body, on: request.eventLoop))
         },
         AdminRoute("GET", "/api/v1/events", query: filter, cluster: .merged(.events)) { _, request throws(AdminError) in
             request.eventLoop.makeSucceededFuture(.events(try AdminRouter.read(JournalFilter.parse(request.query)), peers: nil))

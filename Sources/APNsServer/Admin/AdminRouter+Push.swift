@@ -12,15 +12,15 @@ extension AdminRouter {
     /// answered yet; the push shows in the journal once it is).
     static let pushAnswerTimeout = TimeAmount.seconds(8)
 
-    func push(body: [UInt8], on eventLoop: any EventLoop) -> EventLoopFuture<Response> {
+    func push(body: [UInt8], on eventLoop: any EventLoop) throws(AdminError) -> EventLoopFuture<Response> {
         let document: PushDocument
         do {
             document = try RequestDocument.decode(PushDocument.self, from: body, example: PushDocument.example)
         } catch {
-            return eventLoop.makeSucceededFuture(Self.error(.badRequest, error.message))
+            throw AdminError(.badRequest, error.message)
         }
         guard let provider = self.provider else {
-            return eventLoop.makeSucceededFuture(Self.error(.unavailable, "this emulator serves no HTTP/2 provider API"))
+            throw AdminError(.unavailable, "this emulator serves no HTTP/2 provider API")
         }
         var request = HTTP2PushRequestDecoder.request(
             from: [(":method", "POST"), (":path", "/3/device/\(document.token)")] + document.headers)
@@ -70,12 +70,14 @@ extension AdminRouter {
         case .channel(let answer):
             (status, reason, detail) = (answer.status, answer.reason?.wire, answer.reason.map { answer.detail ?? $0.explanation })
         case .reset:
-            return Self.error(
-                .badGateway, "a fault rule reset the provider's connection: no answer came (the journal shows the push)")
+            return AdminError(
+                .badGateway, "a fault rule reset the provider's connection: no answer came (the journal shows the push)"
+            ).response
         case .goAway(let why):
-            return Self.error(
+            return AdminError(
                 .badGateway,
-                "a fault rule sent the provider's connection away (GOAWAY \(why)): no answer came (the journal shows the push)")
+                "a fault rule sent the provider's connection away (GOAWAY \(why)): no answer came (the journal shows the push)"
+            ).response
         }
         var writer = JSONWriter()
         writer.object { members in

@@ -80,10 +80,10 @@ struct AdminRouter: Sendable {
         /// A path parameter the route's pattern names (`{token}`, `{id}`).
         subscript(path name: String) -> String { self.parameters[name] ?? "" }
 
-        /// The answer for the path's `{token}`; 400 when it is not a device token.
-        func token<E: Error>(_ answer: (DeviceToken) throws(E) -> EventLoopFuture<Reply>) throws(E) -> EventLoopFuture<Reply> {
-            guard let token = DeviceToken(hex: self[path: "token"]) else { return self.now(AdminRouter.badToken) }
-            return try answer(token)
+        /// The path's `{token}`; 400 when it is not a device token.
+        func deviceToken() throws(AdminError) -> DeviceToken {
+            guard let token = DeviceToken(hex: self[path: "token"]) else { throw AdminRouter.badToken }
+            return token
         }
     }
 
@@ -94,7 +94,7 @@ struct AdminRouter: Sendable {
         let segments = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         var request = Request(method: method, path: path, query: QueryParameters(uri: uri), body: body, eventLoop: eventLoop)
         let candidates = AdminRoute.candidates(for: segments, in: AdminRoute.table)
-        guard !candidates.isEmpty else { return request.now(Self.error(.notFound, "no such endpoint: \(path)")) }
+        guard !candidates.isEmpty else { return request.now(AdminError(.notFound, "no such endpoint: \(path)").response) }
         // A method the path does not take is answered 405, whatever the query.
         guard let (route, parameters) = candidates.first(where: { $0.route.method == method }) else {
             return request.now(Self.notAllowed(candidates.map(\.route.method)))
@@ -108,7 +108,11 @@ struct AdminRouter: Sendable {
             {
                 return merged
             }
-            return try route.handle(self, request)
+            return try route.handle(self, request).flatMapErrorThrowing { error in
+                // A route's future failing with an AdminError is answered as one thrown at once.
+                guard let error = error as? AdminError else { throw error }
+                return .response(error.response)
+            }
         } catch {
             return request.now(error.response)
         }
@@ -135,13 +139,13 @@ struct AdminRouter: Sendable {
     func readyz() -> Response {
         self.readiness.isReady
             ? Response(status: 200, body: Array(#"{"status":"ready"}"#.utf8))
-            : Self.error(.unavailable, "starting: not every listener is bound yet")
+            : AdminError(.unavailable, "starting: not every listener is bound yet").response
     }
 
     /// `GET /ca.pem`: the development CA's certificate.
-    func caCertificate() -> Response {
+    func caCertificate() throws(AdminError) -> Response {
         guard let path = self.caPath, let pem = FileManager.default.contents(atPath: path) else {
-            return Self.error(
+            throw AdminError(
                 .notFound,
                 "no development CA here: this emulator serves a certificate of its own (--tls-cert), whose issuer its clients already trust"
             )
@@ -156,8 +160,8 @@ struct AdminRouter: Sendable {
     }
 
     /// `GET /inbox/<asset>`: its style, script and icon.
-    func inboxAsset(_ name: String) -> Response {
-        guard let asset = InboxAssets.asset(name) else { return Self.error(.notFound, "no such endpoint: /inbox/\(name)") }
+    func inboxAsset(_ name: String) throws(AdminError) -> Response {
+        guard let asset = InboxAssets.asset(name) else { throw AdminError(.notFound, "no such endpoint: /inbox/\(name)") }
         return Response(status: 200, body: asset.body, contentType: asset.contentType)
     }
 
@@ -167,7 +171,7 @@ struct AdminRouter: Sendable {
         do {
             depth = try self.relay.queuedCount()
         } catch {
-            return Self.error(.internalError, "could not count the queued notifications: \(error)")
+            throw AdminError(.internalError, "could not count the queued notifications: \(error)")
         }
         let (subscriptions, subscribers) = self.phone.subscriberTotals()
         let channels = self.channels.read { $0.channels.values.lazy.filter { !$0.isDeleted }.count }
@@ -176,7 +180,7 @@ struct AdminRouter: Sendable {
         return Response(status: 200, body: body, contentType: "text/plain; version=0.0.4; charset=utf-8")
     }
 
-    static let badToken = error(.badRequest, "a device token is even-length hex of 32 to 100 bytes")
+    static let badToken = AdminError(.badRequest, "a device token is even-length hex of 32 to 100 bytes")
 
     /// 405, naming the methods the path takes in words and in `Allow`.
     static func notAllowed(_ methods: [String]) -> Response {

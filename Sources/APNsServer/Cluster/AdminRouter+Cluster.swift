@@ -13,7 +13,7 @@ extension AdminRouter {
         case .local:
             return nil
         case .everyShard:
-            return self.everywhere(request, route, cluster)
+            return try self.everywhere(request, route, cluster)
         case .merged(let merge):
             return try self.merged(merge, request, route, cluster)
         case .tokenOwner:
@@ -46,7 +46,7 @@ extension AdminRouter {
             guard let hex = JSONValue.member("match", ofObjectIn: request.body)?["token"]?.string,
                 let token = DeviceToken(hex: hex)
             else {
-                return self.everywhere(request, route, cluster)
+                return try self.everywhere(request, route, cluster)
             }
             return cluster.shard.owns(token)
                 ? nil : self.forward(request, to: Shard.index(of: token, count: cluster.shard.count), cluster)
@@ -61,7 +61,7 @@ extension AdminRouter {
         case .journalPage: return try self.clusterNotifications(request, cluster)
         case .newest: return try self.clusterLatest(request, cluster)
         case .wait: return try self.clusterWait(request, cluster)
-        case .metrics: return self.clusterMetrics(request, cluster)
+        case .metrics: return try self.clusterMetrics(request, cluster)
         case .array: return self.clusterArray(request, cluster, try route.handle(self, request))
         case .events:
             return request.eventLoop.makeSucceededFuture(
@@ -73,11 +73,10 @@ extension AdminRouter {
     private func forward(_ request: Request, to owner: Int, _ cluster: Cluster) -> EventLoopFuture<Reply> {
         cluster.forward(
             request.method, request.path, query: request.peerQuery, body: request.body, to: owner, on: request.eventLoop
-        ).map { reply in
+        ).flatMapThrowing { reply in
             guard let answer = reply.answer else {
-                return .response(
-                    Self.error(
-                        .unavailable, "shard \(owner) (\(reply.address)), which owns this, did not answer: \(reply.error ?? "")"))
+                throw AdminError(
+                    .unavailable, "shard \(owner) (\(reply.address)), which owns this, did not answer: \(reply.error ?? "")")
             }
             return .response(Response(status: answer.status, body: answer.body))
         }
@@ -85,12 +84,14 @@ extension AdminRouter {
 
     /// Done here and on every other shard (a reset, a clock move, a deletion): this shard's
     /// answer, with `shards` saying which others did it too.
-    private func everywhere(_ request: Request, _ route: AdminRoute, _ cluster: Cluster) -> EventLoopFuture<Reply> {
+    private func everywhere(
+        _ request: Request, _ route: AdminRoute, _ cluster: Cluster
+    ) throws(AdminError) -> EventLoopFuture<Reply> {
         let local: EventLoopFuture<Reply>
         do throws(AdminError) {
             local = try route.handle(self, request)
         } catch {
-            return request.now(Self.error(.badRequest, error.message))
+            throw AdminError(.badRequest, error.message)
         }
         let others = cluster.ask(
             request.method, request.path, query: request.peerQuery, body: request.body, on: request.eventLoop)
@@ -149,12 +150,12 @@ extension AdminRouter {
     /// `GET /api/v1/notifications/latest` over every shard: the newest of their newest.
     private func clusterLatest(_ request: Request, _ cluster: Cluster) throws(AdminError) -> EventLoopFuture<Reply> {
         let local = try self.latest(request.query)
-        return cluster.ask("GET", request.path, query: request.peerQuery, on: request.eventLoop).map { replies in
+        return cluster.ask("GET", request.path, query: request.peerQuery, on: request.eventLoop).flatMapThrowing { replies in
             let found =
                 ([local.status == 200 ? local.body : nil] + replies.map { $0.answer?.status == 200 ? $0.answer?.body : nil })
                 .compactMap { $0.flatMap(JSONValue.parse) }
             guard let newest = ClusterMerge.newestFirst(found).first else {
-                return .response(Self.error(.notFound, "no matching notification in the journal of any shard that answered"))
+                throw AdminError(.notFound, "no matching notification in the journal of any shard that answered")
             }
             var writer = JSONWriter()
             writer.value(newest)
@@ -209,7 +210,7 @@ extension AdminRouter {
             do throws(AdminError) {
                 return try route.handle(self, request)
             } catch {
-                return request.now(Self.error(.badRequest, error.message))
+                return request.eventLoop.makeFailedFuture(AdminError(.badRequest, error.message))
             }
         }
     }

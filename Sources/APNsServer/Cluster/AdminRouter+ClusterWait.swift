@@ -31,7 +31,7 @@ extension AdminRouter {
             do throws(AdminError) {
                 local = try self.wait(QueryParameters(uri: "?" + queryText(for: cluster.shard.index)), on: eventLoop)
             } catch {
-                return eventLoop.makeSucceededFuture(.response(Self.error(.badRequest, error.message)))
+                return eventLoop.makeFailedFuture(AdminError(.badRequest, error.message))
             }
             let peers = cluster.others.map { peer in
                 cluster.forward(
@@ -102,12 +102,12 @@ extension AdminRouter {
 
     /// `GET /metrics` over every shard: one exposition, each sample labelled with its shard,
     /// and `apns_cluster_shards_answered` saying how many shards it holds.
-    func clusterMetrics(_ request: Request, _ cluster: Cluster) -> EventLoopFuture<Reply> {
+    func clusterMetrics(_ request: Request, _ cluster: Cluster) throws(AdminError) -> EventLoopFuture<Reply> {
         let local: Response
         do throws(AdminError) {
             local = try self.metrics()
         } catch {
-            return request.now(Self.error(.internalError, error.message))
+            throw AdminError(.internalError, error.message)
         }
         return cluster.ask("GET", "/metrics", query: "", on: request.eventLoop).map { replies in
             let answered = replies.filter { $0.answer?.status == 200 }

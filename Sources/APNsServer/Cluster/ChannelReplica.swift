@@ -95,13 +95,12 @@ extension AdminRouter {
 
     /// `POST /api/v1/cluster/channels`: a channel from the shard that owns it, and a broadcast
     /// on it to apply here.
-    func adoptChannel(_ body: [UInt8], on eventLoop: any EventLoop) -> EventLoopFuture<Response> {
+    func adoptChannel(_ body: [UInt8], on eventLoop: any EventLoop) throws(AdminError) -> EventLoopFuture<Response> {
         guard let replica = try? JSONDecoder().decode(ChannelReplica.self, from: Data(body)),
             !replica.channel.id.isEmpty, !replica.channel.bundleID.isEmpty, (0...1).contains(replica.channel.storagePolicy)
         else {
-            return eventLoop.makeSucceededFuture(
-                Self.error(
-                    .badRequest, "the body must be a channel as a shard sends it: {\"channel\": {...}, \"broadcast\": {...}}"))
+            throw AdminError(
+                .badRequest, "the body must be a channel as a shard sends it: {\"channel\": {...}, \"broadcast\": {...}}")
         }
         let phone = self.phone
         var deliveries: [Phone.BroadcastDelivery] = []
@@ -115,9 +114,9 @@ extension AdminRouter {
         }
         let reached = deliveries
         let metrics = self.inspection.metrics.broadcast
-        return adopted.map { result in
+        return adopted.flatMapThrowing { result in
             if case .failure(let reason) = result {
-                return Self.error(.unavailable, "could not keep the channel: \(reason.explanation)")
+                throw AdminError(.unavailable, "could not keep the channel: \(reason.explanation)")
             }
             if replica.broadcast != nil { metrics.delivered(reached.filter { $0.outcome.outcome == .applied }.count) }
             let outcomes = reached.map { BroadcastActivityOutcome(deviceID: $0.deviceID, $0.outcome) }
