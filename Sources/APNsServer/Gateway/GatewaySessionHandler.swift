@@ -13,7 +13,7 @@ final class GatewaySessionHandler: ChannelDuplexHandler {
 
     private let shared: GatewayContext
     private var machine = GatewaySessionStateMachine()
-    private var ids: APNsIDGenerator
+    private let ids: ConnectionIDs
 
     /// The topic every notification on this connection goes to: the bundle id of the provider's
     /// certificate in strict mode (the binary interface has no topic field), `nil` otherwise.
@@ -22,7 +22,7 @@ final class GatewaySessionHandler: ChannelDuplexHandler {
     init(context: GatewayContext, topic: String?) {
         self.shared = context
         self.topic = topic
-        self.ids = APNsIDGenerator(shard: context.relay.shard)
+        self.ids = ConnectionIDs(shard: context.relay.shard)
     }
 
     /// How long a lingering connection must be quiet before it closes.
@@ -97,7 +97,6 @@ final class GatewaySessionHandler: ChannelDuplexHandler {
                 ConnectionReset.reset(context.channel)
             }
         }
-        self.ids = door.ids
     }
 
     func read(context: ChannelHandlerContext) {

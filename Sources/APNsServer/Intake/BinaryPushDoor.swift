@@ -13,14 +13,14 @@ struct BinaryPushDoor: IntakeDoor {
 
     let request: BinaryPushRequest
     let topic: String?
-    /// The gateway connection's id generator, handed back after the intake took the request.
-    var ids: APNsIDGenerator
+    /// The gateway connection's id generator.
+    let ids: ConnectionIDs
     let receivedAt: Int64
     let started: NIODeadline
     /// The shard whose ids a refusal after the commit takes.
     let shard: Shard?
 
-    init(_ request: BinaryPushRequest, topic: String?, ids: APNsIDGenerator, receivedAt: Int64, shard: Shard?) {
+    init(_ request: BinaryPushRequest, topic: String?, ids: ConnectionIDs, receivedAt: Int64, shard: Shard?) {
         (self.request, self.topic, self.ids, self.receivedAt, self.shard) = (request, topic, ids, receivedAt, shard)
         self.started = .now()
     }
@@ -41,11 +41,10 @@ struct BinaryPushDoor: IntakeDoor {
 
     mutating func validate(in intake: PushIntake) -> Result<(Notification, APSFacts?), Refusal> {
         let receivedAt = self.receivedAt
-        var generator = self.ids
+        let ids = self.ids
         let validated = BinaryPushValidator().validateReading(self.request, topic: self.topic, nowMillis: receivedAt) {
-            generator.timeOrderedUUID(nowMillis: receivedAt)
+            ids.timeOrderedUUID(nowMillis: receivedAt)
         }
-        self.ids = generator
         switch validated {
         case .failure(let rejection):
             intake.logger.debug(

@@ -6,21 +6,15 @@ import NIOCore
 /// A front door's side of the one intake (``PushIntake/take(_:on:submitted:answer:)``): what it
 /// read, and how its answers are made and journaled. The steps and their order are the intake's;
 /// what differs between doors is only their wire and their checks.
-protocol IntakeDoor {
+protocol IntakeDoor: FaultDoor {
     /// What an accepted push is answered with here.
     associatedtype Accepted
-    /// What a refusal is here: an APNs reason, a status byte, a Web Push status.
-    associatedtype Refusal: Error
 
     /// The interface its pushes are counted under.
     var interface: Interface { get }
     /// When the request was complete: its latency counts from here.
     var started: NIODeadline { get }
 
-    /// What the fault rules look at (described only while there are rules).
-    func faultRequest() -> FaultRequest
-    /// What a matching rule's `respond` makes here.
-    mutating func injected(reason: String?, status: Int?, statusByte: UInt8?, by fault: FaultMark) -> Refusal
     /// Checks the request (validation, the provider's authorization for it): the notification to
     /// store and the lint's reading of its payload, or the refusal.
     mutating func validate(in intake: PushIntake) -> Result<(Notification, APSFacts?), Refusal>
@@ -32,8 +26,4 @@ protocol IntakeDoor {
     func warnings(for notification: Notification, aps: APSFacts?) -> [PushWarning]
     /// The answer to a stored one (and what the door records of it).
     func accepted(_ notification: Notification, warnings: [PushWarning], in intake: PushIntake) -> Accepted
-    /// Journals a refusal (or keeps it: the gateway's is journaled when its error response names it).
-    func journal(_ refusal: Refusal, fault: FaultMark?, in intake: PushIntake)
-    /// Journals a request a fault rule's reset (`goAway` nil) or GOAWAY left unanswered.
-    mutating func journalUnanswered(goAway reason: String?, fault: FaultMark, in intake: PushIntake)
 }

@@ -10,45 +10,18 @@ extension PushIntake {
     func takeChannelRequest(
         _ call: Call, credential: ProviderCredential?, on eventLoop: any EventLoop, answer: @escaping (IntakeOutcome) -> Void
     ) {
-        guard let (rule, mark) = self.faultRule(for: Self.channelFaultRequest(call.request)) else {
-            return self.manageChannels(call, credential: credential, on: eventLoop, answer: answer)
-        }
-        var call = call
-        call.fault = mark
-        switch rule.action {
-        case .respond(let wire, let status, _):
-            let reason = Reason.injected(wire: wire ?? "", status: status)
-            let rejection = Rejection(reason: reason, apnsID: call.answerID(), detail: "injected by fault rule \(rule.id)")
-            answer(.channel(self.channelRefusal(call, rejection)))
-        case .delay(let delay):
-            eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(delay)) {
-                self.manageChannels(call, credential: credential, on: eventLoop, answer: answer)
+        var door = ChannelDoor(call: call)
+        self.applyFault(&door, on: eventLoop) { door, mark in
+            var call = door.call
+            call.fault = mark
+            self.manageChannels(call, credential: credential, on: eventLoop, answer: answer)
+        } ended: { door, ending in
+            switch ending {
+            case .refused(let rejection): answer(.channel(self.channelRefusal(door.call, rejection)))
+            case .reset: answer(.reset)
+            case .goAway(let reason): answer(.goAway(reason: reason))
             }
-        case .reset:
-            self.journalUnanswered(call, reason: nil)
-            answer(.reset)
-        case .goAway(let reason):
-            self.journalUnanswered(call, reason: reason)
-            answer(.goAway(reason: reason))
         }
-    }
-
-    /// What fault rules see of a channel request: interface `broadcast`, the bundle id of its
-    /// path as the topic, its channel.
-    static func channelFaultRequest(_ request: PushRequest) -> FaultRequest {
-        let bundle = (try? BroadcastRoute.parse(request.path ?? "").get())?.bundleID
-        var fault = FaultRequest(interface: .broadcast, token: { "" }, topic: bundle, pushType: request.pushType)
-        fault.channelID = request.channelID
-        return fault
-    }
-
-    /// Journals a channel request a fault rule left unanswered (its connection reset or sent away).
-    private func journalUnanswered(_ call: Call, reason: String?) {
-        var record = BroadcastRecord(
-            id: call.ids.makeID(), request: call.request, operation: nil, bundleID: nil, receivedAt: call.receivedAt,
-            httpStatus: 0)
-        record.reason = reason
-        self.inspection.broadcast(record, fault: call.fault)
     }
 
     /// The channel APIs' answer to a request (the broadcast publisher fans a broadcast out).

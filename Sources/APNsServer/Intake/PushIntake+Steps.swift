@@ -15,25 +15,40 @@ extension PushIntake {
         _ door: inout Door, on eventLoop: any EventLoop, submitted: (() -> Void)? = nil,
         answer: @escaping (IntakeResult<Door>) -> Void
     ) {
-        guard let (rule, mark) = self.faultRule(for: door.faultRequest()) else {
-            return self.commit(&door, fault: nil, on: eventLoop, submitted: submitted, answer: answer)
+        self.applyFault(&door, on: eventLoop) { door, mark in
+            var door = door
+            self.commit(&door, fault: mark, on: eventLoop, submitted: submitted, answer: answer)
+        } ended: { _, ending in
+            switch ending {
+            case .refused(let refusal): answer(.refused(refusal))
+            case .reset: answer(.reset)
+            case .goAway(let reason): answer(.goAway(reason: reason))
+            }
         }
+    }
+
+    /// The fault step, the first of every door's: with no rule matching, `proceed` at once; a
+    /// `respond` refuses (journaled through the door), a `delay` proceeds later with the rule's
+    /// mark, a reset or GOAWAY leaves the request unanswered (journaled). Call on `eventLoop`.
+    func applyFault<Door: FaultDoor>(
+        _ door: inout Door, on eventLoop: any EventLoop, proceed: @escaping (Door, FaultMark?) -> Void,
+        ended: (Door, FaultEnding<Door.Refusal>) -> Void
+    ) {
+        guard let (rule, mark) = self.faultRule(for: door.faultRequest()) else { return proceed(door, nil) }
         switch rule.action {
         case .respond(let reason, let status, let byte):
             let refusal = door.injected(reason: reason, status: status, statusByte: byte, by: mark)
             door.journal(refusal, fault: mark, in: self)
-            answer(.refused(refusal))
+            ended(door, .refused(refusal))
         case .delay(let delay):
-            var later = door
-            eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(delay)) {
-                self.commit(&later, fault: mark, on: eventLoop, submitted: submitted, answer: answer)
-            }
+            let later = door
+            eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(delay)) { proceed(later, mark) }
         case .reset:
             door.journalUnanswered(goAway: nil, fault: mark, in: self)
-            answer(.reset)
+            ended(door, .reset)
         case .goAway(let reason):
             door.journalUnanswered(goAway: reason, fault: mark, in: self)
-            answer(.goAway(reason: reason))
+            ended(door, .goAway(reason))
         }
     }
 
