@@ -44,7 +44,7 @@ struct WebPushDoor: IntakeDoor {
             self.valid = push
             let now = self.receivedAt
             // Version 7, time-ordered, as every other id the emulator makes: the unique id sorts by arrival.
-            let (apnsID, uniqueID) = (intake.relay.makeID(nowMillis: now), intake.relay.makeID(nowMillis: now))
+            let (apnsID, uniqueID) = intake.relay.makeIDPair(nowMillis: now)
             return .success((push.notification(apnsID: apnsID, uniqueID: uniqueID, receivedAt: now), nil))
         }
     }
