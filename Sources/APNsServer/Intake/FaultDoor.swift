@@ -1,6 +1,6 @@
 import APNsInspection
 
-/// What a door gives the fault step (``PushIntake/applyFault(_:on:proceed:ended:)``), which
+/// What a door gives the fault step (``PushIntake/applyFault(_:to:on:proceed:ended:)``), which
 /// every request the provider API, the binary interface, Web Push and the channel APIs take
 /// passes through first: what the rules look at, what a `respond` makes, how it is journaled.
 protocol FaultDoor {

@@ -11,7 +11,10 @@ extension PushIntake {
         _ call: Call, credential: ProviderCredential?, on eventLoop: any EventLoop, answer: @escaping (IntakeOutcome) -> Void
     ) {
         var door = ChannelDoor(call: call)
-        self.applyFault(&door, on: eventLoop) { door, mark in
+        guard let fault = self.faultRule(for: door.faultRequest()) else {
+            return self.manageChannels(call, credential: credential, on: eventLoop, answer: answer)
+        }
+        self.applyFault(fault, to: &door, on: eventLoop) { door, mark in
             var call = door.call
             call.fault = mark
             self.manageChannels(call, credential: credential, on: eventLoop, answer: answer)

@@ -15,7 +15,11 @@ extension PushIntake {
         _ door: inout Door, on eventLoop: any EventLoop, submitted: (() -> Void)? = nil,
         answer: @escaping (IntakeResult<Door>) -> Void
     ) {
-        self.applyFault(&door, on: eventLoop) { door, mark in
+        // No rule (one atomic load): straight to the commit, no closure made on the hot path.
+        guard let fault = self.faultRule(for: door.faultRequest()) else {
+            return self.commit(&door, fault: nil, on: eventLoop, submitted: submitted, answer: answer)
+        }
+        self.applyFault(fault, to: &door, on: eventLoop) { door, mark in
             var door = door
             self.commit(&door, fault: mark, on: eventLoop, submitted: submitted, answer: answer)
         } ended: { _, ending in
@@ -27,14 +31,15 @@ extension PushIntake {
         }
     }
 
-    /// The fault step, the first of every door's: with no rule matching, `proceed` at once; a
-    /// `respond` refuses (journaled through the door), a `delay` proceeds later with the rule's
-    /// mark, a reset or GOAWAY leaves the request unanswered (journaled). Call on `eventLoop`.
+    /// The fault step, the first of every door's, once ``faultRule(for:)`` found the rule that
+    /// applies: a `respond` refuses (journaled through the door), a `delay` proceeds later with
+    /// the rule's mark, a reset or GOAWAY leaves the request unanswered (journaled). Call on
+    /// `eventLoop`.
     func applyFault<Door: FaultDoor>(
-        _ door: inout Door, on eventLoop: any EventLoop, proceed: @escaping (Door, FaultMark?) -> Void,
-        ended: (Door, FaultEnding<Door.Refusal>) -> Void
+        _ fault: (rule: FaultRule, mark: FaultMark), to door: inout Door, on eventLoop: any EventLoop,
+        proceed: @escaping (Door, FaultMark) -> Void, ended: (Door, FaultEnding<Door.Refusal>) -> Void
     ) {
-        guard let (rule, mark) = self.faultRule(for: door.faultRequest()) else { return proceed(door, nil) }
+        let (rule, mark) = fault
         switch rule.action {
         case .respond(let reason, let status, let byte):
             let refusal = door.injected(reason: reason, status: status, statusByte: byte, by: mark)
