@@ -54,6 +54,8 @@ public struct AppModel: Hashable, Sendable, Codable {
     /// When this app is a web page or Home Screen web app subscribed to Web Push: its
     /// subscription (nil for every other app).
     public var webApp: WebApp?
+    /// The capabilities the app is signed with that change its notifications' presentation.
+    public var entitlements: Set<AppEntitlement> = []
 
     public init() {}
 
@@ -89,6 +91,7 @@ public struct AppModel: Hashable, Sendable, Codable {
         self.widgetPushes = try field(.widgetPushes, ReloadBudget())
         self.controlPushes = try field(.controlPushes, ReloadBudget())
         self.webApp = try container.decodeIfPresent(WebApp.self, forKey: .webApp)
+        self.entitlements = try field(.entitlements, [])
     }
 
     enum CodingKeys: String, CodingKey {
@@ -97,7 +100,7 @@ public struct AppModel: Hashable, Sendable, Codable {
         case activityTypes, liveActivitiesEnabled, frequentUpdates, iosVersion, platform, pairedSurfaces, pushToStartToken,
             activities,
             activityBudget
-        case widgetPushes, controlPushes, webApp
+        case widgetPushes, controlPushes, webApp, entitlements
     }
 
     /// The most notifications kept in Notification Center per app; older ones drop off.

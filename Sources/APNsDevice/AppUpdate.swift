@@ -26,6 +26,8 @@ public struct AppUpdate: Hashable, Sendable, Decodable {
     /// The pushed reloads allowed per 24 hours for the app's widgets and controls.
     public var widgetPushBudget: Int?
     public var controlPushBudget: Int?
+    /// The capabilities the app is signed with (``AppEntitlement``), replacing the app's.
+    public var entitlements: Set<AppEntitlement>?
 
     public init(
         authorization: Authorization? = nil,
@@ -56,7 +58,7 @@ public struct AppUpdate: Hashable, Sendable, Decodable {
         case authorization, categories, appState, foregroundOptions, alertStyle, language, timeZone, locationAuthorization,
             strings, sounds, badge
         case activityTypes, liveActivitiesEnabled, frequentUpdates, iosVersion, platform, pairedSurfaces
-        case widgetPushBudget, controlPushBudget
+        case widgetPushBudget, controlPushBudget, entitlements
     }
 
     public init(from decoder: any Decoder) throws {
@@ -86,6 +88,16 @@ public struct AppUpdate: Hashable, Sendable, Decodable {
                 }
                 return surface
             }
+        }
+        if let names = try container.decodeIfPresent([String].self, forKey: .entitlements) {
+            self.entitlements = Set(
+                try names.map { name in
+                    guard let entitlement = AppEntitlement(rawValue: name) else {
+                        let known = AppEntitlement.allCases.map(\.rawValue).joined(separator: ", ")
+                        throw DeviceModelError(.invalid, field: "entitlements", "entitlements \(name) is not one of \(known)")
+                    }
+                    return entitlement
+                })
         }
         self.widgetPushBudget = try container.decodeIfPresent(Int.self, forKey: .widgetPushBudget)
         self.controlPushBudget = try container.decodeIfPresent(Int.self, forKey: .controlPushBudget)
@@ -161,6 +173,7 @@ public struct AppUpdate: Hashable, Sendable, Decodable {
         if let pairedSurfaces { app.pairedSurfaces = pairedSurfaces }
         if let widgetPushBudget { (app.widgetPushes.perDay, app.widgetPushes.chosen) = (widgetPushBudget, true) }
         if let controlPushBudget { (app.controlPushes.perDay, app.controlPushes.chosen) = (controlPushBudget, true) }
+        if let entitlements { app.entitlements = entitlements }
         return app
     }
 

@@ -1,11 +1,14 @@
 import Foundation
 
-/// `{"status": "authorized", "alert": true, "sound": false, "badge": true}`: what the user allows.
-/// A status other than `authorized` allows nothing, whatever the flags say.
+/// `{"status": "authorized", "alert": true, "sound": false, "badge": true, "timeSensitive": true,
+/// "criticalAlert": false, "scheduledDelivery": false}`: what the user allows. A status other than
+/// `authorized` or `provisional` allows nothing, whatever the flags say.
 struct AuthorizationDocument: Decodable {
     let authorization: Authorization
 
-    private enum CodingKeys: String, CodingKey, CaseIterable { case status, alert, sound, badge }
+    private enum CodingKeys: String, CodingKey, CaseIterable {
+        case status, alert, sound, badge, timeSensitive, criticalAlert, scheduledDelivery
+    }
 
     init(from decoder: any Decoder) throws {
         try decoder.refuseUnknown(CodingKeys.self, in: "authorization")
@@ -14,17 +17,20 @@ struct AuthorizationDocument: Decodable {
         guard let status = Authorization.Status(rawValue: name) else {
             throw DeviceModelError(
                 .invalid, field: "authorization.status",
-                "authorization.status \(name) is not one of notDetermined, denied, authorized")
+                "authorization.status \(name) is not one of notDetermined, denied, authorized, provisional")
         }
-        guard status == .authorized else {
+        guard status == .authorized || status == .provisional else {
             self.authorization = Authorization(status: status)
             return
         }
         self.authorization = Authorization(
-            status: .authorized,
+            status: status,
             alert: try container.decodeIfPresent(Bool.self, forKey: .alert) ?? false,
             sound: try container.decodeIfPresent(Bool.self, forKey: .sound) ?? false,
-            badge: try container.decodeIfPresent(Bool.self, forKey: .badge) ?? false
+            badge: try container.decodeIfPresent(Bool.self, forKey: .badge) ?? false,
+            timeSensitive: try container.decodeIfPresent(Bool.self, forKey: .timeSensitive) ?? true,
+            criticalAlert: try container.decodeIfPresent(Bool.self, forKey: .criticalAlert) ?? false,
+            scheduledDelivery: try container.decodeIfPresent(Bool.self, forKey: .scheduledDelivery) ?? false
         )
     }
 }

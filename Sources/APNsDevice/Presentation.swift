@@ -41,6 +41,13 @@ public struct Presentation: Hashable, Sendable, Codable {
     public var wake: WakeOutcome?
     /// For a web push: what the browser did with it (``WebPushDelivery``); absent otherwise.
     public var webPush: WebPushDelivery?
+    /// The interruption level the phone applied (``InterruptionLevel``): the payload's, or
+    /// `active` when the app may not use it (`notes` says why); nil for a silent push.
+    public var interruptionLevel: InterruptionLevel?
+    /// Added to Notification Center without a banner, sound or lighting the screen.
+    public var deliveredQuietly = false
+    /// What made it quiet, when something did: `provisional` (the app's authorization).
+    public var heldBy: String?
 
     public init() {}
 
@@ -49,6 +56,7 @@ public struct Presentation: Hashable, Sendable, Codable {
         case threadID = "threadId"
         case actions, minimalActions, suppressed,
             silent, localized, appNotified, notes, notificationsDisabled, wake, webPush
+        case interruptionLevel, deliveredQuietly, heldBy
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -74,6 +82,9 @@ public struct Presentation: Hashable, Sendable, Codable {
         try container.encode(self.notificationsDisabled, forKey: .notificationsDisabled)
         try container.encode(self.wake, forKey: .wake)
         try container.encodeIfPresent(self.webPush, forKey: .webPush)
+        try container.encode(self.interruptionLevel, forKey: .interruptionLevel)
+        try container.encode(self.deliveredQuietly, forKey: .deliveredQuietly)
+        try container.encode(self.heldBy, forKey: .heldBy)
     }
 
     public init(from decoder: any Decoder) throws {
@@ -100,6 +111,9 @@ public struct Presentation: Hashable, Sendable, Codable {
         self.notificationsDisabled = try container.decodeIfPresent(Bool.self, forKey: .notificationsDisabled) ?? false
         self.wake = try container.decodeIfPresent(WakeOutcome.self, forKey: .wake)
         self.webPush = try container.decodeIfPresent(WebPushDelivery.self, forKey: .webPush)
+        self.interruptionLevel = try container.decodeIfPresent(InterruptionLevel.self, forKey: .interruptionLevel)
+        self.deliveredQuietly = try container.decodeIfPresent(Bool.self, forKey: .deliveredQuietly) ?? false
+        self.heldBy = try container.decodeIfPresent(String.self, forKey: .heldBy)
     }
 
     /// The buttons offered in `context`.

@@ -29,9 +29,9 @@ public enum Presenter {
         // In the foreground the app is told and the system shows only what the app lets it;
         // elsewhere an app asking for background fetch is woken as well.
         presentation.appNotified = foreground || contentAvailable
-        let allowed = Self.allowed(app, foreground: foreground)
+        var allowed = Self.allowed(app, foreground: foreground)
         presentation.notificationsDisabled = app.authorization.status == .denied
-
+        let (sound, quiet) = Self.applyLevel(aps, app: app, sound: content.sound, allowed: &allowed, into: &presentation)
         if content.hasAlert {
             if let reason = allowed.alert {
                 presentation.suppressed.append(Suppression(what: "alert", reason: reason))
@@ -39,10 +39,11 @@ public enum Presenter {
                 presentation.shown = true
                 presentation.style =
                     foreground ? (app.foregroundOptions.banner ? .banner : .none) : PresentationStyle(app.alertStyle)
+                if quiet { Self.deliverQuietly(&presentation, app: app) }
                 Self.offerActions(aps: aps, app: app, into: &presentation)
             }
         }
-        if let sound = content.sound {
+        if let sound {
             if let reason = allowed.sound {
                 presentation.suppressed.append(Suppression(what: "sound", reason: reason))
             } else {
@@ -111,8 +112,9 @@ public enum Presenter {
             switch authorization.status {
             case .notDetermined: return "the app has not asked for authorization, so the user has not allowed \(name)"
             case .denied: return "the user denied the app notifications"
-            case .authorized where !allowed: return "the user does not allow \(name) for this app"
-            case .authorized:
+            case .authorized where !allowed, .provisional where !allowed:
+                return "the user does not allow \(name) for this app"
+            case .authorized, .provisional:
                 if foreground && !foregroundAllows {
                     return "the app is in the foreground and its presentation options do not include \(option)"
                 }

@@ -5,8 +5,10 @@ import Foundation
 /// Version 2: the apps on this device ask for authorization and change their settings; the
 /// person holding the phone responds to notifications.
 extension DeviceClient {
-    /// The app asks to alert, sound and badge. The first time, the emulated user answers with
-    /// `userAllows`; later, the saved answer comes back and `userAllows` is not used.
+    /// The app asks to alert, sound and badge (and critical alerts, or provisionally). The first
+    /// time, the emulated user answers with `userAllows`; later, the saved answer comes back and
+    /// `userAllows` is not used. `.provisional` is granted without asking; an app provisionally
+    /// authorized that asks without it is asked for real.
     public func requestAuthorization(
         topic: String, options: Authorization.Options, userAllows: Bool
     ) async throws -> Authorization.Answer {
@@ -16,9 +18,11 @@ extension DeviceClient {
             throw DeviceClientError.unexpectedReply(reply)
         }
         let allowed = Authorization.Options(rawValue: bits)
+        // The statuses in `UNAuthorizationStatus`'s order: 3 is provisional.
+        let statuses: [Authorization.Status] = [.notDetermined, .denied, .authorized, .provisional]
         let authorization = Authorization(
-            status: [Authorization.Status.notDetermined, .denied, .authorized][Int(min(status, 2))],
-            alert: allowed.contains(.alert), sound: allowed.contains(.sound), badge: allowed.contains(.badge)
+            status: statuses[Int(min(status, 3))], alert: allowed.contains(.alert), sound: allowed.contains(.sound),
+            badge: allowed.contains(.badge), criticalAlert: allowed.contains(.criticalAlert)
         )
         return Authorization.Answer(authorization: authorization, granted: granted, prompted: prompted)
     }

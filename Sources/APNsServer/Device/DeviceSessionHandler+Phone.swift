@@ -23,9 +23,11 @@ extension DeviceSessionHandler {
                     case .notDetermined: 0
                     case .denied: 1
                     case .authorized: 2
+                    case .provisional: 3
                     }
                 let allowed: Authorization.Options = [
                     saved.alert ? .alert : [], saved.sound ? .sound : [], saved.badge ? .badge : [],
+                    saved.criticalAlert ? .criticalAlert : [], saved.status == .provisional ? .provisional : [],
                 ]
                 self.answered(
                     .authorization(

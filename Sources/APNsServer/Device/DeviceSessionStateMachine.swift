@@ -6,6 +6,8 @@ import APNsWire
 /// which tokens a connection may resume (the token policy), and which notifications go out:
 /// only for tokens it holds, never after their expiration, and once until acknowledged.
 struct DeviceSessionStateMachine {
+    /// The authorization options `authorize` takes: alert, sound, badge, criticalAlert, provisional.
+    static let authorizationBits: UInt8 = 1 | 2 | 4 | 16 | 64
     enum State: Equatable {
         case awaitingHello
         case active(deviceID: String, version: UInt8)
@@ -155,9 +157,11 @@ struct DeviceSessionStateMachine {
                 .unexpectedMessage, "\(message.name) needs protocol version 2 (this session said hello with version \(version))")
         case (.active(let deviceID, _), .authorize(let topic, let options, let allow)):
             if let refusal = self.refuse(topic: topic) { return refusal }
-            guard options <= 7 else {
+            guard options & ~Self.authorizationBits == 0 else {
                 return self.fail(
-                    .invalidArgument, "authorization options are bits 1 alert, 2 sound, 4 badge; \(options) has others")
+                    .invalidArgument,
+                    "authorization options are bits 1 alert, 2 sound, 4 badge, 16 criticalAlert, 64 provisional; \(options) has others"
+                )
             }
             return .authorize(deviceID: deviceID, topic: topic, options: options, allow: allow)
         case (.active(let deviceID, _), .configure(let topic, let document)):

@@ -1,0 +1,88 @@
+import APNsCore
+
+/// The interruption level (iOS 15) and quiet delivery: what lowers a level, and what a quiet
+/// notification gives up. Sources: Apple, "UNNotificationInterruptionLevel" (passive: added to
+/// the notification list without lighting the screen or playing a sound; critical: bypasses the
+/// mute switch), "Asking permission to use notifications" (provisional: delivered quietly, to
+/// Notification Center only), and the payload keys in "Generating a remote notification".
+extension Presenter {
+    /// The level the phone applies: the payload's `interruption-level`, or `active` when it names
+    /// none, names none iOS knows, or names one the app may not use (the reason in `notes`).
+    static func interruptionLevel(of aps: JSONValue, app: AppModel, notes: inout [String]) -> InterruptionLevel {
+        guard let value = aps["interruption-level"] else { return .active }
+        guard let name = value.string, let level = InterruptionLevel(rawValue: name) else {
+            notes.append("interruption-level is not passive, active, time-sensitive or critical, so it is presented as active")
+            return .active
+        }
+        switch level {
+        case .timeSensitive where !app.entitlements.contains(.timeSensitive):
+            notes.append(
+                "time-sensitive needs the Time Sensitive Notifications capability (entitlement time-sensitive), which the app lacks, so it is presented as active"
+            )
+            return .active
+        case .timeSensitive where !app.authorization.timeSensitive:
+            notes.append("the user turned Time Sensitive Notifications off for the app, so it is presented as active")
+            return .active
+        case .critical where !app.entitlements.contains(.criticalAlerts):
+            notes.append(
+                "critical needs Apple's critical-alerts entitlement (entitlement critical-alerts), which the app lacks, so it is presented as active"
+            )
+            return .active
+        case .critical where !app.authorization.criticalAlert:
+            notes.append("the user has not allowed critical alerts for the app, so it is presented as active")
+            return .active
+        default:
+            return level
+        }
+    }
+
+    /// The interruption level applied (into `presentation`) to what is `allowed`: a quiet
+    /// delivery holds the sound (and, provisional, the badge); a critical alert's sound plays
+    /// with the user's critical-alert authorization, not the sound setting. Returns the sound to
+    /// play (a critical alert's in place of the payload's) and whether delivery is quiet.
+    static func applyLevel(
+        _ aps: JSONValue, app: AppModel, sound: String?, allowed: inout (alert: String?, sound: String?, badge: String?),
+        into presentation: inout Presentation
+    ) -> (sound: String?, quiet: Bool) {
+        let level = Self.interruptionLevel(of: aps, app: app, notes: &presentation.notes)
+        presentation.interruptionLevel = level
+        let quiet = app.authorization.status == .denied ? nil : Self.quietReason(level, app: app)
+        if let quiet {
+            allowed.sound = allowed.sound ?? quiet
+            if app.authorization.status == .provisional { allowed.badge = allowed.badge ?? quiet }
+        }
+        if level == .critical, let name = Self.criticalSound(aps, notes: &presentation.notes) {
+            allowed.sound = nil
+            return (name, quiet != nil)
+        }
+        return (sound, quiet != nil)
+    }
+
+    /// A quiet alert: Notification Center only, no banner; what held it, when it is the app's
+    /// provisional authorization.
+    static func deliverQuietly(_ presentation: inout Presentation, app: AppModel) {
+        (presentation.style, presentation.deliveredQuietly) = (.none, true)
+        if app.authorization.status == .provisional { presentation.heldBy = "provisional" }
+    }
+
+    /// Why a notification at `level` to `app` is delivered quietly, when it is: its level
+    /// (passive) or the app's provisional authorization. Nil when it interrupts as usual.
+    static func quietReason(_ level: InterruptionLevel, app: AppModel) -> String? {
+        if app.authorization.status == .provisional {
+            return "provisional authorization delivers quietly: Notification Center only, with Keep and Turn Off"
+        }
+        if level == .passive {
+            return "interruption-level passive adds it to Notification Center without a sound or lighting the screen"
+        }
+        return nil
+    }
+
+    /// A critical alert's sound (`{"critical": 1, "name", "volume"}`): it plays whatever the
+    /// user's sound setting, through the mute switch; the volume is noted.
+    static func criticalSound(_ aps: JSONValue, notes: inout [String]) -> String? {
+        guard case .object = aps["sound"], let name = aps["sound"]?["name"]?.string, !name.isEmpty else { return nil }
+        let volume = aps["sound"]?["volume"]?.number.map { " at volume \($0)" } ?? ""
+        notes.append("critical alert: its sound plays through the mute switch and any Focus\(volume)")
+        return name
+    }
+}
