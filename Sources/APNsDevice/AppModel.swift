@@ -56,6 +56,8 @@ public struct AppModel: Hashable, Sendable, Codable {
     public var webApp: WebApp?
     /// The capabilities the app is signed with that change its notifications' presentation.
     public var entitlements: Set<AppEntitlement> = []
+    /// The Focus the device is in, if any (device-wide: every app of the device holds it).
+    public var focus: Focus?
 
     public init() {}
 
@@ -92,6 +94,7 @@ public struct AppModel: Hashable, Sendable, Codable {
         self.controlPushes = try field(.controlPushes, ReloadBudget())
         self.webApp = try container.decodeIfPresent(WebApp.self, forKey: .webApp)
         self.entitlements = try field(.entitlements, [])
+        self.focus = try container.decodeIfPresent(Focus.self, forKey: .focus)
     }
 
     enum CodingKeys: String, CodingKey {
@@ -100,7 +103,7 @@ public struct AppModel: Hashable, Sendable, Codable {
         case activityTypes, liveActivitiesEnabled, frequentUpdates, iosVersion, platform, pairedSurfaces, pushToStartToken,
             activities,
             activityBudget
-        case widgetPushes, controlPushes, webApp, entitlements
+        case widgetPushes, controlPushes, webApp, entitlements, focus
     }
 
     /// The most notifications kept in Notification Center per app; older ones drop off.

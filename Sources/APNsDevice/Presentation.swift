@@ -46,8 +46,12 @@ public struct Presentation: Hashable, Sendable, Codable {
     public var interruptionLevel: InterruptionLevel?
     /// Added to Notification Center without a banner, sound or lighting the screen.
     public var deliveredQuietly = false
-    /// What made it quiet, when something did: `provisional` (the app's authorization).
+    /// What made it quiet, when something did: `provisional` (the app's authorization) or
+    /// `focus` (a Focus that does not allow the app).
     public var heldBy: String?
+    /// A Focus that does not allow the app let it through: critical, or time-sensitive with
+    /// the Focus's Time Sensitive switch on.
+    public var brokeThrough = false
 
     public init() {}
 
@@ -56,7 +60,7 @@ public struct Presentation: Hashable, Sendable, Codable {
         case threadID = "threadId"
         case actions, minimalActions, suppressed,
             silent, localized, appNotified, notes, notificationsDisabled, wake, webPush
-        case interruptionLevel, deliveredQuietly, heldBy
+        case interruptionLevel, deliveredQuietly, heldBy, brokeThrough
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -85,6 +89,7 @@ public struct Presentation: Hashable, Sendable, Codable {
         try container.encode(self.interruptionLevel, forKey: .interruptionLevel)
         try container.encode(self.deliveredQuietly, forKey: .deliveredQuietly)
         try container.encode(self.heldBy, forKey: .heldBy)
+        try container.encode(self.brokeThrough, forKey: .brokeThrough)
     }
 
     public init(from decoder: any Decoder) throws {
@@ -114,6 +119,7 @@ public struct Presentation: Hashable, Sendable, Codable {
         self.interruptionLevel = try container.decodeIfPresent(InterruptionLevel.self, forKey: .interruptionLevel)
         self.deliveredQuietly = try container.decodeIfPresent(Bool.self, forKey: .deliveredQuietly) ?? false
         self.heldBy = try container.decodeIfPresent(String.self, forKey: .heldBy)
+        self.brokeThrough = try container.decodeIfPresent(Bool.self, forKey: .brokeThrough) ?? false
     }
 
     /// The buttons offered in `context`.

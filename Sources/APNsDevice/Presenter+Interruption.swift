@@ -39,42 +39,50 @@ extension Presenter {
     /// The interruption level applied (into `presentation`) to what is `allowed`: a quiet
     /// delivery holds the sound (and, provisional, the badge); a critical alert's sound plays
     /// with the user's critical-alert authorization, not the sound setting. Returns the sound to
-    /// play (a critical alert's in place of the payload's) and whether delivery is quiet.
+    /// play (a critical alert's in place of the payload's) and, when delivery is quiet, why.
     static func applyLevel(
-        _ aps: JSONValue, app: AppModel, sound: String?, allowed: inout (alert: String?, sound: String?, badge: String?),
-        into presentation: inout Presentation
-    ) -> (sound: String?, quiet: Bool) {
+        _ aps: JSONValue, app: AppModel, topic: String?, sound: String?,
+        allowed: inout (alert: String?, sound: String?, badge: String?), into presentation: inout Presentation
+    ) -> (sound: String?, quiet: QuietDelivery?) {
         let level = Self.interruptionLevel(of: aps, app: app, notes: &presentation.notes)
         presentation.interruptionLevel = level
-        let quiet = app.authorization.status == .denied ? nil : Self.quietReason(level, app: app)
+        let quiet = app.authorization.status == .denied ? nil : Self.quiet(level, app: app, topic: topic, into: &presentation)
         if let quiet {
-            allowed.sound = allowed.sound ?? quiet
-            if app.authorization.status == .provisional { allowed.badge = allowed.badge ?? quiet }
+            allowed.sound = allowed.sound ?? quiet.reason
+            if quiet.heldBy == "provisional" { allowed.badge = allowed.badge ?? quiet.reason }
         }
         if level == .critical, let name = Self.criticalSound(aps, notes: &presentation.notes) {
             allowed.sound = nil
-            return (name, quiet != nil)
+            return (name, quiet)
         }
-        return (sound, quiet != nil)
+        return (sound, quiet)
     }
 
-    /// A quiet alert: Notification Center only, no banner; what held it, when it is the app's
-    /// provisional authorization.
-    static func deliverQuietly(_ presentation: inout Presentation, app: AppModel) {
-        (presentation.style, presentation.deliveredQuietly) = (.none, true)
-        if app.authorization.status == .provisional { presentation.heldBy = "provisional" }
-    }
-
-    /// Why a notification at `level` to `app` is delivered quietly, when it is: its level
-    /// (passive) or the app's provisional authorization. Nil when it interrupts as usual.
-    static func quietReason(_ level: InterruptionLevel, app: AppModel) -> String? {
+    /// Why a notification at `level` to `app` is delivered quietly, and what held it, when it is:
+    /// the app's provisional authorization, its level (passive), or a Focus that does not allow
+    /// the app (unless it breaks through: noted in `presentation`). Nil when it interrupts.
+    static func quiet(
+        _ level: InterruptionLevel, app: AppModel, topic: String?, into presentation: inout Presentation
+    ) -> QuietDelivery? {
         if app.authorization.status == .provisional {
-            return "provisional authorization delivers quietly: Notification Center only, with Keep and Turn Off"
+            return QuietDelivery(
+                reason: "provisional authorization delivers quietly: Notification Center only, with Keep and Turn Off",
+                heldBy: "provisional")
         }
         if level == .passive {
-            return "interruption-level passive adds it to Notification Center without a sound or lighting the screen"
+            return QuietDelivery(
+                reason: "interruption-level passive adds it to Notification Center without a sound or lighting the screen")
         }
-        return nil
+        guard let focus = app.focus, !focus.allows(topic) else { return nil }
+        if level == .critical || (level == .timeSensitive && focus.timeSensitive) {
+            presentation.brokeThrough = true
+            presentation.notes.append("\(level.rawValue): broke through the Focus \(focus.name), which does not allow the app")
+            return nil
+        }
+        let why = level == .timeSensitive ? " (its Time Sensitive Notifications switch is off)" : ""
+        return QuietDelivery(
+            reason: "the Focus \(focus.name) does not allow the app\(why): delivered quietly to Notification Center",
+            heldBy: "focus")
     }
 
     /// A critical alert's sound (`{"critical": 1, "name", "volume"}`): it plays whatever the

@@ -3,10 +3,11 @@ import APNsCore
 /// Decides how the phone presents a notification, from the payload and the app as it is at that
 /// moment. Pure: the same inputs give the same presentation and app.
 public enum Presenter {
-    /// Presents `payload` (the notification's JSON object) to `app`; returns the presentation and
-    /// the app afterwards (its badge, Notification Center).
-    public static func present(payload: [UInt8], uniqueID: String, at millis: Int64, to app: AppModel) -> (Presentation, AppModel)
-    {
+    /// Presents `payload` (the notification's JSON object) to `app` (of `topic`, which a Focus
+    /// may allow); returns the presentation and the app afterwards (its badge, Notification Center).
+    public static func present(
+        payload: [UInt8], uniqueID: String, at millis: Int64, to app: AppModel, topic: String? = nil
+    ) -> (Presentation, AppModel) {
         let aps = JSONValue.member("aps", ofObjectIn: payload) ?? .object([:])
         var app = app
         var presentation = Presentation()
@@ -31,16 +32,13 @@ public enum Presenter {
         presentation.appNotified = foreground || contentAvailable
         var allowed = Self.allowed(app, foreground: foreground)
         presentation.notificationsDisabled = app.authorization.status == .denied
-        let (sound, quiet) = Self.applyLevel(aps, app: app, sound: content.sound, allowed: &allowed, into: &presentation)
+        let (sound, quiet) = Self.applyLevel(
+            aps, app: app, topic: topic, sound: content.sound, allowed: &allowed, into: &presentation)
         if content.hasAlert {
             if let reason = allowed.alert {
                 presentation.suppressed.append(Suppression(what: "alert", reason: reason))
             } else {
-                presentation.shown = true
-                presentation.style =
-                    foreground ? (app.foregroundOptions.banner ? .banner : .none) : PresentationStyle(app.alertStyle)
-                if quiet { Self.deliverQuietly(&presentation, app: app) }
-                Self.offerActions(aps: aps, app: app, into: &presentation)
+                Self.show(aps, app: app, foreground: foreground, quiet: quiet, into: &presentation)
             }
         }
         if let sound {
@@ -64,6 +62,17 @@ public enum Presenter {
             (presentation.title, presentation.subtitle, presentation.body) = content.texts
         }
         return (presentation, app)
+    }
+
+    /// The alert on screen: a banner or an alert as the user chose (in the foreground, as the app
+    /// lets it), or Notification Center only when delivered quietly; its buttons.
+    private static func show(
+        _ aps: JSONValue, app: AppModel, foreground: Bool, quiet: QuietDelivery?, into presentation: inout Presentation
+    ) {
+        presentation.shown = true
+        presentation.style = foreground ? (app.foregroundOptions.banner ? .banner : .none) : PresentationStyle(app.alertStyle)
+        if let quiet { (presentation.style, presentation.deliveredQuietly, presentation.heldBy) = (.none, true, quiet.heldBy) }
+        Self.offerActions(aps: aps, app: app, into: &presentation)
     }
 
     /// What the payload asks for, its texts localised into `presentation`.

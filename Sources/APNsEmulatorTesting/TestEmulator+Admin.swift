@@ -51,6 +51,23 @@ extension TestEmulator {
             host: self.host, port: self.devicePort, caPath: self.caPath, deviceID: id, adminToken: self.adminToken)
     }
 
+    /// Turns a Focus on for the device `deviceID` (`active` nil ends it), for every app it has and
+    /// those it installs later: what the Focus does not allow (`allowedApps`, bundle ids) is
+    /// delivered quietly, held by `focus`; time-sensitive notifications break through while
+    /// `timeSensitive` is on, critical alerts always.
+    public func setFocus(
+        deviceID: String, active: String?, allowedApps: [String] = [], timeSensitive: Bool = true
+    )
+        async throws
+    {
+        let apps = allowedApps.map(Self.quoted).joined(separator: ", ")
+        let body =
+            #"{"active": \#(active.map(Self.quoted) ?? "null"), "allowedApps": [\#(apps)], "timeSensitive": \#(timeSensitive)}"#
+        let path = "/api/v1/devices/\(deviceID.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? deviceID)/focus"
+        let answer = try await self.admin(path, method: "PUT", body: body)
+        guard answer.status == 200 else { throw TestEmulatorError(message: "focus: \(answer.status) \(answer.text)") }
+    }
+
     /// A fault rule: the next `times` pushes matching (`["topic": ...]`, `token`, `pushType`) are
     /// answered with `reason` (its status, as APNs gives it). Returns the rule's id.
     @discardableResult

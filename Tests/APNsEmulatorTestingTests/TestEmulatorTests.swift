@@ -33,6 +33,27 @@ struct TestEmulatorTests {
         #expect(emulator.hasStopped && !FileManager.default.fileExists(atPath: emulator.directory))
     }
 
+    @Test("setFocus: a Focus that does not allow the app holds its alert quietly in Notification Center")
+    func focus() async throws {
+        let emulator = try await TestEmulator.start(auth: .none)
+        // A token the admin API issued is its own device, `token:<hex>`; with settings, the phone
+        // presents each push to it as it is accepted.
+        let token = try await emulator.registerDevice(topic: Self.topic)
+        var settings = URLRequest(url: try #require(URL(string: "\(emulator.adminURL)/api/v1/devices/\(token)/app")))
+        settings.httpMethod = "PUT"
+        settings.httpBody = Data(#"{"authorization": {"status": "authorized", "alert": true, "sound": true}}"#.utf8)
+        #expect((try await URLSession.shared.data(for: settings).1 as? HTTPURLResponse)?.statusCode == 200)
+        try await emulator.setFocus(deviceID: "token:\(token)", active: "Sleep")
+        let answer = try await emulator.push(
+            token: token, topic: Self.topic, payload: #"{"aps":{"alert":"Shipped","sound":"default"}}"#)
+        #expect(answer.isAccepted)
+        let url = try #require(URL(string: "\(emulator.adminURL)/api/v1/devices/\(token)/delivered"))
+        let delivered = try JSONSerialization.jsonObject(with: try await URLSession.shared.data(from: url).0) as? [String: Any]
+        let presentation = (delivered?["items"] as? [[String: Any]])?.first?["presentation"] as? [String: Any]
+        #expect(presentation?["heldBy"] as? String == "focus" && presentation?["deliveredQuietly"] as? Bool == true)
+        try await emulator.shutdown()
+    }
+
     @Test(
         "issue 51: with an admin token (given, or made when bound beyond loopback) TestEmulator sends it itself; a request of one's own needs it"
     )

@@ -87,6 +87,32 @@ func TestPushOverHTTP2ReachesThePhone(t *testing.T) {
 	}
 }
 
+// Apple Support, "Use a Focus on your iPhone": an app a Focus does not allow is delivered quietly.
+func TestFocusHoldsWhatItDoesNotAllow(t *testing.T) {
+	apns := Start(t, Options{})
+	token := apns.RegisterDevice(topic)
+	device := apns.Device(token)
+	device.SetApp(map[string]interface{}{"authorization": map[string]interface{}{"status": "authorized", "alert": true, "sound": true}})
+	if focus := device.SetFocus("Work", nil, true); focus["active"] != "Work" || device.Focus()["apps"] != float64(1) {
+		t.Fatalf("focus: %v", focus)
+	}
+	if status, _, _ := providerPush(t, apns, token, `{"aps":{"alert":"Sale","sound":"default"}}`, nil); status != 200 {
+		t.Fatalf("push: %d", status)
+	}
+	held, _ := device.Delivered()[0]["presentation"].(map[string]interface{})
+	if held["heldBy"] != "focus" || held["deliveredQuietly"] != true {
+		t.Fatalf("held: %v", held)
+	}
+	if focus := device.SetFocus("", nil, true); focus["active"] != nil {
+		t.Fatalf("ended: %v", focus)
+	}
+	providerPush(t, apns, token, `{"aps":{"alert":"Hi","sound":"default"}}`, nil)
+	shown, _ := device.Delivered()[1]["presentation"].(map[string]interface{})
+	if shown["heldBy"] != nil || shown["sound"] != "default" {
+		t.Fatalf("after: %v", shown)
+	}
+}
+
 // Issue 51: beyond loopback the emulator makes an admin token; the fixture sends it, a bare request is refused.
 func TestBeyondLoopbackTheMadeAdminToken(t *testing.T) {
 	apns := Start(t, Options{Serve: map[string]string{"host": "0.0.0.0"}})

@@ -2,6 +2,7 @@ package apnsemulator
 
 import (
 	"fmt"
+	"net/url"
 	"path/filepath"
 	"strings"
 )
@@ -39,6 +40,30 @@ func (d Device) Power() map[string]interface{} {
 	var power map[string]interface{}
 	d.e.must(d.e.Admin("GET", "/api/v1/devices/"+d.Token+"/power", nil, 200, &power))
 	return power
+}
+
+// Focus is the device's Focus: {"deviceId", "active", "allowedApps", "timeSensitive", "apps"}.
+func (d Device) Focus() map[string]interface{} {
+	var focus map[string]interface{}
+	d.e.must(d.e.Admin("GET", "/api/v1/devices/"+url.PathEscape(d.deviceID())+"/focus", nil, 200, &focus))
+	return focus
+}
+
+// SetFocus turns a Focus on for the whole device (active "" ends it): what it does not allow is
+// delivered quietly, held by "focus"; time-sensitive breaks through while timeSensitive is on.
+func (d Device) SetFocus(active string, allowedApps []string, timeSensitive bool) map[string]interface{} {
+	body := map[string]interface{}{"active": nil, "allowedApps": append([]string{}, allowedApps...), "timeSensitive": timeSensitive}
+	if active != "" {
+		body["active"] = active
+	}
+	var focus map[string]interface{}
+	d.e.must(d.e.Admin("PUT", "/api/v1/devices/"+url.PathEscape(d.deviceID())+"/focus", body, 200, &focus))
+	return focus
+}
+
+func (d Device) deviceID() string {
+	id, _ := d.App()["deviceId"].(string)
+	return id
 }
 
 // Faults adds and lists fault rules.

@@ -27,6 +27,8 @@ export declare class Device {
   activities(): Promise<any[]>;
   respond(uniqueId: string, action?: string, text?: string): Promise<any>;
   power(state?: { online?: boolean; lowPowerMode?: boolean; locked?: boolean }): Promise<any>;
+  focus(): Promise<{ deviceId: string; active: string | null; allowedApps: string[]; timeSensitive: boolean | null; apps: number }>;
+  setFocus(active: string | null, options?: { allowedApps?: string[]; timeSensitive?: boolean }): Promise<any>;
 }
 export interface WebPushSubscriptionJSON { endpoint: string; expirationTime: number | null; keys: { p256dh: string; auth: string }; }
 export interface WebApp {

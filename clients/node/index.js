@@ -204,6 +204,16 @@ class Device {
     const where = `/api/v1/devices/${this.token}/power`;
     return state ? this.emulator.admin('PUT', where, state) : this.emulator.admin('GET', where);
   }
+  /** The device's Focus: `{deviceId, active, allowedApps, timeSensitive, apps}`. */
+  async focus() { return this.emulator.admin('GET', `/api/v1/devices/${encodeURIComponent((await this.app()).deviceId)}/focus`); }
+  /**
+   * Turns a Focus on for the whole device (`active` null ends it): what it does not allow is
+   * delivered quietly, held by `focus`; time-sensitive breaks through while `timeSensitive` is on.
+   */
+  async setFocus(active, { allowedApps = [], timeSensitive = true } = {}) {
+    const where = `/api/v1/devices/${encodeURIComponent((await this.app()).deviceId)}/focus`;
+    return this.emulator.admin('PUT', where, { active, allowedApps, timeSensitive });
+  }
 }
 
 class Faults {

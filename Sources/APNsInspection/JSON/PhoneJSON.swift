@@ -51,6 +51,7 @@ public enum PhoneJSON {
             members.member("deviceId") { $0.string(deviceID) }
             members.member("authorization") { $0.raw(Self.encoded(app.authorization)) }
             members.member("entitlements") { $0.array(app.entitlements.sorted()) { $0.string($1.rawValue) } }
+            members.member("focus") { $0.raw(Self.encoded(app.focus)) }
             members.member("categories") { $0.raw(Self.encoded(app.categories)) }
             members.member("appState") { $0.string(app.appState.rawValue) }
             members.member("foregroundOptions") { $0.raw(Self.encoded(app.foregroundOptions)) }

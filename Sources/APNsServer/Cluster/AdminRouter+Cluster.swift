@@ -87,12 +87,8 @@ extension AdminRouter {
     private func everywhere(
         _ request: Request, _ route: AdminRoute, _ cluster: Cluster
     ) throws(AdminError) -> EventLoopFuture<Reply> {
-        let local: EventLoopFuture<Reply>
-        do throws(AdminError) {
-            local = try route.handle(self, request)
-        } catch {
-            throw AdminError(.badRequest, error.message)
-        }
+        // This shard's refusal (a bad document, nothing by that name) is the answer, as it is.
+        let local = try route.handle(self, request)
         let others = cluster.ask(
             request.method, request.path, query: request.peerQuery, body: request.body, on: request.eventLoop)
         return local.and(others).map { reply, replies in
@@ -210,7 +206,7 @@ extension AdminRouter {
             do throws(AdminError) {
                 return try route.handle(self, request)
             } catch {
-                return request.eventLoop.makeFailedFuture(AdminError(.badRequest, error.message))
+                return request.eventLoop.makeFailedFuture(error)
             }
         }
     }

@@ -31,7 +31,7 @@ extension AdminRouter {
             do throws(AdminError) {
                 local = try self.wait(QueryParameters(uri: "?" + queryText(for: cluster.shard.index)), on: eventLoop)
             } catch {
-                return eventLoop.makeFailedFuture(AdminError(.badRequest, error.message))
+                return eventLoop.makeFailedFuture(error)
             }
             let peers = cluster.others.map { peer in
                 cluster.forward(

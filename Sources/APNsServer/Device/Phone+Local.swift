@@ -115,7 +115,8 @@ extension Phone {
         let uniqueID = self.ids.withLock { $0.timeOrderedUUID(nowMillis: now) }
         self.ledger.fired(uniqueID, from: request.identifier)
         return APNsCore.Notification(
-            apnsID: self.ids.withLock { $0.timeOrderedUUID(nowMillis: now) }, uniqueID: uniqueID, token: token, topic: install.topic, pushType: .alert,
+            apnsID: self.ids.withLock { $0.timeOrderedUUID(nowMillis: now) }, uniqueID: uniqueID, token: token,
+            topic: install.topic, pushType: .alert,
             priority: .immediate,
             expiration: nil, collapseID: nil, payload: request.content.payload, receivedAt: now, source: .local
         )

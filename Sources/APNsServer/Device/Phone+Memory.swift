@@ -7,7 +7,14 @@ extension Phone {
     /// is taken: no store read happens under it, so a first use holds up no other app's change.
     func preload(_ install: AppInstall) throws(StoreError) {
         guard !self.apps.withLock({ $0.models[install] != nil }) else { return }
-        let app = try self.store.app(install) ?? AppModel()
+        var app: AppModel
+        if let stored = try self.store.app(install) {
+            app = stored
+        } else {
+            // A new app on a device in a Focus is in that Focus too.
+            app = AppModel()
+            app.focus = self.focuses.withLock { $0[install.deviceID] }
+        }
         let broadcasts = try self.store.appBroadcastCount(install)
         self.apps.withLock { apps in
             guard apps.models[install] == nil else { return }

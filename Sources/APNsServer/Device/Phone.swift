@@ -44,6 +44,9 @@ public final class Phone: Sendable {
     let activityIndex = RankedMutex(.index, ActivityIndex())
     /// Web apps' subscriptions by endpoint id.
     let webApps = RankedMutex(.index, WebAppIndex())
+    /// Each device's Focus, while one is on (every app of the device holds it too): what an app
+    /// the device installs later starts with.
+    let focuses = RankedMutex(.index, [String: Focus]())
     /// Where the Web Push service listens, once it does: subscriptions' endpoints name it.
     let webPushAddress = RankedMutex<SocketAddress?>(.leaf, nil)
     /// What was decided for each notification handed over.
@@ -83,6 +86,9 @@ public final class Phone: Sendable {
             }
             self.webApps.withLock { index in
                 for (install, app) in apps { index.index(app, install) }
+            }
+            self.focuses.withLock { focuses in
+                for (install, app) in apps { if let focus = app.focus { focuses[install.deviceID] = focus } }
             }
         } catch {
             logger.warning("could not read the apps the store keeps", metadata: ["store.error": "\(error)"])
@@ -207,7 +213,7 @@ public final class Phone: Sendable {
                     app: before)
             } else {
                 (presentation, after) = Presenter.present(
-                    payload: notification.payload, uniqueID: notification.uniqueID, at: now, to: before)
+                    payload: notification.payload, uniqueID: notification.uniqueID, at: now, to: before, topic: install.topic)
             }
             if let request = self.ledger.takeLocalRequest(notification.uniqueID),
                 let index = after.delivered.lastIndex(where: { $0.uniqueID == notification.uniqueID })
@@ -264,6 +270,7 @@ public final class Phone: Sendable {
                 self.scheduled.withLock { $0 = [] }
                 self.activityIndex.withLock { $0 = ActivityIndex() }
                 self.webApps.withLock { $0 = WebAppIndex() }
+                self.focuses.withLock { $0 = [:] }
             } else {
                 for install in apps.models.keys { apps.models[install]?.delivered = [] }
             }

@@ -151,6 +151,7 @@ struct AdminWaitResetTests {
                 let concrete = path.replacingOccurrences(of: "{id}", with: "x").replacingOccurrences(of: "{token}", with: token)
                     .replacingOccurrences(of: "{asset}", with: "inbox.js")
                     .replacingOccurrences(of: "{bundleId}", with: "com.example.health")
+                    .replacingOccurrences(of: "{deviceId}", with: "iphone-health")
                 for method in operations.keys {
                     let upper = method.uppercased()
                     // Each documented operation exists: anything but 404 (unknown path) or 405 (unknown method).

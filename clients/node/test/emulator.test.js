@@ -64,6 +64,24 @@ test('a push from node:http2 reaches the phone, shown as iOS shows it; refusals 
   });
 });
 
+// Apple Support, "Use a Focus on your iPhone": an app a Focus does not allow is delivered quietly.
+test('a Focus holds what it does not allow quietly in Notification Center; ended, alerts interrupt again', async () => {
+  await withEmulator(async (emulator) => {
+    const token = await emulator.registerDevice(TOPIC);
+    const device = emulator.device(token);
+    await device.setApp({ authorization: { status: 'authorized', alert: true, sound: true } });
+    assert.strictEqual((await device.setFocus('Work')).active, 'Work');
+    assert.strictEqual((await device.focus()).apps, 1);
+    await providerPush(emulator, token, { aps: { alert: 'Sale', sound: 'default' } });
+    const [held] = await device.delivered();
+    assert.deepStrictEqual([held.presentation.heldBy, held.presentation.deliveredQuietly], ['focus', true]);
+    assert.strictEqual((await device.setFocus(null)).active, null);
+    await providerPush(emulator, token, { aps: { alert: 'Hi', sound: 'default' } });
+    const shown = (await device.delivered())[1];
+    assert.deepStrictEqual([shown.presentation.heldBy, shown.presentation.sound], [null, 'default']);
+  });
+});
+
 test('fault rules, the clock and waitFor\'s near misses', async () => {
   await withEmulator(async (emulator) => {
     const token = await emulator.registerDevice(TOPIC);

@@ -7,7 +7,7 @@ import shutil
 import ssl
 import tempfile
 import time
-from typing import Any, Dict, List, Optional, Union
+from typing import Any, Dict, List, Optional, Sequence, Union
 
 import httpx
 
@@ -260,6 +260,18 @@ class Device:
         if text is not None:
             body["text"] = text
         return self.emulator._request("POST", f"/api/v1/notifications/{unique_id}/respond", body)
+
+    @property
+    def focus(self) -> Dict[str, Any]:
+        """The device's Focus: `{"deviceId", "active", "allowedApps", "timeSensitive", "apps"}`."""
+        return self.emulator._get(f"/api/v1/devices/{self.app['deviceId']}/focus")
+
+    def set_focus(self, active: Optional[str], allowed_apps: Sequence[str] = (), time_sensitive: bool = True) -> Dict[str, Any]:
+        """Turns a Focus on for the whole device (`active=None` ends it): what it does not allow
+        is delivered quietly, held by `focus`; time-sensitive notifications break through while
+        `time_sensitive` is on, critical alerts always."""
+        body: Dict[str, Any] = {"active": active, "allowedApps": list(allowed_apps), "timeSensitive": time_sensitive}
+        return self.emulator._request("PUT", f"/api/v1/devices/{self.app['deviceId']}/focus", body)
 
     def power(self, **state: bool) -> Dict[str, Any]:
         """The device's power state; `online`, `lowPowerMode`, `locked` change it."""

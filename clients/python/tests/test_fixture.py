@@ -167,3 +167,20 @@ def test_a_given_admin_token_is_used():
         assert emulator.notifications() == []
     finally:
         emulator.stop()
+
+
+def test_focus_holds_what_it_does_not_allow(apns_emulator: APNsEmulator):
+    # Apple Support, "Use a Focus on your iPhone": an app a Focus does not allow is delivered
+    # quietly; "UNNotificationInterruptionLevel": time-sensitive may break through.
+    token = apns_emulator.register_device(TOPIC)
+    device = apns_emulator.device(token)
+    device.set_app(authorization={"status": "authorized", "alert": True, "sound": True}, entitlements=["time-sensitive"])
+    assert device.set_focus("Work")["active"] == "Work" and device.focus["apps"] == 1
+    quiet = apns_emulator.push(token, {"aps": {"alert": "Sale", "sound": "default"}}, topic=TOPIC)
+    urgent = apns_emulator.push(token, {"aps": {"alert": "Ride", "interruption-level": "time-sensitive"}}, topic=TOPIC)
+    shown = {item["uniqueId"]: item["presentation"] for item in device.delivered()}
+    assert shown[quiet.unique_id]["heldBy"] == "focus" and shown[quiet.unique_id]["deliveredQuietly"]
+    assert shown[urgent.unique_id]["brokeThrough"] and shown[urgent.unique_id]["interruptionLevel"] == "time-sensitive"
+    assert device.set_focus(None)["active"] is None
+    after = apns_emulator.push(token, {"aps": {"alert": "Hi", "sound": "default"}}, topic=TOPIC)
+    assert {item["uniqueId"]: item["presentation"] for item in device.delivered()}[after.unique_id]["heldBy"] is None

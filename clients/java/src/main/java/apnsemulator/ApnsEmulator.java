@@ -137,6 +137,30 @@ public final class ApnsEmulator implements AutoCloseable {
         return this.object("PUT", "/api/v1/devices/" + token + "/app", fields, 200);
     }
 
+    /** The Focus of the device behind a token: {@code deviceId, active, allowedApps, timeSensitive, apps}. */
+    public Map<String, Object> focus(String token) throws IOException, InterruptedException {
+        return this.object("GET", focusPath(token), null, 200);
+    }
+
+    /**
+     * Turns a Focus on for the whole device behind a token ({@code active} null ends it): what it
+     * does not allow is delivered quietly, held by {@code focus}; time-sensitive notifications
+     * break through while {@code timeSensitive} is on.
+     */
+    public Map<String, Object> setFocus(String token, String active, List<String> allowedApps, boolean timeSensitive)
+            throws IOException, InterruptedException {
+        Map<String, Object> body = new java.util.HashMap<>();
+        body.put("active", active);
+        body.put("allowedApps", allowedApps);
+        body.put("timeSensitive", timeSensitive);
+        return this.object("PUT", focusPath(token), body, 200);
+    }
+
+    private String focusPath(String token) throws IOException, InterruptedException {
+        String deviceId = (String) this.app(token).get("deviceId");
+        return "/api/v1/devices/" + java.net.URLEncoder.encode(deviceId, java.nio.charset.StandardCharsets.UTF_8) + "/focus";
+    }
+
     /** Notification Center, oldest first. */
     @SuppressWarnings("unchecked")
     public List<Map<String, Object>> delivered(String token) throws IOException, InterruptedException {

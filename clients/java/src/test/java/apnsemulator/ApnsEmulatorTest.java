@@ -89,6 +89,22 @@ class ApnsEmulatorTest {
         assertEquals(1, apns.webPushes(app, 0, Duration.ZERO).size());
     }
 
+    // Apple Support, "Use a Focus on your iPhone": an app a Focus does not allow is delivered quietly.
+    @Test
+    void aFocusHoldsWhatItDoesNotAllowQuietly(ApnsEmulator apns) throws Exception {
+        String token = apns.registerDevice(TOPIC);
+        apns.setApp(token, Map.of("authorization", Map.of("status", "authorized", "alert", true, "sound", true)));
+        assertEquals("Work", apns.setFocus(token, "Work", List.of(), true).get("active"));
+        assertEquals(1, ((Number) apns.focus(token).get("apps")).intValue());
+        assertEquals(200, providerPush(apns, token, "{\"aps\":{\"alert\":\"Sale\",\"sound\":\"default\"}}").statusCode());
+        Map<?, ?> held = (Map<?, ?>) apns.delivered(token).get(0).get("presentation");
+        assertEquals(List.of("focus", true), List.of(held.get("heldBy"), held.get("deliveredQuietly")));
+        assertEquals(null, apns.setFocus(token, null, List.of(), true).get("active"));
+        providerPush(apns, token, "{\"aps\":{\"alert\":\"Hi\",\"sound\":\"default\"}}");
+        Map<?, ?> shown = (Map<?, ?>) apns.delivered(token).get(1).get("presentation");
+        assertEquals(java.util.Arrays.asList(null, "default"), java.util.Arrays.asList(shown.get("heldBy"), shown.get("sound")));
+    }
+
     @Test
     void aPushOverHttp2ReachesThePhoneAndRefusalsCarryApnsReasons(ApnsEmulator apns) throws Exception {
         String token = apns.registerDevice(TOPIC);

@@ -1,0 +1,67 @@
+import APNsCore
+import APNsDevice
+import APNsInspection
+import NIOCore
+
+/// `/api/v1/devices/<device id>/focus`: the Focus the user turned on, by device id (a Focus is
+/// the phone's, not an app's).
+extension AdminRouter {
+    /// `GET`: the device's Focus (`active` null when none is on).
+    func focus(of deviceID: String) throws(AdminError) -> Response {
+        do {
+            let (focus, apps) = try self.phone.focus(of: deviceID)
+            return Response(status: 200, body: Self.focusJSON(deviceID, focus, apps: apps))
+        } catch {
+            throw AdminError(.internalError, "could not read the device's apps: \(error)")
+        }
+    }
+
+    /// `PUT`: turns a Focus on (`{"active": "Work", "allowedApps": [...], "timeSensitive": true}`)
+    /// or off (`{"active": null}`) for every app of the device, and those it installs later.
+    func setFocus(of deviceID: String, body: [UInt8], on eventLoop: any EventLoop) throws(AdminError) -> EventLoopFuture<Response>
+    {
+        let document: FocusDocument
+        do {
+            document = try RequestDocument.decode(FocusDocument.self, from: body, example: FocusDocument.example)
+        } catch {
+            throw AdminError(PhoneRefusal(error))
+        }
+        return self.phone.setFocus(document.focus, of: deviceID, on: eventLoop).map { apps in
+            Response(status: 200, body: Self.focusJSON(deviceID, document.focus, apps: apps))
+        }.failingAsRefusal()
+    }
+
+    /// `{"deviceId", "active", "allowedApps", "timeSensitive", "apps"}`.
+    static func focusJSON(_ deviceID: String, _ focus: Focus?, apps: Int) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.object { members in
+            members.member("deviceId") { $0.string(deviceID) }
+            members.member("active") { $0.optionalString(focus?.name) }
+            members.member("allowedApps") { $0.array(focus?.allowedApps ?? []) { $0.string($1) } }
+            members.member("timeSensitive") { $0.raw(focus.map { $0.timeSensitive ? "true" : "false" } ?? "null") }
+            members.member("apps") { $0.number(apps) }
+        }
+        return writer.bytes
+    }
+}
+
+extension AdminRouter.Request {
+    /// The path's `{deviceId}`, percent-decoded (`token%3A…` is the device `token:…`).
+    func deviceID() -> String {
+        let raw = self[path: "deviceId"]
+        return raw.removingPercentEncoding ?? raw
+    }
+}
+
+/// The routes of this concern: their entries in ``AdminRoute/table``.
+extension AdminRoute {
+    static let focus: [AdminRoute] = [
+        AdminRoute("GET", "/api/v1/devices/{deviceId}/focus") { router, request throws(AdminError) in
+            try request.now(router.focus(of: request.deviceID()))
+        },
+        // Every shard: the device's apps may be on any of them, and those it installs later too.
+        AdminRoute("PUT", "/api/v1/devices/{deviceId}/focus", cluster: .everyShard) { router, request throws(AdminError) in
+            try request.later(router.setFocus(of: request.deviceID(), body: request.body, on: request.eventLoop))
+        },
+    ]
+}
