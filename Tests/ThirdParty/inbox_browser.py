@@ -6,7 +6,8 @@ Pushes with curl over HTTP/2 and TLS, as a provider would, and checks through th
 the admin API: no console errors; a push appears within a second without reload; its detail
 shows payload and headers; the phone view renders a categorised push with its action buttons;
 pressing one records the response; a fault added from the page makes the next push fail with its
-reason; a Live Activity drawn on the Lock Screen and in the Dynamic Island from its content
+reason; interruption levels, a Focus and provisional authorization on the phone's cards
+(inbox_levels.py); a Live Activity drawn on the Lock Screen and in the Dynamic Island from its content
 state, with an ignored update's reason in its timeline; screenshots of the inbox, the detail, the
 phone and the activity. Prints one line per check; exits
 non-zero on the first failure.
@@ -20,6 +21,7 @@ import time
 import urllib.request
 
 from chromium import browser, check, console_errors
+from inbox_levels import levels
 from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
@@ -349,6 +351,9 @@ def main():
             time.sleep(0.1)
         check(reply is not None and reply["action"] == "REPLY" and reply.get("text") == "On my way", f"the reply's text is recorded: {reply}")
 
+        levels(driver, wait, admin, curl_push, TOPIC, SHOTS)
+        driver.get(ADMIN + f"/#phone/{token}")
+        wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "#phone-screen .bubble")))
         live_activities(driver, wait, token)
         surfaces(driver, wait, token)
         web_apps(driver, wait, token)

@@ -1105,13 +1105,29 @@ const Phone = {
       row.append(el("button", { type: "button", "data-action": "dismiss", onclick: () => this.respond(item.uniqueId, "dismiss") }, "Dismiss"));
       controls.push(row);
     }
-    return el("article", { class: "bubble", "data-id": item.uniqueId, "data-testid": "phone-notification" },
+    const level = this.level(p);
+    return el("article", { class: `bubble${p.deliveredQuietly ? " quiet" : ""}`, "data-id": item.uniqueId, "data-testid": "phone-notification" },
       el("header", {}, el("span", {}, (item.topic || "").replace(/\.push-type\.[a-z]+$/, "")), el("span", {}, p.badge !== null && p.badge !== undefined ? el("span", { class: "badge", title: "badge" }, p.badge) : "", " ", when)),
+      level ? el("div", { class: "level", "data-testid": "phone-level" }, level) : null,
       p.title ? el("div", { class: "title" }, p.title) : null,
       p.subtitle ? el("div", { class: "subtitle" }, p.subtitle) : null,
       p.body ? el("div", { class: "body" }, p.body) : null,
       meta.length ? el("div", { class: "meta" }, meta.join(" · ")) : null,
       controls);
+  },
+
+  /// How it interrupted, as iOS labels it (Time Sensitive, Critical), and what held it quiet or
+  /// what it broke through; nothing for an active notification presented as usual.
+  level(p) {
+    const words = [];
+    if (p.interruptionLevel === "time-sensitive") words.push("Time Sensitive");
+    if (p.interruptionLevel === "critical") words.push("Critical");
+    if (p.brokeThrough) words.push("broke through Focus");
+    if (p.deliveredQuietly) {
+      const by = { focus: "held by Focus", provisional: "provisional: Keep or Turn Off" }[p.heldBy] || "passive";
+      words.push(`Delivered quietly · ${by}`);
+    }
+    return words.join(" · ");
   },
 
   reply(button, uniqueId, action) {
@@ -1135,11 +1151,9 @@ const Phone = {
 
   fill(app) {
     const form = $("#app-form");
-    const authorization = app?.authorization || { status: "notDetermined", alert: false, sound: false, badge: false };
+    const authorization = app?.authorization || { status: "notDetermined", alert: false, sound: false, badge: false, timeSensitive: true };
     form.status.value = authorization.status;
-    form.alert.checked = !!authorization.alert;
-    form.sound.checked = !!authorization.sound;
-    form.badge.checked = !!authorization.badge;
+    for (const name of ["alert", "sound", "badge", "timeSensitive", "criticalAlert", "scheduledDelivery"]) form[name].checked = !!authorization[name];
     form.alertStyle.value = app?.alertStyle || "banner";
     form.appState.value = app?.appState || "notRunning";
     if (document.activeElement !== form.language) form.language.value = app?.language || "en";
@@ -1155,7 +1169,8 @@ const Phone = {
     let categories;
     try { categories = JSON.parse(form.categories.value || "[]"); } catch (error) { return say(answer, `Categories are not JSON: ${error.message}`, false); }
     const body = {
-      authorization: { status: form.status.value, alert: form.alert.checked, sound: form.sound.checked, badge: form.badge.checked },
+      authorization: Object.fromEntries([["status", form.status.value],
+        ...["alert", "sound", "badge", "timeSensitive", "criticalAlert", "scheduledDelivery"].map((name) => [name, form[name].checked])]),
       alertStyle: form.alertStyle.value, appState: form.appState.value, language: form.language.value || "en", categories,
       pairedSurfaces: [...form.querySelectorAll("input[data-surface]")].filter((box) => box.checked).map((box) => box.dataset.surface),
     };

@@ -1,0 +1,78 @@
+"""The phone view's interruption levels, Focus and provisional authorization, in the browser.
+
+Sources: Apple, "UNNotificationInterruptionLevel" (passive is added to Notification Center
+without lighting the screen or playing a sound; critical breaks through); Apple Support, "Use a
+Focus on your iPhone" (apps a Focus does not allow are silenced; Time Sensitive notifications
+break through); "Asking permission to use notifications" (provisional: delivered quietly, with
+Keep and Turn Off).
+"""
+
+import os
+
+from chromium import check
+from selenium.webdriver.common.by import By
+
+
+def open_phone(driver, token):
+    """The phone view of the device holding `token` (a token the admin API issued is a device of
+    its own)."""
+    driver.get(driver.current_url.split("?")[0].split("#")[0] + f"?view=phone&device={token}")
+
+
+def levels(driver, wait, admin, curl_push, topic, shots):
+    """A device in a Focus: an active push is held quietly, a time-sensitive one breaks through, a
+    passive one is quiet; another app authorized provisionally is quiet too. Screenshots at 1400
+    and 390 points wide."""
+    token = admin("POST", "/api/v1/devices", {"topic": topic})["token"]
+    admin("PUT", f"/api/v1/devices/{token}/app", {
+        "entitlements": ["time-sensitive"],
+        "authorization": {"status": "authorized", "alert": True, "sound": True, "badge": True, "criticalAlert": True},
+    })
+    focus = admin("PUT", f"/api/v1/devices/token:{token}/focus", {"active": "Work", "timeSensitive": True})
+    check(focus["active"] == "Work" and focus["apps"] == 1, f"the device is in the Work Focus: {focus}")
+    for payload in (
+        {"aps": {"alert": {"title": "Sale", "body": "20% off"}, "sound": "default"}},
+        {"aps": {"alert": {"title": "Driver here", "body": "Blue car"}, "interruption-level": "time-sensitive"}},
+        {"aps": {"alert": {"title": "Weekly digest", "body": "5 stories"}, "interruption-level": "passive"}},
+    ):
+        status, body = curl_push(token, payload)
+        check(status == 200, f"the push is accepted ({status} {body})")
+    open_phone(driver, token)
+    wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#phone-screen .bubble .level")) >= 3)
+    shown = {b.find_element(By.CSS_SELECTOR, ".title").text: b for b in driver.find_elements(By.CSS_SELECTOR, "#phone-screen .bubble")}
+
+    def level(title):
+        return shown[title].find_element(By.CSS_SELECTOR, ".level").text.lower()
+
+    check("time sensitive" in level("Driver here") and "broke through focus" in level("Driver here"),
+          f"the time-sensitive alert breaks through the Focus: {level('Driver here')!r}")
+    check("delivered quietly" in level("Sale") and "held by focus" in level("Sale") and "quiet" in shown["Sale"].get_attribute("class"),
+          f"the active one is held quietly by the Focus: {level('Sale')!r}")
+    check("delivered quietly" in level("Weekly digest") and "passive" in level("Weekly digest"),
+          f"the passive one is delivered quietly: {level('Weekly digest')!r}")
+    driver.save_screenshot(os.path.join(shots, "phone-levels.png"))
+    # The settings form shows the user's switches and saving it keeps them.
+    form = driver.find_element(By.ID, "app-form")
+    check(form.find_element(By.NAME, "criticalAlert").is_selected() and form.find_element(By.NAME, "timeSensitive").is_selected(),
+          "the form shows Critical alerts and Time Sensitive allowed")
+    form.find_element(By.CSS_SELECTOR, 'button[type="submit"]').click()
+    wait.until(lambda d: "Saved" in d.find_element(By.ID, "app-answer").text)
+    kept = admin("GET", f"/api/v1/devices/{token}/app")["authorization"]
+    check(kept["criticalAlert"] and kept["timeSensitive"], f"saving the form keeps the user's switches: {kept}")
+    size = driver.get_window_size()
+    driver.set_window_size(390, 844)
+    wide = driver.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
+    check(wide[0] <= wide[1], f"the phone view fits a 390-point screen (page {wide[0]}, viewport {wide[1]})")
+    driver.save_screenshot(os.path.join(shots, "phone-levels-390.png"))
+    driver.set_window_size(size["width"], size["height"])
+
+    # Provisional: granted without a prompt, each alert quiet, with Keep or Turn Off to choose.
+    trial = admin("POST", "/api/v1/devices", {"topic": topic})["token"]
+    admin("PUT", f"/api/v1/devices/{trial}/app", {"authorization": {"status": "provisional", "alert": True, "sound": True}})
+    status, _ = curl_push(trial, {"aps": {"alert": {"title": "Try us", "body": "Quietly"}, "sound": "default"}})
+    check(status == 200, "the provisional app's push is accepted")
+    open_phone(driver, trial)
+    bubble = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "#phone-screen .bubble .level"))
+    check("provisional" in bubble.text.lower() and "keep or turn off" in bubble.text.lower(),
+          f"the provisional alert is quiet, with Keep or Turn Off: {bubble.text!r}")
+    driver.find_element(By.ID, "phone-screen").screenshot(os.path.join(shots, "phone-provisional.png"))
