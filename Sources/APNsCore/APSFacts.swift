@@ -14,6 +14,12 @@ public struct APSFacts: Sendable {
     var soundWithoutExtension: String?
     /// The first `aps` member no Apple platform reads (`badg`), cut to 40 characters.
     var unknownMember: String?
+    /// An `interruption-level` that is not passive, active, time-sensitive or critical.
+    var badInterruptionLevel: JSONValue?
+    /// A `relevance-score` that is not a number from 0 to 1.
+    var badRelevanceScore: JSONValue?
+    /// A critical sound's `volume` that is not a number from 0 to 1.
+    var badVolume: JSONValue?
 
     /// Every `aps` member Apple documents (the payload key reference, Live Activities, Safari's
     /// `url-args`): anything else is ignored by the device, most often a misspelt one.
@@ -28,7 +34,7 @@ public struct APSFacts: Sendable {
 
     /// The members of `aps` the lint reads.
     enum Member {
-        case alert, sound, badge, contentAvailable, mutableContent, timestamp, event, other
+        case alert, sound, badge, contentAvailable, mutableContent, timestamp, event, interruptionLevel, relevanceScore, other
 
         init(_ name: UnsafeBufferPointer<UInt8>) {
             switch name.count {
@@ -38,6 +44,8 @@ public struct APSFacts: Sendable {
             case 5 where APSFacts.equal(name, "event"): self = .event
             case 9 where APSFacts.equal(name, "timestamp"): self = .timestamp
             case 15 where APSFacts.equal(name, "mutable-content"): self = .mutableContent
+            case 15 where APSFacts.equal(name, "relevance-score"): self = .relevanceScore
+            case 18 where APSFacts.equal(name, "interruption-level"): self = .interruptionLevel
             case 17 where APSFacts.equal(name, "content-available"): self = .contentAvailable
             default: self = .other
             }
@@ -82,9 +90,29 @@ public struct APSFacts: Sendable {
             self.hasTimestamp = true
         case .event:
             self.hasEvent = true
+        case .interruptionLevel:
+            let level = JSONValue.parse(Array(value))
+            if !Self.interruptionLevels.contains(level?.string ?? "") { self.badInterruptionLevel = level ?? .null }
+        case .relevanceScore:
+            self.badRelevanceScore = Self.unlessFraction(value)
         case .other:
             break
         }
+    }
+
+    /// The levels `interruption-level` takes (UserNotifications' `UNNotificationInterruptionLevel`).
+    static let interruptionLevels: Set<String> = ["passive", "active", "time-sensitive", "critical"]
+
+    /// The value, unless it is a number from 0 to 1.
+    static func unlessFraction(_ value: UnsafeBufferPointer<UInt8>) -> JSONValue? {
+        let parsed = JSONValue.parse(Array(value))
+        if let number = parsed?.number, (0...1).contains(number) { return nil }
+        return parsed ?? .null
+    }
+
+    /// The `volume` of a sound dictionary (a critical alert's, 0 to 1).
+    mutating func readSoundVolume(_ value: UnsafeBufferPointer<UInt8>) {
+        self.badVolume = Self.unlessFraction(value)
     }
 
     /// The `name` of a sound dictionary.

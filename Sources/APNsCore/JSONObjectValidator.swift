@@ -52,6 +52,7 @@ public enum JSONObjectValidator {
         case apsMember(APSFacts.Member)
         case alertMember
         case soundName
+        case soundVolume
     }
 
     struct Scanner {
@@ -110,6 +111,7 @@ public enum JSONObjectValidator {
             switch role {
             case .apsMember(let member): self.facts.read(member, UnsafeBufferPointer(rebasing: self.bytes[start..<self.offset]))
             case .soundName: self.facts.readSoundName(UnsafeBufferPointer(rebasing: self.bytes[start..<self.offset]))
+            case .soundVolume: self.facts.readSoundVolume(UnsafeBufferPointer(rebasing: self.bytes[start..<self.offset]))
             default: break
             }
         }
@@ -156,7 +158,8 @@ public enum JSONObjectValidator {
             case .alertMember:
                 if APSFacts.shownAlertKeys.contains(where: { APSFacts.equal(name, $0) }) { self.facts.alertShows = true }
                 return .other
-            case .soundName: return APSFacts.equal(name, "name") ? .soundName : .other
+            case .soundName:
+                return APSFacts.equal(name, "name") ? .soundName : APSFacts.equal(name, "volume") ? .soundVolume : .other
             default: return .other
             }
         }

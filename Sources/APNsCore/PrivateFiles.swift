@@ -43,7 +43,8 @@ public enum PrivateFiles {
         // A shared directory (/tmp's sticky bit) or another user's is named, never changed.
         if info.st_uid == geteuid() && info.st_mode & S_ISVTX == 0 && chmod(path, mode) == 0 { return nil }
         let octal = String(info.st_mode & 0o777, radix: 8)
-        return "\(path) is readable by other users (mode \(octal)) and could not be narrowed to \(String(mode, radix: 8)): \(String(cString: strerror(errno))); keep it private (chmod \(String(mode, radix: 8)) \(path))"
+        return
+            "\(path) is readable by other users (mode \(octal)) and could not be narrowed to \(String(mode, radix: 8)): \(String(cString: strerror(errno))); keep it private (chmod \(String(mode, radix: 8)) \(path))"
     }
 
     /// Writes `bytes` to `path` whole (a temporary name, then renamed), readable by this user alone.

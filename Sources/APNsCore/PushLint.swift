@@ -94,15 +94,43 @@ public enum PushLint {
         // A Live Activity's unread members are liveactivity-ignored's (LiveActivityLint).
         if let name = aps.unknownMember, type != .liveactivity {
             let nearest = NearestWord.nearest(name, in: APSFacts.knownMembers.map { "\($0)" })
-            let hint = nearest.map { "did you mean \"\($0)\"?" } ?? "aps members are alert, badge, sound, thread-id, category, ..."
+            let hint =
+                nearest.map { "did you mean \"\($0)\"?" } ?? "aps members are alert, badge, sound, thread-id, category, ..."
             warnings.append(.init("aps-unknown-key", "aps has no member \"\(name)\": the device ignores it; \(hint)"))
         }
+        warnings += Self.lintLevel(aps)
         if let name = aps.soundWithoutExtension {
             warnings.append(
                 .init(
                     "sound-extension",
                     "sound \"\(Self.short(name))\" has no file extension; the device plays the default sound unless the app bundles a file of exactly that name"
                 ))
+        }
+        return warnings
+    }
+
+    /// The interruption level, the relevance score and a critical sound's volume (iOS 15;
+    /// Apple's "Generating a remote notification": `interruption-level` is one of four words,
+    /// `relevance-score` and the sound's `volume` numbers from 0 to 1).
+    static func lintLevel(_ aps: APSFacts) -> [PushWarning] {
+        var warnings: [PushWarning] = []
+        if let level = aps.badInterruptionLevel {
+            warnings.append(
+                .init(
+                    "interruption-level",
+                    "interruption-level is passive, active, time-sensitive or critical; the device presents \(Self.describe(level)) as active"
+                ))
+        }
+        if let score = aps.badRelevanceScore {
+            warnings.append(
+                .init(
+                    "relevance-score",
+                    "relevance-score is a number from 0 to 1 (the Scheduled Summary's order); the device ignores \(Self.describe(score))"
+                ))
+        }
+        if let volume = aps.badVolume {
+            warnings.append(
+                .init("sound-volume", "a sound's volume is a number from 0 to 1; the device ignores \(Self.describe(volume))"))
         }
         return warnings
     }
