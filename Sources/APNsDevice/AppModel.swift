@@ -58,6 +58,8 @@ public struct AppModel: Hashable, Sendable, Codable {
     public var entitlements: Set<AppEntitlement> = []
     /// The Focus the device is in, if any (device-wide: every app of the device holds it).
     public var focus: Focus?
+    /// Whether background pushes wake the app: the user's switches and the phone's budget.
+    public var backgroundPushes = BackgroundPushes()
 
     public init() {}
 
@@ -95,6 +97,7 @@ public struct AppModel: Hashable, Sendable, Codable {
         self.webApp = try container.decodeIfPresent(WebApp.self, forKey: .webApp)
         self.entitlements = try field(.entitlements, [])
         self.focus = try container.decodeIfPresent(Focus.self, forKey: .focus)
+        self.backgroundPushes = try field(.backgroundPushes, BackgroundPushes())
     }
 
     enum CodingKeys: String, CodingKey {
@@ -103,7 +106,7 @@ public struct AppModel: Hashable, Sendable, Codable {
         case activityTypes, liveActivitiesEnabled, frequentUpdates, iosVersion, platform, pairedSurfaces, pushToStartToken,
             activities,
             activityBudget
-        case widgetPushes, controlPushes, webApp, entitlements, focus
+        case widgetPushes, controlPushes, webApp, entitlements, focus, backgroundPushes
     }
 
     /// The most notifications kept in Notification Center per app; older ones drop off.

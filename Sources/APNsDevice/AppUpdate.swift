@@ -26,6 +26,11 @@ public struct AppUpdate: Hashable, Sendable, Decodable {
     /// The pushed reloads allowed per 24 hours for the app's widgets and controls.
     public var widgetPushBudget: Int?
     public var controlPushBudget: Int?
+    /// Background pushes: the user's Background App Refresh switch, whether the user force-quit the
+    /// app (cleared when it comes to the foreground), and the wakes allowed per hour.
+    public var backgroundAppRefresh: Bool?
+    public var forceQuit: Bool?
+    public var backgroundPushBudget: Int?
     /// The capabilities the app is signed with (``AppEntitlement``), replacing the app's.
     public var entitlements: Set<AppEntitlement>?
 
@@ -58,7 +63,7 @@ public struct AppUpdate: Hashable, Sendable, Decodable {
         case authorization, categories, appState, foregroundOptions, alertStyle, language, timeZone, locationAuthorization,
             strings, sounds, badge
         case activityTypes, liveActivitiesEnabled, frequentUpdates, iosVersion, platform, pairedSurfaces
-        case widgetPushBudget, controlPushBudget, entitlements
+        case widgetPushBudget, controlPushBudget, entitlements, backgroundAppRefresh, forceQuit, backgroundPushBudget
     }
 
     public init(from decoder: any Decoder) throws {
@@ -98,6 +103,14 @@ public struct AppUpdate: Hashable, Sendable, Decodable {
                     }
                     return entitlement
                 })
+        }
+        self.backgroundAppRefresh = try container.decodeIfPresent(Bool.self, forKey: .backgroundAppRefresh)
+        self.forceQuit = try container.decodeIfPresent(Bool.self, forKey: .forceQuit)
+        self.backgroundPushBudget = try container.decodeIfPresent(Int.self, forKey: .backgroundPushBudget)
+        if let budget = self.backgroundPushBudget, !(0...3_600).contains(budget) {
+            throw DeviceModelError(
+                .invalid, field: "backgroundPushBudget",
+                "backgroundPushBudget is the background pushes that may wake the app per hour, 0 to 3600")
         }
         self.widgetPushBudget = try container.decodeIfPresent(Int.self, forKey: .widgetPushBudget)
         self.controlPushBudget = try container.decodeIfPresent(Int.self, forKey: .controlPushBudget)
@@ -174,6 +187,11 @@ public struct AppUpdate: Hashable, Sendable, Decodable {
         if let widgetPushBudget { (app.widgetPushes.perDay, app.widgetPushes.chosen) = (widgetPushBudget, true) }
         if let controlPushBudget { (app.controlPushes.perDay, app.controlPushes.chosen) = (controlPushBudget, true) }
         if let entitlements { app.entitlements = entitlements }
+        if let backgroundAppRefresh { app.backgroundPushes.refresh = backgroundAppRefresh }
+        if let forceQuit { app.backgroundPushes.forceQuit = forceQuit }
+        if let backgroundPushBudget { app.backgroundPushes.perHour = backgroundPushBudget }
+        // Launched: an app the user force-quit takes background pushes again.
+        if appState == .foreground && forceQuit != true { app.backgroundPushes.forceQuit = false }
         return app
     }
 
@@ -183,5 +201,6 @@ public struct AppUpdate: Hashable, Sendable, Decodable {
             && self.liveActivitiesEnabled == nil && self.frequentUpdates == nil && self.iosVersion == nil && self.platform == nil
             && self.pairedSurfaces == nil
             && self.widgetPushBudget == nil && self.controlPushBudget == nil
+            && self.backgroundAppRefresh == nil && self.forceQuit == nil && self.backgroundPushBudget == nil
     }
 }

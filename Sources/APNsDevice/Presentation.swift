@@ -52,6 +52,9 @@ public struct Presentation: Hashable, Sendable, Codable {
     /// A Focus that does not allow the app let it through: critical, or time-sensitive with
     /// the Focus's Time Sensitive switch on.
     public var brokeThrough = false
+    /// A background push that did not wake the app: why (force-quit, Background App Refresh off,
+    /// over the phone's budget); nil otherwise.
+    public var notDelivered: String?
 
     public init() {}
 
@@ -60,7 +63,7 @@ public struct Presentation: Hashable, Sendable, Codable {
         case threadID = "threadId"
         case actions, minimalActions, suppressed,
             silent, localized, appNotified, notes, notificationsDisabled, wake, webPush
-        case interruptionLevel, deliveredQuietly, heldBy, brokeThrough
+        case interruptionLevel, deliveredQuietly, heldBy, brokeThrough, notDelivered
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -90,6 +93,7 @@ public struct Presentation: Hashable, Sendable, Codable {
         try container.encode(self.deliveredQuietly, forKey: .deliveredQuietly)
         try container.encode(self.heldBy, forKey: .heldBy)
         try container.encode(self.brokeThrough, forKey: .brokeThrough)
+        try container.encode(self.notDelivered, forKey: .notDelivered)
     }
 
     public init(from decoder: any Decoder) throws {
@@ -120,6 +124,7 @@ public struct Presentation: Hashable, Sendable, Codable {
         self.deliveredQuietly = try container.decodeIfPresent(Bool.self, forKey: .deliveredQuietly) ?? false
         self.heldBy = try container.decodeIfPresent(String.self, forKey: .heldBy)
         self.brokeThrough = try container.decodeIfPresent(Bool.self, forKey: .brokeThrough) ?? false
+        self.notDelivered = try container.decodeIfPresent(String.self, forKey: .notDelivered)
     }
 
     /// The buttons offered in `context`.

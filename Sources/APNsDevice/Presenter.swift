@@ -17,14 +17,7 @@ public enum Presenter {
         let contentAvailable = aps["content-available"]?.isOne == true
 
         guard content.hasAlert || content.sound != nil || content.badge != nil else {
-            // Nothing for the user: the app is woken to fetch (content-available), or told if it
-            // is in the foreground; nothing else happens.
-            presentation.silent = true
-            presentation.appNotified = contentAvailable || app.appState == .foreground
-            if !presentation.appNotified {
-                presentation.notes.append("nothing to show, play or badge, and no content-available to wake the app")
-            }
-            return (presentation, app)
+            return Self.silent(contentAvailable: contentAvailable, at: millis, app: app, presentation)
         }
         let foreground = app.appState == .foreground
         // In the foreground the app is told and the system shows only what the app lets it;
@@ -60,6 +53,25 @@ public enum Presenter {
             app.addDelivered(DeliveredNotification(uniqueID: uniqueID, presentedAt: millis, presentation: presentation))
         } else {
             (presentation.title, presentation.subtitle, presentation.body) = content.texts
+        }
+        return (presentation, app)
+    }
+
+    /// Nothing for the user: the app is woken to fetch (`content-available`, unless force-quit,
+    /// Background App Refresh off or over the phone's budget: ``BackgroundPushes``), or told if
+    /// it is in the foreground; nothing else happens.
+    private static func silent(
+        contentAvailable: Bool, at millis: Int64, app: AppModel, _ presentation: Presentation
+    ) -> (Presentation, AppModel) {
+        var (app, presentation) = (app, presentation)
+        presentation.silent = true
+        if contentAvailable && app.appState != .foreground, let why = app.backgroundPushes.wake(at: millis) {
+            presentation.notDelivered = why
+            return (presentation, app)
+        }
+        presentation.appNotified = contentAvailable || app.appState == .foreground
+        if !presentation.appNotified {
+            presentation.notes.append("nothing to show, play or badge, and no content-available to wake the app")
         }
         return (presentation, app)
     }

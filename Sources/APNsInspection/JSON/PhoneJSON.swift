@@ -52,6 +52,9 @@ public enum PhoneJSON {
             members.member("authorization") { $0.raw(Self.encoded(app.authorization)) }
             members.member("entitlements") { $0.array(app.entitlements.sorted()) { $0.string($1.rawValue) } }
             members.member("focus") { $0.raw(Self.encoded(app.focus)) }
+            members.member("backgroundAppRefresh") { $0.raw(app.backgroundPushes.refresh ? "true" : "false") }
+            members.member("forceQuit") { $0.raw(app.backgroundPushes.forceQuit ? "true" : "false") }
+            members.member("backgroundPushBudget") { $0.number(app.backgroundPushes.perHour) }
             members.member("categories") { $0.raw(Self.encoded(app.categories)) }
             members.member("appState") { $0.string(app.appState.rawValue) }
             members.member("foregroundOptions") { $0.raw(Self.encoded(app.foregroundOptions)) }

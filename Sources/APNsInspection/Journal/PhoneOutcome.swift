@@ -104,6 +104,9 @@ public struct PhoneOutcome: Hashable, Sendable {
             case .none: return PhoneOutcome(.shown, "shown in Notification Center")
             }
         }
+        if presentation.silent, let why = presentation.notDelivered {
+            return PhoneOutcome(.notShown, "silent: not delivered (\(why))")
+        }
         if presentation.silent { return PhoneOutcome(.app, presentation.appNotified ? "silent: the app was woken" : "silent") }
         if presentation.notificationsDisabled { return PhoneOutcome(.notShown, "not shown (notifications off)") }
         let why = presentation.suppressed.first.map { " (\($0.what): \($0.reason))" } ?? ""
