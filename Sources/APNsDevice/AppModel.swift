@@ -60,6 +60,8 @@ public struct AppModel: Hashable, Sendable, Codable {
     public var focus: Focus?
     /// Whether background pushes wake the app: the user's switches and the phone's budget.
     public var backgroundPushes = BackgroundPushes()
+    /// Whether the app reports a call for each VoIP push, and what its failures did.
+    public var voipPushes = VoIPPushes()
 
     public init() {}
 
@@ -98,6 +100,7 @@ public struct AppModel: Hashable, Sendable, Codable {
         self.entitlements = try field(.entitlements, [])
         self.focus = try container.decodeIfPresent(Focus.self, forKey: .focus)
         self.backgroundPushes = try field(.backgroundPushes, BackgroundPushes())
+        self.voipPushes = try field(.voipPushes, VoIPPushes())
     }
 
     enum CodingKeys: String, CodingKey {
@@ -106,7 +109,7 @@ public struct AppModel: Hashable, Sendable, Codable {
         case activityTypes, liveActivitiesEnabled, frequentUpdates, iosVersion, platform, pairedSurfaces, pushToStartToken,
             activities,
             activityBudget
-        case widgetPushes, controlPushes, webApp, entitlements, focus, backgroundPushes
+        case widgetPushes, controlPushes, webApp, entitlements, focus, backgroundPushes, voipPushes
     }
 
     /// The most notifications kept in Notification Center per app; older ones drop off.

@@ -31,6 +31,8 @@ public struct AppUpdate: Hashable, Sendable, Decodable {
     public var backgroundAppRefresh: Bool?
     public var forceQuit: Bool?
     public var backgroundPushBudget: Int?
+    /// Whether the app reports a call to CallKit for each VoIP push (the app's own behaviour).
+    public var reportsCalls: Bool?
     /// The capabilities the app is signed with (``AppEntitlement``), replacing the app's.
     public var entitlements: Set<AppEntitlement>?
 
@@ -63,7 +65,8 @@ public struct AppUpdate: Hashable, Sendable, Decodable {
         case authorization, categories, appState, foregroundOptions, alertStyle, language, timeZone, locationAuthorization,
             strings, sounds, badge
         case activityTypes, liveActivitiesEnabled, frequentUpdates, iosVersion, platform, pairedSurfaces
-        case widgetPushBudget, controlPushBudget, entitlements, backgroundAppRefresh, forceQuit, backgroundPushBudget
+        case widgetPushBudget, controlPushBudget, entitlements, backgroundAppRefresh, forceQuit, backgroundPushBudget,
+            reportsCalls
     }
 
     public init(from decoder: any Decoder) throws {
@@ -106,6 +109,7 @@ public struct AppUpdate: Hashable, Sendable, Decodable {
         }
         self.backgroundAppRefresh = try container.decodeIfPresent(Bool.self, forKey: .backgroundAppRefresh)
         self.forceQuit = try container.decodeIfPresent(Bool.self, forKey: .forceQuit)
+        self.reportsCalls = try container.decodeIfPresent(Bool.self, forKey: .reportsCalls)
         self.backgroundPushBudget = try container.decodeIfPresent(Int.self, forKey: .backgroundPushBudget)
         if let budget = self.backgroundPushBudget, !(0...3_600).contains(budget) {
             throw DeviceModelError(
@@ -190,8 +194,10 @@ public struct AppUpdate: Hashable, Sendable, Decodable {
         if let backgroundAppRefresh { app.backgroundPushes.refresh = backgroundAppRefresh }
         if let forceQuit { app.backgroundPushes.forceQuit = forceQuit }
         if let backgroundPushBudget { app.backgroundPushes.perHour = backgroundPushBudget }
-        // Launched: an app the user force-quit takes background pushes again.
+        if let reportsCalls { app.voipPushes.reportsCalls = reportsCalls }
+        // Launched: an app the user force-quit takes background pushes again, VoIP pushes too.
         if appState == .foreground && forceQuit != true { app.backgroundPushes.forceQuit = false }
+        if appState == .foreground { app.voipPushes.launched() }
         return app
     }
 

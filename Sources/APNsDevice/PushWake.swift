@@ -14,7 +14,7 @@ import APNsCore
 public enum PushWake {
     /// Whether the phone wakes something for `pushType` rather than presenting it.
     public static func handles(_ pushType: PushType) -> Bool {
-        [.widgets, .controls, .pushtotalk, .location, .complication, .fileprovider, .mdm].contains(pushType)
+        [.widgets, .controls, .pushtotalk, .location, .complication, .fileprovider, .mdm, .voip].contains(pushType)
     }
 
     public static func wake(
@@ -38,6 +38,8 @@ public enum PushWake {
             outcome = Self.pushToTalk(payload: payload, aps: aps, priority: priority)
         case .location:
             outcome = Self.location(app)
+        case .voip:
+            outcome = app.voipPushes.receive()
         case .complication:
             outcome = WakeOutcome(
                 pushType: "complication", target: "complication", outcome: .woken,

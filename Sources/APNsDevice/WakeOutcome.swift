@@ -14,6 +14,8 @@ public struct WakeOutcome: Hashable, Sendable, Codable {
         /// Over the budget: it waits for the next reload the system allows.
         case deferred
         case notWoken
+        /// A VoIP push the app did not report a call for: iOS terminated the app.
+        case terminated
     }
 
     public var outcome: Kind

@@ -95,7 +95,7 @@ public struct PhoneOutcome: Hashable, Sendable {
             }
         }
         if let wake = presentation.wake {
-            let state: State = wake.outcome == .notWoken || wake.outcome == .deferred ? .notShown : .app
+            let state: State = [.notWoken, .deferred, .terminated].contains(wake.outcome) ? .notShown : .app
             return PhoneOutcome(state, "\(wake.target) \(Self.words(wake.outcome.rawValue))")
         }
         if presentation.shown {

@@ -20,12 +20,12 @@ extension Phone {
 
     /// The suffixes of the topics whose tokens belong to a part of an app (its Live Activities,
     /// widgets, Push to Talk channel, location push service extension, complication, file
-    /// provider: the push types' own suffixes), and the controls' (not on Apple's record); a VoIP
-    /// topic keeps its own settings, as before.
-    static let partTopicSuffixes = PushLint.topicSuffixes.filter { $0.key != .voip }.map(\.value) + [".push-type.controls"]
+    /// provider, PushKit's VoIP: the push types' own suffixes), and the controls' (not on Apple's
+    /// record). A VoIP push reaches the app's settings (`reportsCalls`), as PushKit reaches the app.
+    static let partTopicSuffixes = PushLint.topicSuffixes.map(\.value) + [".push-type.controls"]
 
     /// The app a part's topic belongs to (`com.example.app.push-type.widgets` →
-    /// `com.example.app`); other topics are the app's own.
+    /// `com.example.app`, PushKit's `com.example.app.voip` too); other topics are the app's own.
     static func appTopic(_ topic: String) -> String {
         guard let suffix = Self.partTopicSuffixes.first(where: { topic.hasSuffix($0) }) else { return topic }
         return String(topic.dropLast(suffix.count))
