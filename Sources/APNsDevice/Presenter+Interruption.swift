@@ -14,26 +14,33 @@ extension Presenter {
             notes.append("interruption-level is not passive, active, time-sensitive or critical, so it is presented as active")
             return .active
         }
-        switch level {
-        case .timeSensitive where !app.entitlements.contains(.timeSensitive):
+        // What each level beyond active needs: the app's entitlement, then the user's setting.
+        let needs: (AppEntitlement, String, Bool, String)? =
+            switch level {
+            case .timeSensitive:
+                (
+                    .timeSensitive, "the Time Sensitive Notifications capability", app.authorization.timeSensitive,
+                    "the user turned Time Sensitive Notifications off for the app"
+                )
+            case .critical:
+                (
+                    .criticalAlerts, "Apple's critical-alerts entitlement", app.authorization.criticalAlert,
+                    "the user has not allowed critical alerts for the app"
+                )
+            case .passive, .active: nil
+            }
+        guard let (entitlement, capability, allowed, refused) = needs else { return level }
+        guard app.entitlements.contains(entitlement) else {
             notes.append(
-                "time-sensitive needs the Time Sensitive Notifications capability (entitlement time-sensitive), which the app lacks, so it is presented as active"
+                "\(level.rawValue) needs \(capability) (entitlement \(entitlement.rawValue)), which the app lacks, so it is presented as active"
             )
             return .active
-        case .timeSensitive where !app.authorization.timeSensitive:
-            notes.append("the user turned Time Sensitive Notifications off for the app, so it is presented as active")
-            return .active
-        case .critical where !app.entitlements.contains(.criticalAlerts):
-            notes.append(
-                "critical needs Apple's critical-alerts entitlement (entitlement critical-alerts), which the app lacks, so it is presented as active"
-            )
-            return .active
-        case .critical where !app.authorization.criticalAlert:
-            notes.append("the user has not allowed critical alerts for the app, so it is presented as active")
-            return .active
-        default:
-            return level
         }
+        guard allowed else {
+            notes.append("\(refused), so it is presented as active")
+            return .active
+        }
+        return level
     }
 
     /// The interruption level applied (into `presentation`) to what is `allowed`: a quiet
