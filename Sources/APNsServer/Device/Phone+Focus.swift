@@ -8,7 +8,12 @@ import NIOCore
 extension Phone {
     /// The Focus of `deviceID` (nil when none is on), and how many apps the device has here.
     func focus(of deviceID: String) throws(StoreError) -> (focus: Focus?, apps: Int) {
-        (self.focuses.withLock { $0[deviceID] }, try self.installs(onDevice: deviceID).count)
+        (self.activeFocus(of: deviceID), try self.installs(onDevice: deviceID).count)
+    }
+
+    /// The Focus `deviceID` is in, if any.
+    func activeFocus(of deviceID: String) -> Focus? {
+        self.focuses.withLock { $0[deviceID] }
     }
 
     /// Turns `focus` on (nil: off) for `deviceID`: every app it has here, and every app it

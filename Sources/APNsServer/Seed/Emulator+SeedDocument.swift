@@ -96,6 +96,10 @@ extension Emulator {
                 }
             }
         }
+        if let id = device.id, let focus = device.focus {
+            let phone = self.parts.phone
+            _ = try await loop.flatSubmit { phone.setFocus(focus, of: id, on: loop) }.get()
+        }
         if let id = device.id, let power = device.power {
             do {
                 _ = try self.relay.changePower(of: id, power.compact)

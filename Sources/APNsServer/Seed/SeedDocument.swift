@@ -40,6 +40,8 @@ public struct SeedDocument: Sendable {
         public var id: String?
         /// As `PUT /api/v1/devices/<token>/power` takes it.
         public var power: JSONValue?
+        /// The Focus it is in, as `PUT /api/v1/devices/<device id>/focus` takes it.
+        public var focus: Focus?
         public var apps: [App] = []
     }
 

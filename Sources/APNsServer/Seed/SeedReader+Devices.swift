@@ -4,20 +4,20 @@ import Foundation
 
 /// Devices and channels in a seed file.
 extension SeedReader {
-    static let deviceFields = ["id", "power", "apps"]
+    static let deviceFields = ["id", "power", "focus", "apps"]
     static let appFields = [
         "topic", "token", "registeredAt", "unregisteredAt", "feedbackRead", "settings", "location", "pushToStartToken", "webApp",
     ]
 
-    /// `{id, power, apps: [...]}`; or, as `serve --config` files have it, one app without a
+    /// `{id, power, focus, apps: [...]}`; or, as `serve --config` files have it, one app without a
     /// device: `{topic, token, app: {settings}}`.
     func device(_ value: JSONValue, _ path: String) throws(ServerError) -> SeedDocument.Device {
         if case .object(var members) = value, members["topic"] != nil {
             let settings = members.removeValue(forKey: "app")
             if let settings { members["settings"] = settings }
-            return SeedDocument.Device(id: nil, power: nil, apps: [try self.app(.object(members), path)])
+            return SeedDocument.Device(id: nil, power: nil, focus: nil, apps: [try self.app(.object(members), path)])
         }
-        let fields = try self.members(value, path, allowed: Self.deviceFields, what: "id, power and apps")
+        let fields = try self.members(value, path, allowed: Self.deviceFields, what: "id, power, focus and apps")
         let id = try self.string(fields["id"], "\(path).id", "the device's id (as the device protocol names it)")
         let power = fields["power"].flatMap { $0 == .null ? nil : $0 }
         if let power {
@@ -31,7 +31,20 @@ extension SeedReader {
                 throw self.error("\(path).power", error.message)
             }
         }
-        return SeedDocument.Device(id: id, power: power, apps: try self.list(fields["apps"], "\(path).apps", self.app))
+        let focus = try self.focus(fields["focus"], id: id, "\(path).focus")
+        return SeedDocument.Device(
+            id: id, power: power, focus: focus, apps: try self.list(fields["apps"], "\(path).apps", self.app))
+    }
+
+    /// A device's Focus, as `PUT /api/v1/devices/<device id>/focus` takes it.
+    private func focus(_ value: JSONValue?, id: String?, _ path: String) throws(ServerError) -> Focus? {
+        guard let value, value != .null else { return nil }
+        guard id != nil else { throw self.error(path, "needs the device's id: apps registered without a device share no Focus") }
+        do {
+            return try JSONDecoder().decode(FocusDocument.self, from: Data(value.compact)).focus
+        } catch {
+            throw self.error(path, PhoneRefusal(error).message)
+        }
     }
 
     func app(_ value: JSONValue, _ path: String) throws(ServerError) -> SeedDocument.App {

@@ -19,6 +19,12 @@ extension WorldExport {
             var device: [String: JSONValue] = ["apps": .array(apps[id] ?? [])]
             if let id {
                 device["id"] = .string(id)
+                if let focus = self.phone.activeFocus(of: id) {
+                    device["focus"] = .object([
+                        "active": .string(focus.name), "allowedApps": .array(focus.allowedApps.map(JSONValue.string)),
+                        "timeSensitive": .bool(focus.timeSensitive),
+                    ])
+                }
                 let power = self.power.power(of: id)
                 if power != DevicePower() {
                     device["power"] = .object([

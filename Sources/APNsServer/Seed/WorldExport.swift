@@ -28,7 +28,8 @@ struct WorldExport: Sendable {
     static let settingsFields = [
         "authorization", "categories", "appState", "foregroundOptions", "alertStyle", "language", "timeZone",
         "locationAuthorization", "strings", "sounds", "badge", "activityTypes", "liveActivitiesEnabled", "frequentUpdates",
-        "iosVersion", "platform", "pairedSurfaces",
+        "iosVersion", "platform", "pairedSurfaces", "entitlements", "backgroundAppRefresh", "forceQuit", "backgroundPushBudget",
+        "reportsCalls",
     ]
 
     func document() throws -> JSONValue {

@@ -14,7 +14,8 @@ struct SeedExportTests {
     static let serve = ServeStartTests()
 
     /// A world with something in every section: a device with an app (Live Activity types, so a
-    /// push-to-start token) and a power state, an app registered without a device with a
+    /// push-to-start token, entitlements, background and VoIP settings), a power state and a
+    /// Focus, an app registered without a device with a
     /// location, an unregistered token still in the feedback list, a key, a foreign CA, two
     /// fault rules (one deleted before), a moved clock, channels (one deleted) and a bundle
     /// with broadcast turned off.
@@ -25,10 +26,12 @@ struct SeedExportTests {
         let held = try await phone.register(topic: Self.app).hex
         try await phone.close()
         let settings =
-            #"{"authorization": {"status": "authorized", "alert": true, "sound": true, "badge": false}, "badge": 4, "iosVersion": "17.2", "categories": [{"identifier": "MSG", "actions": [{"identifier": "REPLY", "title": "Reply", "textInput": {"buttonTitle": "Send", "placeholder": "Message"}}]}], "activityTypes": {"Delivery": {"contentState": {"status": "string"}}}, "language": "fr", "locationAuthorization": "authorizedAlways"}"#
+            #"{"authorization": {"status": "authorized", "alert": true, "sound": true, "badge": false}, "badge": 4, "iosVersion": "17.2", "categories": [{"identifier": "MSG", "actions": [{"identifier": "REPLY", "title": "Reply", "textInput": {"buttonTitle": "Send", "placeholder": "Message"}}]}], "activityTypes": {"Delivery": {"contentState": {"status": "string"}}}, "language": "fr", "locationAuthorization": "authorizedAlways", "entitlements": ["time-sensitive"], "backgroundPushBudget": 5, "reportsCalls": false}"#
         _ = try await emulator.adminObject("/api/v1/devices/\(held)/app", method: "PUT", body: settings)
         _ = try await emulator.adminObject(
             "/api/v1/devices/\(held)/power", method: "PUT", body: #"{"lowPowerMode": true, "locked": true}"#)
+        _ = try await emulator.adminObject(
+            "/api/v1/devices/phone-seed/focus", method: "PUT", body: #"{"active": "Work", "allowedApps": ["\#(Self.app)"]}"#)
         let loose = try #require(
             try await emulator.adminObject(
                 "/api/v1/devices", method: "POST", body: #"{"topic": "com.example.loose"}"#, status: 201)["token"] as? String)
@@ -66,7 +69,9 @@ struct SeedExportTests {
     /// Every admin read of the world: devices, each token's app and power, faults, feedback,
     /// channels, and the clock's offset.
     static func reads(admin port: Int, tokens: [String], channels: [String]) async throws -> [String: JSONValue] {
-        var paths = ["/api/v1/devices", "/api/v1/faults", "/api/v1/feedback", "/api/v1/channels"]
+        var paths = [
+            "/api/v1/devices", "/api/v1/faults", "/api/v1/feedback", "/api/v1/channels", "/api/v1/devices/phone-seed/focus",
+        ]
         for token in tokens { paths += ["/api/v1/devices/\(token)/app", "/api/v1/devices/\(token)/power"] }
         paths += channels.map { "/api/v1/channels/\($0)" }
         var reads: [String: JSONValue] = [:]
@@ -117,7 +122,8 @@ extension SeedExportTests {
             guard case .array(let devices)? = before["/api/v1/devices"]?["body"] else {
                 throw TestClientError.unexpected("no devices")
             }
-            #expect(devices.count == 4 && before.count == 13 && after.count == 13)
+            #expect(devices.count == 4 && before.count == 14 && after.count == 14)
+            #expect(before["/api/v1/devices/phone-seed/focus"]?["body"]?["active"] == .string("Work"))
             for path in before.keys.sorted() { #expect(before[path] == after[path], "\(path)") }
             let again = try await AdminTestClient.request(
                 host: "127.0.0.1", port: admin, method: "POST", path: "/api/v1/export", body: "")

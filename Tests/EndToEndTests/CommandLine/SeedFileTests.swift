@@ -58,6 +58,8 @@ struct SeedFileTests {
         let directory = try TemporaryDirectory()
         let cases: [(String, String)] = [
             (#"{"devices": [{"power": {"locked": true}, "apps": []}]}"#, "devices[0].power: needs the device's id"),
+            (#"{"devices": [{"focus": {"active": "Work"}, "apps": []}]}"#, "devices[0].focus: needs the device's id"),
+            (#"{"devices": [{"id": "p", "focus": {"allowedApps": []}}]}"#, "devices[0].focus: active is the Focus's name"),
             (
                 #"{"devices": [{"id": "p", "apps": [{"topic": "a.b", "token": "xyz"}]}]}"#,
                 "devices[0].apps[0].token: xyz is not a device token"
