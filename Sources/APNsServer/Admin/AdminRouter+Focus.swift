@@ -5,43 +5,19 @@ import NIOCore
 
 /// `/api/v1/devices/<device id>/focus`: the Focus the user turned on, by device id (a Focus is
 /// the phone's, not an app's).
+/// The admin API's door to ``FocusOperations``.
 extension AdminRouter {
+    var focusOperations: FocusOperations { FocusOperations(phone: self.phone) }
+
     /// `GET`: the device's Focus (`active` null when none is on).
     func focus(of deviceID: String) throws(AdminError) -> Response {
-        do {
-            let (focus, apps) = try self.phone.focus(of: deviceID)
-            return Response(status: 200, body: Self.focusJSON(deviceID, focus, apps: apps))
-        } catch {
-            throw AdminError(.internalError, "could not read the device's apps: \(error)")
-        }
+        try Self.answer(self.focusOperations.read(deviceID))
     }
 
     /// `PUT`: turns a Focus on (`{"active": "Work", "allowedApps": [...], "timeSensitive": true}`)
     /// or off (`{"active": null}`) for every app of the device, and those it installs later.
-    func setFocus(of deviceID: String, body: [UInt8], on eventLoop: any EventLoop) throws(AdminError) -> EventLoopFuture<Response>
-    {
-        let document: FocusDocument
-        do {
-            document = try RequestDocument.decode(FocusDocument.self, from: body, example: FocusDocument.example)
-        } catch {
-            throw AdminError(PhoneRefusal(error))
-        }
-        return self.phone.setFocus(document.focus, of: deviceID, on: eventLoop).map { apps in
-            Response(status: 200, body: Self.focusJSON(deviceID, document.focus, apps: apps))
-        }.failingAsRefusal()
-    }
-
-    /// `{"deviceId", "active", "allowedApps", "timeSensitive", "apps"}`.
-    static func focusJSON(_ deviceID: String, _ focus: Focus?, apps: Int) -> [UInt8] {
-        var writer = JSONWriter()
-        writer.object { members in
-            members.member("deviceId") { $0.string(deviceID) }
-            members.member("active") { $0.optionalString(focus?.name) }
-            members.member("allowedApps") { $0.array(focus?.allowedApps ?? []) { $0.string($1) } }
-            members.member("timeSensitive") { $0.raw(focus.map { $0.timeSensitive ? "true" : "false" } ?? "null") }
-            members.member("apps") { $0.number(apps) }
-        }
-        return writer.bytes
+    func setFocus(of deviceID: String, body: [UInt8], on eventLoop: any EventLoop) -> EventLoopFuture<Response> {
+        self.focusOperations.set(deviceID, body, on: eventLoop).map { Response(status: 200, body: $0) }.failingAsRefusal()
     }
 }
 
@@ -61,7 +37,7 @@ extension AdminRoute {
         },
         // Every shard: the device's apps may be on any of them, and those it installs later too.
         AdminRoute("PUT", "/api/v1/devices/{deviceId}/focus", cluster: .everyShard) { router, request throws(AdminError) in
-            try request.later(router.setFocus(of: request.deviceID(), body: request.body, on: request.eventLoop))
+            request.later(router.setFocus(of: request.deviceID(), body: request.body, on: request.eventLoop))
         },
     ]
 }

@@ -97,8 +97,9 @@ extension Emulator {
             }
         }
         if let id = device.id, let focus = device.focus {
-            let phone = self.parts.phone
-            _ = try await loop.flatSubmit { phone.setFocus(focus, of: id, on: loop) }.get()
+            // The same operation as the admin API's PUT .../focus.
+            let operations = FocusOperations(phone: self.parts.phone)
+            _ = try await loop.flatSubmit { operations.set(id, focus, on: loop) }.get()
         }
         if let id = device.id, let power = device.power {
             do {
