@@ -12,4 +12,9 @@ public enum DurationText {
         guard let value = Double(number), value.isFinite, value >= 0, value * scale < 1e12 else { return nil }
         return .milliseconds(Int64((value * scale * 1000).rounded()))
     }
+
+    /// `millis` as ``parse(_:)`` reads it back: whole seconds as `30s`, anything else as `1500ms`.
+    public static func text(millis: Int64) -> String {
+        millis % 1000 == 0 ? "\(millis / 1000)s" : "\(millis)ms"
+    }
 }

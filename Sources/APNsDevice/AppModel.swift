@@ -62,6 +62,8 @@ public struct AppModel: Hashable, Sendable, Codable {
     public var backgroundPushes = BackgroundPushes()
     /// Whether the app reports a call for each VoIP push, and what its failures did.
     public var voipPushes = VoIPPushes()
+    /// The app's notification service extension, when it has one (``ServiceExtension``).
+    public var serviceExtension: ServiceExtension?
 
     public init() {}
 
@@ -101,6 +103,7 @@ public struct AppModel: Hashable, Sendable, Codable {
         self.focus = try container.decodeIfPresent(Focus.self, forKey: .focus)
         self.backgroundPushes = try field(.backgroundPushes, BackgroundPushes())
         self.voipPushes = try field(.voipPushes, VoIPPushes())
+        self.serviceExtension = try container.decodeIfPresent(ServiceExtension.self, forKey: .serviceExtension)
     }
 
     enum CodingKeys: String, CodingKey {
@@ -109,7 +112,7 @@ public struct AppModel: Hashable, Sendable, Codable {
         case activityTypes, liveActivitiesEnabled, frequentUpdates, iosVersion, platform, pairedSurfaces, pushToStartToken,
             activities,
             activityBudget
-        case widgetPushes, controlPushes, webApp, entitlements, focus, backgroundPushes, voipPushes
+        case widgetPushes, controlPushes, webApp, entitlements, focus, backgroundPushes, voipPushes, serviceExtension
     }
 
     /// The most notifications kept in Notification Center per app; older ones drop off.

@@ -35,6 +35,8 @@ public struct AppUpdate: Hashable, Sendable, Decodable {
     public var reportsCalls: Bool?
     /// The capabilities the app is signed with (``AppEntitlement``), replacing the app's.
     public var entitlements: Set<AppEntitlement>?
+    /// The app's notification service extension: `.some(nil)` removes it (`"serviceExtension": null`).
+    public var serviceExtension: ServiceExtension??
 
     public init(
         authorization: Authorization? = nil,
@@ -66,7 +68,7 @@ public struct AppUpdate: Hashable, Sendable, Decodable {
             strings, sounds, badge
         case activityTypes, liveActivitiesEnabled, frequentUpdates, iosVersion, platform, pairedSurfaces
         case widgetPushBudget, controlPushBudget, entitlements, backgroundAppRefresh, forceQuit, backgroundPushBudget,
-            reportsCalls
+            reportsCalls, serviceExtension
     }
 
     public init(from decoder: any Decoder) throws {
@@ -110,6 +112,7 @@ public struct AppUpdate: Hashable, Sendable, Decodable {
         self.backgroundAppRefresh = try container.decodeIfPresent(Bool.self, forKey: .backgroundAppRefresh)
         self.forceQuit = try container.decodeIfPresent(Bool.self, forKey: .forceQuit)
         self.reportsCalls = try container.decodeIfPresent(Bool.self, forKey: .reportsCalls)
+        self.serviceExtension = try Self.decodeServiceExtension(container)
         self.backgroundPushBudget = try container.decodeIfPresent(Int.self, forKey: .backgroundPushBudget)
         if let budget = self.backgroundPushBudget, !(0...3_600).contains(budget) {
             throw DeviceModelError(
@@ -124,6 +127,13 @@ public struct AppUpdate: Hashable, Sendable, Decodable {
             }
         }
         try self.validate()
+    }
+
+    /// The service extension given: absent (nil), removed (`null`, `.some(nil)`) or declared.
+    private static func decodeServiceExtension(_ container: KeyedDecodingContainer<CodingKeys>) throws -> ServiceExtension?? {
+        guard container.contains(.serviceExtension) else { return nil }
+        if try container.decodeNil(forKey: .serviceExtension) { return .some(nil) }
+        return .some(try container.decode(ServiceExtension.self, forKey: .serviceExtension))
     }
 
     /// An enumeration's name, refused with the names it may be.
@@ -195,6 +205,7 @@ public struct AppUpdate: Hashable, Sendable, Decodable {
         if let forceQuit { app.backgroundPushes.forceQuit = forceQuit }
         if let backgroundPushBudget { app.backgroundPushes.perHour = backgroundPushBudget }
         if let reportsCalls { app.voipPushes.reportsCalls = reportsCalls }
+        if let serviceExtension { app.serviceExtension = serviceExtension }
         // Launched: an app the user force-quit takes background pushes again, VoIP pushes too.
         if appState == .foreground && forceQuit != true { app.backgroundPushes.forceQuit = false }
         if appState == .foreground { app.voipPushes.launched() }

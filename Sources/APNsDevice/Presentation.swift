@@ -55,6 +55,8 @@ public struct Presentation: Hashable, Sendable, Codable {
     /// A background push that did not wake the app: why (force-quit, Background App Refresh off,
     /// over the phone's budget); nil otherwise.
     public var notDelivered: String?
+    /// What the app's service extension did, when one ran (``ServiceExtensionReport``).
+    public var serviceExtension: ServiceExtensionReport?
 
     public init() {}
 
@@ -63,7 +65,7 @@ public struct Presentation: Hashable, Sendable, Codable {
         case threadID = "threadId"
         case actions, minimalActions, suppressed,
             silent, localized, appNotified, notes, notificationsDisabled, wake, webPush
-        case interruptionLevel, deliveredQuietly, heldBy, brokeThrough, notDelivered
+        case interruptionLevel, deliveredQuietly, heldBy, brokeThrough, notDelivered, serviceExtension
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -94,6 +96,7 @@ public struct Presentation: Hashable, Sendable, Codable {
         try container.encode(self.heldBy, forKey: .heldBy)
         try container.encode(self.brokeThrough, forKey: .brokeThrough)
         try container.encode(self.notDelivered, forKey: .notDelivered)
+        try container.encode(self.serviceExtension, forKey: .serviceExtension)
     }
 
     public init(from decoder: any Decoder) throws {
@@ -125,6 +128,7 @@ public struct Presentation: Hashable, Sendable, Codable {
         self.heldBy = try container.decodeIfPresent(String.self, forKey: .heldBy)
         self.brokeThrough = try container.decodeIfPresent(Bool.self, forKey: .brokeThrough) ?? false
         self.notDelivered = try container.decodeIfPresent(String.self, forKey: .notDelivered)
+        self.serviceExtension = try container.decodeIfPresent(ServiceExtensionReport.self, forKey: .serviceExtension)
     }
 
     /// The buttons offered in `context`.

@@ -88,7 +88,7 @@ public enum Presenter {
     }
 
     /// What the payload asks for, its texts localised into `presentation`.
-    private static func content(
+    static func content(
         of aps: JSONValue, app: AppModel, into presentation: inout Presentation
     ) -> (hasAlert: Bool, sound: String?, badge: Int?, texts: (String?, String?, String?)) {
         let localizer = Localizer(strings: app.strings, language: app.language)

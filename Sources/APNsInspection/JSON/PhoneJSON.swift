@@ -56,6 +56,7 @@ public enum PhoneJSON {
             members.member("forceQuit") { $0.raw(app.backgroundPushes.forceQuit ? "true" : "false") }
             members.member("backgroundPushBudget") { $0.number(app.backgroundPushes.perHour) }
             members.member("reportsCalls") { $0.raw(app.voipPushes.reportsCalls ? "true" : "false") }
+            members.member("serviceExtension") { $0.raw(Self.encoded(app.serviceExtension)) }
             members.member("categories") { $0.raw(Self.encoded(app.categories)) }
             members.member("appState") { $0.string(app.appState.rawValue) }
             members.member("foregroundOptions") { $0.raw(Self.encoded(app.foregroundOptions)) }

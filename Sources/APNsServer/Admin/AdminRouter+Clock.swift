@@ -54,6 +54,7 @@ extension AdminRouter {
         let relay = self.relay
         return relay.sweep(on: eventLoop)
             .flatMap { self.phone.advanceActivities(on: eventLoop) }
+            .map { self.phone.expireExtensions() }
             .flatMap { relay.fireDue(on: eventLoop) }
             .map { self.clockState() }
             .failing(as: .unavailable, "the clock moved, but sweeping or firing failed: ")

@@ -139,9 +139,14 @@ final class DeviceSessionHandler: ChannelInboundHandler {
             self.send(.notification(notification))
             // The phone decides how it shows the notification as it hands it over; a version-2
             // device is told right after the notification itself.
-            let presentation = self.phone.present(notification)
-            if self.machine.version >= 2 {
-                self.send(.presented(uniqueID: notification.uniqueID, document: Phone.json(presentation ?? Phone.noApp)))
+            // A service extension may take a while: the device hears once the phone decided.
+            let loop = context.eventLoop
+            let bound = self.machine.version >= 2 ? NIOLoopBound(self, eventLoop: loop) : nil
+            self.phone.present(notification, on: loop) { presentation in
+                guard let bound else { return }
+                let message = DeviceServerMessage.presented(
+                    uniqueID: notification.uniqueID, document: Phone.json(presentation ?? Phone.noApp))
+                if loop.inEventLoop { bound.value.send(message) } else { loop.execute { bound.value.send(message) } }
             }
         case .send(.pong(let opaque)) where self.acknowledgementsInFlight > 0:
             self.pongsAfterAcknowledgements.append(.pong(opaque))

@@ -51,6 +51,8 @@ public final class Phone: Sendable {
     let webPushAddress = RankedMutex<SocketAddress?>(.leaf, nil)
     /// What was decided for each notification handed over.
     let ledger: PresentationLedger
+    /// The service extensions running now.
+    let extensionRuns = ExtensionRuns()
     let ids: RankedMutex<APNsIDGenerator>
     let activityLimits: ActivityLimits
     let metrics: EmulatorMetrics?
@@ -111,7 +113,7 @@ public final class Phone: Sendable {
     ) -> EventLoopFuture<Void>? {
         let token = notification.token
         if deviceless {
-            _ = self.present(notification)
+            self.present(notification, on: eventLoop)
         } else if let key = self.activityIndex.withLock({ $0.tokens.isEmpty ? nil : $0.tokens[token] }) {
             return self.receiveActivityPush(notification, at: key, on: eventLoop)
         }
@@ -178,62 +180,6 @@ public final class Phone: Sendable {
         if app.webApp != nil { self.webApps.withLock { $0.index(app, install) } }
     }
 
-    /// Decides how the phone presents `notification` as it is handed to its device, records it
-    /// (journal, event, Notification Center) and returns it; the same decision again for a
-    /// notification handed over twice. Nil when no app can be named for its token.
-    func present(_ notification: APNsCore.Notification) -> Presentation? {
-        do {
-            guard let install = try self.install(of: notification.token, topic: notification.topic) else { return nil }
-            return try self.present(notification, in: install)
-        } catch {
-            self.logger.warning(
-                "could not present a notification",
-                metadata: ["apns.unique_id": "\(notification.uniqueID)", "store.error": "\(error)"])
-            return nil
-        }
-    }
-
-    private func present(_ notification: APNsCore.Notification, in install: AppInstall) throws(StoreError) -> Presentation {
-        let now = self.clock()
-        let web = notification.source == .webPush ? self.openWebPush(notification, in: install) : nil
-        // Under the apps' lock: two hand-overs of one notification decide once.
-        try self.preload(install)
-        let decided = self.apps.withLock { apps -> (Presentation, fresh: Bool) in
-            if let known = self.ledger.decision(notification.uniqueID) { return (known.presentation, false) }
-            let before = Self.cached(install, &apps)
-            // Widgets, controls, push to talk, location, complication, file provider and MDM pushes
-            // wake part of the app; the others are presented.
-            var (presentation, after): (Presentation, AppModel)
-            if let web {
-                (presentation, after) = WebPushReceiver.receive(
-                    opened: web.opened, facts: web.facts, uniqueID: notification.uniqueID, at: now, to: before)
-            } else if PushWake.handles(notification.pushType) {
-                (presentation, after) = PushWake.wake(
-                    pushType: notification.pushType, payload: notification.payload, priority: notification.priority, at: now,
-                    app: before)
-            } else {
-                (presentation, after) = Presenter.present(
-                    payload: notification.payload, uniqueID: notification.uniqueID, at: now, to: before, topic: install.topic)
-            }
-            if let request = self.ledger.takeLocalRequest(notification.uniqueID),
-                let index = after.delivered.lastIndex(where: { $0.uniqueID == notification.uniqueID })
-            {
-                after.delivered[index].requestIdentifier = request
-            }
-            apps.models[install] = after
-            // A web app the browser ended the subscription of (pushes not shown) takes no more.
-            if after.webApp != before.webApp { self.webApps.withLock { $0.index(after, install) } }
-            let change = AppChange(install: install, from: before, to: after)
-            if !change.isEmpty { self.save(change) { _ in } }
-            self.ledger.record(
-                notification.uniqueID, .init(install: install, token: notification.token, presentation: presentation))
-            return (presentation, true)
-        }
-        let (presentation, fresh) = decided
-        if fresh { self.journal.presented(uniqueID: notification.uniqueID, presentation) }
-        return presentation
-    }
-
     /// The device acknowledged a notification: it will not be handed over again.
     func acknowledged(_ uniqueID: String) {
         self.ledger.forget(uniqueID)
@@ -241,7 +187,7 @@ public final class Phone: Sendable {
 
     /// Writes a change; `done` gets nil once it is durable, or why it is not (also logged: a
     /// presentation's change has nobody waiting to hear of a failure).
-    private func save(_ change: AppChange, done: @escaping @Sendable ((any Error)?) -> Void) {
+    func save(_ change: AppChange, done: @escaping @Sendable ((any Error)?) -> Void) {
         let logger = self.logger
         self.store.submit([.saveApp(change)]) { result in
             var failure: (any Error)?
@@ -275,6 +221,7 @@ public final class Phone: Sendable {
                 for install in apps.models.keys { apps.models[install]?.delivered = [] }
             }
             self.ledger.removeAll()
+            self.extensionRuns.removeAll()
         }
     }
 

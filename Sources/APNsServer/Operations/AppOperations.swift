@@ -44,6 +44,13 @@ struct AppOperations {
                     "an app cannot set its own authorization or alert style: ask with authorize; the user changes them in Settings"
                 ))
         }
+        if changer == .app, case .some(.some(let serviceExtension)) = update.serviceExtension, serviceExtension.needsAdmin {
+            return eventLoop.makeFailedFuture(
+                PhoneRefusal(
+                    status: 400,
+                    "a device may declare only itself as the app's service extension ({\"device\": true}); a command or a URL is set through the admin API (PUT /api/v1/devices/{token}/app)"
+                ))
+        }
         return self.phone.update(install, with: update, on: eventLoop).flatMapErrorThrowing {
             throw PhoneRefusal($0, saving: "the app")
         }
