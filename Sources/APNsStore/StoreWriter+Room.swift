@@ -13,6 +13,9 @@ extension StoreWriter {
     static let roomShare = 20
     /// How many times a batch is tried again after dropping, before it is refused (503).
     static let roomAttempts = 8
+    /// How many times a batch that found nothing to drop is tried again once the free pages
+    /// older snapshots pinned are writable (``freeRoom(droppedIn:)``), before it is refused.
+    static let unpinAttempts = 2
     /// The share of the map (in percent) past which the oldest queued notifications are dropped
     /// before the map is full: deleting needs free pages too (LMDB copies each page it changes),
     /// and in a map with none left even the drop failed with MDB_MAP_FULL.

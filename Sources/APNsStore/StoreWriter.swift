@@ -233,6 +233,12 @@ final class StoreWriter: Sendable {
             if room.dropped > 0 {
                 self.freeRoom(droppedIn: room.transaction)
                 self.commit(batch, &state)
+            } else if attempt < Self.unpinAttempts {
+                // Nothing to drop, yet the map filled: its free pages are pinned by snapshots
+                // (a reader's, or the last transaction's, which the next may not reuse). Once the
+                // store has moved on past them and their readers are done, the batch may fit.
+                self.freeRoom(droppedIn: self.environment.lastTransaction())
+                self.commit(batch, &state)
             } else {
                 self.failed(batch, .mapFull(mapSizeBytes: self.environment.mapSize), &state)
             }
