@@ -29,6 +29,16 @@ public struct ExtensionContent: Hashable, Sendable, Codable {
         case title, subtitle, body, userInfo, categoryIdentifier, threadIdentifier, attachments
     }
 
+    /// A member left out keeps its default (the content handed to an extension has no attachments).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        func text(_ key: CodingKeys) throws -> String { try container.decodeIfPresent(String.self, forKey: key) ?? "" }
+        (self.title, self.subtitle, self.body) = (try text(.title), try text(.subtitle), try text(.body))
+        self.userInfo = try container.decodeIfPresent(JSONValue.self, forKey: .userInfo) ?? .object([:])
+        (self.categoryIdentifier, self.threadIdentifier) = (try text(.categoryIdentifier), try text(.threadIdentifier))
+        self.attachments = try container.decodeIfPresent([ExtensionAttachment].self, forKey: .attachments) ?? []
+    }
+
     /// The content as the extension gets it: one line of JSON.
     public var json: [UInt8] {
         var writer = JSONWriter()

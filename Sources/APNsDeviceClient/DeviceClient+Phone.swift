@@ -110,4 +110,14 @@ extension DeviceClient {
         guard case .cancelled(_, let removed) = reply else { throw DeviceClientError.unexpectedReply(reply) }
         return Int(removed)
     }
+
+    /// Version 4: the app's service extension hands back the content to show for `uniqueID`
+    /// (asked with ``DeviceEvent/extend(uniqueID:_:)``); `presented` follows once the phone has
+    /// shown it. `content` is JSON as a command extension prints it: `title`, `subtitle`, `body`,
+    /// `userInfo`, `categoryIdentifier`, `threadIdentifier`, `attachments`; what it leaves out
+    /// stays as it arrived.
+    public func extended(_ uniqueID: String, content: [UInt8]) async throws {
+        try await self.channel.writeAndFlush(
+            DeviceClientMessage.extended(uniqueID: uniqueID, document: content).frame(allocator: self.channel.allocator))
+    }
 }

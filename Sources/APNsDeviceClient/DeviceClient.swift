@@ -19,7 +19,7 @@ public final class DeviceClient: Sendable {
     public let version: UInt8
     /// The device id this connection said hello with.
     public let deviceID: String
-    private let channel: any Channel
+    let channel: any Channel
     private let handler: NIOLoopBound<DeviceClientHandler>
 
     /// Connects, says hello and waits for the welcome.
@@ -60,7 +60,8 @@ public final class DeviceClient: Sendable {
         }.get()
         let client = DeviceClient(
             channel: channel, handler: handler, notifications: stream, events: events, version: version, deviceID: deviceID)
-        let reply = try await client.request(.hello(version: version, deviceID: deviceID, credential: adminToken), expecting: .welcome)
+        let reply = try await client.request(
+            .hello(version: version, deviceID: deviceID, credential: adminToken), expecting: .welcome)
         guard case .welcome = reply else { throw DeviceClientError.unexpectedReply(reply) }
         return client
     }

@@ -84,6 +84,9 @@ final class DeviceClientHandler: ChannelInboundHandler {
             self.events.yield(.power(power))
             self.phoneReply(.power, power.deviceId, message)
         case .webApp: self.phoneReply(.webApp, DeviceServerMessage.webAppSubject, message)
+        case .extend(let uniqueID, let document):
+            guard let content = self.decode(ExtensionContent.self, document, context: context) else { return }
+            self.events.yield(.extend(uniqueID: uniqueID, content))
         case .activity(let topic, let document):
             guard let change = self.decode(ActivityChangeDocument.self, document, context: context) else { return }
             self.events.yield(.activity(topic: topic, change: change.change, reason: change.reason, change.activity))

@@ -20,4 +20,8 @@ public enum DeviceEvent: Sendable {
     case activityToken(topic: String, activityID: String?, token: DeviceToken)
     /// The device's power state changed (through the admin API, or as asked here).
     case power(DevicePowerState)
+    /// Version 4: the phone asks the app's service extension on this device (the app declared
+    /// `"serviceExtension": {"device": true}`) for the content to show; answer with
+    /// ``DeviceClient/extended(_:content:)`` before the extension's time runs out.
+    case extend(uniqueID: String, ExtensionContent)
 }

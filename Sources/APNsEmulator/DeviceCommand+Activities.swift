@@ -36,7 +36,7 @@ extension DeviceCommand {
         case .activityToken(_, let activityID, let token): say(Self.tokenLine(activityID: activityID, token: token))
         case .power(let power):
             say(#"{"power":{"online":\#(power.online),"lowPowerMode":\#(power.lowPowerMode),"locked":\#(power.locked)}}"#)
-        case .presented, .app: break
+        case .presented, .app, .extend: break
         }
     }
 

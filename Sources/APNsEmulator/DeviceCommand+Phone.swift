@@ -31,6 +31,7 @@ extension DeviceCommand {
         if let state = self.state { document["appState"] = "\"\(state)\"" }
         if let language = self.language { document["language"] = Self.quoted(language) }
         if let zone = self.timeZone { document["timeZone"] = Self.quoted(zone) }
+        if self.serviceExtension != nil { document["serviceExtension"] = #"{"device": true}"# }
         if !document.isEmpty {
             let json = "{" + document.map { "\"\($0.key)\": \($0.value)" }.joined(separator: ", ") + "}"
             _ = try await client.configure(topic: topic, document: Array(json.utf8))

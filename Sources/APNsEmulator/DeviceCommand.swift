@@ -104,17 +104,24 @@ struct DeviceCommand: AsyncParsableCommand {
     )
     var activityTypesFile: String?
 
+    @Option(
+        name: .customLong("service-extension"),
+        help:
+            "Be the app's notification service extension: each alert with mutable-content is handed to this command (run with /bin/sh -c) as one JSON object on standard input (title, subtitle, body, userInfo, categoryIdentifier, threadIdentifier); what it prints is shown."
+    )
+    var serviceExtension: String?
+
     func validate() throws {
         guard self.topic != nil || !self.tokens.isEmpty else {
             throw ValidationError("give --topic (register a new token for this app) or --token (resume)")
         }
         let settings = [
             self.authorize, self.categoriesFile, self.state, self.language, self.stringsFile, self.timeZone,
-            self.activityTypesFile,
+            self.activityTypesFile, self.serviceExtension,
         ].contains { $0 != nil }
         if settings || !self.scheduleFiles.isEmpty, self.topic == nil {
             throw ValidationError(
-                "--authorize, --categories, --state, --language, --time-zone, --strings, --schedule and --activity-types need --topic (the app)"
+                "--authorize, --categories, --state, --language, --time-zone, --strings, --schedule, --activity-types and --service-extension need --topic (the app)"
             )
         }
         if let zone = self.timeZone, TimeZone(identifier: zone) == nil {
@@ -160,9 +167,8 @@ struct DeviceCommand: AsyncParsableCommand {
         case closed((any Error)?)
     }
 
-    /// Prints notifications with their presentations and carries out typed commands until
-    /// --count notifications were printed or the connection ends.
-    private func serve(_ client: DeviceClient) async throws {
+    /// What the device hears and what is typed, as one stream; the tasks that read the device.
+    private static func inputs(_ client: DeviceClient) -> (AsyncStream<Input>, [Task<Void, Never>]) {
         let (inputs, input) = AsyncStream.makeStream(of: Input.self)
         let notifications = Task {
             do {
@@ -177,10 +183,14 @@ struct DeviceCommand: AsyncParsableCommand {
         Thread.detachNewThread {
             while let line = readLine() { input.yield(.command(line)) }
         }
-        defer {
-            notifications.cancel()
-            events.cancel()
-        }
+        return (inputs, [notifications, events])
+    }
+
+    /// Prints notifications with their presentations and carries out typed commands until
+    /// --count notifications were printed or the connection ends.
+    private func serve(_ client: DeviceClient) async throws {
+        let (inputs, readers) = Self.inputs(client)
+        defer { for reader in readers { reader.cancel() } }
         var waiting: [String: APNsCore.Notification] = [:]
         var early: [String: Presentation] = [:]
         var seen: [String] = []
@@ -205,7 +215,11 @@ struct DeviceCommand: AsyncParsableCommand {
                     early[uniqueID] = presentation
                 }
             case .event(let event):
-                Self.print(event)
+                if case .extend(let id, let content) = event, let command = self.serviceExtension {
+                    Self.extend(id, content, command: command, client: client)
+                } else {
+                    Self.print(event)
+                }
             case .command(let line):
                 await self.perform(line, on: client, topic: topic, seen: seen)
             case .closed(let error):

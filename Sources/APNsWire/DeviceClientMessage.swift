@@ -43,4 +43,8 @@ public enum DeviceClientMessage: Hashable, Sendable {
     /// Version 2: a web app on the device and its Web Push subscription: `action` is subscribe,
     /// list, unsubscribe, permission or show, `document` its JSON (as the admin API's bodies).
     case webApp(action: String, document: [UInt8])
+    /// Version 4: the app's service extension hands back the content to show for a notification
+    /// the server asked about (``DeviceServerMessage/extend(uniqueID:document:)``): JSON as a
+    /// command extension prints it.
+    case extended(uniqueID: String, document: [UInt8])
 }

@@ -42,6 +42,8 @@ extension DeviceClientMessage {
             self = .power(document: try body.payload())
         case DeviceMessageType.webApp:
             self = .webApp(action: try body.string(), document: try body.payload())
+        case DeviceMessageType.extended:
+            self = .extended(uniqueID: try body.string(), document: try body.payload())
         default:
             throw DeviceProtocolError(.unknownMessage, "unknown message type 0x\(String(frame.type, radix: 16))")
         }
@@ -77,14 +79,10 @@ extension DeviceClientMessage {
             body.writeDeviceString(topic)
             body.writeInteger(options)
             body.writeInteger(UInt8(allow ? 1 : 0))
-        case .configure(let topic, let document), .schedule(let topic, let document), .webApp(let topic, let document):
-            // A string (the topic, or web-app's action), then a JSON document.
-            type =
-                switch self {
-                case .configure: DeviceMessageType.configure
-                case .schedule: DeviceMessageType.schedule
-                default: DeviceMessageType.webApp
-                }
+        case .configure(let topic, let document), .schedule(let topic, let document), .webApp(let topic, let document),
+            .extended(let topic, let document):
+            // A string (the topic, web-app's action, the unique id), then a JSON document.
+            type = self.documentType
             body.writeDeviceString(topic)
             body.writeDevicePayload(document)
         case .respond(let uniqueID, let action, let text, let context):
@@ -107,6 +105,16 @@ extension DeviceClientMessage {
             body.writeDevicePayload(document)
         }
         return DeviceFrame(type: type, body: body)
+    }
+
+    /// The type of a message that is a string and a JSON document.
+    private var documentType: UInt8 {
+        switch self {
+        case .configure: DeviceMessageType.configure
+        case .schedule: DeviceMessageType.schedule
+        case .extended: DeviceMessageType.extended
+        default: DeviceMessageType.webApp
+        }
     }
 }
 
@@ -153,23 +161,12 @@ extension DeviceServerMessage {
             self = .power(document: try body.payload())
         case DeviceMessageType.webAppAnswer:
             self = .webApp(document: try body.payload())
+        case DeviceMessageType.extend:
+            self = .extend(uniqueID: try body.string(), document: try body.payload())
         default:
             throw DeviceProtocolError(.unknownMessage, "unknown message type 0x\(String(frame.type, radix: 16))")
         }
         try body.finish()
-    }
-
-    private static func resumeResults(_ body: inout DeviceBodyReader) throws -> [ResumeResult] {
-        let count = Int(try body.u16())
-        var results: [ResumeResult] = []
-        for _ in 0..<count {
-            let token = try body.token()
-            guard let status = ResumeResult.Status(rawValue: try body.u8()) else {
-                throw DeviceProtocolError(.malformedFrame, "unknown resume status")
-            }
-            results.append(ResumeResult(token: token, status: status))
-        }
-        return results
     }
 
     private static func notification(_ body: inout DeviceBodyReader) throws -> Notification {
@@ -234,7 +231,7 @@ extension DeviceServerMessage {
             body.writeInteger(UInt8(granted ? 1 : 0))
             body.writeInteger(UInt8(prompted ? 1 : 0))
         case .app(let subject, let document), .presented(let subject, let document), .response(let subject, let document),
-            .scheduled(let subject, let document), .pending(let subject, let document):
+            .scheduled(let subject, let document), .pending(let subject, let document), .extend(let subject, let document):
             type = self.documentType
             body.writeDeviceString(subject)
             body.writeDevicePayload(document)
@@ -263,15 +260,8 @@ extension DeviceServerMessage {
         case .presented: DeviceMessageType.presented
         case .response: DeviceMessageType.response
         case .scheduled: DeviceMessageType.scheduled
+        case .extend: DeviceMessageType.extend
         default: DeviceMessageType.pending
-        }
-    }
-
-    private static func write(_ results: [ResumeResult], into body: inout ByteBuffer) {
-        body.writeInteger(UInt16(results.count))
-        for result in results {
-            body.writeDeviceToken(result.token)
-            body.writeInteger(result.status.rawValue)
         }
     }
 

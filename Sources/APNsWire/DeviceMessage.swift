@@ -13,8 +13,14 @@ extension DeviceClientMessage {
     public var needsVersion3: Bool {
         switch self {
         case .declareActivities, .startActivity, .endActivity, .listActivities: true
-        default: false
+        default: self.needsVersion4
         }
+    }
+
+    /// Whether the message exists only from protocol version 4 on (the service extension).
+    public var needsVersion4: Bool {
+        if case .extended = self { return true }
+        return false
     }
 
     /// The message's name, as the protocol document calls it.
@@ -38,6 +44,7 @@ extension DeviceClientMessage {
         case .listActivities: "activities"
         case .power: "power"
         case .webApp: "web-app"
+        case .extended: "extended"
         }
     }
 }

@@ -20,6 +20,7 @@ enum DeviceMessageType {
     static let listActivities: UInt8 = 0x10
     static let power: UInt8 = 0x11
     static let webApp: UInt8 = 0x12
+    static let extended: UInt8 = 0x13
     static let welcome: UInt8 = 0x81
     static let registered: UInt8 = 0x82
     static let resumed: UInt8 = 0x83
@@ -40,4 +41,5 @@ enum DeviceMessageType {
     static let activities: UInt8 = 0x92
     static let powerState: UInt8 = 0x93
     static let webAppAnswer: UInt8 = 0x94
+    static let extend: UInt8 = 0x95
 }

@@ -40,6 +40,9 @@ public enum DeviceServerMessage: Hashable, Sendable {
     case power(document: [UInt8])
     /// Version 2: the answer to `web-app` (JSON: the web app, the list, or what was shown).
     case webApp(document: [UInt8])
+    /// Version 4: the phone asks the app's service extension on this device for the content to
+    /// show (the JSON a command extension gets); the device answers with `extended`.
+    case extend(uniqueID: String, document: [UInt8])
 
     /// The subject of a `refused` answering `web-app`.
     public static let webAppSubject = "web-app"

@@ -131,7 +131,7 @@ struct DeviceSessionStateMachineTests {
         #expect(self.failureCode(twice.received(.hello(version: 1, deviceID: "phone"))) == .unexpectedMessage)
 
         var version = DeviceSessionStateMachine()
-        #expect(self.failureCode(version.received(.hello(version: 4, deviceID: "phone"))) == .unsupportedVersion)
+        #expect(self.failureCode(version.received(.hello(version: 5, deviceID: "phone"))) == .unsupportedVersion)
 
         var empty = DeviceSessionStateMachine()
         #expect(self.failureCode(empty.received(.hello(version: 1, deviceID: ""))) == .invalidArgument)

@@ -22,7 +22,7 @@ struct DeviceProtocolFuzzTests {
     }
 
     static func clientMessage(_ random: inout SeededGenerator) -> DeviceClientMessage {
-        switch Int.random(in: 0..<18, using: &random) {
+        switch Int.random(in: 0..<19, using: &random) {
         case 0:
             let credential = Bool.random(using: &random) ? Self.text(&random) : nil
             return .hello(version: UInt8.random(in: 0...255, using: &random), deviceID: Self.text(&random), credential: credential)
@@ -50,12 +50,13 @@ struct DeviceProtocolFuzzTests {
         case 15: return .listActivities(topic: Self.text(&random))
         case 16: return .power(document: Array(Self.text(&random).utf8))
         case 17: return .webApp(action: Self.text(&random), document: Array(Self.text(&random).utf8))
+        case 18: return .extended(uniqueID: Self.text(&random), document: Array(Self.text(&random).utf8))
         default: return .ping(UInt64.random(in: 0...UInt64.max, using: &random))
         }
     }
 
     static func serverMessage(_ random: inout SeededGenerator) -> DeviceServerMessage {
-        switch Int.random(in: 0..<20, using: &random) {
+        switch Int.random(in: 0..<21, using: &random) {
         case 6:
             return .authorization(
                 topic: Self.text(&random), status: UInt8.random(in: 0...2, using: &random),
@@ -79,6 +80,7 @@ struct DeviceProtocolFuzzTests {
         case 17: return .activities(topic: Self.text(&random), document: Array(Self.text(&random).utf8))
         case 18: return .power(document: Array(Self.text(&random).utf8))
         case 19: return .webApp(document: Array(Self.text(&random).utf8))
+        case 20: return .extend(uniqueID: Self.text(&random), document: Array(Self.text(&random).utf8))
         case 0: return .welcome(version: UInt8.random(in: 0...255, using: &random))
         case 1: return .registered(topic: Self.text(&random), token: Self.token(&random))
         case 2:
@@ -150,7 +152,7 @@ struct DeviceProtocolFuzzTests {
                     #expect(error.code == .malformedFrame)
                 }
             }
-            let unknown = DeviceFrame(type: UInt8.random(in: 0x13...0x7F, using: &random), body: ByteBuffer(bytes: bytes))
+            let unknown = DeviceFrame(type: UInt8.random(in: 0x14...0x7F, using: &random), body: ByteBuffer(bytes: bytes))
             #expect { try DeviceClientMessage(frame: unknown) } throws: { ($0 as? DeviceProtocolError)?.code == .unknownMessage }
         }
         for _ in 0..<Self.cases {

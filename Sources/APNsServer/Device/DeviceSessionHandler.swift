@@ -142,7 +142,7 @@ final class DeviceSessionHandler: ChannelInboundHandler {
             // A service extension may take a while: the device hears once the phone decided.
             let loop = context.eventLoop
             let bound = self.machine.version >= 2 ? NIOLoopBound(self, eventLoop: loop) : nil
-            self.phone.present(notification, on: loop) { presentation in
+            self.phone.present(notification, on: loop, device: self.extensionDevice) { presentation in
                 guard let bound else { return }
                 let message = DeviceServerMessage.presented(
                     uniqueID: notification.uniqueID, document: Phone.json(presentation ?? Phone.noApp))
@@ -172,6 +172,8 @@ final class DeviceSessionHandler: ChannelInboundHandler {
             self.changePower(deviceID: deviceID, document: document)
         case .webApp(let deviceID, let action, let document):
             self.webApp(deviceID: deviceID, action: action, document: document)
+        case .extended(let deviceID, let uniqueID, let document):
+            self.extended(deviceID: deviceID, uniqueID: uniqueID, document: document)
         case .register(let topic, let deviceID):
             self.register(topic: topic, deviceID: deviceID, attemptsLeft: 3)
         case .lookUp(let tokens):

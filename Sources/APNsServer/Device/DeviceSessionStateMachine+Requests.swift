@@ -1,8 +1,9 @@
 import APNsCore
 import APNsWire
 
-/// The requests a version-2 or version-3 session makes of its device's phone, checked before they
-/// go out as actions: web apps (version 2) and Live Activities (version 3).
+/// The requests a session of version 2 or later makes of its device's phone, checked before they
+/// go out as actions: web apps (version 2), Live Activities (version 3), the service extension's
+/// replies (version 4); and what the session is (its device, its version).
 extension DeviceSessionStateMachine {
     /// Version 2's `web-app`, once its action is one there is.
     mutating func webApp(deviceID: String, action: String, document: [UInt8]) -> Action {
@@ -31,5 +32,26 @@ extension DeviceSessionStateMachine {
             return self.fail(.invalidArgument, "a topic has 1 to \(DeviceProtocol.maximumTopicLength) bytes")
         }
         return .activities(deviceID: deviceID, message)
+    }
+
+    /// Version 4: the service extension on this device handed back content for `uniqueID`.
+    mutating func extended(deviceID: String, version: UInt8, uniqueID: String, document: [UInt8]) -> Action {
+        guard version >= 4 else {
+            return self.fail(
+                .unexpectedMessage, "extended needs protocol version 4 (this session said hello with version \(version))")
+        }
+        return .extended(deviceID: deviceID, uniqueID: uniqueID, document: document)
+    }
+
+    /// The device the session speaks for (nil before hello).
+    var deviceID: String? {
+        guard case .active(let deviceID, _) = self.state else { return nil }
+        return deviceID
+    }
+
+    /// The protocol version the session said hello with (0 before hello).
+    var version: UInt8 {
+        guard case .active(_, let version) = self.state else { return 0 }
+        return version
     }
 }

@@ -40,6 +40,8 @@ struct DeviceSessionStateMachine {
         /// Version 2: a web app on the device and its Web Push subscription (then
         /// ``answered(_:)``, or ``subscribed(webApp:topic:answer:)`` for a new subscription).
         case webApp(deviceID: String, action: String, document: [UInt8])
+        /// Version 4: the app's service extension on this device replied for a notification.
+        case extended(deviceID: String, uniqueID: String, document: [UInt8])
         /// Send an error frame, then close.
         case fail(DeviceProtocolError)
     }
@@ -152,6 +154,8 @@ struct DeviceSessionStateMachine {
         case (.active(let deviceID, let version), .declareActivities), (.active(let deviceID, let version), .startActivity),
             (.active(let deviceID, let version), .endActivity), (.active(let deviceID, let version), .listActivities):
             return self.activities(deviceID: deviceID, version: version, message)
+        case (.active(let deviceID, let version), .extended(let uniqueID, let document)):
+            return self.extended(deviceID: deviceID, version: version, uniqueID: uniqueID, document: document)
         case (.active(_, let version), _) where message.needsVersion2 && version < 2:
             return self.fail(
                 .unexpectedMessage, "\(message.name) needs protocol version 2 (this session said hello with version \(version))")
@@ -204,18 +208,6 @@ struct DeviceSessionStateMachine {
         self.busy = false
         guard case .active = self.state else { return .none }
         return .send(answer)
-    }
-
-    /// The device the session speaks for (nil before hello).
-    var deviceID: String? {
-        guard case .active(let deviceID, _) = self.state else { return nil }
-        return deviceID
-    }
-
-    /// The protocol version the session said hello with (0 before hello).
-    var version: UInt8 {
-        guard case .active(_, let version) = self.state else { return 0 }
-        return version
     }
 
     /// A web app on this device subscribed: this session holds its token (its pushes come here,

@@ -21,17 +21,9 @@ final class ExtensionRuns: Sendable {
 
     private let runs = RankedMutex(.index, [String: Run]())
 
-    /// Begins a run for `uniqueID`, unless one is running: then `waiter` waits for it too.
-    /// Whether it began.
-    func begin(_ uniqueID: String, _ run: Run) -> Bool {
-        self.runs.withLock { runs in
-            if runs[uniqueID] != nil {
-                runs[uniqueID]?.waiters.append(contentsOf: run.waiters)
-                return false
-            }
-            runs[uniqueID] = run
-            return true
-        }
+    /// Begins a run for `uniqueID` (none runs: ``join(_:_:)`` said so under the apps' lock).
+    func begin(_ uniqueID: String, _ run: Run) {
+        self.runs.withLock { $0[uniqueID] = run }
     }
 
     /// `waiter` waits for the run of `uniqueID`, if one is running; whether one is.
@@ -48,9 +40,17 @@ final class ExtensionRuns: Sendable {
         self.runs.withLock { $0[uniqueID]?.stop = stop }
     }
 
-    /// Ends the run of `uniqueID`: it, or nil when it had ended already (its time ran out first).
-    func end(_ uniqueID: String) -> Run? {
-        self.runs.withLock { $0.removeValue(forKey: uniqueID) }
+    /// Ends the run of `uniqueID`: it, or nil when it had ended already (its time ran out first),
+    /// or when `deviceID` (a device replying as the extension) is not the device it asked.
+    func end(_ uniqueID: String, from deviceID: String? = nil) -> Run? {
+        self.runs.withLock { runs in
+            if let deviceID {
+                guard let run = runs[uniqueID], case .device = run.serviceExtension.kind, run.install.deviceID == deviceID else {
+                    return nil
+                }
+            }
+            return runs.removeValue(forKey: uniqueID)
+        }
     }
 
     /// The runs whose time ended by `now`.

@@ -12,10 +12,12 @@ extension Phone {
     /// Starts the extension of the run just begun for `notification`.
     func startExtension(
         _ serviceExtension: ServiceExtension, content: ExtensionContent, for notification: APNsCore.Notification,
-        on eventLoop: any EventLoop
+        device: ExtensionDevice?, on eventLoop: any EventLoop
     ) {
         let uniqueID = notification.uniqueID
-        let stop = ServiceExtensionRunner().run(serviceExtension, content: content, on: eventLoop) { [self] result in
+        let runner = ServiceExtensionRunner()
+        let stop = runner.run(serviceExtension, content: content, uniqueID: uniqueID, device: device, on: eventLoop) {
+            [self] result in
             self.finishExtension(uniqueID, .replied(result))
         }
         self.extensionRuns.started(uniqueID, stop: stop)
@@ -34,9 +36,11 @@ extension Phone {
     }
 
     /// Presents the notification of a run that ended (once: a reply after its time ran out is
-    /// ignored, as iOS ignores a content handler called too late).
-    func finishExtension(_ uniqueID: String, _ end: ExtensionEnd) {
-        guard let run = self.extensionRuns.end(uniqueID) else { return }
+    /// ignored, as iOS ignores a content handler called too late). `deviceID`: the device that
+    /// replied as the extension, which must be the one asked. Whether a run ended.
+    @discardableResult
+    func finishExtension(_ uniqueID: String, _ end: ExtensionEnd, from deviceID: String? = nil) -> Bool {
+        guard let run = self.extensionRuns.end(uniqueID, from: deviceID) else { return false }
         let now = self.clock()
         let (report, content) = Self.report(run, end, tookMs: max(0, now - run.startedAt))
         if case .expired = end { run.stop?.stop() }
@@ -46,7 +50,7 @@ extension Phone {
             self.logger.warning(
                 "could not present a notification", metadata: ["apns.unique_id": "\(uniqueID)", "store.error": "\(error)"])
             for waiter in run.waiters { waiter(nil) }
-            return
+            return true
         }
         let presentation = self.apps.withLock { apps -> Presentation in
             let before = Self.cached(run.install, &apps)
@@ -59,6 +63,7 @@ extension Phone {
         }
         self.journal.presented(uniqueID: uniqueID, presentation)
         for waiter in run.waiters { waiter(presentation) }
+        return true
     }
 
     /// What a run came to: the report, and the content to show (nil: the original).

@@ -22,7 +22,7 @@ extension Phone {
     /// a notification handed over twice. `then` gets nil when no app can be named for its token.
     /// While the app's service extension runs, `then` waits for it.
     func present(
-        _ notification: APNsCore.Notification, on eventLoop: any EventLoop,
+        _ notification: APNsCore.Notification, on eventLoop: any EventLoop, device: ExtensionDevice? = nil,
         then: (@Sendable (Presentation?) -> Void)? = nil
     ) {
         do {
@@ -30,7 +30,7 @@ extension Phone {
                 then?(nil)
                 return
             }
-            try self.present(notification, in: install, on: eventLoop, then: then)
+            try self.present(notification, in: install, on: eventLoop, device: device, then: then)
         } catch {
             self.logger.warning(
                 "could not present a notification",
@@ -40,7 +40,7 @@ extension Phone {
     }
 
     private func present(
-        _ notification: APNsCore.Notification, in install: AppInstall, on eventLoop: any EventLoop,
+        _ notification: APNsCore.Notification, in install: AppInstall, on eventLoop: any EventLoop, device: ExtensionDevice?,
         then: (@Sendable (Presentation?) -> Void)?
     ) throws(StoreError) {
         let now = self.clock()
@@ -59,7 +59,7 @@ extension Phone {
                 let run = ExtensionRuns.Run(
                     install: install, notification: notification, serviceExtension: serviceExtension, content: content,
                     startedAt: now, deadline: now + serviceExtension.timeoutMillis, stop: nil, waiters: then.map { [$0] } ?? [])
-                _ = self.extensionRuns.begin(notification.uniqueID, run)
+                self.extensionRuns.begin(notification.uniqueID, run)
                 return .extending(content, serviceExtension)
             }
             return .fresh(self.decide(notification, in: install, before: before, web: web, at: now, &apps))
@@ -71,7 +71,9 @@ extension Phone {
             self.journal.presented(uniqueID: notification.uniqueID, presentation)
             then?(presentation)
         case .extending(let content, let serviceExtension):
-            self.startExtension(serviceExtension, content: content, for: notification, on: eventLoop)
+            // Only the device the app is on answers as its extension.
+            let asked = device.flatMap { $0.deviceID == install.deviceID ? $0 : nil }
+            self.startExtension(serviceExtension, content: content, for: notification, device: asked, on: eventLoop)
         case .waiting:
             break
         }

@@ -23,8 +23,8 @@ struct ServiceExtensionRunner: Sendable {
 
     /// Starts `serviceExtension` on `content`; `done` gets the reply or the failure, once.
     func run(
-        _ serviceExtension: ServiceExtension, content: ExtensionContent, on eventLoop: any EventLoop,
-        done: @escaping @Sendable (Result<[UInt8], ExtensionReplyError>) -> Void
+        _ serviceExtension: ServiceExtension, content: ExtensionContent, uniqueID: String, device: ExtensionDevice?,
+        on eventLoop: any EventLoop, done: @escaping @Sendable (Result<[UInt8], ExtensionReplyError>) -> Void
     ) -> Stop {
         switch serviceExtension.kind {
         case .command(let command):
@@ -32,7 +32,15 @@ struct ServiceExtensionRunner: Sendable {
         case .url(let url):
             return Self.post(url, body: content.json, timeoutMillis: serviceExtension.timeoutMillis, on: eventLoop, done: done)
         case .device:
-            done(.failure(ExtensionReplyError("no device is connected to answer as the extension")))
+            // The device answers with `extended` (``Phone/finishExtension(_:_:from:)``).
+            guard let device else {
+                done(
+                    .failure(
+                        ExtensionReplyError(
+                            "no device of protocol version 4 or later took the notification to answer as the extension")))
+                return Stop {}
+            }
+            device.ask(uniqueID, content.json)
             return Stop {}
         }
     }
