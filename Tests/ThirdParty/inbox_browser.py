@@ -21,7 +21,7 @@ import time
 import urllib.request
 
 from chromium import browser, check, console_errors
-from inbox_levels import levels
+from inbox_levels import levels, service_extension
 from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
@@ -352,6 +352,7 @@ def main():
         check(reply is not None and reply["action"] == "REPLY" and reply.get("text") == "On my way", f"the reply's text is recorded: {reply}")
 
         levels(driver, wait, admin, curl_push, TOPIC, SHOTS)
+        service_extension(driver, wait, admin, curl_push, TOPIC, SHOTS)
         driver.get(ADMIN + f"/#phone/{token}")
         wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "#phone-screen .bubble")))
         live_activities(driver, wait, token)

@@ -4,7 +4,8 @@ Sources: Apple, "UNNotificationInterruptionLevel" (passive is added to Notificat
 without lighting the screen or playing a sound; critical breaks through); Apple Support, "Use a
 Focus on your iPhone" (apps a Focus does not allow are silenced; Time Sensitive notifications
 break through); "Asking permission to use notifications" (provisional: delivered quietly, with
-Keep and Turn Off).
+Keep and Turn Off); UNNotificationServiceExtension (an alert with mutable-content is shown as the
+app's extension changed it).
 """
 
 import os
@@ -76,3 +77,33 @@ def levels(driver, wait, admin, curl_push, topic, shots):
     check("provisional" in bubble.text.lower() and "keep or turn off" in bubble.text.lower(),
           f"the provisional alert is quiet, with Keep or Turn Off: {bubble.text!r}")
     driver.find_element(By.ID, "phone-screen").screenshot(os.path.join(shots, "phone-provisional.png"))
+    keep = driver.find_element(By.CSS_SELECTOR, '#phone-screen [data-testid="provisional-choice"] [data-action="keep"]')
+    check(driver.find_elements(By.CSS_SELECTOR, '#phone-screen [data-testid="provisional-choice"] [data-action="turn-off"]'),
+          "the provisional alert offers Turn Off beside Keep")
+    keep.click()
+    wait.until(lambda d: admin("GET", f"/api/v1/devices/{trial}/app")["authorization"]["status"] == "authorized")
+
+
+def service_extension(driver, wait, admin, curl_push, topic, shots):
+    """An app whose service extension (a command) decrypts the alert: the phone shows the
+    extension's text with the original beside it; one whose extension crashes shows the original
+    and says so."""
+    token = admin("POST", "/api/v1/devices", {"topic": topic})["token"]
+    admin("PUT", f"/api/v1/devices/{token}/app", {
+        "authorization": {"status": "authorized", "alert": True, "sound": True, "badge": True},
+        "serviceExtension": {"command": "cat > /dev/null; printf '%s' '{\"title\": \"Minh\", \"body\": \"See you at 7\"}'"},
+    })
+    status, body = curl_push(token, {"aps": {"alert": {"title": "New message", "body": "(encrypted)"}, "mutable-content": 1}})
+    check(status == 200, f"the push is accepted ({status} {body})")
+    open_phone(driver, token)
+    bubble = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, '#phone-screen .bubble [data-testid="phone-extension"]'))
+    card = bubble.find_element(By.XPATH, "./ancestor::article")
+    check(card.find_element(By.CSS_SELECTOR, ".body").text == "See you at 7", f"the extension's text is shown: {card.text!r}")
+    check("changed by the service extension" in bubble.text.lower() and "(encrypted)" in bubble.text,
+          f"the extension's outcome and the original are shown: {bubble.text!r}")
+    driver.find_element(By.ID, "phone-screen").screenshot(os.path.join(shots, "phone-extension.png"))
+    admin("PUT", f"/api/v1/devices/{token}/app", {"serviceExtension": {"command": "kill -SEGV $$"}})
+    status, _ = curl_push(token, {"aps": {"alert": {"title": "Second", "body": "(encrypted too)"}, "mutable-content": 1}})
+    check(status == 200, "the second push is accepted")
+    failed = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, '#phone-screen .extension.failed'))
+    check("signal 11" in failed.text and "original is shown" in failed.text.lower(), f"the crash is named: {failed.text!r}")

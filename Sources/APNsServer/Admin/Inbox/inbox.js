@@ -1092,6 +1092,13 @@ const Phone = {
     const responded = item.response;
     if (responded) {
       controls.push(el("div", { class: "responded" }, `Responded: ${responded.action}${responded.text ? ` “${responded.text}”` : ""}`));
+    } else if (onScreen && p.heldBy === "provisional" && item.token) {
+      // iOS's choice on a provisional notification: keep the app's notifications (delivered
+      // prominently from now on) or turn them off.
+      const row = el("div", { class: "actions", "data-testid": "provisional-choice" });
+      row.append(el("button", { type: "button", "data-action": "keep", onclick: () => this.provisional(item.token, true) }, "Keep"));
+      row.append(el("button", { type: "button", class: "destructive", "data-action": "turn-off", onclick: () => this.provisional(item.token, false) }, "Turn Off"));
+      controls.push(row);
     } else if (onScreen) {
       const row = el("div", { class: "actions" });
       row.append(el("button", { type: "button", "data-action": "default", onclick: () => this.respond(item.uniqueId, "default") }, "Open"));
@@ -1112,8 +1119,40 @@ const Phone = {
       p.title ? el("div", { class: "title" }, p.title) : null,
       p.subtitle ? el("div", { class: "subtitle" }, p.subtitle) : null,
       p.body ? el("div", { class: "body" }, p.body) : null,
+      this.extension(p.serviceExtension),
       meta.length ? el("div", { class: "meta" }, meta.join(" · ")) : null,
       controls);
+  },
+
+  /// What the app's service extension did: its content is what the bubble shows, the original
+  /// beside it; or why the original is shown.
+  extension(report) {
+    if (!report) return null;
+    const original = [report.original.title, report.original.subtitle, report.original.body].filter(Boolean).join(" — ");
+    const said = {
+      modified: `Changed by the service extension (${report.kind}, ${report.tookMs} ms)`,
+      timeWillExpire: `Service extension out of time after ${report.tookMs} ms: the original is shown`,
+      failed: `Service extension failed: the original is shown`,
+    }[report.outcome] || report.outcome;
+    const attached = (report.attachments || []).map((a) => a.accepted ? `attached ${a.identifier || a.url} (${a.kind})` : `not attached: ${a.reason}`);
+    return el("div", { class: `extension ${report.outcome}`, "data-testid": "phone-extension" },
+      el("div", {}, said),
+      report.outcome === "modified" ? el("div", { class: "original" }, `Original: ${original}`) : null,
+      report.outcome === "failed" && report.reason ? el("div", { class: "original" }, report.reason) : null,
+      attached.length ? el("div", { class: "original" }, attached.join(" · ")) : null);
+  },
+
+  /// Keep (delivered prominently from now on) or Turn Off, on a provisional notification.
+  async provisional(token, keep) {
+    try {
+      const app = await api("GET", `/api/v1/devices/${token}/app`);
+      const authorization = keep ? { ...app.authorization, status: "authorized" } : { status: "denied", alert: false, sound: false, badge: false };
+      await api("PUT", `/api/v1/devices/${token}/app`, { authorization });
+      say($("#app-answer"), keep ? "Kept: the app's notifications are delivered prominently" : "Turned off: the app's notifications are off", true);
+    } catch (error) {
+      say($("#app-answer"), error.message, false);
+    }
+    await this.refresh();
   },
 
   /// How it interrupted, as iOS labels it (Time Sensitive, Critical), and what held it quiet or
