@@ -13,6 +13,8 @@ public struct DeliveryMarks: OptionSet, Hashable, Sendable {
     public static let overHTTP1 = DeliveryMarks(rawValue: 1 << 2)
     /// Dropped for room with no record kept: once out of the journal's ring there is nothing to read back.
     public static let unkept = DeliveryMarks(rawValue: 1 << 3)
+    /// The app's notification service extension has it: it is presented once the extension answers.
+    public static let extending = DeliveryMarks(rawValue: 1 << 4)
 
     /// Whether it reached the device (or was discarded) from storage rather than on arrival.
     public var fromStorage: Bool { !self.isDisjoint(with: [.storedOffline, .storedPower]) }

@@ -10,6 +10,12 @@ extension Journal {
         }
     }
 
+    /// The app's notification service extension was handed an accepted notification: until it
+    /// answers (or its time runs out) the phone has not presented it.
+    public func extending(uniqueID: String) {
+        self.state.withLock { state in _ = state.journal.modify(uniqueID: uniqueID) { $0.marks.insert(.extending) } }
+    }
+
     /// The user responded to a notification on the phone.
     public func responded(uniqueID: String, _ response: UserResponse) {
         self.recordPhone(uniqueID: uniqueID, event: "response") { PhoneRecord(presentation: $0.presentation, response: response) }

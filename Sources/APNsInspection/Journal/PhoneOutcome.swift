@@ -47,6 +47,8 @@ public struct PhoneOutcome: Hashable, Sendable {
                 self.init(Self.activity(activity))
             } else if let presentation = entry.presentation {
                 self.init(Self.presentation(presentation))
+            } else if entry.marks.contains(.extending) {
+                self.init(.waiting, "waiting for the app's service extension")
             } else {
                 self.init(Self.unpresented(entry.status))
             }
@@ -59,7 +61,7 @@ public struct PhoneOutcome: Hashable, Sendable {
     /// writer thread.
     public static func state(of entry: JournalEntry) -> State {
         if case .accepted = entry.push, entry.activity == nil, entry.presentation == nil {
-            return entry.status == .queued ? .waiting : .none
+            return entry.status == .queued || entry.marks.contains(.extending) ? .waiting : .none
         }
         return PhoneOutcome(of: entry).state
     }

@@ -73,6 +73,7 @@ extension Phone {
         case .extending(let content, let serviceExtension):
             // Only the device the app is on answers as its extension.
             let asked = device.flatMap { $0.deviceID == install.deviceID ? $0 : nil }
+            self.journal.extending(uniqueID: notification.uniqueID)
             self.startExtension(serviceExtension, content: content, for: notification, device: asked, on: eventLoop)
         case .waiting:
             break

@@ -113,6 +113,8 @@ struct ServiceExtensionEndToEndTests {
             let uniqueID = try await self.push(Self.encrypted, phone)
             let item = try await emulator.adminObject("/api/v1/notifications/\(uniqueID)")
             #expect(item["presentation"] == nil || item["presentation"] is NSNull, "presented while the extension runs: \(item)")
+            let waiting = try #require(item["phoneOutcome"] as? [String: Any])
+            #expect(waiting["state"] as? String == "waiting" && (waiting["text"] as? String)?.contains("service extension") == true)
             // The command has started its child before the clock moves.
             func written() -> Int32? {
                 (try? String(contentsOfFile: pidFile, encoding: .utf8)).flatMap {
