@@ -227,7 +227,7 @@ let package = Package(
         .target(
             name: "APNsEmulatorTesting",
             dependencies: [
-                "APNsAdminClient", "APNsCore", "APNsAuth", "APNsServer", "APNsDeviceClient", "APNsProviderClient",
+                "APNsAdminClient", "APNsCore", "APNsAuth", "APNsDevice", "APNsServer", "APNsDeviceClient", "APNsProviderClient",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],

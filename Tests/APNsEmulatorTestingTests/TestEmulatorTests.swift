@@ -54,6 +54,25 @@ struct TestEmulatorTests {
         try await emulator.shutdown()
     }
 
+    @Test("setServiceExtension: the app's extension changes what is shown, and presentation(of:) waits for it")
+    func serviceExtension() async throws {
+        // Apple, UNNotificationServiceExtension: an alert with mutable-content is handed to the
+        // app's extension, and the content it hands back is shown.
+        let emulator = try await TestEmulator.start(auth: .none)
+        let token = try await emulator.registerDevice(topic: Self.topic)
+        var settings = URLRequest(url: try #require(URL(string: "\(emulator.adminURL)/api/v1/devices/\(token)/app")))
+        settings.httpMethod = "PUT"
+        settings.httpBody = Data(#"{"authorization": {"status": "authorized", "alert": true}}"#.utf8)
+        #expect((try await URLSession.shared.data(for: settings).1 as? HTTPURLResponse)?.statusCode == 200)
+        try await emulator.setServiceExtension(token: token, command: #"cat > /dev/null; echo '{"body": "decrypted"}'"#)
+        let answer = try await emulator.push(
+            token: token, topic: Self.topic, payload: #"{"aps":{"alert":"sealed","mutable-content":1}}"#)
+        let presentation = try await emulator.presentation(of: try #require(answer.uniqueID))
+        #expect(presentation.body == "decrypted" && presentation.serviceExtension?.outcome == .modified)
+        #expect(presentation.serviceExtension?.original.body == "sealed")
+        try await emulator.shutdown()
+    }
+
     @Test(
         "issue 51: with an admin token (given, or made when bound beyond loopback) TestEmulator sends it itself; a request of one's own needs it"
     )

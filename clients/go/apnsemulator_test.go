@@ -113,6 +113,35 @@ func TestFocusHoldsWhatItDoesNotAllow(t *testing.T) {
 	}
 }
 
+// Apple, UNNotificationServiceExtension: an alert with mutable-content is handed to the app's
+// extension, and the content it hands back is shown.
+func TestServiceExtensionChangesWhatIsShown(t *testing.T) {
+	apns := Start(t, Options{})
+	token := apns.RegisterDevice(topic)
+	device := apns.Device(token)
+	device.SetApp(map[string]interface{}{"authorization": map[string]interface{}{"status": "authorized", "alert": true}})
+	app := device.SetServiceExtension(`cat > /dev/null; echo '{"body": "decrypted"}'`, "", "")
+	if extension, _ := app["serviceExtension"].(map[string]interface{}); extension["timeout"] != "30s" {
+		t.Fatalf("serviceExtension: %v", app["serviceExtension"])
+	}
+	sent, err := apns.Push(token, `{"aps":{"alert":"sealed","mutable-content":1}}`, PushOptions{Topic: topic, PushType: "alert"})
+	if err != nil || sent.Status != 200 {
+		t.Fatalf("push: %v %v", sent, err)
+	}
+	shown, err := device.Presentation(sent.UniqueID, 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	report, _ := shown["serviceExtension"].(map[string]interface{})
+	original, _ := report["original"].(map[string]interface{})
+	if shown["body"] != "decrypted" || report["outcome"] != "modified" || original["body"] != "sealed" {
+		t.Fatalf("presentation: %v", shown)
+	}
+	if removed := device.SetServiceExtension("", "", ""); removed["serviceExtension"] != nil {
+		t.Fatalf("removed: %v", removed["serviceExtension"])
+	}
+}
+
 // Issue 51: beyond loopback the emulator makes an admin token; the fixture sends it, a bare request is refused.
 func TestBeyondLoopbackTheMadeAdminToken(t *testing.T) {
 	apns := Start(t, Options{Serve: map[string]string{"host": "0.0.0.0"}})

@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 // Device is the phone behind a token.
@@ -59,6 +60,44 @@ func (d Device) SetFocus(active string, allowedApps []string, timeSensitive bool
 	var focus map[string]interface{}
 	d.e.must(d.e.Admin("PUT", "/api/v1/devices/"+url.PathEscape(d.deviceID())+"/focus", body, 200, &focus))
 	return focus
+}
+
+// SetServiceExtension gives the app a notification service extension, for alerts with
+// mutable-content: a command run with the content as JSON on standard input (it prints the
+// content to show), or a URL the content is posted to; timeout on the emulator's clock ("" for
+// 30s). With neither, the app has none. Each presentation says what it did in "serviceExtension".
+func (d Device) SetServiceExtension(command, url, timeout string) map[string]interface{} {
+	var extension map[string]interface{}
+	if command != "" {
+		extension = map[string]interface{}{"command": command}
+	} else if url != "" {
+		extension = map[string]interface{}{"url": url}
+	}
+	if extension != nil && timeout != "" {
+		extension["timeout"] = timeout
+	}
+	var app map[string]interface{}
+	d.e.must(d.e.Admin("PUT", "/api/v1/devices/"+d.Token+"/app", map[string]interface{}{"serviceExtension": extension}, 200, &app))
+	return app
+}
+
+// Presentation is how the phone presented uniqueID, once it has (a service extension may take a
+// while); an error saying where it is when timeout passes first.
+func (d Device) Presentation(uniqueID string, timeout time.Duration) (map[string]interface{}, error) {
+	deadline := time.Now().Add(timeout)
+	for {
+		var item map[string]interface{}
+		if err := d.e.Admin("GET", "/api/v1/notifications/"+url.PathEscape(uniqueID), nil, 200, &item); err != nil {
+			return nil, err
+		}
+		if presentation, ok := item["presentation"].(map[string]interface{}); ok {
+			return presentation, nil
+		}
+		if time.Now().After(deadline) {
+			return nil, fmt.Errorf("%s was not presented within %v: %v", uniqueID, timeout, item["phoneOutcome"])
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 func (d Device) deviceID() string {

@@ -29,6 +29,8 @@ export declare class Device {
   power(state?: { online?: boolean; lowPowerMode?: boolean; locked?: boolean }): Promise<any>;
   focus(): Promise<{ deviceId: string; active: string | null; allowedApps: string[]; timeSensitive: boolean | null; apps: number }>;
   setFocus(active: string | null, options?: { allowedApps?: string[]; timeSensitive?: boolean }): Promise<any>;
+  setServiceExtension(options?: { command?: string; url?: string; timeout?: string }): Promise<any>;
+  presentation(uniqueId: string, options?: { timeout?: number }): Promise<any>;
 }
 export interface WebPushSubscriptionJSON { endpoint: string; expirationTime: number | null; keys: { p256dh: string; auth: string }; }
 export interface WebApp {

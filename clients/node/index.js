@@ -214,6 +214,32 @@ class Device {
     const where = `/api/v1/devices/${encodeURIComponent((await this.app()).deviceId)}/focus`;
     return this.emulator.admin('PUT', where, { active, allowedApps, timeSensitive });
   }
+  /**
+   * The app's notification service extension, for alerts with `mutable-content: 1`: a `command`
+   * run with the content as JSON on standard input (it prints the content to show), or a `url`
+   * the content is posted to; `timeout` on the emulator's clock (`30s` by default). Neither
+   * removes it. Each presentation says what it did in `serviceExtension`.
+   */
+  setServiceExtension({ command, url, timeout } = {}) {
+    let extension = null;
+    if (command !== undefined || url !== undefined) {
+      extension = command !== undefined ? { command } : { url };
+      if (timeout !== undefined) extension.timeout = timeout;
+    }
+    return this.setApp({ serviceExtension: extension });
+  }
+  /** How the phone presented `uniqueId`, once it has (a service extension may take a while). */
+  async presentation(uniqueId, { timeout = 10000 } = {}) {
+    const deadline = Date.now() + timeout;
+    for (;;) {
+      const item = await this.emulator.admin('GET', `/api/v1/notifications/${uniqueId}`);
+      if (item.presentation) return item.presentation;
+      if (Date.now() >= deadline) {
+        throw new Error(`${uniqueId} was not presented within ${timeout} ms: ${item.phoneOutcome ? item.phoneOutcome.text : 'no outcome'}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
 }
 
 class Faults {

@@ -82,6 +82,22 @@ test('a Focus holds what it does not allow quietly in Notification Center; ended
   });
 });
 
+// Apple, UNNotificationServiceExtension: an alert with mutable-content is handed to the app's
+// extension, and the content it hands back is shown.
+test('a service extension changes what is shown; presentation() waits for it', async () => {
+  await withEmulator(async (emulator) => {
+    const token = await emulator.registerDevice(TOPIC);
+    const device = emulator.device(token);
+    await device.setApp({ authorization: { status: 'authorized', alert: true } });
+    const app = await device.setServiceExtension({ command: `cat > /dev/null; echo '{"body": "decrypted"}'`, timeout: '5s' });
+    assert.strictEqual(app.serviceExtension.timeout, '5s');
+    const sent = await emulator.push(token, { aps: { alert: 'sealed', 'mutable-content': 1 } }, { topic: TOPIC, pushType: 'alert' });
+    const shown = await device.presentation(sent.uniqueId);
+    assert.deepStrictEqual([shown.body, shown.serviceExtension.outcome, shown.serviceExtension.original.body], ['decrypted', 'modified', 'sealed']);
+    assert.strictEqual((await device.setServiceExtension()).serviceExtension, null);
+  });
+});
+
 test('fault rules, the clock and waitFor\'s near misses', async () => {
   await withEmulator(async (emulator) => {
     const token = await emulator.registerDevice(TOPIC);

@@ -273,6 +273,31 @@ class Device:
         body: Dict[str, Any] = {"active": active, "allowedApps": list(allowed_apps), "timeSensitive": time_sensitive}
         return self.emulator._request("PUT", f"/api/v1/devices/{self.app['deviceId']}/focus", body)
 
+    def set_service_extension(self, command: Optional[str] = None, url: Optional[str] = None,
+                              timeout: Optional[str] = None) -> Dict[str, Any]:
+        """The app's notification service extension, for alerts with `mutable-content: 1`: a
+        `command` run with the content as JSON on standard input (it prints the content to show),
+        or a `url` the content is posted to; `timeout` on the emulator's clock (`30s` by default).
+        Neither removes it. Each presentation says what it did in `serviceExtension`."""
+        extension: Optional[Dict[str, Any]] = None
+        if command is not None or url is not None:
+            extension = {"command": command} if command is not None else {"url": url}
+            if timeout is not None:
+                extension["timeout"] = timeout
+        return self.set_app(serviceExtension=extension)
+
+    def presentation(self, unique_id: str, timeout: float = 10.0) -> Dict[str, Any]:
+        """How the phone presented `unique_id`, once it has (a service extension may take a while);
+        raises TimeoutError if it has not within `timeout` seconds."""
+        deadline = time.monotonic() + timeout
+        while True:
+            item = self.emulator._get(f"/api/v1/notifications/{unique_id}")
+            if item.get("presentation"):
+                return item["presentation"]
+            if time.monotonic() >= deadline:
+                raise TimeoutError(f"{unique_id} was not presented within {timeout} s: {item.get('phoneOutcome')}")
+            time.sleep(0.05)
+
     def power(self, **state: bool) -> Dict[str, Any]:
         """The device's power state; `online`, `lowPowerMode`, `locked` change it."""
         path = f"/api/v1/devices/{self.token}/power"

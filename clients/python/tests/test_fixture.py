@@ -184,3 +184,19 @@ def test_focus_holds_what_it_does_not_allow(apns_emulator: APNsEmulator):
     assert device.set_focus(None)["active"] is None
     after = apns_emulator.push(token, {"aps": {"alert": "Hi", "sound": "default"}}, topic=TOPIC)
     assert {item["uniqueId"]: item["presentation"] for item in device.delivered()}[after.unique_id]["heldBy"] is None
+
+
+def test_service_extension_changes_what_is_shown(apns_emulator: APNsEmulator):
+    # Apple, UNNotificationServiceExtension: an alert with mutable-content is handed to the app's
+    # extension, and what it hands back is shown; the original stays beside it.
+    token = apns_emulator.register_device(TOPIC)
+    device = apns_emulator.device(token)
+    device.set_app(authorization={"status": "authorized", "alert": True})
+    app = device.set_service_extension(command="""python3 -c 'import json,sys; c=json.load(sys.stdin); print(json.dumps({"body": c["body"][::-1]}))'""")
+    assert app["serviceExtension"]["timeout"] == "30s"
+    pushed = apns_emulator.push(token, {"aps": {"alert": {"title": "Hi", "body": "olleh"}, "mutable-content": 1}}, topic=TOPIC)
+    shown = device.presentation(pushed.unique_id)
+    assert shown["body"] == "hello" and shown["serviceExtension"]["outcome"] == "modified"
+    assert shown["serviceExtension"]["original"]["body"] == "olleh"
+    assert device.set_service_extension()["serviceExtension"] is None
+

@@ -156,6 +156,44 @@ public final class ApnsEmulator implements AutoCloseable {
         return this.object("PUT", focusPath(token), body, 200);
     }
 
+    /**
+     * The app's notification service extension, for alerts with {@code mutable-content: 1}: a
+     * {@code command} run with the content as JSON on standard input (it prints the content to
+     * show), else a {@code url} the content is posted to; {@code timeout} on the emulator's clock
+     * (null: 30s). With neither, the app has none. Each presentation says what it did in
+     * {@code serviceExtension}.
+     */
+    public Map<String, Object> setServiceExtension(String token, String command, String url, String timeout)
+            throws IOException, InterruptedException {
+        Map<String, Object> extension = null;
+        if (command != null || url != null) {
+            extension = new java.util.HashMap<>();
+            extension.put(command != null ? "command" : "url", command != null ? command : url);
+            if (timeout != null) extension.put("timeout", timeout);
+        }
+        Map<String, Object> body = new java.util.HashMap<>();
+        body.put("serviceExtension", extension);
+        return this.setApp(token, body);
+    }
+
+    /** How the phone presented {@code uniqueId}, once it has (a service extension may take a while). */
+    public Map<String, Object> presentation(String uniqueId, Duration timeout) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            Map<String, Object> item = this.object("GET", "/api/v1/notifications/" + uniqueId, null, 200);
+            Object presentation = item.get("presentation");
+            if (presentation instanceof Map<?, ?> map) {
+                @SuppressWarnings("unchecked")
+                Map<String, Object> shown = (Map<String, Object>) map;
+                return shown;
+            }
+            if (System.nanoTime() >= deadline) {
+                throw new IOException(uniqueId + " was not presented within " + timeout + ": " + item.get("phoneOutcome"));
+            }
+            Thread.sleep(50);
+        }
+    }
+
     private String focusPath(String token) throws IOException, InterruptedException {
         String deviceId = (String) this.app(token).get("deviceId");
         return "/api/v1/devices/" + java.net.URLEncoder.encode(deviceId, java.nio.charset.StandardCharsets.UTF_8) + "/focus";

@@ -105,6 +105,22 @@ class ApnsEmulatorTest {
         assertEquals(java.util.Arrays.asList(null, "default"), java.util.Arrays.asList(shown.get("heldBy"), shown.get("sound")));
     }
 
+    /** Apple, UNNotificationServiceExtension: an alert with mutable-content is shown as the app's extension changed it. */
+    @Test
+    void aServiceExtensionChangesWhatIsShown(ApnsEmulator apns) throws Exception {
+        String token = apns.registerDevice(TOPIC);
+        apns.setApp(token, Map.of("authorization", Map.of("status", "authorized", "alert", true)));
+        Map<String, Object> app = apns.setServiceExtension(token, "cat > /dev/null; echo '{\"body\": \"decrypted\"}'", null, null);
+        assertEquals("30s", ((Map<?, ?>) app.get("serviceExtension")).get("timeout"));
+        HttpResponse<String> sent = providerPush(apns, token, "{\"aps\":{\"alert\":\"sealed\",\"mutable-content\":1}}");
+        assertEquals(200, sent.statusCode());
+        Map<String, Object> shown = apns.presentation(sent.headers().firstValue("apns-unique-id").orElse(""), Duration.ofSeconds(10));
+        Map<?, ?> report = (Map<?, ?>) shown.get("serviceExtension");
+        assertEquals(List.of("decrypted", "modified", "sealed"),
+            List.of(shown.get("body"), report.get("outcome"), ((Map<?, ?>) report.get("original")).get("body")));
+        assertEquals(null, apns.setServiceExtension(token, null, null, null).get("serviceExtension"));
+    }
+
     @Test
     void aPushOverHttp2ReachesThePhoneAndRefusalsCarryApnsReasons(ApnsEmulator apns) throws Exception {
         String token = apns.registerDevice(TOPIC);
