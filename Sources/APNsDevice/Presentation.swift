@@ -46,8 +46,9 @@ public struct Presentation: Hashable, Sendable, Codable {
     public var interruptionLevel: InterruptionLevel?
     /// Added to Notification Center without a banner, sound or lighting the screen.
     public var deliveredQuietly = false
-    /// What made it quiet, when something did: `provisional` (the app's authorization) or
-    /// `focus` (a Focus that does not allow the app).
+    /// What made it quiet, when something did: `provisional` (the app's authorization), `focus`
+    /// (a Focus that does not allow the app) or `focusFilter` (the app's Focus filter does not
+    /// name its `filter-criteria`).
     public var heldBy: String?
     /// A Focus that does not allow the app let it through: critical, or time-sensitive with
     /// the Focus's Time Sensitive switch on.

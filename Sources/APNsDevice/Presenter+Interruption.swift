@@ -53,7 +53,10 @@ extension Presenter {
     ) -> (sound: String?, quiet: QuietDelivery?) {
         let level = Self.interruptionLevel(of: aps, app: app, notes: &presentation.notes)
         presentation.interruptionLevel = level
-        let quiet = app.authorization.status == .denied ? nil : Self.quiet(level, app: app, topic: topic, into: &presentation)
+        let criteria = aps["filter-criteria"]?.string
+        let quiet =
+            app.authorization.status == .denied
+            ? nil : Self.quiet(level, app: app, topic: topic, criteria: criteria, into: &presentation)
         if let quiet {
             allowed.sound = allowed.sound ?? quiet.reason
             if quiet.heldBy == "provisional" { allowed.badge = allowed.badge ?? quiet.reason }
@@ -69,7 +72,7 @@ extension Presenter {
     /// the app's provisional authorization, its level (passive), or a Focus that does not allow
     /// the app (unless it breaks through: noted in `presentation`). Nil when it interrupts.
     static func quiet(
-        _ level: InterruptionLevel, app: AppModel, topic: String?, into presentation: inout Presentation
+        _ level: InterruptionLevel, app: AppModel, topic: String?, criteria: String?, into presentation: inout Presentation
     ) -> QuietDelivery? {
         if app.authorization.status == .provisional {
             return QuietDelivery(
@@ -80,13 +83,19 @@ extension Presenter {
             return QuietDelivery(
                 reason: "interruption-level passive adds it to Notification Center without a sound or lighting the screen")
         }
-        guard let focus = app.focus, !focus.allows(topic) else { return nil }
+        guard let focus = app.focus else { return nil }
+        let filtered = focus.filtered(topic, criteria: criteria)
+        guard !focus.allows(topic) || filtered != nil else { return nil }
+        let holder = focus.allows(topic) ? "the app's Focus filter" : "the Focus \(focus.name), which does not allow the app"
         if level == .critical || (level == .timeSensitive && focus.timeSensitive) {
             presentation.brokeThrough = true
-            presentation.notes.append("\(level.rawValue): broke through the Focus \(focus.name), which does not allow the app")
+            presentation.notes.append("\(level.rawValue): broke through \(holder)")
             return nil
         }
         let why = level == .timeSensitive ? " (its Time Sensitive Notifications switch is off)" : ""
+        if focus.allows(topic), let filtered {
+            return QuietDelivery(reason: "\(filtered)\(why): delivered quietly to Notification Center", heldBy: "focusFilter")
+        }
         return QuietDelivery(
             reason: "the Focus \(focus.name) does not allow the app\(why): delivered quietly to Notification Center",
             heldBy: "focus")

@@ -43,6 +43,14 @@ struct FocusOperations {
             members.member("active") { $0.optionalString(focus?.name) }
             members.member("allowedApps") { $0.array(focus?.allowedApps ?? []) { $0.string($1) } }
             members.member("timeSensitive") { $0.raw(focus.map { $0.timeSensitive ? "true" : "false" } ?? "null") }
+            members.member("filters") { members in
+                guard let focus else { return members.raw("null") }
+                members.object { filters in
+                    for (topic, criteria) in focus.filters.sorted(by: { $0.key < $1.key }) {
+                        filters.member(topic) { $0.array(criteria) { $0.string($1) } }
+                    }
+                }
+            }
             members.member("apps") { $0.number(apps) }
         }
         return writer.bytes

@@ -23,6 +23,7 @@ extension WorldExport {
                     device["focus"] = .object([
                         "active": .string(focus.name), "allowedApps": .array(focus.allowedApps.map(JSONValue.string)),
                         "timeSensitive": .bool(focus.timeSensitive),
+                        "filters": .object(focus.filters.mapValues { .array($0.map(JSONValue.string)) }),
                     ])
                 }
                 let power = self.power.power(of: id)

@@ -26,12 +26,13 @@ struct SeedExportTests {
         let held = try await phone.register(topic: Self.app).hex
         try await phone.close()
         let settings =
-            #"{"authorization": {"status": "authorized", "alert": true, "sound": true, "badge": false}, "badge": 4, "iosVersion": "17.2", "categories": [{"identifier": "MSG", "actions": [{"identifier": "REPLY", "title": "Reply", "textInput": {"buttonTitle": "Send", "placeholder": "Message"}}]}], "activityTypes": {"Delivery": {"contentState": {"status": "string"}}}, "language": "fr", "locationAuthorization": "authorizedAlways", "entitlements": ["time-sensitive"], "backgroundPushBudget": 5, "reportsCalls": false}"#
+            #"{"authorization": {"status": "authorized", "alert": true, "sound": true, "badge": false}, "badge": 4, "iosVersion": "17.2", "categories": [{"identifier": "MSG", "actions": [{"identifier": "REPLY", "title": "Reply", "textInput": {"buttonTitle": "Send", "placeholder": "Message"}}]}], "activityTypes": {"Delivery": {"contentState": {"status": "string"}}}, "language": "fr", "locationAuthorization": "authorizedAlways", "entitlements": ["time-sensitive"], "backgroundPushBudget": 5, "reportsCalls": false, "serviceExtension": {"url": "http://127.0.0.1:9/extension", "timeout": "5s"}}"#
         _ = try await emulator.adminObject("/api/v1/devices/\(held)/app", method: "PUT", body: settings)
         _ = try await emulator.adminObject(
             "/api/v1/devices/\(held)/power", method: "PUT", body: #"{"lowPowerMode": true, "locked": true}"#)
         _ = try await emulator.adminObject(
-            "/api/v1/devices/phone-seed/focus", method: "PUT", body: #"{"active": "Work", "allowedApps": ["\#(Self.app)"]}"#)
+            "/api/v1/devices/phone-seed/focus", method: "PUT",
+            body: #"{"active": "Work", "allowedApps": ["\#(Self.app)"], "filters": {"\#(Self.app)": ["work"]}}"#)
         let loose = try #require(
             try await emulator.adminObject(
                 "/api/v1/devices", method: "POST", body: #"{"topic": "com.example.loose"}"#, status: 201)["token"] as? String)

@@ -111,4 +111,36 @@ struct FocusEndToEndTests {
             #expect(focus["active"] is NSNull && focus["apps"] as? Int == 0)
         }
     }
+
+    /// Apple, `UNNotificationContent.filterCriteria` ("the criteria the system evaluates to
+    /// determine if it displays the notification in the current Focus") and AppIntents'
+    /// `FocusFilterAppContext.notificationFilterPredicate`.
+    @Test("an app's Focus filter lets through only the filter-criteria it names; the rest is held quietly by focusFilter")
+    func focusFilter() async throws {
+        try await withEmulator { emulator in
+            let deviceID = "iphone-\(UUID().uuidString.prefix(6))"
+            let device = try await emulator.device(deviceID)
+            let token = try await device.register(topic: Self.chat)
+            try await self.authorize(emulator, token)
+            let focus = try await emulator.adminObject(
+                "/api/v1/devices/\(deviceID)/focus", method: "PUT",
+                body: #"{"active": "Work", "allowedApps": ["\#(Self.chat)"], "filters": {"\#(Self.chat)": ["work-account"]}}"#)
+            #expect((focus["filters"] as? [String: [String]])?[Self.chat] == ["work-account"])
+            let provider = try await emulator.http2Client()
+            let work = try await self.push(
+                #"{"aps":{"alert":"Standup","filter-criteria":"work-account"}}"#, to: token, topic: Self.chat, device: device,
+                provider: provider)
+            #expect(!work.deliveredQuietly && work.style == .banner)
+            let personal = try await self.push(
+                #"{"aps":{"alert":"Dinner?","filter-criteria":"personal-account"}}"#, to: token, topic: Self.chat,
+                device: device, provider: provider)
+            #expect(personal.deliveredQuietly && personal.heldBy == "focusFilter")
+            let unmarked = try await self.push(
+                #"{"aps":{"alert":"Hello"}}"#, to: token, topic: Self.chat, device: device, provider: provider)
+            #expect(unmarked.deliveredQuietly && unmarked.heldBy == "focusFilter")
+            let bad = try await emulator.admin(
+                "/api/v1/devices/\(deviceID)/focus", method: "PUT", body: #"{"active": "Work", "filters": {"": ["x"]}}"#)
+            #expect(bad.status == 400 && bad.text.contains("filters"))
+        }
+    }
 }

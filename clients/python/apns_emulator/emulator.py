@@ -266,11 +266,15 @@ class Device:
         """The device's Focus: `{"deviceId", "active", "allowedApps", "timeSensitive", "apps"}`."""
         return self.emulator._get(f"/api/v1/devices/{self.app['deviceId']}/focus")
 
-    def set_focus(self, active: Optional[str], allowed_apps: Sequence[str] = (), time_sensitive: bool = True) -> Dict[str, Any]:
+    def set_focus(self, active: Optional[str], allowed_apps: Sequence[str] = (), time_sensitive: bool = True,
+                  filters: Optional[Dict[str, List[str]]] = None) -> Dict[str, Any]:
         """Turns a Focus on for the whole device (`active=None` ends it): what it does not allow
         is delivered quietly, held by `focus`; time-sensitive notifications break through while
-        `time_sensitive` is on, critical alerts always."""
+        `time_sensitive` is on, critical alerts always. `filters`: apps' Focus filters, bundle id
+        to the `filter-criteria` let through (the rest is held by `focusFilter`)."""
         body: Dict[str, Any] = {"active": active, "allowedApps": list(allowed_apps), "timeSensitive": time_sensitive}
+        if filters is not None:
+            body["filters"] = filters
         return self.emulator._request("PUT", f"/api/v1/devices/{self.app['deviceId']}/focus", body)
 
     def set_service_extension(self, command: Optional[str] = None, url: Optional[str] = None,

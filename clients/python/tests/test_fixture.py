@@ -181,6 +181,10 @@ def test_focus_holds_what_it_does_not_allow(apns_emulator: APNsEmulator):
     shown = {item["uniqueId"]: item["presentation"] for item in device.delivered()}
     assert shown[quiet.unique_id]["heldBy"] == "focus" and shown[quiet.unique_id]["deliveredQuietly"]
     assert shown[urgent.unique_id]["brokeThrough"] and shown[urgent.unique_id]["interruptionLevel"] == "time-sensitive"
+    filtered = device.set_focus("Work", allowed_apps=[TOPIC], filters={TOPIC: ["work"]})
+    assert filtered["filters"] == {TOPIC: ["work"]}
+    personal = apns_emulator.push(token, {"aps": {"alert": "Dinner?", "filter-criteria": "home"}}, topic=TOPIC)
+    assert {item["uniqueId"]: item["presentation"] for item in device.delivered()}[personal.unique_id]["heldBy"] == "focusFilter"
     assert device.set_focus(None)["active"] is None
     after = apns_emulator.push(token, {"aps": {"alert": "Hi", "sound": "default"}}, topic=TOPIC)
     assert {item["uniqueId"]: item["presentation"] for item in device.delivered()}[after.unique_id]["heldBy"] is None
