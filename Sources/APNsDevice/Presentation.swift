@@ -58,6 +58,9 @@ public struct Presentation: Hashable, Sendable, Codable {
     public var notDelivered: String?
     /// What the app's service extension did, when one ran (``ServiceExtensionReport``).
     public var serviceExtension: ServiceExtensionReport?
+    /// The payload's `target-content-id`: the window or content a tap brings forward (the user's
+    /// response carries it to the app).
+    public var targetContentID: String?
 
     public init() {}
 
@@ -67,6 +70,7 @@ public struct Presentation: Hashable, Sendable, Codable {
         case actions, minimalActions, suppressed,
             silent, localized, appNotified, notes, notificationsDisabled, wake, webPush
         case interruptionLevel, deliveredQuietly, heldBy, brokeThrough, notDelivered, serviceExtension
+        case targetContentID = "targetContentId"
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -98,6 +102,7 @@ public struct Presentation: Hashable, Sendable, Codable {
         try container.encode(self.brokeThrough, forKey: .brokeThrough)
         try container.encode(self.notDelivered, forKey: .notDelivered)
         try container.encode(self.serviceExtension, forKey: .serviceExtension)
+        try container.encode(self.targetContentID, forKey: .targetContentID)
     }
 
     public init(from decoder: any Decoder) throws {
@@ -130,6 +135,7 @@ public struct Presentation: Hashable, Sendable, Codable {
         self.brokeThrough = try container.decodeIfPresent(Bool.self, forKey: .brokeThrough) ?? false
         self.notDelivered = try container.decodeIfPresent(String.self, forKey: .notDelivered)
         self.serviceExtension = try container.decodeIfPresent(ServiceExtensionReport.self, forKey: .serviceExtension)
+        self.targetContentID = try container.decodeIfPresent(String.self, forKey: .targetContentID)
     }
 
     /// The buttons offered in `context`.

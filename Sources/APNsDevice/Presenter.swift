@@ -14,6 +14,7 @@ public enum Presenter {
         let content = Self.content(of: aps, app: app, into: &presentation)
         presentation.category = aps["category"]?.string
         presentation.threadID = aps["thread-id"]?.string
+        presentation.targetContentID = aps["target-content-id"]?.string
         let contentAvailable = aps["content-available"]?.isOne == true
 
         guard content.hasAlert || content.sound != nil || content.badge != nil else {

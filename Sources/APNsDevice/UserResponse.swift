@@ -14,10 +14,15 @@ public struct UserResponse: Hashable, Sendable, Codable {
     public var appState: AppState
     /// Milliseconds since the UNIX epoch.
     public var at: Int64
+    /// The notification's `target-content-id`, handed to the app with a tap or a foreground
+    /// action (`UNNotificationContent.targetContentIdentifier`: the window or content to bring
+    /// forward); nil when it had none, or the response does not open the app.
+    public var targetContentID: String?
 
     private enum CodingKeys: String, CodingKey {
         case uniqueID = "uniqueId"
         case action, text, context, reported, launched, appState, at
+        case targetContentID = "targetContentId"
     }
 
     public init(
@@ -75,14 +80,7 @@ public struct UserResponse: Hashable, Sendable, Codable {
                     "action \(action) is not offered in the \(context.rawValue) context of this notification (offered: \(names.isEmpty ? "none" : names.joined(separator: ", ")))"
                 )
             }
-            if chosen.textInput == nil, text != nil {
-                throw DeviceModelError(
-                    .notOffered, field: "text", "action \(action) is not a text-input action, so it takes no text")
-            }
-            if chosen.textInput != nil, text == nil {
-                throw DeviceModelError(
-                    .invalid, field: "text", "action \(action) is a text-input action: give the text the user typed")
-            }
+            try Self.check(text, for: chosen)
             // A foreground action opens the app; another runs it in the background if it was not.
             if chosen.foreground {
                 app.appState = .foreground
@@ -91,10 +89,25 @@ public struct UserResponse: Hashable, Sendable, Codable {
             }
         }
         app.removeDelivered(uniqueID)
-        let response = UserResponse(
+        var response = UserResponse(
             uniqueID: uniqueID, action: action, text: text, context: context,
             reported: reported, launched: before == .notRunning && app.appState != .notRunning, appState: app.appState, at: millis
         )
+        if app.appState == .foreground, action != NotificationAction.dismissIdentifier {
+            response.targetContentID = presentation.targetContentID
+        }
         return (response, app)
+    }
+
+    /// A text goes with a text-input action, and only with one.
+    private static func check(_ text: String?, for chosen: NotificationAction) throws(DeviceModelError) {
+        if chosen.textInput == nil, text != nil {
+            throw DeviceModelError(
+                .notOffered, field: "text", "action \(chosen.identifier) is not a text-input action, so it takes no text")
+        }
+        if chosen.textInput != nil, text == nil {
+            throw DeviceModelError(
+                .invalid, field: "text", "action \(chosen.identifier) is a text-input action: give the text the user typed")
+        }
     }
 }

@@ -88,6 +88,17 @@ public enum PhoneJSON {
         var writer = JSONWriter()
         writer.object { members in
             members.member("total") { $0.number(delivered.count) }
+            // Notification Center stacks an app's notifications by thread-id (Apple,
+            // "threadIdentifier"): each stack with its count, newest first.
+            members.member("threads") { threads in
+                threads.array(Self.threads(delivered)) { writer, thread in
+                    writer.object { fields in
+                        fields.member("threadId") { $0.optionalString(thread.id) }
+                        fields.member("count") { $0.number(thread.count) }
+                        fields.member("newest") { $0.string(thread.newest) }
+                    }
+                }
+            }
             members.member("items") { items in
                 items.array(delivered) { writer, notification in
                     writer.object { fields in
@@ -99,5 +110,26 @@ public enum PhoneJSON {
             }
         }
         return writer.bytes
+    }
+
+    /// Notification Center's stacks: one per thread id (nil: the app's notifications without
+    /// one), the one with the newest notification first.
+    static func threads(_ delivered: [DeliveredNotification]) -> [(id: String?, count: Int, newest: String)] {
+        var stacks: [String?: (count: Int, newest: DeliveredNotification)] = [:]
+        for notification in delivered {
+            let id = notification.presentation.threadID.flatMap { $0.isEmpty ? nil : $0 }
+            let count = (stacks[id]?.count ?? 0) + 1
+            let newest = stacks[id].map { Self.newer($0.newest, notification) } ?? notification
+            stacks[id] = (count, newest)
+        }
+        return stacks.sorted {
+            ($0.value.newest.presentedAt, $0.value.newest.uniqueID) > ($1.value.newest.presentedAt, $1.value.newest.uniqueID)
+        }
+        .map { ($0.key, $0.value.count, $0.value.newest.uniqueID) }
+    }
+
+    /// The later of two notifications (by when it was presented, then by unique id, which is time-ordered).
+    private static func newer(_ a: DeliveredNotification, _ b: DeliveredNotification) -> DeliveredNotification {
+        (a.presentedAt, a.uniqueID) >= (b.presentedAt, b.uniqueID) ? a : b
     }
 }
