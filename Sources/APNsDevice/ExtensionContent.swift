@@ -3,7 +3,7 @@ import APNsCore
 /// A notification's content as a service extension sees it (`UNNotificationContent`): what it is
 /// handed, and what it hands back to be shown. One JSON object both ways: `title`, `subtitle`,
 /// `body`, `userInfo` (the whole payload, `aps` included, as iOS gives it), `categoryIdentifier`,
-/// `threadIdentifier`; a reply may add `attachments` and `communication`. A member a reply leaves
+/// `threadIdentifier`; a reply may add `attachments` and `communication` (``Communication``). A member a reply leaves
 /// out keeps the original's value, as `request.content.mutableCopy()` does.
 public struct ExtensionContent: Hashable, Sendable, Codable {
     public var title = ""
@@ -14,6 +14,8 @@ public struct ExtensionContent: Hashable, Sendable, Codable {
     public var threadIdentifier = ""
     /// Files shown with the alert, as `UNNotificationAttachment` takes them (checked by ``ExtensionAttachment/check(size:)``).
     public var attachments: [ExtensionAttachment] = []
+    /// The `INSendMessageIntent` the extension donated and updated the content from, if any.
+    public var communication: Communication?
 
     public init() {}
 
@@ -26,7 +28,7 @@ public struct ExtensionContent: Hashable, Sendable, Codable {
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case title, subtitle, body, userInfo, categoryIdentifier, threadIdentifier, attachments
+        case title, subtitle, body, userInfo, categoryIdentifier, threadIdentifier, attachments, communication
     }
 
     /// A member left out keeps its default (the content handed to an extension has no attachments).
@@ -37,6 +39,7 @@ public struct ExtensionContent: Hashable, Sendable, Codable {
         self.userInfo = try container.decodeIfPresent(JSONValue.self, forKey: .userInfo) ?? .object([:])
         (self.categoryIdentifier, self.threadIdentifier) = (try text(.categoryIdentifier), try text(.threadIdentifier))
         self.attachments = try container.decodeIfPresent([ExtensionAttachment].self, forKey: .attachments) ?? []
+        self.communication = try container.decodeIfPresent(Communication.self, forKey: .communication)
     }
 
     /// The content as the extension gets it: one line of JSON.
@@ -76,6 +79,12 @@ public struct ExtensionContent: Hashable, Sendable, Codable {
         if let userInfo = members["userInfo"] {
             guard case .object = userInfo else { return .failure(ExtensionReplyError("userInfo must be an object")) }
             content.userInfo = userInfo
+        }
+        if let communication = members["communication"] {
+            switch Communication.parse(communication) {
+            case .success(let parsed): content.communication = parsed
+            case .failure(let error): return .failure(error)
+            }
         }
         if let attachments = members["attachments"] {
             switch ExtensionAttachment.list(attachments) {

@@ -16,12 +16,18 @@ public struct Focus: Hashable, Sendable, Codable {
     /// Apps' Focus filters while this Focus is on: bundle id (topic), then the `filter-criteria`
     /// values its notifications may carry to be let through.
     public var filters: [String: [String]]
+    /// The people whose communication notifications it lets through, by handle (`INPersonHandle`).
+    public var allowedPeople: [String]
 
-    public init(name: String, allowedApps: [String] = [], timeSensitive: Bool = true, filters: [String: [String]] = [:]) {
-        (self.name, self.allowedApps, self.timeSensitive, self.filters) = (name, allowedApps, timeSensitive, filters)
+    public init(
+        name: String, allowedApps: [String] = [], timeSensitive: Bool = true, filters: [String: [String]] = [:],
+        allowedPeople: [String] = []
+    ) {
+        (self.name, self.allowedApps, self.timeSensitive) = (name, allowedApps, timeSensitive)
+        (self.filters, self.allowedPeople) = (filters, allowedPeople)
     }
 
-    private enum CodingKeys: String, CodingKey { case name, allowedApps, timeSensitive, filters }
+    private enum CodingKeys: String, CodingKey { case name, allowedApps, timeSensitive, filters, allowedPeople }
 
     /// A record written before filters existed has none.
     public init(from decoder: any Decoder) throws {
@@ -30,7 +36,8 @@ public struct Focus: Hashable, Sendable, Codable {
             name: try container.decode(String.self, forKey: .name),
             allowedApps: try container.decode([String].self, forKey: .allowedApps),
             timeSensitive: try container.decode(Bool.self, forKey: .timeSensitive),
-            filters: try container.decodeIfPresent([String: [String]].self, forKey: .filters) ?? [:])
+            filters: try container.decodeIfPresent([String: [String]].self, forKey: .filters) ?? [:],
+            allowedPeople: try container.decodeIfPresent([String].self, forKey: .allowedPeople) ?? [])
     }
 
     /// Why the app's Focus filter holds a notification with `criteria` back; nil when the app has

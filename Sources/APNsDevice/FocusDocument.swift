@@ -8,7 +8,7 @@ public struct FocusDocument: Decodable, Sendable {
 
     public static let example = #"{"active": "Work", "allowedApps": ["com.example.app"], "timeSensitive": true}"#
 
-    private enum CodingKeys: String, CodingKey, CaseIterable { case active, allowedApps, timeSensitive, filters }
+    private enum CodingKeys: String, CodingKey, CaseIterable { case active, allowedApps, timeSensitive, filters, allowedPeople }
 
     public init(from decoder: any Decoder) throws {
         try decoder.refuseUnknown(CodingKeys.self, in: "a Focus")
@@ -24,6 +24,12 @@ public struct FocusDocument: Decodable, Sendable {
         }
         let timeSensitive = container.contains(.timeSensitive) ? try container.decode(Bool.self, forKey: .timeSensitive) : true
         let filters = container.contains(.filters) ? try container.decode([String: [String]].self, forKey: .filters) : [:]
+        let people = container.contains(.allowedPeople) ? try container.decode([String].self, forKey: .allowedPeople) : []
+        if people.contains(where: { $0.isEmpty }) {
+            throw DeviceModelError(
+                .invalid, field: "allowedPeople",
+                "allowedPeople holds the handles of people whose messages break through; one is empty")
+        }
         if filters.keys.contains(where: { $0.isEmpty }) || filters.values.contains(where: { $0.contains("") }) {
             throw DeviceModelError(
                 .invalid, field: "filters",
@@ -36,6 +42,7 @@ public struct FocusDocument: Decodable, Sendable {
         guard !name.isEmpty, name.utf8.count <= 64 else {
             throw DeviceModelError(.invalid, field: "active", "active is the Focus's name, 1 to 64 bytes, or null to end it")
         }
-        self.focus = Focus(name: name, allowedApps: allowed, timeSensitive: timeSensitive, filters: filters)
+        self.focus = Focus(
+            name: name, allowedApps: allowed, timeSensitive: timeSensitive, filters: filters, allowedPeople: people)
     }
 }

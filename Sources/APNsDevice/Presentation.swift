@@ -61,6 +61,8 @@ public struct Presentation: Hashable, Sendable, Codable {
     /// The payload's `target-content-id`: the window or content a tap brings forward (the user's
     /// response carries it to the app).
     public var targetContentID: String?
+    /// Shown as a communication notification: who sent it and the conversation (``Communication``).
+    public var communication: Communication?
 
     public init() {}
 
@@ -71,6 +73,7 @@ public struct Presentation: Hashable, Sendable, Codable {
             silent, localized, appNotified, notes, notificationsDisabled, wake, webPush
         case interruptionLevel, deliveredQuietly, heldBy, brokeThrough, notDelivered, serviceExtension
         case targetContentID = "targetContentId"
+        case communication
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -103,6 +106,7 @@ public struct Presentation: Hashable, Sendable, Codable {
         try container.encode(self.notDelivered, forKey: .notDelivered)
         try container.encode(self.serviceExtension, forKey: .serviceExtension)
         try container.encode(self.targetContentID, forKey: .targetContentID)
+        try container.encode(self.communication, forKey: .communication)
     }
 
     public init(from decoder: any Decoder) throws {
@@ -136,6 +140,7 @@ public struct Presentation: Hashable, Sendable, Codable {
         self.notDelivered = try container.decodeIfPresent(String.self, forKey: .notDelivered)
         self.serviceExtension = try container.decodeIfPresent(ServiceExtensionReport.self, forKey: .serviceExtension)
         self.targetContentID = try container.decodeIfPresent(String.self, forKey: .targetContentID)
+        self.communication = try container.decodeIfPresent(Communication.self, forKey: .communication)
     }
 
     /// The buttons offered in `context`.

@@ -28,11 +28,25 @@ extension Presenter {
         at millis: Int64, to app: AppModel, topic: String? = nil
     ) -> (Presentation, AppModel) {
         let shown = content.map { $0.payload(replacing: payload) } ?? payload
-        var (presentation, app) = Self.present(payload: shown, uniqueID: uniqueID, at: millis, to: app, topic: topic)
+        var (presentation, app) = Self.present(
+            payload: shown, uniqueID: uniqueID, at: millis, to: app, topic: topic, communication: content?.communication)
         presentation.serviceExtension = report
         if let index = app.delivered.lastIndex(where: { $0.uniqueID == uniqueID }) {
             app.delivered[index].presentation.serviceExtension = report
         }
         return (presentation, app)
+    }
+
+    /// A communication notification needs the Communication Notifications capability; without it
+    /// the donated intent changes nothing (said in `notes`).
+    static func communication(_ communication: Communication?, app: AppModel, notes: inout [String]) -> Communication? {
+        guard let communication else { return nil }
+        guard app.entitlements.contains(.communicationNotifications) else {
+            notes.append(
+                "the extension donated an INSendMessageIntent, but the app lacks the Communication Notifications capability (entitlement communication-notifications), so it is shown as an ordinary notification"
+            )
+            return nil
+        }
+        return communication
     }
 }

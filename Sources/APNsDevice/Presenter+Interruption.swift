@@ -87,6 +87,12 @@ extension Presenter {
         let filtered = focus.filtered(topic, criteria: criteria)
         guard !focus.allows(topic) || filtered != nil else { return nil }
         let holder = focus.allows(topic) ? "the app's Focus filter" : "the Focus \(focus.name), which does not allow the app"
+        if let sender = presentation.communication?.sender, focus.allowedPeople.contains(sender.handle) {
+            presentation.brokeThrough = true
+            presentation.notes.append(
+                "a message from \(sender.displayName), whom the Focus \(focus.name) allows: broke through \(holder)")
+            return nil
+        }
         if level == .critical || (level == .timeSensitive && focus.timeSensitive) {
             presentation.brokeThrough = true
             presentation.notes.append("\(level.rawValue): broke through \(holder)")

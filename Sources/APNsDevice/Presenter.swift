@@ -6,11 +6,13 @@ public enum Presenter {
     /// Presents `payload` (the notification's JSON object) to `app` (of `topic`, which a Focus
     /// may allow); returns the presentation and the app afterwards (its badge, Notification Center).
     public static func present(
-        payload: [UInt8], uniqueID: String, at millis: Int64, to app: AppModel, topic: String? = nil
+        payload: [UInt8], uniqueID: String, at millis: Int64, to app: AppModel, topic: String? = nil,
+        communication: Communication? = nil
     ) -> (Presentation, AppModel) {
         let aps = JSONValue.member("aps", ofObjectIn: payload) ?? .object([:])
         var app = app
         var presentation = Presentation()
+        presentation.communication = Self.communication(communication, app: app, notes: &presentation.notes)
         let content = Self.content(of: aps, app: app, into: &presentation)
         presentation.category = aps["category"]?.string
         presentation.threadID = aps["thread-id"]?.string

@@ -107,3 +107,14 @@ def service_extension(driver, wait, admin, curl_push, topic, shots):
     check(status == 200, "the second push is accepted")
     failed = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, '#phone-screen .extension.failed'))
     check("signal 11" in failed.text and "original is shown" in failed.text.lower(), f"the crash is named: {failed.text!r}")
+    # A communication notification (the app has the capability): its sender above the message.
+    admin("PUT", f"/api/v1/devices/{token}/app", {
+        "entitlements": ["communication-notifications"],
+        "serviceExtension": {"command": "cat > /dev/null; printf '%s' '{\"body\": \"Dinner at 8?\", \"communication\": {\"sender\": {\"displayName\": \"Ana\", \"handle\": \"ana@example.com\"}, \"groupName\": \"Family\"}}'"},
+    })
+    status, _ = curl_push(token, {"aps": {"alert": {"title": "Family", "body": "(encrypted)"}, "mutable-content": 1}})
+    check(status == 200, "the third push is accepted")
+    sender = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, '#phone-screen [data-testid="phone-sender"]'))
+    check("Ana" in sender.text and "Family" in sender.text, f"the sender and the group are shown: {sender.text!r}")
+    driver.find_element(By.ID, "phone-screen").screenshot(os.path.join(shots, "phone-communication.png"))
+

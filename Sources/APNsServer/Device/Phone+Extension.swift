@@ -87,11 +87,11 @@ extension Phone {
                 reason: "no reply within \(limit) on the emulator's clock: serviceExtensionTimeWillExpire, the original is shown")
             return (report, nil)
         case .replied(.failure(let error)):
-            return failed("\(error.description); the original is shown")
+            return failed(error.description)
         case .replied(.success(let bytes)):
             switch run.content.replied(bytes) {
             case .failure(let error):
-                return failed("\(error.description); the original is shown")
+                return failed(error.description)
             case .success(var content):
                 for index in content.attachments.indices {
                     content.attachments[index].check(size: Self.fileSize(content.attachments[index].path))

@@ -42,6 +42,7 @@ struct FocusOperations {
             members.member("deviceId") { $0.string(deviceID) }
             members.member("active") { $0.optionalString(focus?.name) }
             members.member("allowedApps") { $0.array(focus?.allowedApps ?? []) { $0.string($1) } }
+            members.member("allowedPeople") { $0.array(focus?.allowedPeople ?? []) { $0.string($1) } }
             members.member("timeSensitive") { $0.raw(focus.map { $0.timeSensitive ? "true" : "false" } ?? "null") }
             members.member("filters") { members in
                 guard let focus else { return members.raw("null") }

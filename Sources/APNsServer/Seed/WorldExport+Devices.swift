@@ -24,6 +24,7 @@ extension WorldExport {
                         "active": .string(focus.name), "allowedApps": .array(focus.allowedApps.map(JSONValue.string)),
                         "timeSensitive": .bool(focus.timeSensitive),
                         "filters": .object(focus.filters.mapValues { .array($0.map(JSONValue.string)) }),
+                        "allowedPeople": .array(focus.allowedPeople.map(JSONValue.string)),
                     ])
                 }
                 let power = self.power.power(of: id)

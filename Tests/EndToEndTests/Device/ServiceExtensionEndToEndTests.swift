@@ -114,7 +114,8 @@ struct ServiceExtensionEndToEndTests {
             let item = try await emulator.adminObject("/api/v1/notifications/\(uniqueID)")
             #expect(item["presentation"] == nil || item["presentation"] is NSNull, "presented while the extension runs: \(item)")
             let waiting = try #require(item["phoneOutcome"] as? [String: Any])
-            #expect(waiting["state"] as? String == "waiting" && (waiting["text"] as? String)?.contains("service extension") == true)
+            #expect(
+                waiting["state"] as? String == "waiting" && (waiting["text"] as? String)?.contains("service extension") == true)
             // The command has started its child before the clock moves.
             func written() -> Int32? {
                 (try? String(contentsOfFile: pidFile, encoding: .utf8)).flatMap {
@@ -226,6 +227,39 @@ struct ServiceExtensionEndToEndTests {
                 "/api/v1/devices/\(try await device.register(topic: Self.topic).hex)/app", method: "PUT",
                 body: #"{"serviceExtension": {"command": "id", "url": "http://127.0.0.1:1/"}}"#)
             #expect(refusal.status == 400 && refusal.text.contains("exactly one of"))
+        }
+    }
+}
+
+extension ServiceExtensionEndToEndTests {
+    /// Apple, "Implementing communication notifications": the extension donates an
+    /// `INSendMessageIntent`; with the Communication Notifications capability the notification
+    /// shows its sender and can break through a Focus that allows that person.
+    @Test(
+        "a communication notification shows its sender, breaks through a Focus that allows the person; without the entitlement it is ordinary"
+    )
+    func communication() async throws {
+        let reply =
+            #"{"communication": {"sender": {"displayName": "Minh", "handle": "minh@example.com"}, "conversationIdentifier": "chat-42"}}"#
+        try await withEmulator { emulator in
+            let phone = try await self.phone(
+                emulator, serviceExtension: #"{"command": \#(JSONValue.string("printf '%s' \(Self.quoted(reply))").compactText)}"#
+            )
+            let deviceID = try #require(
+                try await emulator.adminObject("/api/v1/devices/\(phone.token.hex)/app")["deviceId"] as? String)
+            _ = try await emulator.adminObject(
+                "/api/v1/devices/\(deviceID)/focus", method: "PUT",
+                body: #"{"active": "Sleep", "allowedPeople": ["minh@example.com"]}"#)
+            let ordinary = try await phone.device.presentation(of: try await self.push(Self.encrypted, phone))
+            #expect(ordinary.communication == nil && ordinary.deliveredQuietly && ordinary.heldBy == "focus")
+            #expect(ordinary.notes.contains { $0.contains("Communication Notifications capability") })
+            _ = try await emulator.adminObject(
+                "/api/v1/devices/\(phone.token.hex)/app", method: "PUT",
+                body: #"{"entitlements": ["communication-notifications"]}"#)
+            let message = try await phone.device.presentation(of: try await self.push(Self.encrypted, phone))
+            #expect(
+                message.communication?.sender.displayName == "Minh" && message.communication?.conversationIdentifier == "chat-42")
+            #expect(message.brokeThrough && !message.deliveredQuietly)
         }
     }
 }
