@@ -64,6 +64,9 @@ public struct AppModel: Hashable, Sendable, Codable {
     public var voipPushes = VoIPPushes()
     /// The app's notification service extension, when it has one (``ServiceExtension``).
     public var serviceExtension: ServiceExtension?
+    /// While the authorization is ephemeral (an App Clip): when it ends, on the emulator's clock
+    /// (eight hours after the App Clip's last launch, ``AppModel/ephemeralHours``).
+    public var ephemeralUntil: Int64?
 
     public init() {}
 
@@ -104,6 +107,7 @@ public struct AppModel: Hashable, Sendable, Codable {
         self.backgroundPushes = try field(.backgroundPushes, BackgroundPushes())
         self.voipPushes = try field(.voipPushes, VoIPPushes())
         self.serviceExtension = try container.decodeIfPresent(ServiceExtension.self, forKey: .serviceExtension)
+        self.ephemeralUntil = try container.decodeIfPresent(Int64.self, forKey: .ephemeralUntil)
     }
 
     enum CodingKeys: String, CodingKey {
@@ -112,7 +116,8 @@ public struct AppModel: Hashable, Sendable, Codable {
         case activityTypes, liveActivitiesEnabled, frequentUpdates, iosVersion, platform, pairedSurfaces, pushToStartToken,
             activities,
             activityBudget
-        case widgetPushes, controlPushes, webApp, entitlements, focus, backgroundPushes, voipPushes, serviceExtension
+        case widgetPushes, controlPushes, webApp, entitlements, focus, backgroundPushes, voipPushes, serviceExtension,
+            ephemeralUntil
     }
 
     /// The most notifications kept in Notification Center per app; older ones drop off.

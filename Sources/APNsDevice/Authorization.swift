@@ -9,6 +9,9 @@ public struct Authorization: Hashable, Sendable, Codable {
         /// Provisional (iOS 12): the app's notifications are delivered quietly, to Notification
         /// Center only, until the user keeps or turns them off.
         case provisional
+        /// Ephemeral (iOS 14, App Clips): the App Clip may post notifications for eight hours after
+        /// each launch; then, to iOS, it has not asked (``AppModel/ephemeralUntil``).
+        case ephemeral
     }
 
     public var status: Status
@@ -57,9 +60,9 @@ public struct Authorization: Hashable, Sendable, Codable {
     public static let notDetermined = Authorization(status: .notDetermined)
 
     /// Whether the user lets the app show alerts, play sounds, badge its icon.
-    public var allowsAlert: Bool { self.status == .authorized && self.alert }
-    public var allowsSound: Bool { self.status == .authorized && self.sound }
-    public var allowsBadge: Bool { self.status == .authorized && self.badge }
+    public var allowsAlert: Bool { (self.status == .authorized || self.status == .ephemeral) && self.alert }
+    public var allowsSound: Bool { (self.status == .authorized || self.status == .ephemeral) && self.sound }
+    public var allowsBadge: Bool { (self.status == .authorized || self.status == .ephemeral) && self.badge }
 
     /// The interaction types an app may ask for.
     public struct Options: OptionSet, Hashable, Sendable {

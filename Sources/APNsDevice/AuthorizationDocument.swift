@@ -2,7 +2,7 @@ import Foundation
 
 /// `{"status": "authorized", "alert": true, "sound": false, "badge": true, "timeSensitive": true,
 /// "criticalAlert": false, "scheduledDelivery": false}`: what the user allows. A status other than
-/// `authorized` or `provisional` allows nothing, whatever the flags say.
+/// `authorized`, `provisional` or `ephemeral` allows nothing, whatever the flags say.
 struct AuthorizationDocument: Decodable {
     let authorization: Authorization
 
@@ -17,9 +17,9 @@ struct AuthorizationDocument: Decodable {
         guard let status = Authorization.Status(rawValue: name) else {
             throw DeviceModelError(
                 .invalid, field: "authorization.status",
-                "authorization.status \(name) is not one of notDetermined, denied, authorized, provisional")
+                "authorization.status \(name) is not one of notDetermined, denied, authorized, provisional, ephemeral")
         }
-        guard status == .authorized || status == .provisional else {
+        guard [.authorized, .provisional, .ephemeral].contains(status) else {
             self.authorization = Authorization(status: status)
             return
         }

@@ -12,7 +12,8 @@ extension Presenter {
             aps["mutable-content"]?.isOne == true
         else { return nil }
         let authorization = app.authorization
-        guard authorization.status == .authorized || authorization.status == .provisional, authorization.alert else {
+        let statuses: Set<Authorization.Status> = [.authorized, .provisional, .ephemeral]
+        guard statuses.contains(authorization.status), authorization.alert else {
             return nil
         }
         var scratch = Presentation()

@@ -12,6 +12,7 @@ public enum Presenter {
         let aps = JSONValue.member("aps", ofObjectIn: payload) ?? .object([:])
         var app = app
         var presentation = Presentation()
+        if let ended = app.endEphemeral(at: millis) { presentation.notes.append(ended) }
         presentation.communication = Self.communication(communication, app: app, notes: &presentation.notes)
         let content = Self.content(of: aps, app: app, into: &presentation)
         presentation.category = aps["category"]?.string
@@ -136,9 +137,9 @@ public enum Presenter {
             switch authorization.status {
             case .notDetermined: return "the app has not asked for authorization, so the user has not allowed \(name)"
             case .denied: return "the user denied the app notifications"
-            case .authorized where !allowed, .provisional where !allowed:
+            case .authorized where !allowed, .provisional where !allowed, .ephemeral where !allowed:
                 return "the user does not allow \(name) for this app"
-            case .authorized, .provisional:
+            case .authorized, .provisional, .ephemeral:
                 if foreground && !foregroundAllows {
                     return "the app is in the foreground and its presentation options do not include \(option)"
                 }

@@ -24,6 +24,7 @@ extension DeviceSessionHandler {
                     case .denied: 1
                     case .authorized: 2
                     case .provisional: 3
+                    case .ephemeral: 4
                     }
                 let allowed: Authorization.Options = [
                     saved.alert ? .alert : [], saved.sound ? .sound : [], saved.badge ? .badge : [],

@@ -41,6 +41,7 @@ extension Phone {
             var changed = update
             changed.timeZone = nil
             app = changed.applied(to: app)
+            app.renewEphemeral(at: now, launched: changed.appState == .foreground)
             return devicewide(&app)
         }.map { $1 }
     }

@@ -20,7 +20,8 @@ struct AppOperations {
     /// The app's settings as the admin API shows them.
     func read(_ install: AppInstall, token: DeviceToken) -> Result<[UInt8], PhoneRefusal> {
         do {
-            let app = try self.phone.app(install)
+            // As iOS sees it now: an App Clip's ephemeral authorization past its end reads notDetermined.
+            let app = try self.phone.app(install).seen(at: self.phone.clock())
             return .success(PhoneJSON.app(app, token: token.hex, topic: install.topic, deviceID: install.deviceID))
         } catch {
             return .failure(PhoneRefusal(status: 500, "could not read the app: \(error)"))

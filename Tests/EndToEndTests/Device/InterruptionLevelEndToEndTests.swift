@@ -105,4 +105,38 @@ struct InterruptionLevelEndToEndTests {
             #expect(app["entitlements"] as? [String] == [])
         }
     }
+
+    /// Apple, `UNAuthorizationStatus.ephemeral` (App Clips only) and "Enabling notifications in
+    /// App Clips": notifications for up to eight hours after each launch.
+    @Test(
+        "ephemeral: an App Clip's alerts show for eight hours after its last launch, then it reads notDetermined and shows nothing"
+    )
+    func ephemeral() async throws {
+        try await withEmulator { emulator in
+            let (device, token, provider) = try await self.phone(emulator)
+            let app = try await emulator.adminObject(
+                "/api/v1/devices/\(token.hex)/app", method: "PUT",
+                body: #"{"authorization": {"status": "ephemeral", "alert": true, "sound": true}}"#)
+            #expect((app["authorization"] as? [String: Any])?["status"] as? String == "ephemeral")
+            let (shown, _) = try await self.push(
+                #"{"aps":{"alert":"Your order is ready"}}"#, to: token, device: device, provider: provider, emulator: emulator)
+            #expect(shown.shown && shown.style == .banner)
+            _ = try await emulator.adminObject("/api/v1/clock", method: "POST", body: #"{"advance": "7h"}"#)
+            // A launch renews the eight hours.
+            _ = try await emulator.adminObject(
+                "/api/v1/devices/\(token.hex)/app", method: "PUT", body: #"{"appState": "foreground"}"#)
+            _ = try await emulator.adminObject(
+                "/api/v1/devices/\(token.hex)/app", method: "PUT", body: #"{"appState": "background"}"#)
+            _ = try await emulator.adminObject("/api/v1/clock", method: "POST", body: #"{"advance": "7h"}"#)
+            let (renewed, _) = try await self.push(
+                #"{"aps":{"alert":"Still here"}}"#, to: token, device: device, provider: provider, emulator: emulator)
+            #expect(renewed.shown, "\(renewed.notes)")
+            _ = try await emulator.adminObject("/api/v1/clock", method: "POST", body: #"{"advance": "1h"}"#)
+            let read = try await emulator.adminObject("/api/v1/devices/\(token.hex)/app")
+            #expect((read["authorization"] as? [String: Any])?["status"] as? String == "notDetermined")
+            let (ended, _) = try await self.push(
+                #"{"aps":{"alert":"Too late"}}"#, to: token, device: device, provider: provider, emulator: emulator)
+            #expect(!ended.shown && ended.notes.contains { $0.contains("ephemeral authorization ended") }, "\(ended)")
+        }
+    }
 }
