@@ -33,16 +33,23 @@ struct TestEmulatorTests {
         #expect(emulator.hasStopped && !FileManager.default.fileExists(atPath: emulator.directory))
     }
 
-    @Test("setFocus: a Focus that does not allow the app holds its alert quietly in Notification Center")
-    func focus() async throws {
-        let emulator = try await TestEmulator.start(auth: .none)
-        // A token the admin API issued is its own device, `token:<hex>`; with settings, the phone
-        // presents each push to it as it is accepted.
+    /// A token the admin API issued, its app authorized for alerts and sounds, with a request of
+    /// the test's own (as a user of the library would make one).
+    static func authorizedDevice(_ emulator: TestEmulator) async throws -> String {
         let token = try await emulator.registerDevice(topic: Self.topic)
         var settings = URLRequest(url: try #require(URL(string: "\(emulator.adminURL)/api/v1/devices/\(token)/app")))
         settings.httpMethod = "PUT"
         settings.httpBody = Data(#"{"authorization": {"status": "authorized", "alert": true, "sound": true}}"#.utf8)
         #expect((try await URLSession.shared.data(for: settings).1 as? HTTPURLResponse)?.statusCode == 200)
+        return token
+    }
+
+    @Test("setFocus: a Focus that does not allow the app holds its alert quietly in Notification Center")
+    func focus() async throws {
+        let emulator = try await TestEmulator.start(auth: .none)
+        // A token the admin API issued is its own device, `token:<hex>`; with settings, the phone
+        // presents each push to it as it is accepted.
+        let token = try await Self.authorizedDevice(emulator)
         try await emulator.setFocus(deviceID: "token:\(token)", active: "Sleep")
         let answer = try await emulator.push(
             token: token, topic: Self.topic, payload: #"{"aps":{"alert":"Shipped","sound":"default"}}"#)
@@ -59,11 +66,7 @@ struct TestEmulatorTests {
         // Apple, UNNotificationServiceExtension: an alert with mutable-content is handed to the
         // app's extension, and the content it hands back is shown.
         let emulator = try await TestEmulator.start(auth: .none)
-        let token = try await emulator.registerDevice(topic: Self.topic)
-        var settings = URLRequest(url: try #require(URL(string: "\(emulator.adminURL)/api/v1/devices/\(token)/app")))
-        settings.httpMethod = "PUT"
-        settings.httpBody = Data(#"{"authorization": {"status": "authorized", "alert": true}}"#.utf8)
-        #expect((try await URLSession.shared.data(for: settings).1 as? HTTPURLResponse)?.statusCode == 200)
+        let token = try await Self.authorizedDevice(emulator)
         try await emulator.setServiceExtension(token: token, command: #"cat > /dev/null; echo '{"body": "decrypted"}'"#)
         let answer = try await emulator.push(
             token: token, topic: Self.topic, payload: #"{"aps":{"alert":"sealed","mutable-content":1}}"#)
