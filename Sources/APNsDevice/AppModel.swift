@@ -67,6 +67,8 @@ public struct AppModel: Hashable, Sendable, Codable {
     /// While the authorization is ephemeral (an App Clip): when it ends, on the emulator's clock
     /// (eight hours after the App Clip's last launch, ``AppModel/ephemeralHours``).
     public var ephemeralUntil: Int64?
+    /// The phone's Scheduled Summary times (`HH:MM`, in its time zone); device-wide, like `timeZone`.
+    public var summaryTimes = ScheduledSummary.defaultTimes
 
     public init() {}
 
@@ -108,6 +110,7 @@ public struct AppModel: Hashable, Sendable, Codable {
         self.voipPushes = try field(.voipPushes, VoIPPushes())
         self.serviceExtension = try container.decodeIfPresent(ServiceExtension.self, forKey: .serviceExtension)
         self.ephemeralUntil = try container.decodeIfPresent(Int64.self, forKey: .ephemeralUntil)
+        self.summaryTimes = try field(.summaryTimes, ScheduledSummary.defaultTimes)
     }
 
     enum CodingKeys: String, CodingKey {
@@ -117,7 +120,7 @@ public struct AppModel: Hashable, Sendable, Codable {
             activities,
             activityBudget
         case widgetPushes, controlPushes, webApp, entitlements, focus, backgroundPushes, voipPushes, serviceExtension,
-            ephemeralUntil
+            ephemeralUntil, summaryTimes
     }
 
     /// The most notifications kept in Notification Center per app; older ones drop off.

@@ -37,6 +37,8 @@ public struct AppUpdate: Hashable, Sendable, Decodable {
     public var entitlements: Set<AppEntitlement>?
     /// The app's notification service extension: `.some(nil)` removes it (`"serviceExtension": null`).
     public var serviceExtension: ServiceExtension??
+    /// The phone's Scheduled Summary times (`HH:MM`); device-wide.
+    public var summaryTimes: [String]?
 
     public init(
         authorization: Authorization? = nil,
@@ -68,7 +70,7 @@ public struct AppUpdate: Hashable, Sendable, Decodable {
             strings, sounds, badge
         case activityTypes, liveActivitiesEnabled, frequentUpdates, iosVersion, platform, pairedSurfaces
         case widgetPushBudget, controlPushBudget, entitlements, backgroundAppRefresh, forceQuit, backgroundPushBudget,
-            reportsCalls, serviceExtension
+            reportsCalls, serviceExtension, summaryTimes
     }
 
     public init(from decoder: any Decoder) throws {
@@ -113,6 +115,7 @@ public struct AppUpdate: Hashable, Sendable, Decodable {
         self.forceQuit = try container.decodeIfPresent(Bool.self, forKey: .forceQuit)
         self.reportsCalls = try container.decodeIfPresent(Bool.self, forKey: .reportsCalls)
         self.serviceExtension = try Self.decodeServiceExtension(container)
+        self.summaryTimes = try container.decodeIfPresent([String].self, forKey: .summaryTimes)
         self.backgroundPushBudget = try container.decodeIfPresent(Int.self, forKey: .backgroundPushBudget)
         if let budget = self.backgroundPushBudget, !(0...3_600).contains(budget) {
             throw DeviceModelError(
@@ -151,6 +154,7 @@ public struct AppUpdate: Hashable, Sendable, Decodable {
     /// Refuses values no phone could have.
     public func validate() throws(DeviceModelError) {
         if let categories { try AppModel.validate(categories: categories) }
+        if let summaryTimes { try ScheduledSummary.validate(summaryTimes) }
         if let language, language.isEmpty || language.utf8.count > 35 {
             throw DeviceModelError(.invalid, field: "language", "language must be a BCP 47 identifier such as en or fr-CA")
         }
@@ -206,6 +210,7 @@ public struct AppUpdate: Hashable, Sendable, Decodable {
         if let backgroundPushBudget { app.backgroundPushes.perHour = backgroundPushBudget }
         if let reportsCalls { app.voipPushes.reportsCalls = reportsCalls }
         if let serviceExtension { app.serviceExtension = serviceExtension }
+        if let summaryTimes { app.summaryTimes = summaryTimes }
         // Launched: an app the user force-quit takes background pushes again, VoIP pushes too.
         if appState == .foreground && forceQuit != true { app.backgroundPushes.forceQuit = false }
         if appState == .foreground { app.voipPushes.launched() }

@@ -63,6 +63,11 @@ public struct Presentation: Hashable, Sendable, Codable {
     public var targetContentID: String?
     /// Shown as a communication notification: who sent it and the conversation (``Communication``).
     public var communication: Communication?
+    /// Held for the Scheduled Summary: the summary it is presented in (milliseconds since 1970, on
+    /// the emulator's clock).
+    public var summaryAt: Int64?
+    /// The payload's `relevance-score` (0 to 1): the summary presents the most relevant first.
+    public var relevanceScore: Double?
 
     public init() {}
 
@@ -73,7 +78,7 @@ public struct Presentation: Hashable, Sendable, Codable {
             silent, localized, appNotified, notes, notificationsDisabled, wake, webPush
         case interruptionLevel, deliveredQuietly, heldBy, brokeThrough, notDelivered, serviceExtension
         case targetContentID = "targetContentId"
-        case communication
+        case communication, summaryAt, relevanceScore
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -107,6 +112,8 @@ public struct Presentation: Hashable, Sendable, Codable {
         try container.encode(self.serviceExtension, forKey: .serviceExtension)
         try container.encode(self.targetContentID, forKey: .targetContentID)
         try container.encode(self.communication, forKey: .communication)
+        try container.encode(self.summaryAt, forKey: .summaryAt)
+        try container.encode(self.relevanceScore, forKey: .relevanceScore)
     }
 
     public init(from decoder: any Decoder) throws {
@@ -141,6 +148,8 @@ public struct Presentation: Hashable, Sendable, Codable {
         self.serviceExtension = try container.decodeIfPresent(ServiceExtensionReport.self, forKey: .serviceExtension)
         self.targetContentID = try container.decodeIfPresent(String.self, forKey: .targetContentID)
         self.communication = try container.decodeIfPresent(Communication.self, forKey: .communication)
+        self.summaryAt = try container.decodeIfPresent(Int64.self, forKey: .summaryAt)
+        self.relevanceScore = try container.decodeIfPresent(Double.self, forKey: .relevanceScore)
     }
 
     /// The buttons offered in `context`.

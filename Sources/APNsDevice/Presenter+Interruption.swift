@@ -48,15 +48,16 @@ extension Presenter {
     /// with the user's critical-alert authorization, not the sound setting. Returns the sound to
     /// play (a critical alert's in place of the payload's) and, when delivery is quiet, why.
     static func applyLevel(
-        _ aps: JSONValue, app: AppModel, topic: String?, sound: String?,
+        _ aps: JSONValue, app: AppModel, topic: String?, at millis: Int64, sound: String?,
         allowed: inout (alert: String?, sound: String?, badge: String?), into presentation: inout Presentation
     ) -> (sound: String?, quiet: QuietDelivery?) {
         let level = Self.interruptionLevel(of: aps, app: app, notes: &presentation.notes)
         presentation.interruptionLevel = level
         let criteria = aps["filter-criteria"]?.string
+        presentation.relevanceScore = aps["relevance-score"]?.number.flatMap { (0...1).contains($0) ? $0 : nil }
         let quiet =
             app.authorization.status == .denied
-            ? nil : Self.quiet(level, app: app, topic: topic, criteria: criteria, into: &presentation)
+            ? nil : Self.quiet(level, app: app, topic: topic, criteria: criteria, at: millis, into: &presentation)
         if let quiet {
             allowed.sound = allowed.sound ?? quiet.reason
             if quiet.heldBy == "provisional" { allowed.badge = allowed.badge ?? quiet.reason }
@@ -72,13 +73,15 @@ extension Presenter {
     /// the app's provisional authorization, its level (passive), or a Focus that does not allow
     /// the app (unless it breaks through: noted in `presentation`). Nil when it interrupts.
     static func quiet(
-        _ level: InterruptionLevel, app: AppModel, topic: String?, criteria: String?, into presentation: inout Presentation
+        _ level: InterruptionLevel, app: AppModel, topic: String?, criteria: String?, at millis: Int64,
+        into presentation: inout Presentation
     ) -> QuietDelivery? {
         if app.authorization.status == .provisional {
             return QuietDelivery(
                 reason: "provisional authorization delivers quietly: Notification Center only, with Keep and Turn Off",
                 heldBy: "provisional")
         }
+        if let summary = Self.summary(level, app: app, at: millis, into: &presentation) { return summary }
         if level == .passive {
             return QuietDelivery(
                 reason: "interruption-level passive adds it to Notification Center without a sound or lighting the screen")
@@ -114,5 +117,23 @@ extension Presenter {
         let volume = aps["sound"]?["volume"]?.number.map { " at volume \($0)" } ?? ""
         notes.append("critical alert: its sound plays through the mute switch and any Focus\(volume)")
         return name
+    }
+
+    /// An app the user put in the Scheduled Summary (``ScheduledSummary``): its passive and active
+    /// notifications wait for the next summary time (`summaryAt`); time-sensitive, critical and
+    /// communication notifications, and the app's own in the foreground, do not.
+    static func summary(
+        _ level: InterruptionLevel, app: AppModel, at millis: Int64, into presentation: inout Presentation
+    ) -> QuietDelivery? {
+        guard app.authorization.scheduledDelivery, app.appState != .foreground else { return nil }
+        guard level == .active || level == .passive, presentation.communication == nil else {
+            let what = presentation.communication == nil ? level.rawValue : "a communication notification"
+            presentation.notes.append("\(what): not held for the Scheduled Summary the user put the app in")
+            return nil
+        }
+        guard let at = ScheduledSummary.next(after: millis, times: app.summaryTimes, timeZone: app.timeZone) else { return nil }
+        presentation.summaryAt = at
+        return QuietDelivery(
+            reason: "the user put the app in the Scheduled Summary: held for the next summary, at summaryAt", heldBy: "summary")
     }
 }

@@ -30,7 +30,7 @@ public enum Presenter {
         var allowed = Self.allowed(app, foreground: foreground)
         presentation.notificationsDisabled = app.authorization.status == .denied
         let (sound, quiet) = Self.applyLevel(
-            aps, app: app, topic: topic, sound: content.sound, allowed: &allowed, into: &presentation)
+            aps, app: app, topic: topic, at: millis, sound: content.sound, allowed: &allowed, into: &presentation)
         if content.hasAlert {
             if let reason = allowed.alert {
                 presentation.suppressed.append(Suppression(what: "alert", reason: reason))

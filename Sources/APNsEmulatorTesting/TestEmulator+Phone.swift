@@ -6,7 +6,7 @@ extension TestEmulator {
     /// The app's notification service extension, for alerts with `mutable-content: 1`: a
     /// `command` run with the content as JSON on standard input (it prints the content to show),
     /// or a `url` the content is posted to; `timeout` on the emulator's clock (`30s` when nil).
-    /// Neither removes it. Each presentation says what it did (``Presentation/serviceExtension``).
+    /// Neither removes it. Each presentation says what it did (`Presentation.serviceExtension`).
     public func setServiceExtension(token: String, command: String? = nil, url: String? = nil, timeout: String? = nil)
         async throws
     {

@@ -56,6 +56,7 @@ public enum PhoneJSON {
             members.member("forceQuit") { $0.raw(app.backgroundPushes.forceQuit ? "true" : "false") }
             members.member("backgroundPushBudget") { $0.number(app.backgroundPushes.perHour) }
             members.member("reportsCalls") { $0.raw(app.voipPushes.reportsCalls ? "true" : "false") }
+            members.member("summaryTimes") { $0.array(app.summaryTimes) { $0.string($1) } }
             members.member("serviceExtension") { $0.raw(Self.encoded(app.serviceExtension)) }
             members.member("categories") { $0.raw(Self.encoded(app.categories)) }
             members.member("appState") { $0.string(app.appState.rawValue) }
@@ -90,6 +91,16 @@ public enum PhoneJSON {
             members.member("total") { $0.number(delivered.count) }
             // Notification Center stacks an app's notifications by thread-id (Apple,
             // "threadIdentifier"): each stack with its count, newest first.
+            // Held for the Scheduled Summary: each summary with its notifications, the most
+            // relevant first (relevance-score, then the newest), the earliest summary first.
+            members.member("summaries") { summaries in
+                summaries.array(Self.summaries(delivered)) { writer, summary in
+                    writer.object { fields in
+                        fields.member("at") { $0.string(Timestamp.rfc3339(millis: summary.at)) }
+                        fields.member("items") { $0.array(summary.items) { $0.string($1) } }
+                    }
+                }
+            }
             members.member("threads") { threads in
                 threads.array(Self.threads(delivered)) { writer, thread in
                     writer.object { fields in
@@ -110,6 +121,18 @@ public enum PhoneJSON {
             }
         }
         return writer.bytes
+    }
+
+    /// The Scheduled Summaries the notifications wait for (or were presented in).
+    static func summaries(_ delivered: [DeliveredNotification]) -> [(at: Int64, items: [String])] {
+        let held = Dictionary(grouping: delivered.filter { $0.presentation.summaryAt != nil }) { $0.presentation.summaryAt ?? 0 }
+        return held.sorted { $0.key < $1.key }.map { at, notifications in
+            let ranked = notifications.sorted {
+                ($0.presentation.relevanceScore ?? 0, $0.presentedAt, $0.uniqueID)
+                    > ($1.presentation.relevanceScore ?? 0, $1.presentedAt, $1.uniqueID)
+            }
+            return (at, ranked.map(\.uniqueID))
+        }
     }
 
     /// Notification Center's stacks: one per thread id (nil: the app's notifications without

@@ -10,11 +10,14 @@ extension Phone {
     func update(_ install: AppInstall, with update: AppUpdate, on eventLoop: any EventLoop) -> EventLoopFuture<AppModel> {
         let (language, timeZone, iosVersion, platform) = (update.language, update.timeZone, update.iosVersion, update.platform)
         let surfaces = update.pairedSurfaces
+        let summaryTimes = update.summaryTimes
         let now = self.clock()
         let limits = self.activityLimits
         let others: [AppInstall]
         do {
-            let devicewide = language != nil || timeZone != nil || iosVersion != nil || platform != nil || surfaces != nil
+            let devicewide =
+                language != nil || timeZone != nil || iosVersion != nil || platform != nil || surfaces != nil
+                || summaryTimes != nil
             others = devicewide ? try self.installs(onDevice: install.deviceID).filter { $0 != install } : []
         } catch {
             return eventLoop.makeFailedFuture(error)
@@ -31,6 +34,7 @@ extension Phone {
             if let iosVersion { app.iosVersion = iosVersion }
             if let platform { app.platform = platform }
             if let surfaces { app.pairedSurfaces = surfaces }
+            if let summaryTimes { app.summaryTimes = summaryTimes }
             var report = ActivityReport(event: "settings", outcome: ActivityOutcome(.settings))
             if !app.liveActivitiesEnabled { report.changes = app.dismissAllActivities(at: now, limits: limits) }
             if let token = app.ensurePushToStartToken(issueToken: self.issueToken) { report.tokens.append(token) }

@@ -29,7 +29,7 @@ struct WorldExport: Sendable {
         "authorization", "categories", "appState", "foregroundOptions", "alertStyle", "language", "timeZone",
         "locationAuthorization", "strings", "sounds", "badge", "activityTypes", "liveActivitiesEnabled", "frequentUpdates",
         "iosVersion", "platform", "pairedSurfaces", "entitlements", "backgroundAppRefresh", "forceQuit", "backgroundPushBudget",
-        "reportsCalls", "serviceExtension",
+        "reportsCalls", "serviceExtension", "summaryTimes",
     ]
 
     func document() throws -> JSONValue {

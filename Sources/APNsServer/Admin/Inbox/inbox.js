@@ -1166,7 +1166,7 @@ const Phone = {
     if (p.interruptionLevel === "critical") words.push("Critical");
     if (p.brokeThrough) words.push("broke through Focus");
     if (p.deliveredQuietly) {
-      const by = { focus: "held by Focus", focusFilter: "held by the app's Focus filter", provisional: "provisional: Keep or Turn Off" }[p.heldBy] || "passive";
+      const by = { focus: "held by Focus", focusFilter: "held by the app's Focus filter", summary: `held for the Scheduled Summary at ${p.summaryAt ? clock(p.summaryAt) : "its next time"}`, provisional: "provisional: Keep or Turn Off" }[p.heldBy] || "passive";
       words.push(`Delivered quietly · ${by}`);
     }
     return words.join(" · ");
