@@ -1,3 +1,4 @@
+import APNsCore
 import APNsWire
 import NIOCore
 
@@ -5,13 +6,26 @@ import NIOCore
 /// (`"serviceExtension": {"device": true}`): asked with `extend` for the content of a notification
 /// it was handed, it answers with `extended`, and hears `presented` once the phone has shown it.
 extension DeviceSessionHandler {
-    /// This session as an app's service extension; nil before version 4.
-    var extensionDevice: ExtensionDevice? {
+    /// This session as an app's service extension; nil before version 4. Made once, at welcome,
+    /// not at every hand-over.
+    func makeExtensionDevice() -> ExtensionDevice? {
         guard self.machine.version >= 4, let deviceID = self.machine.deviceID, let context = self.context else { return nil }
         let loop = context.eventLoop
         let bound = NIOLoopBound(self, eventLoop: loop)
         return ExtensionDevice(deviceID: deviceID) { uniqueID, content in
             loop.execute { bound.value.send(.extend(uniqueID: uniqueID, document: content)) }
+        }
+    }
+
+    /// The phone presents a notification just handed over; a version-2 device hears how once it
+    /// is decided (a service extension may take a while).
+    func present(_ notification: Notification, on loop: any EventLoop) {
+        let bound = self.machine.version >= 2 ? NIOLoopBound(self, eventLoop: loop) : nil
+        self.phone.present(notification, on: loop, device: self.extensionDevice) { presentation in
+            guard let bound else { return }
+            let message = DeviceServerMessage.presented(
+                uniqueID: notification.uniqueID, document: Phone.json(presentation ?? Phone.noApp))
+            if loop.inEventLoop { bound.value.send(message) } else { loop.execute { bound.value.send(message) } }
         }
     }
 

@@ -29,6 +29,8 @@ final class DeviceSessionHandler: ChannelInboundHandler {
     private var pongsAfterAcknowledgements: [DeviceServerMessage] = []
     /// The device's power state, as the power book last told this session.
     var power = DevicePower()
+    /// This session as its apps' service extension (version 4 and later), made once at welcome.
+    var extensionDevice: ExtensionDevice?
     /// What the power state holds back for a later burst, oldest first (still queued in the store).
     var held: [Notification] = []
 
@@ -139,15 +141,7 @@ final class DeviceSessionHandler: ChannelInboundHandler {
             self.send(.notification(notification))
             // The phone decides how it shows the notification as it hands it over; a version-2
             // device is told right after the notification itself.
-            // A service extension may take a while: the device hears once the phone decided.
-            let loop = context.eventLoop
-            let bound = self.machine.version >= 2 ? NIOLoopBound(self, eventLoop: loop) : nil
-            self.phone.present(notification, on: loop, device: self.extensionDevice) { presentation in
-                guard let bound else { return }
-                let message = DeviceServerMessage.presented(
-                    uniqueID: notification.uniqueID, document: Phone.json(presentation ?? Phone.noApp))
-                if loop.inEventLoop { bound.value.send(message) } else { loop.execute { bound.value.send(message) } }
-            }
+            self.present(notification, on: context.eventLoop)
         case .send(.pong(let opaque)) where self.acknowledgementsInFlight > 0:
             self.pongsAfterAcknowledgements.append(.pong(opaque))
         case .send(let message):
@@ -156,6 +150,7 @@ final class DeviceSessionHandler: ChannelInboundHandler {
                 if version >= 3 { self.hub.subscribe(device: deviceID, subscriber) }
                 self.hub.join(device: deviceID, subscriber)
                 self.power = self.powerBook.power(of: deviceID)
+                self.extensionDevice = self.makeExtensionDevice()
             }
             self.send(message)
         case .authorize(let deviceID, let topic, let options, let allow):
