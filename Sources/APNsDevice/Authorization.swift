@@ -26,10 +26,14 @@ public struct Authorization: Hashable, Sendable, Codable {
     public var criticalAlert: Bool
     /// Whether the user put the app in the Scheduled Summary (`scheduledDeliverySetting`).
     public var scheduledDelivery: Bool
+    /// The user's Direct Messages switch for the app (`directMessagesSetting`): on unless turned
+    /// off, its communication notifications are delivered at once, not held for the Scheduled
+    /// Summary; it matters only to an app with the communication-notifications capability.
+    public var directMessages: Bool
 
     public init(
         status: Status, alert: Bool = false, sound: Bool = false, badge: Bool = false, timeSensitive: Bool = true,
-        criticalAlert: Bool = false, scheduledDelivery: Bool = false
+        criticalAlert: Bool = false, scheduledDelivery: Bool = false, directMessages: Bool = true
     ) {
         self.status = status
         self.alert = alert
@@ -38,10 +42,11 @@ public struct Authorization: Hashable, Sendable, Codable {
         self.timeSensitive = timeSensitive
         self.criticalAlert = criticalAlert
         self.scheduledDelivery = scheduledDelivery
+        self.directMessages = directMessages
     }
 
     private enum CodingKeys: String, CodingKey {
-        case status, alert, sound, badge, timeSensitive, criticalAlert, scheduledDelivery
+        case status, alert, sound, badge, timeSensitive, criticalAlert, scheduledDelivery, directMessages
     }
 
     /// A record written before a setting existed keeps that setting's default.
@@ -54,7 +59,8 @@ public struct Authorization: Hashable, Sendable, Codable {
             badge: try container.decode(Bool.self, forKey: .badge),
             timeSensitive: try container.decodeIfPresent(Bool.self, forKey: .timeSensitive) ?? true,
             criticalAlert: try container.decodeIfPresent(Bool.self, forKey: .criticalAlert) ?? false,
-            scheduledDelivery: try container.decodeIfPresent(Bool.self, forKey: .scheduledDelivery) ?? false)
+            scheduledDelivery: try container.decodeIfPresent(Bool.self, forKey: .scheduledDelivery) ?? false,
+            directMessages: try container.decodeIfPresent(Bool.self, forKey: .directMessages) ?? true)
     }
 
     public static let notDetermined = Authorization(status: .notDetermined)
@@ -143,7 +149,7 @@ public struct Authorization: Hashable, Sendable, Codable {
         var saved = Authorization(
             status: .authorized, alert: options.contains(.alert), sound: options.contains(.sound),
             badge: options.contains(.badge), timeSensitive: self.timeSensitive, criticalAlert: options.contains(.criticalAlert),
-            scheduledDelivery: self.scheduledDelivery)
+            scheduledDelivery: self.scheduledDelivery, directMessages: self.directMessages)
         if options.contains(.provisional) {
             saved.status = .provisional
             return Answer(authorization: saved, granted: true, prompted: false)

@@ -1,13 +1,13 @@
 import Foundation
 
 /// `{"status": "authorized", "alert": true, "sound": false, "badge": true, "timeSensitive": true,
-/// "criticalAlert": false, "scheduledDelivery": false}`: what the user allows. A status other than
+/// "criticalAlert": false, "scheduledDelivery": false, "directMessages": true}`: what the user allows. A status other than
 /// `authorized`, `provisional` or `ephemeral` allows nothing, whatever the flags say.
 struct AuthorizationDocument: Decodable {
     let authorization: Authorization
 
     private enum CodingKeys: String, CodingKey, CaseIterable {
-        case status, alert, sound, badge, timeSensitive, criticalAlert, scheduledDelivery
+        case status, alert, sound, badge, timeSensitive, criticalAlert, scheduledDelivery, directMessages
     }
 
     init(from decoder: any Decoder) throws {
@@ -30,7 +30,8 @@ struct AuthorizationDocument: Decodable {
             badge: try container.decodeIfPresent(Bool.self, forKey: .badge) ?? false,
             timeSensitive: try container.decodeIfPresent(Bool.self, forKey: .timeSensitive) ?? true,
             criticalAlert: try container.decodeIfPresent(Bool.self, forKey: .criticalAlert) ?? false,
-            scheduledDelivery: try container.decodeIfPresent(Bool.self, forKey: .scheduledDelivery) ?? false
+            scheduledDelivery: try container.decodeIfPresent(Bool.self, forKey: .scheduledDelivery) ?? false,
+            directMessages: try container.decodeIfPresent(Bool.self, forKey: .directMessages) ?? true
         )
     }
 }

@@ -66,6 +66,9 @@ public struct Presentation: Hashable, Sendable, Codable {
     /// Held for the Scheduled Summary: the summary it is presented in (milliseconds since 1970, on
     /// the emulator's clock).
     public var summaryAt: Int64?
+    /// The Scheduled Summary it waited for was presented (the emulator's clock reached
+    /// `summaryAt`); until then it is in the upcoming summary.
+    public var summaryPresented = false
     /// The payload's `relevance-score` (0 to 1): the summary presents the most relevant first.
     public var relevanceScore: Double?
 
@@ -78,7 +81,7 @@ public struct Presentation: Hashable, Sendable, Codable {
             silent, localized, appNotified, notes, notificationsDisabled, wake, webPush
         case interruptionLevel, deliveredQuietly, heldBy, brokeThrough, notDelivered, serviceExtension
         case targetContentID = "targetContentId"
-        case communication, summaryAt, relevanceScore
+        case communication, summaryAt, summaryPresented, relevanceScore
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -113,6 +116,7 @@ public struct Presentation: Hashable, Sendable, Codable {
         try container.encode(self.targetContentID, forKey: .targetContentID)
         try container.encode(self.communication, forKey: .communication)
         try container.encode(self.summaryAt, forKey: .summaryAt)
+        try container.encode(self.summaryPresented, forKey: .summaryPresented)
         try container.encode(self.relevanceScore, forKey: .relevanceScore)
     }
 
@@ -149,6 +153,7 @@ public struct Presentation: Hashable, Sendable, Codable {
         self.targetContentID = try container.decodeIfPresent(String.self, forKey: .targetContentID)
         self.communication = try container.decodeIfPresent(Communication.self, forKey: .communication)
         self.summaryAt = try container.decodeIfPresent(Int64.self, forKey: .summaryAt)
+        self.summaryPresented = try container.decodeIfPresent(Bool.self, forKey: .summaryPresented) ?? false
         self.relevanceScore = try container.decodeIfPresent(Double.self, forKey: .relevanceScore)
     }
 

@@ -121,13 +121,19 @@ extension Presenter {
 
     /// An app the user put in the Scheduled Summary (``ScheduledSummary``): its passive and active
     /// notifications wait for the next summary time (`summaryAt`); time-sensitive, critical and
-    /// communication notifications, and the app's own in the foreground, do not.
+    /// communication notifications (while the user's Direct Messages switch is on), and the app's
+    /// own in the foreground, do not.
     static func summary(
         _ level: InterruptionLevel, app: AppModel, at millis: Int64, into presentation: inout Presentation
     ) -> QuietDelivery? {
         guard app.authorization.scheduledDelivery, app.appState != .foreground else { return nil }
-        guard level == .active || level == .passive, presentation.communication == nil else {
-            let what = presentation.communication == nil ? level.rawValue : "a communication notification"
+        let direct = presentation.communication != nil && app.authorization.directMessages
+        if presentation.communication != nil, !direct {
+            presentation.notes.append(
+                "a communication notification, but the user turned the app's Direct Messages off: held for the Scheduled Summary")
+        }
+        guard level == .active || level == .passive, !direct else {
+            let what = direct ? "a communication notification (Direct Messages on)" : level.rawValue
             presentation.notes.append("\(what): not held for the Scheduled Summary the user put the app in")
             return nil
         }

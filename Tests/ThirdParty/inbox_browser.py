@@ -21,7 +21,7 @@ import time
 import urllib.request
 
 from chromium import browser, check, console_errors
-from inbox_levels import levels, service_extension
+from inbox_levels import levels, service_extension, summary
 from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
@@ -377,6 +377,8 @@ def main():
         check(len(admin("GET", "/api/v1/faults")) == 1, "the rule is added")
         status, body = curl_push(token, {"aps": {"alert": "fails"}})
         check(status == 429 and json.loads(body)["reason"] == "TooManyRequests", f"the next push fails with the fault's reason ({status} {body})")
+
+        summary(driver, wait, admin, curl_push, TOPIC, SHOTS)
 
         errors = console_errors(driver)
         check(not errors, f"no console errors: {errors}")

@@ -58,8 +58,9 @@ def levels(driver, wait, admin, curl_push, topic, shots):
           "the form shows Critical alerts and Time Sensitive allowed")
     form.find_element(By.CSS_SELECTOR, 'button[type="submit"]').click()
     wait.until(lambda d: "Saved" in d.find_element(By.ID, "app-answer").text)
+    check(form.find_element(By.NAME, "directMessages").is_selected(), "the form shows Direct Messages on, as iOS starts it")
     kept = admin("GET", f"/api/v1/devices/{token}/app")["authorization"]
-    check(kept["criticalAlert"] and kept["timeSensitive"], f"saving the form keeps the user's switches: {kept}")
+    check(kept["criticalAlert"] and kept["timeSensitive"] and kept["directMessages"], f"saving the form keeps the user's switches: {kept}")
     size = driver.get_window_size()
     driver.set_window_size(390, 844)
     wide = driver.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
@@ -118,3 +119,34 @@ def service_extension(driver, wait, admin, curl_push, topic, shots):
     check("Ana" in sender.text and "Family" in sender.text, f"the sender and the group are shown: {sender.text!r}")
     driver.find_element(By.ID, "phone-screen").screenshot(os.path.join(shots, "phone-communication.png"))
 
+
+
+def summary(driver, wait, admin, curl_push, topic, shots):
+    """An app in the Scheduled Summary: its alerts are dimmed, held for the summary's time; when
+    the emulator's clock reaches it, the cards say they were presented in the summary and are no
+    longer dimmed. Moves the clock forward: run it last. Sources: Apple Support, "Schedule a
+    notification summary on iPhone"; UNNotificationContent.relevanceScore."""
+    token = admin("POST", "/api/v1/devices", {"topic": topic})["token"]
+    admin("PUT", f"/api/v1/devices/{token}/app", {
+        "authorization": {"status": "authorized", "alert": True, "sound": True, "scheduledDelivery": True},
+        "summaryTimes": ["08:00", "18:00"], "timeZone": "UTC",
+    })
+    for title, score in (("Morning news", 0.3), ("Match report", 0.9)):
+        status, body = curl_push(token, {"aps": {"alert": {"title": title, "body": "Read more"}, "relevance-score": score}})
+        check(status == 200, f"the push is accepted ({status} {body})")
+    open_phone(driver, token)
+    wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#phone-screen .bubble .level")) >= 2)
+    held = [b for b in driver.find_elements(By.CSS_SELECTOR, "#phone-screen .bubble")]
+    check(all("held for the scheduled summary at" in b.find_element(By.CSS_SELECTOR, ".level").text.lower()
+              and "quiet" in b.get_attribute("class") for b in held),
+          f"each card is dimmed and waits for the summary: {[b.text for b in held]}")
+    waiting = admin("GET", f"/api/v1/devices/{token}/delivered")["summaries"]
+    check(len(waiting) == 1 and not waiting[0]["presented"], f"one summary waits: {waiting}")
+    admin("POST", "/api/v1/clock", {"set": waiting[0]["at"]})
+    wait.until(lambda d: all("in the scheduled summary of" in b.find_element(By.CSS_SELECTOR, ".level").text.lower()
+                             for b in d.find_elements(By.CSS_SELECTOR, "#phone-screen .bubble")))
+    cards = driver.find_elements(By.CSS_SELECTOR, "#phone-screen .bubble")
+    check(len(cards) == 2 and not any("quiet" in c.get_attribute("class") for c in cards),
+          f"at its time the summary is presented, its cards no longer dimmed: {[c.text for c in cards]}")
+    check(admin("GET", f"/api/v1/devices/{token}/delivered")["summaries"][0]["presented"], "the summary reads presented")
+    driver.find_element(By.ID, "phone-screen").screenshot(os.path.join(shots, "phone-summary.png"))

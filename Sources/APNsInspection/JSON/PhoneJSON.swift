@@ -50,6 +50,7 @@ public enum PhoneJSON {
             members.member("topic") { $0.string(topic) }
             members.member("deviceId") { $0.string(deviceID) }
             members.member("authorization") { $0.raw(Self.encoded(app.authorization)) }
+            members.member("notificationSettings") { $0.raw(Self.encoded(NotificationSettings(app))) }
             members.member("entitlements") { $0.array(app.entitlements.sorted()) { $0.string($1.rawValue) } }
             members.member("focus") { $0.raw(Self.encoded(app.focus)) }
             members.member("backgroundAppRefresh") { $0.raw(app.backgroundPushes.refresh ? "true" : "false") }
@@ -89,18 +90,20 @@ public enum PhoneJSON {
         var writer = JSONWriter()
         writer.object { members in
             members.member("total") { $0.number(delivered.count) }
-            // Notification Center stacks an app's notifications by thread-id (Apple,
-            // "threadIdentifier"): each stack with its count, newest first.
             // Held for the Scheduled Summary: each summary with its notifications, the most
-            // relevant first (relevance-score, then the newest), the earliest summary first.
+            // relevant first (relevance-score, then the newest), the earliest summary first;
+            // presented once the emulator's clock reached it.
             members.member("summaries") { summaries in
                 summaries.array(Self.summaries(delivered)) { writer, summary in
                     writer.object { fields in
                         fields.member("at") { $0.string(Timestamp.rfc3339(millis: summary.at)) }
+                        fields.member("presented") { $0.raw(summary.presented ? "true" : "false") }
                         fields.member("items") { $0.array(summary.items) { $0.string($1) } }
                     }
                 }
             }
+            // Notification Center stacks an app's notifications by thread-id (Apple,
+            // "threadIdentifier"): each stack with its count, newest first.
             members.member("threads") { threads in
                 threads.array(Self.threads(delivered)) { writer, thread in
                     writer.object { fields in
@@ -124,14 +127,14 @@ public enum PhoneJSON {
     }
 
     /// The Scheduled Summaries the notifications wait for (or were presented in).
-    static func summaries(_ delivered: [DeliveredNotification]) -> [(at: Int64, items: [String])] {
+    static func summaries(_ delivered: [DeliveredNotification]) -> [(at: Int64, presented: Bool, items: [String])] {
         let held = Dictionary(grouping: delivered.filter { $0.presentation.summaryAt != nil }) { $0.presentation.summaryAt ?? 0 }
         return held.sorted { $0.key < $1.key }.map { at, notifications in
             let ranked = notifications.sorted {
                 ($0.presentation.relevanceScore ?? 0, $0.presentedAt, $0.uniqueID)
                     > ($1.presentation.relevanceScore ?? 0, $1.presentedAt, $1.uniqueID)
             }
-            return (at, ranked.map(\.uniqueID))
+            return (at, notifications.allSatisfy(\.presentation.summaryPresented), ranked.map(\.uniqueID))
         }
     }
 

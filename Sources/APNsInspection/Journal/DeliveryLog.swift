@@ -119,6 +119,13 @@ public enum DeliveryLog {
         }
         if presentation.shown {
             let text = [presentation.title, presentation.body].compactMap { $0 }.joined(separator: ": ")
+            if let at = presentation.summaryAt {
+                let when = Timestamp.rfc3339(millis: at)
+                return
+                    (presentation.summaryPresented
+                    ? "presented in the Scheduled Summary of \(when)" : "held for the Scheduled Summary at \(when)")
+                    + (text.isEmpty ? "" : ": \(text)")
+            }
             return
                 "shown as \(presentation.style == .none ? "a Notification Center entry" : (presentation.style == .alert ? "an " : "a ") + presentation.style.rawValue)\(text.isEmpty ? "" : ": \(text)")"
         }

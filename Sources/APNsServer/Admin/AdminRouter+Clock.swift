@@ -49,12 +49,16 @@ extension AdminRouter {
                 )
             }
         }
-        // What the move expired leaves its queue, local notifications it reached fire, and Live
-        // Activities turn stale, end or leave, before the answer.
+        // What the move expired leaves its queue, local notifications it reached fire, Live
+        // Activities turn stale, end or leave, service extensions run out of time and Scheduled
+        // Summaries it reached are presented, before the answer.
         let relay = self.relay
         return relay.sweep(on: eventLoop)
             .flatMap { self.phone.advanceActivities(on: eventLoop) }
-            .map { self.phone.expireExtensions() }
+            .map {
+                self.phone.expireExtensions()
+                self.phone.presentDueSummaries()
+            }
             .flatMap { relay.fireDue(on: eventLoop) }
             .map { self.clockState() }
             .failing(as: .unavailable, "the clock moved, but sweeping or firing failed: ")

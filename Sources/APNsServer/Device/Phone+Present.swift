@@ -115,6 +115,9 @@ extension Phone {
             after.delivered[index].requestIdentifier = request
         }
         apps.models[install] = after
+        if let at = presentation.summaryAt, !presentation.summaryPresented {
+            self.summaries.withLock { $0[install] = min($0[install] ?? at, at) }
+        }
         // A web app the browser ended the subscription of (pushes not shown) takes no more.
         if after.webApp != before.webApp { self.webApps.withLock { $0.index(after, install) } }
         let change = AppChange(install: install, from: before, to: after)

@@ -47,6 +47,9 @@ public final class Phone: Sendable {
     /// Each device's Focus, while one is on (every app of the device holds it too): what an app
     /// the device installs later starts with.
     let focuses = RankedMutex(.index, [String: Focus]())
+    /// The earliest Scheduled Summary each app has notifications waiting for (milliseconds on the
+    /// emulator's clock): what ``presentDueSummaries()`` looks at.
+    let summaries = RankedMutex(.index, [AppInstall: Int64]())
     /// Where the Web Push service listens, once it does: subscriptions' endpoints name it.
     let webPushAddress = RankedMutex<SocketAddress?>(.leaf, nil)
     /// What was decided for each notification handed over.
@@ -91,6 +94,9 @@ public final class Phone: Sendable {
             }
             self.focuses.withLock { focuses in
                 for (install, app) in apps { if let focus = app.focus { focuses[install.deviceID] = focus } }
+            }
+            self.summaries.withLock { summaries in
+                for (install, app) in apps { if let at = Self.nextSummary(of: app) { summaries[install] = at } }
             }
         } catch {
             logger.warning("could not read the apps the store keeps", metadata: ["store.error": "\(error)"])
@@ -222,6 +228,7 @@ public final class Phone: Sendable {
             }
             self.ledger.removeAll()
             self.extensionRuns.removeAll()
+            self.summaries.withLock { $0 = [:] }
         }
     }
 

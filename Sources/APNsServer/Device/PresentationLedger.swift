@@ -47,6 +47,11 @@ final class PresentationLedger: Sendable {
         }
     }
 
+    /// A remembered decision's presentation changed since (its Scheduled Summary was presented).
+    func update(_ uniqueID: String, presentation: Presentation) {
+        self.state.withLock { $0.decided[uniqueID]?.presentation = presentation }
+    }
+
     /// The device acknowledged `uniqueID`: it will not be handed over again. Its id stays in the
     /// order until trimmed (removing it there would scan the list).
     func forget(_ uniqueID: String) {

@@ -137,6 +137,7 @@ public final class Emulator: Sendable {
                 let task = loop.scheduleRepeatedAsyncTask(initialDelay: .seconds(1), delay: .milliseconds(500)) { _ in
                     phone.advanceActivities(on: loop)
                     phone.expireExtensions()
+                    phone.presentDueSummaries()
                     return relay.fireDue(on: loop).recover { error in
                         logger.warning("could not fire local notifications", metadata: ["store.error": "\(error)"])
                     }

@@ -1113,7 +1113,9 @@ const Phone = {
       controls.push(row);
     }
     const level = this.level(p);
-    return el("article", { class: `bubble${p.deliveredQuietly ? " quiet" : ""}`, "data-id": item.uniqueId, "data-testid": "phone-notification" },
+    // A summary's notifications are dimmed while they wait for it, not once it is presented.
+    const quiet = p.deliveredQuietly && !(p.heldBy === "summary" && p.summaryPresented);
+    return el("article", { class: `bubble${quiet ? " quiet" : ""}`, "data-id": item.uniqueId, "data-testid": "phone-notification" },
       el("header", {}, el("span", {}, (item.topic || "").replace(/\.push-type\.[a-z]+$/, "")), el("span", {}, p.badge !== null && p.badge !== undefined ? el("span", { class: "badge", title: "badge" }, p.badge) : "", " ", when)),
       level ? el("div", { class: "level", "data-testid": "phone-level" }, level) : null,
       p.communication ? el("div", { class: "sender", "data-testid": "phone-sender" },
@@ -1165,8 +1167,11 @@ const Phone = {
     if (p.interruptionLevel === "time-sensitive") words.push("Time Sensitive");
     if (p.interruptionLevel === "critical") words.push("Critical");
     if (p.brokeThrough) words.push("broke through Focus");
-    if (p.deliveredQuietly) {
-      const by = { focus: "held by Focus", focusFilter: "held by the app's Focus filter", summary: `held for the Scheduled Summary at ${p.summaryAt ? clock(p.summaryAt) : "its next time"}`, provisional: "provisional: Keep or Turn Off" }[p.heldBy] || "passive";
+    const at = p.summaryAt ? new Date(p.summaryAt).toLocaleTimeString([], { hour12: false, hour: "2-digit", minute: "2-digit" }) : "its next time";
+    if (p.heldBy === "summary" && p.summaryPresented) {
+      words.push(`In the Scheduled Summary of ${at}`);
+    } else if (p.deliveredQuietly) {
+      const by = { focus: "held by Focus", focusFilter: "held by the app's Focus filter", summary: `held for the Scheduled Summary at ${at}`, provisional: "provisional: Keep or Turn Off" }[p.heldBy] || "passive";
       words.push(`Delivered quietly · ${by}`);
     }
     return words.join(" · ");
@@ -1193,9 +1198,9 @@ const Phone = {
 
   fill(app) {
     const form = $("#app-form");
-    const authorization = app?.authorization || { status: "notDetermined", alert: false, sound: false, badge: false, timeSensitive: true };
+    const authorization = app?.authorization || { status: "notDetermined", alert: false, sound: false, badge: false, timeSensitive: true, directMessages: true };
     form.status.value = authorization.status;
-    for (const name of ["alert", "sound", "badge", "timeSensitive", "criticalAlert", "scheduledDelivery"]) form[name].checked = !!authorization[name];
+    for (const name of ["alert", "sound", "badge", "timeSensitive", "criticalAlert", "scheduledDelivery", "directMessages"]) form[name].checked = !!authorization[name];
     form.alertStyle.value = app?.alertStyle || "banner";
     form.appState.value = app?.appState || "notRunning";
     if (document.activeElement !== form.language) form.language.value = app?.language || "en";
@@ -1212,7 +1217,7 @@ const Phone = {
     try { categories = JSON.parse(form.categories.value || "[]"); } catch (error) { return say(answer, `Categories are not JSON: ${error.message}`, false); }
     const body = {
       authorization: Object.fromEntries([["status", form.status.value],
-        ...["alert", "sound", "badge", "timeSensitive", "criticalAlert", "scheduledDelivery"].map((name) => [name, form[name].checked])]),
+        ...["alert", "sound", "badge", "timeSensitive", "criticalAlert", "scheduledDelivery", "directMessages"].map((name) => [name, form[name].checked])]),
       alertStyle: form.alertStyle.value, appState: form.appState.value, language: form.language.value || "en", categories,
       pairedSurfaces: [...form.querySelectorAll("input[data-surface]")].filter((box) => box.checked).map((box) => box.dataset.surface),
     };
