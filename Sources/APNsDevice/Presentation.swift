@@ -71,6 +71,11 @@ public struct Presentation: Hashable, Sendable, Codable {
     public var summaryPresented = false
     /// The payload's `relevance-score` (0 to 1): the summary presents the most relevant first.
     public var relevanceScore: Double?
+    /// The payload's `summary-arg` and `summary-arg-count` (1 when absent) on iOS 12 to 14, which
+    /// name the notification in its thread stack's summary ("2 more notifications from Ana");
+    /// nil on iOS 15 and later, which ignore them.
+    public var summaryArgument: String?
+    public var summaryArgumentCount: Int?
 
     public init() {}
 
@@ -81,7 +86,7 @@ public struct Presentation: Hashable, Sendable, Codable {
             silent, localized, appNotified, notes, notificationsDisabled, wake, webPush
         case interruptionLevel, deliveredQuietly, heldBy, brokeThrough, notDelivered, serviceExtension
         case targetContentID = "targetContentId"
-        case communication, summaryAt, summaryPresented, relevanceScore
+        case communication, summaryAt, summaryPresented, relevanceScore, summaryArgument, summaryArgumentCount
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -118,6 +123,8 @@ public struct Presentation: Hashable, Sendable, Codable {
         try container.encode(self.summaryAt, forKey: .summaryAt)
         try container.encode(self.summaryPresented, forKey: .summaryPresented)
         try container.encode(self.relevanceScore, forKey: .relevanceScore)
+        try container.encode(self.summaryArgument, forKey: .summaryArgument)
+        try container.encode(self.summaryArgumentCount, forKey: .summaryArgumentCount)
     }
 
     public init(from decoder: any Decoder) throws {
@@ -155,6 +162,8 @@ public struct Presentation: Hashable, Sendable, Codable {
         self.summaryAt = try container.decodeIfPresent(Int64.self, forKey: .summaryAt)
         self.summaryPresented = try container.decodeIfPresent(Bool.self, forKey: .summaryPresented) ?? false
         self.relevanceScore = try container.decodeIfPresent(Double.self, forKey: .relevanceScore)
+        self.summaryArgument = try container.decodeIfPresent(String.self, forKey: .summaryArgument)
+        self.summaryArgumentCount = try container.decodeIfPresent(Int.self, forKey: .summaryArgumentCount)
     }
 
     /// The buttons offered in `context`.

@@ -18,6 +18,7 @@ public enum Presenter {
         presentation.category = aps["category"]?.string
         presentation.threadID = aps["thread-id"]?.string
         presentation.targetContentID = aps["target-content-id"]?.string
+        Self.summaryArgument(of: aps, app: app, into: &presentation)
         let contentAvailable = aps["content-available"]?.isOne == true
 
         guard content.hasAlert || content.sound != nil || content.badge != nil else {

@@ -109,6 +109,7 @@ public enum PhoneJSON {
                     writer.object { fields in
                         fields.member("threadId") { $0.optionalString(thread.id) }
                         fields.member("count") { $0.number(thread.count) }
+                        fields.member("summary") { $0.optionalString(thread.summary) }
                         fields.member("newest") { $0.string(thread.newest) }
                     }
                 }
@@ -139,23 +140,17 @@ public enum PhoneJSON {
     }
 
     /// Notification Center's stacks: one per thread id (nil: the app's notifications without
-    /// one), the one with the newest notification first.
-    static func threads(_ delivered: [DeliveredNotification]) -> [(id: String?, count: Int, newest: String)] {
-        var stacks: [String?: (count: Int, newest: DeliveredNotification)] = [:]
-        for notification in delivered {
-            let id = notification.presentation.threadID.flatMap { $0.isEmpty ? nil : $0 }
-            let count = (stacks[id]?.count ?? 0) + 1
-            let newest = stacks[id].map { Self.newer($0.newest, notification) } ?? notification
-            stacks[id] = (count, newest)
+    /// one), the one with the newest notification first, each with the summary under it.
+    static func threads(
+        _ delivered: [DeliveredNotification]
+    ) -> [(id: String?, count: Int, newest: String, summary: String?)] {
+        let stacks = Dictionary(grouping: delivered) { $0.presentation.threadID.flatMap { $0.isEmpty ? nil : $0 } }
+            .mapValues { $0.sorted { ($0.presentedAt, $0.uniqueID) > ($1.presentedAt, $1.uniqueID) } }
+        let ordered = stacks.compactMap {
+            id, items -> (id: String?, items: [DeliveredNotification], newest: DeliveredNotification)? in
+            items.first.map { (id, items, $0) }
         }
-        return stacks.sorted {
-            ($0.value.newest.presentedAt, $0.value.newest.uniqueID) > ($1.value.newest.presentedAt, $1.value.newest.uniqueID)
-        }
-        .map { ($0.key, $0.value.count, $0.value.newest.uniqueID) }
-    }
-
-    /// The later of two notifications (by when it was presented, then by unique id, which is time-ordered).
-    private static func newer(_ a: DeliveredNotification, _ b: DeliveredNotification) -> DeliveredNotification {
-        (a.presentedAt, a.uniqueID) >= (b.presentedAt, b.uniqueID) ? a : b
+        .sorted { ($0.newest.presentedAt, $0.newest.uniqueID) > ($1.newest.presentedAt, $1.newest.uniqueID) }
+        return ordered.map { ($0.id, $0.items.count, $0.newest.uniqueID, Presenter.stackSummary($0.items.map(\.presentation))) }
     }
 }

@@ -48,4 +48,46 @@ struct GroupingEndToEndTests {
             #expect(dismissed["targetContentId"] == nil || dismissed["targetContentId"] is NSNull)
         }
     }
+
+    /// Apple, WWDC18 "What's New in User Notifications" (a stack's summary: "N more
+    /// notifications", "from" the notifications' summary arguments, each counting its
+    /// summary-arg-count) and `UNNotificationContent.summaryArgument` (iOS 12.0 to 15.0).
+    @Test(
+        "a stack's summary counts the others: on iOS 14 from their summary-arg and summary-arg-count; iOS 15 and later ignore them, and say so"
+    )
+    func stackSummary() async throws {
+        try await withEmulator { emulator in
+            let device = try await emulator.device("iphone-\(UUID().uuidString.prefix(6))")
+            let token = try await device.register(topic: Self.topic)
+            let path = "/api/v1/devices/\(token.hex)"
+            _ = try await emulator.adminObject(
+                "\(path)/app", method: "PUT",
+                body: #"{"iosVersion": "14.8", "authorization": {"status": "authorized", "alert": true}}"#)
+            let provider = try await emulator.http2Client()
+            func push(_ aps: String) async throws -> Presentation {
+                let uniqueID = try await provider.accepted(token: token.hex, topic: Self.topic, json: #"{"aps":\#(aps)}"#)
+                #expect(try await device.next().uniqueID == uniqueID)
+                try await device.acknowledge(uniqueID)
+                return try await device.presentation(of: uniqueID)
+            }
+            func summaries() async throws -> [String?] {
+                let threads = try #require(try await emulator.adminObject("\(path)/delivered")["threads"] as? [[String: Any]])
+                return threads.map { $0["summary"] as? String }
+            }
+            let first = try await push(
+                #"{"alert":"Ana: 3 photos","thread-id":"family","summary-arg":"Ana","summary-arg-count":3}"#)
+            #expect(first.summaryArgument == "Ana" && first.summaryArgumentCount == 3)
+            #expect(try await summaries() == [nil], "a stack of one has no summary")
+            _ = try await push(#"{"alert":"Ben: hi","thread-id":"family","summary-arg":"Ben"}"#)
+            _ = try await push(#"{"alert":"Ana: and one more","thread-id":"family","summary-arg":"Ana"}"#)
+            #expect(try await summaries() == ["4 more notifications from Ben and Ana"])
+
+            _ = try await emulator.adminObject("\(path)/delivered", method: "DELETE")
+            _ = try await emulator.adminObject("\(path)/app", method: "PUT", body: #"{"iosVersion": "18.0"}"#)
+            let modern = try await push(#"{"alert":"Ana: hello","thread-id":"family","summary-arg":"Ana","summary-arg-count":5}"#)
+            #expect(modern.summaryArgument == nil && modern.notes.contains { $0.hasPrefix("summary-arg is ignored") })
+            _ = try await push(#"{"alert":"Ana: again","thread-id":"family","summary-arg":"Ana","summary-arg-count":5}"#)
+            #expect(try await summaries() == ["1 more notification"])
+        }
+    }
 }
