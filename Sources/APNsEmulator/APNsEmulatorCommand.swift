@@ -11,7 +11,7 @@ struct APNsEmulatorCommand: AsyncParsableCommand {
         version: EmulatorVersion.string,
         subcommands: [
             ServeCommand.self, PushCommand.self, ChannelsCommand.self, DeviceCommand.self, CertsCommand.self, KeysCommand.self,
-            DoctorCommand.self, ClusterCommand.self, ExportCommand.self,
+            DoctorCommand.self, ClusterCommand.self, ExportCommand.self, ReportCommand.self,
         ],
         defaultSubcommand: ServeCommand.self
     )

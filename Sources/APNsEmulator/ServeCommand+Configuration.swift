@@ -13,7 +13,8 @@ import Synchronization
 extension ServeCommand {
     func validate() throws {
         let ports = [
-            ("--http2-port", self.addresses.http2Port), ("--admin-port", self.addresses.adminPort), ("--device-port", self.addresses.devicePort),
+            ("--http2-port", self.addresses.http2Port), ("--admin-port", self.addresses.adminPort),
+            ("--device-port", self.addresses.devicePort),
             ("--gateway-port", self.addresses.gatewayPort), ("--feedback-port", self.addresses.feedbackPort),
             ("--channels-port", self.addresses.channelsPort), ("--h2c-port", self.moreDoors.h2cPort ?? 0),
             ("--web-push-port", self.moreDoors.webPushPort),
@@ -188,6 +189,7 @@ extension ServeCommand {
         configuration.eventLoopThreads = self.threads ?? System.coreCount
         configuration.writerSpin = .microseconds(self.writerSpin)
         configuration.logPushes = !self.quiet
+        configuration.providerExam = self.providerExam
         configuration.activityLimits = self.activities.limits
         configuration.simulatorDevice = self.simulatorDevice
         configuration.auth = self.store.auth

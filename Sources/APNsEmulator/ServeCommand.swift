@@ -188,4 +188,11 @@ struct ServeCommand: AsyncParsableCommand {
             "No summary of pushes every 5 s (info) and no line per push (debug) on the console; other messages stay. (env: \(EnvironmentTwins.variable(for: "--quiet")))"
     )
     var quiet = false
+
+    @Flag(
+        name: .customLong("provider-exam"),
+        help:
+            "The report card's exam: each provider meets, among its first requests, a 429, a 503, a 410 for a token, a GOAWAY and (token-based) an expired provider token, each journaled as the exam's, so that GET /api/v1/providers/<id>/report judges how it reacts. (env: \(EnvironmentTwins.variable(for: "--provider-exam")))"
+    )
+    var providerExam = false
 }

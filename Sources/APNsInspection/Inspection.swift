@@ -8,14 +8,20 @@ public final class Inspection: Sendable {
     public let journal: Journal
     public let faults: FaultBook
     public let metrics: EmulatorMetrics
+    /// The report card's memory of every provider (``ProviderLedger``).
+    public let providers: ProviderLedger
     private let logger: Logger
     private let pushLog: PushLog
     /// Where rejected requests, channel requests and broadcasts are kept across restarts (the store), once one is given.
     private let requestKeeper = Mutex<(@Sendable (_ receivedAt: Int64, _ id: String, _ record: [UInt8]) -> Void)?>(nil)
 
     /// `logPushes`: a summary of pushes (info) and a line per push (debug) in `logger`; `faultIDPrefix`:
-    /// what fault rule ids start with (a shard's names it).
-    public init(journalCapacity: Int, logger: Logger, logPushes: Bool = false, faultIDPrefix: String = "fault-") {
+    /// what fault rule ids start with (a shard's names it); `providerExam`: the report card's exam.
+    public init(
+        journalCapacity: Int, logger: Logger, logPushes: Bool = false, faultIDPrefix: String = "fault-",
+        providerExam: Bool = false
+    ) {
+        self.providers = ProviderLedger(exam: providerExam)
         self.metrics = EmulatorMetrics()
         self.journal = Journal(capacity: journalCapacity, console: self.metrics.console)
         self.faults = FaultBook(idPrefix: faultIDPrefix)

@@ -51,6 +51,7 @@ struct CommandLineOptionsTests {
         ("--max-queued-per-device", "APNS_EMULATOR_MAX_QUEUED_PER_DEVICE"),
         ("--ports-file", "APNS_EMULATOR_PORTS_FILE"),
         ("--provider-ca", "APNS_EMULATOR_PROVIDER_CA"),
+        ("--provider-exam", "APNS_EMULATOR_PROVIDER_EXAM"),
         ("--quiet", "APNS_EMULATOR_QUIET"),
         ("--seed", "APNS_EMULATOR_SEED"),
         ("--shard", "APNS_EMULATOR_SHARD"),
@@ -73,7 +74,8 @@ struct CommandLineOptionsTests {
             #expect(derived[flag] == variable, "\(flag)")
         }
         #expect(derived.count == expected.count, "\(derived.keys.sorted())")
-        #expect(EnvironmentTwins.flags == ["--quiet", "--ephemeral", "--exit-on-stdin-close", "--require-device-token"])
+        #expect(
+            EnvironmentTwins.flags == ["--quiet", "--ephemeral", "--exit-on-stdin-close", "--require-device-token", "--provider-exam"])
     }
 
     @Test("a twin stands in for an absent option, not a present one; a flag's twin turns it on with 1, true or yes")

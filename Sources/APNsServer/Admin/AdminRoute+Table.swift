@@ -10,7 +10,8 @@ extension AdminRoute {
     /// The journal filter's parameters (`JournalFilter.parse`).
     static let filter: Set<String> = ["token", "topic", "pushType", "status", "interface", "since", "q", "outcome"]
 
-    static let table: [AdminRoute] = service + notifications + faults + devices + phone + focus + activities + webApps + channels
+    static let table: [AdminRoute] =
+        service + notifications + faults + devices + phone + focus + activities + webApps + channels + providers
 
     static let service: [AdminRoute] = [
         AdminRoute("GET", "/", isPage: true) { router, request in request.now(router.inboxPage()) },

@@ -150,14 +150,15 @@ extension AdminRouter {
         return self.relay.delete(keys, rejections: refusals, on: eventLoop).map { answer }.failing(as: .unavailable)
     }
 
-    /// `POST /api/v1/reset`: empties queues, journal, log and feedback, removes fault rules and
-    /// zeroes counters; with `devices` (query flag or `{"devices": true}`), forgets tokens too.
+    /// `POST /api/v1/reset`: empties queues, journal, log and feedback, removes fault rules,
+    /// forgets the providers the report card saw and zeroes counters; with `devices` (query flag or `{"devices": true}`), forgets tokens too.
     func reset(
         _ query: QueryParameters, body: [UInt8], on eventLoop: any EventLoop
     ) throws(AdminError) -> EventLoopFuture<Response> {
         let fromBody = try Self.read(ResetDocument.decode(body).devices)
         let devices = try Self.read(query.flag("devices")) || fromBody
         self.inspection.faults.removeAll()
+        self.inspection.providers.reset()
         self.inspection.metrics.resetCounters()
         self.clock.reset()
         // The journal empties when the store's commit says so, in order with every other change.

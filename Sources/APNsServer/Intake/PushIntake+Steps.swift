@@ -11,12 +11,13 @@ import NIOCore
 extension PushIntake {
     /// Takes a complete request through the steps. `submitted` is called just before the
     /// notification goes to the store (the gateway counts what is in flight). Call on `eventLoop`.
+    /// `exam`: the report card's exam event, in place of any fault rule.
     func take<Door: IntakeDoor>(
-        _ door: inout Door, on eventLoop: any EventLoop, submitted: (() -> Void)? = nil,
+        _ door: inout Door, on eventLoop: any EventLoop, submitted: (() -> Void)? = nil, exam: (FaultRule, FaultMark)? = nil,
         answer: @escaping (IntakeResult<Door>) -> Void
     ) {
         // No rule (one atomic load): straight to the commit, no closure made on the hot path.
-        guard let fault = self.faultRule(for: door.faultRequest()) else {
+        guard let fault = exam ?? self.faultRule(for: door.faultRequest()) else {
             return self.commit(&door, fault: nil, on: eventLoop, submitted: submitted, answer: answer)
         }
         self.applyFault(fault, to: &door, on: eventLoop) { door, mark in

@@ -56,9 +56,10 @@ struct PushIntake: Sendable {
     /// Takes a complete request whose sender the door has decided (`nil`: any provider is
     /// accepted) and calls `answer` once with its outcome, on `eventLoop`: a push through the
     /// intake's steps (``take(_:on:submitted:answer:)``), a channel request to the channel APIs.
+    /// `exam`: the report card's exam event the request meets, applied as a fault rule would be.
     func take(
         _ call: Call, authentication: ProviderAuthStateMachine.Decision?, on eventLoop: any EventLoop,
-        answer: @escaping (IntakeOutcome) -> Void
+        exam: (FaultRule, FaultMark)? = nil, answer: @escaping (IntakeOutcome) -> Void
     ) {
         var credential: ProviderCredential?
         switch authentication {
@@ -75,7 +76,7 @@ struct PushIntake: Sendable {
         if call.isChannelRequest { return self.takeChannelRequest(call, credential: credential, on: eventLoop, answer: answer) }
         var door = ProviderPushDoor(call: call, credential: credential)
         let receivedAt = call.receivedAt
-        self.take(&door, on: eventLoop) { answer(ProviderPushDoor.outcome($0, receivedAt: receivedAt)) }
+        self.take(&door, on: eventLoop, exam: exam) { answer(ProviderPushDoor.outcome($0, receivedAt: receivedAt)) }
     }
 
     /// A request refused before its body is complete (its header list too large, its body

@@ -30,6 +30,9 @@ enum HTTP2ProviderListener {
     static func configure(channel: any Channel, certificate: ProviderCertificate?, context: ProviderContext) throws {
         let pipeline = channel.pipeline.syncOperations
         let connectionState = context.connectionState(certificate: certificate, port: channel.localAddress?.port)
+        connectionState.observer = ProviderObserver(
+            ledger: context.inspection.providers, peer: channel.remoteAddress?.ipAddress ?? "unknown",
+            subject: certificate?.topics.first, clock: context.realClock)
         let streamLimit = Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue)
         let settings = Self.settings.map { $0.id == streamLimit && connectionState.streamsLimited ? (streamLimit, 1) : $0 }
         let connectionHandler = ProviderConnectionHandler(

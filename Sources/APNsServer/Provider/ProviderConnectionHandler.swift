@@ -130,6 +130,7 @@ final class ProviderConnectionHandler: ChannelInboundHandler, NGHTTP2SessionDele
     /// it is done: after a connection error's GOAWAY, or a GOAWAY once no stream is left.
     private func send() {
         guard let context = self.context, let session = self.session, context.channel.isActive else { return }
+        self.streams?.flushObserver()
         var buffer: ByteBuffer?
         if !session.send(into: &buffer) { self.closeAfterSend = true }
         if let buffer { context.writeAndFlush(self.wrapOutboundOut(buffer), promise: nil) }

@@ -8,6 +8,8 @@ final class ProviderConnectionState {
     private var auth: ProviderAuthStateMachine?
     /// Lifts the one-stream limit of a connection that has not authenticated yet.
     var unlockStreams: () -> Void = {}
+    /// What the report card hears of the connection; nil for the admin API's push.
+    var observer: ProviderObserver?
 
     /// The emulator's clock, for the ids it makes.
     private let clock: @Sendable () -> Int64

@@ -1,4 +1,5 @@
 import APNsCore
+import APNsInspection
 import APNsWire
 import NIOCore
 
@@ -63,15 +64,25 @@ final class ProviderStream {
         let intake = self.context.intake
         if let last = self.output.goAwayLastStream, self.id > last {
             // Complete only after the GOAWAY was decided: not processed, the client may resend it.
+            self.connection.observer?.unprocessed(request, stream: self.id)
             return intake.notProcessed(request, ids: self.connection, stream: self.id, lastStream: last)
         }
         self.output.started(self.id)
         let call = intake.call(request, ids: self.connection)
         let decision = self.connection.authenticate(
             request.authorization, nowMillis: self.context.realClock(), verifier: self.context.verifier)
-        intake.take(call, authentication: decision, on: self.output.eventLoop) { outcome in
-            self.answer(outcome)
+        let exam = self.examEvent(request)
+        intake.take(call, authentication: decision, on: self.output.eventLoop, exam: exam.map(ProviderExam.rule)) { outcome in
+            self.answer(outcome, exam: exam)
         }
+    }
+
+    /// The exam's event this request meets, when the exam is on (``ProviderExam``).
+    private func examEvent(_ request: PushRequest) -> ProviderExam.Event? {
+        guard let observer = self.connection.observer, self.context.inspection.providers.exam,
+            !BroadcastRoute.claims(request.path)
+        else { return nil }
+        return self.context.inspection.providers.examEvent(for: observer.identify(request.authorization))
     }
 
     /// Answers 413 PayloadTooLarge as soon as the body is (or says it will be) longer than any
@@ -100,7 +111,10 @@ final class ProviderStream {
 
     /// Sends the intake's outcome as this stream's answer; `written`, when given, completes once
     /// the answer's last frame is written.
-    func answer(_ outcome: IntakeOutcome, written: EventLoopPromise<Void>? = nil) {
+    func answer(_ outcome: IntakeOutcome, written: EventLoopPromise<Void>? = nil, exam: ProviderExam.Event? = nil) {
+        if let request = self.request {
+            self.connection.observer?.answered(request, stream: self.id, outcome: outcome, exam: exam)
+        }
         let allocator = self.output.allocator
         switch outcome {
         case .accepted(let apnsID, let uniqueID, let warnings):

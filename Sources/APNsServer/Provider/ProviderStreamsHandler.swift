@@ -49,6 +49,7 @@ final class ProviderStreamsHandler: ChannelInboundHandler {
         } else if case .headers(let request, _, _) = part.payload {
             if let last = self.goAwayLastStream, part.stream > last {
                 // Read after the GOAWAY was decided, in the same bytes: not processed, not answered.
+                self.connection.observer?.unprocessed(request, stream: part.stream)
                 return self.shared.intake.notProcessed(request, ids: self.connection, stream: part.stream, lastStream: last)
             }
             let stream = ProviderStream(id: part.stream, context: self.shared, connection: self.connection, output: self)
@@ -107,6 +108,19 @@ final class ProviderStreamsHandler: ChannelInboundHandler {
 
     /// The connection sent GOAWAY naming `lastStream` (a fault's, shutdown's or idleness's).
     func wentAway(lastStream: Int32) {
-        if self.goAwayLastStream == nil { self.goAwayLastStream = lastStream }
+        if self.goAwayLastStream == nil {
+            self.goAwayLastStream = lastStream
+            self.connection.observer?.wentAway(lastStream: lastStream)
+        }
+    }
+
+    /// The report card hears what this tick answered (the connection calls it as it writes).
+    func flushObserver() {
+        self.connection.observer?.flush()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        self.connection.observer?.closed()
+        context.fireChannelInactive()
     }
 }

@@ -51,7 +51,8 @@ public final class Emulator: Sendable {
         self.verifier = ProviderTokenVerifier(keys: try ProviderKeyStore(directory: configuration.keysDirectory, logger: logger))
         self.inspection = Inspection(
             journalCapacity: configuration.journalSize, logger: logger, logPushes: configuration.logPushes,
-            faultIDPrefix: configuration.shard.map { "s\($0.index)-fault-" } ?? "fault-")
+            faultIDPrefix: configuration.shard.map { "s\($0.index)-fault-" } ?? "fault-", providerExam: configuration.providerExam
+        )
         self.clock = EmulatorClock(real: configuration.clock)
         self.store = try Self.openStore(configuration, clock: self.clock, inspection: self.inspection, logger: logger)
         self.group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, configuration.eventLoopThreads))

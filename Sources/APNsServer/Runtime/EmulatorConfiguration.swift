@@ -87,6 +87,9 @@ public struct EmulatorConfiguration: Sendable {
     /// A summary of pushes every few seconds (info) and a line per push (debug) on the console
     /// (`serve --quiet` turns them off).
     public var logPushes = false
+    /// The report card's exam: each provider meets a 429, a 503, a 410, a GOAWAY and an expired
+    /// provider token among its first requests (``ProviderExam``).
+    public var providerExam = false
     /// Live Activities' limits and budgets (Apple publishes none; these are settings).
     public var activityLimits = ActivityLimits()
     /// The token the admin API and the web inbox require (`Authorization: Bearer`, or the login

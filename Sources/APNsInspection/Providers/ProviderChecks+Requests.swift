@@ -1,0 +1,88 @@
+/// The checks of what a provider sends. Sources: RFC 9113, section 6.8 (after GOAWAY, streams
+/// above its last stream id were not processed and may be sent again on a new connection; those
+/// at or below it were); Apple, "Sending notification requests to APNs" (`apns-push-type` is
+/// required for watchOS 6 and later and recommended everywhere; background notifications must
+/// use priority 5, 10 is an error for them; `apns-expiration` is a UNIX time in seconds, 0 to
+/// deliver now or never).
+extension ProviderChecks {
+    static let goAwaySource =
+        "RFC 9113, section 6.8: after GOAWAY, requests above its last stream id were not processed and may be sent again on a new connection; those at or below it were processed"
+    static let headerSource =
+        "Apple, \"Sending notification requests to APNs\": apns-push-type is required for watchOS 6 and later and recommended on every platform; background pushes use apns-priority 5 (10 is an error for them); apns-expiration is a UNIX time in seconds (0: now or never)"
+
+    /// After a GOAWAY nothing is lost (each request it left unprocessed is sent again on another
+    /// connection) and nothing is sent twice (no request it processed while in flight is).
+    static func goAwayRecovery(_ history: ProviderHistory) -> ProviderCheck {
+        let id = "goaway-recovery"
+        let away = history.connections.values.compactMap { connection in connection.goAway.map { (connection.id, $0) } }
+        guard !away.isEmpty else {
+            return ProviderCheck(
+                id: id, verdict: .notSeen, summary: "the emulator sent no GOAWAY to this provider", source: Self.goAwaySource)
+        }
+        var lost: [ProviderRequestRecord] = []
+        var twice: [ProviderRequestRecord] = []
+        var unprocessed = 0
+        for (connection, goAway) in away {
+            let later = history.recent.filter { $0.connection != connection && $0.at >= goAway.at }
+            let resent = Set(later.map(\.fingerprint))
+            for record in history.recent where record.connection == connection && record.at >= goAway.at {
+                if record.stream > goAway.lastStream {
+                    unprocessed += 1
+                    if !resent.contains(record.fingerprint) { lost.append(record) }
+                } else if record.status != 0,
+                    later.contains(where: { $0.fingerprint == record.fingerprint && $0.at - goAway.at < 30_000 })
+                {
+                    twice.append(record)
+                }
+            }
+        }
+        let summary =
+            "\(away.count) GOAWAY\(away.count == 1 ? "" : "s") left \(unprocessed) request\(unprocessed == 1 ? "" : "s") unprocessed; "
+            + "\(lost.count) of them never sent again (lost); \(twice.count) processed one\(twice.count == 1 ? "" : "s") sent again (twice)"
+        return ProviderCheck(
+            id: id, verdict: lost.isEmpty && twice.isEmpty ? .pass : .fail, summary: summary,
+            apnsIDs: (lost + twice).compactMap(\.apnsID),
+            figures: [("goAways", Double(away.count)), ("lost", Double(lost.count)), ("twice", Double(twice.count))],
+            source: Self.goAwaySource)
+    }
+
+    /// Every request names its push type; background pushes go at priority 5.
+    static func pushTypeAndPriority(_ history: ProviderHistory) -> ProviderCheck {
+        let id = "push-type-and-priority"
+        let sent = history.recent.filter { $0.status != 0 }
+        guard !sent.isEmpty else {
+            return ProviderCheck(id: id, verdict: .notSeen, summary: "no request was processed", source: Self.headerSource)
+        }
+        let untyped = sent.filter { $0.pushType == nil }
+        let background = sent.filter { $0.warnings.contains("background-priority") || $0.reason == "BadPriority" }
+        let invalid = sent.filter { $0.reason == "InvalidPushType" }
+        let summary =
+            "\(sent.count) request\(sent.count == 1 ? "" : "s"): \(untyped.count) without apns-push-type, "
+            + "\(background.count) background at priority 10 or a bad priority, \(invalid.count) with an invalid push type"
+        let bad = untyped + background + invalid
+        return ProviderCheck(
+            id: id, verdict: bad.isEmpty ? .pass : .fail, summary: summary, apnsIDs: bad.compactMap(\.apnsID),
+            figures: [("untyped", Double(untyped.count)), ("backgroundAt10", Double(background.count))], source: Self.headerSource
+        )
+    }
+
+    /// `apns-expiration` is a time to come, in seconds: not one already past (other than 0),
+    /// nor one so far off that it must be milliseconds.
+    static func expiration(_ history: ProviderHistory) -> ProviderCheck {
+        let id = "expiration"
+        let dated = history.recent.compactMap { record in record.expiration.flatMap { Int64($0) }.map { (record, $0) } }
+        guard !dated.isEmpty else {
+            return ProviderCheck(
+                id: id, verdict: .notSeen, summary: "no request carried apns-expiration", source: Self.headerSource)
+        }
+        let past = dated.filter { $0.1 != 0 && $0.1 * 1000 < $0.0.at - 60_000 }
+        let far = dated.filter { $0.1 * 1000 > $0.0.at + 366 * 86_400_000 }
+        let summary =
+            "\(dated.count) request\(dated.count == 1 ? "" : "s") with apns-expiration: \(past.count) already past on arrival, "
+            + "\(far.count) more than a year ahead (milliseconds for seconds?)"
+        let bad = (past + far).map(\.0)
+        return ProviderCheck(
+            id: id, verdict: bad.isEmpty ? .pass : .fail, summary: summary, apnsIDs: bad.compactMap(\.apnsID),
+            figures: [("past", Double(past.count)), ("farAhead", Double(far.count))], source: Self.headerSource)
+    }
+}

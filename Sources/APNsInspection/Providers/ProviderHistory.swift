@@ -1,0 +1,34 @@
+/// Everything the report card keeps of one provider: its connections, the tokens it signed with,
+/// and its most recent requests.
+public struct ProviderHistory: Sendable {
+    /// The most requests kept per provider; older ones are dropped (counted in `requests`).
+    public static let keptRequests = 50_000
+
+    public var identity: ProviderIdentity
+    public var connections: [UInt64: ProviderConnection] = [:]
+    /// By the JWT itself.
+    public var tokens: [String: ProviderTokenUse] = [:]
+    /// The most recent requests, oldest first.
+    public var recent: [ProviderRequestRecord] = []
+    /// Every request it sent.
+    public var requests = 0
+
+    public init(identity: ProviderIdentity) {
+        self.identity = identity
+    }
+
+    mutating func add(_ record: ProviderRequestRecord, token: String?) {
+        self.requests += 1
+        self.connections[record.connection]?.requests += 1
+        if let token {
+            self.tokens[token, default: ProviderTokenUse(issuedAt: nil, at: record.at)].counted(
+                at: record.at, apnsID: record.apnsID)
+        }
+        if self.recent.count >= Self.keptRequests { self.recent.removeFirst(Self.keptRequests / 10) }
+        self.recent.append(record)
+    }
+
+    mutating func use(token: String, issuedAt: Int64?, at: Int64) {
+        self.tokens[token, default: ProviderTokenUse(issuedAt: issuedAt, at: at)].lastSeen = at
+    }
+}

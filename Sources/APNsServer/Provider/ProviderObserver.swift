@@ -1,0 +1,127 @@
+import APNsAuth
+import APNsCore
+import APNsInspection
+import Synchronization
+
+/// What one provider connection tells the report card (``ProviderLedger``): who its requests
+/// are from (the provider token they carry, else the client certificate, else the peer), each
+/// answered request in a few words, and the GOAWAY it was sent. Records are kept here and handed
+/// over once per event-loop tick that answers (``flush()``), so the accept path takes no lock for
+/// them. Confined to the connection's event loop.
+final class ProviderObserver {
+    /// Connection serials, shared by every listener.
+    private static let serials = Atomic<UInt64>(0)
+
+    private let ledger: ProviderLedger
+    private let connection: UInt64
+    private let peer: String
+    private let subject: String?
+    /// Real time, in milliseconds since 1970.
+    private let clock: @Sendable () -> Int64
+    private var events: [ProviderEvent] = []
+    /// The `authorization` the last request carried, and who it made the requests' sender.
+    private var authorization: String?
+    private(set) var identity: ProviderIdentity?
+    private var tokenHash = 0
+
+    init(ledger: ProviderLedger, peer: String, subject: String?, clock: @escaping @Sendable () -> Int64) {
+        self.ledger = ledger
+        self.connection = Self.serials.wrappingAdd(1, ordering: .relaxed).newValue
+        self.peer = peer
+        self.subject = subject
+        self.clock = clock
+        self.events.append(.opened(connection: self.connection, at: clock(), peer: peer))
+    }
+
+    /// The sender of a request carrying `authorization`: the same as the last one's unless the
+    /// header changed (one comparison per request); a new token is read and reported.
+    @discardableResult
+    func identify(_ authorization: String?) -> ProviderIdentity {
+        if let identity = self.identity, authorization == self.authorization { return identity }
+        self.authorization = authorization
+        let identity: ProviderIdentity
+        var issuedAt: Int64?
+        if case .success(let token) = ProviderToken.parse(authorization: authorization) {
+            identity = .token(teamID: token.teamID, keyID: token.keyID)
+            issuedAt = token.issuedAt
+            self.tokenHash = authorization?.hashValue ?? 0
+        } else {
+            identity = self.subject.map { .certificate(subject: $0) } ?? .anonymous(peer: self.peer)
+            self.tokenHash = 0
+        }
+        self.identity = identity
+        self.events.append(
+            .identified(
+                connection: self.connection, provider: identity, token: issuedAt == nil ? nil : authorization,
+                issuedAt: issuedAt, at: self.clock()))
+        return identity
+    }
+
+    /// A request on `stream` was answered with `outcome` (`exam`: the exam's event it met).
+    func answered(_ request: PushRequest, stream: Int32, outcome: IntakeOutcome, exam: ProviderExam.Event? = nil) {
+        var status = 0
+        var reason: String?
+        var apnsID = request.apnsID
+        var warnings: [String] = []
+        switch outcome {
+        case .accepted(let id, _, let codes):
+            (status, apnsID, warnings) = (200, id, codes.map(\.code))
+        case .refused(let rejection, _):
+            (status, reason, apnsID) = (rejection.reason.status, rejection.reason.wire, rejection.apnsID)
+        case .channel, .reset, .goAway:
+            break
+        }
+        self.record(request, stream: stream, status: status, reason: reason, apnsID: apnsID, warnings: warnings, exam: exam)
+    }
+
+    /// A request on `stream` was not processed (it came after a GOAWAY).
+    func unprocessed(_ request: PushRequest, stream: Int32) {
+        self.record(request, stream: stream, status: 0, reason: nil, apnsID: request.apnsID, warnings: [], exam: nil)
+    }
+
+    private func record(
+        _ request: PushRequest, stream: Int32, status: Int, reason: String?, apnsID: String?, warnings: [String],
+        exam: ProviderExam.Event?
+    ) {
+        self.identify(request.authorization)
+        let path = request.path ?? ""
+        let token = path.hasPrefix("/3/device/") ? path.dropFirst("/3/device/".count) : Substring(path)
+        self.events.append(
+            .request(
+                ProviderRequestRecord(
+                    at: self.clock(), connection: self.connection, stream: stream, token: token, apnsID: apnsID, status: status,
+                    reason: reason, pushType: request.pushType, priority: request.priority, expiration: request.expiration,
+                    fingerprint: Self.fingerprint(request), tokenHash: self.tokenHash, warnings: warnings, exam: exam)))
+    }
+
+    /// The request's path, headers and body hashed: what is the same when it is sent again.
+    static func fingerprint(_ request: PushRequest) -> Int {
+        var hasher = Hasher()
+        hasher.combine(request.path)
+        hasher.combine(request.topic)
+        hasher.combine(request.pushType)
+        hasher.combine(request.priority)
+        hasher.combine(request.expiration)
+        hasher.combine(request.collapseID)
+        request.body.withUnsafeBytes { hasher.combine(bytes: $0) }
+        return hasher.finalize()
+    }
+
+    /// The emulator sent GOAWAY naming `lastStream`.
+    func wentAway(lastStream: Int32) {
+        self.events.append(.goAway(connection: self.connection, lastStream: lastStream, at: self.clock()))
+    }
+
+    /// Hands what was recorded to the ledger (once per event-loop tick that answers).
+    func flush() {
+        guard !self.events.isEmpty else { return }
+        self.ledger.record(self.events)
+        self.events.removeAll(keepingCapacity: true)
+    }
+
+    /// The connection closed: everything goes to the ledger.
+    func closed() {
+        self.events.append(.closed(connection: self.connection, at: self.clock()))
+        self.flush()
+    }
+}
