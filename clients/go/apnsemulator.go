@@ -314,3 +314,10 @@ func (e *Emulator) Export() map[string]interface{} {
 	e.must(e.Admin("POST", "/api/v1/export", nil, 200, &world))
 	return world
 }
+
+// Reset empties the queues, the journal and the feedback list, removes fault rules, forgets the
+// providers the report card saw and returns the clock to real time; with devices, forgets every
+// token too.
+func (e *Emulator) Reset(devices bool) {
+	e.must(e.Admin("POST", "/api/v1/reset", map[string]bool{"devices": devices}, 200, nil))
+}

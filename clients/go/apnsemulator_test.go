@@ -368,3 +368,32 @@ func TestWebPushReachesAWebApp(t *testing.T) {
 		t.Fatalf("web pushes after the refusal: %d %v", len(handled), err)
 	}
 }
+
+// Apple, "Sending notification requests to APNs": keep connections open across notifications;
+// rapid connection and disconnection is treated as a denial-of-service attack.
+func TestReportCardJudgesConnectionReuse(t *testing.T) {
+	e := Start(t, Options{})
+	token := e.RegisterDevice(topic)
+	for n := 0; n < 6; n++ {
+		if answer, err := e.Push(token, fmt.Sprintf(`{"aps":{"alert":"hi %d"}}`, n), PushOptions{Topic: topic, PushType: "alert"}); err != nil || answer.Status != 200 {
+			t.Fatalf("push %d: %v %v", n, answer, err)
+		}
+	}
+	e.AssertProviderBehaves("")
+	if verdict := e.ProviderReport("").Check("connection-reuse").Verdict; verdict != "pass" {
+		t.Fatalf("one connection: connection-reuse is %s", verdict)
+	}
+	e.Reset(false)
+	for n := 0; n < 6; n++ {
+		if status, _, _ := providerPush(t, e, token, fmt.Sprintf(`{"aps":{"alert":"again %d"}}`, n), nil); status != 200 {
+			t.Fatalf("push %d: %d", n, status)
+		}
+	}
+	failures := e.ProviderFailures("")
+	if !strings.Contains(failures, "connection-reuse: 6 requests over 6 connections") || !strings.Contains(failures, "source: Apple") {
+		t.Fatalf("a connection per push: %q", failures)
+	}
+	if e.ProviderFailures("", "backoff") != "" {
+		t.Fatal("backoff was not exercised, so it cannot fail")
+	}
+}

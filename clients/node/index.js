@@ -167,6 +167,36 @@ class Emulator {
   /** Empties queues, journal and feedback, removes fault rules, returns the clock to real time. */
   async reset(devices = false) { await this.admin('POST', '/api/v1/reset', { devices }); }
 
+  /** The providers the HTTP/2 provider API has seen (a provider-token key, a certificate, a peer), the one seen last first. */
+  async providers() { return (await this.admin('GET', '/api/v1/providers')).items; }
+
+  /** A provider's report card (GET /api/v1/providers/<id>/report); without an id, the provider seen last. */
+  async providerReport(provider) {
+    if (provider === undefined) {
+      const seen = await this.providers();
+      if (seen.length === 0) throw new EmulatorError('no provider has sent a request to the HTTP/2 provider API yet');
+      provider = seen[0].id;
+    }
+    return this.admin('GET', `/api/v1/providers/${encodeURIComponent(provider)}/report`);
+  }
+
+  /**
+   * Throws an AssertionError naming each failed check of the provider's report card (of `checks`,
+   * when given) with its evidence and source; the report when none failed.
+   */
+  async assertProviderBehaves({ provider, checks } = {}) {
+    const report = await this.providerReport(provider);
+    const failed = report.checks.filter((c) => c.verdict === 'fail' && (checks === undefined || checks.includes(c.id)));
+    if (failed.length > 0) {
+      const lines = failed.map((c) => {
+        const ids = c.evidence.apnsIds.slice(0, 5).join(', ');
+        return `  ${c.id}: ${c.evidence.summary}${ids ? ` (apns-ids: ${ids})` : ''}\n    source: ${c.source}`;
+      });
+      throw new AssertionError({ message: `${report.provider.id} fails ${failed.length} check(s) of its report card:\n${lines.join('\n')}` });
+    }
+    return report;
+  }
+
   /** The world as a seed document (startEmulator({seed}) of it starts the same world). */
   async export() { return this.admin('POST', '/api/v1/export'); }
 

@@ -242,3 +242,24 @@ test('Web Push: a subscribed Home Screen web app shows a declarative push the se
     assert.strictEqual((await emulator.webPushes(app)).length, 1);
   });
 });
+
+// Apple, "Sending notification requests to APNs": keep connections open across notifications;
+// rapid connection and disconnection is treated as a denial-of-service attack.
+test('the report card: pushes over one session pass; a connection per push fails, with the evidence', async () => {
+  await withEmulator(async (emulator) => {
+    const token = await emulator.registerDevice(TOPIC);
+    for (let n = 0; n < 6; n += 1) {
+      assert.strictEqual((await emulator.push(token, { aps: { alert: `hi ${n}` } }, { topic: TOPIC, pushType: 'alert' })).status, 200);
+    }
+    const report = await emulator.assertProviderBehaves();
+    assert.strictEqual(report.checks.find((c) => c.id === 'connection-reuse').verdict, 'pass');
+    await emulator.reset();
+    for (let n = 0; n < 6; n += 1) assert.strictEqual((await providerPush(emulator, token, { aps: { alert: `again ${n}` } })).status, 200);
+    await assert.rejects(emulator.assertProviderBehaves(), (error) => {
+      assert.match(error.message, /connection-reuse: 6 requests over 6 connections/);
+      assert.match(error.message, /source: Apple/);
+      return true;
+    });
+    assert.strictEqual((await emulator.assertProviderBehaves({ checks: ['backoff'] })).verdict, 'fail');
+  });
+});

@@ -192,6 +192,38 @@ class APNsEmulator:
             document["navigate"] = navigate
         return self._request("POST", f"/api/v1/devices/{web_app.host_token}/web-apps/{web_app.id}/show", document, expect=201)
 
+    # MARK: the provider's report card
+
+    def providers(self) -> List[Dict[str, Any]]:
+        """The providers the HTTP/2 provider API has seen (a provider-token key, a certificate, or
+        a peer address), the one seen last first."""
+        return self._get("/api/v1/providers")["items"]
+
+    def provider_report(self, provider: Optional[str] = None) -> Dict[str, Any]:
+        """A provider's report card (`GET /api/v1/providers/<id>/report`): each check's verdict,
+        evidence and source. Without an id, the provider seen last."""
+        if provider is None:
+            seen = self.providers()
+            if not seen:
+                raise EmulatorError("no provider has sent a request to the HTTP/2 provider API yet")
+            provider = seen[0]["id"]
+        return self._get(f"/api/v1/providers/{provider}/report")
+
+    def assert_provider_behaves(self, provider: Optional[str] = None, checks: Optional[Sequence[str]] = None) -> Dict[str, Any]:
+        """Fails with each failed check's evidence when the provider's report card has a failed
+        check (of `checks`, when given); returns the report."""
+        report = self.provider_report(provider)
+        failed = [c for c in report["checks"] if c["verdict"] == "fail" and (checks is None or c["id"] in checks)]
+        if failed:
+            lines = [f"{report['provider']['id']} fails {len(failed)} check(s) of its report card:"]
+            for check in failed:
+                evidence = check["evidence"]
+                ids = ", ".join(evidence["apnsIds"][:5])
+                lines.append(f"  {check['id']}: {evidence['summary']}" + (f" (apns-ids: {ids})" if ids else ""))
+                lines.append(f"    source: {check['source']}")
+            raise AssertionError("\n".join(lines))
+        return report
+
     def export(self) -> Dict[str, Any]:
         """The world as a seed document: `APNsEmulator(seed=...)` of it starts the same world."""
         return self._request("POST", "/api/v1/export")

@@ -2,6 +2,7 @@
 import asyncio
 import ssl
 
+import httpx
 import pytest
 
 from apns_emulator import APNsEmulator, EmulatorError, Notification, PushResult
@@ -205,3 +206,27 @@ def test_service_extension_changes_what_is_shown(apns_emulator: APNsEmulator):
     assert shown["serviceExtension"]["original"]["body"] == "olleh"
     assert device.set_service_extension()["serviceExtension"] is None
 
+
+
+def test_report_card_passes_a_reused_connection_and_fails_a_connection_per_push(apns_emulator: APNsEmulator):
+    # Apple, "Sending notification requests to APNs": keep connections open across notifications;
+    # rapid connection and disconnection is treated as a denial-of-service attack.
+    token = apns_emulator.register_device("com.example.app")
+    for n in range(6):
+        assert apns_emulator.push(token, {"aps": {"alert": f"hi {n}"}}, topic="com.example.app", push_type="alert").ok
+    report = apns_emulator.assert_provider_behaves()
+    checks = {c["id"]: c for c in report["checks"]}
+    assert checks["connection-reuse"]["verdict"] == "pass" and report["provider"]["kind"] == "anonymous"
+
+    apns_emulator.reset()
+    context = ssl.create_default_context(cafile=apns_emulator.ca_path)
+    for n in range(6):
+        with httpx.Client(http2=True, verify=context, base_url=apns_emulator.url) as client:
+            answer = client.post(f"/3/device/{token}", json={"aps": {"alert": f"again {n}"}},
+                                 headers={"apns-topic": "com.example.app", "apns-push-type": "alert"})
+            assert answer.status_code == 200
+    with pytest.raises(AssertionError) as failed:
+        apns_emulator.assert_provider_behaves()
+    assert "connection-reuse: 6 requests over 6 connections" in str(failed.value)
+    assert "source: Apple" in str(failed.value)
+    assert apns_emulator.assert_provider_behaves(checks=["backoff"])["verdict"] == "fail"

@@ -316,6 +316,53 @@ public final class ApnsEmulator implements AutoCloseable {
         return this.object("POST", "/api/v1/devices/" + app.hostToken() + "/web-apps/" + app.id() + "/show", document, 201);
     }
 
+    /** The providers the HTTP/2 provider API has seen (a provider-token key, a certificate, a peer), the one seen last first. */
+    @SuppressWarnings("unchecked")
+    public List<Map<String, Object>> providers() throws IOException, InterruptedException {
+        return (List<Map<String, Object>>) this.object("GET", "/api/v1/providers", null, 200).get("items");
+    }
+
+    /** A provider's report card (GET /api/v1/providers/&lt;id&gt;/report); {@code provider} null: the one seen last. */
+    public Map<String, Object> providerReport(String provider) throws IOException, InterruptedException {
+        String id = provider;
+        if (id == null) {
+            List<Map<String, Object>> seen = this.providers();
+            if (seen.isEmpty()) throw new IllegalStateException("no provider has sent a request to the HTTP/2 provider API yet");
+            id = (String) seen.get(0).get("id");
+        }
+        return this.object("GET", "/api/v1/providers/" + java.net.URLEncoder.encode(id, java.nio.charset.StandardCharsets.UTF_8) + "/report", null, 200);
+    }
+
+    /**
+     * Throws an {@link AssertionError} naming each failed check of the provider's report card (of
+     * {@code checks}, when any are given) with its evidence and source; the report when none failed.
+     */
+    public Map<String, Object> assertProviderBehaves(String provider, String... checks) throws IOException, InterruptedException {
+        Map<String, Object> report = this.providerReport(provider);
+        List<String> wanted = List.of(checks);
+        StringBuilder failures = new StringBuilder();
+        int failed = 0;
+        for (Object item : (List<?>) report.get("checks")) {
+            Map<?, ?> check = (Map<?, ?>) item;
+            if (!"fail".equals(check.get("verdict")) || (!wanted.isEmpty() && !wanted.contains(check.get("id")))) continue;
+            failed += 1;
+            Map<?, ?> evidence = (Map<?, ?>) check.get("evidence");
+            List<?> ids = (List<?>) evidence.get("apnsIds");
+            failures.append("\n  ").append(check.get("id")).append(": ").append(evidence.get("summary"));
+            if (!ids.isEmpty()) failures.append(" (apns-ids: ").append(ids.subList(0, Math.min(5, ids.size()))).append(")");
+            failures.append("\n    source: ").append(check.get("source"));
+        }
+        if (failed > 0) {
+            throw new AssertionError(((Map<?, ?>) report.get("provider")).get("id") + " fails " + failed + " check(s) of its report card:" + failures);
+        }
+        return report;
+    }
+
+    /** Empties queues, journal and feedback, removes fault rules, forgets the providers seen, returns the clock to real time. */
+    public void reset(boolean devices) throws IOException, InterruptedException {
+        this.admin("POST", "/api/v1/reset", Map.of("devices", devices), 200);
+    }
+
     /** The world as a seed document ({@code Options.seed} of it starts the same world). */
     public Map<String, Object> export() throws IOException, InterruptedException {
         return this.object("POST", "/api/v1/export", null, 200);

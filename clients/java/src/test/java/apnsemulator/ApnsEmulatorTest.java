@@ -90,6 +90,24 @@ class ApnsEmulatorTest {
     }
 
     // Apple Support, "Use a Focus on your iPhone": an app a Focus does not allow is delivered quietly.
+    // Apple, "Sending notification requests to APNs": keep connections open across notifications;
+    // rapid connection and disconnection is treated as a denial-of-service attack.
+    @Test
+    void theReportCardJudgesConnectionReuse(ApnsEmulator apns) throws Exception {
+        String token = apns.registerDevice(TOPIC);
+        for (int n = 0; n < 6; n++) {
+            assertEquals(200, apns.push(token, "{\"aps\":{\"alert\":\"hi " + n + "\"}}", Map.of("apns-topic", TOPIC, "apns-push-type", "alert")).status());
+        }
+        Map<String, Object> report = apns.assertProviderBehaves(null);
+        assertEquals("pass", report.get("verdict"));
+        apns.reset(false);
+        for (int n = 0; n < 6; n++) assertEquals(200, providerPush(apns, token, "{\"aps\":{\"alert\":\"again " + n + "\"}}").statusCode());
+        AssertionError failed = org.junit.jupiter.api.Assertions.assertThrows(AssertionError.class, () -> apns.assertProviderBehaves(null));
+        assertTrue(failed.getMessage().contains("connection-reuse: 6 requests over 6 connections"), failed.getMessage());
+        assertTrue(failed.getMessage().contains("source: Apple"), failed.getMessage());
+        assertEquals("fail", apns.assertProviderBehaves(null, "backoff").get("verdict"));
+    }
+
     @Test
     void aFocusHoldsWhatItDoesNotAllowQuietly(ApnsEmulator apns) throws Exception {
         String token = apns.registerDevice(TOPIC);
