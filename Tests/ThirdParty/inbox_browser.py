@@ -22,6 +22,7 @@ import urllib.request
 
 from chromium import browser, check, console_errors
 from inbox_levels import levels, service_extension, summary
+from inbox_providers import providers
 from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
@@ -378,6 +379,7 @@ def main():
         status, body = curl_push(token, {"aps": {"alert": "fails"}})
         check(status == 429 and json.loads(body)["reason"] == "TooManyRequests", f"the next push fails with the fault's reason ({status} {body})")
 
+        providers(driver, wait, admin, ADMIN, SHOTS)
         summary(driver, wait, admin, curl_push, TOPIC, SHOTS)
 
         errors = console_errors(driver)
