@@ -58,7 +58,7 @@ public enum ProviderJSON {
             fields.member("tokens") { $0.number(history.tokens.count) }
             fields.member("requests") { $0.number(history.requests) }
             fields.member("lastSeen") { writer in
-                if let at = history.recent.last?.at { writer.string(Timestamp.rfc3339(millis: at)) } else { writer.raw("null") }
+                if let at = history.lastSeen { writer.string(Timestamp.rfc3339(millis: at)) } else { writer.raw("null") }
             }
         }
     }

@@ -46,24 +46,27 @@ extension ProviderChecks {
             source: Self.goAwaySource)
     }
 
-    /// Every request names its push type; background pushes go at priority 5.
+    /// Every request names its push type; background pushes go at priority 5. Reads the
+    /// requests kept (near a refusal or a GOAWAY) and those counted (``ProviderTally``).
     static func pushTypeAndPriority(_ history: ProviderHistory) -> ProviderCheck {
         let id = "push-type-and-priority"
         let sent = history.recent.filter { $0.status != 0 }
-        guard !sent.isEmpty else {
+        let tally = history.tally
+        let count = sent.count + tally.requests
+        guard count > 0 else {
             return ProviderCheck(id: id, verdict: .notSeen, summary: "no request was processed", source: Self.headerSource)
         }
         let untyped = sent.filter { $0.pushType == nil }
         let background = sent.filter { $0.warnings.contains("background-priority") || $0.reason == "BadPriority" }
         let invalid = sent.filter { $0.reason == "InvalidPushType" }
+        let (untypedCount, backgroundCount) = (untyped.count + tally.untyped, background.count + tally.backgroundAt10)
         let summary =
-            "\(sent.count) request\(sent.count == 1 ? "" : "s"): \(untyped.count) without apns-push-type, "
-            + "\(background.count) background at priority 10 or a bad priority, \(invalid.count) with an invalid push type"
-        let bad = untyped + background + invalid
+            "\(count) request\(count == 1 ? "" : "s"): \(untypedCount) without apns-push-type, "
+            + "\(backgroundCount) background at priority 10 or a bad priority, \(invalid.count) with an invalid push type"
+        let bad = (untyped + background + invalid).compactMap(\.apnsID) + tally.untypedIDs + tally.backgroundIDs
         return ProviderCheck(
-            id: id, verdict: bad.isEmpty ? .pass : .fail, summary: summary, apnsIDs: bad.compactMap(\.apnsID),
-            figures: [("untyped", Double(untyped.count)), ("backgroundAt10", Double(background.count))], source: Self.headerSource
-        )
+            id: id, verdict: untypedCount + backgroundCount + invalid.count == 0 ? .pass : .fail, summary: summary, apnsIDs: bad,
+            figures: [("untyped", Double(untypedCount)), ("backgroundAt10", Double(backgroundCount))], source: Self.headerSource)
     }
 
     /// `apns-expiration` is a time to come, in seconds: not one already past (other than 0),
@@ -71,18 +74,21 @@ extension ProviderChecks {
     static func expiration(_ history: ProviderHistory) -> ProviderCheck {
         let id = "expiration"
         let dated = history.recent.compactMap { record in record.expiration.flatMap { Int64($0) }.map { (record, $0) } }
-        guard !dated.isEmpty else {
+        let tally = history.tally
+        let count = dated.count + tally.dated
+        guard count > 0 else {
             return ProviderCheck(
                 id: id, verdict: .notSeen, summary: "no request carried apns-expiration", source: Self.headerSource)
         }
         let past = dated.filter { $0.1 != 0 && $0.1 * 1000 < $0.0.at - 60_000 }
-        let far = dated.filter { $0.1 * 1000 > $0.0.at + 366 * 86_400_000 }
+        let far = dated.filter { $0.1 > ($0.0.at + 366 * 86_400_000) / 1000 }
+        let (pastCount, farCount) = (past.count + tally.past, far.count + tally.farAhead)
         let summary =
-            "\(dated.count) request\(dated.count == 1 ? "" : "s") with apns-expiration: \(past.count) already past on arrival, "
-            + "\(far.count) more than a year ahead (milliseconds for seconds?)"
-        let bad = (past + far).map(\.0)
+            "\(count) request\(count == 1 ? "" : "s") with apns-expiration: \(pastCount) already past on arrival, "
+            + "\(farCount) more than a year ahead (milliseconds for seconds?)"
+        let bad = (past + far).compactMap(\.0.apnsID) + tally.pastIDs + tally.farIDs
         return ProviderCheck(
-            id: id, verdict: bad.isEmpty ? .pass : .fail, summary: summary, apnsIDs: bad.compactMap(\.apnsID),
-            figures: [("past", Double(past.count)), ("farAhead", Double(far.count))], source: Self.headerSource)
+            id: id, verdict: pastCount + farCount == 0 ? .pass : .fail, summary: summary, apnsIDs: bad,
+            figures: [("past", Double(pastCount)), ("farAhead", Double(farCount))], source: Self.headerSource)
     }
 }

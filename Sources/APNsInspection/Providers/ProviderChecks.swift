@@ -78,8 +78,7 @@ public enum ProviderChecks {
         let failed = (used.count >= 3 && mean < 2) || peak > 10
         let summary =
             "\(history.requests) requests over \(used.count) connection\(used.count == 1 ? "" : "s") (\(Self.decimal(mean)) per connection); at most \(peak) opened in one minute; \(single.count) carried a single request"
-        let singleIDs = Set(single.map(\.id))
-        let evidence = history.recent.filter { singleIDs.contains($0.connection) }.compactMap(\.apnsID)
+        let evidence = single.sorted { $0.openedAt < $1.openedAt }.compactMap(\.firstApnsID)
         return ProviderCheck(
             id: id, verdict: failed ? .fail : .pass, summary: summary, apnsIDs: failed ? evidence : [],
             figures: [

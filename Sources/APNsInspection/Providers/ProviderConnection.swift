@@ -6,6 +6,8 @@ public struct ProviderConnection: Sendable {
     public var openedAt: Int64
     public var closedAt: Int64?
     public var requests = 0
+    /// The `apns-id` of its first request: the evidence for a connection that carried one.
+    public var firstApnsID: String?
     /// The GOAWAY the emulator sent on it: the last stream it processed, and when.
     public var goAway: (lastStream: Int32, at: Int64)?
 

@@ -7,8 +7,11 @@ public enum ProviderEvent: Sendable {
     /// Requests on it are from `provider` from now on; `token`: the provider token they carry
     /// (the JWT), with its `iat` in seconds.
     case identified(connection: UInt64, provider: ProviderIdentity, token: String?, issuedAt: Int64?, at: Int64)
-    /// A request was answered (or left unanswered).
+    /// A request was answered (or left unanswered), recorded for the checks that recognise a
+    /// request sent again.
     case request(ProviderRequestRecord)
+    /// Requests answered 200 with nothing to recognise later, counted (``ProviderTally``).
+    case tally(connection: UInt64, ProviderTally)
     /// The emulator sent GOAWAY naming `lastStream` the last stream it processed.
     case goAway(connection: UInt64, lastStream: Int32, at: Int64)
 }

@@ -12,6 +12,10 @@ public struct ProviderHistory: Sendable {
     public var recent: [ProviderRequestRecord] = []
     /// Every request it sent.
     public var requests = 0
+    /// When it sent the last one (real time, ms).
+    public var lastSeen: Int64?
+    /// The requests answered 200 with nothing to recognise later, counted rather than kept.
+    public var tally = ProviderTally()
 
     public init(identity: ProviderIdentity) {
         self.identity = identity
@@ -19,7 +23,11 @@ public struct ProviderHistory: Sendable {
 
     mutating func add(_ record: ProviderRequestRecord, token: String?) {
         self.requests += 1
+        self.lastSeen = max(self.lastSeen ?? 0, record.at)
         self.connections[record.connection]?.requests += 1
+        if self.connections[record.connection]?.firstApnsID == nil {
+            self.connections[record.connection]?.firstApnsID = record.apnsID
+        }
         if let token {
             self.tokens[token, default: ProviderTokenUse(issuedAt: nil, at: record.at)].counted(
                 at: record.at, apnsID: record.apnsID)
@@ -30,5 +38,17 @@ public struct ProviderHistory: Sendable {
 
     mutating func use(token: String, issuedAt: Int64?, at: Int64) {
         self.tokens[token, default: ProviderTokenUse(issuedAt: issuedAt, at: at)].lastSeen = at
+    }
+
+    mutating func add(_ tally: ProviderTally, connection: UInt64, token: String?) {
+        self.requests += tally.requests
+        self.lastSeen = max(self.lastSeen ?? 0, tally.last)
+        self.connections[connection]?.requests += tally.requests
+        if self.connections[connection]?.firstApnsID == nil { self.connections[connection]?.firstApnsID = tally.first }
+        if let token {
+            self.tokens[token, default: ProviderTokenUse(issuedAt: nil, at: tally.last)].counted(
+                at: tally.last, apnsID: tally.first, requests: tally.requests)
+        }
+        self.tally.add(tally)
     }
 }

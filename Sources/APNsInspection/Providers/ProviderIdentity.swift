@@ -6,13 +6,22 @@ public struct ProviderIdentity: Hashable, Sendable {
         case token, certificate, anonymous
     }
 
-    public var kind: Kind
-    public var teamID: String?
-    public var keyID: String?
+    public let kind: Kind
+    public let teamID: String?
+    public let keyID: String?
     /// A certificate's subject (its UID, the app's bundle id).
-    public var subject: String?
+    public let subject: String?
     /// An anonymous provider's address (no port: each connection has its own).
-    public var peer: String?
+    public let peer: String?
+    /// The provider's id in the admin API's paths: `token-<team>-<key>`, `certificate-<subject>`,
+    /// `anonymous-<address>`, with anything but letters, digits, `.`, `_` and `-` as `_`. Made
+    /// once: the ledger looks providers up by it for every request.
+    public let id: String
+
+    private init(kind: Kind, teamID: String? = nil, keyID: String? = nil, subject: String? = nil, peer: String? = nil) {
+        (self.kind, self.teamID, self.keyID, self.subject, self.peer) = (kind, teamID, keyID, subject, peer)
+        self.id = Self.id(kind: kind, teamID: teamID, keyID: keyID, subject: subject, peer: peer)
+    }
 
     /// A provider-token key.
     public static func token(teamID: String, keyID: String) -> ProviderIdentity {
@@ -29,16 +38,14 @@ public struct ProviderIdentity: Hashable, Sendable {
         ProviderIdentity(kind: .anonymous, peer: peer)
     }
 
-    /// The provider's id in the admin API's paths: `token-<team>-<key>`, `certificate-<subject>`,
-    /// `anonymous-<address>`, with anything but letters, digits, `.`, `_` and `-` as `_`.
-    public var id: String {
+    private static func id(kind: Kind, teamID: String?, keyID: String?, subject: String?, peer: String?) -> String {
         let parts: [String?]
-        switch self.kind {
-        case .token: parts = [self.teamID, self.keyID]
-        case .certificate: parts = [self.subject]
-        case .anonymous: parts = [self.peer]
+        switch kind {
+        case .token: parts = [teamID, keyID]
+        case .certificate: parts = [subject]
+        case .anonymous: parts = [peer]
         }
-        let text = ([self.kind.rawValue] + parts.map { $0 ?? "" }).joined(separator: "-")
+        let text = ([kind.rawValue] + parts.map { $0 ?? "" }).joined(separator: "-")
         return String(
             text.unicodeScalars.map { scalar -> Character in
                 let ascii = scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar))

@@ -23,6 +23,12 @@ public final class ProviderLedger: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Until when (real time, ms) requests are fingerprinted: for ten minutes after any refusal
+    /// or GOAWAY, which is when a request sent again has to be recognised. Under load with
+    /// nothing refused, no request is hashed.
+    private let attention = Atomic<Int64>(0)
+    /// How long after a refusal or a GOAWAY requests are fingerprinted.
+    static let attentionSpan: Int64 = 600_000
     /// Whether the exam is on (`serve --provider-exam`).
     public let exam: Bool
 
@@ -33,9 +39,24 @@ public final class ProviderLedger: Sendable {
     /// Takes a connection's events, in the order they happened.
     public func record(_ events: [ProviderEvent]) {
         guard !events.isEmpty else { return }
+        var until: Int64 = 0
         self.state.withLock { state in
-            for event in events { Self.apply(event, to: &state) }
+            for event in events {
+                switch event {
+                case .request(let record) where record.status != 200: until = max(until, record.at + Self.attentionSpan)
+                case .goAway(_, _, let at): until = max(until, at + Self.attentionSpan)
+                default: break
+                }
+                Self.apply(event, to: &state)
+            }
         }
+        if until > self.attention.load(ordering: .relaxed) { self.attention.store(until, ordering: .relaxed) }
+    }
+
+    /// Whether a request answered at `at` (real time, ms) is to be fingerprinted: one refused, or
+    /// any within ten minutes of a refusal or a GOAWAY.
+    public func wantsFingerprints(at: Int64) -> Bool {
+        at <= self.attention.load(ordering: .relaxed)
     }
 
     private static func apply(_ event: ProviderEvent, to state: inout State) {
@@ -56,6 +77,9 @@ public final class ProviderLedger: Sendable {
         case .request(let record):
             guard let connection = state.connections[record.connection] else { return }
             Self.update(connection, &state) { $0.add(record, token: connection.token) }
+        case .tally(let id, let tally):
+            guard let connection = state.connections[id] else { return }
+            Self.update(connection, &state) { $0.add(tally, connection: id, token: connection.token) }
         case .goAway(let id, let lastStream, let at):
             guard let connection = state.connections[id] else { return }
             Self.update(connection, &state) { history in
@@ -64,15 +88,15 @@ public final class ProviderLedger: Sendable {
         }
     }
 
-    /// Changes the history of the connection's provider (made on first use, with the connection
-    /// in it); nothing for a connection not identified yet.
+    /// Changes the history of the connection's provider in place (made on first use, with the
+    /// connection in it); nothing for a connection not identified yet.
     private static func update(_ connection: Connection, _ state: inout State, _ body: (inout ProviderHistory) -> Void) {
         guard let identity = connection.identity else { return }
-        let id = identity.id
-        var history = state.providers.removeValue(forKey: id) ?? ProviderHistory(identity: identity)
-        if history.connections[connection.record.id] == nil { history.connections[connection.record.id] = connection.record }
-        body(&history)
-        state.providers[id] = history
+        if state.providers[identity.id]?.connections[connection.record.id] == nil {
+            state.providers[identity.id, default: ProviderHistory(identity: identity)].connections[connection.record.id] =
+                connection.record
+        }
+        body(&state.providers[identity.id, default: ProviderHistory(identity: identity)])
     }
 
     /// The exam's event for the next request of `provider`, if it meets one (counting it); nil,
@@ -89,7 +113,7 @@ public final class ProviderLedger: Sendable {
     /// Every provider seen, the one seen last first.
     public func providers() -> [ProviderHistory] {
         self.state.withLock { Array($0.providers.values) }
-            .sorted { ($0.recent.last?.at ?? 0, $0.identity.id) > ($1.recent.last?.at ?? 0, $1.identity.id) }
+            .sorted { ($0.lastSeen ?? 0, $0.identity.id) > ($1.lastSeen ?? 0, $1.identity.id) }
     }
 
     /// One provider's history, by its id.

@@ -1,5 +1,7 @@
-/// One request a provider sent over the HTTP/2 provider API, as the report card keeps it: small,
-/// made on the connection's event loop as the request is answered.
+/// One request a provider sent over the HTTP/2 provider API, as the report card keeps it: a
+/// refused one, or any near a refusal or a GOAWAY (when a request sent again has to be
+/// recognised); the others are counted (``ProviderTally``). Made on the connection's event loop
+/// as the request is answered.
 public struct ProviderRequestRecord: Sendable {
     /// Real time, in milliseconds since 1970 (providers pace themselves by real clocks).
     public var at: Int64

@@ -16,9 +16,9 @@ public struct ProviderTokenUse: Sendable {
     }
 
     /// A request carried it at `at`.
-    mutating func counted(at: Int64, apnsID: String?) {
+    mutating func counted(at: Int64, apnsID: String?, requests: Int = 1) {
         if self.requests == 0 { self.firstApnsID = apnsID }
-        self.requests += 1
+        self.requests += requests
         self.lastSeen = max(self.lastSeen, at)
     }
 }

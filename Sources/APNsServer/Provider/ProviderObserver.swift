@@ -23,6 +23,10 @@ final class ProviderObserver {
     private var authorization: String?
     private(set) var identity: ProviderIdentity?
     private var tokenHash = 0
+    /// The emulator sent this connection GOAWAY: its requests in flight are fingerprinted.
+    private var wentAway = false
+    /// Requests answered 200 since the last flush, counted (``ProviderTally``).
+    private var tally = ProviderTally()
 
     init(ledger: ProviderLedger, peer: String, subject: String?, clock: @escaping @Sendable () -> Int64) {
         self.ledger = ledger
@@ -84,14 +88,23 @@ final class ProviderObserver {
         exam: ProviderExam.Event?
     ) {
         self.identify(request.authorization)
+        let at = self.clock()
+        // Kept, and hashed, only when a request sent again has to be recognised
+        // (``ProviderLedger/wantsFingerprints(at:)``); otherwise counted.
+        guard status != 200 || exam != nil || self.wentAway || self.ledger.wantsFingerprints(at: at) else {
+            return self.tally.count(
+                at: at, apnsID: apnsID, pushType: request.pushType, backgroundAt10: warnings.contains("background-priority"),
+                expiration: request.expiration)
+        }
         let path = request.path ?? ""
         let token = path.hasPrefix("/3/device/") ? path.dropFirst("/3/device/".count) : Substring(path)
         self.events.append(
             .request(
                 ProviderRequestRecord(
-                    at: self.clock(), connection: self.connection, stream: stream, token: token, apnsID: apnsID, status: status,
+                    at: at, connection: self.connection, stream: stream, token: token, apnsID: apnsID, status: status,
                     reason: reason, pushType: request.pushType, priority: request.priority, expiration: request.expiration,
-                    fingerprint: Self.fingerprint(request), tokenHash: self.tokenHash, warnings: warnings, exam: exam)))
+                    fingerprint: Self.fingerprint(request), tokenHash: self.tokenHash, warnings: warnings,
+                    exam: exam)))
     }
 
     /// The request's path, headers and body hashed: what is the same when it is sent again.
@@ -104,16 +117,23 @@ final class ProviderObserver {
         hasher.combine(request.expiration)
         hasher.combine(request.collapseID)
         request.body.withUnsafeBytes { hasher.combine(bytes: $0) }
-        return hasher.finalize()
+        // 0 stands for a request not fingerprinted.
+        let hash = hasher.finalize()
+        return hash == 0 ? 1 : hash
     }
 
     /// The emulator sent GOAWAY naming `lastStream`.
     func wentAway(lastStream: Int32) {
+        self.wentAway = true
         self.events.append(.goAway(connection: self.connection, lastStream: lastStream, at: self.clock()))
     }
 
     /// Hands what was recorded to the ledger (once per event-loop tick that answers).
     func flush() {
+        if self.tally.requests > 0 {
+            self.events.append(.tally(connection: self.connection, self.tally))
+            self.tally = ProviderTally()
+        }
         guard !self.events.isEmpty else { return }
         self.ledger.record(self.events)
         self.events.removeAll(keepingCapacity: true)
