@@ -1,4 +1,3 @@
-import APNsAdminClient
 import APNsCore
 import APNsServer
 import ArgumentParser
@@ -28,30 +27,13 @@ struct ExportCommand: AsyncParsableCommand {
     var timeout: Double = 30
 
     func run() async throws {
-        let address = "\(self.host.contains(":") ? "[\(self.host)]" : self.host):\(self.adminPort)"
-        let answer: AdminHTTPClient.Answer
-        do {
-            let token = AdminTokenFile.token(given: self.adminToken.value, host: self.host, port: self.adminPort)
-            answer = try await AdminHTTPClient(connectTimeout: .seconds(5), token: token).request(
-                address, method: "POST", path: "/api/v1/export", timeout: .milliseconds(Int64(self.timeout * 1000))
-            ).get()
-        } catch {
-            throw ValidationError("export: no emulator's admin API answered at \(address): \(error)")
-        }
-        if answer.status == 401 {
-            throw ValidationError(
-                "export: \(address) asks for its admin token: pass --admin-token (or \(EnvironmentTwins.variable(for: "--admin-token"))), the token serve printed at start"
-            )
-        }
-        guard answer.status == 200, let document = JSONValue.parse(answer.body) else {
-            throw ValidationError(
-                "export: \(address) answered \(answer.status): \(String(decoding: answer.body.prefix(500), as: UTF8.self))")
-        }
+        let client = AdminCommandClient(command: "export", host: self.host, port: self.adminPort, token: self.adminToken.value)
+        let document = try await client.json("POST", "/api/v1/export", timeout: self.timeout)
         guard let out = self.out else {
             say(String(decoding: document.prettyPrinted, as: UTF8.self))
             return
         }
         try SeedDocument.write(document, to: out)
-        say("apns-emulator: exported the world of \(address) to \(out)")
+        say("apns-emulator: exported the world of \(client.address) to \(out)")
     }
 }

@@ -45,7 +45,7 @@ struct ReportCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let client = ReportClient(host: self.host, port: self.adminPort, token: self.adminToken.value)
+        let client = AdminCommandClient(host: self.host, port: self.adminPort, token: self.adminToken.value)
         var ids = self.provider.map { [$0] } ?? []
         if self.provider == nil { ids = try await client.providerIDs() }
         var reports: [JSONValue] = []
