@@ -38,6 +38,25 @@ public struct ProviderHistory: Sendable {
 
     mutating func use(token: String, issuedAt: Int64?, at: Int64) {
         self.tokens[token, default: ProviderTokenUse(issuedAt: issuedAt, at: at)].lastSeen = at
+        if self.tokens.count > Self.keptTokens {
+            // A provider that signs a token per push under load: the oldest tenth go.
+            for old in self.tokens.sorted(by: { $0.value.firstSeen < $1.value.firstSeen }).prefix(Self.keptTokens / 10) {
+                self.tokens[old.key] = nil
+            }
+        }
+    }
+
+    /// The most tokens and closed connections kept per provider; past them the oldest tenth go
+    /// (a provider that opens a connection, or signs a token, per push under load).
+    public static let keptTokens = 20_000
+    public static let keptConnections = 20_000
+
+    /// A connection closed; past ``keptConnections`` the oldest tenth of the closed ones go.
+    mutating func closed(_ id: UInt64, at: Int64) {
+        self.connections[id]?.closedAt = at
+        guard self.connections.count > Self.keptConnections else { return }
+        let closed = self.connections.values.filter { $0.closedAt != nil }.map(\.id).sorted()
+        for old in closed.prefix(Self.keptConnections / 10) { self.connections[old] = nil }
     }
 
     mutating func add(_ tally: ProviderTally, connection: UInt64, token: String?) {

@@ -67,7 +67,7 @@ public final class ProviderLedger: Sendable {
             guard let connection = state.connections.removeValue(forKey: id), let provider = connection.identity?.id else {
                 return
             }
-            state.providers[provider]?.connections[id]?.closedAt = at
+            state.providers[provider]?.closed(id, at: at)
         case .identified(let id, let identity, let token, let issuedAt, let at):
             guard var connection = state.connections[id] else { return }
             connection.identity = identity
