@@ -6,6 +6,15 @@
 /// and close connections. APNs treats rapid connection and disconnection as a denial-of-service
 /// attack").
 public enum ProviderChecks {
+    /// Every check, in the report's order.
+    static let judges: [@Sendable (ProviderHistory) -> ProviderCheck] = [
+        tokenReuse, connectionReuse, unregisteredRespected, futileRetries, backoff, goAwayRecovery, pushTypeAndPriority,
+        expiration,
+    ]
+
+    /// Every check's id, in the report's order (what `apns-emulator report --fail-on` takes).
+    public static let ids = judges.map { $0(ProviderHistory(identity: .anonymous(peer: ""))).id }
+
     static let tokenSource =
         "Apple, \"Establishing a token-based connection to APNs\": refresh the token no more than once every 20 minutes and no less than once every 60 (TooManyProviderTokenUpdates, ExpiredProviderToken)"
     static let connectionSource =

@@ -9,16 +9,7 @@ public struct ProviderReport: Sendable {
     public init(_ history: ProviderHistory, exam: Bool) {
         self.provider = history
         self.exam = exam
-        self.checks = [
-            ProviderChecks.tokenReuse(history),
-            ProviderChecks.connectionReuse(history),
-            ProviderChecks.unregisteredRespected(history),
-            ProviderChecks.futileRetries(history),
-            ProviderChecks.backoff(history),
-            ProviderChecks.goAwayRecovery(history),
-            ProviderChecks.pushTypeAndPriority(history),
-            ProviderChecks.expiration(history),
-        ]
+        self.checks = ProviderChecks.judges.map { $0(history) }
     }
 
     /// The checks that failed.

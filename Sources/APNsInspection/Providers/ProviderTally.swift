@@ -49,10 +49,17 @@ public struct ProviderTally: Sendable {
         self.dated += other.dated
         self.past += other.past
         self.farAhead += other.farAhead
-        self.untypedIDs = Array((self.untypedIDs + other.untypedIDs).prefix(Self.samples))
-        self.backgroundIDs = Array((self.backgroundIDs + other.backgroundIDs).prefix(Self.samples))
-        self.pastIDs = Array((self.pastIDs + other.pastIDs).prefix(Self.samples))
-        self.farIDs = Array((self.farIDs + other.farIDs).prefix(Self.samples))
+        Self.sample(&self.untypedIDs, other.untypedIDs)
+        Self.sample(&self.backgroundIDs, other.backgroundIDs)
+        Self.sample(&self.pastIDs, other.pastIDs)
+        Self.sample(&self.farIDs, other.farIDs)
+    }
+
+    /// Adds `more` to `ids` while it has room: once full, nothing is copied (every flush of a
+    /// loaded connection comes here).
+    private static func sample(_ ids: inout [String], _ more: [String]) {
+        guard ids.count < Self.samples, !more.isEmpty else { return }
+        ids.append(contentsOf: more.prefix(Self.samples - ids.count))
     }
 
     private static func note(_ count: inout Int, _ ids: inout [String], _ apnsID: String?) {

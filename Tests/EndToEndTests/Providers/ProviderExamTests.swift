@@ -22,11 +22,7 @@ struct ProviderExamTests {
                 ], "\(good.checks)")
             #expect(ProviderReportTests.summary(good.checks, "goaway-recovery").contains("0 of them never sent again"))
 
-            _ = try await emulator.adminObject(
-                "/api/v1/faults", method: "POST",
-                body:
-                    #"{"match": {"token": "\#(tokens[1])"}, "action": {"type": "respond", "reason": "TooManyRequests", "status": 429}, "times": 1}"#,
-                status: 201)
+            try await ProviderReportTests.throttleOnce(tokens[1], emulator)
             let bad = try await ProviderReportTests.run("bad", keyID: "BADKEY0001", emulator, tokens: tokens)
             #expect(
                 ProviderReportTests.verdicts(bad.checks) == [

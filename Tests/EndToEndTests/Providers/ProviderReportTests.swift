@@ -25,12 +25,17 @@ struct ProviderReportTests {
             tokens.append(token)
         }
         _ = try await emulator.adminObject("/api/v1/devices/\(tokens[0])/unregister", method: "POST")
+        try await Self.throttleOnce(tokens[1], emulator)
+        return tokens
+    }
+
+    /// A fault rule: the next push to `token` is answered 429 TooManyRequests.
+    static func throttleOnce(_ token: String, _ emulator: RunningEmulator) async throws {
         _ = try await emulator.adminObject(
             "/api/v1/faults", method: "POST",
             body:
-                #"{"match": {"token": "\#(tokens[1])"}, "action": {"type": "respond", "reason": "TooManyRequests", "status": 429}, "times": 1}"#,
+                #"{"match": {"token": "\#(token)"}, "action": {"type": "respond", "reason": "TooManyRequests", "status": 429}, "times": 1}"#,
             status: 201)
-        return tokens
     }
 
     /// Runs one provider (`good` or `bad`) with a key of its own; its report, checks by id.
@@ -103,11 +108,7 @@ struct ProviderReportTests {
                 "\(good.checks)")
 
             // A new fault rule for the bad client's throttled push.
-            _ = try await emulator.adminObject(
-                "/api/v1/faults", method: "POST",
-                body:
-                    #"{"match": {"token": "\#(tokens[1])"}, "action": {"type": "respond", "reason": "TooManyRequests", "status": 429}, "times": 1}"#,
-                status: 201)
+            try await Self.throttleOnce(tokens[1], emulator)
             let bad = try await Self.run("bad", keyID: "BADKEY0001", emulator, tokens: tokens)
             #expect(bad.report["verdict"] as? String == "fail")
             #expect(
