@@ -69,12 +69,12 @@ func Start(tb testing.TB, options Options) *Emulator {
 		if tb.Failed() {
 			tb.Logf("apns-emulator log (%s):\n%s", emulator.launcher.logPath, emulator.Log())
 		}
-		_ = os.RemoveAll(emulator.Directory)
+		emulator.Remove()
 	})
 	return emulator
 }
 
-// Launch starts an emulator outside a test; Stop ends it.
+// Launch starts an emulator outside a test; Stop ends it and Remove deletes its directory.
 func Launch(options Options) (*Emulator, error) {
 	directory, err := os.MkdirTemp("", "apns-emulator-go-")
 	if err != nil {
@@ -140,6 +140,11 @@ func (e *Emulator) Log() string { return e.launcher.log() }
 func (e *Emulator) Stop() {
 	e.provider.CloseIdleConnections()
 	e.launcher.stop(10 * time.Second)
+}
+
+// Remove deletes the emulator's directory (certificates, keys, log) once it has stopped.
+func (e *Emulator) Remove() {
+	_ = os.RemoveAll(e.Directory)
 }
 
 // PushOptions are a push's headers.

@@ -276,7 +276,7 @@ func TestKilledRunnerLeavesNothing(t *testing.T) {
 			fmt.Println("error", err)
 			os.Exit(2)
 		}
-		fmt.Println(apns.PID)
+		fmt.Println(apns.PID, apns.Directory)
 		select {}
 	}
 	runner := exec.Command(os.Args[0], "-test.run=^TestKilledRunnerLeavesNothing$")
@@ -286,7 +286,13 @@ func TestKilledRunnerLeavesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	line, err := bufio.NewReader(out).ReadString('\n')
-	pid, convert := strconv.Atoi(strings.TrimSpace(line))
+	said := strings.Fields(line)
+	if len(said) != 2 {
+		said = []string{line, ""}
+	}
+	pid, convert := strconv.Atoi(said[0])
+	// The killed runner could not remove its emulator's directory: the test does.
+	defer os.RemoveAll(said[1])
 	if err != nil || convert != nil {
 		_ = runner.Process.Kill()
 		t.Fatalf("the runner said %q (%v)", line, err)

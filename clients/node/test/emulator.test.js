@@ -180,19 +180,27 @@ test('a failing test gets the emulator\'s log', async () => {
 test('an emulator outlives no runner: killing the test process mid-test stops it', async () => {
   const { spawn } = require('node:child_process');
   const script = `require(${JSON.stringify(require.resolve('..'))}).startEmulator()
-    .then((e) => { process.stdout.write(e.pid + '\\n'); setInterval(() => {}, 1000); })
+    .then((e) => { process.stdout.write(e.pid + ' ' + e.directory + '\\n'); setInterval(() => {}, 1000); })
     .catch((error) => { console.error(error); process.exit(2); });`;
   const runner = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const pid = await new Promise((resolve, reject) => {
+  const [pid, directory] = await new Promise((resolve, reject) => {
     let out = '';
-    runner.stdout.on('data', (chunk) => { out += chunk; if (out.includes('\n')) resolve(Number(out.trim())); });
+    runner.stdout.on('data', (chunk) => {
+      out += chunk;
+      if (out.includes('\n')) { const [pid, directory] = out.trim().split(' '); resolve([Number(pid), directory]); }
+    });
     runner.on('exit', (code) => reject(new Error(`the runner exited (${code}) before starting the emulator`)));
   });
-  assert.ok(running(pid), `the emulator ${pid} runs`);
-  runner.kill('SIGKILL');
-  // The emulator reads the end of its standard input and shuts down; waiting has no deadline of
-  // its own here (node --test's timeout bounds it), and any other outcome fails.
-  while (running(pid)) await new Promise((resolve) => setTimeout(resolve, 50));
+  try {
+    assert.ok(running(pid), `the emulator ${pid} runs`);
+    runner.kill('SIGKILL');
+    // The emulator reads the end of its standard input and shuts down; waiting has no deadline of
+    // its own here (node --test's timeout bounds it), and any other outcome fails.
+    while (running(pid)) await new Promise((resolve) => setTimeout(resolve, 50));
+  } finally {
+    // The killed runner could not remove its emulator's directory: the test does.
+    fs.rmSync(directory, { recursive: true, force: true });
+  }
 });
 
 /** Whether pid is a live process (a zombie no parent reaps has ended). */

@@ -159,6 +159,7 @@ def test_beyond_loopback_the_fixture_uses_the_made_admin_token():
         assert cross.status_code == 403 and len(emulator.notifications()) == 1
     finally:
         emulator.stop()
+        emulator.remove()
 
 
 def test_a_given_admin_token_is_used():
@@ -168,6 +169,7 @@ def test_a_given_admin_token_is_used():
         assert emulator.notifications() == []
     finally:
         emulator.stop()
+        emulator.remove()
 
 
 def test_focus_holds_what_it_does_not_allow(apns_emulator: APNsEmulator):

@@ -18,8 +18,10 @@ import java.security.Signature;
 import java.security.spec.PKCS8EncodedKeySpec;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.platform.launcher.LauncherDiscoveryRequest;
@@ -225,7 +227,7 @@ class ApnsEmulatorTest {
     }
 
     @Test
-    void aFailedTestGetsTheEmulatorsLog() {
+    void aFailedTestGetsTheEmulatorsLog() throws Exception {
         StringBuilder reported = new StringBuilder();
         boolean[] failed = {false};
         LauncherDiscoveryRequest request = LauncherDiscoveryRequestBuilder.request()
@@ -244,6 +246,8 @@ class ApnsEmulatorTest {
         assertTrue(failed[0], "the scenario fails");
         assertTrue(reported.toString().contains("apns-emulator log: ") && reported.toString().contains("HTTP/2 provider API on"), reported.toString());
         assertFalse(ProcessHandle.of(FailingScenario.pid).map(ProcessHandle::isAlive).orElse(false), "stopped after the failure");
+        // A failed test keeps its emulator's directory for its log; this one failed on purpose.
+        removeDirectory(FailingScenario.directory);
     }
 
     @Test
@@ -255,12 +259,24 @@ class ApnsEmulatorTest {
         Process runner = new ProcessBuilder(java, "-cp", classPath, "apnsemulator.HangingRunner")
                 .redirectError(ProcessBuilder.Redirect.INHERIT).start();
         String line = new java.io.BufferedReader(new java.io.InputStreamReader(runner.getInputStream(), StandardCharsets.UTF_8)).readLine();
-        assertTrue(line != null && line.trim().matches("[0-9]+"), "the runner said " + line + " (it ends when the emulator cannot start)");
-        long pid = Long.parseLong(line.trim());
-        assertTrue(running(pid), "the emulator " + pid + " runs");
-        runner.destroyForcibly().waitFor();
-        // The console launcher's own limits bound this wait; any other outcome fails.
-        while (running(pid)) Thread.sleep(50);
+        assertTrue(line != null && line.trim().matches("[0-9]+ .+"), "the runner said " + line + " (it ends when the emulator cannot start)");
+        String[] said = line.trim().split(" ", 2);
+        long pid = Long.parseLong(said[0]);
+        try {
+            assertTrue(running(pid), "the emulator " + pid + " runs");
+            runner.destroyForcibly().waitFor();
+            // The console launcher's own limits bound this wait; any other outcome fails.
+            while (running(pid)) Thread.sleep(50);
+        } finally {
+            // The killed runner could not remove its emulator's directory: the test does.
+            removeDirectory(Path.of(said[1]));
+        }
+    }
+
+    static void removeDirectory(Path directory) throws java.io.IOException {
+        try (Stream<Path> paths = Files.walk(directory)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+        }
     }
 
     /** Whether pid is a live process (a zombie no parent reaps has ended). */

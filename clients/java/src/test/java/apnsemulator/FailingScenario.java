@@ -9,10 +9,12 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(ApnsEmulatorExtension.class)
 class FailingScenario {
     static volatile long pid;
+    static volatile java.nio.file.Path directory;
 
     @Test
     void fails(ApnsEmulator apns) {
         pid = apns.pid();
+        directory = apns.directory();
         fail("the test failed");
     }
 }
