@@ -23,7 +23,12 @@
 #   .ci/benchmark.sh compare BINARY [rounds] [requests]
 #                                             this build against another build's apns-emulator
 #                                             (e.g. a release build of an earlier commit), durable
-#                                             and relaxed, alternating, with the medians and ratios
+#                                             and relaxed, alternating (which goes first swaps each
+#                                             round), with the medians and ratios; MODES=durable or
+#                                             MODES=relaxed runs one mode only
+#
+# THIS=path runs that apns-emulator as this build instead of building the tree's (to compare two
+# earlier builds with each other).
 #
 # Every line gives the server's CPU time (user + system from /proc/PID/stat, the measured run
 # only) per 100,000 requests.
@@ -51,8 +56,13 @@ fi
 root=$(cd "$(dirname "$0")/.." && pwd)
 command -v h2load >/dev/null || { echo "h2load is missing: apt-get install -y nghttp2-client" >&2; exit 1; }
 
-swift build -c release --product apns-emulator --package-path "$root" >&2
-binary="$root/.build/release/apns-emulator"
+if [ -n "${THIS:-}" ]; then
+  [ -x "$THIS" ] || { echo "THIS=$THIS is not an executable" >&2; exit 1; }
+  binary=$THIS
+else
+  swift build -c release --product apns-emulator --package-path "$root" >&2
+  binary="$root/.build/release/apns-emulator"
+fi
 if [ "$suite" = reference ]; then
   swift build -c release --product APNsBenchmark --package-path "$root" >&2
 fi
@@ -222,14 +232,23 @@ if [ "$suite" = reference ]; then
 fi
 
 if [ "$suite" = compare ]; then
-  for mode in durable relaxed; do
-    this=(); that=()
+  for mode in ${MODES:-durable relaxed}; do
+    this=(); that=(); this_cpu=(); that_cpu=()
     for round in $(seq 1 "$rounds"); do
-      run "$mode" none "other $mode #$round" "$other"; that+=("$rate")
-      run "$mode" none "this $mode #$round"; this+=("$rate")
+      # The first of a pair meets a different machine (page cache, the disk's queue) than the
+      # second: the order swaps every round.
+      if [ $((round % 2)) = 1 ]; then
+        run "$mode" none "other $mode #$round" "$other"; that+=("$rate"); that_cpu+=("$cpu")
+        run "$mode" none "this $mode #$round"; this+=("$rate"); this_cpu+=("$cpu")
+      else
+        run "$mode" none "this $mode #$round"; this+=("$rate"); this_cpu+=("$cpu")
+        run "$mode" none "other $mode #$round" "$other"; that+=("$rate"); that_cpu+=("$cpu")
+      fi
     done
     m_this=$(median "${this[@]}"); m_that=$(median "${that[@]}")
-    awk -v m="$mode" -v a="$m_that" -v b="$m_this" 'BEGIN { printf "median %s: other %.0f/s, this %.0f/s: this is %.1f%% of other\n", m, a, b, 100 * b / a }'
+    c_this=$(median "${this_cpu[@]}"); c_that=$(median "${that_cpu[@]}")
+    awk -v m="$mode" -v a="$m_that" -v b="$m_this" -v ca="$c_that" -v cb="$c_this" 'BEGIN {
+      printf "median %s: other %.0f/s, this %.0f/s: this is %.1f%% of other; CPU per 100k other %.2f s, this %.2f s (%.1f%%)\n", m, a, b, 100 * b / a, ca, cb, 100 * cb / ca }'
   done
   exit 0
 fi
