@@ -9,7 +9,9 @@ CONTINUATION frames) and a flood after a connection error (an invalid PING, then
 for each how much the client could send before the emulator closed the connection, and the
 emulator's largest resident set size meanwhile, sampled every 20 ms from /proc/<pid>/status.
 """
+import atexit
 import os
+import shutil
 import socket
 import ssl
 import struct
@@ -76,6 +78,7 @@ def measure(pid, ca, name, first, chunk):
 
 def main():
     work = tempfile.mkdtemp(prefix="apns-flood-")
+    atexit.register(shutil.rmtree, work, True)
     args = [BINARY, "serve", "--durability", "relaxed", "--data-dir", f"{work}/data", "--certs-dir", f"{work}/certs",
             "--http2-port", str(HTTP2_PORT), "--admin-port", str(ADMIN_PORT), "--device-port", "0",
             "--gateway-port", "0", "--feedback-port", "0", "--channels-port", "0"]

@@ -9,7 +9,9 @@ preface and SETTINGS exchanged, then silent), reads it again, then as many devic
 (TLS, hello answered by welcome, then silent), and prints the growth per connection. The
 clients live in this process, so only the emulator's own memory is counted.
 """
+import atexit
 import os
+import shutil
 import socket
 import ssl
 import struct
@@ -76,6 +78,7 @@ def device_connection(context, n):
 
 def main():
     work = tempfile.mkdtemp(prefix="apns-idle-")
+    atexit.register(shutil.rmtree, work, True)
     args = [BINARY, "serve", "--durability", "relaxed", "--data-dir", f"{work}/data", "--certs-dir", f"{work}/certs",
             "--http2-port", str(HTTP2_PORT), "--admin-port", str(ADMIN_PORT), "--device-port", str(DEVICE_PORT),
             "--gateway-port", "0", "--feedback-port", "0", "--channels-port", "0", "--log-level", "warning"]

@@ -1,6 +1,9 @@
 """Headless Chromium through selenium, as the browser tests start it, and their checks."""
 
+import atexit
 import os
+import shutil
+import tempfile
 import time
 
 from selenium import webdriver
@@ -33,6 +36,13 @@ def browser(*extra):
             print(f"Chromium did not start (attempt {attempt + 1}): {error.msg}", flush=True)
             time.sleep(1)
     return webdriver.Chrome(options=options, service=service)
+
+
+def scratch(prefix):
+    """A private directory for the test's files, removed when the test ends."""
+    directory = tempfile.mkdtemp(prefix=prefix)
+    atexit.register(shutil.rmtree, directory, True)
+    return directory
 
 
 def console_errors(driver):

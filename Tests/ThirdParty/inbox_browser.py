@@ -20,7 +20,7 @@ import sys
 import time
 import urllib.request
 
-from chromium import browser, check, console_errors
+from chromium import browser, check, console_errors, scratch
 from inbox_levels import levels, service_extension, summary
 from inbox_providers import providers
 from selenium.common.exceptions import StaleElementReferenceException
@@ -151,14 +151,13 @@ def web_apps(driver, wait, token):
     subject; a service worker's notification shown from the page. pywebpush and py-vapid (PyPI)
     push as a web server does."""
     import base64
-    import tempfile
     from cryptography.hazmat.primitives import serialization
     from py_vapid import Vapid02
     from pywebpush import webpush
 
     vapid = Vapid02()
     vapid.generate_keys()
-    key_path = os.path.join(tempfile.mkdtemp(prefix="inbox-vapid-"), "vapid.pem")
+    key_path = os.path.join(scratch("inbox-vapid-"), "vapid.pem")
     vapid.save_key(key_path)
     raw = vapid.public_key.public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
     app = admin("POST", f"/api/v1/devices/{token}/web-apps", {

@@ -20,12 +20,11 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
 import time
 import urllib.parse
 import urllib.request
 
-from chromium import browser, check, console_errors
+from chromium import browser, check, console_errors, scratch
 from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
@@ -97,7 +96,7 @@ def world():
 
     vapid = Vapid02()
     vapid.generate_keys()
-    key_path = os.path.join(tempfile.mkdtemp(prefix="volume-vapid-"), "vapid.pem")
+    key_path = os.path.join(scratch("volume-vapid-"), "vapid.pem")
     vapid.save_key(key_path)
     raw = vapid.public_key.public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
     web = admin("POST", f"/api/v1/devices/{SHOP}/web-apps", {
@@ -114,7 +113,7 @@ def world():
 
 def burst():
     """5,000 pushes with h2load over TLS, one in five to a malformed token (400 BadDeviceToken)."""
-    folder = tempfile.mkdtemp(prefix="volume-burst-")
+    folder = scratch("volume-burst-")
     uris = os.path.join(folder, "uris")
     with open(uris, "w") as file:
         for n in range(8):
