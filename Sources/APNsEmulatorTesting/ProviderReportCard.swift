@@ -18,11 +18,14 @@ public struct ProviderReportCard: Sendable {
     public var provider: String
     /// `pass`, or `fail` when any check failed.
     public var verdict: String
+    /// Whether the exam was on (`configuration.providerExam`, serve's `--provider-exam`).
+    public var exam: Bool
     public var checks: [Check]
 
     init(_ document: [String: Any]) {
         self.provider = (document["provider"] as? [String: Any])?["id"] as? String ?? ""
         self.verdict = document["verdict"] as? String ?? ""
+        self.exam = document["exam"] as? Bool ?? false
         self.checks = (document["checks"] as? [[String: Any]] ?? []).map { check in
             let evidence = check["evidence"] as? [String: Any] ?? [:]
             return Check(

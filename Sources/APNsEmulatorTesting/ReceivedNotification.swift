@@ -21,6 +21,9 @@ public struct ReceivedNotification: Sendable, Equatable {
     public var status: String
     /// The payload as JSON text.
     public var payload: String
+    /// The id of the fault rule that answered it (`exam` for the report card's exam), nil when
+    /// none did.
+    public var fault: String?
 
     init(_ item: [String: Any]) {
         self.id = item["id"] as? String ?? ""
@@ -30,6 +33,7 @@ public struct ReceivedNotification: Sendable, Equatable {
         self.pushType = item["pushType"] as? String
         self.priority = item["priority"] as? Int
         self.status = item["status"] as? String ?? ""
+        self.fault = (item["fault"] as? [String: Any])?["id"] as? String
         let payload = item["payload"].flatMap { $0 is NSNull ? nil : $0 }
         self.payload = payload.flatMap { JSONValue.text(ofFoundation: $0) }.map { String(decoding: $0, as: UTF8.self) } ?? ""
     }

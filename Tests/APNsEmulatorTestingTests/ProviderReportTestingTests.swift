@@ -26,4 +26,18 @@ struct ProviderReportTestingTests {
         #expect(try await emulator.assertProviderBehaves(checks: ["backoff"]).verdict == "fail")
         try await emulator.shutdown()
     }
+
+    @Test("the exam through configure: a provider's 3rd request meets a 429, marked as the exam's")
+    func examThroughConfigure() async throws {
+        let emulator = try await TestEmulator.start(auth: .none) { $0.providerExam = true }
+        let token = try await emulator.registerDevice(topic: "com.example.swift")
+        var answers: [PushAnswer] = []
+        for _ in 0..<3 { answers.append(try await emulator.push(token: token, topic: "com.example.swift", pushType: "alert")) }
+        #expect(answers.map(\.status) == [200, 200, 429])
+        #expect(answers.last?.reason == "TooManyRequests")
+        let refused = try await emulator.notifications(status: "rejected")
+        #expect(refused.map(\.fault) == ["exam"])
+        #expect(try await emulator.providerReport().exam)
+        try await emulator.shutdown()
+    }
 }

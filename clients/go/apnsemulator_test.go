@@ -403,3 +403,33 @@ func TestReportCardJudgesConnectionReuse(t *testing.T) {
 		t.Fatal("backoff was not exercised, so it cannot fail")
 	}
 }
+
+// The exam (serve --provider-exam) through Options.Serve: a provider's 3rd request is answered
+// 429 TooManyRequests, journaled as the exam's fault, and the report says the exam was on.
+func TestExamThroughServeOptions(t *testing.T) {
+	e := Start(t, Options{Serve: map[string]string{"provider-exam": "true"}})
+	token := e.RegisterDevice(topic)
+	var statuses []int
+	var last PushResult
+	for n := 0; n < 3; n++ {
+		answer, err := e.Push(token, fmt.Sprintf(`{"aps":{"alert":"exam %d"}}`, n), PushOptions{Topic: topic, PushType: "alert"})
+		if err != nil {
+			t.Fatalf("push %d: %v", n, err)
+		}
+		statuses = append(statuses, answer.Status)
+		last = answer
+	}
+	if fmt.Sprint(statuses) != "[200 200 429]" || last.Reason != "TooManyRequests" {
+		t.Fatalf("the exam's 3rd request: %v %+v", statuses, last)
+	}
+	refused := e.Notifications(Filter{Status: "rejected"})
+	if len(refused) != 1 {
+		t.Fatalf("rejected: %v", refused)
+	}
+	if fault, _ := refused[0]["fault"].(map[string]interface{}); fault == nil || fault["id"] != "exam" {
+		t.Fatalf("the 429 is not marked as the exam's: %v", refused[0])
+	}
+	if !e.ProviderReport("").Exam {
+		t.Fatal("the report does not say the exam was on")
+	}
+}

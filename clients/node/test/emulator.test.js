@@ -271,3 +271,22 @@ test('the report card: pushes over one session pass; a connection per push fails
     assert.strictEqual((await emulator.assertProviderBehaves({ checks: ['backoff'] })).verdict, 'fail');
   });
 });
+
+// The exam (serve --provider-exam) through the fixture's serve options: a provider's 3rd request
+// is answered 429 TooManyRequests and journaled as the exam's fault; a provider that waits and
+// sends it again passes backoff.
+test('the exam through serve options: the 3rd request meets a 429, marked as the exam\'s', async () => {
+  await withEmulator({ serve: { providerExam: true } }, async (emulator) => {
+    const token = await emulator.registerDevice(TOPIC);
+    const answers = [];
+    for (let n = 0; n < 3; n += 1) {
+      answers.push(await emulator.push(token, { aps: { alert: `exam ${n}` } }, { topic: TOPIC, pushType: 'alert' }));
+    }
+    assert.deepStrictEqual(answers.map((a) => a.status), [200, 200, 429]);
+    assert.strictEqual(answers[2].reason, 'TooManyRequests');
+    const refused = (await emulator.notifications({ status: 'rejected' }))[0];
+    assert.strictEqual(refused.fault && refused.fault.id, 'exam', JSON.stringify(refused));
+    const report = await emulator.providerReport();
+    assert.strictEqual(report.exam, true);
+  });
+});

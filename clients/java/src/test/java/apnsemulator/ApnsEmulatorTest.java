@@ -110,6 +110,26 @@ class ApnsEmulatorTest {
         assertEquals("fail", apns.assertProviderBehaves(null, "backoff").get("verdict"));
     }
 
+    /** The exam (serve --provider-exam): a provider's 3rd request meets a 429, journaled as the exam's fault. */
+    @Test
+    @EmulatorOptions(serve = {"--provider-exam"})
+    void theExamThroughServeFlags(ApnsEmulator apns) throws Exception {
+        String token = apns.registerDevice(TOPIC);
+        List<Integer> statuses = new java.util.ArrayList<>();
+        String reason = null;
+        for (int n = 0; n < 3; n++) {
+            ApnsEmulator.PushResult answer = apns.push(token, "{\"aps\":{\"alert\":\"exam " + n + "\"}}", Map.of("apns-topic", TOPIC, "apns-push-type", "alert"));
+            statuses.add(answer.status());
+            reason = answer.reason();
+        }
+        assertEquals(List.of(200, 200, 429), statuses);
+        assertEquals("TooManyRequests", reason);
+        List<Map<String, Object>> refused = apns.notifications(Map.of("status", "rejected"));
+        assertEquals(1, refused.size(), refused.toString());
+        assertEquals("exam", ((Map<?, ?>) refused.get(0).get("fault")).get("id"), refused.toString());
+        assertEquals(true, apns.providerReport(null).get("exam"));
+    }
+
     @Test
     void aFocusHoldsWhatItDoesNotAllowQuietly(ApnsEmulator apns) throws Exception {
         String token = apns.registerDevice(TOPIC);
