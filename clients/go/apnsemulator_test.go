@@ -286,7 +286,7 @@ func TestKilledRunnerLeavesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	line, err := bufio.NewReader(out).ReadString('\n')
-	said := strings.Fields(line)
+	said := strings.SplitN(strings.TrimSpace(line), " ", 2)
 	if len(said) != 2 {
 		said = []string{line, ""}
 	}

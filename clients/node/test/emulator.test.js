@@ -187,7 +187,7 @@ test('an emulator outlives no runner: killing the test process mid-test stops it
     let out = '';
     runner.stdout.on('data', (chunk) => {
       out += chunk;
-      if (out.includes('\n')) { const [pid, directory] = out.trim().split(' '); resolve([Number(pid), directory]); }
+      if (out.includes('\n')) { const line = out.trim(); const space = line.indexOf(' '); resolve([Number(line.slice(0, space)), line.slice(space + 1)]); }
     });
     runner.on('exit', (code) => reject(new Error(`the runner exited (${code}) before starting the emulator`)));
   });
@@ -273,8 +273,7 @@ test('the report card: pushes over one session pass; a connection per push fails
 });
 
 // The exam (serve --provider-exam) through the fixture's serve options: a provider's 3rd request
-// is answered 429 TooManyRequests and journaled as the exam's fault; a provider that waits and
-// sends it again passes backoff.
+// is answered 429 TooManyRequests and journaled as the exam's fault, and the report says so.
 test('the exam through serve options: the 3rd request meets a 429, marked as the exam\'s', async () => {
   await withEmulator({ serve: { providerExam: true } }, async (emulator) => {
     const token = await emulator.registerDevice(TOPIC);
