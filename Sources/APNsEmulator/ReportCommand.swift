@@ -1,5 +1,6 @@
 import APNsAdminClient
 import APNsCore
+import APNsInspection
 import ArgumentParser
 import Foundation
 
@@ -12,7 +13,7 @@ struct ReportCommand: AsyncParsableCommand {
         abstract:
             "Print each provider's report card (what its push code does that Apple asks it not to); exit 1 on a failed check.",
         discussion:
-            "Checks: token-reuse, connection-reuse, unregistered-respected, futile-retries, backoff, goaway-recovery, push-type-and-priority, expiration. serve --provider-exam makes each provider meet the events they judge."
+            "Checks: \(ProviderChecks.ids.joined(separator: ", ")). serve --provider-exam makes each provider meet the events they judge."
     )
 
     @Option(help: "The emulator's admin API host.")
@@ -34,13 +35,21 @@ struct ReportCommand: AsyncParsableCommand {
     @Flag(help: "Print the reports as JSON (an array of GET /api/v1/providers/<id>/report documents).")
     var json = false
 
+    /// The check ids `--fail-on` names, in its order (nil for `all`, none for `none`).
+    private var named: [String]? {
+        switch self.failOn {
+        case "all": return nil
+        case "none": return []
+        default: return self.failOn.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+    }
+
     func validate() throws {
-        let known = Set(ReportTable.checks)
-        let named = self.failOn.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
-        guard ["all", "none"].contains(self.failOn) || named.allSatisfy(known.contains) else {
-            let wrong = named.filter { !known.contains($0) }.joined(separator: ", ")
+        let wrong = (self.named ?? []).filter { !ProviderChecks.ids.contains($0) }
+        guard wrong.isEmpty else {
             throw ValidationError(
-                "--fail-on: \(wrong) is not a check; use all, none, or some of \(ReportTable.checks.joined(separator: ", "))")
+                "--fail-on: \(wrong.joined(separator: ", ")) is not a check; use all, none, or some of \(ProviderChecks.ids.joined(separator: ", "))"
+            )
         }
     }
 
@@ -57,12 +66,9 @@ struct ReportCommand: AsyncParsableCommand {
         } else {
             for report in reports { say(ReportTable.text(report)) }
         }
-        let gate =
-            self.failOn == "all"
-            ? Set(ReportTable.checks)
-            : Set(self.failOn.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) })
+        let gate = Set(self.named ?? ProviderChecks.ids)
         let failed = reports.flatMap { ReportTable.failed($0) }.filter { gate.contains($0) }
-        if !failed.isEmpty, self.failOn != "none" {
+        if !failed.isEmpty {
             say("apns-emulator: failed: \(Set(failed).sorted().joined(separator: ", "))")
             throw ExitCode(1)
         }

@@ -1,12 +1,8 @@
 import APNsCore
-import APNsInspection
 
 /// A report card (the admin API's JSON) as a table for a terminal: the provider, then one line
 /// per check with its verdict and what was seen.
 enum ReportTable {
-    /// Every check's id, in the report's order.
-    static let checks = ProviderChecks.ids
-
     static func text(_ report: JSONValue) -> String {
         let provider = report["provider"]
         let who = provider?["id"]?.string ?? "?"

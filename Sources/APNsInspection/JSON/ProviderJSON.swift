@@ -57,9 +57,7 @@ public enum ProviderJSON {
             fields.member("connections") { $0.number(history.connections.count) }
             fields.member("tokens") { $0.number(history.tokens.count) }
             fields.member("requests") { $0.number(history.requests) }
-            fields.member("lastSeen") { writer in
-                if let at = history.lastSeen { writer.string(Timestamp.rfc3339(millis: at)) } else { writer.raw("null") }
-            }
+            fields.member("lastSeen") { $0.optionalString(history.lastSeen.map { Timestamp.rfc3339(millis: $0) }) }
         }
     }
 }

@@ -1,3 +1,5 @@
+import APNsCore
+
 /// The checks of how a provider reacts to refusals. Source: Apple, "Handling notification
 /// responses from APNs" (410: the token is no longer active, stop sending to it; 400 BadDeviceToken;
 /// 400, 403, 404, 405 and 413 are errors in the request, which sending it again cannot mend; 429:
@@ -35,7 +37,7 @@ extension ProviderChecks {
     }
 
     static func isDead(_ record: ProviderRequestRecord) -> Bool {
-        record.status == 410 || record.reason == "BadDeviceToken"
+        record.status == Reason.unregistered.status || record.reason == Reason.badDeviceToken.wire
     }
 
     /// A refusal that cannot succeed is not sent again unchanged.
@@ -68,8 +70,8 @@ extension ProviderChecks {
     /// provider token, which a new token mends), 404, 405 and 413.
     static func cannotSucceed(_ record: ProviderRequestRecord) -> Bool {
         switch record.status {
-        case 400: return record.reason != "BadDeviceToken"
-        case 403: return record.reason != "ExpiredProviderToken"
+        case 400: return record.reason != Reason.badDeviceToken.wire
+        case 403: return record.reason != Reason.expiredProviderToken.wire
         case 404, 405, 413: return true
         default: return false
         }

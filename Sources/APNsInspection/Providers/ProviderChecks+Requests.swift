@@ -1,3 +1,5 @@
+import APNsCore
+
 /// The checks of what a provider sends. Sources: RFC 9113, section 6.8 (after GOAWAY, streams
 /// above its last stream id were not processed and may be sent again on a new connection; those
 /// at or below it were); Apple, "Sending notification requests to APNs" (`apns-push-type` is
@@ -23,15 +25,18 @@ extension ProviderChecks {
         var twice: [ProviderRequestRecord] = []
         var unprocessed = 0
         for (connection, goAway) in away {
-            let later = history.recent.filter { $0.connection != connection && $0.at >= goAway.at }
-            let resent = Set(later.map(\.fingerprint))
+            // What other connections sent from the GOAWAY on, and what of it within 30 s.
+            var resent: Set<Int> = []
+            var resentSoon: Set<Int> = []
+            for record in history.recent where record.connection != connection && record.at >= goAway.at {
+                resent.insert(record.fingerprint)
+                if record.at - goAway.at < 30_000 { resentSoon.insert(record.fingerprint) }
+            }
             for record in history.recent where record.connection == connection && record.at >= goAway.at {
                 if record.stream > goAway.lastStream {
                     unprocessed += 1
                     if !resent.contains(record.fingerprint) { lost.append(record) }
-                } else if record.status != 0,
-                    later.contains(where: { $0.fingerprint == record.fingerprint && $0.at - goAway.at < 30_000 })
-                {
+                } else if record.status != 0, resentSoon.contains(record.fingerprint) {
                     twice.append(record)
                 }
             }
@@ -46,6 +51,17 @@ extension ProviderChecks {
             source: Self.goAwaySource)
     }
 
+    /// An `apns-expiration` (seconds) already past, by more than a minute, when it arrived at `at`
+    /// (real time, ms); 0 means now or never and is never past.
+    static func isPast(expiration seconds: Int64, at: Int64) -> Bool {
+        seconds != 0 && seconds * 1000 < at - 60_000
+    }
+
+    /// An `apns-expiration` more than a year ahead of `at`: milliseconds sent for seconds.
+    static func isFarAhead(expiration seconds: Int64, at: Int64) -> Bool {
+        seconds > (at + 366 * 86_400_000) / 1000
+    }
+
     /// Every request names its push type; background pushes go at priority 5. Reads the
     /// requests kept (near a refusal or a GOAWAY) and those counted (``ProviderTally``).
     static func pushTypeAndPriority(_ history: ProviderHistory) -> ProviderCheck {
@@ -57,8 +73,8 @@ extension ProviderChecks {
             return ProviderCheck(id: id, verdict: .notSeen, summary: "no request was processed", source: Self.headerSource)
         }
         let untyped = sent.filter { $0.pushType == nil }
-        let background = sent.filter { $0.warnings.contains("background-priority") || $0.reason == "BadPriority" }
-        let invalid = sent.filter { $0.reason == "InvalidPushType" }
+        let background = sent.filter { $0.warnings.contains("background-priority") || $0.reason == Reason.badPriority.wire }
+        let invalid = sent.filter { $0.reason == Reason.invalidPushType.wire }
         let (untypedCount, backgroundCount) = (untyped.count + tally.untyped, background.count + tally.backgroundAt10)
         let summary =
             "\(count) request\(count == 1 ? "" : "s"): \(untypedCount) without apns-push-type, "
@@ -80,8 +96,8 @@ extension ProviderChecks {
             return ProviderCheck(
                 id: id, verdict: .notSeen, summary: "no request carried apns-expiration", source: Self.headerSource)
         }
-        let past = dated.filter { $0.1 != 0 && $0.1 * 1000 < $0.0.at - 60_000 }
-        let far = dated.filter { $0.1 > ($0.0.at + 366 * 86_400_000) / 1000 }
+        let past = dated.filter { Self.isPast(expiration: $0.1, at: $0.0.at) }
+        let far = dated.filter { Self.isFarAhead(expiration: $0.1, at: $0.0.at) }
         let (pastCount, farCount) = (past.count + tally.past, far.count + tally.farAhead)
         let summary =
             "\(count) request\(count == 1 ? "" : "s") with apns-expiration: \(pastCount) already past on arrival, "

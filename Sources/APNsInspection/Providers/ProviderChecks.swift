@@ -1,3 +1,5 @@
+import APNsCore
+
 /// The report card's checks, each a pure function of a provider's history (``ProviderHistory``)
 /// with its source. Sources: Apple, "Establishing a token-based connection to APNs" (refresh a
 /// provider token no more than once every 20 minutes and no less than once every 60:
@@ -34,7 +36,7 @@ public enum ProviderChecks {
                 id: id, verdict: .notSeen, summary: "fewer than two requests: no token could be reused", source: Self.tokenSource)
         }
         // A new token after the one before was answered ExpiredProviderToken is what APNs asks for.
-        let expired = Set(history.recent.filter { $0.reason == "ExpiredProviderToken" }.map(\.tokenHash))
+        let expired = Set(history.recent.filter { $0.reason == Reason.expiredProviderToken.wire }.map(\.tokenHash))
         let gaps = zip(tokens, tokens.dropFirst()).map { ($1.value.firstSeen - $0.value.firstSeen, $1.value, $0.key.hashValue) }
         let early = gaps.filter { $0.0 < 20 * 60_000 && !expired.contains($0.2) }
         let stale = tokens.map(\.value).filter { token in token.issuedAt.map { token.lastSeen - $0 * 1000 > 60 * 60_000 } ?? false
@@ -61,7 +63,9 @@ public enum ProviderChecks {
         var kept: [String] = []
         for record in history.recent where record.tokenHash != 0 {
             if let at = expired[record.tokenHash], record.at > at { kept.append(record.apnsID ?? "-") }
-            if record.reason == "ExpiredProviderToken", expired[record.tokenHash] == nil { expired[record.tokenHash] = record.at }
+            if record.reason == Reason.expiredProviderToken.wire, expired[record.tokenHash] == nil {
+                expired[record.tokenHash] = record.at
+            }
         }
         return kept
     }

@@ -1,3 +1,5 @@
+import APNsCore
+
 /// The exam (`serve --provider-exam`): during an ordinary run each provider meets, once each and
 /// spread over its first requests, the events the report card needs to see it react to: a 429,
 /// a 503, a 410 for a token, a GOAWAY, and (a token-based provider) an expired provider token.
@@ -6,13 +8,13 @@ public enum ProviderExam {
     public enum Event: String, Sendable, CaseIterable {
         case tooManyRequests, serviceUnavailable, unregistered, goAway, expiredProviderToken
 
-        /// The APNs reason and status it answers with (nil for the GOAWAY).
-        public var answer: (reason: String, status: Int)? {
+        /// The APNs reason it answers with (nil for the GOAWAY).
+        public var reason: Reason? {
             switch self {
-            case .tooManyRequests: return ("TooManyRequests", 429)
-            case .serviceUnavailable: return ("ServiceUnavailable", 503)
-            case .unregistered: return ("Unregistered", 410)
-            case .expiredProviderToken: return ("ExpiredProviderToken", 403)
+            case .tooManyRequests: return .tooManyRequests
+            case .serviceUnavailable: return .serviceUnavailable
+            case .unregistered: return .unregistered
+            case .expiredProviderToken: return .expiredProviderToken
             case .goAway: return nil
             }
         }
@@ -22,7 +24,7 @@ public enum ProviderExam {
     /// `Shutdown`, as APNs says when it closes a connection), and the mark the journal shows.
     public static func rule(_ event: Event) -> (FaultRule, FaultMark) {
         let action: FaultRule.Action =
-            event.answer.map { .respond(reason: $0.reason, status: $0.status, statusByte: nil) } ?? .goAway(reason: "Shutdown")
+            event.reason.map { .respond(reason: $0.wire, status: $0.status, statusByte: nil) } ?? .goAway(reason: "Shutdown")
         return (
             FaultRule(id: "exam", match: FaultRule.Match(), action: action),
             FaultMark(ruleID: "exam", action: "exam: \(event.rawValue)")

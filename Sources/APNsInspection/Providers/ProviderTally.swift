@@ -35,8 +35,8 @@ public struct ProviderTally: Sendable {
         if backgroundAt10 { Self.note(&self.backgroundAt10, &self.backgroundIDs, apnsID) }
         if let expiration, let seconds = Int64(expiration) {
             self.dated += 1
-            if seconds != 0, seconds * 1000 < at - 60_000 { Self.note(&self.past, &self.pastIDs, apnsID) }
-            if seconds > (at + 366 * 86_400_000) / 1000 { Self.note(&self.farAhead, &self.farIDs, apnsID) }
+            if ProviderChecks.isPast(expiration: seconds, at: at) { Self.note(&self.past, &self.pastIDs, apnsID) }
+            if ProviderChecks.isFarAhead(expiration: seconds, at: at) { Self.note(&self.farAhead, &self.farIDs, apnsID) }
         }
     }
 

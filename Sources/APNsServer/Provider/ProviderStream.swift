@@ -71,18 +71,17 @@ final class ProviderStream {
         let call = intake.call(request, ids: self.connection)
         let decision = self.connection.authenticate(
             request.authorization, nowMillis: self.context.realClock(), verifier: self.context.verifier)
-        let exam = self.examEvent(request)
+        let exam = self.examEvent(call)
         intake.take(call, authentication: decision, on: self.output.eventLoop, exam: exam.map(ProviderExam.rule)) { outcome in
             self.answer(outcome, exam: exam)
         }
     }
 
     /// The exam's event this request meets, when the exam is on (``ProviderExam``).
-    private func examEvent(_ request: PushRequest) -> ProviderExam.Event? {
-        guard let observer = self.connection.observer, self.context.inspection.providers.exam,
-            !BroadcastRoute.claims(request.path)
+    private func examEvent(_ call: PushIntake.Call) -> ProviderExam.Event? {
+        guard let observer = self.connection.observer, self.context.inspection.providers.exam, !call.isChannelRequest
         else { return nil }
-        return self.context.inspection.providers.examEvent(for: observer.identify(request.authorization))
+        return self.context.inspection.providers.examEvent(for: observer.identify(call.request.authorization))
     }
 
     /// Answers 413 PayloadTooLarge as soon as the body is (or says it will be) longer than any
