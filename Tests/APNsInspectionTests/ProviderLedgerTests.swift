@@ -32,4 +32,45 @@ struct ProviderLedgerTests {
         #expect(report.checks.first { $0.id == "connection-reuse" }?.verdict == .fail)
         #expect(report.checks.first { $0.id == "token-reuse" }?.verdict == .fail)
     }
+
+    /// RFC 9113, section 6.8: a stream above the GOAWAY's last stream id was not processed. The
+    /// request that met the GOAWAY is recorded as it is answered, which may be a millisecond before
+    /// the GOAWAY itself: it is still unprocessed, and lost unless sent again.
+    @Test("a request above the GOAWAY's last stream, recorded just before it, is unprocessed; lost until sent again")
+    func goAwayRecordedFirst() throws {
+        let provider = ProviderIdentity.anonymous(peer: "127.0.0.1")
+        func record(_ connection: UInt64, stream: Int32, at: Int64) -> ProviderEvent {
+            .request(
+                ProviderRequestRecord(
+                    at: at, connection: connection, stream: stream, token: "ab", apnsID: "id-\(connection)-\(stream)",
+                    status: 0, reason: nil, pushType: "alert", priority: nil, expiration: nil, fingerprint: 42))
+        }
+        let events: [ProviderEvent] = [
+            .opened(connection: 1, at: 1_000, peer: "127.0.0.1"),
+            .identified(connection: 1, provider: provider, token: nil, issuedAt: nil, at: 1_000),
+            record(1, stream: 23, at: 1_000),
+            .goAway(connection: 1, lastStream: 21, at: 1_001),
+        ]
+        let lost = ProviderLedger()
+        lost.record(events)
+        let check = try Self.goAwayCheck(lost, provider)
+        #expect(
+            check.verdict == .fail && check.summary.contains("left 1 request unprocessed; 1 of them never sent again"),
+            "\(check.summary)")
+
+        let resent = ProviderLedger()
+        resent.record(
+            events + [
+                .opened(connection: 2, at: 1_050, peer: "127.0.0.1"),
+                .identified(connection: 2, provider: provider, token: nil, issuedAt: nil, at: 1_050),
+                record(2, stream: 1, at: 1_060),
+            ])
+        let recovered = try Self.goAwayCheck(resent, provider)
+        #expect(recovered.verdict == .pass, "\(recovered.summary)")
+    }
+
+    private static func goAwayCheck(_ ledger: ProviderLedger, _ provider: ProviderIdentity) throws -> ProviderCheck {
+        let history = try #require(ledger.history(of: provider.id))
+        return try #require(ProviderReport(history, exam: false).checks.first { $0.id == "goaway-recovery" })
+    }
 }

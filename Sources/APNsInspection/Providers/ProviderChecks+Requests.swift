@@ -32,11 +32,13 @@ extension ProviderChecks {
                 resent.insert(record.fingerprint)
                 if record.at - goAway.at < 30_000 { resentSoon.insert(record.fingerprint) }
             }
-            for record in history.recent where record.connection == connection && record.at >= goAway.at {
+            for record in history.recent where record.connection == connection {
                 if record.stream > goAway.lastStream {
+                    // Above the last stream id: not processed, whenever the clock read it (the
+                    // request that met the GOAWAY may be recorded a millisecond before it).
                     unprocessed += 1
                     if !resent.contains(record.fingerprint) { lost.append(record) }
-                } else if record.status != 0, resentSoon.contains(record.fingerprint) {
+                } else if record.status != 0, record.at >= goAway.at, resentSoon.contains(record.fingerprint) {
                     twice.append(record)
                 }
             }
