@@ -62,10 +62,17 @@ public func eventually(timeout: Duration = .seconds(10), _ condition: () async t
 
 extension RunningEmulator {
     /// A token registered by device `id`, which then disconnects: pushes to it wait in its queue.
+    /// Returns once the emulator has seen the device go (`connected: false` in the admin API): until
+    /// then a push would still be sent to the closed connection, not stored.
     public func offlineToken(topic: String, device id: String = "phone") async throws -> DeviceToken {
         let device = try await self.device(id)
         let token = try await device.register(topic: topic)
         try await device.close()
+        let gone = await eventually {
+            let devices = (try? await self.admin("/api/v1/devices").json()) as? [[String: Any]] ?? []
+            return devices.contains { $0["token"] as? String == token.hex && $0["connected"] as? Bool == false }
+        }
+        guard gone else { throw TestClientError.unexpected("the emulator still holds device \(id) after it closed") }
         return token
     }
 }
