@@ -143,6 +143,10 @@ public final class NotificationStore: Sendable {
         }
     }
 
+    /// The spell in which commits fail (the map or the disk full), while it lasts: nil once a
+    /// commit writes again.
+    public var outage: StoreOutage? { self.writer.outage.withLock { $0 } }
+
     /// Counters of the writer's commits so far.
     public var statistics: StoreStatistics { self.writer.statistics.withLock { $0 } }
 

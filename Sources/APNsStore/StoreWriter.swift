@@ -18,6 +18,12 @@ final class StoreWriter: Sendable {
     struct Submission: Sendable {
         var operations: [StoreOperation]
         var completion: Completion
+
+        /// The writer's own periodic sweep.
+        var isSweep: Bool {
+            guard self.operations.count == 1, case .sweepExpired = self.operations[0] else { return false }
+            return true
+        }
     }
 
     private struct Inbox {
@@ -44,6 +50,8 @@ final class StoreWriter: Sendable {
     let historyNumbers: Mutex<UInt64>
     /// Commit counters, read by ``NotificationStore/statistics``.
     let statistics = Mutex(StoreStatistics())
+    /// The spell of failed commits under way, if any (``NotificationStore/outage``).
+    let outage = Mutex<StoreOutage?>(nil)
     /// Told of every commit; see ``StoreCommit``.
     private let observer: (@Sendable (StoreCommit) -> Void)?
     /// What the transaction being written did, for the observer. Inside a commit only.
@@ -114,22 +122,6 @@ final class StoreWriter: Sendable {
         }
         if wake { self.wakeup.signal() }
         self.finished.wait()
-    }
-
-    /// What a commit reads and changes, under ``commitState``.
-    struct CommitState {
-        var nextSequence: UInt64
-        var mapFullLogged = false
-        /// How many times the batch being committed was retried after ``makeRoom(attempt:)``.
-        var roomAttempt = 0
-        /// When ``keepWithinBudget(_:)`` last looked at the map.
-        var lastBudgetCheck = ContinuousClock.now
-        /// Whether the map was found near its budget: then it is looked at after every commit.
-        var nearBudget = false
-        /// The bytes in use past which the oldest queued notifications are dropped before the map
-        /// is full (nil until the first look: ``StoreWriter/budgetPercent`` of the map). Lowered
-        /// when the map fills below it (``StoreWriter/lowerBudget(_:)``).
-        var budgetBytes: Int?
     }
 
     private func run() {
@@ -203,8 +195,15 @@ final class StoreWriter: Sendable {
 
     /// Applies every operation of `batch` in one transaction, then completes each submission.
     func commit(_ batch: [Submission], _ state: inout CommitState) {
-        let now = self.configuration.clock()
         let started = ContinuousClock.now
+        // While the disk cannot be written, a batch is refused at once; one every `probeInterval`
+        // tries. (A full map is not a full disk: a smaller batch, or one after a drop, may fit.)
+        if state.inOutage, started < state.nextProbe, case .writeFailed(let code)? = self.outage.withLock({ $0?.error }),
+            !batch.allSatisfy(\.isSweep)
+        {
+            return self.failed(batch, .writeFailed(code: code), &state)
+        }
+        let now = self.configuration.clock()
         var sequence = state.nextSequence
         let result = Result { () throws(StoreError) -> [[StoreOutcome]] in
             try self.environment.write { txn throws(StoreError) -> [[StoreOutcome]] in
@@ -215,7 +214,7 @@ final class StoreWriter: Sendable {
         case .success(let outcomes):
             state.nextSequence = sequence
             self.committed(batch, outcomes, duration: ContinuousClock.now - started, &state)
-        case .failure(let error) where Self.isolates(error) && batch.reduce(0, { $0 + $1.operations.count }) > 1:
+        case .failure(let error) where !error.isOutage && batch.reduce(0, { $0 + $1.operations.count }) > 1:
             // One operation failed the transaction for everyone: give each its own, so only it fails.
             self.statistics.withLock { $0.failedCommits += 1 }
             self.discardChanges()
@@ -247,15 +246,6 @@ final class StoreWriter: Sendable {
         }
     }
 
-    /// Whether a failed transaction is worth retrying operation by operation: not when the map
-    /// is full or the store closed, which no operation escapes.
-    private static func isolates(_ error: StoreError) -> Bool {
-        switch error {
-        case .mapFull, .closed: return false
-        default: return true
-        }
-    }
-
     /// Hands the observer what the transaction just committed did (and forgets it here).
     func tellObserver(operations: Int, duration: Duration) {
         guard let observer = self.observer else { return }
@@ -274,9 +264,11 @@ final class StoreWriter: Sendable {
             $0.operations += operationCount
         }
         self.tellObserver(operations: operationCount, duration: duration)
-        if state.mapFullLogged {
-            self.logger.info("store accepts writes again")
-            state.mapFullLogged = false
+        // The periodic sweep may commit without writing a page: only a batch that wrote ends an outage.
+        if state.inOutage, !batch.allSatisfy(\.isSweep) {
+            self.endOutage(&state)
+        } else if state.unloggedRecovery != nil {
+            self.logRecovery(&state)
         }
         // Before the answers: what a caller reads after its answer is what the store keeps.
         if state.roomAttempt == 0 { self.keepWithinBudget(&state) }

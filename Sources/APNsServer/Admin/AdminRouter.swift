@@ -135,11 +135,19 @@ struct AdminRouter: Sendable {
         }
     }
 
-    /// `GET /readyz`: 200 once every listener is bound.
+    /// `GET /readyz`: 200 once every listener is bound, while the store can write.
     func readyz() -> Response {
-        self.readiness.isReady
-            ? Response(status: 200, body: Array(#"{"status":"ready"}"#.utf8))
-            : AdminError(.unavailable, "starting: not every listener is bound yet").response
+        guard self.readiness.isReady else {
+            return AdminError(.unavailable, "starting: not every listener is bound yet").response
+        }
+        if let outage = self.relay.storeOutage {
+            return AdminError(
+                .unavailable,
+                "the store cannot write since \(Timestamp.rfc3339(millis: outage.since)) (\(outage.error)); "
+                    + "\(outage.refused) operations refused so far, providers are answered 503 ServiceUnavailable until a write succeeds"
+            ).response
+        }
+        return Response(status: 200, body: Array(#"{"status":"ready"}"#.utf8))
     }
 
     /// `GET /ca.pem`: the development CA's certificate.

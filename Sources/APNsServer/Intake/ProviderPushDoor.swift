@@ -80,7 +80,10 @@ struct ProviderPushDoor: IntakeDoor {
     }
 
     func refusal(for error: any Error, of notification: Notification) -> Refusal {
-        Refusal(Rejection(reason: Relay.reason(for: error), apnsID: notification.apnsID))
+        Refusal(
+            Rejection(
+                reason: Relay.reason(for: error), apnsID: notification.apnsID, detail: "the emulator could not store it: \(error)"
+            ))
     }
 
     func warnings(for notification: Notification, aps: APSFacts?) -> [PushWarning] {

@@ -97,7 +97,8 @@ extension PushIntake {
                 if !warnings.isEmpty { metrics.warned(warnings) }
                 answer(.accepted(door.accepted(notification, warnings: warnings, in: self)))
             case .failure(let error):
-                self.logger.info(
+                // A line a push at debug: the store's writer sums up an outage (a full disk) at warning.
+                self.logger.debug(
                     "could not store a push", metadata: ["store.error": "\(error)", "apns.interface": "\(door.interface)"])
                 let refusal = door.refusal(for: error, of: notification)
                 door.journal(refusal, fault: fault, in: self)

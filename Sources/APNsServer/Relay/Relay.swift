@@ -129,10 +129,13 @@ public final class Relay: Sendable {
         }
     }
 
+    /// The spell in which the store cannot write (its map or disk full), while it lasts.
+    var storeOutage: StoreOutage? { self.store.outage }
+
     /// The reason a provider gets when the store could not take a notification.
     public static func reason(for error: any Error) -> Reason {
         switch error as? StoreError {
-        case .mapFull: return .serviceUnavailable
+        case .mapFull, .writeFailed: return .serviceUnavailable
         case .closed: return .shutdown
         default: return .internalServerError
         }
