@@ -20,12 +20,16 @@
 #                                             builds) in each round, and the emulator's rate and CPU
 #                                             against it; also the emulator's own work per
 #                                             notification over the nghttp2 floor, in microseconds
-#   .ci/benchmark.sh compare BINARY [rounds] [requests]
+#   .ci/benchmark.sh compare [BINARY|baseline] [rounds] [requests]
 #                                             this build against another build's apns-emulator
-#                                             (e.g. a release build of an earlier commit), durable
-#                                             and relaxed, alternating (which goes first swaps each
-#                                             round), with the medians and ratios; MODES=durable or
-#                                             MODES=relaxed runs one mode only
+#                                             (by default the pinned baseline build that
+#                                             docs/benchmarks.md names, built once into
+#                                             .build/baseline-<commit>), durable and relaxed,
+#                                             alternating (which goes first swaps each round), with
+#                                             nghttpd in every round when it is installed: the
+#                                             medians, their ratios, and each build's CPU per
+#                                             request as a multiple of nghttpd's (the figure of
+#                                             record); MODES=durable or MODES=relaxed runs one mode
 #
 # THIS=path runs that apns-emulator as this build instead of building the tree's (to compare two
 # earlier builds with each other).
@@ -48,7 +52,10 @@ elif [ "${1:-}" = reference ] || [ "${1:-}" = peers ]; then
   fi
   command -v nghttpd >/dev/null || { echo "nghttpd is missing: apt-get install -y nghttp2-server" >&2; exit 1; }
 elif [ "${1:-}" = compare ]; then
-  suite=compare; other=${2:?"compare needs the path of the other build's apns-emulator"}; rounds=${3:-3}; requests=${4:-300000}; tokens=10000
+  suite=compare; other=${2:-baseline}; rounds=${3:-3}; requests=${4:-300000}; tokens=10000
+  if [ "$other" = baseline ]; then
+    other=$("$(dirname "$0")/baseline.sh") || exit 1
+  fi
   [ -x "$other" ] || { echo "$other is not an executable" >&2; exit 1; }
 else
   suite=durability; requests=${1:-300000}; tokens=${2:-10000}
@@ -233,8 +240,10 @@ fi
 
 if [ "$suite" = compare ]; then
   for mode in ${MODES:-durable relaxed}; do
-    this=(); that=(); this_cpu=(); that_cpu=()
+    this=(); that=(); this_cpu=(); that_cpu=(); ref_cpu=()
     for round in $(seq 1 "$rounds"); do
+      # nghttpd in the same round: CPU per request as a multiple of its CPU holds across machines.
+      if command -v nghttpd >/dev/null; then reference "nghttpd #$round"; ref_cpu+=("$cpu"); fi
       # The first of a pair meets a different machine (page cache, the disk's queue) than the
       # second: the order swaps every round.
       if [ $((round % 2)) = 1 ]; then
@@ -249,6 +258,10 @@ if [ "$suite" = compare ]; then
     c_this=$(median "${this_cpu[@]}"); c_that=$(median "${that_cpu[@]}")
     awk -v m="$mode" -v a="$m_that" -v b="$m_this" -v ca="$c_that" -v cb="$c_this" 'BEGIN {
       printf "median %s: other %.0f/s, this %.0f/s: this is %.1f%% of other; CPU per 100k other %.2f s, this %.2f s (%.1f%%)\n", m, a, b, 100 * b / a, ca, cb, 100 * cb / ca }'
+    if [ ${#ref_cpu[@]} -gt 0 ]; then
+      awk -v m="$mode" -v n="$(median "${ref_cpu[@]}")" -v ca="$c_that" -v cb="$c_this" 'BEGIN {
+        printf "CPU per request x nghttpd'"'"'s (%.2f s per 100k), %s: other %.2fx, this %.2fx\n", n, m, ca / n, cb / n }'
+    fi
   done
   exit 0
 fi
