@@ -1,23 +1,87 @@
 /// A notification APNs accepted: everything a device will receive, and where it came from.
 public struct Notification: Hashable, Sendable {
+    /// The fields, behind one reference: a notification is copied at every step of its way (the
+    /// door's check, the relay, the store's operation and its change, the journal, the phone), and
+    /// a copy of one reference is one retain where eleven fields were five retains and 150 bytes
+    /// moved. Never changed in place: a setter (rare: the door narrows a topic) makes a new one.
+    private final class Box: Sendable {
+        let fields: Fields
+        init(_ fields: Fields) { self.fields = fields }
+    }
+
+    private struct Fields: Hashable, Sendable {
+        var apnsID: String
+        var uniqueID: String
+        var token: DeviceToken
+        var topic: String?
+        var pushType: PushType
+        var priority: Priority
+        var expiration: Int64?
+        var collapseID: String?
+        var payload: [UInt8]
+        var receivedAt: Int64
+        var source: Interface
+    }
+
+    private var box: Box
+
+    private mutating func set<Value>(_ field: WritableKeyPath<Fields, Value>, _ value: Value) {
+        var fields = self.box.fields
+        fields[keyPath: field] = value
+        self.box = Box(fields)
+    }
+
     /// The provider's `apns-id` (echoed or generated).
-    public var apnsID: String
+    public var apnsID: String {
+        get { self.box.fields.apnsID }
+        set { self.set(\.apnsID, newValue) }
+    }
     /// The emulator's own key for this delivery (`apns-unique-id`).
-    public var uniqueID: String
-    public var token: DeviceToken
+    public var uniqueID: String {
+        get { self.box.fields.uniqueID }
+        set { self.set(\.uniqueID, newValue) }
+    }
+    public var token: DeviceToken {
+        get { self.box.fields.token }
+        set { self.set(\.token, newValue) }
+    }
     /// The `apns-topic`, when the provider gave one.
-    public var topic: String?
-    public var pushType: PushType
-    public var priority: Priority
+    public var topic: String? {
+        get { self.box.fields.topic }
+        set { self.set(\.topic, newValue) }
+    }
+    public var pushType: PushType {
+        get { self.box.fields.pushType }
+        set { self.set(\.pushType, newValue) }
+    }
+    public var priority: Priority {
+        get { self.box.fields.priority }
+        set { self.set(\.priority, newValue) }
+    }
     /// `apns-expiration`: UNIX seconds after which the notification is not delivered; 0 = deliver
     /// now or never; `nil` (header omitted) = kept as long as the storage policy allows.
-    public var expiration: Int64?
-    public var collapseID: String?
+    public var expiration: Int64? {
+        get { self.box.fields.expiration }
+        set { self.set(\.expiration, newValue) }
+    }
+    public var collapseID: String? {
+        get { self.box.fields.collapseID }
+        set { self.set(\.collapseID, newValue) }
+    }
     /// The JSON object, as the provider sent it.
-    public var payload: [UInt8]
+    public var payload: [UInt8] {
+        get { self.box.fields.payload }
+        set { self.set(\.payload, newValue) }
+    }
     /// Milliseconds since the UNIX epoch when the emulator accepted it.
-    public var receivedAt: Int64
-    public var source: Interface
+    public var receivedAt: Int64 {
+        get { self.box.fields.receivedAt }
+        set { self.set(\.receivedAt, newValue) }
+    }
+    public var source: Interface {
+        get { self.box.fields.source }
+        set { self.set(\.source, newValue) }
+    }
 
     public init(
         apnsID: String,
@@ -32,17 +96,18 @@ public struct Notification: Hashable, Sendable {
         receivedAt: Int64,
         source: Interface
     ) {
-        self.apnsID = apnsID
-        self.uniqueID = uniqueID
-        self.token = token
-        self.topic = topic
-        self.pushType = pushType
-        self.priority = priority
-        self.expiration = expiration
-        self.collapseID = collapseID
-        self.payload = payload
-        self.receivedAt = receivedAt
-        self.source = source
+        self.box = Box(
+            Fields(
+                apnsID: apnsID, uniqueID: uniqueID, token: token, topic: topic, pushType: pushType, priority: priority,
+                expiration: expiration, collapseID: collapseID, payload: payload, receivedAt: receivedAt, source: source))
+    }
+
+    public static func == (lhs: Notification, rhs: Notification) -> Bool {
+        lhs.box === rhs.box || lhs.box.fields == rhs.box.fields
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(self.box.fields)
     }
 
     /// The UNIX second at which the notification stops being deliverable: its expiration, capped

@@ -1,7 +1,9 @@
 import APNsCore
 import APNsDevice
 
-/// One change for the writer to make; many are committed together.
+/// One change for the writer to make; many are committed together. The rare operations with
+/// large values are boxed (`indirect`): an operation is copied on its way to the writer, and an
+/// enum is as large as its largest case, so an `accept` would otherwise move a whole app's settings.
 public enum StoreOperation: Sendable {
     /// A notification the provider API accepted.
     case accept(Notification)
@@ -20,7 +22,7 @@ public enum StoreOperation: Sendable {
     /// A token exactly as a seed file (or an export) gives it, times included, replacing what the
     /// store holds for it; an unregistered one is listed for the feedback service unless
     /// `feedbackRead` (a provider read it before the export).
-    case restoreToken(TokenRecord, feedbackRead: Bool)
+    indirect case restoreToken(TokenRecord, feedbackRead: Bool)
     /// The app was removed: the token stops being valid now, its queue is dropped, and it is
     /// recorded for the feedback service.
     case unregister(token: DeviceToken)
@@ -33,9 +35,9 @@ public enum StoreOperation: Sendable {
     /// forget every token and every app's settings too.
     case clear(devices: Bool)
     /// The phone changed an app: its settings, its Notification Center.
-    case saveApp(AppChange)
+    indirect case saveApp(AppChange)
     /// A broadcast channel was created, deleted, or took a message to keep.
-    case saveChannel(BroadcastChannel)
+    indirect case saveChannel(BroadcastChannel)
     /// A bundle's broadcast capability was turned on or off.
     case saveBroadcastSetting(bundleID: String, enabled: Bool)
     /// A provider got an error for a request: kept under the time it arrived and its journal id,

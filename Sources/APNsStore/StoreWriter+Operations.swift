@@ -179,16 +179,18 @@ extension StoreWriter {
     /// Updates `token`'s queue length by `delta` (after the change was written); returns the new length.
     @discardableResult
     func adjustQueueLength(_ token: DeviceToken, by delta: Int, _ txn: Transaction) throws(StoreError) -> Int {
-        let known = self.queueLengths.withLock { $0[token] }
-        // Not yet known: the queue already holds the change, so the count includes it.
-        let updated: Int
-        if let known {
-            updated = max(0, known + delta)
-        } else {
-            updated = try self.environment.queueLength(token, txn)
+        // A known length changes in place: one hash of the token (this runs for every notification).
+        let known = self.queueLengths.withLock { lengths -> Int? in
+            guard let index = lengths.index(forKey: token) else { return nil }
+            let updated = max(0, lengths.values[index] + delta)
+            if updated == 0 { lengths.remove(at: index) } else { lengths.values[index] = updated }
+            return updated
         }
-        self.queueLengths.withLock { $0[token] = updated == 0 ? nil : updated }
-        return updated
+        if let known { return known }
+        // Not yet known: the queue already holds the change, so the count includes it.
+        let counted = try self.environment.queueLength(token, txn)
+        if counted > 0 { self.queueLengths.withLock { $0[token] = counted } }
+        return counted
     }
 
     /// The body of a batch's transaction: every operation in order, then the log trimmed (when

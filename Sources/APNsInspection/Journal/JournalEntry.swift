@@ -3,11 +3,14 @@ import APNsDevice
 
 /// One notification in the journal: what arrived, where it stands, and since when.
 public struct JournalEntry: Sendable {
+    /// What arrived. An accepted notification is one reference (``Notification``); the rarer
+    /// records of several hundred bytes are boxed (`indirect`), so that an entry, which the
+    /// journal's ring holds and copies for every notification, stays small.
     public enum Push: Sendable {
         case accepted(Notification)
-        case rejected(RejectedPush)
+        indirect case rejected(RejectedPush)
         /// A channel management request or a broadcast, answered with success or not.
-        case broadcast(BroadcastRecord)
+        indirect case broadcast(BroadcastRecord)
     }
 
     /// The journal's own order: larger is newer.

@@ -44,14 +44,14 @@ public struct JournalState: Sendable {
 
     /// Adds `entry` (its id set here) as the newest, without a copy of it back: its id.
     @discardableResult
-    mutating func add(_ entry: JournalEntry) -> UInt64 {
+    mutating func add(_ entry: consuming JournalEntry) -> UInt64 {
         let id = self.nextID
         let slot = self.slot(id)
-        if let evicted = self.slots[slot] {
+        // Moved out of its slot, not copied: the writer thread does this for every notification.
+        if let evicted = self.slots[slot].take() {
             if let sequence = evicted.sequence { self.bySequence.remove(sequence) }
             if !evicted.marks.contains(.unkept) { self.archive?.append(evicted) }
         }
-        var entry = entry
         entry.id = id
         if let sequence = entry.sequence { self.bySequence.set(sequence, id) }
         self.slots[slot] = entry
