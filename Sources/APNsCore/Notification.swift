@@ -4,81 +4,86 @@ public struct Notification: Hashable, Sendable {
     /// door's check, the relay, the store's operation and its change, the journal, the phone), and
     /// a copy of one reference is one retain where eleven fields were five retains and 150 bytes
     /// moved. Never changed in place: a setter (rare: the door narrows a topic) makes a new one.
-    private final class Box: Sendable {
-        let fields: Fields
-        init(_ fields: Fields) { self.fields = fields }
+    /// Inlinable, with the accessors: a field is read in the caller's module without a call
+    /// (and without the retain a call's return would take).
+    @usableFromInline
+    final class Box: Sendable {
+        @usableFromInline let fields: Fields
+        @usableFromInline init(_ fields: Fields) { self.fields = fields }
     }
 
-    private struct Fields: Hashable, Sendable {
-        var apnsID: String
-        var uniqueID: String
-        var token: DeviceToken
-        var topic: String?
-        var pushType: PushType
-        var priority: Priority
-        var expiration: Int64?
-        var collapseID: String?
-        var payload: [UInt8]
-        var receivedAt: Int64
-        var source: Interface
+    @usableFromInline
+    struct Fields: Hashable, Sendable {
+        @usableFromInline var apnsID: String
+        @usableFromInline var uniqueID: String
+        @usableFromInline var token: DeviceToken
+        @usableFromInline var topic: String?
+        @usableFromInline var pushType: PushType
+        @usableFromInline var priority: Priority
+        @usableFromInline var expiration: Int64?
+        @usableFromInline var collapseID: String?
+        @usableFromInline var payload: [UInt8]
+        @usableFromInline var receivedAt: Int64
+        @usableFromInline var source: Interface
     }
 
-    private var box: Box
+    @usableFromInline var box: Box
 
-    private mutating func set<Value>(_ field: WritableKeyPath<Fields, Value>, _ value: Value) {
+    @usableFromInline
+    mutating func set<Value>(_ field: WritableKeyPath<Fields, Value>, _ value: Value) {
         var fields = self.box.fields
         fields[keyPath: field] = value
         self.box = Box(fields)
     }
 
     /// The provider's `apns-id` (echoed or generated).
-    public var apnsID: String {
+    @inlinable public var apnsID: String {
         get { self.box.fields.apnsID }
         set { self.set(\.apnsID, newValue) }
     }
     /// The emulator's own key for this delivery (`apns-unique-id`).
-    public var uniqueID: String {
+    @inlinable public var uniqueID: String {
         get { self.box.fields.uniqueID }
         set { self.set(\.uniqueID, newValue) }
     }
-    public var token: DeviceToken {
+    @inlinable public var token: DeviceToken {
         get { self.box.fields.token }
         set { self.set(\.token, newValue) }
     }
     /// The `apns-topic`, when the provider gave one.
-    public var topic: String? {
+    @inlinable public var topic: String? {
         get { self.box.fields.topic }
         set { self.set(\.topic, newValue) }
     }
-    public var pushType: PushType {
+    @inlinable public var pushType: PushType {
         get { self.box.fields.pushType }
         set { self.set(\.pushType, newValue) }
     }
-    public var priority: Priority {
+    @inlinable public var priority: Priority {
         get { self.box.fields.priority }
         set { self.set(\.priority, newValue) }
     }
     /// `apns-expiration`: UNIX seconds after which the notification is not delivered; 0 = deliver
     /// now or never; `nil` (header omitted) = kept as long as the storage policy allows.
-    public var expiration: Int64? {
+    @inlinable public var expiration: Int64? {
         get { self.box.fields.expiration }
         set { self.set(\.expiration, newValue) }
     }
-    public var collapseID: String? {
+    @inlinable public var collapseID: String? {
         get { self.box.fields.collapseID }
         set { self.set(\.collapseID, newValue) }
     }
     /// The JSON object, as the provider sent it.
-    public var payload: [UInt8] {
+    @inlinable public var payload: [UInt8] {
         get { self.box.fields.payload }
         set { self.set(\.payload, newValue) }
     }
     /// Milliseconds since the UNIX epoch when the emulator accepted it.
-    public var receivedAt: Int64 {
+    @inlinable public var receivedAt: Int64 {
         get { self.box.fields.receivedAt }
         set { self.set(\.receivedAt, newValue) }
     }
-    public var source: Interface {
+    @inlinable public var source: Interface {
         get { self.box.fields.source }
         set { self.set(\.source, newValue) }
     }
