@@ -25,15 +25,21 @@ final class MapPrefaulter: Sendable {
 
     private let environment: LMDBEnvironment
     private let map: UnsafeMutableRawBufferPointer.SendableView
+    /// The data file, to allocate its blocks ahead of the writer (-1 if it could not be opened).
+    private let file: Int32
+    /// Where the writer learns how far the disk had room.
+    private let room: MapRoom
     private let state = Mutex((stopped: false, populatedTo: 0))
     private let wakeup = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
 
     /// Starts the thread, or returns nil when LMDB's map cannot be found.
-    init?(environment: LMDBEnvironment, dataFile: String) {
+    init?(environment: LMDBEnvironment, dataFile: String, room: MapRoom) {
         guard let map = Self.mapping(of: dataFile, size: environment.mapSize) else { return nil }
         self.environment = environment
         self.map = map
+        self.room = room
+        self.file = open(dataFile, O_RDWR | O_CLOEXEC)
         let thread = Thread { [self] in
             self.run()
             self.finished.signal()
@@ -47,6 +53,7 @@ final class MapPrefaulter: Sendable {
         self.state.withLock { $0.stopped = true }
         self.wakeup.signal()
         self.finished.wait()
+        if self.file >= 0 { close(self.file) }
     }
 
     private func run() {
@@ -61,11 +68,33 @@ final class MapPrefaulter: Sendable {
             var from = max(self.state.withLock { $0.populatedTo }, used)
             while from < target, !self.state.withLock({ $0.stopped }) {
                 let length = min(Self.step, target - from)
+                // The disk's blocks first: a page it cannot back would be a SIGBUS in the writer.
+                guard self.allocate(from, length) else { break }
                 guard let base = self.map.base, madvise(base + from, length, MADV_POPULATE_READ) == 0 else { return }
                 from += length
                 self.state.withLock { $0.populatedTo = from }
             }
+            if from >= target { self.room.allocatedEnd.store(.max, ordering: .relaxed) }
         }
+    }
+
+    /// Allocates the file's blocks for `length` bytes at `offset`, a piece at a time; false (and the
+    /// room's end noted) when the disk has no room for them. A file system without `fallocate`
+    /// is left as it was.
+    private func allocate(_ offset: Int, _ length: Int) -> Bool {
+        guard self.file >= 0 else { return true }
+        let piece = 256 << 10
+        var at = offset
+        while at < offset + length {
+            let code = posix_fallocate(self.file, off_t(at), off_t(min(piece, offset + length - at)))
+            if code == ENOSPC || code == EDQUOT || code == EFBIG {
+                self.room.allocatedEnd.store(at, ordering: .relaxed)
+                return false
+            }
+            guard code == 0 else { return true }
+            at += piece
+        }
+        return true
     }
 
     /// LMDB's map of `dataFile` in this process (from /proc/self/maps: LMDB does not say where it is).

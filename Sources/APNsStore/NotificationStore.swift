@@ -52,11 +52,12 @@ public final class NotificationStore: Sendable {
         }
         do {
             try StoreMigration.migrate(self.environment)
+            let room = configuration.durability == .relaxed ? MapRoom() : nil
             self.writer = try StoreWriter(
-                environment: self.environment, configuration: configuration, logger: logger, observer: observer)
+                environment: self.environment, configuration: configuration, logger: logger, room: room, observer: observer)
             let dataFile = (configuration.directory as NSString).appendingPathComponent("data.mdb")
-            self.prefaulter =
-                configuration.durability == .relaxed ? MapPrefaulter(environment: self.environment, dataFile: dataFile) : nil
+            let environment = self.environment
+            self.prefaulter = room.flatMap { MapPrefaulter(environment: environment, dataFile: dataFile, room: $0) }
         } catch {
             self.environment.close()
             lock.release()

@@ -54,6 +54,8 @@ final class StoreWriter: Sendable {
     let outage = Mutex<StoreOutage?>(nil)
     /// Told of every commit; see ``StoreCommit``.
     private let observer: (@Sendable (StoreCommit) -> Void)?
+    /// Relaxed mode: how far the disk had room for the map (``MapRoom``).
+    private let room: MapRoom?
     /// What the transaction being written did, for the observer. Inside a commit only.
     let changes = Mutex<[StoreChange]>([])
     private let wakeup = DispatchSemaphore(value: 0)
@@ -63,11 +65,13 @@ final class StoreWriter: Sendable {
         environment: LMDBEnvironment,
         configuration: StoreConfiguration,
         logger: Logger,
+        room: MapRoom? = nil,
         observer: (@Sendable (StoreCommit) -> Void)?
     ) throws(StoreError) {
         self.environment = environment
         self.configuration = configuration
         self.logger = logger
+        self.room = room
         self.observer = observer
         let first = try environment.read { txn throws(StoreError) -> UInt64 in
             guard let bytes = try txn.get(environment.meta, StoreKeys.nextSequence), bytes.count == 8 else { return 1 }
@@ -202,6 +206,9 @@ final class StoreWriter: Sendable {
             !batch.allSatisfy(\.isSweep)
         {
             return self.failed(batch, .writeFailed(code: code), &state)
+        }
+        if let room = self.room, room.refuses(batch.lazy.flatMap(\.operations), environment: self.environment) {
+            return self.failed(batch, .writeFailed(code: ENOSPC), &state)
         }
         let now = self.configuration.clock()
         var sequence = state.nextSequence
