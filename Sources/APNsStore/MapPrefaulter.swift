@@ -65,36 +65,50 @@ final class MapPrefaulter: Sendable {
             guard mdb_env_info(self.environment.env, &info) == 0, mdb_env_stat(self.environment.env, &stat) == 0 else { continue }
             let used = (Int(info.me_last_pgno) + 1) * Int(stat.ms_psize)
             let target = min(used + Self.ahead, self.map.count)
+            // Near a full disk, the disk's blocks first: a page it cannot back would be a SIGBUS in the writer.
+            guard self.allocateWhenLow(from: used, to: target) else { continue }
             var from = max(self.state.withLock { $0.populatedTo }, used)
             while from < target, !self.state.withLock({ $0.stopped }) {
                 let length = min(Self.step, target - from)
-                // The disk's blocks first: a page it cannot back would be a SIGBUS in the writer.
-                guard self.allocate(from, length) else { break }
                 guard let base = self.map.base, madvise(base + from, length, MADV_POPULATE_READ) == 0 else { return }
                 from += length
                 self.state.withLock { $0.populatedTo = from }
             }
-            if from >= target { self.room.allocatedEnd.store(.max, ordering: .relaxed) }
         }
     }
 
-    /// Allocates the file's blocks for `length` bytes at `offset`, a piece at a time; false (and the
-    /// room's end noted) when the disk has no room for them. A file system without `fallocate`
-    /// is left as it was.
-    private func allocate(_ offset: Int, _ length: Int) -> Bool {
-        guard self.file >= 0 else { return true }
-        let piece = 256 << 10
-        var at = offset
-        while at < offset + length {
-            let code = posix_fallocate(self.file, off_t(at), off_t(min(piece, offset + length - at)))
-            if code == ENOSPC || code == EDQUOT || code == EFBIG {
-                self.room.allocatedEnd.store(at, ordering: .relaxed)
-                return false
-            }
-            guard code == 0 else { return true }
-            at += piece
+    /// Free space below which the file's blocks are allocated ahead of the writer: what `ahead`
+    /// and a few seconds of growth need. Above it nothing is allocated (fallocate and the
+    /// extents it leaves cost the writer's run a few percent of its CPU, for nothing).
+    static let lowSpace = 128 << 20
+
+    /// Where the disk is nearly full, allocates the file's blocks from `start` to `end` (blocks
+    /// already allocated cost nothing); false, with the room's end noted, when the disk refuses.
+    private func allocateWhenLow(from start: Int, to end: Int) -> Bool {
+        var disk = statvfs()
+        guard self.file >= 0, end > start, fstatvfs(self.file, &disk) == 0,
+            Int(disk.f_bavail) * Int(disk.f_frsize) < Self.lowSpace
+        else {
+            self.room.allocatedEnd.store(.max, ordering: .relaxed)
+            return true
         }
-        return true
+        if self.allocate(start, end - start) {
+            self.room.allocatedEnd.store(.max, ordering: .relaxed)
+            return true
+        }
+        // How far it goes, 256 KiB at a time.
+        let piece = 256 << 10
+        var at = start
+        while at < end, self.allocate(at, min(piece, end - at)) { at += piece }
+        self.room.allocatedEnd.store(at, ordering: .relaxed)
+        return false
+    }
+
+    /// Allocates the file's blocks for `length` bytes at `offset`; false when the disk has no room
+    /// (a file system without `fallocate` is left as it was).
+    private func allocate(_ offset: Int, _ length: Int) -> Bool {
+        let code = posix_fallocate(self.file, off_t(offset), off_t(length))
+        return !(code == ENOSPC || code == EDQUOT || code == EFBIG)
     }
 
     /// LMDB's map of `dataFile` in this process (from /proc/self/maps: LMDB does not say where it is).
