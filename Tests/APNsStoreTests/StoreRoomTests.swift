@@ -119,9 +119,14 @@ struct StoreRoomTests {
                 return
             }
         }
+        // Until a write succeeds, the store says it cannot write (GET /readyz reads this), and why.
+        let outage = try #require(store.outage)
+        #expect(outage.error == .mapFull(mapSizeBytes: 256 << 10))
+        #expect(outage.refused == 1 && outage.failedCommits == 1)
         let small = APNsCore.Notification.test(token: Self.tokenA, payload: #"{"aps":{}}"#)
         _ = try await store.submit([.accept(small)])
         #expect(try store.queued(for: self.token(Self.tokenA)).map(\.notification) == [small])
+        #expect(store.outage == nil, "a write succeeded: the outage is over")
         store.close()
     }
 }
