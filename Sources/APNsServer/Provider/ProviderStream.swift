@@ -9,7 +9,6 @@ import NIOCore
 /// stream's parts and sends its answers. On the connection's event loop.
 final class ProviderStream {
     let id: Int32
-    let context: ProviderContext
     let connection: ProviderConnectionState
     /// Strong: an answer may come after the connection closed (the store or a fault's delay
     /// outlives it); the handler then drops it. The handler lets go of its streams when removed.
@@ -17,9 +16,8 @@ final class ProviderStream {
     private(set) var request: PushRequest?
     private var answered = false
 
-    init(id: Int32, context: ProviderContext, connection: ProviderConnectionState, output: ProviderStreamsHandler) {
+    init(id: Int32, connection: ProviderConnectionState, output: ProviderStreamsHandler) {
         self.id = id
-        self.context = context
         self.connection = connection
         self.output = output
     }
@@ -61,27 +59,28 @@ final class ProviderStream {
     private func finish() {
         guard !self.answered, let request = self.request else { return }
         self.answered = true
-        let intake = self.context.intake
         if let last = self.output.goAwayLastStream, self.id > last {
             // Complete only after the GOAWAY was decided: not processed, the client may resend it.
             self.connection.observer?.unprocessed(request, stream: self.id)
-            return intake.notProcessed(request, ids: self.connection, stream: self.id, lastStream: last)
+            return self.output.shared.intake.notProcessed(request, ids: self.connection, stream: self.id, lastStream: last)
         }
         self.output.started(self.id)
-        let call = intake.call(request, ids: self.connection)
+        let call = self.output.shared.intake.call(request, ids: self.connection)
         let decision = self.connection.authenticate(
-            request.authorization, nowMillis: self.context.realClock(), verifier: self.context.verifier)
+            request.authorization, nowMillis: self.output.shared.realClock(), verifier: self.output.shared.verifier)
         let exam = self.examEvent(call)
-        intake.take(call, authentication: decision, on: self.output.eventLoop, exam: exam.map(ProviderExam.rule)) { outcome in
+        self.output.shared.intake.take(
+            call, authentication: decision, on: self.output.eventLoop, exam: exam.map(ProviderExam.rule)
+        ) { outcome in
             self.answer(outcome, exam: exam)
         }
     }
 
     /// The exam's event this request meets, when the exam is on (``ProviderExam``).
     private func examEvent(_ call: PushIntake.Call) -> ProviderExam.Event? {
-        guard let observer = self.connection.observer, self.context.inspection.providers.exam, !call.isChannelRequest
+        guard let observer = self.connection.observer, self.output.shared.inspection.providers.exam, !call.isChannelRequest
         else { return nil }
-        return self.context.inspection.providers.examEvent(for: observer.identify(call.request.authorization))
+        return self.output.shared.inspection.providers.examEvent(for: observer.identify(call.request.authorization))
     }
 
     /// Answers 413 PayloadTooLarge as soon as the body is (or says it will be) longer than any
@@ -98,7 +97,7 @@ final class ProviderStream {
         guard !self.answered, let request = self.request else { return }
         self.answered = true
         self.output.started(self.id)
-        let intake = self.context.intake
+        let intake = self.output.shared.intake
         let outcome = intake.refuseEarly(intake.call(request, ids: self.connection), reason, detail: detail)
         // The reset waits for the answer's DATA: nghttp2 sends a RST_STREAM ahead of DATA still queued.
         let written = self.output.eventLoop.makePromise(of: Void.self)

@@ -8,7 +8,9 @@ import NIOCore
 final class ProviderStreamsHandler: ChannelInboundHandler {
     typealias InboundIn = ProviderRequestPart
 
-    private let shared: ProviderContext
+    /// What every request shares; each stream reads it here (a copy per stream would retain its
+    /// every part, for every request).
+    let shared: ProviderContext
     private let connection: ProviderConnectionState
     private weak var sink: (any StreamAnswerSink)?
     private var streams: [Int32: ProviderStream] = [:]
@@ -52,7 +54,7 @@ final class ProviderStreamsHandler: ChannelInboundHandler {
                 self.connection.observer?.unprocessed(request, stream: part.stream)
                 return self.shared.intake.notProcessed(request, ids: self.connection, stream: part.stream, lastStream: last)
             }
-            let stream = ProviderStream(id: part.stream, context: self.shared, connection: self.connection, output: self)
+            let stream = ProviderStream(id: part.stream, connection: self.connection, output: self)
             self.streams[part.stream] = stream
             stream.receive(part.payload)
         }
