@@ -47,12 +47,15 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// Whether no operation can be written until something outside it changes (the map or the
-    /// disk is full, the store closed): a batch that fails so is failed whole, at once, not
-    /// retried operation by operation.
+    /// Whether no operation can be written until something outside it changes: a batch that fails
+    /// so is failed whole, at once, not retried operation by operation.
+    public var failsEveryOperation: Bool { self.isOutage || self == .closed }
+
+    /// Whether the store cannot write for want of room (its map or its disk full): an outage,
+    /// which the store reports (``NotificationStore/outage``) until a write succeeds again.
     public var isOutage: Bool {
         switch self {
-        case .mapFull, .writeFailed, .closed: return true
+        case .mapFull, .writeFailed: return true
         default: return false
         }
     }

@@ -32,7 +32,7 @@ extension StoreWriter {
     func failed(_ batch: [Submission], _ error: StoreError, _ state: inout CommitState) {
         self.statistics.withLock { $0.failedCommits += 1 }
         self.discardChanges()
-        if error.isOutage && error != .closed {
+        if error.isOutage {
             self.noteOutage(error, refused: batch.reduce(0) { $0 + $1.operations.count }, &state)
         } else {
             self.logger.info("store commit failed", metadata: ["store.error": "\(error)"])
@@ -45,11 +45,14 @@ extension StoreWriter {
     /// provider retrying in a loop must fill neither the disk with the log of it nor slow the
     /// answers): the first line says the store cannot write, later ones sum up what was refused.
     private func noteOutage(_ error: StoreError, refused: Int, _ state: inout CommitState) {
-        var outage = self.outage.withLock { $0 } ?? StoreOutage(since: self.configuration.clock(), error: error)
-        outage.error = error
-        outage.refused += refused
-        outage.failedCommits += 1
-        self.outage.withLock { $0 = outage }
+        let outage = self.outage.withLock { current -> StoreOutage in
+            var outage = current ?? StoreOutage(since: self.configuration.clock(), error: error)
+            outage.error = error
+            outage.refused += refused
+            outage.failedCommits += 1
+            current = outage
+            return outage
+        }
         let now = ContinuousClock.now
         if !state.inOutage || now >= state.nextProbe { state.nextProbe = now + StoreOutage.probeInterval }
         state.inOutage = true
@@ -76,8 +79,7 @@ extension StoreWriter {
     /// After a commit that wrote: an outage, if there was one, is over (the log hears of it
     /// within an interval, ``logRecovery(_:)``).
     func endOutage(_ state: inout CommitState) {
-        guard let outage = self.outage.withLock({ $0 }) else { return }
-        self.outage.withLock { $0 = nil }
+        guard let outage = self.outage.withLock({ $0.take() }) else { return }
         state.inOutage = false
         state.unloggedRecovery = outage
         self.logRecovery(&state)

@@ -221,7 +221,7 @@ final class StoreWriter: Sendable {
         case .success(let outcomes):
             state.nextSequence = sequence
             self.committed(batch, outcomes, duration: ContinuousClock.now - started, &state)
-        case .failure(let error) where !error.isOutage && batch.reduce(0, { $0 + $1.operations.count }) > 1:
+        case .failure(let error) where !error.failsEveryOperation && batch.reduce(0, { $0 + $1.operations.count }) > 1:
             // One operation failed the transaction for everyone: give each its own, so only it fails.
             self.statistics.withLock { $0.failedCommits += 1 }
             self.discardChanges()
