@@ -127,6 +127,19 @@ enum NotificationCodec {
         )
     }
 
+    /// A record's topic and collapse id, in place (nil when absent), without decoding the rest:
+    /// what a new notification's replacement compares with each one its device has queued.
+    static func topicAndCollapseID(
+        of bytes: UnsafeRawBufferPointer
+    ) throws(StoreError) -> (topic: UnsafeRawBufferPointer?, collapseID: UnsafeRawBufferPointer?) {
+        var reader = Reader(bytes: bytes)
+        guard try reader.byte() == self.version else { throw .corruptRecord("unknown record version") }
+        _ = try reader.slice(17)  // priority, expiration, receivedAt
+        for _ in 0..<5 { _ = try reader.slice(Int(try reader.byte())) }  // source, apnsID, uniqueID, token, push type
+        let topic = try reader.optionalSlice()
+        return (topic, try reader.optionalSlice())
+    }
+
     /// Reads a record's fields in order, in place: scalars and strings straight from the bytes,
     /// with no array per field (a start-up reads every record the store holds).
     struct Reader {

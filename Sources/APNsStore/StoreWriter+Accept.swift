@@ -22,8 +22,13 @@ extension StoreWriter {
             return connected ? .deliverOnce : .discarded
         }
 
-        if notification.collapseID != nil || self.configuration.storagePolicy == .latest {
-            try self.replaceOlder(than: notification, txn, nowMillis: nowMillis)
+        // APNs stores one notification per app while the device is offline: a connected device
+        // gets each as it comes (what its queue holds then is on its way to it), so only a
+        // collapse id replaces there.
+        let latest = self.configuration.storagePolicy == .latest && !connected
+        var replaced = 0
+        if notification.collapseID != nil || latest {
+            replaced = try self.replaceOlder(than: notification, latest: latest, txn, nowMillis: nowMillis)
         }
 
         // The record is encoded once, straight into the log's last page (appended: full pages, no
@@ -50,7 +55,9 @@ extension StoreWriter {
             }
             try stored.get()
         }
-        let queued = try self.adjustQueueLength(notification.token, by: 1, txn)
+        // One change for the new notification and those it replaced: under `latest` a device's
+        // queue stays at one, and its length is neither forgotten at zero nor counted again.
+        let queued = try self.adjustQueueLength(notification.token, by: 1 - replaced, txn)
         self.publish(.accepted(notification, sequence: assigned, at: nowMillis, status: nil, connected: connected))
 
         if self.configuration.storagePolicy == .all {
@@ -68,18 +75,40 @@ extension StoreWriter {
         return self.configuration.tokenPolicy.refusal(for: record, topic: notification.topic)
     }
 
-    /// Removes queued notifications the new one replaces: same topic and collapse id, or, under
-    /// the `latest` policy, every older one of the same topic.
-    private func replaceOlder(than notification: Notification, _ txn: Transaction, nowMillis: Int64) throws(StoreError) {
-        let latest = self.configuration.storagePolicy == .latest
-        for entry in try self.queueEntries(notification.token, txn) {
-            let queued = try NotificationCodec.decode(entry.record)
-            let sameTopic = queued.topic == notification.topic
-            guard sameTopic && (latest || (notification.collapseID != nil && queued.collapseID == notification.collapseID)) else {
-                continue
+    /// Removes queued notifications the new one replaces: same topic and collapse id, or, with
+    /// `latest` (the policy, for an offline device), every older one of the same topic; returns how many. Each queued
+    /// record's topic and collapse id are compared where the log keeps them; only one replaced is
+    /// decoded (once: its history entry and the journal's change need it).
+    private func replaceOlder(
+        than notification: Notification, latest: Bool, _ txn: Transaction, nowMillis: Int64
+    ) throws(StoreError) -> Int {
+        let topic = notification.topic
+        let collapseID = notification.collapseID
+        var replaced: [(key: [UInt8], notification: Notification)] = []
+        for key in try self.queueKeys(notification.token, txn) {
+            let found = try txn.withValue(self.environment.log, key: StoreKeys.logKey(ofQueueKey: key)) {
+                value throws(StoreError) -> Notification? in
+                let record = try LogValue.record(of: value)
+                let queued = try NotificationCodec.topicAndCollapseID(of: record)
+                guard Self.same(queued.topic, topic) else { return nil }
+                guard latest || (collapseID != nil && Self.same(queued.collapseID, collapseID)) else { return nil }
+                return try NotificationCodec.decode(record)
             }
-            try self.removeQueued(entry.key, record: entry.record, status: .replaced, txn, nowMillis: nowMillis)
+            guard let found else { throw .corruptRecord("queued notification missing from the log") }
+            guard let found else { continue }
+            replaced.append((key, found))
         }
+        for entry in replaced {
+            try self.removeQueued(entry.key, entry.notification, status: .replaced, txn, nowMillis: nowMillis, adjustsLength: false)
+        }
+        return replaced.count
+    }
+
+    /// Whether a record's field (nil: absent) is `string`, compared as UTF-8 in place.
+    private static func same(_ field: UnsafeRawBufferPointer?, _ string: String?) -> Bool {
+        guard let field else { return string == nil }
+        guard var string else { return false }
+        return string.withUTF8 { field.elementsEqual($0) }
     }
 
     /// Drops the `count` oldest notifications of a token's queue.

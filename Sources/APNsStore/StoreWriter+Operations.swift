@@ -101,7 +101,23 @@ extension StoreWriter {
         nowMillis: Int64,
         expiryDeleted: Bool = false
     ) throws(StoreError) {
-        let notification = try NotificationCodec.decode(record)
+        try self.removeQueued(
+            queueKey, NotificationCodec.decode(record), status: status, txn, nowMillis: nowMillis,
+            expiryDeleted: expiryDeleted)
+    }
+
+    /// ``removeQueued(_:record:status:_:nowMillis:expiryDeleted:)`` with the record decoded;
+    /// `adjustsLength` false leaves the token's queue length to the caller (a replacement counts
+    /// the new notification and the ones it replaced as one change).
+    func removeQueued(
+        _ queueKey: [UInt8],
+        _ notification: Notification,
+        status: LogStatus?,
+        _ txn: Transaction,
+        nowMillis: Int64,
+        expiryDeleted: Bool = false,
+        adjustsLength: Bool = true
+    ) throws(StoreError) {
         let sequence = queueKey.withUnsafeBytes { StoreKeys.sequence(ofQueueKey: $0) }
         try txn.delete(self.environment.queue, queueKey)
         if !expiryDeleted {
@@ -109,7 +125,7 @@ extension StoreWriter {
             try txn.delete(self.environment.expiry, StoreKeys.expiryKey(expiration: expiration, sequence: sequence))
         }
         try txn.delete(self.environment.unique, StoreKeys.uniqueKey(notification.uniqueID))
-        try self.adjustQueueLength(notification.token, by: -1, txn)
+        if adjustsLength { try self.adjustQueueLength(notification.token, by: -1, txn) }
         guard let status else {
             try self.forgetRecord(sequence: sequence, txn)
             return
@@ -159,21 +175,26 @@ extension StoreWriter {
     func queueEntries(
         _ token: DeviceToken, _ txn: Transaction, limit: Int = .max
     ) throws(StoreError) -> [(key: [UInt8], record: [UInt8])] {
-        let prefix = StoreKeys.queuePrefix(token)
         var entries: [(key: [UInt8], record: [UInt8])] = []
-        var keys: [[UInt8]] = []
-        try txn.scan(self.environment.queue, from: prefix) { key, _ in
-            guard keys.count < limit, key.count == prefix.count + 8, key.starts(with: prefix) else { return false }
-            keys.append(Array(key))
-            return true
-        }
-        for key in keys {
+        for key in try self.queueKeys(token, txn, limit: limit) {
             guard let record = try self.queuedRecord(key, txn) else {
                 throw .corruptRecord("queued notification missing from the log")
             }
             entries.append((key, record))
         }
         return entries
+    }
+
+    /// The keys of a token's queue, oldest first, at most `limit`.
+    func queueKeys(_ token: DeviceToken, _ txn: Transaction, limit: Int = .max) throws(StoreError) -> [[UInt8]] {
+        let prefix = StoreKeys.queuePrefix(token)
+        var keys: [[UInt8]] = []
+        try txn.scan(self.environment.queue, from: prefix) { key, _ in
+            guard keys.count < limit, key.count == prefix.count + 8, key.starts(with: prefix) else { return false }
+            keys.append(Array(key))
+            return true
+        }
+        return keys
     }
 
     /// Updates `token`'s queue length by `delta` (after the change was written); returns the new length.

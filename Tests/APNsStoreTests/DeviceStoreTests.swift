@@ -144,6 +144,20 @@ struct DeviceStoreTests {
             #expect(try store.logged().filter { $0.status == .replaced }.count == 4)
             try self.expectConsistent(store)
         }
+        // "APNs stores only one notification per bundle ID" while the device is offline (Apple,
+        // "Sending notification requests to APNs"); a connected device's queue holds what is on
+        // its way to it, and nothing there is replaced but by a collapse id.
+        try await self.withStore({ $0.storagePolicy = .latest }) { store in
+            let pushes = (0..<3).map { self.push(n: $0) }
+            _ = try await store.submit(pushes.map { .acceptForConnectedDevice($0) })
+            #expect(try store.queued(for: Self.token).map(\.notification) == pushes)
+            let offline = self.push(n: 7)
+            _ = try await store.submit([.accept(offline)])
+            #expect(try store.queued(for: Self.token).map(\.notification) == [offline])
+            let replaced = try store.logged().filter { $0.status == .replaced }.map(\.notification.uniqueID)
+            #expect(replaced.sorted() == pushes.map(\.uniqueID).sorted())
+            try self.expectConsistent(store)
+        }
     }
 
     @Test("the all policy caps each queue, dropping the oldest")
@@ -154,6 +168,31 @@ struct DeviceStoreTests {
             #expect(try store.queued(for: Self.token).map(\.notification) == Array(pushes.suffix(3)))
             #expect(try store.logged().filter { $0.status == .dropped }.map(\.notification) == [pushes[1], pushes[0]])
             #expect(try store.queuedCount(for: Self.other) == 1)
+            try self.expectConsistent(store)
+        }
+    }
+
+    @Test("a replacement counts as one change of the queue's length: the cap drops nothing it need not")
+    func replacementKeepsTheCount() async throws {
+        try await self.withStore({ $0.maximumQueuedPerDevice = 3 }) { store in
+            let kept = self.push(n: 0)
+            let replaced = self.push(collapse: "score", n: 1)
+            let newer = self.push(collapse: "score", n: 2)
+            let last = self.push(n: 3)
+            // Submitted one by one: each is its own commit, the length carried between them.
+            for push in [kept, replaced, newer, last] { _ = try await store.submit([.accept(push)]) }
+            #expect(try store.queued(for: Self.token).map(\.notification) == [kept, newer, last])
+            #expect(try store.logged().map(\.status) == [.replaced])
+            _ = try await store.submit([.accept(self.push(n: 4))])
+            #expect(try store.logged().filter { $0.status == .dropped }.map(\.notification) == [kept])
+            try self.expectConsistent(store)
+        }
+        // Under `latest` no topic is a topic too: the second push without one replaces the first.
+        try await self.withStore({ $0.storagePolicy = .latest }) { store in
+            let first = self.push(topic: nil, n: 0)
+            let second = self.push(topic: nil, n: 1)
+            for push in [first, second] { _ = try await store.submit([.accept(push)]) }
+            #expect(try store.queued(for: Self.token).map(\.notification) == [second])
             try self.expectConsistent(store)
         }
     }
