@@ -99,7 +99,8 @@ extension StoreWriter {
             replaced.append((key, found))
         }
         for entry in replaced {
-            try self.removeQueued(entry.key, entry.notification, status: .replaced, txn, nowMillis: nowMillis, adjustsLength: false)
+            try self.removeQueued(
+                entry.key, entry.notification, status: .replaced, txn, nowMillis: nowMillis, adjustsLength: false)
         }
         return replaced.count
     }
