@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# A load test as a user runs one: serve with every default (durable, storage policy all, 1,000
-# per device, a 4 GiB map, log level info), h2load at full rate over TLS (4 connections x 100
+# A load test as a user runs one: serve with every default (durable, storage policy latest: one
+# notification per app while the device is offline, a 4 GiB map, log level info), h2load at full rate over TLS (4 connections x 100
 # streams, 320-byte payloads) to 10,000 tokens no device holds, for DURATION seconds. Prints what
-# a load tester meets: requests answered by status, the rate, the server's CPU per 100k, how many
-# notifications the full store dropped (Dropped - Storage Full), the store's and the log's size.
+# a load tester meets: requests answered by status, the rate, the rate in the first and the last
+# minute (from serve's summary lines, one per 5 s) and their ratio, the server's CPU per 100k, how
+# many notifications a newer one replaced and how many the full store dropped (Dropped - Storage
+# Full), the store's and the log's size. SERVE_OPTIONS adds serve flags (--storage-policy all).
 #
 #   .ci/soak.sh [seconds=300] [binary=.build/release/apns-emulator]
 set -euo pipefail
@@ -22,7 +24,7 @@ admin=29197
 for i in $(seq 1 10000); do printf 'https://127.0.0.1:%d/3/device/%064x\n' "$port" "$i"; done > "$work/uris.txt"
 
 "$binary" serve --data-dir "$work/data" --certs-dir "$work/certs" --http2-port "$port" --admin-port "$admin" \
-  --device-port 0 --gateway-port 0 --feedback-port 0 --channels-port 0 > "$work/serve.log" 2>&1 &
+  --device-port 0 --gateway-port 0 --feedback-port 0 --channels-port 0 ${SERVE_OPTIONS:-} > "$work/serve.log" 2>&1 &
 pid=$!
 wait_for 30 "the emulator's HTTP/2 port (its log: $work/serve.log)" log_says "$work/serve.log" "HTTP/2 provider API on" ||
   { cat "$work/serve.log" >&2; exit 1; }
@@ -35,12 +37,21 @@ statuses=$(grep '^status codes:' "$work/h2load.txt")
 rate=$(awk '/^finished in/ { print $4 }' "$work/h2load.txt")
 metrics=$(curl -s "http://127.0.0.1:$admin/metrics")
 dropped=$(printf '%s\n' "$metrics" | awk '/^apns_notifications_dropped_total/ { s += $2 } END { print s + 0 }')
+replaced=$(printf '%s\n' "$metrics" | awk '/^apns_notifications_replaced_total/ { s += $2 } END { print s + 0 }')
 rss=$(awk '/VmRSS/ { print int($2 / 1024) }' "/proc/$pid/status")
 kill -TERM "$pid"
 wait "$pid" || true
 hz=$(getconf CLK_TCK)
 echo "soak $(date -u +%Y-%m-%dT%H:%MZ), ${duration} s, every default: $requests requests at $rate; $statuses"
 awk -v t="$((after - before))" -v n="$requests" -v hz="$hz" 'BEGIN { printf "server CPU %.2f s per 100k requests\n", t / hz / n * 100000 }'
-echo "dropped by the full store (Dropped - Storage Full): $dropped; RSS at the end $rss MiB"
+echo "replaced by a newer one while offline: $replaced; dropped by the full store (Dropped - Storage Full): $dropped; RSS at the end $rss MiB"
+# "in the last 5.0 s: 523,114 accepted (104,622/s)": the rate of each interval, the first and the
+# last minute's (twelve intervals each, the last partial one left out).
+grep -o 'accepted ([0-9,]*/s)' "$work/serve.log" | tr -d ',(/s)' | awk '{ print $2 }' > "$work/rates.txt"
+awk '{ r[NR] = $1 } END {
+  if (NR < 26) { print "too short for a first and a last minute"; exit }
+  for (i = 2; i <= 13; i++) first += r[i]; for (i = NR - 12; i <= NR - 1; i++) last += r[i]
+  printf "first minute %.0f/s, last minute %.0f/s: the last is %.2fx the first\n", first / 12, last / 12, last / first
+}' "$work/rates.txt"
 echo "store $(du -sh "$work/data" | cut -f1) on disk; serve's log $(du -h "$work/serve.log" | cut -f1), $(wc -l < "$work/serve.log") lines"
 grep -m 3 "store full" "$work/serve.log" || true

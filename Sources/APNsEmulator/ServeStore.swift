@@ -26,7 +26,7 @@ struct ServeStore: ParsableArguments {
     @Option(
         name: .customLong("storage-policy"),
         help:
-            "all: queue every notification (capped per device); latest: keep only the most recent per topic per offline device, as APNs. (env: \(EnvironmentTwins.variable(for: "--storage-policy")))"
+            "latest: keep one notification per app (topic) while its device is offline, the newest replacing the older, as APNs does; all: queue every one (up to --max-queued-per-device), to see everything a provider sent. (env: \(EnvironmentTwins.variable(for: "--storage-policy")))"
     )
     var storagePolicy = ServeCommand.defaults.storagePolicy
 

@@ -17,7 +17,8 @@ public struct StoreConfiguration: Sendable {
     public var maximumStorageSeconds: Int64
     /// Which tokens a push may go to.
     public var tokenPolicy: TokenPolicy = .open
-    /// What an offline device's queue keeps.
+    /// What an offline device's queue keeps: every notification unless told (the store's own
+    /// tests rely on it); the emulator's configuration chooses `latest`, as APNs does.
     public var storagePolicy: StoragePolicy = .all
     /// The most notifications one token's queue holds under the `all` policy; the oldest go first.
     public var maximumQueuedPerDevice: Int = 1000

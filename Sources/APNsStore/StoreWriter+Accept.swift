@@ -31,9 +31,28 @@ extension StoreWriter {
             replaced = try self.replaceOlder(than: notification, latest: latest, txn, nowMillis: nowMillis)
         }
 
+        try self.putQueued(
+            notification, sequence: assigned,
+            expiration: notification.effectiveExpiration(maximumStorageSeconds: maximumStorage), txn, nowMillis: nowMillis)
+        // One change for the new notification and those it replaced: under `latest` a device's
+        // queue stays at one, and its length is neither forgotten at zero nor counted again.
+        let queued = try self.adjustQueueLength(notification.token, by: 1 - replaced, txn)
+        self.publish(.accepted(notification, sequence: assigned, at: nowMillis, status: nil, connected: connected))
+
+        if self.configuration.storagePolicy == .all {
+            let excess = queued - self.configuration.maximumQueuedPerDevice
+            if excess > 0 { try self.dropOldest(excess, of: notification.token, txn, nowMillis: nowMillis) }
+        }
+        return .queued(sequence: assigned)
+    }
+
+    /// Writes a queued notification: its record into the log, its keys into the queue and the
+    /// expiry and unique-id indexes.
+    private func putQueued(
+        _ notification: Notification, sequence assigned: UInt64, expiration: Int64, _ txn: Transaction, nowMillis: Int64
+    ) throws(StoreError) {
         // The record is encoded once, straight into the log's last page (appended: full pages, no
         // splits); the queue and the indexes hold only keys, laid out on the stack.
-        let expiration = notification.effectiveExpiration(maximumStorageSeconds: maximumStorage)
         let size = LogValue.headerSize + NotificationCodec.size(of: notification)
         try StoreKeys.withNumberKey(assigned) { logKey throws(StoreError) in
             try txn.reserveGrowing(self.environment.log, key: logKey, size: size) { value in
@@ -55,16 +74,6 @@ extension StoreWriter {
             }
             try stored.get()
         }
-        // One change for the new notification and those it replaced: under `latest` a device's
-        // queue stays at one, and its length is neither forgotten at zero nor counted again.
-        let queued = try self.adjustQueueLength(notification.token, by: 1 - replaced, txn)
-        self.publish(.accepted(notification, sequence: assigned, at: nowMillis, status: nil, connected: connected))
-
-        if self.configuration.storagePolicy == .all {
-            let excess = queued - self.configuration.maximumQueuedPerDevice
-            if excess > 0 { try self.dropOldest(excess, of: notification.token, txn, nowMillis: nowMillis) }
-        }
-        return .queued(sequence: assigned)
     }
 
     /// Why APNs would refuse a push to this token, if the store knows of a reason.

@@ -41,6 +41,10 @@ struct DeliveryLogTests {
         #expect(self.names(self.entry(.unregistered)) == ["Received by APNs", "Discarded - Token Unregistered"])
         let replaced = DeliveryLog.events(of: self.entry(.replaced, marks: .storedOffline, collapse: "score"))
         #expect(replaced?.last?.event == "Replaced - Newer Notification" && replaced?.last?.detail.contains("score") == true)
+        // Without a collapse id the reason is APNs's own: one stored notification per app while offline.
+        let newest = DeliveryLog.events(of: self.entry(.replaced, marks: .storedOffline))?.last
+        #expect(newest?.event == "Replaced - Newer Notification")
+        #expect(newest?.detail.contains("APNs stores one notification per app") == true)
         #expect(self.names(self.entry(.dropped)).last == "Dropped - Storage Full")
         // Times: received at its arrival, held when first held, the outcome at its status time.
         #expect(DeliveryLog.events(of: self.entry(.delivered, marks: .storedPower))?.map(\.at) == [1_001, 2_000, 5_000])

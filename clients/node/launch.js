@@ -30,7 +30,7 @@ function findBinary(given) {
     + 'or set APNS_EMULATOR_IMAGE to run the container image');
 }
 
-/** `{auth: 'strict', storagePolicy: 'latest', quiet: true}` as serve's flags. */
+/** `{auth: 'strict', storagePolicy: 'all', quiet: true}` as serve's flags. */
 function serveArguments(options) {
   const args = [];
   for (const [name, value] of Object.entries(options || {})) {

@@ -14,7 +14,8 @@ public enum DeliveryLog {
     public static let discardedExpired = "Discarded - Expired"
     public static let discardedDisabled = "Discarded - Disabled"
     public static let discardedDisabledFromStorage = "Discarded - Disabled (From Storage)"
-    /// Not one of the Console's metrics: APNs keeps one stored notification per collapse id.
+    /// Not one of the Console's metrics: APNs stores one notification per app while the device is
+    /// offline, and one per collapse id.
     public static let replaced = "Replaced - Newer Notification"
     /// Not one of the Console's metrics: the emulator's own cap on a device's queue.
     public static let dropped = "Dropped - Storage Full"
@@ -90,7 +91,7 @@ public enum DeliveryLog {
         case .replaced:
             detail =
                 notification.collapseID.map { "a newer notification with apns-collapse-id \($0) took its place in storage" }
-                ?? "a newer notification to the device took its place (storage keeps the latest only)"
+                ?? "a newer notification for the app arrived while the device was offline: APNs stores one notification per app, the latest (--storage-policy all keeps every one)"
         default:
             detail =
                 "the emulator's storage was full (the device's queue over --max-queued-per-device, or the store over --map-size); the oldest went"

@@ -55,7 +55,7 @@ public struct EmulatorConfiguration: Sendable {
     /// per-notification routes go to the owning shard, broadcasts reach every shard's subscribers.
     public var clusterPeers: [String] = []
     /// What an offline device's queue keeps.
-    public var storagePolicy: StoragePolicy = .all
+    public var storagePolicy: StoragePolicy = .latest
     /// The most notifications one device queue holds under the `all` policy.
     public var maximumQueuedPerDevice: Int = 1000
     /// The longest a notification is kept, whatever its expiration (APNs: 30 days).

@@ -9,7 +9,7 @@ struct AdminWaitResetTests {
 
     @Test("wait returns a notification already there, one that arrives while waiting, the next one after another, or 408")
     func wait() async throws {
-        try await withEmulator { emulator in
+        try await withEmulator(configure: { $0.storagePolicy = .all }) { emulator in
             let token = String(repeating: "f1", count: 32)
             let provider = try await emulator.http2Client()
             let first = try await provider.push(token: token, topic: Self.topic, json: #"{"n":1}"#)

@@ -59,7 +59,7 @@ struct ClockTests {
         "apns-expiration follows the moved clock: an hour ahead, a push that expires in 30 minutes is expired and never delivered"
     )
     func expiryFollowsTheClock() async throws {
-        try await withEmulator { emulator in
+        try await withEmulator(configure: { $0.storagePolicy = .all }) { emulator in
             let token = try await emulator.offlineToken(topic: Self.topic, device: "sleeper")
             let provider = try await emulator.http2Client()
             let expiration = Int64(Date().timeIntervalSince1970) + 1800

@@ -27,7 +27,10 @@ struct AuthCommandLineTests {
         let keys = directory.appending("keys")
         let provider = directory.appending("provider")
         let emulator = try await EmulatorProcess.start(
-            arguments: ["--auth", "strict", "--certs-dir", certs, "--keys", keys, "--data-dir", directory.appending("data")],
+            arguments: [
+                "--auth", "strict", "--certs-dir", certs, "--keys", keys, "--data-dir", directory.appending("data"),
+                "--storage-policy", "all",
+            ],
             output: directory.appending("emulator.log")
         )
         let ca = certs + "/ca.pem"

@@ -11,7 +11,7 @@ import Testing
 struct DeviceAckOrderTests {
     @Test("the pong after 200 acknowledgements comes once the store has recorded them all: the queue is empty when it arrives")
     func pongAfterAcknowledgements() async throws {
-        try await withEmulator { emulator in
+        try await withEmulator(configure: { $0.storagePolicy = .all }) { emulator in
             let token = try await emulator.offlineToken(topic: "com.example.app")
             let provider = try await emulator.http2Client()
             try await withThrowingTaskGroup(of: Int.self) { group in

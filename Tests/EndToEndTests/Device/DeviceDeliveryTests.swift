@@ -24,7 +24,7 @@ struct DeviceDeliveryTests {
 
     @Test("pushed while offline, received in order on reconnect; acknowledged ones leave the queue")
     func offlineThenReconnect() async throws {
-        try await withEmulator { emulator in
+        try await withEmulator(configure: { $0.storagePolicy = .all }) { emulator in
             let token = try await emulator.offlineToken(topic: Self.topic)
             #expect(token.bytes.count == 32)
 
@@ -98,7 +98,7 @@ struct DeviceDeliveryTests {
     @Test("a queue survives an emulator restart and is delivered after it")
     func restart() async throws {
         let directory = try TemporaryDirectory()
-        let emulator = try await RunningEmulator.start(directory: directory)
+        let emulator = try await RunningEmulator.start(directory: directory) { $0.storagePolicy = .all }
         let device = try await emulator.device()
         let token = try await device.register(topic: Self.topic)
         try await device.close()
@@ -107,7 +107,7 @@ struct DeviceDeliveryTests {
         _ = try await self.push(provider, token, 2)
         try await emulator.stop()
 
-        let restarted = try await RunningEmulator.start(directory: directory)
+        let restarted = try await RunningEmulator.start(directory: directory) { $0.storagePolicy = .all }
         let again = try await restarted.device()
         #expect(try await again.resume([token]).first?.status == .resumed)
         #expect(self.number(try await again.next()) == 1)
@@ -155,7 +155,7 @@ struct DeviceDeliveryTests {
 
     @Test("a queued notification with the same topic and collapse id is replaced")
     func collapse() async throws {
-        try await withEmulator { emulator in
+        try await withEmulator(configure: { $0.storagePolicy = .all }) { emulator in
             let token = try await emulator.offlineToken(topic: Self.topic)
             let provider = try await emulator.http2Client()
             _ = try await self.push(provider, token, 1, headers: [("apns-collapse-id", "score")])

@@ -19,7 +19,7 @@ struct BinaryGatewayTests {
 
     @Test("N good, 1 bad, M good pipelined: N stored, one error frame naming the bad one, the M discarded")
     func pipelinedFailure() async throws {
-        try await withEmulator { emulator in
+        try await withEmulator(configure: { $0.storagePolicy = .all }) { emulator in
             var stream = BinaryStream()
             for n in 0..<500 { stream.frame(token: Self.token, n: n, identifier: UInt32(1000 + n)) }
             stream.frame(
@@ -128,7 +128,7 @@ struct BinaryGatewayTests {
 
     @Test("commands 0, 1 and 2 are stored with their identifier-free fields: expiry, priority, source")
     func everyCommandStored() async throws {
-        try await withEmulator { emulator in
+        try await withEmulator(configure: { $0.storagePolicy = .all }) { emulator in
             var stream = BinaryStream()
             stream.write { BinaryPushEncoder.writeSimple(token: Self.token.bytes, payload: BinaryStream.payload(0), into: &$0) }
             stream.write {
@@ -195,7 +195,7 @@ struct BinaryGatewayTests {
     func shutdown() async throws {
         // A process of its own, stopped as people stop it (issue 37): in process, on a loaded
         // machine, the shutdown shared its event loops with the whole suite.
-        try await EmulatorProcess.scoped([]) { emulator, ca in
+        try await EmulatorProcess.scoped(["--storage-policy", "all"]) { emulator, ca in
             var stream = BinaryStream()
             for n in 0..<20 { stream.frame(token: Self.token, n: n, identifier: UInt32(100 + n)) }
             let connection = try await RawTLSClient.open(

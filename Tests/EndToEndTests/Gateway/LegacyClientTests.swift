@@ -16,7 +16,7 @@ struct LegacyClientTests {
         let probe = try await Subprocess.run(Self.python, ["-c", "import apns3"])
         try #require(probe.status == 0, "apns3 is missing: python3 -m pip install apns3==1.0.0 (\(probe.stderr))")
 
-        try await withEmulator(configure: { $0.tokenPolicy = .registered }) { emulator in
+        try await withEmulator(configure: { $0.storagePolicy = .all; $0.tokenPolicy = .registered }) { emulator in
             let known = try await emulator.offlineToken(topic: Self.topic, device: "phone")
             let gone = try await emulator.offlineToken(topic: Self.topic, device: "old-phone")
             let unregistered = try await emulator.admin("/api/v1/devices/\(gone.hex)/unregister", method: "POST")

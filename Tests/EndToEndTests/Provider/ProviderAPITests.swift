@@ -50,7 +50,7 @@ struct ProviderAPITests {
 
     @Test("without apns-id the server generates one; notifications queue in order")
     func generatesIDsAndKeepsOrder() async throws {
-        try await withEmulator { emulator in
+        try await withEmulator(configure: { $0.storagePolicy = .all }) { emulator in
             let client = try await emulator.http2Client()
             var ids: [String] = []
             for i in 0..<5 {

@@ -29,7 +29,7 @@ struct ProviderCertificateAuthTests {
 
     @Test("a single-topic certificate pushes to its bundle id with or without apns-topic; all streams from the start")
     func singleTopic() async throws {
-        let emulator = try await Self.strict()
+        let emulator = try await Self.strict { $0.storagePolicy = .all }
         let client = try await emulator.http2Client(identity: try emulator.providerIdentity(uid: Self.app))
         #expect(try await Self.push(client, topic: nil).status == 200)
         #expect(try await Self.push(client, topic: Self.app).status == 200)

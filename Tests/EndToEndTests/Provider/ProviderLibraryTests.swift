@@ -23,7 +23,7 @@ struct ProviderLibraryTests {
 
     @Test("token authentication: aioapns's own JWTs are accepted, twenty pushes at once; an unrelated topic gets its reason")
     func token() async throws {
-        try await withEmulator(configure: { $0.auth = .strict }) { emulator in
+        try await withEmulator(configure: { $0.storagePolicy = .all; $0.auth = .strict }) { emulator in
             let key = try emulator.registerKey(keyID: "ABC123DEFG", teamID: "DEF123GHIJ", topics: [Self.app])
             let p8 = emulator.directory.appending("AuthKey_ABC123DEFG.p8")
             try key.p8.write(toFile: p8, atomically: true, encoding: .utf8)
@@ -76,7 +76,7 @@ struct ProviderLibraryTests {
 
     @Test("certificate authentication: a certificate from certs provider's CA, topic from its UID")
     func certificate() async throws {
-        try await withEmulator(configure: { $0.auth = .strict }) { emulator in
+        try await withEmulator(configure: { $0.storagePolicy = .all; $0.auth = .strict }) { emulator in
             let identity = try emulator.providerIdentity(
                 uid: Self.app, topics: [(Self.app, "app"), (Self.app + ".voip", "voip")])
             let combined = emulator.directory.appending("provider.pem")

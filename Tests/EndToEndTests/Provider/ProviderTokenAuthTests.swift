@@ -14,6 +14,8 @@ struct ProviderTokenAuthTests {
     static func strict(clock: ManualClock? = nil) async throws -> RunningEmulator {
         try await RunningEmulator.start {
             $0.auth = .strict
+            // Every push kept: these tests count what was accepted in the token's queue.
+            $0.storagePolicy = .all
             if let clock { $0.clock = clock.function }
         }
     }

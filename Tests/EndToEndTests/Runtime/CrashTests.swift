@@ -8,10 +8,13 @@ import Testing
 struct CrashTests {
     static let token = String(repeating: "e5", count: 32)
 
-    /// An emulator process of its own (durable, every default) in `directory`, and a provider on it.
+    /// An emulator process of its own (durable, every default but the storage policy) in `directory`, and a provider on it.
     static func start(in directory: TemporaryDirectory) async throws -> (EmulatorProcess, HTTP2TestClient) {
         let emulator = try await EmulatorProcess.start(
-            arguments: ["--data-dir", directory.appending("data"), "--certs-dir", directory.appending("certs")],
+            // Every push kept (not the default, one per app while offline): each one answered 200 is looked for.
+            arguments: [
+                "--data-dir", directory.appending("data"), "--certs-dir", directory.appending("certs"), "--storage-policy", "all",
+            ],
             output: directory.appending("emulator.log")
         )
         let client = try await HTTP2TestClient.connect(
@@ -50,7 +53,7 @@ struct CrashTests {
         #expect(acknowledged.count >= 500)
         #expect(ended.withLock { $0 } == SIGKILL)
 
-        let restarted = try await RunningEmulator.start(directory: directory)
+        let restarted = try await RunningEmulator.start(directory: directory) { $0.storagePolicy = .all }
         let items = try await restarted.queued(Self.token)
         let stored = Set(items.compactMap { $0["uniqueId"] as? String })
         let lost = acknowledged.filter { !stored.contains($0) }
@@ -91,7 +94,7 @@ struct CrashTests {
             }
             return acknowledged
         }
-        let restarted = try await RunningEmulator.start(directory: directory)
+        let restarted = try await RunningEmulator.start(directory: directory) { $0.storagePolicy = .all }
         let journal = try await restarted.journal("limit=1000")
         let ids = journal.compactMap { $0["id"] as? String }
         #expect(Set(ids).count == ids.count, "an entry came back twice")

@@ -11,7 +11,7 @@ struct DurabilityTests {
     @Test("every notification that got a 200 is there after a restart on the same data directory")
     func restartKeepsEverything() async throws {
         let directory = try TemporaryDirectory()
-        let first = try await RunningEmulator.start(directory: directory)
+        let first = try await RunningEmulator.start(directory: directory) { $0.storagePolicy = .all }
         let client = try await first.http2Client()
         var ids: [String] = []
         for i in 0..<50 {
@@ -21,7 +21,7 @@ struct DurabilityTests {
         }
         try await first.stop()
 
-        let second = try await RunningEmulator.start(directory: directory)
+        let second = try await RunningEmulator.start(directory: directory) { $0.storagePolicy = .all }
         let items = try await second.queued(Self.token)
         #expect(items.compactMap { $0["uniqueId"] as? String } == ids)
         // New notifications keep queueing after the old ones.
@@ -36,7 +36,7 @@ struct DurabilityTests {
     @Test("graceful shutdown sends GOAWAY with reason Shutdown and finishes accepted streams")
     func gracefulShutdown() async throws {
         let directory = try TemporaryDirectory()
-        let emulator = try await RunningEmulator.start(directory: directory)
+        let emulator = try await RunningEmulator.start(directory: directory) { $0.storagePolicy = .all }
         let client = try await emulator.http2Client()
         _ = try await client.waitForEvents { !$0.settings.isEmpty }
         // Many streams in flight, then shut down while they are being committed.
@@ -56,7 +56,7 @@ struct DurabilityTests {
         #expect(events.goAway?.debugData == #"{"reason":"Shutdown"}"#)
         // Every stream answered 200 was stored; none was answered and lost.
         let accepted = statuses.filter { $0 == 200 }.count
-        let restarted = try await RunningEmulator.start(directory: directory)
+        let restarted = try await RunningEmulator.start(directory: directory) { $0.storagePolicy = .all }
         let items = try await restarted.queued(Self.token)
         // Every stream the server accepted was finished: what is stored is exactly what got a 200.
         #expect(items.count == accepted)
@@ -71,7 +71,7 @@ struct DurabilityTests {
     )
     func fullStore() async throws {
         let directory = try TemporaryDirectory()
-        let emulator = try await RunningEmulator.start(directory: directory) { $0.mapSizeBytes = 256 << 10 }
+        let emulator = try await RunningEmulator.start(directory: directory) { $0.storagePolicy = .all; $0.mapSizeBytes = 256 << 10 }
         let client = try await emulator.http2Client()
         let big = #"{"a":""# + String(repeating: "y", count: 4000) + #""}"#
         var uniqueIDs: [String] = []

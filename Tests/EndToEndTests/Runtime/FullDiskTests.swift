@@ -41,7 +41,11 @@ struct FullDiskTests {
         // A 10 MiB disk, 3 MiB of it taken by a file the test removes to make room again.
         let mount = #"mount -t tmpfs -o size=10m,mode=0700 tmpfs "$0" && head -c 3145728 /dev/zero > "$0/ballast" && exec "$@""#
         let emulator = try await EmulatorProcess.start(
-            arguments: ["--durability", durability, "--data-dir", disk + "/data", "--certs-dir", directory.appending("certs")],
+            // Every push kept (not the default, one per app while offline): the disk fills, and each one is looked for.
+            arguments: [
+                "--durability", durability, "--data-dir", disk + "/data", "--certs-dir", directory.appending("certs"),
+                "--storage-policy", "all",
+            ],
             output: directory.appending("emulator.log"),
             launcher: ["/usr/bin/unshare", "--user", "--map-root-user", "--mount", "sh", "-c", mount, disk]
         )

@@ -73,7 +73,7 @@ struct JournalArchiveTests {
     func pastTheRing() async throws {
         let directory = try TemporaryDirectory()
         defer { try? directory.remove() }
-        let emulator = try await RunningEmulator.start(directory: directory) { $0.journalSize = 4 }
+        let emulator = try await RunningEmulator.start(directory: directory) { $0.storagePolicy = .all; $0.journalSize = 4 }
         let sent = try await Self.send(to: emulator)
         let all = try await emulator.adminObject("/api/v1/notifications?limit=100")
         let items = all["items"] as? [[String: Any]] ?? []
@@ -115,7 +115,7 @@ struct JournalArchiveTests {
         try await emulator.stop()
 
         // After a restart: the same 14, the same order, the same statuses.
-        let restarted = try await RunningEmulator.start(directory: directory) { $0.journalSize = 4 }
+        let restarted = try await RunningEmulator.start(directory: directory) { $0.storagePolicy = .all; $0.journalSize = 4 }
         let again = try await Self.pages(restarted, "", limit: 5)
         #expect(again.ids.count == 14 && again.totals == [14])
         let statuses = try await restarted.adminObject("/api/v1/notifications?limit=100")["items"] as? [[String: Any]] ?? []

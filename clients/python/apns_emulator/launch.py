@@ -36,7 +36,7 @@ def find_binary() -> str:
 
 
 def serve_arguments(options: Dict[str, Any]) -> List[str]:
-    """`{"auth": "strict", "storage_policy": "latest", "quiet": True}` as serve's flags."""
+    """`{"auth": "strict", "storage_policy": "all", "quiet": True}` as serve's flags."""
     arguments: List[str] = []
     for name, value in options.items():
         flag = "--" + name.replace("_", "-")
