@@ -57,8 +57,8 @@ def burst(host, port, ca, topic, tokens):
         try:
             events = connection.receive_data(data)
         except h2.exceptions.ProtocolError:
-            # h2 takes a GOAWAY as the end: the answers of the streams it names as processed,
-            # which the server sends after it (RFC 9113 allows that), are not read here.
+            # h2 takes a GOAWAY as the end, as Pushy's ApnsClient does: an answer sent after it
+            # (RFC 9113 allows that) is not read here, so the emulator sends every one before it.
             break
         for event in events:
             if isinstance(event, h2.events.ResponseReceived):

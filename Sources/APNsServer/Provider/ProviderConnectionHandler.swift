@@ -34,6 +34,10 @@ final class ProviderConnectionHandler: ChannelInboundHandler, NGHTTP2SessionDele
     /// Promises of answers' last frames, by stream; those sent complete after their bytes are written.
     private var answerPromises: [Int32: EventLoopPromise<Void>] = [:]
     private var answered: [EventLoopPromise<Void>] = []
+    /// A GOAWAY decided while streams it names as processed still wait for their answers: sent
+    /// once the last of them has closed, its answer written. A client may stop reading at a
+    /// GOAWAY (Pushy's ApnsClient closes its channel there), and would lose the answers after it.
+    private var heldGoAway: (lastStream: Int32, debugData: ByteBuffer, waiting: Set<Int32>)?
 
     init(settings: [(id: Int32, value: UInt32)] = [], connectionWindow: Int, shutdownGrace: TimeAmount) {
         self.settings = settings
@@ -166,7 +170,19 @@ final class ProviderConnectionHandler: ChannelInboundHandler, NGHTTP2SessionDele
     func streamClosed(_ id: Int32) {
         self.answerPromises.removeValue(forKey: id)?.fail(ChannelError.ioOnClosedChannel)
         self.streams?.streamClosed(id)
+        if var held = self.heldGoAway, held.waiting.remove(id) != nil {
+            self.heldGoAway = held
+            // The last answer the GOAWAY waited for is written: the GOAWAY follows it.
+            if held.waiting.isEmpty { self.sendHeldGoAway() }
+        }
         self.perform(self.machine.streamClosed(id))
+    }
+
+    private func sendHeldGoAway() {
+        guard let held = self.heldGoAway else { return }
+        self.heldGoAway = nil
+        self.session?.submitGoAway(lastStream: held.lastStream, code: 0, debugData: held.debugData)
+        self.scheduleSend()
     }
 
     func answerSent(_ id: Int32) {
@@ -208,8 +224,13 @@ final class ProviderConnectionHandler: ChannelInboundHandler, NGHTTP2SessionDele
         case .goAway(let lastStreamID, let reason, let closeNow):
             let reason = Reason(wire: reason) ?? Reason(wire: reason, status: 503)
             let debugData = HTTP2PushResponseEncoder.body(reason: reason, allocator: context.channel.allocator)
-            self.session?.submitGoAway(lastStream: lastStreamID, code: 0, debugData: debugData)
+            // Streams above the last-stream-id are not processed from now on; those at or below it
+            // are answered first, then the GOAWAY goes (RFC 9113, section 6.8 allows either order;
+            // a client that closes at the GOAWAY needs this one).
             self.streams?.wentAway(lastStream: lastStreamID)
+            let waiting = self.streams?.openStreams(through: lastStreamID) ?? []
+            self.heldGoAway = (lastStreamID, debugData, waiting)
+            if waiting.isEmpty { self.sendHeldGoAway() }
             if closeNow {
                 self.closeAfterSend = true
             } else {

@@ -15,6 +15,8 @@ final class ProviderStream {
     let output: ProviderStreamsHandler
     private(set) var request: PushRequest?
     private var answered = false
+    /// Whether the request was complete (or refused before it was): its answer is coming or came.
+    var isDecided: Bool { self.answered }
 
     init(id: Int32, connection: ProviderConnectionState, output: ProviderStreamsHandler) {
         self.id = id

@@ -65,6 +65,12 @@ final class ProviderStreamsHandler: ChannelInboundHandler {
         self.streams[id]?.receiveBody(bytes)
     }
 
+    /// The open streams at or below `last` whose requests were complete: their answers are still
+    /// to be written. (A request the client has not finished is not waited for.)
+    func openStreams(through last: Int32) -> Set<Int32> {
+        Set(self.streams.lazy.filter { $0.key <= last && $0.value.isDecided }.map(\.key))
+    }
+
     /// Stream `id` closed: its answer, if it still has one to give, has nowhere to go.
     func streamClosed(_ id: Int32) {
         self.streams[id] = nil

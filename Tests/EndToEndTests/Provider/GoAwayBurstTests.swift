@@ -7,6 +7,8 @@ import Testing
 /// (Go's transport does so by itself), so the emulator must neither store nor answer them.
 /// Driven with the `h2` library (PyPI, `Tests/ThirdParty/goaway_burst.py`): twelve pushes in one
 /// write, a goaway rule matching the fourth (stream 7), then every unanswered push resent.
+/// Issue 69: every answer to a stream at or below the last-stream-id is written before the GOAWAY,
+/// so that a client that stops at the GOAWAY (h2 here, Pushy's ApnsClient) has each one.
 @Suite("GOAWAY with many streams in flight")
 struct GoAwayBurstTests {
     static let topic = "com.example.burst"
@@ -29,8 +31,9 @@ struct GoAwayBurstTests {
             let first = try #require(result["first"] as? [String: Any])
             #expect(first["goaway"] as? Int == 5, "streams 1, 3 and 5 were processed: \(first)")
             let answers = first["answers"] as? [String: Int] ?? [:]
-            // Only the three processed streams may have been answered (h2 stops reading at the GOAWAY).
-            #expect(answers.allSatisfy { tokens.prefix(3).contains($0.key) && $0.value == 200 }, "\(answers)")
+            // h2 stops reading at the GOAWAY, as Pushy's ApnsClient closes its channel there (issue
+            // 69): the three processed streams' answers come before it, each a 200.
+            #expect(answers == Dictionary(uniqueKeysWithValues: tokens.prefix(3).map { ($0, 200) }), "\(answers)")
             let resent = result["resent"] as? [String: Int] ?? [:]
             #expect(resent == Dictionary(uniqueKeysWithValues: tokens.dropFirst(3).map { ($0, 200) }), "\(resent)")
 
