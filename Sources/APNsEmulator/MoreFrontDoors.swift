@@ -14,7 +14,7 @@ struct MoreFrontDoors: ParsableArguments {
     @Option(
         name: .customLong("web-push-port"),
         help:
-            "The Web Push service's port (HTTPS, HTTP/2 and HTTP/1.1) that Safari and Home Screen web apps' subscriptions name in their endpoints; 0 picks a free one. (env: \(EnvironmentTwins.variable(for: "--web-push-port")))"
+            "The Web Push service's port (HTTPS, HTTP/2 and HTTP/1.1) that Safari and Home Screen web apps' subscriptions name in their endpoints, so a fixed one keeps them valid across restarts; 0 picks a free one. (env: \(EnvironmentTwins.variable(for: "--web-push-port")))"
     )
     var webPushPort = ServeCommand.defaults.webPushPort
 }

@@ -128,6 +128,7 @@ public final class TestEmulator: Sendable {
         configuration.gatewayPort = 0
         configuration.feedbackPort = 0
         configuration.channelsPort = 0
+        configuration.webPushPort = 0
         configuration.eventLoopThreads = 2
         // A shared two-core machine can stall a process for many seconds (a CI run saw a dozen
         // connections reset at once): a test that is not about the handshake timeout should not

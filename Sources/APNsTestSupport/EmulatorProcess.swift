@@ -33,7 +33,7 @@ public final class EmulatorProcess: Sendable {
         let pid = try Spawn.start(
             launcher + [
                 executable, "serve", "--http2-port", "0", "--admin-port", "0", "--device-port", "0", "--gateway-port", "0",
-                "--feedback-port", "0", "--channels-port", "0", "--log-level", "warning",
+                "--feedback-port", "0", "--channels-port", "0", "--web-push-port", "0", "--log-level", "warning",
             ] + arguments,
             environment: environment, stdout: output, stderr: output
         )

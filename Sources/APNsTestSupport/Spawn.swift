@@ -23,6 +23,16 @@ public enum Spawn {
         }
     }()
 
+    /// glibc's posix_spawn_file_actions_addclosefrom_np (2.34 and later), which Swift's Glibc
+    /// module does not declare: looked up once.
+    private static let closeFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+        guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else {
+            return nil
+        }
+        return unsafeBitCast(
+            symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+    }()
+
     /// How a child ended.
     public struct Ending: Sendable, Equatable {
         /// The exit status, when it exited.
@@ -47,6 +57,10 @@ public enum Spawn {
         } else {
             posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         }
+        // Nothing else of this process goes to the child: an in-process emulator's listening
+        // socket would otherwise stay bound in every program a test starts, and a restart on the
+        // same port (a fixed --web-push-port) would find it in use.
+        if let closeFrom = Self.closeFrom { _ = closeFrom(&actions, 3) }
         let merged = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         let envp: [UnsafeMutablePointer<CChar>?] = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]

@@ -125,6 +125,10 @@ struct CommandLineOptionsTests {
             configured.mapSizeBytes == defaults.mapSizeBytes
                 && configured.maximumExpirationSeconds == defaults.maximumExpirationSeconds)
         #expect(configured.journalSize == defaults.journalSize && configured.retention == defaults.retention)
+        // Apple's behaviour by default (issue 69): one stored notification per app while offline, and
+        // a Web Push service whose endpoints stay put across restarts.
+        #expect(configured.storagePolicy == .latest && defaults.storagePolicy == .latest)
+        #expect(configured.webPushPort == 2199 && defaults.webPushPort == 2199)
         #expect(configured.dataDirectory == defaults.dataDirectory && configured.keysDirectory == defaults.keysDirectory)
         #expect(
             configured.durability == defaults.durability && configured.auth == defaults.auth

@@ -25,9 +25,11 @@ public struct EmulatorConfiguration: Sendable {
     /// proxies in test set-ups that speak it; nil (the default) opens no such port, 0 picks a
     /// free one. The same validation, and `authorization` still checked under `--auth strict`.
     public var h2cPort: Int?
-    /// The Web Push service's port (HTTPS, HTTP/2 and HTTP/1.1); 0 (the default) picks a free
-    /// one, which every subscription's endpoint names.
-    public var webPushPort: Int = 0
+    /// The Web Push service's port (HTTPS, HTTP/2 and HTTP/1.1), which every subscription's
+    /// endpoint names: fixed like every other listener's, so that an endpoint an application server
+    /// saved still reaches the service after a restart (Apple's endpoints do not move); 0 picks a
+    /// free one.
+    public var webPushPort: Int = 2199
     /// A gateway or feedback connection that sends nothing for this long is closed.
     public var idleTimeout: Duration = .seconds(3600)
     /// An HTTP/2 provider connection that sends nothing for this long gets GOAWAY IdleTimeout.

@@ -15,7 +15,7 @@ struct DoctorCommandTests {
             [
                 "-C", fresh.path, Subprocess.emulatorExecutable, "doctor", "--http2-port", "0", "--admin-port", "0",
                 "--device-port", "0",
-                "--gateway-port", "0", "--feedback-port", "0", "--channels-port", "0",
+                "--gateway-port", "0", "--feedback-port", "0", "--channels-port", "0", "--web-push-port", "0",
             ])
         #expect(free.status == 0, "\(free.stdout)\(free.stderr)")
         #expect(
@@ -29,7 +29,7 @@ struct DoctorCommandTests {
             [
                 "doctor", "--http2-port", String(emulator.http2Port), "--admin-port", String(emulator.adminPort), "--device-port",
                 "0", "--gateway-port", "0",
-                "--feedback-port", "0", "--channels-port", "0", "--data-dir", emulator.dataDirectory,
+                "--feedback-port", "0", "--channels-port", "0", "--web-push-port", "0", "--data-dir", emulator.dataDirectory,
                 "--certs-dir", URL(fileURLWithPath: emulator.caPath).deletingLastPathComponent().path,
                 "--web-push-port", String(emulator.webPushPort),
             ])

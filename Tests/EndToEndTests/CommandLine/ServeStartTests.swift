@@ -13,7 +13,7 @@ struct ServeStartTests {
             "env",
             [
                 Subprocess.emulatorExecutable, "serve", "--http2-port", "0", "--admin-port", "0", "--device-port", "0",
-                "--gateway-port", "0", "--feedback-port", "0", "--channels-port", "0", "--certs-dir",
+                "--gateway-port", "0", "--feedback-port", "0", "--channels-port", "0", "--web-push-port", "0", "--certs-dir",
                 directory.appending("certs"), "--ports-file", portsFile,
             ] + arguments,
             output: directory.appending("serve-\(UUID().uuidString.prefix(6)).log")
@@ -49,7 +49,7 @@ struct ServeStartTests {
             arguments: [
                 "--log-level", "info", "--data-dir", directory.appending("data"), "--certs-dir", directory.appending("certs"),
                 // The seed's key goes to a key store of the test's own, not the checkout's keys/.
-                "--keys", directory.appending("keys"), "--seed", seed, "--web-push-port", "0",
+                "--keys", directory.appending("keys"), "--seed", seed,
             ], output: output)
         var text = ""
         let seeded = await eventually(timeout: .seconds(30)) {
@@ -72,7 +72,7 @@ struct ServeStartTests {
             Subprocess.emulatorExecutable,
             [
                 "serve", "--http2-port", String(serve.http2Port), "--admin-port", "0", "--device-port", "0", "--gateway-port", "0",
-                "--feedback-port", "0", "--channels-port", "0", "--data-dir", directory.appending("other"), "--certs-dir",
+                "--feedback-port", "0", "--channels-port", "0", "--web-push-port", "0", "--data-dir", directory.appending("other"), "--certs-dir",
                 directory.appending("certs"),
             ])
         #expect(clash.status != 0)

@@ -61,7 +61,7 @@ class BinaryLauncher:
         arguments = [
             binary, "serve", "--ephemeral", "--exit-on-stdin-close", "--ports-file", ports_file, "--certs-dir", os.path.join(directory, "certs"),
             "--keys", self.keys_directory, "--http2-port", "0", "--admin-port", "0", "--device-port", "0", "--gateway-port", "0",
-            "--feedback-port", "0", "--channels-port", "0",
+            "--feedback-port", "0", "--channels-port", "0", "--web-push-port", "0",
         ] + serve_arguments(options)
         self._log = open(self.log_path, "wb")
         # Standard input is a pipe this process holds: the emulator ends with the test run, however it ends.
