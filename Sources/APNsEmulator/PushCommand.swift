@@ -42,7 +42,11 @@ struct PushCommand: AsyncParsableCommand {
     @Option(help: "apns-topic: the app's bundle id.")
     var topic: String?
 
-    @Option(name: .customLong("type"), help: "apns-push-type: alert, background, voip, ...")
+    @Option(
+        name: .customLong("type"),
+        help:
+            "apns-push-type: alert, background, voip, ... (by default, from the topic's suffix and the payload: background, at priority 5, for content-available with nothing to show; alert for an alert, sound or badge)"
+    )
     var pushType: String?
 
     @Option(help: "apns-priority: 10, 5 or 1.")
@@ -105,9 +109,14 @@ struct PushCommand: AsyncParsableCommand {
 
     func run() async throws {
         let (body, bundle) = try self.readPayload()
-        var push = ProviderPush(
-            token: self.token ?? "", headers: try self.headers(topic: self.channel == nil ? self.topic ?? bundle : nil),
-            payload: body)
+        let topic = self.channel == nil ? self.topic ?? bundle : nil
+        var push = ProviderPush(token: self.token ?? "", headers: try self.headers(topic: topic), payload: body)
+        if self.channel == nil, self.pushType == nil {
+            // As a careful provider does: the type from the topic and the payload; `--type` overrides.
+            let inferred = Self.inferredType(topic: topic, payload: body)
+            push.headers.append(("apns-push-type", inferred.pushType))
+            if self.priority == nil, let priority = inferred.priority { push.headers.append(("apns-priority", String(priority))) }
+        }
         if let channel = self.channel, let bundle = self.bundle {
             push.path = "/4/broadcasts/apps/\(bundle)"
             push.headers.append(("apns-channel-id", channel))
