@@ -115,8 +115,8 @@ public final class Journal: Sendable {
     /// Records a request a provider got an error for.
     public func rejected(_ push: RejectedPush, fault: FaultMark? = nil) {
         self.state.withLock { state in
-            let entry = state.journal.append(.rejected(push), status: .rejected, fault: fault)
-            Self.emit(Event(kind: "rejected", entry: entry), &state)
+            let entry = state.journal.append(.rejected(push), status: .of(push), fault: fault)
+            Self.emit(Event(kind: entry.status.rawValue, entry: entry), &state)
         }
     }
 
@@ -199,7 +199,7 @@ public final class Journal: Sendable {
                     requests = requests.dropFirst()
                     switch first {
                     case .rejected(let push, let fault):
-                        state.journal.append(.rejected(push), status: .rejected, fault: fault)
+                        state.journal.append(.rejected(push), status: .of(push), fault: fault)
                     case .broadcast(let record, let fault):
                         Self.appendBroadcast(record, fault: fault, &state)
                     }
@@ -222,7 +222,8 @@ public final class Journal: Sendable {
     /// Whether a wait with `filter` is satisfied by `entry`: a wait without a status filter is
     /// for an accepted notification.
     public static func waitMatches(_ filter: JournalFilter, _ entry: JournalEntry) -> Bool {
-        filter.matches(entry) && (filter.status != nil || entry.status != .rejected) && entry.id > 0
+        filter.matches(entry) && (filter.status != nil || (entry.status != .rejected && entry.status != .notProcessed))
+            && entry.id > 0
     }
 
     /// The oldest entry newer than `after` that satisfies the wait, if there is one now; otherwise

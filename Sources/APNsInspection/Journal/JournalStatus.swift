@@ -24,10 +24,17 @@ public struct JournalStatus: Hashable, Sendable, CustomStringConvertible {
     public static let rejected = JournalStatus("rejected")
     /// A channel management request or a broadcast APNs answered with success: it has no queue.
     public static let accepted = JournalStatus("accepted")
+    /// A request on a stream above a GOAWAY's last-stream-id: neither processed nor answered, and
+    /// the client may send it again (RFC 9113, section 6.8). Not a refusal: the client saw none.
+    public static let notProcessed = JournalStatus("notProcessed")
 
+    /// In the order the archive numbers them (a new status goes last).
     public static let all: [JournalStatus] = [
-        .queued, .delivered, .expired, .discarded, .replaced, .dropped, .unregistered, .rejected, .accepted,
+        .queued, .delivered, .expired, .discarded, .replaced, .dropped, .unregistered, .rejected, .accepted, .notProcessed,
     ]
+
+    /// The status a request the provider got no success for is journaled with.
+    public static func of(_ push: RejectedPush) -> JournalStatus { push.wasNotProcessed ? .notProcessed : .rejected }
 
     public init?(rawValue: String) {
         guard let found = Self.all.first(where: { $0.rawValue == rawValue }) else { return nil }

@@ -34,9 +34,9 @@ public struct PhoneOutcome: Hashable, Sendable {
         switch entry.push {
         case .rejected(let rejected):
             let answer = [rejected.httpStatus.map { String($0) }, rejected.reason].compactMap { $0 }.joined(separator: " ")
-            if answer.isEmpty, rejected.detail?.hasPrefix("not processed") == true {
+            if rejected.wasNotProcessed {
                 // Above a GOAWAY's last-stream-id: the client may send it again.
-                self.init(.rejected, "not processed (after a GOAWAY): never reached the phone")
+                self.init(.none, "not processed (after a GOAWAY): never reached the phone")
             } else {
                 self.init(.rejected, answer.isEmpty ? "refused: never reached the phone" : "refused \(answer)")
             }

@@ -49,7 +49,9 @@ final class PushLog: Sendable {
     func rejected(_ push: RejectedPush) {
         guard self.summaries else { return }
         let answer =
-            push.httpStatus.map { "\($0) \(push.reason ?? "")" } ?? push.statusByte.map { "status byte \($0)" } ?? "refused"
+            push.wasNotProcessed
+            ? "not processed (after a GOAWAY)"
+            : push.httpStatus.map { "\($0) \(push.reason ?? "")" } ?? push.statusByte.map { "status byte \($0)" } ?? "refused"
         self.counts.withLock { $0.rejected[answer, default: 0] += 1 }
         guard self.perPush else { return }
         self.logger.debug(

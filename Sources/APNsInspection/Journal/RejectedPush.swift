@@ -28,6 +28,12 @@ public struct RejectedPush: Sendable {
     /// The port it reached (each front door has its own), when it came over a socket.
     public var port: Int?
 
+    /// Whether it came above a GOAWAY's last-stream-id: no answer at all, only the emulator's
+    /// detail (`PushIntake.notProcessed`), which the store keeps with it across restarts.
+    public var wasNotProcessed: Bool {
+        self.httpStatus == nil && self.statusByte == nil && self.reason == nil && self.detail?.hasPrefix("not processed") == true
+    }
+
     /// The most of a rejected body the journal keeps.
     public static let maximumBody = 8192
 

@@ -41,6 +41,8 @@ public final class EmulatorMetrics: Sendable {
     private let warnings = Mutex<[String: CoreMetrics.Counter]>([:])
     private let activityPushes = Mutex<[String: CoreMetrics.Counter]>([:])
     private let faults: CoreMetrics.Counter
+    /// Requests above a GOAWAY's last-stream-id: neither processed nor answered.
+    private let notProcessed: CoreMetrics.Counter
     private let commitBatch: CoreMetrics.Recorder
     private let commitDuration: CoreMetrics.Timer
     private let queueDepth: CoreMetrics.Gauge
@@ -92,6 +94,7 @@ public final class EmulatorMetrics: Sendable {
         }
         self.finished = finished
         self.faults = CoreMetrics.Counter(label: "apns_faults_injected_total", factory: factory)
+        self.notProcessed = CoreMetrics.Counter(label: "apns_notifications_not_processed_total", factory: factory)
         self.commitBatch = CoreMetrics.Recorder(label: "apns_store_commit_batch_size", factory: factory)
         self.commitDuration = CoreMetrics.Timer(label: "apns_store_commit_duration_seconds", factory: factory)
         self.queueDepth = CoreMetrics.Gauge(label: "apns_queue_depth", factory: factory)
@@ -126,6 +129,8 @@ public final class EmulatorMetrics: Sendable {
     /// fault rule is counted too: rules are few).
     public func rejected(_ push: RejectedPush, faulted: Bool) {
         if faulted { self.faults.increment() }
+        // Not a refusal: the client got no answer and may send it again.
+        if push.wasNotProcessed { return self.notProcessed.increment() }
         let key = RejectionKey(
             interface: push.source.rawValue,
             status: push.httpStatus.map(String.init) ?? push.statusByte.map(String.init) ?? "none",

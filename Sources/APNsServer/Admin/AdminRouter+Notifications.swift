@@ -127,8 +127,8 @@ extension AdminRouter {
                         fields.member("receivedAt") { $0.string(Timestamp.rfc3339(millis: entry.receivedAt)) }
                         // A wait without a status takes accepted notifications only.
                         let rejectedMiss =
-                            filter.status == nil && entry.status == .rejected
-                            ? ["status: wanted an accepted notification (or status=rejected), was rejected"] : []
+                            filter.status == nil && (entry.status == .rejected || entry.status == .notProcessed)
+                            ? ["status: wanted an accepted notification (or status=\(entry.status)), was \(entry.status)"] : []
                         fields.member("failed") { $0.array(filter.misses(entry) + rejectedMiss) { $0.string($1) } }
                     }
                 }

@@ -44,14 +44,20 @@ struct GoAwayBurstTests {
             let faulted = try #require(try await emulator.journal("token=\(tokens[3])&status=rejected").first)
             #expect(faulted["apnsId"] is String && faulted["httpStatus"] as? Int == 503, "\(faulted)")
             #expect(faulted["port"] as? Int == emulator.http2Port && (faulted["detail"] as? String)?.contains("GOAWAY") == true)
+            // Not processed is not rejected (issue 69): the client saw no refusal, and may resend.
+            var notProcessed = 0
             for token in tokens.dropFirst(4) {
-                let first = try await emulator.journal("token=\(token)&status=rejected")
+                #expect(try await emulator.journal("token=\(token)&status=rejected").isEmpty, "\(token)")
+                let first = try await emulator.journal("token=\(token)&status=notProcessed")
+                notProcessed += first.count
                 #expect(first.count <= 1 && first.allSatisfy { ($0["detail"] as? String)?.hasPrefix("not processed") == true }, "\(first)")
                 #expect(
                     first.allSatisfy {
                         ($0["phoneOutcome"] as? [String: Any])?["text"] as? String == "not processed (after a GOAWAY): never reached the phone"
                     }, "\(first)")
             }
+            let metrics = try await emulator.admin("/metrics").text
+            #expect(metrics.contains("apns_notifications_not_processed_total \(notProcessed)"), "\(notProcessed) journaled")
         }
     }
 }

@@ -51,6 +51,8 @@ function say(node, text, good) {
   node.classList.toggle("bad", good === false);
 }
 
+// A request the provider got no success for: refused, or not processed (above a GOAWAY's last stream).
+const refused = (item) => item.status === "rejected" || item.status === "notProcessed";
 const short = (token) => (token && token.length > 12 ? token.slice(0, 8) + "…" : token || "–");
 const clock = (iso) => {
   if (!iso) return "–";
@@ -280,7 +282,7 @@ const Inbox = {
   /// What a notification says, as a mail client shows a subject: the alert's title and body, what
   /// a silent push or a wake did, or a rejection's reason and detail.
   summary(item) {
-    if (item.status === "rejected") return [item.reason, item.detail].filter(Boolean).join(": ") || "rejected";
+    if (refused(item)) return [item.reason, item.detail].filter(Boolean).join(": ") || item.status;
     if (item.source === "broadcast") {
       const reached = item.fanOut ?? 0;
       return item.operation === "publish" ? `broadcast to ${reached} ${reached === 1 ? "activity" : "activities"}` : `channel ${item.operation || "request"}`;
@@ -384,8 +386,8 @@ const Detail = {
 
   timeline(item) {
     const steps = [el("li", {}, `received ${clock(item.receivedAt)} over ${item.source}`)];
-    if (item.status === "rejected") {
-      steps.push(el("li", {}, `rejected: ${item.httpStatus ?? ""} ${item.reason ?? ""}${item.statusByte !== null && item.statusByte !== undefined ? ` (status byte ${item.statusByte})` : ""}`));
+    if (refused(item)) {
+      steps.push(el("li", {}, `${item.status}: ${item.httpStatus ?? ""} ${item.reason ?? ""}${item.statusByte !== null && item.statusByte !== undefined ? ` (status byte ${item.statusByte})` : ""}`));
     } else {
       steps.push(el("li", {}, "committed to the store, answered 200"));
       if (item.presentation) steps.push(el("li", {}, `presented: ${item.presentation.shown ? `shown as ${item.presentation.style}` : "not shown"}`));
@@ -400,7 +402,7 @@ const Detail = {
   },
 
   answer(item) {
-    return item.status === "rejected"
+    return refused(item)
       ? [["status", item.httpStatus ?? "–"], ["reason", item.reason ?? "–"], ["status byte", item.statusByte ?? "–"], ["detail", item.detail ?? "–"], ["port", item.port ?? "–"]]
       : item.source === "broadcast"
         ? [["status", item.httpStatus], ["apns-request-id", item.requestId], ["apns-channel-id", item.channelId ?? "–"], ["apns-unique-id", item.uniqueId ?? "–"], ["fan-out", item.fanOut ?? "–"]]
@@ -434,7 +436,7 @@ const Detail = {
       return [Detail.pairs(Detail.answer(item))];
     },
     timeline(item) {
-      const logged = item.status !== "rejected" && item.source !== "broadcast";
+      const logged = !refused(item) && item.source !== "broadcast";
       const parts = [logged ? el("ol", { id: "detail-delivery-log", class: "delivery-log" }, el("li", {}, "loading…")) : Detail.timeline(item)];
       if (item.source === "broadcast" && item.fanOut) parts.push(el("h3", {}, "Fan-out"), el("ul", { id: "detail-fanout" }, el("li", {}, "loading…")));
       if (item.presentation) parts.push(el("h3", {}, "Presentation"), Detail.folded(JSON.stringify(item.presentation, null, 2)));
@@ -551,7 +553,7 @@ const Shards = {
 
 const Live = {
   source: null,
-  kinds: ["accepted", "rejected", "delivered", "expired", "discarded", "replaced", "dropped", "unregistered", "presented", "response", "broadcast"],
+  kinds: ["accepted", "rejected", "notProcessed", "delivered", "expired", "discarded", "replaced", "dropped", "unregistered", "presented", "response", "broadcast"],
 
   start() {
     const source = new EventSource("/api/v1/events");
@@ -572,7 +574,7 @@ const Live = {
         let item;
         try { item = JSON.parse(event.data); } catch { return; }
         if (!item || !item.id) return;
-        Inbox.heard(item, kind === "accepted" || kind === "rejected" || kind === "broadcast");
+        Inbox.heard(item, kind === "accepted" || kind === "rejected" || kind === "notProcessed" || kind === "broadcast");
         if (kind === "broadcast" && !$("#view-channels").hidden) Channels.load();
         Phone.heard(item);
       });
