@@ -21,7 +21,7 @@ import time
 import urllib.request
 
 from chromium import browser, check, console_errors, scratch
-from inbox_levels import levels, service_extension, summary
+from inbox_levels import badge_only, levels, service_extension, summary
 from inbox_providers import providers
 from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
@@ -355,6 +355,7 @@ def main():
 
         levels(driver, wait, admin, curl_push, TOPIC, SHOTS)
         service_extension(driver, wait, admin, curl_push, TOPIC, SHOTS)
+        badge_only(driver, wait, admin, curl_push, TOPIC, SHOTS)
         driver.get(ADMIN + f"/#phone/{token}")
         wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "#phone-screen .bubble")))
         live_activities(driver, wait, token)

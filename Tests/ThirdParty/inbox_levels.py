@@ -150,3 +150,23 @@ def summary(driver, wait, admin, curl_push, topic, shots):
           f"at its time the summary is presented, its cards no longer dimmed: {[c.text for c in cards]}")
     check(admin("GET", f"/api/v1/devices/{token}/delivered")["summaries"][0]["presented"], "the summary reads presented")
     driver.find_element(By.ID, "phone-screen").screenshot(os.path.join(shots, "phone-summary.png"))
+
+
+def badge_only(driver, wait, admin, curl_push, topic, shots):
+    """A push with only a badge (issue 69): not silent, nothing shown, the app's icon set. Apple,
+    "Generating a remote notification": `badge` "The number to display in a badge on your app's
+    icon"; "Sending notification requests to APNs": an alert push is one that triggers "an alert,
+    badge, or sound"."""
+    token = admin("POST", "/api/v1/devices", {"topic": topic})["token"]
+    admin("PUT", f"/api/v1/devices/{token}/app", {"authorization": {"status": "authorized", "alert": True, "badge": True}})
+    status, _ = curl_push(token, {"aps": {"badge": 5}})
+    check(status == 200, "the badge-only push is accepted")
+    open_phone(driver, token)
+    badge = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, '#phone-screen [data-testid="app-badge"]'))
+    check(badge.text == "5", f"the app's icon shows the badge: {badge.text!r}")
+    bubble = driver.find_element(By.CSS_SELECTOR, "#phone-screen .bubble")
+    check("Badge set to 5" in bubble.text and "Silent" not in bubble.text, f"the phone says what it did: {bubble.text!r}")
+    driver.save_screenshot(os.path.join(shots, "phone-badge.png"))
+    driver.get(driver.current_url.split("?")[0].split("#")[0] + f"?view=inbox&token={token}")
+    row = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "#inbox tbody tr"))
+    check("badge 5" in row.text and "silent" not in row.text, f"the inbox row says badge, not silent: {row.text!r}")

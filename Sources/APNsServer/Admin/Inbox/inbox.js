@@ -305,6 +305,9 @@ const Inbox = {
       : typeof alert === "string" ? [alert] : alert && typeof alert === "object" ? [alert.title || alert["title-loc-key"], alert.body || alert["loc-key"]] : [];
     const text = texts.filter(Boolean).join(": ");
     if (text) return text;
+    // A badge or a sound alone is for the user too: not silent (the phone sets the icon's badge).
+    const noticed = [aps.badge !== undefined ? `badge ${aps.badge}` : "", aps.sound ? `sound ${typeof aps.sound === "string" ? aps.sound : "critical"}` : ""];
+    if (noticed.some(Boolean)) return noticed.filter(Boolean).join(" · ");
     return aps["content-available"] === 1 ? "silent (content-available)" : "silent";
   },
 
@@ -1000,6 +1003,11 @@ const Phone = {
       .map((item) => ({ item, topic: held[index].app?.topic || appTopic(held[index].topic || item.topic) })));
     items.sort((a, b) => (a.item.receivedAt < b.item.receivedAt ? 1 : -1));
     const parts = [];
+    // The Home Screen's icons, each with its badge as the last push (or the app) set it.
+    const icons = apps.filter((a) => a.app).map((a) => el("span", { class: "app-icon", "data-testid": "app-icon", title: a.app.topic || a.topic },
+      el("span", { class: "name" }, appTopic(a.app.topic || a.topic).split(".").pop()),
+      a.app.badge > 0 ? el("span", { class: "badge", "data-testid": "app-badge" }, String(a.app.badge)) : null));
+    if (icons.length) parts.push(el("div", { class: "app-icons" }, ...icons));
     if (waiting) parts.push(el("p", { class: "waiting", "data-testid": "phone-waiting" }, `${waiting} waiting for the device`));
     if (!apps.some((a) => a.app)) {
       parts.push(el("p", { class: "empty" }, "No app on this device has settings yet: save them on the right, then push."));
@@ -1077,11 +1085,13 @@ const Phone = {
         el("div", { class: "meta" }, outcome.text, item.activity?.reason ? ` — ${item.activity.reason}` : ""));
     }
     if (!p.shown) {
+      const badged = p.badge !== null && p.badge !== undefined;
       const why = Object.entries(p.suppressed || {}).map(([what, reason]) => `${what}: ${reason}`).join("; ");
       return el("article", { class: "bubble silent", "data-id": item.uniqueId, "data-testid": "phone-notification" },
         el("header", {}, el("span", {}, item.topic || ""), el("span", {}, when)),
-        el("div", { class: "title" }, p.webPush ? `Web push: ${p.webPush.outcome}` : p.silent ? "Silent notification" : "Not shown"),
-        el("div", { class: "meta" }, p.webPush ? p.webPush.detail : p.appNotified ? "the app was told" : "", why ? ` ${why}` : ""));
+        el("div", { class: "title" }, p.webPush ? `Web push: ${p.webPush.outcome}` : p.silent ? "Silent notification"
+          : badged ? `Badge set to ${p.badge}` : "Not shown"),
+        el("div", { class: "meta" }, p.webPush ? p.webPush.detail : badged ? "no alert: the app's icon shows the number" : p.appNotified ? "the app was told" : "", why ? ` ${why}` : ""));
     }
     const meta = [];
     if (p.sound) meta.push(`sound: ${p.sound}`);
