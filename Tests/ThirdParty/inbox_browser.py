@@ -294,9 +294,17 @@ def main():
         headers = wait.until(EC.visibility_of_element_located((By.ID, "detail-headers"))).text
         check(f"apns-topic: {TOPIC}" in headers and "apns-push-type: alert" in headers, "the detail shows the headers")
         driver.find_element(By.ID, "tab-again").click()
-        check(f"/3/device/{token}" in wait.until(EC.visibility_of_element_located((By.ID, "detail-curl"))).text, "the detail offers a curl command")
+        curl = wait.until(EC.visibility_of_element_located((By.ID, "detail-curl"))).text
+        check(f"/3/device/{token}" in curl, "the detail offers a curl command")
+        check(f"--cacert '{CA}'" in curl, f"its curl trusts this emulator's CA where --certs-dir put it: {curl!r}")
+        # A refused push's .apns file holds what was sent (issue 69: it held only the target bundle).
+        settled(lambda: driver.find_element(By.XPATH, '//table[@id="inbox"]//tr[.//td[contains(., "BadPriority")]]').click())
+        wait.until(EC.element_to_be_clickable((By.ID, "tab-again"))).click()
+        apns = wait.until(EC.visibility_of_element_located((By.ID, "detail-apns"))).text
+        check('"alert": "x"' in apns and "Simulator Target Bundle" in apns, f"the refused push's .apns file holds its body: {apns!r}")
+        settled(lambda: driver.find_element(By.XPATH, '//table[@id="inbox"]//tr[.//td[contains(., "Hello: From curl")]]').click())
         # Its timeline is the delivery log, in the Push Notifications Console's words.
-        driver.find_element(By.ID, "tab-timeline").click()
+        wait.until(EC.element_to_be_clickable((By.ID, "tab-timeline"))).click()
         wait.until(EC.text_to_be_present_in_element((By.ID, "detail-delivery-log"), "Received by APNs"))
         timeline = driver.find_element(By.ID, "detail-delivery-log").text
         check("Stored - Device Offline" in timeline and "Replaced - Newer Notification" in timeline and

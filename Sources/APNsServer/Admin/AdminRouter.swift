@@ -164,7 +164,7 @@ struct AdminRouter: Sendable {
     /// `GET /`: the web inbox.
     func inboxPage() -> Response {
         let port = self.readiness.address(.http2)?.port ?? 2197
-        return Response(status: 200, body: InboxAssets.page(http2Port: port), contentType: "text/html; charset=utf-8")
+        return Response(status: 200, body: InboxAssets.page(http2Port: port, caPath: self.caPath), contentType: "text/html; charset=utf-8")
     }
 
     /// `GET /inbox/<asset>`: its style, script and icon.

@@ -3,15 +3,21 @@ import APNsCore
 /// The web inbox (`GET /` on the admin port): plain HTML, CSS and JavaScript kept beside this
 /// file in `Inbox/` and compiled into the binary, so it works offline and from any directory.
 enum InboxAssets {
-    /// The page, with the HTTP/2 port filled in (for the curl commands it shows).
-    /// The page, with the HTTP/2 port filled in (for the curl commands it shows) and the fault
-    /// form's suggestions: every reason APNs documents, with its status.
-    static func page(http2Port: Int) -> [UInt8] {
+    /// The page, with the HTTP/2 port and the CA's path filled in (for the curl commands it
+    /// shows) and the fault form's suggestions: every reason APNs documents, with its status.
+    static func page(http2Port: Int, caPath: String?) -> [UInt8] {
         let reasons = Reason.all.map { #"<option value="\#($0.wire)">\#($0.status)</option>"# }.joined()
         return Array(
             String(decoding: PackageResources.index_html, as: UTF8.self)
                 .replacingOccurrences(of: "{{HTTP2_PORT}}", with: String(http2Port))
+                .replacingOccurrences(of: "{{CA_PATH}}", with: Self.attribute(caPath ?? "ca.pem"))
                 .replacingOccurrences(of: "{{REASONS}}", with: reasons).utf8)
+    }
+
+    /// `text` as an HTML attribute's value.
+    static func attribute(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "\"", with: "&quot;")
+            .replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
     }
 
     /// An asset by its name under `/inbox/`, with its content type.

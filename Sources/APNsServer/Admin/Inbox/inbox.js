@@ -60,6 +60,8 @@ const clock = (iso) => {
   return date.toLocaleTimeString([], { hour12: false }) + "." + String(date.getMilliseconds()).padStart(3, "0");
 };
 const http2Port = () => $('meta[name="apns-http2-port"]')?.content || "2197";
+// The CA the server certificate chains to, where this emulator keeps it (its --certs-dir).
+const caPath = () => $('meta[name="apns-ca-path"]')?.content || "ca.pem";
 
 // MARK: Views and the address
 
@@ -363,7 +365,7 @@ const Detail = {
   curl(item) {
     const quote = (text) => "'" + String(text).replaceAll("'", "'\\''") + "'";
     const body = item.payload !== null && item.payload !== undefined ? JSON.stringify(item.payload) : item.body ?? "";
-    const lines = ["curl --http2 --cacert certs/ca.pem"];
+    const lines = [`curl --http2 --cacert ${quote(caPath())}`];
     if (item.method && item.method !== "POST") lines.push(`-X ${item.method}`);
     for (const [name, value] of this.headers(item)) if (name !== "apns-id") lines.push(`-H ${quote(`${name}: ${value}`)}`);
     if (body) lines.push(`-d ${quote(body)}`);
@@ -371,8 +373,16 @@ const Detail = {
     return lines.join(" \\\n  ");
   },
 
+  /// The payload as `xcrun simctl push` reads it, with the topic as its target bundle; a refused
+  /// request's body as it was sent (parsed when it is JSON; as text when it is not, which is what
+  /// the provider sent and why it was refused).
   apnsFile(item) {
-    const payload = item.payload && typeof item.payload === "object" ? { ...item.payload } : {};
+    let sent = item.payload;
+    if ((sent === null || sent === undefined) && item.body) {
+      try { sent = JSON.parse(item.body); } catch { return item.body; }
+    }
+    if (!sent || typeof sent !== "object" || Array.isArray(sent)) return sent === null || sent === undefined ? "{}" : JSON.stringify(sent, null, 2);
+    const payload = { ...sent };
     if (item.topic) payload["Simulator Target Bundle"] = item.topic;
     return JSON.stringify(payload, null, 2);
   },
@@ -461,7 +471,7 @@ const Detail = {
       return [
         button, answer,
         el("h3", {}, "Reproduce with curl"), el("pre", { id: "detail-curl" }, Detail.curl(item)),
-        el("h3", {}, ".apns file (xcrun simctl push)"), el("pre", {}, apns), el("a", { href: Detail.url, download: `${item.id}.apns` }, "Download .apns"),
+        el("h3", {}, ".apns file (xcrun simctl push)"), el("pre", { id: "detail-apns" }, apns), el("a", { href: Detail.url, download: `${item.id}.apns` }, "Download .apns"),
       ];
     },
   },
