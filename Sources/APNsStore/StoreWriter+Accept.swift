@@ -95,7 +95,8 @@ extension StoreWriter {
         let collapseID = notification.collapseID
         var replaced: [(key: [UInt8], notification: Notification)] = []
         for key in try self.queueKeys(notification.token, txn) {
-            let found = try txn.withValue(self.environment.log, key: StoreKeys.logKey(ofQueueKey: key)) {
+            // nil: no record in the log (corrupt); .some(nil): a record the new one does not replace.
+            let logged = try txn.withValue(self.environment.log, key: StoreKeys.logKey(ofQueueKey: key)) {
                 value throws(StoreError) -> Notification? in
                 let record = try LogValue.record(of: value)
                 let queued = try NotificationCodec.topicAndCollapseID(of: record)
@@ -103,9 +104,9 @@ extension StoreWriter {
                 guard latest || (collapseID != nil && Self.same(queued.collapseID, collapseID)) else { return nil }
                 return try NotificationCodec.decode(record)
             }
-            guard let found else { throw .corruptRecord("queued notification missing from the log") }
-            guard let found else { continue }
-            replaced.append((key, found))
+            guard let logged else { throw .corruptRecord("queued notification missing from the log") }
+            guard let older = logged else { continue }
+            replaced.append((key, older))
         }
         for entry in replaced {
             try self.removeQueued(

@@ -82,23 +82,25 @@ struct StoreRoomTests {
         for index in 0..<150 { try await accept(index) }
         #expect(store.statistics.droppedForRoom > 0, "the map was not full yet")
         // A reader opens a snapshot now and keeps it until the writes below have begun failing for room.
-        let reading = Mutex(true)
+        let release = DispatchSemaphore(value: 0)
         let reader = Thread {
-            _ = try? store.read { _ throws(StoreError) in
-                while reading.withLock({ $0 }) { usleep(1_000) }
-            }
+            _ = try? store.read { _ throws(StoreError) in release.wait() }
         }
         reader.start()
-        while store.environment.oldestReader() == nil { try await Task.sleep(for: .milliseconds(1)) }
+        defer { release.signal() }
+        let deadline = ContinuousClock.now + .seconds(30)
+        while store.environment.oldestReader() == nil {
+            try #require(ContinuousClock.now < deadline, "the reader's snapshot never opened")
+            try await Task.sleep(for: .milliseconds(1))
+        }
         let before = store.statistics.failedCommits
         let writes = Task { for index in 150..<250 { try await accept(index) } }
         // Until a commit failed for room (or all were taken, which the reader would make a wonder).
-        while store.statistics.failedCommits == before, !writes.isCancelled {
+        while store.statistics.failedCommits == before, try store.queuedCount() < 250 {
+            try #require(ContinuousClock.now < deadline, "no commit met the full map within 30 s")
             try await Task.sleep(for: .milliseconds(1))
-            if try store.queuedCount() >= 250 { break }
         }
-        try await Task.sleep(for: .milliseconds(200))
-        reading.withLock { $0 = false }
+        release.signal()
         try await writes.value
         #expect(try store.queued(for: self.token(Self.tokenA)).last?.notification.uniqueID == "00000249-0000-7000-8000-000000000000")
         store.close()

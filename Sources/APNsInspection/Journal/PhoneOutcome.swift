@@ -120,7 +120,7 @@ public struct PhoneOutcome: Hashable, Sendable {
         case .queued: return PhoneOutcome(.waiting, "waiting for the device")
         case .delivered: return PhoneOutcome(.none, "delivered; no app modelled for this token")
         // APNs stores one notification per app while the device is offline (or one per collapse id).
-        case .replaced: return PhoneOutcome(.none, "replaced by a newer push: never reached the phone")
+        case .replaced: return PhoneOutcome(.none, "replaced by a newer push")
         default: return PhoneOutcome(.none, "\(status.rawValue): never reached the phone")
         }
     }

@@ -28,11 +28,21 @@ public struct RejectedPush: Sendable {
     /// The port it reached (each front door has its own), when it came over a socket.
     public var port: Int?
 
-    /// Whether it came above a GOAWAY's last-stream-id: no answer at all, only the emulator's
-    /// detail (`PushIntake.notProcessed`), which the store keeps with it across restarts.
-    public var wasNotProcessed: Bool {
-        self.httpStatus == nil && self.statusByte == nil && self.reason == nil && self.detail?.hasPrefix("not processed") == true
+    /// Marks a request that came above a GOAWAY's last-stream-id: no answer at all, only this
+    /// detail, which the store keeps with the request across restarts.
+    public mutating func markNotProcessed(stream: Int32, lastStream: Int32) {
+        (self.reason, self.httpStatus, self.statusByte) = (nil, nil, nil)
+        self.detail =
+            "\(Self.notProcessed): stream \(stream) came after the GOAWAY naming stream \(lastStream) as the last one processed; the client may send it again"
     }
+
+    /// Whether ``markNotProcessed(stream:lastStream:)`` marked it.
+    public var wasNotProcessed: Bool {
+        self.httpStatus == nil && self.statusByte == nil && self.reason == nil
+            && self.detail?.hasPrefix(Self.notProcessed) == true
+    }
+
+    private static let notProcessed = "not processed"
 
     /// The most of a rejected body the journal keeps.
     public static let maximumBody = 8192

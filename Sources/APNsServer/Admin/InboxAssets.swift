@@ -10,14 +10,8 @@ enum InboxAssets {
         return Array(
             String(decoding: PackageResources.index_html, as: UTF8.self)
                 .replacingOccurrences(of: "{{HTTP2_PORT}}", with: String(http2Port))
-                .replacingOccurrences(of: "{{CA_PATH}}", with: Self.attribute(caPath ?? "ca.pem"))
+                .replacingOccurrences(of: "{{CA_PATH}}", with: AdminLogin.escaped(caPath ?? "ca.pem"))
                 .replacingOccurrences(of: "{{REASONS}}", with: reasons).utf8)
-    }
-
-    /// `text` as an HTML attribute's value.
-    static func attribute(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "\"", with: "&quot;")
-            .replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
     }
 
     /// An asset by its name under `/inbox/`, with its content type.

@@ -112,8 +112,7 @@ struct PushIntake: Sendable {
     func notProcessed(_ request: PushRequest, ids: ProviderConnectionState, stream: Int32, lastStream: Int32) {
         var rejected = RejectedPush(
             request, id: ids.makeID(), apnsID: request.apnsID, reason: nil, httpStatus: nil, receivedAt: self.clock())
-        rejected.detail =
-            "not processed: stream \(stream) came after the GOAWAY naming stream \(lastStream) as the last one processed; the client may send it again"
+        rejected.markNotProcessed(stream: stream, lastStream: lastStream)
         rejected.port = ids.port
         self.inspection.rejected(rejected, fault: nil)
     }

@@ -170,11 +170,9 @@ final class ProviderConnectionHandler: ChannelInboundHandler, NGHTTP2SessionDele
     func streamClosed(_ id: Int32) {
         self.answerPromises.removeValue(forKey: id)?.fail(ChannelError.ioOnClosedChannel)
         self.streams?.streamClosed(id)
-        if var held = self.heldGoAway, held.waiting.remove(id) != nil {
-            self.heldGoAway = held
-            // The last answer the GOAWAY waited for is written: the GOAWAY follows it.
-            if held.waiting.isEmpty { self.sendHeldGoAway() }
-        }
+        // The last answer a held GOAWAY waited for is written: the GOAWAY follows it. (The set
+        // changes in place: no copy of it per closing stream.)
+        if self.heldGoAway?.waiting.remove(id) != nil, self.heldGoAway?.waiting.isEmpty == true { self.sendHeldGoAway() }
         self.perform(self.machine.streamClosed(id))
     }
 

@@ -381,7 +381,8 @@ const Detail = {
     if ((sent === null || sent === undefined) && item.body) {
       try { sent = JSON.parse(item.body); } catch { return item.body; }
     }
-    if (!sent || typeof sent !== "object" || Array.isArray(sent)) return sent === null || sent === undefined ? "{}" : JSON.stringify(sent, null, 2);
+    if (sent === null || sent === undefined) return "{}";
+    if (typeof sent !== "object" || Array.isArray(sent)) return JSON.stringify(sent, null, 2);
     const payload = { ...sent };
     if (item.topic) payload["Simulator Target Bundle"] = item.topic;
     return JSON.stringify(payload, null, 2);
