@@ -3,13 +3,17 @@ import APNsCore
 /// The admin API's JSON of device tokens and of the feedback list.
 public enum DeviceJSON {
     /// One token: its app, device, whether a device holds it now, its queue length and its dates
-    /// (`null` when unknown: a token that only has a queue was never registered here).
-    public static func write(_ record: TokenRecord, connected: Bool, queued: Int, into writer: inout JSONWriter) {
+    /// (`null` when unknown: a token that only has a queue was never registered here). `phone`: the
+    /// emulator's own phone takes its pushes (a device a seed declared, no device attached).
+    public static func write(
+        _ record: TokenRecord, connected: Bool, phone: Bool = false, queued: Int, into writer: inout JSONWriter
+    ) {
         writer.object { members in
             members.member("token") { $0.string(record.token.hex) }
             members.member("topic") { $0.optionalString(record.topic.isEmpty ? nil : record.topic) }
             members.member("deviceId") { $0.optionalString(record.deviceID) }
             members.member("connected") { $0.raw(connected ? "true" : "false") }
+            members.member("phone") { $0.raw(phone ? "true" : "false") }
             members.member("queued") { $0.number(queued) }
             members.member("registeredAt") { $0.optionalTime(record.registeredAt > 0 ? record.registeredAt : nil) }
             members.member("unregisteredAt") { $0.optionalTime(record.unregisteredAt) }

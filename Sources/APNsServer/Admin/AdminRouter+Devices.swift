@@ -55,8 +55,9 @@ extension AdminRouter {
                 records.append(TokenRecord(token: token, topic: "", deviceID: nil, registeredAt: 0, unregisteredAt: nil))
             }
             let body = JSONWriter.array(records) { writer, record in
-                DeviceJSON.write(
-                    record, connected: self.relay.isConnected(record.token), queued: counts[record.token] ?? 0, into: &writer)
+                let connected = self.relay.isConnected(record.token)
+                let phone = !connected && self.phone.ownDevice(of: record.token) != nil
+                DeviceJSON.write(record, connected: connected, phone: phone, queued: counts[record.token] ?? 0, into: &writer)
             }
             return Response(status: 200, body: body)
         } catch {

@@ -81,13 +81,16 @@ final class DeviceSessionHandler: ChannelInboundHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        if let subscriber = self.subscriber, let deviceID = self.machine.deviceID {
+        let deviceID = self.machine.deviceID
+        if let subscriber = self.subscriber, let deviceID {
             if self.machine.version >= 3 { self.hub.unsubscribe(device: deviceID, subscriber) }
             self.hub.leave(device: deviceID, subscriber)
         }
         if let subscriber = self.subscriber {
             for token in self.machine.closed() { self.relay.unsubscribe(token, subscriber) }
         }
+        // A device the seed declared is the phone's again: it takes what the session left queued.
+        if let deviceID, self.phone.owns(device: deviceID) { self.relay.releaseSoon(device: deviceID) }
         context.fireChannelInactive()
     }
 

@@ -224,10 +224,15 @@ extension Phone {
         return writer.bytes
     }
 
-    /// Whether `token` is a Live Activity token the phone holds (for a push to it, the device
-    /// is online: expiration 0 still reaches it).
-    func holdsActivityToken(_ token: DeviceToken) -> Bool {
-        self.activityIndex.withLock { $0.tokens[token] != nil }
+    /// The device whose Live Activity token `token` is, if the phone holds it (for a push to it,
+    /// ActivityKit takes it when that device is online: expiration 0 still reaches it).
+    func activityDevice(of token: DeviceToken) -> String? {
+        self.activityIndex.withLock { $0.tokens.isEmpty ? nil : $0.tokens[token]?.install.deviceID }
+    }
+
+    /// The Live Activity tokens (push-to-start and update) the apps of `deviceID` hold.
+    func activityTokens(of deviceID: String) -> [DeviceToken] {
+        self.activityIndex.withLock { index in index.tokens.compactMap { $0.value.install.deviceID == deviceID ? $0.key : nil } }
     }
 
     /// The app that holds activity `id`, if any.

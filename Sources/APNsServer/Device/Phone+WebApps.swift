@@ -87,7 +87,10 @@ extension Phone {
         let promise = eventLoop.makePromise(of: Void.self)
         self.store.submit([.register(token: token, topic: install.topic, deviceID: host.deviceID)]) { result in
             switch result {
-            case .success(let outcomes) where outcomes.first == .registered: promise.succeed(())
+            case .success(let outcomes) where outcomes.first == .registered:
+                // On one of the phone's own devices, its pushes follow that device's power state.
+                self.issued(token, to: webApp.device)
+                promise.succeed(())
             case .success(let outcomes): promise.fail(ServerError(.store, subject: "web app token", "\(outcomes)"))
             case .failure(let error): promise.fail(error)
             }

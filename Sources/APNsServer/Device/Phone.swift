@@ -38,6 +38,11 @@ public final class Phone: Sendable {
     /// Tokens no device holds whose app has settings: their notifications are presented as
     /// they are accepted, since no device will ever be handed them.
     let deviceless = RankedMutex(.index, Set<DeviceToken>())
+    /// The devices a seed declared, and their tokens: the phone takes their pushes while no
+    /// device is attached (``OwnDevices``).
+    let ownDevices = RankedMutex(.index, OwnDevices())
+    /// Whether any device is the phone's own: the accept path's lookup is one load without one.
+    let hasOwnDevices = Atomic<Bool>(false)
     /// Apps with local notifications pending: what the scheduler looks at.
     let scheduled = RankedMutex(.index, Set<AppInstall>())
     /// Live Activity tokens, owners and the apps the clock still changes.
@@ -219,6 +224,7 @@ public final class Phone: Sendable {
             if devices {
                 apps.models = [:]
                 self.deviceless.withLock { $0 = [] }
+                self.ownDevices.withLock { $0 = OwnDevices() }
                 self.scheduled.withLock { $0 = [] }
                 self.activityIndex.withLock { $0 = ActivityIndex() }
                 self.webApps.withLock { $0 = WebAppIndex() }

@@ -10,7 +10,11 @@ extension Relay {
     func register(
         token: DeviceToken, topic: String, deviceID: String?, on eventLoop: any EventLoop
     ) -> EventLoopFuture<StoreOutcome> {
-        self.submit(.register(token: token, topic: topic, deviceID: deviceID), on: eventLoop)
+        let phone = self.phone
+        return self.submit(.register(token: token, topic: topic, deviceID: deviceID), on: eventLoop).map { outcome in
+            if outcome == .registered { phone.issued(token, to: deviceID) }
+            return outcome
+        }
     }
 
     /// Unregisters `token` (the app was removed); the future holds when (ms since the UNIX epoch).
@@ -31,7 +35,10 @@ extension Relay {
     /// Changes a device's power state and tells its sessions; returns the new state.
     func changePower(of deviceID: String, _ document: [UInt8]) throws(DeviceModelError) -> DevicePower {
         let (before, after) = try self.power.change(deviceID, document)
-        if before != after { self.hub.power(device: deviceID, after) }
+        if before != after {
+            self.hub.power(device: deviceID, after)
+            self.releaseSoon(device: deviceID)
+        }
         return after
     }
 

@@ -23,6 +23,8 @@ public final class Relay: Sendable {
     /// The last firing of due local notifications: each firing starts after the one before has
     /// stored what it took (``fireDue(on:)``).
     let lastFiring = Mutex<EventLoopFuture<Void>?>(nil)
+    /// One of the emulator's event loops, for work that starts off them.
+    var anyEventLoop: (any EventLoop)? { self.batchers.values.first?.eventLoop }
     /// This emulator's shard among several, if it is one.
     public var shard: Shard? { self.phone.shard }
 
@@ -65,13 +67,22 @@ public final class Relay: Sendable {
         _ notification: Notification, on eventLoop: any EventLoop, completion: @escaping (Result<StoreOutcome, any Error>) -> Void
     ) {
         // Whether the device is connected is decided at acceptance: it matters for expiration 0.
-        // A Live Activity token is always reachable: the phone itself takes its pushes.
-        let activity = notification.pushType == .liveactivity && self.phone.holdsActivityToken(notification.token)
+        // A Live Activity token is reachable while its device is online: the phone itself takes its pushes.
+        let activity =
+            notification.pushType == .liveactivity
+            && self.phone.activityDevice(of: notification.token).map { self.power.power(of: $0).online } == true
         // A token no device holds is the phone's own: it presents the push at acceptance, so an
         // expiration of 0 (a web push's TTL 0) reaches it like a connected device's.
         let connected = !activity && self.hub.isConnected(notification.token)
-        let deviceless = !activity && !connected && self.phone.presentsAtAcceptance(notification.token)
-        let online = activity || deviceless || connected
+        // A device a seed declared is the phone's own: it takes the push now if its power state lets it.
+        let own = activity || connected ? nil : self.phone.ownDevice(of: notification.token)
+        let ownPower = own.map { self.power.power(of: $0) }
+        let deviceless =
+            !activity && !connected
+            && (ownPower.map { $0.online && $0.holds(notification.priority) == nil }
+                ?? self.phone.presentsAtAcceptance(notification.token))
+        // An own device that is online holds what its power state holds, as a connected device does.
+        let online = activity || deviceless || connected || ownPower?.online == true
         guard let batcher = self.batchers[ObjectIdentifier(eventLoop)] else {
             // Every listener runs on the emulator's own group; anything else is a wiring mistake.
             return completion(
@@ -88,10 +99,20 @@ public final class Relay: Sendable {
             // final outcome (read-your-writes). The push itself is durable either way: a phone change
             // that failed to save is applied again at the next start (resumeActivityPushes), so the
             // answer stays 200.
-            let applied = phone.takeUndelivered(notification, deviceless: deviceless, on: eventLoop)
+            if ownPower?.online == true, !deviceless, case .queued = outcome {
+                // Online, and its priority held by the power state: stored for power considerations.
+                phone.journal.held(uniqueID: notification.uniqueID, at: phone.clock())
+            }
+            // An offline device's Live Activity push waits in the store like its other pushes.
+            let applied =
+                deviceless || activity ? phone.takeUndelivered(notification, deviceless: deviceless, on: eventLoop) : nil
             if deviceless, case .queued = outcome {
                 // Presented: delivered, out of the queue (expiry no longer touches it), before the answer.
-                return batcher.enqueue(.acknowledge(uniqueID: notification.uniqueID)) { _ in completion(result) }
+                return batcher.enqueue(.acknowledge(uniqueID: notification.uniqueID)) { [self] _ in
+                    completion(result)
+                    // A priority-10 push wakes the device: what its power state held goes with it.
+                    if let own, notification.priority == .immediate { self.release(device: own, all: true, on: eventLoop) }
+                }
             }
             guard let applied, activity else { return completion(result) }
             applied.assumeIsolated().whenComplete { _ in completion(result) }

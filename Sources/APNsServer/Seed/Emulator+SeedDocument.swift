@@ -57,6 +57,8 @@ extension Emulator {
     }
 
     private func apply(_ device: SeedDocument.Device, origin: String, on loop: any EventLoop) async throws {
+        // A device the seed declares is the emulator's own phone while no device is attached.
+        if let id = device.id, device.phone { self.parts.phone.adopt(device: id) }
         for (index, app) in device.apps.enumerated() {
             let place = "\(origin).apps[\(index)]"
             let token = app.token ?? self.parts.phone.newToken()
@@ -65,6 +67,8 @@ extension Emulator {
                 unregisteredAt: app.unregisteredAt)
             let (relay, phone) = (self.relay, self.parts.phone)
             _ = try await loop.flatSubmit { relay.submit(.restoreToken(record, feedbackRead: app.feedbackRead), on: loop) }.get()
+            // A Live Activity token's pushes are ActivityKit's, whoever holds the device.
+            if !app.topic.hasSuffix(Phone.activityTopicSuffix) { phone.issued(token, to: device.id) }
             if let webApp = app.webApp, let install = try phone.install(of: token) {
                 _ = try await loop.flatSubmit {
                     phone.change(install, on: loop) { (model: inout AppModel) in model.webApp = webApp }

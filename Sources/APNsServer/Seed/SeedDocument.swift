@@ -38,6 +38,10 @@ public struct SeedDocument: Sendable {
     /// no device holds (registered through the admin API).
     public struct Device: Sendable {
         public var id: String?
+        /// Whether the emulator's own phone is this device while nothing is attached (true unless
+        /// the seed says `phone: false`: a device that attaches over the device protocol, whose
+        /// pushes wait until it does).
+        public var phone = true
         /// As `PUT /api/v1/devices/<token>/power` takes it.
         public var power: JSONValue?
         /// The Focus it is in, as `PUT /api/v1/devices/<device id>/focus` takes it.

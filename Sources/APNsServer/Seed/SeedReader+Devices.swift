@@ -4,7 +4,7 @@ import Foundation
 
 /// Devices and channels in a seed file.
 extension SeedReader {
-    static let deviceFields = ["id", "power", "focus", "apps"]
+    static let deviceFields = ["id", "phone", "power", "focus", "apps"]
     static let appFields = [
         "topic", "token", "registeredAt", "unregisteredAt", "feedbackRead", "settings", "location", "pushToStartToken", "webApp",
     ]
@@ -17,8 +17,15 @@ extension SeedReader {
             if let settings { members["settings"] = settings }
             return SeedDocument.Device(id: nil, power: nil, focus: nil, apps: [try self.app(.object(members), path)])
         }
-        let fields = try self.members(value, path, allowed: Self.deviceFields, what: "id, power, focus and apps")
+        let fields = try self.members(value, path, allowed: Self.deviceFields, what: "id, phone, power, focus and apps")
         let id = try self.string(fields["id"], "\(path).id", "the device's id (as the device protocol names it)")
+        var phone = true
+        switch fields["phone"] {
+        case nil, .null?: break
+        case .bool(let flag)? where id != nil: phone = flag
+        case .bool?: throw self.error("\(path).phone", "needs the device's id: apps registered without a device are no device")
+        default: throw self.error("\(path).phone", "is true (the emulator's own phone while nothing is attached) or false")
+        }
         let power = fields["power"].flatMap { $0 == .null ? nil : $0 }
         if let power {
             guard id != nil else {
@@ -33,7 +40,7 @@ extension SeedReader {
         }
         let focus = try self.focus(fields["focus"], id: id, "\(path).focus")
         return SeedDocument.Device(
-            id: id, power: power, focus: focus, apps: try self.list(fields["apps"], "\(path).apps", self.app))
+            id: id, phone: phone, power: power, focus: focus, apps: try self.list(fields["apps"], "\(path).apps", self.app))
     }
 
     /// A device's Focus, as `PUT /api/v1/devices/<device id>/focus` takes it.

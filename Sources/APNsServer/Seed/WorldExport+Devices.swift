@@ -19,6 +19,8 @@ extension WorldExport {
             var device: [String: JSONValue] = ["apps": .array(apps[id] ?? [])]
             if let id {
                 device["id"] = .string(id)
+                // A device that attaches over the device protocol is not the emulator's own phone.
+                if !self.phone.owns(device: id) { device["phone"] = .bool(false) }
                 if let focus = self.phone.activeFocus(of: id) {
                     device["focus"] = .object([
                         "active": .string(focus.name), "allowedApps": .array(focus.allowedApps.map(JSONValue.string)),
