@@ -25,6 +25,7 @@ public struct Notification: Hashable, Sendable {
         @usableFromInline var payload: [UInt8]
         @usableFromInline var receivedAt: Int64
         @usableFromInline var source: Interface
+        @usableFromInline var assumed: AssumedHeaders
     }
 
     @usableFromInline var box: Box
@@ -87,6 +88,11 @@ public struct Notification: Hashable, Sendable {
         get { self.box.fields.source }
         set { self.set(\.source, newValue) }
     }
+    /// The headers the provider did not send, whose values the emulator assumed.
+    @inlinable public var assumed: AssumedHeaders {
+        get { self.box.fields.assumed }
+        set { self.set(\.assumed, newValue) }
+    }
 
     public init(
         apnsID: String,
@@ -99,12 +105,14 @@ public struct Notification: Hashable, Sendable {
         collapseID: String?,
         payload: [UInt8],
         receivedAt: Int64,
-        source: Interface
+        source: Interface,
+        assumed: AssumedHeaders = []
     ) {
         self.box = Box(
             Fields(
                 apnsID: apnsID, uniqueID: uniqueID, token: token, topic: topic, pushType: pushType, priority: priority,
-                expiration: expiration, collapseID: collapseID, payload: payload, receivedAt: receivedAt, source: source))
+                expiration: expiration, collapseID: collapseID, payload: payload, receivedAt: receivedAt, source: source,
+                assumed: assumed))
     }
 
     public static func == (lhs: Notification, rhs: Notification) -> Bool {

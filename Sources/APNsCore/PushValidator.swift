@@ -86,9 +86,20 @@ public struct PushValidator: Sendable {
             collapseID: fields.collapseID,
             payload: request.body,
             receivedAt: nowMillis,
-            source: source
+            source: source,
+            assumed: Self.assumed(in: request)
         )
         return .success((notification, scan.aps))
+    }
+
+    /// The headers `request` left out, whose values are APNs' defaults.
+    static func assumed(in request: PushRequest) -> AssumedHeaders {
+        var assumed: AssumedHeaders = []
+        if request.pushType == nil { assumed.insert(.pushType) }
+        if request.priority == nil { assumed.insert(.priority) }
+        if request.apnsID == nil { assumed.insert(.apnsID) }
+        if request.topic?.isEmpty ?? true { assumed.insert(.topic) }
+        return assumed
     }
 
     /// The header fields after the path and the ids: push type, priority, expiration, topic,

@@ -125,4 +125,21 @@ struct StoreLogTests {
         #expect(try store.logged().map(\.notification) == [queued, delivered, expired])
         #expect(try self.counts(store) == (log: 3, queue: 0, history: 3))
     }
+
+    @Test("a record keeps the headers a provider left out; a record written before them (version 1) reads with none")
+    func assumedHeaders() throws {
+        var notification = APNsCore.Notification.test(token: String(repeating: "ab", count: 32), payload: #"{"one":1}"#)
+        notification.assumed = [.pushType, .apnsID]
+        let record = NotificationCodec.encode(notification)
+        #expect(record.count == NotificationCodec.size(of: notification))
+        #expect(try NotificationCodec.decode(record).assumed == [.pushType, .apnsID])
+        var older = record
+        older.remove(at: 1)
+        older[0] = 1
+        let decoded = try NotificationCodec.decode(older)
+        #expect(decoded.assumed == [] && decoded.payload == notification.payload && decoded.topic == notification.topic)
+        let fields = try older.withUnsafeBytes { try NotificationCodec.topicAndCollapseID(of: $0) }
+        #expect(fields.topic.map { String(decoding: $0, as: UTF8.self) } == notification.topic)
+        #expect(try older.withUnsafeBytes { try NotificationCodec.contains(Array("one".utf8), in: $0) })
+    }
 }

@@ -293,6 +293,12 @@ def main():
         driver.find_element(By.ID, "tab-headers").click()
         headers = wait.until(EC.visibility_of_element_located((By.ID, "detail-headers"))).text
         check(f"apns-topic: {TOPIC}" in headers and "apns-push-type: alert" in headers, "the detail shows the headers")
+        # curl sent no apns-priority and no apns-id: the tab shows exactly what was sent, and what
+        # the emulator assumed apart (issue 69).
+        assumed = driver.find_element(By.CSS_SELECTOR, '[data-testid="detail-assumed"]').text
+        check("apns-priority" not in headers and "apns-id" not in headers and "apns-priority: 10" in assumed and "apns-id: " in assumed,
+              f"the headers sent, and apart those assumed: {headers!r} / {assumed!r}")
+        driver.save_screenshot(os.path.join(SHOTS, "detail-headers.png"))
         driver.find_element(By.ID, "tab-again").click()
         curl = wait.until(EC.visibility_of_element_located((By.ID, "detail-curl"))).text
         check(f"/3/device/{token}" in curl, "the detail offers a curl command")

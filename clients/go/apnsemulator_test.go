@@ -184,6 +184,32 @@ func TestFaultsClockAndNearMisses(t *testing.T) {
 	}
 }
 
+// twoPushesWhileOffline sends two alerts to a token no device holds: the journal's statuses, oldest first.
+func twoPushesWhileOffline(t *testing.T, apns *Emulator) []string {
+	token := apns.RegisterDevice(topic)
+	for _, text := range []string{"first", "second"} {
+		if answer, err := apns.Push(token, `{"aps":{"alert":"`+text+`"}}`, PushOptions{Topic: topic}); err != nil || answer.Status != 200 {
+			t.Fatalf("push %s: %+v %v", text, answer, err)
+		}
+	}
+	var statuses []string
+	for _, item := range apns.Notifications(Filter{Token: token}) {
+		statuses = append([]string{fmt.Sprint(item["status"])}, statuses...)
+	}
+	return statuses
+}
+
+// Apple, "Sending notification requests to APNs": APNs stores only one notification per bundle ID
+// while the device is offline; serve's --storage-policy all keeps every one.
+func TestOfflineOneStoredPerAppUnlessAll(t *testing.T) {
+	if got := twoPushesWhileOffline(t, Start(t, Options{})); strings.Join(got, ",") != "replaced,queued" {
+		t.Fatalf("default storage: %v", got)
+	}
+	if got := twoPushesWhileOffline(t, Start(t, Options{Serve: map[string]string{"storage-policy": "all"}})); strings.Join(got, ",") != "queued,queued" {
+		t.Fatalf("storage-policy all: %v", got)
+	}
+}
+
 // providerToken is an ES256 JWT signed with a .p8 key, as Apple describes.
 func providerToken(t *testing.T, key ProviderKey) string {
 	data, err := os.ReadFile(key.P8Path)

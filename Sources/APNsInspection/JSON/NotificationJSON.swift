@@ -30,5 +30,6 @@ public enum NotificationJSON {
         }
         members.member("collapseId") { $0.optionalString(notification.collapseID) }
         members.member("payload") { $0.raw(notification.payload) }
+        members.member("assumed") { writer in writer.array(notification.assumed.names) { $0.string($1) } }
     }
 }

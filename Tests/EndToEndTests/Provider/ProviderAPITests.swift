@@ -44,8 +44,32 @@ struct ProviderAPITests {
             let payload = try #require(item["payload"] as? [String: Any])
             #expect((payload["aps"] as? [String: Any])?["badge"] as? Int == 3)
             #expect((item["receivedAt"] as? String)?.hasSuffix("Z") == true)
+            #expect(item["assumed"] as? [String] == [], "every header was sent")
             try await client.close()
         }
+    }
+
+    // Issue 69: the Headers tab showed `apns-push-type: alert` for a push that sent none. APNs'
+    // defaults ("Sending notification requests to APNs": apns-priority "defaults to 10"; apns-id
+    // "If you omit this header, APNs creates a UUID for you") are the values; `assumed` says which.
+    @Test("the journal names the headers a provider left out, whose values the emulator assumed, across a restart")
+    func assumedHeaders() async throws {
+        let directory = try TemporaryDirectory()
+        var emulator = try await RunningEmulator.start(directory: directory)
+        let client = try await emulator.http2Client()
+        let bare = try await client.accepted(token: Self.token, topic: "com.example.app")
+        let typed = try await client.accepted(token: Self.token, topic: "com.example.app", pushType: "alert", priority: 5)
+        try await client.close()
+        func assumed(_ id: String) async throws -> [String]? {
+            try await emulator.adminObject("/api/v1/notifications/\(id)")["assumed"] as? [String]
+        }
+        #expect(try await assumed(bare) == ["apns-push-type", "apns-priority", "apns-id"])
+        #expect(try await assumed(typed) == ["apns-id"])
+        try await emulator.stop()
+        emulator = try await RunningEmulator.start(directory: directory)
+        #expect(try await assumed(bare) == ["apns-push-type", "apns-priority", "apns-id"], "kept in the store's record")
+        try await emulator.stop()
+        try directory.remove()
     }
 
     @Test("without apns-id the server generates one; notifications queue in order")

@@ -116,6 +116,25 @@ test('fault rules, the clock and waitFor\'s near misses', async () => {
   });
 });
 
+// Apple, "Sending notification requests to APNs": APNs stores only one notification per bundle ID
+// while the device is offline; serve's --storage-policy all keeps every one.
+async function twoPushesWhileOffline(emulator) {
+  const token = await emulator.registerDevice(TOPIC);
+  for (const text of ['first', 'second']) {
+    assert.strictEqual((await emulator.push(token, { aps: { alert: text } }, { topic: TOPIC, pushType: 'alert' })).status, 200);
+  }
+  return (await emulator.notifications({ token })).map((n) => n.status).reverse();
+}
+
+test('offline, one push is stored per app as APNs stores it; serve: {storagePolicy: \'all\'} keeps every one', async () => {
+  await withEmulator(async (emulator) => {
+    assert.deepStrictEqual(await twoPushesWhileOffline(emulator), ['replaced', 'queued']);
+  });
+  await withEmulator({ serve: { storagePolicy: 'all' } }, async (emulator) => {
+    assert.deepStrictEqual(await twoPushesWhileOffline(emulator), ['queued', 'queued']);
+  });
+});
+
 test('--auth strict: a key made by keys.create signs provider tokens; a push without one is refused', async () => {
   await withEmulator({ serve: { auth: 'strict' } }, async (emulator) => {
     const key = emulator.keys.create({ teamId: 'TEAM123456', topics: [TOPIC] });

@@ -28,6 +28,24 @@ def test_a_rejection_has_its_reason(apns_emulator: APNsEmulator):
     assert apns_emulator.notifications(status="rejected")[0].reason == "BadPriority"
 
 
+def _two_pushes_while_offline(apns_emulator: APNsEmulator):
+    """Two alerts to a token no device holds (offline): the journal's statuses, oldest first."""
+    token = apns_emulator.register_device(TOPIC)
+    for text in ("first", "second"):
+        assert apns_emulator.push(token, {"aps": {"alert": text}}, topic=TOPIC).ok
+    return [n.status for n in reversed(apns_emulator.notifications(token=token))]
+
+
+def test_offline_one_stored_per_app_as_apns(apns_emulator: APNsEmulator):
+    # Apple, "Sending notification requests to APNs": APNs stores only one notification per bundle ID.
+    assert _two_pushes_while_offline(apns_emulator) == ["replaced", "queued"]
+
+
+@pytest.mark.apns_emulator(storage_policy="all")
+def test_storage_policy_all_keeps_every_push(apns_emulator: APNsEmulator):
+    assert _two_pushes_while_offline(apns_emulator) == ["queued", "queued"]
+
+
 def test_wait_for_lists_near_misses(apns_emulator: APNsEmulator):
     token = apns_emulator.register_device(TOPIC)
     apns_emulator.push(token, {"aps": {"alert": "hi"}}, topic=TOPIC)

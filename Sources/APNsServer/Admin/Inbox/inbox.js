@@ -342,8 +342,22 @@ const Detail = {
     for (const row of $$("#inbox tbody tr")) row.setAttribute("aria-selected", "false");
   },
 
-  /// The request's headers as the provider sent them (the journal keeps each one's value).
-  headers(item) {
+  /// The request's headers as the provider sent them (the journal keeps each one's value, and
+  /// names those it assumed: `assumed`); with `all`, the assumed ones too.
+  headers(item, all = false) {
+    const assumed = new Set(all ? [] : item.assumed || []);
+    return this.allHeaders(item).filter(([name]) => !assumed.has(name));
+  },
+
+  /// The headers the provider left out and what the emulator took them to be, as APNs does.
+  assumed(item) {
+    const why = { "apns-push-type": "what APNs takes a push that names no type for", "apns-priority": "APNs' default",
+      "apns-id": "a new one, as APNs answers with", "apns-topic": "the certificate's topic" };
+    const values = new Map(this.allHeaders(item));
+    return (item.assumed || []).filter((name) => values.has(name)).map((name) => [name, values.get(name), why[name]]);
+  },
+
+  allHeaders(item) {
     const headers = [];
     // A channel request names its bundle in the path and sends no apns-topic.
     if (item.topic && item.source !== "broadcast") headers.push(["apns-topic", item.topic]);
@@ -444,7 +458,11 @@ const Detail = {
       return [Detail.folded(Detail.payloadText(item), { id: "detail-payload" })];
     },
     headers(item) {
-      return [el("pre", { id: "detail-headers" }, Detail.headers(item).map(([n, v]) => `${n}: ${v}`).join("\n") || "(none)")];
+      const assumed = Detail.assumed(item);
+      return [el("pre", { id: "detail-headers" }, Detail.headers(item).map(([n, v]) => `${n}: ${v}`).join("\n") || "(none sent)"),
+        assumed.length ? el("div", { class: "assumed", "data-testid": "detail-assumed" },
+          el("p", {}, "Not sent; the emulator assumed, as APNs does:"),
+          el("ul", {}, ...assumed.map(([name, value, why]) => el("li", {}, el("code", {}, `${name}: ${value}`), ` (${why})`)))) : null];
     },
     answer(item) {
       return [Detail.pairs(Detail.answer(item))];
@@ -926,6 +944,17 @@ const Phone = {
     return devices;
   },
 
+  /// Why what a device was sent waits, and what brings it: an offline power state, or no device attached.
+  async whyWaiting(device, tokens) {
+    // The power state is the device's: asked through a token it registered (not a web app's).
+    const first = (tokens.find((t) => t.deviceId === device) || tokens[0])?.token;
+    const power = first && this.known?.get(device)?.isDevice ? await api("GET", `/api/v1/devices/${first}/power`).catch(() => null) : null;
+    if (power && !power.online) return `it is offline; PUT /api/v1/devices/${first}/power {"online": true} brings it back`;
+    if (tokens.some((t) => t.phone)) return "its power state holds these priorities until it is woken (a priority-10 push, Low Power Mode off, or unlocked)";
+    if (this.known?.get(device)?.isDevice) return `it is not connected; start apns-emulator device --device-id ${device} --token ${first} to attach it`;
+    return "no device holds this token; save the app's settings on the right for this phone to show its pushes, or register it from apns-emulator device";
+  },
+
   /// How many apps a device's tokens stand for (a Live Activity token is its app's).
   appCount(device) {
     const apps = new Set(device.tokens.map((t) => (t.topic || t.token).replace(/\.push-type\.[a-z]+$/, "")));
@@ -1019,7 +1048,7 @@ const Phone = {
       el("span", { class: "name" }, appTopic(a.app.topic || a.topic).split(".").pop()),
       a.app.badge > 0 ? el("span", { class: "badge", "data-testid": "app-badge" }, String(a.app.badge)) : null));
     if (icons.length) parts.push(el("div", { class: "app-icons" }, ...icons));
-    if (waiting) parts.push(el("p", { class: "waiting", "data-testid": "phone-waiting" }, `${waiting} waiting for the device`));
+    if (waiting) parts.push(el("p", { class: "waiting", "data-testid": "phone-waiting" }, `${waiting} waiting for the device: ${await this.whyWaiting(device, tokens)}`));
     if (!apps.some((a) => a.app)) {
       parts.push(el("p", { class: "empty" }, "No app on this device has settings yet: save them on the right, then push."));
     } else if (!items.length) {

@@ -193,6 +193,29 @@ class ApnsEmulatorTest {
         assertTrue(missed.getMessage().contains("near misses:") && missed.getMessage().contains(TOPIC), missed.getMessage());
     }
 
+    /** Two alerts to a token no device holds (offline): the journal's statuses, oldest first. */
+    private static List<Object> twoPushesWhileOffline(ApnsEmulator apns) throws Exception {
+        String token = apns.registerDevice(TOPIC);
+        for (String text : List.of("first", "second")) {
+            assertEquals(200, apns.push(token, "{\"aps\":{\"alert\":\"" + text + "\"}}", Map.of("apns-topic", TOPIC)).status());
+        }
+        List<Object> statuses = new java.util.ArrayList<>();
+        for (Map<String, Object> item : apns.notifications(Map.of("token", token))) statuses.add(0, item.get("status"));
+        return statuses;
+    }
+
+    /** Apple, "Sending notification requests to APNs": APNs stores only one notification per bundle ID while offline. */
+    @Test
+    void offlineOnePushIsStoredPerApp(ApnsEmulator apns) throws Exception {
+        assertEquals(List.of("replaced", "queued"), twoPushesWhileOffline(apns));
+    }
+
+    @Test
+    @EmulatorOptions(serve = {"--storage-policy", "all"})
+    void storagePolicyAllKeepsEveryPush(ApnsEmulator apns) throws Exception {
+        assertEquals(List.of("queued", "queued"), twoPushesWhileOffline(apns));
+    }
+
     /** Issue 51: beyond loopback the emulator makes an admin token; the extension sends it, a bare request is refused. */
     @Test
     @EmulatorOptions(serve = {"--host", "0.0.0.0"})
