@@ -22,6 +22,7 @@ import urllib.request
 
 from chromium import browser, check, console_errors, scratch
 from inbox_levels import badge_only, levels, service_extension, summary
+from inbox_not_processed import not_processed
 from inbox_providers import providers
 from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
@@ -397,6 +398,7 @@ def main():
 
         providers(driver, wait, admin, ADMIN, SHOTS)
         summary(driver, wait, admin, curl_push, TOPIC, SHOTS)
+        not_processed(driver, wait, admin, ADMIN, HTTP2_PORT, CA, TOPIC, SHOTS)
 
         errors = console_errors(driver)
         check(not errors, f"no console errors: {errors}")

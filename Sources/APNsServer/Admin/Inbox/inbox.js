@@ -53,6 +53,8 @@ function say(node, text, good) {
 
 // A request the provider got no success for: refused, or not processed (above a GOAWAY's last stream).
 const refused = (item) => item.status === "rejected" || item.status === "notProcessed";
+/// A status as the badge reads it.
+const statusText = (status) => (status === "notProcessed" ? "not processed" : status);
 const short = (token) => (token && token.length > 12 ? token.slice(0, 8) + "…" : token || "–");
 const clock = (iso) => {
   if (!iso) return "–";
@@ -252,7 +254,7 @@ const Inbox = {
 
   row(item, fresh) {
     const outcome = item.phoneOutcome || { state: "none", text: "" };
-    const status = [el("span", { class: `status ${item.status}` }, item.status)];
+    const status = [el("span", { class: `status ${item.status}` }, statusText(item.status))];
     if (item.source === "local") status.push(el("span", { class: "tag local" }, "local"));
     if (item.source === "webpush") status.push(el("span", { class: "tag local" }, "web push"));
     if (item.fault) status.push(el("span", { class: "tag fault" }, "fault"));
@@ -446,7 +448,7 @@ const Detail = {
         ? el("a", { href: `/?view=phone&device=${encodeURIComponent(item.token)}`, id: "detail-phone-link", onclick: (event) => { event.preventDefault(); show("phone", item.token); } }, "Open on the device's phone")
         : null;
       return [
-        el("p", { class: `outcome big ${outcome.state}`, id: "detail-outcome" }, el("span", { class: `status ${item.status}` }, item.status), " ", outcome.text),
+        el("p", { class: `outcome big ${outcome.state}`, id: "detail-outcome" }, el("span", { class: `status ${item.status}` }, statusText(item.status)), " ", outcome.text),
         el("p", { class: "said" }, Inbox.summary(item)),
         Detail.pairs([["token", item.token], ["topic", item.topic ?? "–"], ["interface", item.source], ["type", item.pushType ?? "–"], ["priority", item.priority ?? "–"], ["received", item.receivedAt], ["status since", item.statusAt ?? "–"]]),
         phone,
