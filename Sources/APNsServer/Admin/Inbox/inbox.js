@@ -948,10 +948,18 @@ const Phone = {
 
   /// Why what a device was sent waits, and what brings it: an offline power state, or no device attached.
   async whyWaiting(device, tokens) {
-    // The power state is the device's: asked through a token it registered (not a web app's).
-    const first = (tokens.find((t) => t.deviceId === device) || tokens[0])?.token;
-    const power = first && this.known?.get(device)?.isDevice ? await api("GET", `/api/v1/devices/${first}/power`).catch(() => null) : null;
-    if (power && !power.online) return `it is offline; PUT /api/v1/devices/${first}/power {"online": true} brings it back`;
+    // The power state is the device's: asked through a token it registered (a web app's token
+    // was registered without one, and has none).
+    const own = tokens.filter((t) => t.deviceId === device && !/^https?:/.test(t.topic || ""));
+    const first = (own[0] || tokens[0])?.token;
+    let power = null;
+    let asked = first;
+    for (const { token } of this.known?.get(device)?.isDevice ? own : []) {
+      power = await api("GET", `/api/v1/devices/${token}/power`).catch(() => null);
+      asked = token;
+      if (power) break;
+    }
+    if (power && !power.online) return `it is offline; PUT /api/v1/devices/${asked}/power {"online": true} brings it back`;
     if (tokens.some((t) => t.phone)) return "its power state holds these priorities until it is woken (a priority-10 push, Low Power Mode off, or unlocked)";
     if (this.known?.get(device)?.isDevice) return `it is not connected; start apns-emulator device --device-id ${device} --token ${first} to attach it`;
     return "no device holds this token; save the app's settings on the right for this phone to show its pushes, or register it from apns-emulator device";
