@@ -131,6 +131,12 @@ public struct Notification: Hashable, Sendable {
         return min(expiration, limit)
     }
 
+    /// Whether it is past its expiration at `nowSeconds` and must not be handed over (expiration 0
+    /// is "now": whoever holds it at acceptance hands it over).
+    public func hasExpired(nowSeconds: Int64, maximumStorageSeconds: Int64) -> Bool {
+        self.expiration != 0 && self.effectiveExpiration(maximumStorageSeconds: maximumStorageSeconds) <= nowSeconds
+    }
+
     /// Whether APNs would store this notification for an offline device at `nowSeconds`:
     /// expiration 0 means "once, now", and a past expiration is no better.
     public func isStorable(nowSeconds: Int64, maximumStorageSeconds: Int64) -> Bool {

@@ -253,10 +253,7 @@ struct DeviceSessionStateMachine {
     /// expiration 0 was decided at acceptance), and it is not already awaiting acknowledgement.
     mutating func handOver(_ notification: Notification, nowSeconds: Int64, maximumStorageSeconds: Int64) -> Action {
         guard self.holds(notification.token) else { return .none }
-        if notification.expiration != 0 {
-            let expiry = notification.effectiveExpiration(maximumStorageSeconds: maximumStorageSeconds)
-            guard expiry > nowSeconds else { return .none }
-        }
+        if notification.hasExpired(nowSeconds: nowSeconds, maximumStorageSeconds: maximumStorageSeconds) { return .none }
         guard self.unacknowledged.insert(notification.uniqueID).inserted else { return .none }
         return .send(.notification(notification))
     }

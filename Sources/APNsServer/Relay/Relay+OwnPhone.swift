@@ -19,16 +19,17 @@ extension Relay {
         if all {
             // Nothing waits for a priority-10 push unless the power state holds some priorities.
             guard power.lowPowerMode || power.locked else { return }
-            self.release(own, power: nil, on: eventLoop)
+            self.release(own, power: nil, presented: true, on: eventLoop)
         } else {
-            self.release(self.phone.activityTokens(of: deviceID), power: nil, on: eventLoop)
-            self.release(own, power: power, on: eventLoop)
+            self.release(self.phone.activityTokens(of: deviceID), power: nil, presented: false, on: eventLoop)
+            self.release(own, power: power, presented: true, on: eventLoop)
         }
     }
 
     /// Hands the phone each of `tokens`' queued notifications that `power` does not hold (all,
-    /// without it) and takes it out of its queue.
-    private func release(_ tokens: [DeviceToken], power: DevicePower?, on eventLoop: any EventLoop) {
+    /// without it) and takes it out of its queue: `presented` for an own device's tokens, to
+    /// ActivityKit for Live Activity tokens.
+    private func release(_ tokens: [DeviceToken], power: DevicePower?, presented: Bool, on eventLoop: any EventLoop) {
         let (now, longest) = (self.nowSeconds, self.maximumStorageSeconds)
         for token in tokens where !self.hub.isConnected(token) {
             let queued: [QueuedNotification]
@@ -40,13 +41,9 @@ extension Relay {
                 continue
             }
             for notification in queued.map(\.notification) where power?.holds(notification.priority) == nil {
-                guard notification.expiration == 0 || notification.effectiveExpiration(maximumStorageSeconds: longest) > now
-                else {
-                    continue  // expiry takes it out of the queue
-                }
-                // An own device's token is presented; a Live Activity token's push goes to ActivityKit.
-                _ = self.phone.takeUndelivered(
-                    notification, deviceless: self.phone.ownDevice(of: token) != nil, on: eventLoop)
+                // An expired one is left for expiry to take out of the queue.
+                guard !notification.hasExpired(nowSeconds: now, maximumStorageSeconds: longest) else { continue }
+                _ = self.phone.takeUndelivered(notification, deviceless: presented, on: eventLoop)
                 _ = self.submit(.acknowledge(uniqueID: notification.uniqueID), on: eventLoop)
             }
         }
