@@ -8,6 +8,8 @@ public struct ActivityOutcome: Codable, Hashable, Sendable {
         case ignored
         case notStarted = "not started"
         case scheduled
+        /// A broadcast the channel keeps for an activity whose device is offline.
+        case waiting
         case stale
         case dismissed
         case ended

@@ -30,10 +30,77 @@ extension Phone {
             limits: limits)
         var deliveries: [BroadcastDelivery] = []
         for install in installs.sorted(by: { ($0.deviceID, $0.topic) < ($1.deviceID, $1.topic) }) {
-            let outcomes = self.applyBroadcast(delta, to: install)
+            let outcomes =
+                self.power.power(of: install.deviceID).online
+                ? self.applyBroadcast(delta, to: install) : self.missed(by: install, channel: channel)
             deliveries += outcomes.map { BroadcastDelivery(deviceID: install.deviceID, outcome: $0) }
         }
         return deliveries
+    }
+
+    /// What the activities of an app on an offline device make of a broadcast: nothing yet. With
+    /// message-storage-policy 1 the channel keeps its latest message for them, and it reaches them
+    /// when the device comes online (``deliverStoredBroadcasts(to:on:)``); with 0 it never does.
+    private func missed(by install: AppInstall, channel: BroadcastChannel) -> [BroadcastOutcome] {
+        let subscribers = self.apps.withLock { $0.models[install]?.subscribers(of: channel.id) ?? [] }
+        let outcome =
+            channel.storagePolicy == 1
+            ? BroadcastOutcome(
+                activityID: "", outcome: ActivityOutcome(.waiting, code: Self.deviceOffline),
+                reason:
+                    "the device is offline: the channel keeps its latest message, which reaches the activity when the device is back online"
+            )
+            : BroadcastOutcome(
+                activityID: "", outcome: .ignored(Self.deviceOffline),
+                reason:
+                    "the device was offline and the channel stores nothing (message-storage-policy 0): this message never reaches the activity"
+            )
+        return subscribers.map { id in
+            var one = outcome
+            one.activityID = id
+            return one
+        }
+    }
+
+    /// The code of a broadcast outcome for an activity whose device was offline.
+    static let deviceOffline = "device-offline"
+
+    /// Device `deviceID` is back online: each of its running activities subscribed to a channel
+    /// that keeps a message (policy 1, under its expiry) gets that message if it has not had it,
+    /// as APNs delivers a channel's stored message to a device that comes online.
+    func deliverStoredBroadcasts(to deviceID: String, on eventLoop: any EventLoop) {
+        let now = self.clock()
+        let subscribed = self.apps.withLock { apps in
+            apps.models.flatMap { install, app -> [(install: AppInstall, id: String, channel: String)] in
+                guard install.deviceID == deviceID else { return [] }
+                return app.activities.compactMap { activity in
+                    activity.isRunning ? activity.channelID.map { (install, activity.id, $0) } : nil
+                }
+            }
+        }
+        guard !subscribed.isEmpty else { return }
+        let messages = self.channels.read { book in
+            subscribed.compactMap { one in
+                book.subscribable(one.channel, of: one.install.topic, now: now)?.storedMessage(at: now).map { (one, $0) }
+            }
+        }
+        let limits = self.activityLimits
+        for (one, message) in messages {
+            // One it already had (it was online then, or took it when it subscribed) is not applied again.
+            let had = self.apps.withLock { apps in
+                apps.models[one.install]?.activities.first { $0.id == one.id }?.history.contains {
+                    $0.uniqueID == message.uniqueID
+                }
+            }
+            guard had == false else { continue }
+            let push = ActivityPush(payload: Array(message.payload.utf8), priority: message.priority)
+            _ = self.changeActivities(one.install, broadcast: message.uniqueID, on: eventLoop) { app in
+                app.receiveBroadcast(
+                    push, channelID: one.channel, uniqueID: message.uniqueID, now: now, limits: limits, only: one.id
+                ).report
+            }
+            self.metrics?.broadcast.delivered(1)
+        }
     }
 
     /// How many broadcasts an app keeps in the store before its settings are written whole again:

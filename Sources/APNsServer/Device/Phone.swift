@@ -68,12 +68,15 @@ public final class Phone: Sendable {
     let channels: BroadcastChannels
     /// This emulator's shard in a cluster: the tokens it issues map to it.
     let shard: Shard?
+    /// Each device's power state: an offline device's activities take no broadcast until it is back.
+    let power: DevicePowerBook
 
     init(
         store: NotificationStore, hub: DeliveryHub, journal: Journal, clock: @escaping @Sendable () -> Int64, logger: Logger,
         activityLimits: ActivityLimits = ActivityLimits(), metrics: EmulatorMetrics? = nil, channels: BroadcastChannels,
-        shard: Shard? = nil
+        shard: Shard? = nil, power: DevicePowerBook = DevicePowerBook()
     ) {
+        self.power = power
         self.channels = channels
         self.shard = shard
         self.ledger = PresentationLedger()

@@ -5,7 +5,8 @@ import NIOCore
 
 /// The emulator's own phone as a device (``OwnDevices``): a device a seed declared takes its
 /// pushes while no device is attached, following its power state as an attached device does;
-/// and every device's Live Activities, which ActivityKit takes while the device is online.
+/// and every device's Live Activities, which ActivityKit takes while the device is online (their
+/// broadcasts too: a channel's stored message reaches a device that comes back online).
 extension Relay {
     /// Hands the phone what device `deviceID` kept queued and its power state now lets through,
     /// oldest first, each then out of its queue: its Live Activity tokens' pushes (held while it
@@ -22,6 +23,7 @@ extension Relay {
             self.release(own, power: nil, presented: true, on: eventLoop)
         } else {
             self.release(self.phone.activityTokens(of: deviceID), power: nil, presented: false, on: eventLoop)
+            self.phone.deliverStoredBroadcasts(to: deviceID, on: eventLoop)
             self.release(own, power: power, presented: true, on: eventLoop)
         }
     }

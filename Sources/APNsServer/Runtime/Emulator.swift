@@ -59,11 +59,11 @@ public final class Emulator: Sendable {
         // The assembly: each part is made here once and handed what it uses.
         let (store, hub, storeClock) = (self.store, DeliveryHub(), self.store.configuration.clock)
         let channels = BroadcastChannels(store: store, clock: storeClock, logger: logger, shard: configuration.shard)
+        let power = DevicePowerBook()
         let phone = Phone(
             store: store, hub: hub, journal: self.inspection.journal, clock: storeClock, logger: logger,
             activityLimits: configuration.activityLimits, metrics: self.inspection.metrics, channels: channels,
-            shard: configuration.shard)
-        let power = DevicePowerBook()
+            shard: configuration.shard, power: power)
         self.relay = Relay(store: store, hub: hub, phone: phone, channels: channels, power: power, group: self.group)
         phone.resumeActivityPushes(on: self.group.next())
         let parts = EmulatorParts(

@@ -109,4 +109,81 @@ struct PhoneOwnDeviceTests {
         try await provider.close()
         try await emulator.stop()
     }
+
+    /// A channel for the seed's app, and an activity on the seed's iPhone subscribed to it.
+    func subscribed(
+        _ emulator: RunningEmulator, _ provider: HTTP2TestClient, policy: Int
+    ) async throws -> (
+        channel: String, activity: String
+    ) {
+        let created = try await provider.send(
+            path: "/1/apps/\(Self.topic)/channels",
+            body: Array(#"{"message-storage-policy": \#(policy), "push-type": "LiveActivity"}"#.utf8))
+        let channel = try #require(created.header("apns-channel-id"), "\(created.status) \(created.reason ?? "")")
+        let request =
+            #"{"attributes-type": "DeliveryAttributes", "attributes": {"orderNumber": "7"}, "content-state": {"status": "new", "eta": 800000000}, "pushType": {"channel": "\#(channel)"}}"#
+        let started = try await emulator.adminObject(
+            "/api/v1/devices/\(Self.shop)/activities", method: "POST", body: request, status: 201)
+        return (channel, try #require(started["id"] as? String))
+    }
+
+    /// A broadcast update to `channel`, kept an hour by a policy-1 channel (`expires`), answered 200.
+    func broadcast(
+        _ provider: HTTP2TestClient, _ channel: String, _ status: String, at timestamp: Int, expires: Bool = true
+    ) async throws -> String {
+        let expiration = expires ? timestamp + 3600 : 0
+        let sent = try await provider.send(
+            path: "/4/broadcasts/apps/\(Self.topic)",
+            headers: [
+                ("apns-channel-id", channel), ("apns-push-type", "LiveActivity"), ("apns-priority", "10"),
+                ("apns-expiration", "\(expiration)"),
+            ],
+            body: Array(
+                #"{"aps": {"event": "update", "timestamp": \#(timestamp), "content-state": {"status": "\#(status)", "eta": 800000000}}}"#
+                    .utf8))
+        #expect(sent.status == 200, "\(sent.status) \(sent.reason ?? "")")
+        return try #require(sent.header("apns-unique-id"))
+    }
+
+    // Apple, "Sending broadcast push notification requests to APNs" (message-storage-policy):
+    // 0 "No messages are stored", 1 "Only the most recent message is stored"; a stored message is
+    // delivered to a device that comes online. A channel's messages follow the device's one state.
+    @Test(
+        "an offline phone's activities take no broadcast: policy 1's latest message reaches them when it is back, policy 0's never"
+    )
+    func broadcastsWhileOffline() async throws {
+        let emulator = try await RunningEmulator.start(seed: try SeedDocument.read(Self.seed))
+        let provider = try await emulator.http2Client()
+        let (kept, keptActivity) = try await self.subscribed(emulator, provider, policy: 1)
+        let (unkept, unkeptActivity) = try await self.subscribed(emulator, provider, policy: 0)
+        let now = Int(Date().timeIntervalSince1970)
+        _ = try await self.broadcast(provider, kept, "packing", at: now)
+        #expect(try await BroadcastTests.status(emulator, keptActivity) == "packing", "online: applied as it is taken")
+
+        _ = try await emulator.adminObject("/api/v1/devices/\(Self.shop)/power", method: "PUT", body: #"{"online": false}"#)
+        let first = try await self.broadcast(provider, kept, "on the way", at: now + 1)
+        let latest = try await self.broadcast(provider, kept, "at the door", at: now + 2)
+        let lost = try await self.broadcast(provider, unkept, "lost", at: now + 3, expires: false)
+        let outcome = { (id: String) in
+            ((try await emulator.adminObject("/api/v1/notifications/\(id)"))["outcomes"] as? [[String: Any]])?.first
+        }
+        let waiting = try #require(try await outcome(first))
+        #expect(waiting["outcome"] as? String == "waiting" && waiting["code"] as? String == "device-offline", "\(waiting)")
+        let ignored = try #require(try await outcome(lost))
+        #expect(ignored["outcome"] as? String == "ignored" && ignored["code"] as? String == "device-offline", "\(ignored)")
+        #expect(try await BroadcastTests.status(emulator, keptActivity) == "packing")
+
+        _ = try await emulator.adminObject("/api/v1/devices/\(Self.shop)/power", method: "PUT", body: #"{"online": true}"#)
+        #expect(await eventually { (try? await BroadcastTests.status(emulator, keptActivity)) == "at the door" })
+        #expect(try await BroadcastTests.status(emulator, unkeptActivity) == "new", "policy 0 stores nothing")
+        // Only the latest is stored; and one already taken is not applied again at the next return.
+        _ = try await emulator.adminObject("/api/v1/devices/\(Self.shop)/power", method: "PUT", body: #"{"online": false}"#)
+        _ = try await emulator.adminObject("/api/v1/devices/\(Self.shop)/power", method: "PUT", body: #"{"online": true}"#)
+        let history = try #require(
+            try await emulator.adminObject("/api/v1/activities/\(keptActivity)")["history"] as? [[String: Any]])
+        let ids = history.compactMap { $0["uniqueId"] as? String }
+        #expect(!ids.contains(first) && ids.filter { $0 == latest }.count == 1, "\(ids)")
+        try await provider.close()
+        try await emulator.stop()
+    }
 }
