@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The house rules a reader can check without building: no function, initializer or computed
-property over 60 lines in Sources or Tests; no file over 300 lines there, and none empty; each
+property over 60 lines in Sources or Tests; no file over 300 lines there (the web inbox's
+JavaScript modules included), and none empty; each
 file there named after the one type it declares (`Type.swift`, a test suite's too; extensions in
 `Type+Concern.swift`); no JSONSerialization in Sources (JSONValue is the one JSON value type); nothing in Sources
 reaching the phone, channels, power book, hub or cluster through the relay;
@@ -76,6 +77,13 @@ def breaches():
 
 
 def file_breaches():
+    # The web inbox's modules are held to the same size (ESLint, run by .ci/run, checks their functions).
+    for path in sorted(glob.glob('Sources/**/*.js', recursive=True)):
+        text = open(path, encoding='utf-8').read()
+        if not text.strip():
+            yield f'{path}: empty: delete it'
+        if text.count('\n') > FILE_LIMIT:
+            yield f'{path}: {text.count(chr(10))} lines (at most {FILE_LIMIT}): split it by concern'
     for path in sorted(glob.glob('Sources/**/*.swift', recursive=True) + glob.glob('Tests/**/*.swift', recursive=True)):
         text = open(path, encoding='utf-8').read()
         count = text.count('\n')

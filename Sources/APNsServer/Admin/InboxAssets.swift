@@ -18,11 +18,30 @@ enum InboxAssets {
     static func asset(_ name: String) -> (body: [UInt8], contentType: String)? {
         switch name {
         case "inbox.css": (PackageResources.inbox_css, "text/css; charset=utf-8")
-        case "inbox.js": (PackageResources.inbox_js, "text/javascript; charset=utf-8")
         case "icon.svg": (PackageResources.icon_svg, "image/svg+xml")
-        default: nil
+        default: Self.modules[name].map { ($0, "text/javascript; charset=utf-8") }
         }
     }
+
+    /// The page's script: native ES modules, one per view and a shared core; `inbox.js` starts the page.
+    static let modules: [String: [UInt8]] = [
+        "activities.js": PackageResources.activities_js,
+        "clock.js": PackageResources.clock_js,
+        "core.js": PackageResources.core_js,
+        "detail.js": PackageResources.detail_js,
+        "devices.js": PackageResources.devices_js,
+        "faults.js": PackageResources.faults_js,
+        "inbox.js": PackageResources.inbox_js,
+        "list.js": PackageResources.list_js,
+        "live.js": PackageResources.live_js,
+        "load.js": PackageResources.load_js,
+        "phone-screen.js": PackageResources.phone_screen_js,
+        "phone.js": PackageResources.phone_js,
+        "providers.js": PackageResources.providers_js,
+        "route.js": PackageResources.route_js,
+        "send.js": PackageResources.send_js,
+        "webapps.js": PackageResources.webapps_js,
+    ]
 
     /// What the page may load: its own origin only (no CDN, no inline script or style).
     static let securityPolicy =

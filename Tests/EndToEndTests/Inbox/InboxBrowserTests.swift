@@ -37,6 +37,14 @@ struct InboxBrowserTests {
                     answer.status == 200 && answer.header("content-type")?.hasPrefix(type) == true && !answer.body.isEmpty,
                     "\(asset)")
             }
+            // The script is ES modules (type="module"): the entry imports the rest, each served as JavaScript.
+            #expect(html.contains(#"<script type="module" src="/inbox/inbox.js">"#))
+            let entry = String(decoding: try await emulator.admin("/inbox/inbox.js").body, as: UTF8.self)
+            #expect(entry.contains(#"from "./core.js""#) && entry.contains(#"from "./list.js""#), "the entry imports the modules")
+            for module in ["core.js", "list.js", "detail.js", "phone.js", "phone-screen.js", "route.js"] {
+                let answer = try await emulator.admin("/inbox/\(module)")
+                #expect(answer.status == 200 && answer.header("content-type")?.hasPrefix("text/javascript") == true, "\(module)")
+            }
             #expect(try await emulator.admin("/inbox/missing.js").status == 404)
             #expect(try await emulator.admin("/", method: "POST", body: "{}").status == 405)
         }

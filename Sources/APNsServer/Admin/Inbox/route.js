@@ -1,0 +1,63 @@
+// The page's views and its address.
+import { Clock } from "./clock.js";
+import { $, $$ } from "./core.js";
+import { Channels, Devices } from "./devices.js";
+import { Faults } from "./faults.js";
+import { Inbox } from "./list.js";
+import { Phone } from "./phone.js";
+import { Providers } from "./providers.js";
+import { Send } from "./send.js";
+
+// MARK: Views and the address
+
+/// The page's state lives in its URL, so that a link can be shared and reloaded:
+/// `/?status=rejected`, `/?q=tide`, `/?notification=<uniqueId>`, `/?view=phone&device=<device id>`.
+/// (`#phone/<token>`, the older form, still opens that token's device.)
+export const Route = {
+  filters: ["q", "status", "outcome", "interface", "token", "topic"],
+  view: "inbox",
+  device: null,
+  notification: null,
+
+  read() {
+    const params = new URLSearchParams(location.search);
+    const [hashView, hashArgument] = location.hash.slice(1).split("/");
+    this.view = params.get("view") || hashView || "inbox";
+    if (!Views.includes(this.view)) this.view = "inbox";
+    this.device = params.get("device") || (hashView === "phone" && hashArgument ? decodeURIComponent(hashArgument) : null);
+    this.notification = params.get("notification");
+    const form = $("#filters");
+    for (const name of this.filters) if (form.elements[name]) form.elements[name].value = params.get(name) || "";
+  },
+
+  write() {
+    const params = new URLSearchParams();
+    if (this.view !== "inbox") params.set("view", this.view);
+    if (this.view === "phone" && this.device) params.set("device", this.device);
+    if (this.view === "inbox") {
+      for (const [name, value] of Inbox.filter()) params.set(name, value);
+      if (this.notification) params.set("notification", this.notification);
+    }
+    const query = params.toString();
+    const address = query ? `/?${query}` : "/";
+    if (location.pathname + location.search + location.hash !== address) history.replaceState(null, "", address);
+  },
+};
+
+export const Views = ["inbox", "phone", "devices", "channels", "faults", "providers", "send", "clock"];
+
+export function show(view, argument) {
+  for (const button of $$("nav button")) {
+    if (button.dataset.view === view) button.setAttribute("aria-current", "page");
+    else button.removeAttribute("aria-current");
+  }
+  for (const section of $$("main > .view")) section.hidden = section.id !== `view-${view}`;
+  Route.view = view;
+  if (view === "phone" && argument) Route.device = argument;
+  Route.write();
+  const enter = {
+    phone: () => Phone.open(Route.device), devices: Devices.load, channels: Channels.load, faults: Faults.load,
+    providers: () => Providers.load(), clock: Clock.load, send: Send.prefill,
+  };
+  enter[view]?.();
+}
