@@ -161,6 +161,7 @@ let package = Package(
                 .embedInCode("Admin/Inbox/phone.js"),
                 .embedInCode("Admin/Inbox/providers.js"),
                 .embedInCode("Admin/Inbox/route.js"),
+                .embedInCode("Admin/Inbox/search.js"),
                 .embedInCode("Admin/Inbox/send.js"),
                 .embedInCode("Admin/Inbox/webapps.js"),
                 .embedInCode("Admin/Inbox/icon.svg"),

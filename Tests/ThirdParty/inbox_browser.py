@@ -24,6 +24,7 @@ from chromium import browser, check, console_errors, scratch
 from inbox_levels import badge_only, levels, service_extension, summary
 from inbox_not_processed import not_processed
 from inbox_providers import providers
+from inbox_search import search_and_history
 from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
@@ -399,6 +400,7 @@ def main():
         providers(driver, wait, admin, ADMIN, SHOTS)
         summary(driver, wait, admin, curl_push, TOPIC, SHOTS)
         not_processed(driver, wait, admin, ADMIN, HTTP2_PORT, CA, TOPIC, SHOTS)
+        search_and_history(driver, wait, admin, curl_push, ADMIN, TOPIC, SHOTS)
 
         errors = console_errors(driver)
         check(not errors, f"no console errors: {errors}")

@@ -39,7 +39,7 @@ extension Journal {
                 let matcher = ArchiveMatcher(filter, in: archive)
             else { return (hot, ArchivedCandidates(), nil) }
             return (
-                hot, ArchivedCandidates(archive, matcher, before: before, keep: filter.search == nil ? room(hot) + 1 : nil),
+                hot, ArchivedCandidates(archive, matcher, before: before, keep: filter.settlesInIndex ? room(hot) + 1 : nil),
                 source
             )
         }
@@ -47,13 +47,13 @@ extension Journal {
         var total = hot.total
         var items = hot.items
         var more = hot.next != nil
-        if filter.search == nil {
+        if filter.settlesInIndex {
             total += cold.total
             let read = Self.read(cold.below, from: source)
             items += read.prefix(room(hot))
             more = more || (items.count == limit && cold.belowCount > items.count - hot.items.count)
         } else {
-            // A search reads every candidate back: totals count what the text is in.
+            // A search (or a condition that looks into the entry) reads every candidate back: totals count what matches.
             var found = 0
             var below = 0
             for batch in Self.batches(cold.all) {
@@ -81,7 +81,12 @@ extension Journal {
                 return (hot, nil)
             }
             let keep = max(0, limit - hot.items.count) + 1
-            return (hot, ArchivedSearch(archive, matcher, before: before, keep: keep, text: search, found: found))
+            return (
+                hot,
+                ArchivedSearch(
+                    archive, matcher, before: before, keep: keep, text: search, found: found,
+                    settles: filter.more.settlesInIndex)
+            )
         }
         guard let cold else { return hot }
         let looked = Self.batches(cold.unsettled).flatMap { Self.read($0, from: source).filter(filter.matches) }
@@ -142,7 +147,7 @@ extension Journal {
         }
         var keys = hot.compactMap(Self.key)
         var removed: [ArchivedRead] = cold.all
-        if filter.search != nil, let source {
+        if !filter.settlesInIndex, let source {
             // Only what the text is in: read each back to look.
             removed = Self.batches(cold.all).flatMap { batch in
                 zip(batch, Self.read(batch, from: source, keepingMissing: true)).compactMap { read, entry in

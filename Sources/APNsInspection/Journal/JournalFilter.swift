@@ -14,6 +14,9 @@ public struct JournalFilter: Sendable, Equatable {
     public var search: String?
     /// What the phone made of it (``PhoneOutcome``).
     public var outcome: PhoneOutcome.State?
+    /// What else `q` asks (``JournalSearch``): the words and phrases beside ``search`` (each must
+    /// be there), those that must not be, and its fields the parameters above do not cover.
+    public var more = JournalFilterMore()
 
     public init(
         token: String? = nil,
@@ -51,7 +54,20 @@ public struct JournalFilter: Sendable, Equatable {
         }
         if let outcome = self.outcome, PhoneOutcome(of: entry).state != outcome { return false }
         if let search = self.search, !entry.contains(search) { return false }
-        return true
+        return self.more.isEmpty || self.more.matches(entry)
+    }
+
+    /// Whether the journal's archive settles this filter from its index: no text to look for and
+    /// nothing else that looks into an entry.
+    var settlesInIndex: Bool { self.search == nil && self.more.settlesInIndex }
+
+    /// The entry's token as hex (a rejected request's as sent); nil for a channel request.
+    static func token(of entry: JournalEntry) -> String? {
+        switch entry.push {
+        case .accepted(let notification): notification.token.hex
+        case .rejected(let rejected): rejected.token
+        case .broadcast: nil
+        }
     }
 }
 
@@ -79,6 +95,7 @@ extension JournalFilter {
         if let search = self.search, !entry.contains(search) {
             misses.append("q: wanted text containing \(search), found none")
         }
+        if !self.more.isEmpty, !self.more.matches(entry) { misses.append("q: \(self.more.misses(entry))") }
         if let since = self.since, entry.receivedAt < since {
             misses.append(
                 "since: wanted at or after \(Timestamp.rfc3339(millis: since)), was received \(Timestamp.rfc3339(millis: entry.receivedAt))"

@@ -11,9 +11,15 @@ extension AdminRouter {
     static let maximumWait = Duration.seconds(300)
     static let defaultWait = Duration.seconds(5)
 
+    /// The journal filter a request's query asks for; `q`'s `device:` names a device by its id.
+    func journalFilter(_ query: QueryParameters) throws(AdminError) -> JournalFilter {
+        let relay = self.relay
+        return try Self.read(JournalFilter.parse(query, devices: { relay.tokens(ofDevice: $0) }))
+    }
+
     /// `GET /api/v1/notifications`: newest first, filtered, one page at a time.
     func notifications(_ query: QueryParameters) throws(AdminError) -> Response {
-        let filter = try Self.read(JournalFilter.parse(query))
+        let filter = try self.journalFilter(query)
         let limit = try Self.read(query.integer("limit", fallback: Self.defaultPage, maximum: Self.maximumPage))
         let before = try Self.read(query.parsed("cursor", { UInt64($0) }, "cursor must be the next value of an earlier page"))
         let page = self.inspection.journal.page(matching: filter, limit: limit, before: before)
@@ -61,7 +67,7 @@ extension AdminRouter {
 
     /// `GET /api/v1/notifications/latest`: the newest matching entry.
     func latest(_ query: QueryParameters) throws(AdminError) -> Response {
-        let filter = try Self.read(JournalFilter.parse(query))
+        let filter = try self.journalFilter(query)
         guard let entry = self.inspection.journal.newest(matching: filter) else {
             throw AdminError(.notFound, "no matching notification in the journal")
         }
@@ -71,7 +77,7 @@ extension AdminRouter {
     /// `GET /api/v1/notifications/wait`: the oldest matching notification accepted after `after`
     /// (a unique id; by default, anything in the journal), as soon as there is one; 408 after `timeout`.
     func wait(_ query: QueryParameters, on eventLoop: any EventLoop) throws(AdminError) -> EventLoopFuture<Response> {
-        let filter = try Self.read(JournalFilter.parse(query))
+        let filter = try self.journalFilter(query)
         let timeout = try Self.read(query.duration("timeout", fallback: Self.defaultWait, maximum: Self.maximumWait))
         let journal = self.inspection.journal
         var after: UInt64 = 0
@@ -142,7 +148,7 @@ extension AdminRouter {
     func deleteNotifications(
         _ query: QueryParameters, on eventLoop: any EventLoop
     ) throws(AdminError) -> EventLoopFuture<Response> {
-        let filter = try Self.read(JournalFilter.parse(query))
+        let filter = try self.journalFilter(query)
         let removed = self.inspection.journal.remove(matching: filter)
         let (keys, refusals) = StoreArchiveSource.storeKeys(removed.keys)
         let answer = Response(status: 200, body: Array(#"{"deleted":\#(removed.count)}"#.utf8))
@@ -197,8 +203,8 @@ extension AdminRoute {
         AdminRoute("POST", "/api/v1/notifications/{id}/respond", cluster: .uniqueIDOwner) { router, request throws(AdminError) in
             try request.later(router.respond(to: request[path: "id"], body: request.body, on: request.eventLoop))
         },
-        AdminRoute("GET", "/api/v1/events", query: filter, cluster: .merged(.events)) { _, request throws(AdminError) in
-            request.eventLoop.makeSucceededFuture(.events(try AdminRouter.read(JournalFilter.parse(request.query)), peers: nil))
+        AdminRoute("GET", "/api/v1/events", query: filter, cluster: .merged(.events)) { router, request throws(AdminError) in
+            request.eventLoop.makeSucceededFuture(.events(try router.journalFilter(request.query), peers: nil))
         },
     ]
 }

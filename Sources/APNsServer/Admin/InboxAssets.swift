@@ -39,6 +39,7 @@ enum InboxAssets {
         "phone.js": PackageResources.phone_js,
         "providers.js": PackageResources.providers_js,
         "route.js": PackageResources.route_js,
+        "search.js": PackageResources.search_js,
         "send.js": PackageResources.send_js,
         "webapps.js": PackageResources.webapps_js,
     ]

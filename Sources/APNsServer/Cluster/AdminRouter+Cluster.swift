@@ -65,7 +65,7 @@ extension AdminRouter {
         case .array: return self.clusterArray(request, cluster, try route.handle(self, request))
         case .events:
             return request.eventLoop.makeSucceededFuture(
-                .events(try Self.read(JournalFilter.parse(request.query)), peers: request.peerQuery))
+                .events(try self.journalFilter(request.query), peers: request.peerQuery))
         }
     }
 

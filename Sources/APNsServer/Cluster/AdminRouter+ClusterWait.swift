@@ -9,7 +9,7 @@ extension AdminRouter {
     /// notification of one shard: that shard waits after it, the others since its receipt.
     func clusterWait(_ request: Request, _ cluster: Cluster) throws(AdminError) -> EventLoopFuture<Reply> {
         let query = request.query
-        _ = try Self.read(JournalFilter.parse(query))
+        _ = try self.journalFilter(query)
         let timeout = try Self.read(query.duration("timeout", fallback: Self.defaultWait, maximum: Self.maximumWait))
         var madeBy: Int?
         if let after = query["after"] {

@@ -118,6 +118,14 @@ extension Relay {
         (try self.store.tokens(), try self.store.queueCounts())
     }
 
+    /// The tokens, as hex, registered to device `deviceID` (nil when the store knows none): a
+    /// journal search's `device:`.
+    func tokens(ofDevice deviceID: String) -> Set<String>? {
+        let records = (try? self.store.tokens()) ?? []
+        let tokens = Set(records.filter { $0.deviceID == deviceID }.map(\.token.hex))
+        return tokens.isEmpty ? nil : tokens
+    }
+
     /// How many notifications wait in all queues.
     func queuedCount() throws(StoreError) -> Int { try self.store.queuedCount() }
 

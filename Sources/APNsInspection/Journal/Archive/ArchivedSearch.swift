@@ -12,7 +12,12 @@ struct ArchivedSearch: Sendable {
     var unsettled: [ArchivedRead] = []
 
     /// - Parameter found: the sequences whose stored record holds the text (``JournalArchiveSource/sequences(containing:)``).
-    init(_ archive: JournalArchive, _ matcher: ArchiveMatcher, before: UInt64?, keep: Int, text: String, found: Set<UInt64>) {
+    /// - Parameter settles: false when the filter has more to look at than the text (`q`'s other
+    ///   terms): then what the scan found is read back too.
+    init(
+        _ archive: JournalArchive, _ matcher: ArchiveMatcher, before: UInt64?, keep: Int, text: String, found: Set<UInt64>,
+        settles: Bool = true
+    ) {
         // A token is stored as bytes: its hex form is looked in here, once per distinct token.
         let tokens = text.utf8.allSatisfy { Hex.value(of: $0) != nil } ? archive.tokens.ids { $0.hex.contains(text) } : []
         let bound = before ?? .max
@@ -27,6 +32,10 @@ struct ArchivedSearch: Sendable {
                     continue
                 }
                 guard found.contains(entry.sequence) || tokens.contains(entry.token) else { continue }
+                guard settles else {
+                    self.unsettled.append(archive.read(entry))
+                    continue
+                }
                 self.settledTotal += 1
                 guard entry.id < bound else { continue }
                 self.settledBelowCount += 1

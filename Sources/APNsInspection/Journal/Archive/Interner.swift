@@ -27,6 +27,11 @@ struct Interner<Value: Hashable & Sendable>: Sendable {
 
     subscript(id: UInt32) -> Value { self.values[Int(id)] }
 
+    /// The ids of every value `condition` holds for.
+    func ids(where condition: (Value) -> Bool) -> Set<UInt32> {
+        Set(self.values.indices.filter { condition(self.values[$0]) }.map { UInt32($0) })
+    }
+
     mutating func removeAll() {
         self.ids.removeAll()
         self.values.removeAll()

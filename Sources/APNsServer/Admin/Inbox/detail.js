@@ -12,13 +12,14 @@ export const Detail = {
   tab: "summary",
   item: null,
 
-  close() {
+  /// Closes the detail; `push`: a person closed it (a history entry), not Back.
+  close(push = true) {
     $("#detail").hidden = true;
     $(".split").classList.remove("open");
     document.body.classList.remove("detail-open");
     Inbox.selected = null;
     Route.notification = null;
-    Route.write();
+    Route.write(push);
     for (const row of $$("#inbox tbody tr")) row.setAttribute("aria-selected", "false");
   },
 
@@ -183,7 +184,7 @@ export const Detail = {
     const tabs = el("div", { class: "tabs", role: "tablist", "aria-label": "Notification detail" },
       this.names.map(([id, name]) => el("button", {
         type: "button", role: "tab", class: "tab", id: `tab-${id}`, "data-tab": id, "aria-selected": this.tab === id ? "true" : "false",
-        onclick: () => { this.tab = id; this.show(this.item); },
+        onclick: () => { this.tab = id; Route.write(); this.show(this.item); },
       }, name)));
     const content = this.tabs[this.tab](item);
     detail.replaceChildren(

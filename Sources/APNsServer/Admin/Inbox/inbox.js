@@ -3,6 +3,7 @@
 // reset). Native ES modules, one per view, no dependencies; everything it shows comes from
 // /api/v1 and /metrics. This module starts the page.
 import { Clock } from "./clock.js";
+import { Detail } from "./detail.js";
 import { $, $$ } from "./core.js";
 import { Faults } from "./faults.js";
 import { Inbox } from "./list.js";
@@ -10,18 +11,24 @@ import { Live } from "./live.js";
 import { Load } from "./load.js";
 import { Phone } from "./phone.js";
 import { Route, show } from "./route.js";
+import { Search } from "./search.js";
 import { Send } from "./send.js";
 import "./phone-screen.js";
 
 // MARK: Start
 
 document.addEventListener("DOMContentLoaded", () => {
-  for (const button of $$("nav button")) button.addEventListener("click", () => show(button.dataset.view));
-  // Filters and search run on the server: a quarter of a second after the last key.
-  $("#filters").addEventListener("input", () => {
+  for (const button of $$("nav button")) button.addEventListener("click", () => show(button.dataset.view, undefined, true));
+  // Filters and search run on the server: a quarter of a second after the last key. The box and
+  // the widgets stay in step (Search); a change from a script or the keyboard counts as typing.
+  const filtered = (event) => {
+    const form = $("#filters");
+    if (event.target.name === "q") Search.showIn(form); else if (event.target.name) Search.follow(form, event.target);
     clearTimeout(Inbox.typing);
-    Inbox.typing = setTimeout(() => { Route.write(); Inbox.load(false); }, 250);
-  });
+    Inbox.typing = setTimeout(() => { Route.write(true); Inbox.load(false); }, 250);
+  };
+  $("#filters").addEventListener("input", filtered);
+  $("#filters").addEventListener("change", filtered);
   $("#inbox-more").addEventListener("click", () => Inbox.more());
   $("#inbox-newer").addEventListener("click", () => { $("#list-pane").scrollTop = 0; window.scrollTo(0, 0); Inbox.load(false); });
   // Older rows load as the list scrolls to its end (the pane on a wide screen, the page on a phone).
@@ -34,7 +41,7 @@ document.addEventListener("DOMContentLoaded", () => {
   $("#list-pane").addEventListener("scroll", nearEnd, { passive: true });
   window.addEventListener("scroll", nearEnd, { passive: true });
   $("#filters").addEventListener("submit", (event) => event.preventDefault());
-  $("#phone-device").addEventListener("change", (event) => show("phone", event.target.value));
+  $("#phone-device").addEventListener("change", (event) => show("phone", event.target.value, true));
   $("#phone-app-pick").addEventListener("change", (event) => { Phone.token = event.target.value; Phone.refresh(); });
   $("#phone-refresh").addEventListener("click", () => Phone.open(Phone.device));
   $("#app-form").addEventListener("submit", (event) => Phone.save(event));
@@ -51,6 +58,17 @@ document.addEventListener("DOMContentLoaded", () => {
   window.addEventListener("pageshow", (event) => { if (event.persisted) Live.start(); });
   Route.read();
   show(Route.view, Route.device);
-  if (Route.notification) Inbox.select(Route.notification);
-  window.addEventListener("popstate", () => { Route.read(); show(Route.view, Route.device); Inbox.load(false); });
+  if (Route.notification) Inbox.select(Route.notification, false);
+  // Back and Forward walk the person's changes: the view, the search, the notification open.
+  window.addEventListener("popstate", () => {
+    Route.read();
+    show(Route.view, Route.device);
+    Inbox.load(false);
+    if (Route.notification) Inbox.select(Route.notification, false);
+    else if (!$("#detail").hidden) Detail.close(false);
+  });
+  // Esc closes the detail, as Back does on a phone.
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && !$("#detail").hidden) Detail.close(true);
+  });
 });

@@ -20,10 +20,10 @@ export const Inbox = {
   page: 100,
   newer: 0,
 
-  /// The filters set on the form, as query parameters (empty ones left out).
+  /// The search, as the query's parameter (none when empty): the widgets are fields of it (Search).
   filter() {
-    const form = $("#filters");
-    return Route.filters.map((name) => [name, (form.elements[name]?.value || "").trim()]).filter(([, value]) => value);
+    const q = $("#filters").elements.q.value.trim();
+    return q ? [["q", q]] : [];
   },
 
   query(extra = {}) {
@@ -113,7 +113,7 @@ export const Inbox = {
     this.byId.clear();
     this.total = 0;
     this.next = null;
-    Detail.close();
+    Detail.close(false);
     this.render(new Set());
   },
 
@@ -203,10 +203,11 @@ export const Inbox = {
     return aps["content-available"] === 1 ? "silent (content-available)" : "silent";
   },
 
-  async select(id) {
+  /// Opens a notification's detail; `push`: a person opened it (a history entry), not the URL.
+  async select(id, push = true) {
     this.selected = id;
     Route.notification = id;
-    Route.write();
+    Route.write(push);
     for (const row of $$("#inbox tbody tr")) row.setAttribute("aria-selected", row.dataset.id === id ? "true" : "false");
     const item = this.byId.get(id) || (await api("GET", `/api/v1/notifications/${encodeURIComponent(id)}`).catch(() => null));
     if (item && this.selected === id) Detail.show(item);

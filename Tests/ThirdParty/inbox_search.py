@@ -1,0 +1,96 @@
+"""The inbox's search and its place in a person's hands (issue 70), in Chromium: the box reads as
+a mail client's search (Mailpit's grammar: words AND-ed, "phrases", -exclusions, field:value),
+the widgets are fields of it in both directions, and each change is a history entry that Back
+and Forward walk; Esc closes the detail; a 390-point phone's Back returns to the list.
+"""
+
+import os
+from urllib.parse import parse_qs, urlparse
+
+from chromium import check
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select
+
+
+def summaries(driver):
+    return [cell.text for cell in driver.find_elements(By.CSS_SELECTOR, "#inbox tbody td.summary")]
+
+
+def query(driver):
+    return parse_qs(urlparse(driver.current_url).query)
+
+
+def search_and_history(driver, wait, admin, curl_push, base, topic, shots):
+    token = admin("POST", "/api/v1/devices", {"topic": topic})["token"]
+    for title in ("Alice lunch qz", "Alice dinner qz", "Bob lunch qz"):
+        status, _ = curl_push(token, {"aps": {"alert": {"title": title, "body": "search"}}})
+        check(status == 200, f"{title} accepted")
+    driver.get(base + "/")
+    box = wait.until(lambda d: d.find_element(By.NAME, "q"))
+    syntax = driver.find_element(By.ID, "search-syntax").text
+    check("-word" in syntax and "status:" in syntax, f"the syntax is shown under the box: {syntax!r}")
+
+    def search(text):
+        box.send_keys(Keys.CONTROL, "a")
+        box.send_keys(Keys.DELETE)
+        box.send_keys(text)
+        wait.until(lambda d: query(d).get("q", [""])[0] == text)
+
+    search("Alice qz")
+    wait.until(lambda d: sorted(s.split(" ·")[0] for s in summaries(d)) == ["Alice dinner qz: search", "Alice lunch qz: search"])
+    check(driver.find_element(By.ID, "inbox-total").text == "2 match", "two words are AND-ed, in any order")
+    search("Alice -lunch qz")
+    wait.until(lambda d: [s.split(" ·")[0] for s in summaries(d)] == ["Alice dinner qz: search"])
+    check(True, "-lunch excludes")
+    search('"Bob lunch"')
+    wait.until(lambda d: [s.split(" ·")[0] for s in summaries(d)] == ["Bob lunch qz: search"])
+    check(True, "a quoted phrase is one term")
+
+    # The widgets are fields of the box, both ways.
+    Select(driver.find_element(By.NAME, "status")).select_by_visible_text("replaced")
+    wait.until(lambda d: "status:replaced" in d.find_element(By.NAME, "q").get_attribute("value"))
+    wait.until(lambda d: query(d).get("q", [""])[0] == '"Bob lunch" status:replaced')
+    check(True, "choosing Status = replaced writes status:replaced into the box and the address")
+    search(f"token:{token[:10]} status:queued")
+    status = Select(driver.find_element(By.NAME, "status"))
+    wait.until(lambda d: status.first_selected_option.text == "queued")
+    wait.until(lambda d: [s.split(" ·")[0] for s in summaries(d)] == ["Bob lunch qz: search"])
+    check(driver.find_element(By.NAME, "token").get_attribute("value") == token[:10],
+          "typing token: and status: sets their widgets; one push of the offline app is stored, the newest")
+
+    # Back and Forward walk the searches, and a notification opened.
+    driver.back()
+    wait.until(lambda d: d.find_element(By.NAME, "q").get_attribute("value") == '"Bob lunch" status:replaced')
+    check(Select(driver.find_element(By.NAME, "status")).first_selected_option.text == "replaced", "Back returns to the search before, widgets too")
+    search(f"token:{token}")
+    wait.until(lambda d: len(summaries(d)) == 3)
+    driver.find_element(By.XPATH, '//table[@id="inbox"]//tr[.//td[contains(., "Alice dinner qz")]]').click()
+    wait.until(lambda d: d.find_element(By.ID, "detail").is_displayed() and "notification" in query(d))
+    driver.find_element(By.ID, "tab-headers").click()
+    wait.until(lambda d: query(d).get("tab") == ["headers"])
+    driver.save_screenshot(os.path.join(shots, "search-1400.png"))
+    driver.back()
+    wait.until(lambda d: not d.find_element(By.ID, "detail").is_displayed() and "notification" not in query(d))
+    check(query(driver).get("q") == [f"token:{token}"], "Back closes the detail and keeps the search")
+    driver.forward()
+    wait.until(lambda d: d.find_element(By.ID, "detail").is_displayed())
+    wait.until(lambda d: d.find_element(By.CSS_SELECTOR, '#detail [aria-selected="true"]').text == "Headers")
+    selected = driver.find_elements(By.CSS_SELECTOR, '#inbox tbody tr[aria-selected="true"]')
+    check(len(selected) == 1 and "Alice dinner qz" in selected[0].text, "Forward opens it again, on its tab, its row highlighted")
+    driver.find_element(By.TAG_NAME, "body").send_keys(Keys.ESCAPE)
+    wait.until(lambda d: not d.find_element(By.ID, "detail").is_displayed())
+    check("notification" not in query(driver), "Esc closes the detail")
+
+    # At 390 points: a row opened, Back returns to the list (the site is not left).
+    size = driver.get_window_size()
+    driver.set_window_size(390, 844)
+    try:
+        driver.find_element(By.XPATH, '//table[@id="inbox"]//tr[.//td[contains(., "Bob lunch qz")]]').click()
+        wait.until(lambda d: d.find_element(By.ID, "detail").is_displayed())
+        driver.back()
+        wait.until(lambda d: d.find_element(By.ID, "list-pane").is_displayed() and not d.find_element(By.ID, "detail").is_displayed())
+        check(urlparse(driver.current_url).netloc == urlparse(base).netloc, "at 390, Back after opening a row returns to the list")
+        driver.save_screenshot(os.path.join(shots, "search-390.png"))
+    finally:
+        driver.set_window_size(size["width"], size["height"])
