@@ -94,3 +94,64 @@ def search_and_history(driver, wait, admin, curl_push, base, topic, shots):
         driver.save_screenshot(os.path.join(shots, "search-390.png"))
     finally:
         driver.set_window_size(size["width"], size["height"])
+    newer_rows(driver, wait, admin, curl_push, base, topic)
+    narrow(driver, wait, base, shots)
+
+
+def newer_rows(driver, wait, admin, curl_push, base, topic):
+    """With the list scrolled, a burst of 7 accepted and 3 refused pushes reads "10 newer": every
+    new row matching the search is counted, and the line is where the reader is."""
+    token = admin("POST", "/api/v1/devices", {"topic": topic})["token"]
+    for n in range(60):
+        curl_push(token, {"aps": {"alert": f"filler {n}"}})
+    driver.get(base + f"/?q=token:{token}")
+    wait.until(lambda d: d.find_element(By.ID, "inbox-total").text == "60 match")
+    driver.execute_script("document.getElementById('list-pane').scrollTop = 600")
+    wait.until(lambda d: d.execute_script("return document.getElementById('list-pane').scrollTop") > 100)
+    for n in range(7):
+        curl_push(token, {"aps": {"alert": f"new {n}"}})
+    for n in range(3):
+        status, _ = curl_push(token, {"aps": {"alert": "refused"}}, ("-H", "apns-priority: 7"))
+        check(status == 400, "a refused push")
+    banner = driver.find_element(By.ID, "inbox-newer")
+    wait.until(lambda d: banner.is_displayed() and banner.text == "10 newer — show")
+    inside = driver.execute_script(
+        "const b = arguments[0].getBoundingClientRect(), p = document.getElementById('list-pane').getBoundingClientRect();"
+        "return b.top >= p.top && b.bottom <= p.bottom && b.bottom <= window.innerHeight", banner)
+    check(inside, "10 newer (7 accepted, 3 refused), counted whole, the line in sight of the scrolled list")
+    banner.click()
+    wait.until(lambda d: d.find_element(By.ID, "inbox-total").text == "70 match")
+    check(not banner.is_displayed(), "show brings them in")
+
+
+def narrow(driver, wait, base, shots):
+    """At 390 points every view is one tap away and fits, the filters leave the list most of the
+    first screen, and each row's status is whole."""
+    size = driver.get_window_size()
+    driver.set_window_size(390, 844)
+    try:
+        for view in ("providers", "devices", "clock"):
+            driver.get(base + f"/?view={view}")
+            current = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, 'nav button[aria-current="page"]'))
+            fits = driver.execute_script(
+                "const r = arguments[0].getBoundingClientRect();"
+                "return [document.documentElement.scrollWidth, window.innerWidth, r.left >= 0 && r.right <= window.innerWidth]", current)
+            check(current.get_attribute("data-view") == view and fits[2] and fits[0] <= fits[1],
+                  f"/?view={view} at 390: its tab selected and in sight, the page {fits[0]} wide in {fits[1]}")
+        buttons = driver.execute_script(
+            "return Array.from(document.querySelectorAll('nav button')).map(b => { const r = b.getBoundingClientRect();"
+            " return r.width > 0 && r.left >= 0 && r.right <= window.innerWidth && r.bottom <= window.innerHeight; })")
+        check(all(buttons) and len(buttons) == 8, f"every view is on screen, one tap away: {buttons}")
+        driver.get(base + "/")
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#inbox tbody tr"))
+        bottom = driver.execute_script("return document.getElementById('filters').getBoundingClientRect().bottom")
+        check(bottom < 844 / 2, f"the filters end {bottom:.0f} points down, above half the first screen")
+        cut = driver.execute_script(
+            "return Array.from(document.querySelectorAll('#inbox tbody .outcome')).filter(o => o.scrollWidth > o.clientWidth + 1).length")
+        check(cut == 0, f"every row's status is whole ({cut} cut)")
+        driver.save_screenshot(os.path.join(shots, "inbox-390.png"))
+        driver.find_element(By.ID, "filters-toggle").click()
+        wait.until(lambda d: d.find_element(By.NAME, "status").is_displayed())
+        driver.save_screenshot(os.path.join(shots, "filters-390.png"))
+    finally:
+        driver.set_window_size(size["width"], size["height"])

@@ -9,8 +9,8 @@ export const Devices = {
     const devices = await api("GET", "/api/v1/devices").catch(() => []);
     $("#devices tbody").replaceChildren(...devices.map((d) => el("tr", {
       tabindex: 0,
-      onclick: () => show("phone", d.token),
-      onkeydown: (event) => { if (event.key === "Enter") show("phone", d.token); },
+      onclick: () => show("phone", d.token, true),
+      onkeydown: (event) => { if (event.key === "Enter") show("phone", d.token, true); },
     },
       el("td", { class: "mono", title: d.token }, short(d.token)), el("td", {}, d.topic || "–"), el("td", {}, d.deviceId || "–"),
       el("td", {}, d.connected ? "yes" : "no"), el("td", {}, d.queued), el("td", {}, d.unregisteredAt ? String(d.unregisteredAt) : "–"))));

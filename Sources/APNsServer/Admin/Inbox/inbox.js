@@ -41,6 +41,11 @@ document.addEventListener("DOMContentLoaded", () => {
   $("#list-pane").addEventListener("scroll", nearEnd, { passive: true });
   window.addEventListener("scroll", nearEnd, { passive: true });
   $("#filters").addEventListener("submit", (event) => event.preventDefault());
+  // On a phone the widgets fold behind Filters: the box holds the same fields.
+  $("#filters-toggle").addEventListener("click", (event) => {
+    const open = $("#filters").classList.toggle("open");
+    event.target.setAttribute("aria-expanded", String(open));
+  });
   $("#phone-device").addEventListener("change", (event) => show("phone", event.target.value, true));
   $("#phone-app-pick").addEventListener("change", (event) => { Phone.token = event.target.value; Phone.refresh(); });
   $("#phone-refresh").addEventListener("click", () => Phone.open(Phone.device));

@@ -19,6 +19,8 @@ export const Inbox = {
   generation: 0,
   page: 100,
   newer: 0,
+  /// The total when the list was last loaded: the newer rows are those above it.
+  loadedTotal: 0,
 
   /// The search, as the query's parameter (none when empty): the widgets are fields of it (Search).
   filter() {
@@ -51,6 +53,7 @@ export const Inbox = {
     this.byId = new Map(page.items.map((item) => [item.id, item]));
     this.next = page.next;
     this.total = page.total;
+    this.loadedTotal = page.total;
     this.newer = 0;
     this.render(fresh);
   },
@@ -92,13 +95,28 @@ export const Inbox = {
     if (!isNew) return;
     const wrap = $("#list-pane");
     if (wrap.scrollTop > 40 || window.scrollY > 200) {
-      this.newer += 1;
-      const banner = $("#inbox-newer");
-      banner.hidden = false;
-      banner.textContent = `${this.newer} newer — show`;
+      this.countNewer();
       return;
     }
     this.schedule();
+  },
+
+  /// How many rows matching the search came since the list was loaded, asked of the journal (an
+  /// event is not a row: a push brings several, and a burst may outrun the stream), at most
+  /// twice a second; the line saying so stays where the reader is.
+  countNewer() {
+    if (this.counting) return;
+    this.counting = true;
+    setTimeout(async () => {
+      const generation = this.generation;
+      const page = await api("GET", this.query({ limit: 1 })).catch(() => null);
+      this.counting = false;
+      if (!page || generation !== this.generation) return;
+      this.newer = Math.max(0, page.total - this.loadedTotal);
+      const banner = $("#inbox-newer");
+      banner.hidden = this.newer === 0;
+      banner.textContent = `${this.newer} newer — show`;
+    }, 500);
   },
 
   /// Loads the newest at most twice a second, however fast events arrive (a load test).

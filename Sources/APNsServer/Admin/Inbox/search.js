@@ -61,10 +61,15 @@ export const Search = {
       const known = widget.tagName !== "SELECT" || Array.from(widget.options).some((option) => option.value === values[name]);
       widget.value = known ? values[name] : "";
     }
+    // On a phone the widgets are folded: their button says how many are set.
+    const active = fields.filter((name) => values[name]).length;
+    const toggle = form.querySelector("#filters-toggle");
+    if (toggle) toggle.textContent = active ? `Filters (${active})` : "Filters";
   },
 
   /// A widget changed: its field in the box follows.
   follow(form, widget) {
     form.elements.q.value = this.set(form.elements.q.value, widget.name, widget.value.trim());
+    this.showIn(form);
   },
 };
