@@ -41,6 +41,20 @@ public struct DeviceToken: Hashable, Sendable, CustomStringConvertible {
         self.bytes = bytes
     }
 
+    /// Why `digits` is not a device token, with its own figures first (`8 hex digits; a device
+    /// token is 64`); nil when it is one.
+    public static func refusal(hexDigits digits: UnsafeBufferPointer<UInt8>) -> String? {
+        if let index = digits.firstIndex(where: { Hex.value(of: $0) == nil }) {
+            let character = Character(UnicodeScalar(digits[index]))
+            return "character \(index + 1) of the token, \"\(character)\", is not a hex digit; a device token is 64 hex digits"
+        }
+        guard digits.count % 2 == 0, Self.acceptedByteCounts.contains(digits.count / 2) else {
+            let (least, most) = (Self.acceptedByteCounts.lowerBound * 2, Self.acceptedByteCounts.upperBound * 2)
+            return "\(digits.count) hex digits; a device token is 64 (APNs takes an even count from \(least) to \(most))"
+        }
+        return nil
+    }
+
     private init?(hexDigits digits: [UInt8]) {
         guard let token = digits.withUnsafeBufferPointer({ DeviceToken(hexDigits: $0) }) else { return nil }
         self = token

@@ -188,7 +188,10 @@ public struct PushValidator: Sendable {
             // More than one segment is another path, whatever its last one holds (`/3/device/../x/<token>`).
             if rest.contains(UInt8(ascii: "/")) { return .failure(.badPath) }
             if rest.isEmpty { return .failure(.missingDeviceToken) }
-            guard let token = DeviceToken(hexDigits: rest) else { return .failure(.badDeviceToken) }
+            guard let token = DeviceToken(hexDigits: rest) else {
+                let why = DeviceToken.refusal(hexDigits: rest)
+                return .failure(why.map { Reason.badDeviceToken.explained($0) } ?? .badDeviceToken)
+            }
             return .success(token)
         }
     }

@@ -38,12 +38,24 @@ extension ServeCommand {
         "channel management", "HTTP/2 provider API without TLS (h2c)",
     ]
 
+    /// An address a browser can open: a listener on every interface (0.0.0.0, ::) is reached as
+    /// localhost here and by the machine's name from elsewhere.
+    static func openable(_ url: String) -> String {
+        for any in ["//0.0.0.0:", "//[::]:"] where url.contains(any) {
+            let here = url.replacingOccurrences(of: any, with: "//localhost:")
+            let name = ProcessInfo.processInfo.hostName
+            guard !name.isEmpty, name != "localhost" else { return here }
+            return "\(here)/ or \(url.replacingOccurrences(of: any, with: "//\(name):"))"
+        }
+        return url
+    }
+
     /// One line per listener, once all are bound; the web inbox's address; what a seed made.
     static func announce(_ listeners: [(name: String, url: String)], seed: (document: SeedDocument, path: String)?) {
         let rank = { (name: String) in Self.announcementOrder.firstIndex(of: name) ?? Self.announcementOrder.count }
         for (name, url) in listeners.sorted(by: { rank($0.name) < rank($1.name) }) { say("apns-emulator: \(name) on \(url)") }
         if let admin = listeners.first(where: { $0.name == "admin API" }) {
-            say("apns-emulator: web inbox at \(admin.url)/ (every push as it arrives, and the phone's screen)")
+            say("apns-emulator: web inbox at \(Self.openable(admin.url))/ (every push as it arrives, and the phone's screen)")
         }
         if let (document, path) = seed {
             let apps = document.devices.reduce(0) { $0 + $1.apps.count }

@@ -88,11 +88,17 @@ extension ServeCommand {
         // Each listener's line waits until every listener is bound: a port clash prints its one
         // error, not the lines of the listeners that did open.
         let announced = Mutex<[(name: String, url: String)]>([])
+        // The emulator makes a development CA when there is none: said in the line below, as the others are.
+        let generating = !FileManager.default.fileExists(atPath: configuration.developmentCAPath)
         let emulator = try Emulator(configuration: configuration, logger: logger) { name, url in
             announced.withLock { $0.append((name, url)) }
         }
+        let made =
+            generating && FileManager.default.fileExists(atPath: configuration.developmentCAPath)
+            ? " (a development CA and a localhost server certificate made just now: trust the CA to connect without warnings)"
+            : ""
         say(
-            "apns-emulator: \(configuration.durability) store in \(configuration.dataDirectory), \(configuration.environment) environment; trust \(configuration.certificatesDirectory)/ca.pem"
+            "apns-emulator: \(configuration.durability) store in \(configuration.dataDirectory), \(configuration.environment) environment; trust \(configuration.developmentCAPath)\(made)"
         )
         if configuration.auth == .strict {
             say(

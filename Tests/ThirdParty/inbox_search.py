@@ -26,6 +26,10 @@ def search_and_history(driver, wait, admin, curl_push, base, topic, shots):
     for title in ("Alice lunch qz", "Alice dinner qz", "Bob lunch qz"):
         status, _ = curl_push(token, {"aps": {"alert": {"title": title, "body": "search"}}})
         check(status == 200, f"{title} accepted")
+    driver.get(base + "/?view=send")
+    topic_box = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, '#send-form input[name="topic"]'))
+    check(topic_box.get_attribute("value") == "" and topic_box.get_attribute("placeholder") == "com.example.app",
+          "Send's topic suggests com.example.app as a placeholder, not a value typing appends to")
     driver.get(base + "/")
     box = wait.until(lambda d: d.find_element(By.NAME, "q"))
     syntax = driver.find_element(By.ID, "search-syntax").text

@@ -81,7 +81,8 @@ struct EmulatorTLS: Sendable {
             in: configuration.certificatesDirectory
         )
         guard let files = generated else { return }
-        logger.info(
+        // `serve` says so in its own start-up lines; the log keeps it for those who read the log.
+        logger.debug(
             "generated a development CA and a localhost server certificate; trust the CA to connect without warnings",
             metadata: ["tls.ca": "\(files.caCertificate)", "tls.certificate": "\(files.serverCertificate)"]
         )

@@ -133,7 +133,12 @@ public final class Relay: Sendable {
     /// otherwise the reason and, for a 410, when the token stopped being valid.
     public static func refusal(for outcome: StoreOutcome) -> (reason: Reason, timestamp: Int64?)? {
         switch outcome {
-        case .unknownToken: return (.badDeviceToken, nil)
+        case .unknownToken:
+            return (
+                Reason.badDeviceToken.explained(
+                    "this emulator did not issue the token (serve --tokens registered takes only tokens it issued: POST /api/v1/devices or apns-emulator device)"
+                ), nil
+            )
         case .tokenNotForTopic: return (.deviceTokenNotForTopic, nil)
         case .tokenUnregistered(let timestamp): return (.unregistered, timestamp)
         default: return nil

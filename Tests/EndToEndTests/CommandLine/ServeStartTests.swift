@@ -64,6 +64,10 @@ struct ServeStartTests {
             listeners.prefix(2).map { $0.split(separator: " on ")[0] } == ["apns-emulator: HTTP/2 provider API", "apns-emulator: admin API"],
             "\(listeners)")
         #expect(!text.contains(" listening"), "the log's listening lines double the console's at info: \(text)")
+        // A first start makes the development CA: said in serve's own words, on its first line (issue 70).
+        #expect(
+            lines.first?.hasPrefix("apns-emulator: durable store in ") == true && lines.first?.contains("made just now") == true,
+            "\(lines.first ?? "")")
         #expect(lines.contains("apns-emulator: web inbox at http://127.0.0.1:\(serve.adminPort)/ (every push as it arrives, and the phone's screen)"))
         #expect(lines.contains("apns-emulator: seeded from \(seed): 1 device, 1 app, 1 provider key, 1 fault rule"), "\(lines)")
 

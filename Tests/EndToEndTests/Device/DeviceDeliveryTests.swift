@@ -209,6 +209,8 @@ struct DeviceDeliveryTests {
             let refused = try await self.push(provider, stranger, 1)
             #expect(refused.status == 400)
             #expect(refused.reason == "BadDeviceToken")
+            // The detail says which of BadDeviceToken's causes this is (issue 70).
+            #expect(refused.header("apns-emulator-detail")?.contains("did not issue the token") == true, "\(refused.headers)")
             let device = try await emulator.device()
             let token = try await device.register(topic: Self.topic)
             #expect(try await self.push(provider, token, 2).status == 200)

@@ -76,6 +76,23 @@ struct RejectionTests {
         }
     }
 
+    // Apple, "Handling error responses from APNs": BadDeviceToken has several causes; the detail
+    // names the request's own (issue 70: an 8-character token listed three possible causes).
+    @Test("a malformed token's BadDeviceToken says what is wrong with it, with its own figures")
+    func badTokenDetail() async throws {
+        try await withEmulator { emulator in
+            let client = try await emulator.http2Client()
+            let short = try await client.push(token: "abcd1234")
+            #expect(short.reason == "BadDeviceToken")
+            let shortDetail = short.header("apns-emulator-detail") ?? ""
+            #expect(shortDetail.hasPrefix("8 hex digits; a device token is 64"), "\(shortDetail)")
+            let letter = try await client.push(token: String(repeating: "ab", count: 31) + "zz")
+            let letterDetail = letter.header("apns-emulator-detail") ?? ""
+            #expect(letterDetail.hasPrefix(#"character 63 of the token, "z", is not a hex digit"#), "\(letterDetail)")
+            try await client.close()
+        }
+    }
+
     @Test("a rejected request echoes a well-formed apns-id")
     func rejectionEchoesID() async throws {
         try await withEmulator { emulator in

@@ -9,6 +9,9 @@ export const Send = {
     const form = $("#send-form");
     const selected = Inbox.selected && Inbox.byId.get(Inbox.selected);
     if (!form.token.value && selected) form.token.value = selected.token;
+    // A suggestion is a placeholder, not text that typing would append to: the topic is the
+    // selected notification's, when there is one.
+    if (!form.topic.value && selected && selected.topic) form.topic.value = selected.topic;
   },
 
   /// APNs' answer to a push from the page, as lines: status and reason, ids, detail, warnings.
