@@ -48,6 +48,15 @@ struct PhoneOutcomeTests {
         banner.shown = true
         banner.style = .banner
         #expect(PhoneOutcome(of: Self.entry(1, presentation: banner)) == PhoneOutcome(.shown, "shown as banner"))
+        // What held a quiet delivery, and a Focus broken through, in the row's words (issue 70).
+        var quiet = banner
+        quiet.style = .none
+        quiet.deliveredQuietly = true
+        quiet.heldBy = "focus"
+        #expect(PhoneOutcome(of: Self.entry(5, presentation: quiet)) == PhoneOutcome(.shown, "delivered quietly (a Focus held it)"))
+        var through = banner
+        through.brokeThrough = true
+        #expect(PhoneOutcome(of: Self.entry(6, presentation: through)).text == "shown as banner, through a Focus")
         var silent = Presentation()
         silent.silent = true
         silent.appNotified = true

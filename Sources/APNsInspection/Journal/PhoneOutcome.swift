@@ -101,9 +101,12 @@ public struct PhoneOutcome: Hashable, Sendable {
             return PhoneOutcome(state, "\(wake.target) \(Self.words(wake.outcome.rawValue))")
         }
         if presentation.shown {
+            // A quiet delivery says what held it, and a Focus broken through says so (issue 70).
+            let through = presentation.brokeThrough ? ", through a Focus" : ""
+            if presentation.deliveredQuietly { return PhoneOutcome(.shown, "delivered quietly\(Self.holder(presentation))") }
             switch presentation.style {
-            case .alert, .banner: return PhoneOutcome(.shown, "shown as \(presentation.style.rawValue)")
-            case .none: return PhoneOutcome(.shown, "shown in Notification Center")
+            case .alert, .banner: return PhoneOutcome(.shown, "shown as \(presentation.style.rawValue)\(through)")
+            case .none: return PhoneOutcome(.shown, "shown in Notification Center\(through)")
             }
         }
         if presentation.silent, let why = presentation.notDelivered {
@@ -113,6 +116,17 @@ public struct PhoneOutcome: Hashable, Sendable {
         if presentation.notificationsDisabled { return PhoneOutcome(.notShown, "not shown (notifications off)") }
         let why = presentation.suppressed.first.map { " (\($0.what): \($0.reason))" } ?? ""
         return PhoneOutcome(.notShown, "not shown\(why)")
+    }
+
+    /// What held a quiet delivery, in words: ` (a Focus held it)`.
+    static func holder(_ presentation: Presentation) -> String {
+        switch presentation.heldBy {
+        case "focus": " (a Focus held it)"
+        case "focusFilter": " (the app's Focus filter held it)"
+        case "provisional": " (provisional authorization)"
+        case "summary": presentation.summaryPresented ? " (in the Scheduled Summary)" : " (held for the Scheduled Summary)"
+        default: presentation.interruptionLevel == .passive ? " (interruption-level passive)" : ""
+        }
     }
 
     static func unpresented(_ status: JournalStatus) -> PhoneOutcome {
