@@ -53,7 +53,8 @@ struct PhoneOutcomeTests {
         quiet.style = .none
         quiet.deliveredQuietly = true
         quiet.heldBy = "focus"
-        #expect(PhoneOutcome(of: Self.entry(5, presentation: quiet)) == PhoneOutcome(.shown, "delivered quietly (a Focus held it)"))
+        let held = PhoneOutcome(of: Self.entry(5, presentation: quiet))
+        #expect(held == PhoneOutcome(.shown, "delivered quietly (a Focus held it)"))
         var through = banner
         through.brokeThrough = true
         #expect(PhoneOutcome(of: Self.entry(6, presentation: through)).text == "shown as banner, through a Focus")
