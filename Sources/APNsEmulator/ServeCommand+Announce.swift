@@ -38,6 +38,15 @@ extension ServeCommand {
         "channel management", "HTTP/2 provider API without TLS (h2c)",
     ]
 
+    /// The first line: the store, the environment, and the CA to trust (made just now, on a first start).
+    static func announceStore(_ configuration: EmulatorConfiguration, madeCA: Bool) {
+        let made =
+            madeCA ? " (a development CA and a localhost server certificate made just now: trust the CA to connect without warnings)" : ""
+        say(
+            "apns-emulator: \(configuration.durability) store in \(configuration.dataDirectory), \(configuration.environment) environment; trust \(configuration.developmentCAPath)\(made)"
+        )
+    }
+
     /// An address a browser can open: a listener on every interface (0.0.0.0, ::) is reached as
     /// localhost here and by the machine's name from elsewhere.
     static func openable(_ url: String) -> String {

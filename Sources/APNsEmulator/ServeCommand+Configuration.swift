@@ -93,13 +93,8 @@ extension ServeCommand {
         let emulator = try Emulator(configuration: configuration, logger: logger) { name, url in
             announced.withLock { $0.append((name, url)) }
         }
-        let made =
-            generating && FileManager.default.fileExists(atPath: configuration.developmentCAPath)
-            ? " (a development CA and a localhost server certificate made just now: trust the CA to connect without warnings)"
-            : ""
-        say(
-            "apns-emulator: \(configuration.durability) store in \(configuration.dataDirectory), \(configuration.environment) environment; trust \(configuration.developmentCAPath)\(made)"
-        )
+        let madeCA = generating && FileManager.default.fileExists(atPath: configuration.developmentCAPath)
+        Self.announceStore(configuration, madeCA: madeCA)
         if configuration.auth == .strict {
             say(
                 "apns-emulator: strict provider authentication: client certificates from \(configuration.developmentCAPath)\(configuration.providerCAPaths.map { " or " + $0 }.joined()), provider-token keys in \(configuration.keysDirectory) (\(emulator.providerKeyCount) now)"

@@ -117,6 +117,17 @@ def rebinding(port):
         driver.quit()
 
 
+def logout(driver, wait):
+    """Log out (issue 70): the cookie is forgotten, the login page shows, and the inbox asks again."""
+    driver.get(LOCKED + "/")
+    wait.until(EC.element_to_be_clickable((By.CSS_SELECTOR, "[data-testid=logout]"))).click()
+    wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "[data-testid=login-token]")))
+    check(urllib.parse.urlparse(driver.current_url).path == "/login", f"Log out goes to the login page ({driver.current_url})")
+    driver.get(LOCKED + "/")
+    wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "[data-testid=login-token]")))
+    check("/login?next=" in driver.current_url, "after logging out the inbox asks for the token again")
+
+
 def main():
     driver = browser()
     wait = WebDriverWait(driver, 30)
@@ -124,6 +135,7 @@ def main():
         login(driver, wait)
         live(driver, wait)
         cross_site(driver, wait)
+        logout(driver, wait)
     finally:
         driver.quit()
     rebinding(urllib.parse.urlparse(OPEN).port)

@@ -52,6 +52,9 @@ final class AdminHTTPHandler: ChannelInboundHandler {
         case .answer(let refusal): return self.write(refusal, version: head.version, context: context)
         case .admit(let allowed): origin = allowed
         }
+        if head.uri == AdminLogin.logoutPath {
+            return self.write(AdminLogin.logout(method: method), version: head.version, context: context)
+        }
         if head.uri == AdminLogin.path || head.uri.hasPrefix(AdminLogin.path + "?") {
             let page = AdminLogin.respond(method: method, uri: head.uri, body: self.body, access: self.access)
             return self.write(page, version: head.version, context: context)

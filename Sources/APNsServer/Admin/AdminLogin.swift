@@ -7,6 +7,16 @@ import Foundation
 /// then goes back to the page that sent the reader here.
 enum AdminLogin {
     static let path = "/login"
+    static let logoutPath = "/logout"
+
+    /// `POST /logout`: forgets the login cookie and goes to the login page (a cross-site POST is
+    /// refused before it gets here, as every other).
+    static func logout(method: String) -> AdminRouter.Response {
+        guard method == "POST" else { return AdminRouter.notAllowed(["POST"]) }
+        var response = Self.redirect(to: Self.path, cookie: nil)
+        response.headers["set-cookie"] = "\(AdminAccess.cookieName)=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0"
+        return response
+    }
 
     /// `GET /login` shows the form; `POST /login` (a form, `token` and `next`) checks the token.
     static func respond(method: String, uri: String, body: [UInt8], access: AdminAccess) -> AdminRouter.Response {

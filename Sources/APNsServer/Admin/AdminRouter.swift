@@ -23,6 +23,8 @@ struct AdminRouter: Sendable {
     /// The development CA's certificate (`GET /ca.pem`), for clients that cannot read the
     /// emulator's files: a container's, another machine's.
     var caPath: String?
+    /// Whether the admin API asks for its token: the inbox then offers to log out.
+    var asksForToken = false
     /// The provider API's intake and authentication rules, for `POST /api/v1/push`.
     var provider: ProviderContext?
     /// The world as a seed document, for `POST /api/v1/export`.
@@ -164,7 +166,9 @@ struct AdminRouter: Sendable {
     /// `GET /`: the web inbox.
     func inboxPage() -> Response {
         let port = self.readiness.address(.http2)?.port ?? 2197
-        return Response(status: 200, body: InboxAssets.page(http2Port: port, caPath: self.caPath), contentType: "text/html; charset=utf-8")
+        return Response(
+            status: 200, body: InboxAssets.page(http2Port: port, caPath: self.caPath, logout: self.asksForToken),
+            contentType: "text/html; charset=utf-8")
     }
 
     /// `GET /inbox/<asset>`: its style, script and icon.

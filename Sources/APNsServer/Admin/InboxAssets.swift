@@ -5,13 +5,14 @@ import APNsCore
 enum InboxAssets {
     /// The page, with the HTTP/2 port and the CA's path filled in (for the curl commands it
     /// shows) and the fault form's suggestions: every reason APNs documents, with its status.
-    static func page(http2Port: Int, caPath: String?) -> [UInt8] {
+    static func page(http2Port: Int, caPath: String?, logout: Bool = false) -> [UInt8] {
         let reasons = Reason.all.map { #"<option value="\#($0.wire)">\#($0.status)</option>"# }.joined()
         return Array(
             String(decoding: PackageResources.index_html, as: UTF8.self)
                 .replacingOccurrences(of: "{{HTTP2_PORT}}", with: String(http2Port))
                 .replacingOccurrences(of: "{{CA_PATH}}", with: AdminLogin.escaped(caPath ?? "ca.pem"))
-                .replacingOccurrences(of: "{{REASONS}}", with: reasons).utf8)
+                .replacingOccurrences(of: "{{REASONS}}", with: reasons)
+                .replacingOccurrences(of: "{{LOGOUT}}", with: logout ? Self.logoutForm : "").utf8)
     }
 
     /// An asset by its name under `/inbox/`, with its content type.
@@ -43,6 +44,10 @@ enum InboxAssets {
         "send.js": PackageResources.send_js,
         "webapps.js": PackageResources.webapps_js,
     ]
+
+    /// The header's Log out, on an emulator that asks for its admin token.
+    static let logoutForm =
+        #"<form class="logout" method="post" action="/logout"><button type="submit" class="secondary" data-testid="logout">Log out</button></form>"#
 
     /// What the page may load: its own origin only (no CDN, no inline script or style).
     static let securityPolicy =

@@ -168,14 +168,16 @@ struct EmulatorParts {
     }
 
     private func admin() -> AdminListener {
-        AdminListener(
+        var router = AdminRouter(
+            relay: self.relay, phone: self.phone, channels: self.channels, hub: self.hub, power: self.power,
+            cluster: self.cluster, inspection: self.inspection, readiness: self.readiness, clock: self.clock,
+            caPath: self.configuration.developmentCAPath,
+            provider: self.providerContext(),
+            world: WorldExport(self.configuration, self))
+        router.asksForToken = self.configuration.adminAccess.token != nil
+        return AdminListener(
             listener: self.listener("admin", port: self.configuration.adminPort),
-            router: AdminRouter(
-                relay: self.relay, phone: self.phone, channels: self.channels, hub: self.hub, power: self.power,
-                cluster: self.cluster, inspection: self.inspection, readiness: self.readiness, clock: self.clock,
-                caPath: self.configuration.developmentCAPath,
-                provider: self.providerContext(),
-                world: WorldExport(self.configuration, self)),
+            router: router,
             access: self.configuration.adminAccess,
             onBound: self.bound(.admin, "admin API", scheme: "http")
         )
