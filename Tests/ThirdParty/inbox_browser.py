@@ -180,6 +180,8 @@ def web_apps(driver, wait, token):
     except Exception:
         print("web apps area:", driver.find_element(By.ID, "web-apps").get_attribute("outerHTML")[:2000], console_errors(driver), flush=True)
         raise
+    cards = driver.find_elements(By.CSS_SELECTOR, card)
+    check(len(cards) == 1, f"one card for the one subscription, though the device has two tokens listing it ({len(cards)}; issue 70)")
     text = settled(lambda: driver.find_element(By.CSS_SELECTOR, card).text)
     check("https://news.example" in text and "from mailto:desk@news.example" in text, "the web app and its pushes' VAPID subject show")
     check("plain text for the worker" in text and "Rates cut" in text, "each web push shows decrypted")

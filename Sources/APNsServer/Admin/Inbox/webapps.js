@@ -15,7 +15,14 @@ export const WebApps = {
     const area = $("#web-apps");
     const lists = await Promise.all(tokens.map((token) =>
       api("GET", `/api/v1/devices/${token}/web-apps`).then((apps) => apps.map((app) => [token, app])).catch(() => [])));
-    const apps = lists.flat();
+    // Each of the device's tokens lists the device's web apps: one card per subscription.
+    const seen = new Set();
+    const apps = lists.flat().filter(([, app]) => {
+      const key = `${app.id} ${app.subscription?.endpoint}`;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
     const pushes = await Promise.all(apps.map(([, app]) =>
       api("GET", `/api/v1/notifications?token=${app.token}&interface=webpush&limit=10`).catch(() => ({ items: [] }))));
     if (device !== Phone.device) return;
