@@ -65,8 +65,14 @@ export const Load = {
     if (this.points.length > this.size) this.points.shift();
     // Idle (nothing accepted or rejected for 30 s): the charts fold away, a line says so.
     const idle = this.points.slice(-30).every((p) => p.accepted === 0 && p.rejected === 0);
-    $(".load").classList.toggle("idle", idle);
-    $("#load-idle").hidden = !idle;
+    // Unfolding would push the filters down under the pointer (or the caret): it waits until
+    // the person has left them.
+    const folded = $(".load").classList.contains("idle");
+    const inUse = $("#filters").matches(":hover, :focus-within");
+    if (idle || !folded || !inUse) {
+      $(".load").classList.toggle("idle", idle);
+      $("#load-idle").hidden = !idle;
+    }
     $("#rate-accepted").textContent = point.accepted.toFixed(0);
     $("#rate-rejected").textContent = point.rejected.toFixed(0);
     const ms = (seconds) => (seconds === null ? "–" : `${(seconds * 1000).toFixed(seconds < 0.001 ? 2 : 1)} ms`);
