@@ -281,6 +281,15 @@ def phone(driver, wait, chat, web):
         check(picker.get_attribute("value") == DEVICE and DEVICE in picker.text, f"the picker names the device: {picker.get_attribute('value')}")
         check(web["token"] not in options and chat not in options and SHOP not in options,
               "the iPhone's apps, web app and Live Activity tokens are one phone, not one each")
+        groups = [g.get_attribute("label") for g in picker.find_elements(By.TAG_NAME, "optgroup")]
+        check(len(groups) == 2 and groups[0].startswith("Devices (") and groups[1].startswith("Tokens no device holds ("),
+              f"the picker groups devices first, then the tokens no device holds, counted: {groups}")
+        if width == 1400:
+            find = driver.find_element(By.ID, "phone-device-search")
+            find.send_keys(DEVICE)
+            narrowed = [o.get_attribute("value") for o in picker.find_elements(By.TAG_NAME, "option")]
+            check(narrowed == [DEVICE] and len(options) > 1, f"Find narrows {len(options)} entries to the device: {narrowed}")
+            find.clear()
         screen = driver.find_element(By.ID, "phone-screen").text
         for text in ("Order 1042 shipped", "Mum", "Standup", "Breaking: tide is in", "com.example.chat", "https://news.example"):
             check(text in screen, f"the phone at {width} shows {text!r}")
@@ -327,7 +336,7 @@ def main():
         check(not errors, f"no console errors: {errors}")
     except Exception:
         screen = driver.execute_script(
-            "return [document.getElementById('view-phone').hidden, Phone.device, Phone.apps.length, document.getElementById('phone-device').options.length,"
+            "return [document.getElementById('view-phone').hidden, document.getElementById('phone-device').value, document.getElementById('phone-device').options.length,"
             " (document.getElementById('phone-screen') || {}).textContent || '']")
         print("at", driver.current_url, "phone screen:", screen, "console:", console_errors(driver), flush=True)
         timing = driver.execute_async_script(

@@ -17,8 +17,8 @@ import "./phone-screen.js";
 
 // MARK: Start
 
-document.addEventListener("DOMContentLoaded", () => {
-  for (const button of $$("nav button")) button.addEventListener("click", () => show(button.dataset.view, undefined, true));
+/// The list: the search and its widgets, older rows as it scrolls, the newer-rows line.
+function wireList() {
   // Filters and search run on the server: a quarter of a second after the last key. The box and
   // the widgets stay in step (Search); a change from a script or the keyboard counts as typing.
   const filtered = (event) => {
@@ -46,7 +46,13 @@ document.addEventListener("DOMContentLoaded", () => {
     const open = $("#filters").classList.toggle("open");
     event.target.setAttribute("aria-expanded", String(open));
   });
+}
+
+/// The other views' controls.
+function wireControls() {
+  for (const button of $$("nav button")) button.addEventListener("click", () => show(button.dataset.view, undefined, true));
   $("#phone-device").addEventListener("change", (event) => show("phone", event.target.value, true));
+  $("#phone-device-search").addEventListener("input", () => Phone.pick());
   $("#phone-app-pick").addEventListener("change", (event) => { Phone.token = event.target.value; Phone.refresh(); });
   $("#phone-refresh").addEventListener("click", () => Phone.open(Phone.device));
   $("#app-form").addEventListener("submit", (event) => Phone.save(event));
@@ -54,17 +60,14 @@ document.addEventListener("DOMContentLoaded", () => {
   $("#send-form").addEventListener("submit", (event) => Send.send(event));
   $("#clock-form").addEventListener("submit", (event) => Clock.advance(event));
   $("#reset").addEventListener("click", (event) => Clock.reset(event));
-  Live.start();
-  Load.start();
-  // A page the browser keeps in its back/forward cache would keep its event stream open, and a
-  // browser opens at most six connections to one host: after a few pages the next one waits for
-  // ever. The stream closes as the page is left and opens again if it comes back.
-  window.addEventListener("pagehide", () => Live.source?.close());
-  window.addEventListener("pageshow", (event) => { if (event.persisted) Live.start(); });
+}
+
+/// The address and the history: the page opens where its URL says, and Back and Forward walk
+/// the person's changes (the view, the search, the notification open); Esc closes the detail.
+function wireHistory() {
   Route.read();
   show(Route.view, Route.device);
   if (Route.notification) Inbox.select(Route.notification, false);
-  // Back and Forward walk the person's changes: the view, the search, the notification open.
   window.addEventListener("popstate", () => {
     Route.read();
     show(Route.view, Route.device);
@@ -72,8 +75,20 @@ document.addEventListener("DOMContentLoaded", () => {
     if (Route.notification) Inbox.select(Route.notification, false);
     else if (!$("#detail").hidden) Detail.close(false);
   });
-  // Esc closes the detail, as Back does on a phone.
   document.addEventListener("keydown", (event) => {
     if (event.key === "Escape" && !$("#detail").hidden) Detail.close(true);
   });
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  wireList();
+  wireControls();
+  Live.start();
+  Load.start();
+  // A page the browser keeps in its back/forward cache would keep its event stream open, and a
+  // browser opens at most six connections to one host: after a few pages the next one waits for
+  // ever. The stream closes as the page is left and opens again if it comes back.
+  window.addEventListener("pagehide", () => Live.source?.close());
+  window.addEventListener("pageshow", (event) => { if (event.persisted) Live.start(); });
+  wireHistory();
 });

@@ -78,15 +78,31 @@ export const Phone = {
     if (chosen !== this.device) { this.token = null; this.expanded.clear(); }
     this.device = chosen;
     this.known = devices;
-    const select = $("#phone-device");
-    const sorted = [...devices.values()].sort((a, b) => Number(b.isDevice) - Number(a.isDevice) || a.id.localeCompare(b.id));
-    select.replaceChildren(...sorted.map((d) => el("option", { value: d.id },
-      d.isDevice
-        ? `${d.id} · ${Phone.appCount(d)}${d.tokens.some((t) => t.connected) ? " (connected)" : ""}`
-        : `token ${short(d.id)}${d.tokens[0].topic ? ` ${d.tokens[0].topic}` : ""} (no device)`)));
-    if (this.device) select.value = this.device;
+    this.pick();
     if (Route.device !== this.device) { Route.device = this.device; Route.write(); }
     await this.refresh();
+  },
+
+  /// The device picker: devices first, then the tokens no device holds, each group counted;
+  /// the box beside it narrows both (a load test leaves hundreds of tokens).
+  pick() {
+    const select = $("#phone-device");
+    const wanted = ($("#phone-device-search")?.value || "").trim().toLowerCase();
+    const label = (d) => d.isDevice
+      ? `${d.id} · ${Phone.appCount(d)}${d.tokens.some((t) => t.connected) ? " (connected)" : ""}`
+      : `token ${short(d.id)}${d.tokens[0].topic ? ` ${d.tokens[0].topic}` : ""} (no device)`;
+    const all = [...this.known.values()].sort((a, b) => a.id.localeCompare(b.id));
+    const shown = all.filter((d) => d.id === this.device || !wanted || label(d).toLowerCase().includes(wanted) || d.id.toLowerCase().includes(wanted));
+    const group = (name, list, total) => list.length
+      ? el("optgroup", { label: `${name} (${list.length === total ? total : `${list.length} of ${total}`})` },
+        ...list.map((d) => el("option", { value: d.id }, label(d))))
+      : null;
+    const devices = all.filter((d) => d.isDevice).length;
+    select.replaceChildren(...[
+      group("Devices", shown.filter((d) => d.isDevice), devices),
+      group("Tokens no device holds", shown.filter((d) => !d.isDevice), all.length - devices),
+    ].filter(Boolean));
+    if (this.device) select.value = this.device;
   },
 
   async refresh() {
