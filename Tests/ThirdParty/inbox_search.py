@@ -146,6 +146,13 @@ def narrow(driver, wait, base, shots):
                 "return [document.documentElement.scrollWidth, window.innerWidth, r.left >= 0 && r.right <= window.innerWidth]", current)
             check(current.get_attribute("data-view") == view and fits[2] and fits[0] <= fits[1],
                   f"/?view={view} at 390: its tab selected and in sight, the page {fits[0]} wide in {fits[1]}")
+            if view == "devices":
+                groups = wait.until(lambda d: [g.text for g in d.find_elements(By.CSS_SELECTOR, "#devices tr.group")])
+                rows = len(driver.find_elements(By.CSS_SELECTOR, '[data-testid="device-row"]'))
+                driver.find_element(By.ID, "devices-search").send_keys("no-such-thing")
+                wait.until(lambda d: not d.find_elements(By.CSS_SELECTOR, '[data-testid="device-row"]'))
+                check(all(g.startswith("Token") for g in groups) and rows > 1,
+                      f"Devices groups its {rows} tokens, counted ({groups}), and Find narrows them")
         buttons = driver.execute_script(
             "return Array.from(document.querySelectorAll('nav button')).map(b => { const r = b.getBoundingClientRect();"
             " return r.width > 0 && r.left >= 0 && r.right <= window.innerWidth && r.bottom <= window.innerHeight; })")

@@ -5,15 +5,34 @@ import { show } from "./route.js";
 // MARK: Devices
 
 export const Devices = {
+  records: [],
+
   async load() {
-    const devices = await api("GET", "/api/v1/devices").catch(() => []);
-    $("#devices tbody").replaceChildren(...devices.map((d) => el("tr", {
-      tabindex: 0,
+    Devices.records = await api("GET", "/api/v1/devices").catch(() => []);
+    Devices.render();
+  },
+
+  /// The tokens, those a device holds first (by device), then those no device holds, each group
+  /// counted; the Find box narrows them (a load test leaves hundreds).
+  render() {
+    const wanted = ($("#devices-search").value || "").trim().toLowerCase();
+    const held = (d) => Boolean(d.deviceId) && !d.deviceId.startsWith("token:");
+    const all = [...Devices.records].sort((a, b) => Number(held(b)) - Number(held(a)) || (a.deviceId || "").localeCompare(b.deviceId || ""));
+    const shown = all.filter((d) => !wanted || [d.token, d.topic, d.deviceId].some((v) => (v || "").toLowerCase().includes(wanted)));
+    const row = (d) => el("tr", {
+      tabindex: 0, "data-testid": "device-row",
       onclick: () => show("phone", d.token, true),
       onkeydown: (event) => { if (event.key === "Enter") show("phone", d.token, true); },
     },
       el("td", { class: "mono", title: d.token }, short(d.token)), el("td", {}, d.topic || "–"), el("td", {}, d.deviceId || "–"),
-      el("td", {}, d.connected ? "yes" : "no"), el("td", {}, d.queued), el("td", {}, d.unregisteredAt ? String(d.unregisteredAt) : "–"))));
+      el("td", {}, d.connected ? "yes" : "no"), el("td", {}, d.queued), el("td", {}, d.unregisteredAt ? String(d.unregisteredAt) : "–"));
+    const group = (name, list, total) => list.length
+      ? [el("tr", { class: "group" }, el("th", { colspan: 6, scope: "rowgroup" }, `${name} (${list.length === total ? total : `${list.length} of ${total}`})`)), ...list.map(row)]
+      : [];
+    const devices = all.filter(held).length;
+    $("#devices tbody").replaceChildren(
+      ...group("Tokens of devices", shown.filter(held), devices),
+      ...group("Tokens no device holds", shown.filter((d) => !held(d)), all.length - devices));
   },
 };
 

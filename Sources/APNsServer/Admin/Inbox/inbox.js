@@ -4,6 +4,7 @@
 // /api/v1 and /metrics. This module starts the page.
 import { Clock } from "./clock.js";
 import { Detail } from "./detail.js";
+import { Devices } from "./devices.js";
 import { $, $$ } from "./core.js";
 import { Faults } from "./faults.js";
 import { Inbox } from "./list.js";
@@ -53,6 +54,7 @@ function wireControls() {
   for (const button of $$("nav button")) button.addEventListener("click", () => show(button.dataset.view, undefined, true));
   $("#phone-device").addEventListener("change", (event) => show("phone", event.target.value, true));
   $("#phone-device-search").addEventListener("input", () => Phone.pick());
+  $("#devices-search").addEventListener("input", () => Devices.render());
   $("#phone-app-pick").addEventListener("change", (event) => { Phone.token = event.target.value; Phone.refresh(); });
   $("#phone-refresh").addEventListener("click", () => Phone.open(Phone.device));
   $("#app-form").addEventListener("submit", (event) => Phone.save(event));
