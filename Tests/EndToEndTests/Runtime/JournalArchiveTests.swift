@@ -93,7 +93,8 @@ struct JournalArchiveTests {
 
         // The oldest, long out of the ring: found by text, read by id, with its delivery log.
         let oldest = try #require(sent[0].id)
-        let found = try await emulator.adminObject("/api/v1/notifications?q=archived%20number%200")
+        // A quoted phrase (q's words alone are AND-ed, each found anywhere: issue 70's grammar).
+        let found = try await emulator.adminObject("/api/v1/notifications?q=%22archived%20number%200%22")
         #expect(found["total"] as? Int == 1)
         #expect((found["items"] as? [[String: Any]])?.first?["id"] as? String == oldest)
         let entry = try await emulator.adminObject("/api/v1/notifications/\(oldest)")
@@ -107,8 +108,9 @@ struct JournalArchiveTests {
         #expect(try await emulator.adminObject("/api/v1/notifications?status=expired")["total"] as? Int == 1)
 
         // DELETE by text removes an archived one from the journal and the store.
-        let second = try #require(sent[1].id)
-        let deleted = try await emulator.adminObject("/api/v1/notifications?q=archived%20number%201%22", method: "DELETE")
+        // ("archived number 1" would be 10 to 14's start too; 2 is no other's.)
+        let second = try #require(sent[2].id)
+        let deleted = try await emulator.adminObject("/api/v1/notifications?q=%22archived%20number%202%22", method: "DELETE")
         #expect(deleted["deleted"] as? Int == 1, "\(deleted)")
         _ = try await emulator.adminObject("/api/v1/notifications/\(second)", status: 404)
         #expect(try await emulator.queued(Self.token).allSatisfy { $0["uniqueId"] as? String != second })
@@ -121,7 +123,7 @@ struct JournalArchiveTests {
         let statuses = try await restarted.adminObject("/api/v1/notifications?limit=100")["items"] as? [[String: Any]] ?? []
         #expect(statuses.filter { $0["status"] as? String == "rejected" }.count == 3)
         #expect(try await restarted.adminObject("/api/v1/notifications/\(oldest)")["status"] as? String == "expired")
-        #expect(try await restarted.adminObject("/api/v1/notifications?q=archived%20number%202%22")["total"] as? Int == 1)
+        #expect(try await restarted.adminObject("/api/v1/notifications?q=%22archived%20number%203%22")["total"] as? Int == 1)
         try await restarted.stop()
     }
 }
