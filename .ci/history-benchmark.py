@@ -115,6 +115,9 @@ try:
         ("a page deep in the history (cursor past 90%)", f"/api/v1/notifications?limit=100&cursor={count // 10}", 200),
         ("a filtered page with a status (status=queued&topic=...)", "/api/v1/notifications?status=queued&topic=com.example.app&limit=100", 200),
         ("a q search for what only the oldest hold", "/api/v1/notifications?q=history-benchmark-marker&limit=100", 20),
+        ("q: two words (history-benchmark-marker benchmark)",
+         "/api/v1/notifications?q=history-benchmark-marker%20benchmark&limit=100", 20),
+        ("q: a field alone (token:<one of them>)", f"/api/v1/notifications?q=token:{token}&limit=100", 20),
     ]
     for label, path, times in queries:
         spent, body = timed(connection, path, times)
