@@ -54,7 +54,7 @@ public struct JournalFilter: Sendable, Equatable {
         }
         if let outcome = self.outcome, PhoneOutcome(of: entry).state != outcome { return false }
         if let search = self.search, !entry.contains(search) { return false }
-        return self.more.isEmpty || self.more.matches(entry)
+        return self.more.matches(entry)
     }
 
     /// Whether the journal's archive settles this filter from its index: no text to look for and
@@ -80,13 +80,7 @@ extension JournalFilter {
             guard let wanted, wanted != was else { return }
             misses.append("\(name): wanted \(wanted), was \(was ?? "none")")
         }
-        let token: String =
-            switch entry.push {
-            case .accepted(let notification): notification.token.hex
-            case .rejected(let rejected): rejected.token
-            case .broadcast: ""
-            }
-        miss("token", self.token, token)
+        miss("token", self.token, Self.token(of: entry) ?? "")
         miss("topic", self.topic, entry.topic)
         miss("pushType", self.pushType, entry.pushType)
         miss("status", self.status?.rawValue, entry.status.rawValue)
@@ -95,7 +89,7 @@ extension JournalFilter {
         if let search = self.search, !entry.contains(search) {
             misses.append("q: wanted text containing \(search), found none")
         }
-        if !self.more.isEmpty, !self.more.matches(entry) { misses.append("q: \(self.more.misses(entry))") }
+        if !self.more.matches(entry) { misses.append("q: \(self.more.misses(entry))") }
         if let since = self.since, entry.receivedAt < since {
             misses.append(
                 "since: wanted at or after \(Timestamp.rfc3339(millis: since)), was received \(Timestamp.rfc3339(millis: entry.receivedAt))"

@@ -25,8 +25,6 @@ public struct JournalFilterMore: Sendable, Equatable {
 
     public init() {}
 
-    public var isEmpty: Bool { self == JournalFilterMore() }
-
     /// Whether the archive's index can settle these conditions without reading an entry back:
     /// the token's start, the device's tokens and the time can; the rest look at the entry.
     var settlesInIndex: Bool {

@@ -84,7 +84,6 @@ extension Phone {
                 book.subscribable(one.channel, of: one.install.topic, now: now)?.storedMessage(at: now).map { (one, $0) }
             }
         }
-        let limits = self.activityLimits
         for (one, message) in messages {
             // One it already had (it was online then, or took it when it subscribed) is not applied again.
             let had = self.apps.withLock { apps in
@@ -93,14 +92,24 @@ extension Phone {
                 }
             }
             guard had == false else { continue }
-            let push = ActivityPush(payload: Array(message.payload.utf8), priority: message.priority)
-            _ = self.changeActivities(one.install, broadcast: message.uniqueID, on: eventLoop) { app in
-                app.receiveBroadcast(
-                    push, channelID: one.channel, uniqueID: message.uniqueID, now: now, limits: limits, only: one.id
-                ).report
-            }
-            self.metrics?.broadcast.delivered(1)
+            self.handOver(message, channelID: one.channel, to: one.id, of: one.install, now: now, on: eventLoop)
         }
+    }
+
+    /// Applies a channel's stored message to one of its subscribed activities, as the broadcast
+    /// would have reached it.
+    private func handOver(
+        _ message: StoredBroadcast, channelID: String, to activityID: String, of install: AppInstall, now: Int64,
+        on eventLoop: any EventLoop
+    ) {
+        let push = ActivityPush(payload: Array(message.payload.utf8), priority: message.priority)
+        let limits = self.activityLimits
+        _ = self.changeActivities(install, broadcast: message.uniqueID, on: eventLoop) { app in
+            let applied = app.receiveBroadcast(
+                push, channelID: channelID, uniqueID: message.uniqueID, now: now, limits: limits, only: activityID)
+            return applied.report
+        }
+        self.metrics?.broadcast.delivered(1)
     }
 
     /// How many broadcasts an app keeps in the store before its settings are written whole again:
@@ -169,13 +178,7 @@ extension Phone {
         guard
             let message = self.channels.read({ $0.subscribable(channelID, of: install.topic, now: now)?.storedMessage(at: now) })
         else { return }
-        let push = ActivityPush(payload: Array(message.payload.utf8), priority: message.priority)
-        let limits = self.activityLimits
-        _ = self.changeActivities(install, broadcast: message.uniqueID, on: eventLoop) { app in
-            app.receiveBroadcast(push, channelID: channelID, uniqueID: message.uniqueID, now: now, limits: limits, only: id)
-                .report
-        }
-        self.metrics?.broadcast.delivered(1)
+        self.handOver(message, channelID: channelID, to: id, of: install, now: now, on: eventLoop)
     }
 
     /// How many running activities are subscribed to each channel of `bundleID` (all bundles when nil).

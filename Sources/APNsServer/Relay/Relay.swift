@@ -129,16 +129,16 @@ public final class Relay: Sendable {
         return batcher.enqueue(operation)
     }
 
+    /// BadDeviceToken for a token the store does not know, saying which of the reason's causes it is.
+    static let notIssued = Reason.badDeviceToken.explained(
+        "this emulator did not issue the token (serve --tokens registered takes only tokens it issued: POST /api/v1/devices or apns-emulator device)"
+    )
+
     /// How a provider is answered for what the store did with its notification: `nil` for 200,
     /// otherwise the reason and, for a 410, when the token stopped being valid.
     public static func refusal(for outcome: StoreOutcome) -> (reason: Reason, timestamp: Int64?)? {
         switch outcome {
-        case .unknownToken:
-            return (
-                Reason.badDeviceToken.explained(
-                    "this emulator did not issue the token (serve --tokens registered takes only tokens it issued: POST /api/v1/devices or apns-emulator device)"
-                ), nil
-            )
+        case .unknownToken: return (Self.notIssued, nil)
         case .tokenNotForTopic: return (.deviceTokenNotForTopic, nil)
         case .tokenUnregistered(let timestamp): return (.unregistered, timestamp)
         default: return nil

@@ -52,6 +52,11 @@ export function say(node, text, good) {
 export const refused = (item) => item.status === "rejected" || item.status === "notProcessed";
 /// A status as the badge reads it.
 export const statusText = (status) => (status === "notProcessed" ? "not processed" : status);
+/// Whether a device holds a token record (a token no device holds names itself `token:<hex>`
+/// in its Live Activity tokens and web apps).
+export const heldByDevice = (record) => Boolean(record.deviceId) && !record.deviceId.startsWith("token:");
+/// A group's heading with its count, narrowed or not: `Devices (3)`, `Devices (1 of 3)`.
+export const counted = (name, shown, total) => `${name} (${shown === total ? total : `${shown} of ${total}`})`;
 export const short = (token) => (token && token.length > 12 ? token.slice(0, 8) + "…" : token || "–");
 export const clock = (iso) => {
   if (!iso) return "–";

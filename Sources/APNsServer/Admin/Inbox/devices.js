@@ -1,5 +1,5 @@
 // Devices and broadcast channels.
-import { $, api, clock, el, short } from "./core.js";
+import { $, api, clock, counted, el, heldByDevice, short } from "./core.js";
 import { show } from "./route.js";
 
 // MARK: Devices
@@ -16,7 +16,7 @@ export const Devices = {
   /// counted; the Find box narrows them (a load test leaves hundreds).
   render() {
     const wanted = ($("#devices-search").value || "").trim().toLowerCase();
-    const held = (d) => Boolean(d.deviceId) && !d.deviceId.startsWith("token:");
+    const held = heldByDevice;
     const all = [...Devices.records].sort((a, b) => Number(held(b)) - Number(held(a)) || (a.deviceId || "").localeCompare(b.deviceId || ""));
     const shown = all.filter((d) => !wanted || [d.token, d.topic, d.deviceId].some((v) => (v || "").toLowerCase().includes(wanted)));
     const row = (d) => el("tr", {
@@ -27,7 +27,7 @@ export const Devices = {
       el("td", { class: "mono", title: d.token }, short(d.token)), el("td", {}, d.topic || "–"), el("td", {}, d.deviceId || "–"),
       el("td", {}, d.connected ? "yes" : "no"), el("td", {}, d.queued), el("td", {}, d.unregisteredAt ? String(d.unregisteredAt) : "–"));
     const group = (name, list, total) => list.length
-      ? [el("tr", { class: "group" }, el("th", { colspan: 6, scope: "rowgroup" }, `${name} (${list.length === total ? total : `${list.length} of ${total}`})`)), ...list.map(row)]
+      ? [el("tr", { class: "group" }, el("th", { colspan: 6, scope: "rowgroup" }, counted(name, list.length, total))), ...list.map(row)]
       : [];
     const devices = all.filter(held).length;
     $("#devices tbody").replaceChildren(

@@ -1,6 +1,6 @@
 // The phone view: its devices, apps and Notification Center.
 import { Activities } from "./activities.js";
-import { $, api, el, short } from "./core.js";
+import { $, api, counted, el, heldByDevice, short } from "./core.js";
 import { Route } from "./route.js";
 import { WebApps } from "./webapps.js";
 
@@ -30,7 +30,7 @@ export const Phone = {
     for (const record of records.filter((r) => !r.unregisteredAt)) {
       // A token no device holds stands for its own phone; the Live Activity tokens and web apps of
       // its app name it as `token:<hex>`.
-      const held = record.deviceId && !record.deviceId.startsWith("token:");
+      const held = heldByDevice(record);
       const key = held ? record.deviceId : record.deviceId ? record.deviceId.slice("token:".length) : record.token;
       if (!devices.has(key)) devices.set(key, { id: key, isDevice: held, tokens: [] });
       devices.get(key).tokens.push(record);
@@ -94,7 +94,7 @@ export const Phone = {
     const all = [...this.known.values()].sort((a, b) => a.id.localeCompare(b.id));
     const shown = all.filter((d) => d.id === this.device || !wanted || label(d).toLowerCase().includes(wanted) || d.id.toLowerCase().includes(wanted));
     const group = (name, list, total) => list.length
-      ? el("optgroup", { label: `${name} (${list.length === total ? total : `${list.length} of ${total}`})` },
+      ? el("optgroup", { label: counted(name, list.length, total) },
         ...list.map((d) => el("option", { value: d.id }, label(d))))
       : null;
     const devices = all.filter((d) => d.isDevice).length;
