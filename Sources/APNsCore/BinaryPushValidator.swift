@@ -49,7 +49,9 @@ public struct BinaryPushValidator: Sendable {
         if let topic {
             if topic.isEmpty { return reject(.missingTopic, "the certificate names no topic") }
             if topic.utf8.count > PushValidator.maximumTopicLength {
-                return reject(.invalidTopicSize, "the topic has more than \(PushValidator.maximumTopicLength) bytes")
+                return reject(
+                    .invalidTopicSize, "the topic has \(topic.utf8.count) bytes; the limit is \(PushValidator.maximumTopicLength)"
+                )
             }
         }
         if request.payload.isEmpty { return reject(.missingPayload, "no payload") }

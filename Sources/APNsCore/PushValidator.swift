@@ -45,10 +45,10 @@ public struct PushValidator: Sendable {
             .failure(Rejection(reason: reason, apnsID: apnsID, detail: detail))
         }
 
-        guard request.method == "POST" else { return reject(.methodNotAllowed) }
+        guard request.method == "POST" else { return reject(.methodNotAllowed, Self.methodDetail(request.method)) }
         let token: DeviceToken
         switch Self.parsePath(request.path) {
-        case .failure(let reason): return reject(reason)
+        case .failure(let reason): return reject(reason, reason == .badPath ? Self.pathDetail(request.path) : nil)
         case .success(let parsed): token = parsed
         }
         if request.hasDuplicateHeaders { return reject(.duplicateHeaders) }
@@ -63,7 +63,7 @@ public struct PushValidator: Sendable {
         }
         let pushType = fields.pushType
 
-        if request.bodyLength == 0 { return reject(.payloadEmpty) }
+        if request.bodyLength == 0 { return reject(.payloadEmpty, Self.emptyPayloadDetail) }
         if request.bodyLength > pushType.maximumPayloadSize {
             return reject(
                 .payloadTooLarge,
@@ -126,14 +126,16 @@ public struct PushValidator: Sendable {
     static func fields(of request: PushRequest) -> Result<Fields, Refusal> {
         var pushType = PushType.alert
         if let value = request.pushType {
-            guard let parsed = PushType(rawValue: value) else { return .failure(Refusal(.invalidPushType)) }
+            guard let parsed = PushType(rawValue: value) else {
+                return .failure(Refusal(.invalidPushType, Self.pushTypeDetail(value)))
+            }
             pushType = parsed
         }
 
         var priority = Priority.immediate
         if let value = request.priority {
             guard let number = UInt8(value), let parsed = Priority(rawValue: number) else {
-                return .failure(Refusal(.badPriority))
+                return .failure(Refusal(.badPriority, Self.priorityDetail(value)))
             }
             priority = parsed
         }
@@ -143,7 +145,7 @@ public struct PushValidator: Sendable {
         var expiration: Int64? = nil
         if let value = request.expiration {
             guard !value.isEmpty, value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let seconds = Int64(value) else {
-                return .failure(Refusal(.badExpirationDate))
+                return .failure(Refusal(.badExpirationDate, Self.expirationDetail(value)))
             }
             expiration = seconds
         }
@@ -151,10 +153,10 @@ public struct PushValidator: Sendable {
         let topic = request.topic.flatMap { $0.isEmpty ? nil : $0 }
         if let topic {
             guard topic.utf8.count <= Self.maximumTopicLength, topic.utf8.allSatisfy({ $0 > 0x20 && $0 != 0x7F })
-            else { return .failure(Refusal(.badTopic)) }
+            else { return .failure(Refusal(.badTopic, Self.topicDetail(topic))) }
         } else if request.authorization != nil {
             // Token-based providers must always name the topic.
-            return .failure(Refusal(.missingTopic))
+            return .failure(Refusal(.missingTopic, Self.missingTopicDetail))
         }
         // A VoIP topic takes only VoIP pushes: providers report InvalidPushType for a `.voip`
         // topic sent with no push type (alert).
@@ -164,7 +166,7 @@ public struct PushValidator: Sendable {
 
         let collapseID = request.collapseID.flatMap { $0.isEmpty ? nil : $0 }
         if let collapseID, collapseID.utf8.count > Self.maximumCollapseIDLength {
-            return .failure(Refusal(.badCollapseId))
+            return .failure(Refusal(.badCollapseId, Self.collapseIDDetail(collapseID)))
         }
 
         return .success(

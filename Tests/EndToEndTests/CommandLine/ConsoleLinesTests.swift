@@ -46,7 +46,7 @@ struct ConsoleLinesTests {
         let lines = try await self.lines(["--log-level", "debug"])
         #expect(lines.contains { $0.contains("accepted 5e5e5e5e… \(Self.topic) http2 ") && $0.contains(" ms") }, "\(lines)")
         let rejected = try #require(lines.first { $0.contains("rejected 400 BadPriority 5e5e5e5e… \(Self.topic) http2") })
-        #expect(rejected.contains("apns-priority must be 10, 5 or 1"))
+        #expect(rejected.contains("apns-priority was \"7\"; APNs takes 10 (now), 5"), "\(rejected)")
     }
 
     @Test("--quiet and APNS_EMULATOR_QUIET: neither summaries nor lines per push")
