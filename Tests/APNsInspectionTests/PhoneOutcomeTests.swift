@@ -118,4 +118,33 @@ struct PhoneOutcomeTests {
         let misses = try JournalFilter.parse(QueryParameters(uri: "?q=nowhere")).misses(state.newestFirst().first { _ in true }!)
         #expect(misses == ["q: wanted text containing nowhere, found none"])
     }
+
+    @Test("a quiet delivery: the timeline says what held it, and outcome=quiet (outcome:quiet in q) finds it among the shown")
+    func quietDeliveries() throws {
+        // Apple, "UNNotificationInterruptionLevel" and the Focus guide: a notification a Focus holds is
+        // delivered quietly to Notification Center; one that breaks through is shown (issue 70).
+        var banner = Presentation()
+        banner.shown = true
+        banner.style = .banner
+        banner.title = "Lunch"
+        var held = banner
+        held.style = .none
+        held.deliveredQuietly = true
+        held.heldBy = "focus"
+        var through = banner
+        through.brokeThrough = true
+        var state = JournalState(capacity: 10)
+        for (n, presentation) in [(1, banner), (2, held), (3, through)] { state.add(Self.entry(n, presentation: presentation)) }
+        #expect(DeliveryLog.summary(of: held) == "delivered quietly to Notification Center (a Focus held it): Lunch")
+        #expect(DeliveryLog.summary(of: through) == "shown as a banner, breaking through a Focus: Lunch")
+        #expect(DeliveryLog.summary(of: banner) == "shown as a banner: Lunch")
+        func found(_ uri: String) throws -> [String] {
+            state.page(matching: try JournalFilter.parse(QueryParameters(uri: uri)), limit: 10, before: nil).items.map(\.uniqueID)
+        }
+        #expect(try found("?outcome=quiet") == ["unique-2"])
+        #expect(try found("?q=outcome:quiet") == ["unique-2"])
+        #expect(try found("?q=-outcome:quiet") == ["unique-3", "unique-1"])
+        #expect(try found("?outcome=shown") == ["unique-3", "unique-2", "unique-1"])
+        #expect(throws: InspectionError.self) { try JournalFilter.parse(QueryParameters(uri: "?outcome=quietly")) }
+    }
 }

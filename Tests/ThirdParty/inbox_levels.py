@@ -12,6 +12,7 @@ import os
 
 from chromium import check
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
 
 
 def open_phone(driver, token):
@@ -52,6 +53,10 @@ def levels(driver, wait, admin, curl_push, topic, shots):
     check("delivered quietly" in level("Weekly digest") and "passive" in level("Weekly digest"),
           f"the passive one is delivered quietly: {level('Weekly digest')!r}")
     driver.save_screenshot(os.path.join(shots, "phone-levels.png"))
+    quiet_in_the_inbox(driver, wait, token, shots)
+    phone_notes_in_the_inbox(driver, wait, token, curl_push)
+    open_phone(driver, token)
+    wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#phone-screen .bubble .level")) >= 3)
     # The settings form shows the user's switches and saving it keeps them.
     form = driver.find_element(By.ID, "app-form")
     check(form.find_element(By.NAME, "criticalAlert").is_selected() and form.find_element(By.NAME, "timeSensitive").is_selected(),
@@ -83,6 +88,53 @@ def levels(driver, wait, admin, curl_push, topic, shots):
           "the provisional alert offers Turn Off beside Keep")
     keep.click()
     wait.until(lambda d: admin("GET", f"/api/v1/devices/{trial}/app")["authorization"]["status"] == "authorized")
+
+
+def quiet_in_the_inbox(driver, wait, token, shots):
+    """The inbox says what held a quiet delivery and what broke through, in the row, the Summary
+    and the Timeline, and "On the phone" = shown quietly finds the quiet ones (issue 70)."""
+    driver.get(driver.current_url.split("?")[0].split("#")[0] + f"?view=inbox&token={token}")
+    wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#inbox tbody tr")) == 3)
+    Select(driver.find_element(By.NAME, "outcome")).select_by_visible_text("shown quietly")
+    wait.until(lambda d: "outcome:quiet" in d.find_element(By.NAME, "q").get_attribute("value"))
+    wait.until(lambda d: sorted(c.text.split(":")[0] for c in d.find_elements(By.CSS_SELECTOR, "#inbox tbody td.summary"))
+               == ["Sale", "Weekly digest"])
+    rows = {r.find_element(By.CSS_SELECTOR, "td.summary").text.split(":")[0]: r for r in driver.find_elements(By.CSS_SELECTOR, "#inbox tbody tr")}
+    check("delivered quietly (a Focus held it)" in rows["Sale"].text, f"the row says a Focus held it: {rows['Sale'].text!r}")
+    check("delivered quietly (interruption-level passive)" in rows["Weekly digest"].text,
+          f"the passive row says why it is quiet: {rows['Weekly digest'].text!r}")
+    rows["Sale"].click()
+    outcome = wait.until(lambda d: d.find_element(By.ID, "detail-outcome"))
+    check("delivered quietly (a Focus held it)" in outcome.text, f"the Summary says a Focus held it: {outcome.text!r}")
+    cut = driver.execute_script(
+        "return Array.from(document.querySelectorAll('#inbox tbody .outcome')).filter(o => o.scrollWidth > o.clientWidth + 1).length")
+    check(cut == 0, f"with the detail open each row's status is whole, as at 390 ({cut} cut)")
+    driver.find_element(By.ID, "tab-timeline").click()
+    wait.until(lambda d: "Phone Decision" in d.find_element(By.ID, "detail-delivery-log").text)
+    log = driver.find_element(By.ID, "detail-delivery-log").text
+    check("delivered quietly to Notification Center (a Focus held it)" in log, f"the Timeline says a Focus held it: {log!r}")
+    driver.save_screenshot(os.path.join(shots, "inbox-quiet.png"))
+    Select(driver.find_element(By.NAME, "outcome")).select_by_visible_text("shown")
+    wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#inbox tbody tr")) == 3)
+    through = driver.find_element(By.XPATH, '//table[@id="inbox"]//tr[.//td[contains(., "Driver here")]]')
+    check("through a Focus" in through.text, f"the time-sensitive row says it broke through: {through.text!r}")
+    through.click()
+    driver.find_element(By.ID, "tab-timeline").click()
+    wait.until(lambda d: "breaking through a Focus" in d.find_element(By.ID, "detail-delivery-log").text)
+    check(True, "the Timeline says the time-sensitive one broke through the Focus")
+
+
+def phone_notes_in_the_inbox(driver, wait, token, curl_push):
+    """What the phone noted beside its decision is in the Summary too, not only on the phone's card:
+    a critical alert from an app without Apple's critical-alerts entitlement is presented as active
+    (Apple, "UNNotificationInterruptionLevel.critical": it needs the entitlement)."""
+    status, body = curl_push(token, {"aps": {"alert": {"title": "Alarm", "body": "Pipe burst"}, "interruption-level": "critical"}})
+    check(status == 200, f"the critical push is accepted ({status} {body})")
+    driver.get(driver.current_url.split("?")[0].split("#")[0] + f"?view=inbox&q=token:{token}%20Alarm")
+    wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#inbox tbody tr")) == 1)
+    driver.find_element(By.CSS_SELECTOR, "#inbox tbody tr").click()
+    notes = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, '[data-testid="detail-phone-notes"]'))
+    check("critical needs" in notes.text and "presented as active" in notes.text, f"the Summary shows the phone's note: {notes.text!r}")
 
 
 def service_extension(driver, wait, admin, curl_push, topic, shots):

@@ -103,7 +103,34 @@ def search_and_history(driver, wait, admin, curl_push, base, topic, shots):
     finally:
         driver.set_window_size(size["width"], size["height"])
     newer_rows(driver, wait, admin, curl_push, base, topic)
+    wide_rows(driver, wait, admin, curl_push, base, topic, shots)
     narrow(driver, wait, base, shots)
+
+
+def wide_rows(driver, wait, admin, curl_push, base, topic, shots):
+    """At 1400 points a row is whole, as at 390: its status and its warning, with the detail
+    closed and open (a warning read aps-unknown-ke… at the pane's edge)."""
+    token = admin("POST", "/api/v1/devices", {"topic": topic})["token"]
+    status, _ = curl_push(token, {"aps": {"alert": {"title": "Warned row", "body": "a long body to fill the message column of the list " * 3}, "badgee": 1}})
+    check(status == 200, "the push with an unknown aps key is accepted")
+    size = driver.get_window_size()
+    driver.set_window_size(1400, 900)
+    try:
+        driver.get(base + f"/?q=token:{token}")
+        tag = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "#inbox tbody .tag.warn"))
+        whole = driver.execute_script(
+            "const t = arguments[0], r = t.getBoundingClientRect(), p = document.getElementById('list-pane').getBoundingClientRect();"
+            "return [t.textContent, r.right <= p.right + 0.5, t.scrollWidth <= t.clientWidth + 1, p.width]", tag)
+        check(whole[0] == "aps-unknown-key" and whole[1] and whole[2], f"the warning is whole and in sight at 1400: {whole}")
+        driver.find_element(By.CSS_SELECTOR, "#inbox tbody tr").click()
+        wait.until(lambda d: d.find_element(By.ID, "detail").is_displayed())
+        cut = driver.execute_script(
+            "return Array.from(document.querySelectorAll('#inbox tbody .outcome')).filter(o => o.scrollWidth > o.clientWidth + 1"
+            " || o.getBoundingClientRect().right > document.getElementById('list-pane').getBoundingClientRect().right + 0.5).length")
+        check(cut == 0, f"with the detail open every row's status is whole ({cut} cut)")
+        driver.save_screenshot(os.path.join(shots, "inbox-warned-1400.png"))
+    finally:
+        driver.set_window_size(size["width"], size["height"])
 
 
 def newer_rows(driver, wait, admin, curl_push, base, topic):

@@ -127,8 +127,16 @@ public enum DeliveryLog {
                     ? "presented in the Scheduled Summary of \(when)" : "held for the Scheduled Summary at \(when)")
                     + (text.isEmpty ? "" : ": \(text)")
             }
-            return
-                "shown as \(presentation.style == .none ? "a Notification Center entry" : (presentation.style == .alert ? "an " : "a ") + presentation.style.rawValue)\(text.isEmpty ? "" : ": \(text)")"
+            // What held a quiet delivery and what broke through a Focus, as the row says (issue 70).
+            if presentation.deliveredQuietly {
+                return
+                    "delivered quietly to Notification Center\(PhoneOutcome.holder(presentation))\(text.isEmpty ? "" : ": \(text)")"
+            }
+            let style =
+                presentation.style == .none
+                ? "a Notification Center entry" : (presentation.style == .alert ? "an " : "a ") + presentation.style.rawValue
+            let through = presentation.brokeThrough ? ", breaking through a Focus" : ""
+            return "shown as \(style)\(through)\(text.isEmpty ? "" : ": \(text)")"
         }
         let reasons = presentation.suppressed.map { "\($0.what): \($0.reason)" }.joined(separator: "; ")
         return "not shown (\(reasons.isEmpty ? "nothing to show" : reasons))"

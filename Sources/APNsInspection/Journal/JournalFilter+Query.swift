@@ -10,7 +10,11 @@ extension JournalFilter {
         var filter = JournalFilter(token: query["token"], topic: query["topic"], pushType: query["pushType"])
         filter.status = try query.parsed("status", JournalStatus.init(rawValue:), "status must be one of \(Self.statuses)")
         filter.interface = try query.parsed("interface", Interface.init(rawValue:), "interface must be one of \(Self.interfaces)")
-        filter.outcome = try query.parsed("outcome", Self.outcome(named:), "outcome must be one of \(Self.outcomes)")
+        if let quiet = query["outcome"], quiet.lowercased() == Self.quiet {
+            filter.quietly()
+        } else {
+            filter.outcome = try query.parsed("outcome", Self.outcome(named:), "outcome must be one of \(Self.outcomes)")
+        }
         filter.since = try query.parsed(
             "since", Timestamp.parse, "since must be an RFC 3339 time or milliseconds since the UNIX epoch")
         if let q = query["q"] { try filter.apply(JournalSearch(q), devices: devices) }
@@ -19,7 +23,16 @@ extension JournalFilter {
 
     static let statuses = JournalStatus.all.map(\.rawValue).joined(separator: ", ")
     static let interfaces = Interface.all.map(\.rawValue).joined(separator: ", ")
-    static let outcomes = PhoneOutcome.State.all.map(\.rawValue).joined(separator: ", ")
+    static let outcomes = (PhoneOutcome.State.all.map(\.rawValue) + [Self.quiet]).joined(separator: ", ")
+    /// The outcome a filter may ask for beside the phone's states: shown, but delivered quietly
+    /// (a Focus, its filter, provisional authorization, the Scheduled Summary or passive held it).
+    static let quiet = "quiet"
+
+    /// Shown, and delivered quietly: `outcome=quiet` is `outcome:shown is:quiet`.
+    private mutating func quietly() {
+        self.require(\.outcome, .shown)
+        self.more.quiet = true
+    }
 
     static func outcome(named name: String) -> PhoneOutcome.State? {
         PhoneOutcome.State.all.first { $0.rawValue.lowercased() == name.lowercased() }
@@ -63,6 +76,7 @@ extension JournalFilter {
                 throw bad("one of \(Self.statuses)")
             }
             self.require(\.status, status)
+        case "outcome" where lower == Self.quiet: self.quietly()
         case "outcome":
             guard let outcome = Self.outcome(named: value) else { throw bad("one of \(Self.outcomes)") }
             self.require(\.outcome, outcome)

@@ -99,7 +99,7 @@ export const Detail = {
       steps.push(el("li", {}, `${item.status}: ${item.httpStatus ?? ""} ${item.reason ?? ""}${item.statusByte !== null && item.statusByte !== undefined ? ` (status byte ${item.statusByte})` : ""}`));
     } else {
       steps.push(el("li", {}, "committed to the store, answered 200"));
-      if (item.presentation) steps.push(el("li", {}, `presented: ${item.presentation.shown ? `shown as ${item.presentation.style}` : "not shown"}`));
+      if (item.presentation) steps.push(el("li", {}, `on the phone: ${item.phoneOutcome?.text ?? (item.presentation.shown ? "shown" : "not shown")}`));
       if (item.status !== "queued") steps.push(el("li", {}, `${item.status} ${clock(item.statusAt)}`));
       if (item.response) steps.push(el("li", {}, `responded: ${item.response.action}${item.response.text ? ` “${item.response.text}”` : ""}`));
     }
@@ -131,6 +131,8 @@ export const Detail = {
         el("p", { class: "said" }, Inbox.summary(item)),
         Detail.pairs([["token", item.token], ["topic", item.topic ?? "–"], ["interface", item.source], ["type", item.pushType ?? "–"], ["priority", item.priority ?? "–"], ["received", item.receivedAt], ["status since", item.statusAt ?? "–"]]),
         phone,
+        // What the phone noted beside its decision (time-sensitive without the entitlement, presented as active).
+        item.presentation?.notes?.length ? [el("h3", {}, "The phone noted"), el("ul", { class: "notes", "data-testid": "detail-phone-notes" }, item.presentation.notes.map((n) => el("li", {}, n)))] : null,
         item.warnings && item.warnings.length ? [el("h3", {}, "Warnings"), el("ul", { class: "warnings" }, item.warnings.map((w) => el("li", {}, w)))] : null,
         item.fault ? [el("h3", {}, "Fault"), Detail.pairs([["rule", item.fault.id], ["action", item.fault.action]])] : null,
       ];
