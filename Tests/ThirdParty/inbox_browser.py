@@ -26,6 +26,7 @@ from inbox_not_processed import not_processed
 from inbox_providers import providers
 from inbox_search import search_and_history
 from selenium.common.exceptions import StaleElementReferenceException
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import Select, WebDriverWait
@@ -260,11 +261,22 @@ def main():
         check(driver.find_element(By.ID, "load-idle").is_displayed() and not driver.find_element(By.CSS_SELECTOR, "section.load").is_displayed(),
               "the charts fold away while nothing is pushed")
 
+        # A person in the search box when pushes start: the charts wait to unfold until they leave
+        # the filters, so that the box does not move from under the caret (issue 70).
+        search_box = driver.find_element(By.NAME, "q")
+        search_box.click()
+        before = search_box.rect["y"]
+
         # A push with curl appears within a second, without a reload.
         status, _ = curl_push(token, {"aps": {"alert": {"title": "Hello", "body": "From curl"}}, "order": 66})
         check(status == 200, "curl's push is accepted")
         WebDriverWait(driver, 1.0).until(lambda d: token[:8] in d.find_element(By.CSS_SELECTOR, "#inbox tbody").text)
         check(True, "the push appears in the inbox within a second, without reload")
+        wait.until(lambda d: d.find_element(By.ID, "rate-accepted").get_attribute("textContent") not in ("", "0", "–"))
+        check(not driver.find_element(By.CSS_SELECTOR, "section.load").is_displayed() and search_box.rect["y"] == before,
+              "with the search box in use the charts stay folded: the box stays where it was")
+        ActionChains(driver).move_to_element(driver.find_element(By.ID, "live")).click().perform()
+        driver.execute_script("document.activeElement.blur()")
         # Its row says what it says, as a mail client shows a subject; a silent push and a rejection too.
         wait.until(lambda d: "Hello: From curl" in d.find_element(By.CSS_SELECTOR, "#inbox tbody tr td.summary").text)
         curl_push(token, {"aps": {"content-available": 1}})
