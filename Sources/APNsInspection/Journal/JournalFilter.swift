@@ -3,7 +3,12 @@ import APNsCore
 /// Which journal entries a query is about; every field left nil matches anything.
 public struct JournalFilter: Sendable, Equatable {
     /// Hex, lower-case; entries for another token do not match.
-    public var token: String?
+    public var token: String? {
+        didSet { self.deviceToken = Self.parsed(self.token) }
+    }
+    /// ``token`` as bytes, when it is a token's hex: an accepted entry's token is compared as
+    /// bytes, not turned into hex for each entry a page scans (a million in the history).
+    private var deviceToken: DeviceToken?
     public var topic: String?
     public var pushType: String?
     public var status: JournalStatus?
@@ -29,6 +34,7 @@ public struct JournalFilter: Sendable, Equatable {
         outcome: PhoneOutcome.State? = nil
     ) {
         self.token = token?.lowercased()
+        self.deviceToken = Self.parsed(self.token)
         self.topic = topic
         self.pushType = pushType
         self.status = status
@@ -47,7 +53,8 @@ public struct JournalFilter: Sendable, Equatable {
         if let interface = self.interface, entry.source != interface { return false }
         if let token = self.token {
             switch entry.push {
-            case .accepted(let notification): guard notification.token.hex == token else { return false }
+            case .accepted(let notification):
+                guard let bytes = self.deviceToken, notification.token == bytes else { return false }
             case .rejected(let rejected): guard rejected.token == token else { return false }
             case .broadcast: return false
             }
@@ -55,6 +62,11 @@ public struct JournalFilter: Sendable, Equatable {
         if let outcome = self.outcome, PhoneOutcome(of: entry).state != outcome { return false }
         if let search = self.search, !entry.contains(search) { return false }
         return self.more.matches(entry)
+    }
+
+    /// A lower-case hex token as bytes (nil when it is not one: then no accepted entry matches).
+    private static func parsed(_ token: String?) -> DeviceToken? {
+        token.flatMap { DeviceToken(hex: $0) }.flatMap { $0.hex == token ? $0 : nil }
     }
 
     /// Whether the journal's archive settles this filter from its index: no text to look for and
