@@ -90,6 +90,17 @@ def search_and_history(driver, wait, admin, curl_push, base, topic, shots):
     wait.until(lambda d: not d.find_element(By.ID, "detail").is_displayed())
     check("notification" not in query(driver), "Esc closes the detail")
 
+    # A change from a script (or a keyboard's change event, with no input event) filters as typing does.
+    driver.execute_script(
+        "const t = document.querySelector('#filters [name=topic]'); t.value = 'no.such.topic';"
+        " t.dispatchEvent(new Event('change', {bubbles: true}))")
+    wait.until(lambda d: "topic:no.such.topic" in query(d).get("q", [""])[0] and not summaries(d))
+    driver.execute_script(
+        "const t = document.querySelector('#filters [name=topic]'); t.value = '';"
+        " t.dispatchEvent(new Event('change', {bubbles: true}))")
+    wait.until(lambda d: "topic:" not in query(d).get("q", [""])[0] and len(summaries(d)) == 3)
+    check(True, "a change event alone (a script's) filters the list, and clearing it brings the row back")
+
     # At 390 points: a row opened, Back returns to the list (the site is not left).
     size = driver.get_window_size()
     driver.set_window_size(390, 844)
