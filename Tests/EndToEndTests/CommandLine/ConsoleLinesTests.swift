@@ -28,7 +28,10 @@ struct ConsoleLinesTests {
         try await client.close()
         let ending = await emulator.kill(SIGTERM)
         #expect(ending.status == 0, "\(ending)")
-        return ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+        // A missing log is a failure, not an empty one: the quiet test would pass on it.
+        let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.contains("HTTP/2 provider API on") }, "serve's start-up is in its log: \(lines)")
+        return lines
     }
 
     @Test("info (the default): a summary line with the counts, the rate and the reasons; no line per push")

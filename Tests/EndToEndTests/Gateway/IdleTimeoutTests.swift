@@ -17,9 +17,14 @@ struct IdleTimeoutTests {
     @Test("a silent HTTP/2 connection gets GOAWAY with reason IdleTimeout, then closes")
     func http2() async throws {
         try await EmulatorProcess.scoped(["--http2-idle-timeout", "5"]) { emulator, ca in
+            // Timed from before the connect: the server's clock starts later, so a busy machine can
+            // only make the measured time longer, never shorter than the timeout.
+            let started = ContinuousClock.now
             let provider = try await HTTP2TestClient.connect(host: "127.0.0.1", port: emulator.http2Port, caPath: ca)
             // Whatever ends the connection ends the wait; the assertions then say if it was right.
             let events = try await provider.waitForEvents(timeout: .seconds(90)) { $0.closed || $0.resetByPeer }
+            let after = ContinuousClock.now - started
+            #expect(after >= .milliseconds(4900), "closed after \(after), before the 5 s idle timeout")
             let goAway = try #require(events.goAway, "the connection ended without GOAWAY: \(events)")
             #expect(goAway.errorCode == .noError)
             #expect(goAway.lastStreamID == HTTP2StreamID(0), "no stream was opened")
@@ -30,8 +35,13 @@ struct IdleTimeoutTests {
     @Test("a device that sends nothing, not even a ping, is closed")
     func device() async throws {
         try await EmulatorProcess.scoped(["--device-idle-timeout", "5"]) { emulator, ca in
+            let started = ContinuousClock.now
             let silent = try await DeviceClient.connect(
                 host: "127.0.0.1", port: emulator.devicePort, caPath: ca, deviceID: "silent")
+            defer {
+                let after = ContinuousClock.now - started
+                #expect(after >= .milliseconds(4900), "closed after \(after), before the 5 s idle timeout")
+            }
             do {
                 let notification = try await silent.next(within: .seconds(90))
                 Issue.record("a silent device was sent \(notification) instead of being closed")

@@ -56,6 +56,8 @@ struct HandshakeTimeoutTests {
                         let (closedByServer, after) = try await Self.serverClosesSilentConnection(port: port, group: group)
                         #expect(closedByServer, "\(name): still open after 90 s")
                         #expect(after >= .milliseconds(2900), "\(name): closed after \(after), before the timeout")
+                        // Both sides of the bound: the idle timeouts (60 s) closing it would pass the one above.
+                        #expect(after < .seconds(50), "\(name): closed after \(after), not by the 3 s handshake timeout")
                     }
                 }
                 try await tasks.waitForAll()

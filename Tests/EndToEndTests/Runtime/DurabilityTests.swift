@@ -48,7 +48,10 @@ struct DurabilityTests {
                 return try await group.reduce(into: [Int]()) { $0.append($1) }
             }
         }
-        _ = try await emulator.admin("/healthz")
+        // Shut down once the first push is accepted (the journal's wait, not a sleep): a shutdown
+        // before any was sent would store none and prove nothing.
+        let first = try await emulator.admin("/api/v1/notifications/wait?token=\(Self.token)&timeout=30s")
+        #expect(first.status == 200, "a push was accepted before the shutdown: \(first.status)")
         try await emulator.stop()
         let statuses = try await responses.value
         let events = try await client.waitForEvents { $0.goAway != nil }
@@ -59,6 +62,7 @@ struct DurabilityTests {
         let restarted = try await RunningEmulator.start(directory: directory) { $0.storagePolicy = .all }
         let items = try await restarted.queued(Self.token)
         // Every stream the server accepted was finished: what is stored is exactly what got a 200.
+        #expect(accepted > 0, "the shutdown came while streams were being answered: \(statuses)")
         #expect(items.count == accepted)
         #expect(statuses.allSatisfy { $0 == 200 || $0 == -1 })
         try await restarted.stop()
