@@ -116,6 +116,7 @@ struct InboxBrowserTests {
         try #require(
             FileManager.default.isExecutableFile(atPath: chromium),
             "Chromium is missing: apt-get install chromium chromium-driver")
+        let started = Date()
         try await withEmulator { emulator in
             let script = Checkout.thirdParty("inbox_browser.py")
             let run = try await Subprocess.run(
@@ -129,9 +130,19 @@ struct InboxBrowserTests {
                 "surfaces.png", "surface-watch-small.png", "surface-watch-compact.png", "surface-carplay-small.png",
                 "surface-carplay-compact.png", "surface-mac-compact.png",
             ]
-            for shot in ["inbox.png", "detail.png", "phone.png", "activity.png", "web-apps.png"] + surfaces {
-                #expect(FileManager.default.fileExists(atPath: Self.screenshots + "/" + shot), "\(shot) was saved")
-            }
+            let shots = ["inbox.png", "detail.png", "phone.png", "activity.png", "web-apps.png"] + surfaces
+            let stale = Self.notSaved(shots, since: started)
+            #expect(stale.isEmpty, "not saved by this run: \(stale)")
+        }
+    }
+
+    /// The screenshots of `shots` this run did not write: missing, or left by an earlier run
+    /// (older than `since`, less a second for the file system's clock).
+    static func notSaved(_ shots: [String], since: Date) -> [String] {
+        shots.filter { shot in
+            let attributes = try? FileManager.default.attributesOfItem(atPath: Self.screenshots + "/" + shot)
+            guard let written = attributes?[.modificationDate] as? Date else { return true }
+            return written < since.addingTimeInterval(-1)
         }
     }
 }

@@ -13,6 +13,7 @@ struct InboxLoginBrowserTests {
         let python = ProcessInfo.processInfo.environment["APNS_EMULATOR_PYTHON"] ?? "python3"
         let probe = try await Subprocess.run(python, ["-c", "import selenium"])
         try #require(probe.status == 0, "selenium is missing: .ci/run installs it (\(probe.stderr))")
+        let started = Date()
         let token = AdminAccess.makeToken()
         try await withEmulator(configure: { $0.adminToken = token }) { locked in
             try await withEmulator { open in
@@ -23,9 +24,9 @@ struct InboxLoginBrowserTests {
                         "http://127.0.0.1:\(open.adminPort)", InboxBrowserTests.screenshots,
                     ])
                 #expect(run.status == 0, "the browser test failed:\n\(run.stdout.suffix(4000))\n\(run.stderr.suffix(3000))")
-                for shot in ["login-1400.png", "login-390.png", "login-inbox-1400.png"] {
-                    #expect(FileManager.default.fileExists(atPath: InboxBrowserTests.screenshots + "/" + shot), "\(shot) was saved")
-                }
+                let shots = ["login-1400.png", "login-390.png", "login-inbox-1400.png"]
+                let stale = InboxBrowserTests.notSaved(shots, since: started)
+                #expect(stale.isEmpty, "not saved by this run: \(stale)")
             }
         }
     }
