@@ -28,6 +28,9 @@ public enum RawTLSClient {
     public struct Session: Sendable {
         public var received: [UInt8]
         public var resetByPeer: Bool
+        /// The error that ended it besides a reset (a TLS alert the server sent, such as
+        /// `CERTIFICATE_REQUIRED`), in words; nil for an orderly close.
+        public var error: String? = nil
     }
 
     /// Like ``exchange(host:port:caPath:identity:sending:timeout:)``, also telling how the connection ended.
@@ -105,7 +108,11 @@ public enum RawTLSClient {
         }
 
         func errorCaught(context: ChannelHandlerContext, error: any Error) {
-            if error.isConnectionReset { self.session.resetByPeer = true }
+            if error.isConnectionReset {
+                self.session.resetByPeer = true
+            } else if self.session.error == nil {
+                self.session.error = String(describing: error)
+            }
             // An unclean TLS shutdown after the server's last bytes still counts as closed.
             context.close(promise: nil)
         }

@@ -23,6 +23,18 @@ extension RunningEmulator {
         return response
     }
 
+    /// Sends `stream` to the gateway and tells how the connection ended (bytes, reset, the TLS
+    /// error): for a test that must tell a refused handshake from a silent accept.
+    public func gatewaySession(_ stream: BinaryStream, identity: ClientIdentity? = nil) async throws -> RawTLSClient.Session {
+        try await RawTLSClient.session(
+            host: "127.0.0.1", port: self.gatewayPort, caPath: self.caPath, identity: identity, sending: stream.bytes)
+    }
+
+    /// Connects to the feedback service and tells how the connection ended.
+    public func feedbackSession(identity: ClientIdentity? = nil) async throws -> RawTLSClient.Session {
+        try await RawTLSClient.session(host: "127.0.0.1", port: self.feedbackPort, caPath: self.caPath, identity: identity, sending: [])
+    }
+
     /// Connects to the feedback service and returns the tuples it sent before closing.
     public func feedbackTuples(identity: ClientIdentity? = nil) async throws -> [FeedbackTuple] {
         let received = try await RawTLSClient.exchange(

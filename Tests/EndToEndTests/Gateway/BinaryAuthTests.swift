@@ -21,8 +21,13 @@ struct BinaryAuthTests {
         let token = try #require(DeviceToken(bytes: Array(repeating: 1, count: 32)))
         var stream = BinaryStream()
         stream.frame(token: token, n: 1, identifier: 1)
-        let response = try? await emulator.gateway(stream)
-        #expect(response == nil)
+        // Closed without a byte (a server that took the connection and kept it open would time the
+        // session out, which throws), and journaled as refused for want of a certificate.
+        let session = try await emulator.gatewaySession(stream)
+        #expect(session.received.isEmpty, "\(session)")
+        let refused = try await emulator.journal("status=rejected&interface=binary")
+        let detail = refused.first?["detail"] as? String ?? ""
+        #expect(refused.count == 1 && detail.contains("presented no client certificate"), "\(refused)")
         #expect(try await emulator.queued(token.hex).isEmpty)
         try await emulator.stop()
     }
@@ -63,9 +68,12 @@ struct BinaryAuthTests {
         let token = try #require(DeviceToken(bytes: Array(repeating: 3, count: 32)))
         var stream = BinaryStream()
         stream.frame(token: token, n: 1, identifier: 1)
-        let response = try? await emulator.gateway(
+        let session = try await emulator.gatewaySession(
             stream, identity: try emulator.providerIdentity(uid: Self.app, environments: [.production]))
-        #expect(response == nil)
+        #expect(session.received.isEmpty, "\(session)")
+        let refused = try await emulator.journal("status=rejected&interface=binary")
+        let detail = refused.first?["detail"] as? String ?? ""
+        #expect(refused.count == 1 && detail.contains("certificate is for production"), "\(refused)")
         #expect(try await emulator.queued(token.hex).isEmpty)
         try await emulator.stop()
     }
@@ -78,8 +86,9 @@ struct BinaryAuthTests {
         for token in [mine, theirs] {
             #expect(try await emulator.admin("/api/v1/devices/\(token.hex)/unregister", method: "POST").status == 200)
         }
-        let anonymous = try? await emulator.feedbackTuples()
-        #expect(anonymous == nil || anonymous?.isEmpty == true)
+        // Without a certificate: closed at once, no tuple sent (a timeout throws).
+        let anonymous = try await emulator.feedbackSession()
+        #expect(anonymous.received.isEmpty, "\(anonymous)")
 
         let myTuples = try await emulator.feedbackTuples(identity: try emulator.providerIdentity(uid: Self.app))
         #expect(myTuples.map(\.token) == [mine.bytes])
