@@ -311,6 +311,7 @@ let package = Package(
                 "APNsStore",
                 "APNsWire",
                 "APNsDeviceClient",
+                "APNsProviderClient",
                 "APNsTestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),

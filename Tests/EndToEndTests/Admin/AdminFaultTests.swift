@@ -1,4 +1,5 @@
 import APNsCore
+import APNsProviderClient
 import APNsTestSupport
 import Foundation
 import NIOHTTP2
@@ -132,7 +133,7 @@ struct AdminFaultTests {
             _ = try await self.addFault(emulator, #"{"action":{"type":"reset"},"times":1}"#)
             let provider = try await emulator.http2Client()
             let token = String(repeating: "15", count: 32)
-            await #expect(throws: (any Error).self) {
+            await #expect(throws: ProviderClientError("the stream closed before APNs answered")) {
                 try await provider.push(token: token, topic: Self.topic)
             }
             let events = try await provider.waitForEvents { $0.closed }
@@ -155,9 +156,11 @@ struct AdminFaultTests {
             let token = String(repeating: "16", count: 32)
             #expect(try await provider.push(token: token, topic: Self.topic).status == 200)
             _ = try await self.addFault(emulator, #"{"match":{"token":"\#(token)"},"action":{"type":"goaway"},"times":1}"#)
-            await #expect(throws: (any Error).self) {
+            // The stream above GOAWAY's last-stream-id is closed unanswered (CANCEL), free to retry.
+            let closed = await #expect(throws: NIOHTTP2Errors.StreamClosed.self) {
                 try await provider.push(token: token, topic: Self.topic)
             }
+            #expect(closed?.errorCode == .cancel && closed?.streamID == HTTP2StreamID(3), "\(String(describing: closed))")
             let events = try await provider.waitForEvents { $0.closed }
             let goAway = try #require(events.goAway)
             // Stream 1 was answered; stream 3 was not processed and may be retried.

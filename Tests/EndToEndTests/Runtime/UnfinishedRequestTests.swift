@@ -1,3 +1,4 @@
+import APNsProviderClient
 import APNsTestSupport
 import Foundation
 import NIOHTTP2
@@ -21,6 +22,6 @@ struct UnfinishedRequestTests {
         #expect(waited < .seconds(10), "shutdown waited past the grace period")
         let events = try await client.waitForEvents { $0.goAway != nil }
         #expect(events.goAway?.debugData == #"{"reason":"Shutdown"}"#)
-        await #expect(throws: (any Error).self) { try await pending.get() }
+        await #expect(throws: ProviderClientError("the stream closed before APNs answered")) { try await pending.get() }
     }
 }
