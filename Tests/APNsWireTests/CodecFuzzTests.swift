@@ -117,9 +117,11 @@ struct CodecFuzzTests {
         }
     }
 
-    @Test("gateway: streams of generated commands decode exactly up to and including the first malformed one")
-    func gateway() throws {
-        var random = SeededGenerator(state: 0x4150_4E53)
+    @Test(
+        "gateway: streams of generated commands decode exactly up to and including the first malformed one",
+        arguments: SeededGenerator.seeds(fixed: 0x4150_4E53))
+    func gateway(seed: UInt64) throws {
+        var random = SeededGenerator(state: seed)
         var malformedSeen = 0
         for run in 0..<Self.cases {
             let commands = (0..<Int.random(in: 1...6, using: &random)).map { _ in Self.gatewayCase(&random) }
@@ -139,14 +141,21 @@ struct CodecFuzzTests {
         #expect(malformedSeen > Self.cases / 10, "the generator makes malformed frames too")
     }
 
-    @Test("gateway: random bytes never crash the decoder, and nothing follows a malformed frame")
-    func gatewayGarbage() throws {
-        var random = SeededGenerator(state: 0x6761_7262)
+    @Test(
+        "gateway: random bytes never crash the decoder, and nothing follows a malformed frame",
+        arguments: SeededGenerator.seeds(fixed: 0x6761_7262))
+    func gatewayGarbage(seed: UInt64) throws {
+        var random = SeededGenerator(state: seed)
+        var malformed = 0
         for _ in 0..<Self.cases {
             let decoded = try Self.decode(Self.bytes(Int.random(in: 1...300, using: &random), &random), &random)
             if let bad = decoded.firstIndex(where: { if case .malformed = $0 { return true } else { return false } }) {
                 #expect(bad == decoded.count - 1)
+                malformed += 1
             }
         }
+        // The check above ran: random bytes make malformed frames (a command byte other than 0, 1
+        // or 2 is one), so a run with none would have checked nothing.
+        #expect(malformed > Self.cases / 2, "only \(malformed) of \(Self.cases) random streams held a malformed frame")
     }
 }

@@ -25,7 +25,8 @@ struct DeviceProtocolFuzzTests {
         switch Int.random(in: 0..<19, using: &random) {
         case 0:
             let credential = Bool.random(using: &random) ? Self.text(&random) : nil
-            return .hello(version: UInt8.random(in: 0...255, using: &random), deviceID: Self.text(&random), credential: credential)
+            return .hello(
+                version: UInt8.random(in: 0...255, using: &random), deviceID: Self.text(&random), credential: credential)
         case 1: return .register(topic: Self.text(&random))
         case 2: return .resume(tokens: (0..<Int.random(in: 0...5, using: &random)).map { _ in Self.token(&random) })
         case 3: return .unregister(topic: Self.text(&random))
@@ -118,9 +119,11 @@ struct DeviceProtocolFuzzTests {
         return Array(out.readableBytesView)
     }
 
-    @Test("device protocol: generated messages both ways survive framing and any split exactly")
-    func deviceRoundTrip() throws {
-        var random = SeededGenerator(state: 0x6465_7669)
+    @Test(
+        "device protocol: generated messages both ways survive framing and any split exactly",
+        arguments: SeededGenerator.seeds(fixed: 0x6465_7669))
+    func deviceRoundTrip(seed: UInt64) throws {
+        var random = SeededGenerator(state: seed)
         for run in 0..<Self.cases / 4 {
             let client = (0..<Int.random(in: 1...8, using: &random)).map { _ in Self.clientMessage(&random) }
             let clientFrames = try Self.frames(Self.encoded(client.map { $0.frame() }), &random)
@@ -132,9 +135,11 @@ struct DeviceProtocolFuzzTests {
     }
 
     @Test(
-        "device protocol: a truncated or padded body is malformedFrame, an unknown type unknownMessage; random bytes never crash")
-    func deviceMistakes() throws {
-        var random = SeededGenerator(state: 0x6261_6462)
+        "device protocol: a truncated or padded body is malformedFrame, an unknown type unknownMessage; random bytes never crash",
+        arguments: SeededGenerator.seeds(fixed: 0x6261_6462))
+    func deviceMistakes(seed: UInt64) throws {
+        var random = SeededGenerator(state: seed)
+        var refusedCuts = 0
         for _ in 0..<Self.cases / 2 {
             let message = Self.clientMessage(&random)
             var body = message.frame().body
@@ -146,15 +151,19 @@ struct DeviceProtocolFuzzTests {
                     type: message.frame().type,
                     body: ByteBuffer(bytes: bytes.dropLast(Int.random(in: 1...bytes.count, using: &random))))
                 do {
-                    _ = try DeviceClientMessage(frame: cut)
-                    // A cut that lands on a shorter valid body (a resume with fewer tokens cannot: its count says how many).
+                    // A cut that lands on a shorter valid body decodes to another message, never to
+                    // the one it was cut from (bytes ignored).
+                    let decoded = try DeviceClientMessage(frame: cut)
+                    #expect(decoded != message, "a cut body decoded as the whole message \(message)")
                 } catch let error as DeviceProtocolError {
                     #expect(error.code == .malformedFrame)
+                    refusedCuts += 1
                 }
             }
             let unknown = DeviceFrame(type: UInt8.random(in: 0x14...0x7F, using: &random), body: ByteBuffer(bytes: bytes))
             #expect { try DeviceClientMessage(frame: unknown) } throws: { ($0 as? DeviceProtocolError)?.code == .unknownMessage }
         }
+        #expect(refusedCuts > Self.cases / 8, "only \(refusedCuts) cut bodies were refused: the check above barely ran")
         for _ in 0..<Self.cases {
             let garbage = Self.bytes(Int.random(in: 1...200, using: &random), &random)
             var buffer = ByteBuffer(bytes: garbage)

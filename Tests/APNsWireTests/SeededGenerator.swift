@@ -1,5 +1,6 @@
 import APNsCore
 import APNsWire
+import Foundation
 import NIOCore
 import NIOEmbedded
 import Testing
@@ -15,5 +16,18 @@ struct SeededGenerator: RandomNumberGenerator {
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
+    }
+}
+
+extension SeededGenerator {
+    /// The seeds a fuzz test runs with: its own fixed one, which every run repeats, and a fresh one
+    /// each run, so that runs over time cover more than one sequence. The fresh one is the test's
+    /// argument (named in its result) and printed; `APNS_EMULATOR_FUZZ_SEED=<hex>` replays it.
+    static func seeds(fixed: UInt64) -> [UInt64] {
+        let given = ProcessInfo.processInfo.environment["APNS_EMULATOR_FUZZ_SEED"].flatMap { UInt64($0, radix: 16) }
+        let fresh = given ?? UInt64.random(in: .min ... .max)
+        print(
+            "fuzz seeds: \(String(fixed, radix: 16)) and fresh \(String(fresh, radix: 16)) (APNS_EMULATOR_FUZZ_SEED replays it)")
+        return [fixed, fresh]
     }
 }
