@@ -68,19 +68,24 @@ extension AppCodec {
             members.member("startedAt") { $0.number(activity.startedAt) }
             if let value = activity.endedAt { members.member("endedAt") { $0.number(value) } }
             if let value = activity.lastTimestamp { members.member("lastTimestamp") { $0.number(value) } }
-            if let alert = activity.alert {
-                members.member("alert") { writer in
-                    writer.object { fields in
-                        if let value = alert.title { fields.member("title") { $0.string(value) } }
-                        if let value = alert.body { fields.member("body") { $0.string(value) } }
-                        if let value = alert.sound { fields.member("sound") { $0.string(value) } }
-                    }
-                }
-            }
+            if let alert = activity.alert { members.member("alert") { Self.write(alert, into: &$0) } }
             if let value = activity.alertedAt { members.member("alertedAt") { $0.number(value) } }
             members.member("history") { $0.array(activity.history) { writer, item in Self.write(item, into: &writer) } }
+            // A scheduled activity's start and the alert it starts with, and its style: the
+            // round trip test found them dropped, so a broadcast's write lost a scheduled start.
+            if let value = activity.scheduledStart { members.member("scheduledStart") { $0.number(value) } }
+            if let alert = activity.startAlert { members.member("startAlert") { Self.write(alert, into: &$0) } }
+            if let style = activity.style { members.member("style") { $0.string(style.rawValue) } }
         }
         return finite
+    }
+
+    private static func write(_ alert: ActivityAlert, into writer: inout JSONWriter) {
+        writer.object { fields in
+            if let value = alert.title { fields.member("title") { $0.string(value) } }
+            if let value = alert.body { fields.member("body") { $0.string(value) } }
+            if let value = alert.sound { fields.member("sound") { $0.string(value) } }
+        }
     }
 
     private static func write(_ item: ActivityHistoryItem, into writer: inout JSONWriter) {
