@@ -102,7 +102,14 @@ extension ServeCommand {
         }
         // What the seed makes is there before the first listener opens.
         if let seed, let path = self.seedFile ?? self.configFile {
-            try await emulator.apply(seed, origin: "\(seedOption) \(path)")
+            do {
+                try await emulator.apply(seed, origin: "\(seedOption) \(path)")
+            } catch {
+                // The store opened with the emulator: a seed that fails closes it before exiting,
+                // as a run that ends does (issue 71).
+                emulator.store.close()
+                throw error
+            }
         }
         let running = Task { try await emulator.run(beforeClosing: self.exportAtExit(emulator, logger: logger)) }
         if self.exitOnStdinClose { StandardInputWatch.start { await emulator.shutdown() } }

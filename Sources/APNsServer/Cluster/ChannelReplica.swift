@@ -59,7 +59,8 @@ extension Cluster {
     /// Takes every channel the other shards own as they have it now, deleted ones too: what
     /// this shard missed while it was down. A shard not up yet is asked again every 2 s, for a
     /// minute. On `eventLoop`.
-    func catchUp(_ channels: BroadcastChannels, on eventLoop: any EventLoop, attempt: Int = 0) {
+    func catchUp(_ channels: BroadcastChannels, on eventLoop: any EventLoop, run: ChannelCatchUp, attempt: Int = 0) {
+        guard !run.isStopped else { return }
         let missing = self.others.map { peer in
             self.client.request(peer.address, path: Cluster.local("/api/v1/cluster/channels", query: "")).map { answer -> Bool in
                 guard answer.status == 200,
@@ -74,7 +75,7 @@ extension Cluster {
         }
         EventLoopFuture.whenAllSucceed(missing, on: eventLoop).whenSuccess { answered in
             guard answered.contains(false), attempt < 30 else { return }
-            eventLoop.scheduleTask(in: .seconds(2)) { self.catchUp(channels, on: eventLoop, attempt: attempt + 1) }
+            run.schedule(in: .seconds(2), on: eventLoop) { self.catchUp(channels, on: eventLoop, run: run, attempt: attempt + 1) }
         }
     }
 }

@@ -150,8 +150,10 @@ public final class Emulator: Sendable {
             let channels = parts.channels
             work.append(
                 BackgroundWork("cluster catch-up") {
-                    cluster.catchUp(channels, on: loop)
-                    return {}
+                    // Its tries every 2 s end with the service group, not 60 s later.
+                    let run = ChannelCatchUp()
+                    cluster.catchUp(channels, on: loop, run: run)
+                    return { run.stop() }
                 })
         }
         if let device = configuration.simulatorDevice {
