@@ -102,14 +102,7 @@ extension ServeCommand {
         }
         // What the seed makes is there before the first listener opens.
         if let seed, let path = self.seedFile ?? self.configFile {
-            do {
-                try await emulator.apply(seed, origin: "\(seedOption) \(path)")
-            } catch {
-                // The store opened with the emulator: a seed that fails closes it before exiting,
-                // as a run that ends does (issue 71).
-                emulator.store.close()
-                throw error
-            }
+            try await Self.apply(seed, origin: "\(seedOption) \(path)", to: emulator)
         }
         let running = Task { try await emulator.run(beforeClosing: self.exportAtExit(emulator, logger: logger)) }
         if self.exitOnStdinClose { StandardInputWatch.start { await emulator.shutdown() } }
@@ -125,6 +118,17 @@ extension ServeCommand {
         }
         defer { AdminTokenFile.remove(admin: addresses.port(.admin), device: addresses.port(.device)) }
         try await running.value
+    }
+
+    /// Applies the seed before the first listener opens. The store opened with the emulator: a
+    /// seed that fails closes it before the error exits, as a run that ends does.
+    static func apply(_ seed: SeedDocument, origin: String, to emulator: Emulator) async throws {
+        do {
+            try await emulator.apply(seed, origin: origin)
+        } catch {
+            emulator.store.close()
+            throw error
+        }
     }
 
     /// Once every listener is bound: the admin token said (and left for the commands beside it),
