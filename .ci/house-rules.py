@@ -139,7 +139,28 @@ def package_breaches():
             yield f'Package.swift: {name} declares {module} and imports nothing of it'
 
 
-found = sorted(set(breaches()) | set(file_breaches()) | set(package_breaches()))
+def layout_breaches():
+    """docs/layout.md's tree names every folder of Sources (a target and the folders in it), and
+    every folder it names exists."""
+    text = open('docs/layout.md', encoding='utf-8').read()
+    tree = text.split('```', 2)[1]
+    named = set(re.findall(r'(?<![\w./-])([A-Za-z][A-Za-z0-9]*)/(?![\w<])', tree))
+    folders = set()
+    for top in ('Sources', 'Tests', 'clients', 'docs'):
+        for path, subfolders, _ in os.walk(top):
+            subfolders[:] = [f for f in subfolders if not f.startswith('.') and f not in ('node_modules', '__pycache__')]
+            folders |= set(subfolders)
+    folders |= {'Sources', 'Tests', 'clients', 'docs'}
+    for name in sorted(named - folders):
+        yield f'docs/layout.md: names {name}/, which no folder is'
+    for path, subfolders, _ in os.walk('Sources'):
+        for folder in subfolders:
+            if not folder.endswith('.docc') and folder not in named:
+                yield f'docs/layout.md: does not name {os.path.join(path, folder)}/: say what it holds'
+        subfolders[:] = [f for f in subfolders if not f.endswith('.docc')]
+
+
+found = sorted(set(breaches()) | set(file_breaches()) | set(package_breaches()) | set(layout_breaches()))
 for breach in found:
     print(breach)
 sys.exit(1 if found else 0)
