@@ -56,9 +56,5 @@ extension AdminRoute {
         AdminRoute("PUT", "/api/v1/apps/{bundleId}/broadcast", cluster: .everyShard) { router, request throws(AdminError) in
             try request.later(router.setBroadcast(request[path: "bundleId"], body: request.body, on: request.eventLoop))
         },
-        AdminRoute("GET", "/api/v1/cluster/channels") { router, request in request.now(router.ownedChannels()) },
-        AdminRoute("POST", "/api/v1/cluster/channels") { router, request throws(AdminError) in
-            try request.later(router.adoptChannel(request.body, on: request.eventLoop))
-        },
     ]
 }

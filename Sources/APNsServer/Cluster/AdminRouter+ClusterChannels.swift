@@ -1,0 +1,62 @@
+import APNsCore
+import APNsDevice
+import APNsInspection
+import Foundation
+import NIOCore
+
+extension AdminRouter {
+    /// `GET /api/v1/cluster/channels`: the channels of the bundles this shard owns, deleted ones
+    /// too, as a peer that was down asks for them.
+    func ownedChannels() -> Response {
+        let shard = self.cluster?.shard
+        let owned = self.channels.read { book in
+            book.channels.values.filter {
+                shard == nil || Shard.index(ofBundle: $0.bundleID, count: shard?.count ?? 1) == shard?.index
+            }.sorted { $0.id < $1.id }
+        }
+        let body = (try? JSONEncoder().encode(owned)).map { Array($0) } ?? Array("[]".utf8)
+        return Response(status: 200, body: body)
+    }
+
+    /// `POST /api/v1/cluster/channels`: a channel from the shard that owns it, and a broadcast
+    /// on it to apply here.
+    func adoptChannel(_ body: [UInt8], on eventLoop: any EventLoop) throws(AdminError) -> EventLoopFuture<Response> {
+        guard let replica = try? JSONDecoder().decode(ChannelReplica.self, from: Data(body)),
+            !replica.channel.id.isEmpty, !replica.channel.bundleID.isEmpty, (0...1).contains(replica.channel.storagePolicy)
+        else {
+            throw AdminError(
+                .badRequest, "the body must be a channel as a shard sends it: {\"channel\": {...}, \"broadcast\": {...}}")
+        }
+        let phone = self.phone
+        var deliveries: [Phone.BroadcastDelivery] = []
+        let adopted = self.channels.adopt(replica.channel, on: eventLoop) { channel in
+            guard let broadcast = replica.broadcast else { return }
+            let push = BroadcastPush(
+                requestID: "", channelID: channel.id,
+                priority: Priority(rawValue: UInt8(clamping: broadcast.priority)) ?? .immediate, expiration: 0,
+                payload: Array(broadcast.payload.utf8))
+            deliveries = phone.fanOut(push, channel: channel, uniqueID: broadcast.uniqueID, on: eventLoop)
+        }
+        let reached = deliveries
+        let metrics = self.inspection.metrics.broadcast
+        return adopted.flatMapThrowing { result in
+            if case .failure(let reason) = result {
+                throw AdminError(.unavailable, "could not keep the channel: \(reason.explanation)")
+            }
+            if replica.broadcast != nil { metrics.delivered(reached.filter { $0.outcome.outcome == .applied }.count) }
+            let outcomes = reached.map { BroadcastActivityOutcome(deviceID: $0.deviceID, $0.outcome) }
+            let answer = (try? JSONEncoder().encode(ChannelReplica.Answer(outcomes: outcomes))).map { Array($0) } ?? []
+            return Response(status: 200, body: answer)
+        }
+    }
+}
+
+/// The cluster's channel routes, beside their handlers: their entries in ``AdminRoute/table``.
+extension AdminRoute {
+    static let clusterChannels: [AdminRoute] = [
+        AdminRoute("GET", "/api/v1/cluster/channels") { router, request in request.now(router.ownedChannels()) },
+        AdminRoute("POST", "/api/v1/cluster/channels") { router, request throws(AdminError) in
+            try request.later(router.adoptChannel(request.body, on: request.eventLoop))
+        },
+    ]
+}
