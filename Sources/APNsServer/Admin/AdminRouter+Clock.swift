@@ -52,14 +52,9 @@ extension AdminRouter {
         // What the move expired leaves its queue, local notifications it reached fire, Live
         // Activities turn stale, end or leave, service extensions run out of time and Scheduled
         // Summaries it reached are presented, before the answer.
-        let relay = self.relay
-        return relay.sweep(on: eventLoop)
-            .flatMap { self.phone.advanceActivities(on: eventLoop) }
-            .map {
-                self.phone.expireExtensions()
-                self.phone.presentDueSummaries()
-            }
-            .flatMap { relay.fireDue(on: eventLoop) }
+        let step = ClockStep(phone: self.phone, relay: self.relay)
+        return self.relay.sweep(on: eventLoop)
+            .flatMap { step.run(on: eventLoop) }
             .map { self.clockState() }
             .failing(as: .unavailable, "the clock moved, but sweeping or firing failed: ")
     }

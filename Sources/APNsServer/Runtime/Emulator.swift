@@ -135,11 +135,9 @@ public final class Emulator: Sendable {
                 }
             },
             BackgroundWork("local notifications") {
+                let step = ClockStep(phone: phone, relay: relay)
                 let task = loop.scheduleRepeatedAsyncTask(initialDelay: .seconds(1), delay: .milliseconds(500)) { _ in
-                    phone.advanceActivities(on: loop)
-                    phone.expireExtensions()
-                    phone.presentDueSummaries()
-                    return relay.fireDue(on: loop).recover { error in
+                    step.run(on: loop).recover { error in
                         logger.warning("could not fire local notifications", metadata: ["store.error": "\(error)"])
                     }
                 }
