@@ -79,13 +79,14 @@ extension AdminRouter {
         let chosen = registration.token != nil
         let given = registration.token.flatMap { DeviceToken(hex: $0) }
         if chosen && given == nil { throw Self.badToken }
-        let token = given ?? self.phone.newToken()
-        return self.relay.register(token: token, topic: topic, deviceID: nil, on: eventLoop).failing(as: .unavailable)
+        return Registration(phone: self.phone, relay: self.relay)
+            .register(topic: topic, deviceID: nil, chosen: given, on: eventLoop).failing(as: .unavailable)
             .flatMapThrowing { outcome in
-                guard outcome == .registered else {
-                    throw AdminError(.conflict, chosen ? "the token is registered and valid" : "token collision; try again")
+                switch outcome {
+                case .registered(let token): return Response(status: 201, body: DeviceJSON.registered(token, topic: topic))
+                case .chosenTaken: throw AdminError(.conflict, "the token is registered and valid")
+                case .collided: throw AdminError(.conflict, "token collision; try again")
                 }
-                return Response(status: 201, body: DeviceJSON.registered(token, topic: topic))
             }
     }
 

@@ -173,7 +173,7 @@ final class DeviceSessionHandler: ChannelInboundHandler {
         case .extended(let deviceID, let uniqueID, let document):
             self.extended(deviceID: deviceID, uniqueID: uniqueID, document: document)
         case .register(let topic, let deviceID):
-            self.register(topic: topic, deviceID: deviceID, attemptsLeft: 3)
+            self.register(topic: topic, deviceID: deviceID)
         case .lookUp(let tokens):
             self.lookUp(tokens)
         case .resume(let tokens, let reply):
@@ -219,18 +219,15 @@ final class DeviceSessionHandler: ChannelInboundHandler {
         }
     }
 
-    private func register(topic: String, deviceID: String, attemptsLeft: Int) {
+    private func register(topic: String, deviceID: String) {
         guard let context = self.context else { return }
-        let token = self.phone.newToken()
-        self.relay.register(token: token, topic: topic, deviceID: deviceID, on: context.eventLoop)
+        Registration(phone: self.phone, relay: self.relay).register(topic: topic, deviceID: deviceID, on: context.eventLoop)
             .assumeIsolated().whenComplete { result in
                 switch result {
-                case .success(.registered):
+                case .success(.registered(let token)):
                     if let subscriber = self.subscriber, self.power.online { self.relay.subscribe(token, subscriber) }
                     self.perform(self.machine.registered(topic: topic, token: token))
                     self.answerWaiting()
-                case .success(.tokenTaken) where attemptsLeft > 1:
-                    self.register(topic: topic, deviceID: deviceID, attemptsLeft: attemptsLeft - 1)
                 case .success(let outcome):
                     self.perform(self.machine.fail(.internalError, "could not issue a token: \(outcome)"))
                 case .failure(let error):
