@@ -49,13 +49,17 @@ struct ActivitySurfaceTests {
         let type = try JSONDecoder().decode(
             ActivityType.self, from: Data(#"{"contentState": {"s": "string"}, "supplementalActivityFamilies": ["small"]}"#.utf8))
         #expect(type.supplementalActivityFamilies == [.small])
-        #expect(throws: (any Error).self) {
+        #expect {
             try JSONDecoder().decode(ActivityType.self, from: Data(#"{"supplementalActivityFamilies": ["large"]}"#.utf8))
+        } throws: { error in
+            (error as? DeviceModelError).map { "\($0)".contains("small and medium, not large") } ?? false
         }
         let update = try JSONDecoder().decode(AppUpdate.self, from: Data(#"{"pairedSurfaces": ["watch", "carPlay"]}"#.utf8))
         #expect(update.pairedSurfaces == [.watch, .carPlay])
-        #expect(throws: (any Error).self) {
+        #expect {
             try JSONDecoder().decode(AppUpdate.self, from: Data(#"{"pairedSurfaces": ["tv"]}"#.utf8))
+        } throws: { error in
+            (error as? DeviceModelError).map { "\($0)".contains("pairedSurfaces tv is not one of watch, carPlay") } ?? false
         }
     }
 }

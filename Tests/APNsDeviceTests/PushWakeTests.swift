@@ -79,7 +79,11 @@ struct PushWakeTests {
         app = chosen.applied(to: app)
         app.platform = .macOS
         #expect(app.widgetPushes.perDay == 12 && app.controlPushes.perDay == 70)
-        #expect(throws: (any Error).self) { try JSONDecoder().decode(AppUpdate.self, from: Data(#"{"platform": "tvOS"}"#.utf8)) }
+        #expect {
+            try JSONDecoder().decode(AppUpdate.self, from: Data(#"{"platform": "tvOS"}"#.utf8))
+        } throws: { error in
+            (error as? DeviceModelError).map { "\($0)".contains("platform tvOS is not one of iOS") } ?? false
+        }
     }
 
     @Test("push to talk, location and the rest")

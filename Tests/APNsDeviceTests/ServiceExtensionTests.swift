@@ -29,11 +29,17 @@ struct ServiceExtensionTests {
         #expect(
             try self.app(#"{"device": true, "timeout": "500ms"}"#).serviceExtension
                 == ServiceExtension(.device, timeoutMillis: 500))
-        for bad in [
-            #"{}"#, #"{"command": "a", "device": true}"#, #"{"url": "https://x.example/"}"#, #"{"url": "http://"}"#,
-            #"{"command": "a", "timeout": "forever"}"#, #"{"command": "a", "retries": 1}"#,
+        // Each refusal names what is wrong with the declaration.
+        for (bad, words) in [
+            (#"{}"#, "takes exactly one of command"), (#"{"command": "a", "device": true}"#, "takes exactly one of command"),
+            (#"{"url": "https://x.example/"}"#, "is not an http:// URL with a host"),
+            (#"{"url": "http://"}"#, "is not an http:// URL with a host"),
+            (#"{"command": "a", "timeout": "forever"}"#, "timeout forever is not a duration"),
+            (#"{"command": "a", "retries": 1}"#, "has no field retries"),
         ] {
-            #expect(throws: (any Error).self, "\(bad)") { _ = try self.app(bad) }
+            #expect("\(bad)") { _ = try self.app(bad) } throws: { error in
+                (error as? DeviceModelError).map { "\($0)".contains(words) } ?? false
+            }
         }
         let removed = try JSONDecoder().decode(AppUpdate.self, from: Data(#"{"serviceExtension": null}"#.utf8))
         #expect(removed.applied(to: try self.app()).serviceExtension == nil)
