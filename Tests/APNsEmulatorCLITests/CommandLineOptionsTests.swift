@@ -208,6 +208,10 @@ struct CommandLineOptionsTests {
             }
         }
         let both = ["--key", "k.p8", "--key-id", "ABC", "--team-id", "T", "--cert", "c.pem"]
-        #expect(throws: (any Error).self) { try ChannelsCommand.parse(["list", "--bundle", "b"] + both) }
+        #expect {
+            try ChannelsCommand.parse(["list", "--bundle", "b"] + both)
+        } throws: { error in
+            ChannelsCommand.message(for: error) == "use --key (token) or --cert (certificate) authentication, not both"
+        }
     }
 }
