@@ -27,7 +27,13 @@ struct ClusterRunTests {
                 "--", "--durability", "relaxed", "--host", "0.0.0.0",
             ], output: directory.appending("run.log"))
         let ready = await eventually(timeout: .seconds(60)) { cluster.lines.contains { $0.hasPrefix("cluster of 2 shards") } }
-        try #require(ready, "\(cluster.lines)")
+        // A shard that ended while starting says why in its log, which the directory's removal
+        // would take with it: its last lines are in the failure.
+        let logs = (0..<2).map { shard in
+            let log = (try? String(contentsOfFile: directory.appending("cluster/shard\(shard).log"), encoding: .utf8)) ?? ""
+            return "shard\(shard).log: " + log.split(separator: "\n").suffix(8).joined(separator: "\n")
+        }
+        try #require(ready, "\(cluster.lines)\n\(ready ? "" : logs.joined(separator: "\n"))")
         let ca = directory.appending("cluster/certs/ca.pem")
         var client: HTTP2TestClient?
         _ = await eventually {
