@@ -260,6 +260,7 @@ let package = Package(
             dependencies: [
                 "APNsCore",
                 "APNsWire",
+                "APNsTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ],

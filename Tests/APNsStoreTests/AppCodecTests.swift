@@ -1,5 +1,6 @@
 import APNsCore
 import APNsDevice
+import APNsTestSupport
 import Foundation
 import Testing
 
@@ -10,25 +11,13 @@ import Testing
 /// the codec had no round trip). Generated apps, a fixed seed and a fresh one.
 @Suite("App codec")
 struct AppCodecTests {
-    /// SplitMix64, as the wire fuzzers use.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            self.state &+= 0x9E37_79B9_7F4A_7C15
-            var z = self.state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Text with what JSON must escape: quotes, backslashes, control characters, non-ASCII.
-    static func text(_ random: inout Generator) -> String {
+    static func text(_ random: inout SeededGenerator) -> String {
         let pieces = ["a", "Zürich", "\"", "\\", "\n", "\u{01}", "🚀", "/", " ", "é", "\t", "\u{7F}", "x9"]
         return (0..<Int.random(in: 0...6, using: &random)).map { _ in pieces.randomElement(using: &random) ?? "" }.joined()
     }
 
-    static func value(_ depth: Int, _ random: inout Generator) -> JSONValue {
+    static func value(_ depth: Int, _ random: inout SeededGenerator) -> JSONValue {
         switch Int.random(in: 0..<(depth > 2 ? 4 : 6), using: &random) {
         case 0: return .string(Self.text(&random))
         case 1:
@@ -46,9 +35,9 @@ struct AppCodecTests {
         }
     }
 
-    static func maybe<T>(_ make: () -> T, _ random: inout Generator) -> T? { Bool.random(using: &random) ? make() : nil }
+    static func maybe<T>(_ make: () -> T, _ random: inout SeededGenerator) -> T? { Bool.random(using: &random) ? make() : nil }
 
-    static func activity(_ n: Int, _ random: inout Generator) -> LiveActivity {
+    static func activity(_ n: Int, _ random: inout SeededGenerator) -> LiveActivity {
         var activity = LiveActivity(
             id: "activity-\(n)-\(Self.text(&random))", attributesType: Self.text(&random), attributes: Self.value(0, &random),
             contentState: Self.value(0, &random), startedBy: Self.text(&random),
@@ -79,9 +68,9 @@ struct AppCodecTests {
 
     @Test(
         "generated apps: the hand-written record reads back as the app, and as JSONEncoder's text does",
-        arguments: [0x6170_7073, UInt64.random(in: .min ... .max)])
+        arguments: SeededGenerator.seeds(fixed: 0x6170_7073))
     func roundTrip(seed: UInt64) throws {
-        var random = Generator(state: seed)
+        var random = SeededGenerator(state: seed)
         for run in 0..<300 {
             var app = AppModel()
             app.activities = (0..<Int.random(in: 1...4, using: &random)).map { Self.activity($0, &random) }
@@ -97,7 +86,7 @@ struct AppCodecTests {
     @Test("an activity with a number JSON cannot write is refused with the encoder's own error, not written")
     func nonFinite() {
         var app = AppModel()
-        var random = Generator(state: 1)
+        var random = SeededGenerator(state: 1)
         var activity = Self.activity(0, &random)
         activity.relevanceScore = .nan
         app.activities = [activity]

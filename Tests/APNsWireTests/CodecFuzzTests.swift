@@ -1,4 +1,5 @@
 import APNsCore
+import APNsTestSupport
 import APNsWire
 import NIOCore
 import NIOEmbedded
