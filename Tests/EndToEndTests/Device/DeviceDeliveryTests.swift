@@ -91,7 +91,7 @@ struct DeviceDeliveryTests {
 
             let third = try await emulator.device("phone")
             _ = try await third.resume([token])
-            #expect(try await third.expectNothingDelivered() == nil)
+            #expect(try await emulator.expectNothingMoreDelivered(to: third, token: token, topic: Self.topic) == nil)
         }
     }
 
@@ -129,9 +129,9 @@ struct DeviceDeliveryTests {
             let again = try await emulator.device("phone")
             _ = try await again.resume([token])
             #expect(self.number(try await again.next()) == 2)
-            #expect(try await again.expectNothingDelivered() == nil)
             // The sweeper also takes it out of the queue.
             #expect(await eventually { (try? await emulator.queued(token.hex).count) == 1 })
+            #expect(try await emulator.expectNothingMoreDelivered(to: again, token: token, topic: Self.topic) == nil)
         }
     }
 
@@ -149,7 +149,7 @@ struct DeviceDeliveryTests {
             #expect(try await emulator.queued(offlineToken.hex).isEmpty)
             let back = try await emulator.device("offline")
             _ = try await back.resume([offlineToken])
-            #expect(try await back.expectNothingDelivered() == nil)
+            #expect(try await emulator.expectNothingMoreDelivered(to: back, token: offlineToken, topic: Self.topic) == nil)
         }
     }
 
@@ -165,7 +165,7 @@ struct DeviceDeliveryTests {
             _ = try await again.resume([token])
             #expect(self.number(try await again.next()) == 2)
             #expect(self.number(try await again.next()) == 3)
-            #expect(try await again.expectNothingDelivered() == nil)
+            #expect(try await emulator.expectNothingMoreDelivered(to: again, token: token, topic: Self.topic) == nil)
         }
     }
 
@@ -178,7 +178,7 @@ struct DeviceDeliveryTests {
             let again = try await emulator.device("phone")
             _ = try await again.resume([token])
             #expect(self.number(try await again.next()) == 3)
-            #expect(try await again.expectNothingDelivered() == nil)
+            #expect(try await emulator.expectNothingMoreDelivered(to: again, token: token, topic: Self.topic) == nil)
         }
     }
 
