@@ -293,8 +293,7 @@ func TestAFailedTestGetsTheLog(t *testing.T) {
 }
 
 // TestKilledRunnerLeavesNothing runs this test binary again as a runner that starts an emulator
-// and hangs, kills it with SIGKILL, and waits for the emulator to go (go test's -timeout bounds
-// the wait; any other outcome fails).
+// and hangs, kills it with SIGKILL, and waits up to 30 s for the emulator to go.
 func TestKilledRunnerLeavesNothing(t *testing.T) {
 	if os.Getenv("APNS_EMULATOR_GO_RUNNER") == "1" {
 		apns, err := Launch(Options{})
@@ -328,8 +327,13 @@ func TestKilledRunnerLeavesNothing(t *testing.T) {
 	}
 	_ = runner.Process.Kill()
 	_ = runner.Wait()
-	for running(pid) {
+	// The emulator reads the end of its standard input and shuts down: within 30 s, or the test fails.
+	deadline := time.Now().Add(30 * time.Second)
+	for running(pid) && time.Now().Before(deadline) {
 		time.Sleep(50 * time.Millisecond)
+	}
+	if running(pid) {
+		t.Fatalf("the emulator %d still runs 30 s after its runner was killed", pid)
 	}
 }
 

@@ -1,6 +1,5 @@
 import APNsTestSupport
 import Foundation
-import Synchronization
 import Testing
 
 /// The durability promise: in durable mode a 200 survives the process being killed outright.
@@ -27,31 +26,33 @@ struct CrashTests {
     func sigkillLosesNothingAcknowledged() async throws {
         let directory = try TemporaryDirectory()
         let (emulator, client) = try await Self.start(in: directory)
-        // Keep 50 pushes in flight until the kill; remember every unique id answered 200.
-        let ended = Mutex<Int32?>(nil)
-        let acknowledged = try await withThrowingTaskGroup(of: String?.self) { group in
-            var acknowledged: [String] = []
-            var sent = 0
-            func send() {
-                let i = sent
-                sent += 1
-                group.addTask { try? await client.push(token: Self.token, json: #"{"i":\#(i)}"#).header("apns-unique-id") }
-            }
-            for _ in 0..<50 { send() }
-            while let result = try await group.next() {
-                if let id = result { acknowledged.append(id) }
-                if acknowledged.count == 500 && ended.withLock({ $0 == nil }) {
-                    // Once: the pushes failing after the kill leave the count at 500.
-                    let signal = await emulator.kill(SIGKILL).signal
-                    ended.withLock { $0 = signal }
-                } else if acknowledged.count < 500 {
-                    send()
+        // Keep 50 pushes in flight until the kill; remember every unique id answered 200. The
+        // pushes in flight at the kill fail with the connection: the whole run has a deadline.
+        let (acknowledged, signal) = try await firstResult(within: .seconds(180)) {
+            try await withThrowingTaskGroup(of: String?.self) { group -> ([String], Int32?) in
+                var acknowledged: [String] = []
+                var signal: Int32?
+                var sent = 0
+                func send() {
+                    let i = sent
+                    sent += 1
+                    group.addTask { try? await client.push(token: Self.token, json: #"{"i":\#(i)}"#).header("apns-unique-id") }
                 }
+                for _ in 0..<50 { send() }
+                while let result = try await group.next() {
+                    if let id = result { acknowledged.append(id) }
+                    if acknowledged.count == 500 && signal == nil {
+                        // Once: the pushes failing after the kill leave the count at 500.
+                        signal = await emulator.kill(SIGKILL).signal
+                    } else if acknowledged.count < 500 {
+                        send()
+                    }
+                }
+                return (acknowledged, signal)
             }
-            return acknowledged
         }
         #expect(acknowledged.count >= 500)
-        #expect(ended.withLock { $0 } == SIGKILL)
+        #expect(signal == SIGKILL)
 
         let restarted = try await RunningEmulator.start(directory: directory) { $0.storagePolicy = .all }
         let items = try await restarted.queued(Self.token)
@@ -69,31 +70,35 @@ struct CrashTests {
         let directory = try TemporaryDirectory()
         let (emulator, client) = try await Self.start(in: directory)
         // Every other push has expiration 0 and no device online: discarded at once, history.
-        let acknowledged = try await withThrowingTaskGroup(of: (String, Bool)?.self) { group in
-            var acknowledged: [(id: String, discarded: Bool)] = []
-            var sent = 0
-            var killed = false
-            func send() {
-                let discard = sent % 2 == 1
-                sent += 1
-                let headers = discard ? [("apns-expiration", "0")] : []
-                group.addTask {
-                    guard let id = try? await client.push(token: Self.token, headers: headers).header("apns-unique-id") else { return nil }
-                    return (id, discard)
+        // The pushes in flight at the kill fail with the connection: the whole run has a deadline.
+        let acknowledged = try await firstResult(within: .seconds(180)) {
+            try await withThrowingTaskGroup(of: (String, Bool)?.self) { group -> [(id: String, discarded: Bool)] in
+                var acknowledged: [(id: String, discarded: Bool)] = []
+                var sent = 0
+                var killed = false
+                func send() {
+                    let discard = sent % 2 == 1
+                    sent += 1
+                    let headers = discard ? [("apns-expiration", "0")] : []
+                    group.addTask {
+                        guard let id = try? await client.push(token: Self.token, headers: headers).header("apns-unique-id") else { return nil }
+                        return (id, discard)
+                    }
                 }
-            }
-            for _ in 0..<50 { send() }
-            while let result = try await group.next() {
-                if let result { acknowledged.append(result) }
-                if acknowledged.count >= 400 && !killed {
-                    killed = true
-                    _ = await emulator.kill(SIGKILL)
-                } else if !killed {
-                    send()
+                for _ in 0..<50 { send() }
+                while let result = try await group.next() {
+                    if let result { acknowledged.append(result) }
+                    if acknowledged.count >= 400 && !killed {
+                        killed = true
+                        _ = await emulator.kill(SIGKILL)
+                    } else if !killed {
+                        send()
+                    }
                 }
+                return acknowledged
             }
-            return acknowledged
         }
+        #expect(acknowledged.count >= 400, "the kill came after 400 answers")
         let restarted = try await RunningEmulator.start(directory: directory) { $0.storagePolicy = .all }
         let journal = try await restarted.journal("limit=1000")
         let ids = journal.compactMap { $0["id"] as? String }

@@ -213,9 +213,10 @@ test('an emulator outlives no runner: killing the test process mid-test stops it
   try {
     assert.ok(running(pid), `the emulator ${pid} runs`);
     runner.kill('SIGKILL');
-    // The emulator reads the end of its standard input and shuts down; waiting has no deadline of
-    // its own here (node --test's timeout bounds it), and any other outcome fails.
-    while (running(pid)) await new Promise((resolve) => setTimeout(resolve, 50));
+    // The emulator reads the end of its standard input and shuts down: within 30 s, or the test fails.
+    const deadline = Date.now() + 30_000;
+    while (running(pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.strictEqual(running(pid), false, `the emulator ${pid} still runs 30 s after its runner was killed`);
   } finally {
     // The killed runner could not remove its emulator's directory: the test does.
     fs.rmSync(directory, { recursive: true, force: true });

@@ -308,8 +308,10 @@ class ApnsEmulatorTest {
         try {
             assertTrue(running(pid), "the emulator " + pid + " runs");
             runner.destroyForcibly().waitFor();
-            // The console launcher's own limits bound this wait; any other outcome fails.
-            while (running(pid)) Thread.sleep(50);
+            // The emulator reads the end of its standard input and shuts down: within 30 s, or the test fails.
+            long deadline = System.nanoTime() + 30_000_000_000L;
+            while (running(pid) && System.nanoTime() < deadline) Thread.sleep(50);
+            assertFalse(running(pid), "the emulator " + pid + " still runs 30 s after its runner was killed");
         } finally {
             // The killed runner could not remove its emulator's directory: the test does.
             removeDirectory(Path.of(said[1]));
