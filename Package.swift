@@ -28,7 +28,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
-        // `swift package generate-documentation --target APNsEmulatorTesting`: the testing library's API in DocC.
+        // `swift package generate-documentation --target APNsEmulatorTesting --target APNsDeviceClient`: the testing
+        // library's and the device client's API in DocC.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [

@@ -24,9 +24,16 @@ public final class DeviceClient: Sendable {
 
     /// Connects, says hello and waits for the welcome.
     /// - Parameters:
+    ///   - host: the emulator's host (serve's `--host`).
+    ///   - port: its device port (serve's `--device-port`, 5223 by default).
     ///   - caPath: the CA to trust (the emulator's `certs/ca.pem`).
+    ///   - deviceID: the device's own id, which the admin API, the journal and the inbox show.
+    ///   - version: the protocol version to speak; the newest by default (events, Live
+    ///     Activities and service extensions need 2, 3 and 4).
+    ///   - serverName: the name the emulator's certificate is checked against.
     ///   - adminToken: the emulator's admin token, which an emulator started with
     ///     `--require-device-token` asks every device for; nil sends none.
+    ///   - group: the event loops the connection runs on.
     public static func connect(
         host: String,
         port: Int,

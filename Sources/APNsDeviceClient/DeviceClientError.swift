@@ -2,7 +2,7 @@ import APNsCore
 import APNsWire
 
 /// What went wrong on the client side of the device protocol: a code that can grow (an open
-/// set of ``ErrorCode`` members), the server's error code
+/// set of `ErrorCode` members), the server's error code
 /// when the server refused, and words for a person.
 public struct DeviceClientError: Error, Hashable, Sendable, CustomStringConvertible {
     public typealias Code = ErrorCode<DeviceClientError>
