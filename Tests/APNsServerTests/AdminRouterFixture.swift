@@ -45,7 +45,7 @@ final class AdminRouterFixture {
     func intake(now: Int64) -> PushIntake {
         PushIntake(
             relay: self.relay, phone: self.phone, channels: self.channels, cluster: nil, inspection: self.inspection,
-            environment: .development, clock: { now }, logger: Logger(label: "intake-test"))
+            ids: EmulatorIDs(shard: nil), environment: .development, clock: { now }, logger: Logger(label: "intake-test"))
     }
 
     /// The answer to one request, and its body parsed as JSON when it is JSON.

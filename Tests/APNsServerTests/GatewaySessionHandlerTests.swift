@@ -20,7 +20,6 @@ struct GatewaySessionHandlerTests {
         init() throws {
             self.fixture = try AdminRouterFixture()
             let context = GatewayContext(
-                relay: self.fixture.relay,
                 inspection: self.fixture.inspection,
                 auth: .none,
                 environment: .development,

@@ -30,7 +30,6 @@ struct ProviderStreamTests {
             self.fixture = try AdminRouterFixture()
             let keys = try ProviderKeyStore(directory: self.fixture.directory.appending("keys"))
             let context = ProviderContext(
-                relay: self.fixture.relay,
                 auth: auth,
                 authRules: .init(),
                 verifier: ProviderTokenVerifier(keys: keys),

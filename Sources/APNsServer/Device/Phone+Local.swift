@@ -112,10 +112,10 @@ extension Phone {
                 metadata: ["apns.app": "\(install)", "apns.local_id": "\(request.identifier)"])
             return nil
         }
-        let uniqueID = self.ids.withLock { $0.timeOrderedUUID(nowMillis: now) }
+        let uniqueID = self.ids.timeOrdered(nowMillis: now)
         self.ledger.fired(uniqueID, from: request.identifier)
         return APNsCore.Notification(
-            apnsID: self.ids.withLock { $0.timeOrderedUUID(nowMillis: now) }, uniqueID: uniqueID, token: token,
+            apnsID: self.ids.timeOrdered(nowMillis: now), uniqueID: uniqueID, token: token,
             topic: install.topic, pushType: .alert,
             priority: .immediate,
             expiration: nil, collapseID: nil, payload: request.content.payload, receivedAt: now, source: .local

@@ -157,7 +157,7 @@ extension Phone {
         _ id: String, _ document: WebAppShowDocument, on eventLoop: any EventLoop
     ) -> EventLoopFuture<DeliveredNotification> {
         let now = self.clock()
-        let uniqueID = self.ids.withLock { $0.timeOrderedUUID(nowMillis: now) }
+        let uniqueID = self.ids.timeOrdered(nowMillis: now)
         return self.changeWebApp(id, on: eventLoop) { webApp, app throws(DeviceModelError) in
             guard webApp.isSubscribed else {
                 throw DeviceModelError(

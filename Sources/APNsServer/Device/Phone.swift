@@ -61,7 +61,8 @@ public final class Phone: Sendable {
     let ledger: PresentationLedger
     /// The service extensions running now.
     let extensionRuns = ExtensionRuns()
-    let ids: RankedMutex<APNsIDGenerator>
+    /// The emulator's ids (its local notifications').
+    let ids: EmulatorIDs
     let activityLimits: ActivityLimits
     let metrics: EmulatorMetrics?
     /// The broadcast channels activities subscribe to.
@@ -74,13 +75,13 @@ public final class Phone: Sendable {
     init(
         store: NotificationStore, hub: DeliveryHub, journal: Journal, clock: @escaping @Sendable () -> Int64, logger: Logger,
         activityLimits: ActivityLimits = ActivityLimits(), metrics: EmulatorMetrics? = nil, channels: BroadcastChannels,
-        shard: Shard? = nil, power: DevicePowerBook = DevicePowerBook()
+        ids: EmulatorIDs = EmulatorIDs(shard: nil), power: DevicePowerBook = DevicePowerBook()
     ) {
         self.power = power
         self.channels = channels
-        self.shard = shard
+        self.shard = ids.shard
         self.ledger = PresentationLedger()
-        self.ids = RankedMutex(.leaf, APNsIDGenerator(shard: shard))
+        self.ids = ids
         self.activityLimits = activityLimits
         self.metrics = metrics
         self.store = store

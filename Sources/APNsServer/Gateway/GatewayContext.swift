@@ -5,7 +5,6 @@ import Logging
 
 /// What every gateway connection shares: the intake, and the rules its connections follow.
 struct GatewayContext: Sendable {
-    let relay: Relay
     let inspection: Inspection
     let auth: AuthMode
     let environment: APNsEnvironment
@@ -16,11 +15,10 @@ struct GatewayContext: Sendable {
     let doors: FrontDoors
 
     init(
-        relay: Relay, inspection: Inspection, auth: AuthMode, environment: APNsEnvironment,
+        inspection: Inspection, auth: AuthMode, environment: APNsEnvironment,
         clock: @escaping @Sendable () -> Int64, doors: FrontDoors, logger: Logger, intake: PushIntake
     ) {
         self.doors = doors
-        self.relay = relay
         self.inspection = inspection
         self.auth = auth
         self.environment = environment

@@ -22,7 +22,7 @@ final class GatewaySessionHandler: ChannelDuplexHandler {
     init(context: GatewayContext, topic: String?) {
         self.shared = context
         self.topic = topic
-        self.ids = ConnectionIDs(shard: context.relay.shard)
+        self.ids = ConnectionIDs(shard: context.intake.ids.shard)
     }
 
     /// How long a lingering connection must be quiet before it closes.
@@ -70,7 +70,7 @@ final class GatewaySessionHandler: ChannelDuplexHandler {
     private func push(_ request: BinaryPushRequest, context: ChannelHandlerContext) {
         let shared = self.shared
         var door = BinaryPushDoor(
-            request, topic: self.topic, ids: self.ids, receivedAt: shared.clock(), shard: shared.intake.relay.shard)
+            request, topic: self.topic, ids: self.ids, receivedAt: shared.clock(), shard: shared.intake.ids.shard)
         let identifier = request.identifier
         var submitted = false
         shared.intake.take(

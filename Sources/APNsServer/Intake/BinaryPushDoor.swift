@@ -59,7 +59,7 @@ struct BinaryPushDoor: IntakeDoor {
     /// The store's refusal, known before submitting (see ``Relay/binaryTokenRefusal(for:)``).
     private static func tokenRefusal(of notification: Notification, in intake: PushIntake) -> BinaryStatus? {
         do {
-            return try intake.relay.binaryTokenRefusal(for: notification)
+            return try intake.binaryTokenRefusal(for: notification)
         } catch {
             intake.logger.info("could not look a token up", metadata: ["store.error": "\(error)"])
             return .processingError

@@ -7,7 +7,6 @@ import NIOCore
 /// What every provider request shares, whichever door it came through (a provider connection's
 /// stream, the admin API's push): the intake and the rules a provider authenticates by.
 struct ProviderContext: Sendable {
-    let relay: Relay
     let auth: AuthMode
     let authRules: ProviderAuthStateMachine.Rules
     let verifier: ProviderTokenVerifier
@@ -25,14 +24,13 @@ struct ProviderContext: Sendable {
     private(set) var intake: PushIntake
 
     init(
-        relay: Relay, auth: AuthMode, authRules: ProviderAuthStateMachine.Rules, verifier: ProviderTokenVerifier,
+        auth: AuthMode, authRules: ProviderAuthStateMachine.Rules, verifier: ProviderTokenVerifier,
         inspection: Inspection,
         environment: APNsEnvironment, shutdownGrace: TimeAmount, clock: @escaping @Sendable () -> Int64,
         realClock: @escaping @Sendable () -> Int64,
         doors: FrontDoors, logger: Logger, intake: PushIntake
     ) {
         self.doors = doors
-        self.relay = relay
         self.auth = auth
         self.authRules = authRules
         self.verifier = verifier
@@ -55,6 +53,6 @@ struct ProviderContext: Sendable {
     /// connection's client certificate, if it presented one), none when any provider is accepted.
     func connectionState(certificate: ProviderCertificate?, port: Int? = nil) -> ProviderConnectionState {
         let auth = self.auth == .strict ? ProviderAuthStateMachine(rules: self.authRules, certificate: certificate) : nil
-        return ProviderConnectionState(auth: auth, shard: self.relay.shard, port: port, clock: self.clock)
+        return ProviderConnectionState(auth: auth, shard: self.intake.ids.shard, port: port, clock: self.clock)
     }
 }

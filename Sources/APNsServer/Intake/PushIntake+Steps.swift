@@ -1,5 +1,6 @@
 import APNsCore
 import APNsInspection
+import APNsStore
 import NIOCore
 
 /// The steps every push takes, whichever door it came through, each written once here:
@@ -63,6 +64,13 @@ extension PushIntake {
     func faultRule(for request: @autoclosure () -> FaultRequest) -> (FaultRule, FaultMark)? {
         guard let rule = self.inspection.fault(for: request()) else { return nil }
         return (rule, FaultMark(ruleID: rule.id, action: rule.action.name))
+    }
+
+    /// The binary gateway's check of a notification's token before the store takes it (a
+    /// refusal after the commit could not be answered in order): the relay's, which knows the
+    /// token policy.
+    func binaryTokenRefusal(for notification: Notification) throws(StoreError) -> BinaryStatus? {
+        try self.relay.binaryTokenRefusal(for: notification)
     }
 
     /// The door's checks, then the store; the answer once the notification is durable.

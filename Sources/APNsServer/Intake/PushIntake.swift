@@ -20,6 +20,8 @@ struct PushIntake: Sendable {
     /// The other shards, which channel requests tell.
     let cluster: Cluster?
     let inspection: Inspection
+    /// The ids no connection numbers (a web push's, its refusal's); their shard is the emulator's.
+    let ids: EmulatorIDs
     let environment: APNsEnvironment
     /// The emulator's clock (receipt times, expiry), in milliseconds since the UNIX epoch.
     let clock: @Sendable () -> Int64

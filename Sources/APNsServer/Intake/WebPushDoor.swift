@@ -44,7 +44,7 @@ struct WebPushDoor: IntakeDoor {
             self.valid = push
             let now = self.receivedAt
             // Version 7, time-ordered, as every other id the emulator makes: the unique id sorts by arrival.
-            let (apnsID, uniqueID) = intake.relay.makeIDPair(nowMillis: now)
+            let (apnsID, uniqueID) = intake.ids.timeOrderedPair(nowMillis: now)
             return .success((push.notification(apnsID: apnsID, uniqueID: uniqueID, receivedAt: now), nil))
         }
     }
@@ -90,7 +90,7 @@ struct WebPushDoor: IntakeDoor {
         let subscription = self.valid?.subscription ?? self.subscription
         var rejected = RejectedPush(
             webPushTo: subscription?.token.hex ?? "", topic: subscription?.origin, path: self.request.path,
-            id: intake.relay.makeID(nowMillis: self.receivedAt), body: self.request.body, receivedAt: self.receivedAt)
+            id: intake.ids.timeOrdered(nowMillis: self.receivedAt), body: self.request.body, receivedAt: self.receivedAt)
         rejected.reason = reason
         rejected.httpStatus = status
         rejected.detail = detail

@@ -28,15 +28,6 @@ public final class Relay: Sendable {
     /// This emulator's shard among several, if it is one.
     public var shard: Shard? { self.phone.shard }
 
-    /// A time-ordered id (version 7, as every id the emulator makes) from the emulator's one
-    /// generator, for what no connection numbers (a web push, its refusal).
-    func makeID(nowMillis: Int64) -> String { self.phone.ids.withLock { $0.timeOrderedUUID(nowMillis: nowMillis) } }
-
-    /// Two such ids under one taking of the lock (a web push's `apns-id` and unique id).
-    func makeIDPair(nowMillis: Int64) -> (String, String) {
-        self.phone.ids.withLock { ($0.timeOrderedUUID(nowMillis: nowMillis), $0.timeOrderedUUID(nowMillis: nowMillis)) }
-    }
-
     /// The assembly (``Emulator``) makes the phone, the channels and the power book and hands
     /// the relay what it relays between. - Parameter group: the event loops the listeners run
     /// on; each gets its own batcher.

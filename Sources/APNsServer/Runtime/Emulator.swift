@@ -60,10 +60,11 @@ public final class Emulator: Sendable {
         let (store, hub, storeClock) = (self.store, DeliveryHub(), self.store.configuration.clock)
         let channels = BroadcastChannels(store: store, clock: storeClock, logger: logger, shard: configuration.shard)
         let power = DevicePowerBook()
+        let ids = EmulatorIDs(shard: configuration.shard)
         let phone = Phone(
             store: store, hub: hub, journal: self.inspection.journal, clock: storeClock, logger: logger,
             activityLimits: configuration.activityLimits, metrics: self.inspection.metrics, channels: channels,
-            shard: configuration.shard, power: power)
+            ids: ids, power: power)
         self.relay = Relay(store: store, hub: hub, phone: phone, channels: channels, power: power, group: self.group)
         phone.resumeActivityPushes(on: self.group.next())
         let parts = EmulatorParts(
@@ -74,6 +75,7 @@ public final class Emulator: Sendable {
             phone: phone,
             channels: channels,
             power: power,
+            ids: ids,
             cluster: Cluster(
                 shard: configuration.shard, peers: configuration.clusterPeers, token: configuration.adminToken, group: self.group,
                 logger: logger),

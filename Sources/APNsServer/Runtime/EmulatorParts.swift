@@ -15,6 +15,8 @@ struct EmulatorParts {
     let phone: Phone
     let channels: BroadcastChannels
     let power: DevicePowerBook
+    /// The ids no connection numbers (the intake's web pushes).
+    let ids: EmulatorIDs
     /// The other shards, when this emulator is one of several (`--cluster-peers`).
     let cluster: Cluster?
     let inspection: Inspection
@@ -103,13 +105,13 @@ struct EmulatorParts {
     func intake(doors: FrontDoors? = nil) -> PushIntake {
         PushIntake(
             relay: self.relay, phone: self.phone, channels: self.channels, cluster: self.cluster, inspection: self.inspection,
-            environment: self.configuration.environment, clock: { [clock] in clock.nowMillis }, logger: self.logger, doors: doors)
+            ids: self.ids, environment: self.configuration.environment, clock: { [clock] in clock.nowMillis },
+            logger: self.logger, doors: doors)
     }
 
     func providerContext() -> ProviderContext {
         let configuration = self.configuration
         return ProviderContext(
-            relay: self.relay,
             auth: configuration.auth,
             authRules: configuration.authRules,
             verifier: self.verifier,
@@ -127,7 +129,6 @@ struct EmulatorParts {
     private func gateway() -> TLSListener {
         let configuration = self.configuration
         let context = GatewayContext(
-            relay: self.relay,
             inspection: self.inspection,
             auth: configuration.auth,
             environment: configuration.environment,
