@@ -35,27 +35,10 @@ public struct DevicePower: Hashable, Sendable {
         return nil
     }
 
-    /// Applies a change document (`{"online"?, "lowPowerMode"?, "locked"?}`, each a boolean);
-    /// an unknown member or a value that is not a boolean is refused with what was wrong.
-    public mutating func apply(_ document: [UInt8]) throws(DeviceModelError) {
-        guard case .object(let members)? = JSONValue.parse(document) else {
-            throw DeviceModelError(
-                .invalid, field: "power", "a power document is a JSON object with any of online, lowPowerMode, locked")
-        }
-        var changed = self
-        for (key, value) in members {
-            guard case .bool(let flag) = value else {
-                throw DeviceModelError(.invalid, field: key, "\(key) is true or false")
-            }
-            switch key {
-            case "online": changed.online = flag
-            case "lowPowerMode": changed.lowPowerMode = flag
-            case "locked": changed.locked = flag
-            default:
-                throw DeviceModelError(
-                    .invalid, field: key, "unknown member \(key): a power document has online, lowPowerMode and locked")
-            }
-        }
-        self = changed
+    /// This state with `change` applied: what it names is set, the rest stays.
+    public func applying(_ change: Change) -> DevicePower {
+        DevicePower(
+            online: change.online ?? self.online, lowPowerMode: change.lowPowerMode ?? self.lowPowerMode,
+            locked: change.locked ?? self.locked)
     }
 }

@@ -22,12 +22,17 @@ struct DevicePowerTests {
     @Test("a change document sets what it names; anything else is refused and changes nothing")
     func apply() throws {
         var power = DevicePower()
-        try power.apply(Array(#"{"lowPowerMode": true, "locked": true}"#.utf8))
+        power = power.applying(try DevicePower.Change(document: Array(#"{"lowPowerMode": true, "locked": true}"#.utf8)))
         #expect(power == DevicePower(online: true, lowPowerMode: true, locked: true))
-        try power.apply(Array("{}".utf8))
+        power = power.applying(try DevicePower.Change(document: Array("{}".utf8)))
         #expect(power == DevicePower(online: true, lowPowerMode: true, locked: true))
-        for bad in [#"{"online": 1}"#, #"{"online": false, "sleep": true}"#, "[]", "nope"] {
-            #expect(throws: DeviceModelError.self, "\(bad)") { try power.apply(Array(bad.utf8)) }
+        let refusals = [
+            #"{"online": 1}"#: "online is true or false", #"{"online": false, "sleep": true}"#: "unknown member sleep",
+            "[]": "a power document is a JSON object", "nope": "a power document is a JSON object",
+        ]
+        for (bad, message) in refusals {
+            let error = #expect(throws: DeviceModelError.self, "\(bad)") { _ = try DevicePower.Change(document: Array(bad.utf8)) }
+            #expect(error?.message.contains(message) == true, "\(bad): \(error?.message ?? "no error")")
         }
         #expect(power.online)
     }

@@ -35,7 +35,7 @@ final class AdminRouterFixture {
         self.phone = Phone(
             store: self.store, hub: hub, journal: inspection.journal, clock: clock, logger: logger, channels: self.channels)
         self.relay = Relay(
-            store: self.store, hub: hub, phone: self.phone, channels: self.channels, power: power, group: self.group)
+            store: self.store, hub: hub, phone: self.phone, power: power, group: self.group)
         self.router = AdminRouter(
             relay: self.relay, phone: self.phone, channels: self.channels, hub: hub, power: power, cluster: nil,
             inspection: inspection, readiness: self.readiness, clock: EmulatorClock(real: StoreConfiguration.systemClock))

@@ -1,4 +1,5 @@
 import APNsCore
+import APNsDevice
 import APNsInspection
 import NIOCore
 
@@ -21,14 +22,17 @@ extension AdminRouter {
                 "token \(token.hex) was registered without a device (through the admin API), so no device's power can be set for it"
             )
         }
-        guard let change else {
-            return Response(status: 200, body: Relay.powerJSON(deviceID, self.power.power(of: deviceID)))
+        guard let document = change else {
+            return Response(status: 200, body: self.power.power(of: deviceID).json(deviceID: deviceID))
         }
+        let change: DevicePower.Change
         do {
-            return Response(status: 200, body: Relay.powerJSON(deviceID, try self.relay.changePower(of: deviceID, change)))
+            change = try DevicePower.Change(document: document)
         } catch {
             throw AdminError(.badRequest, error.message)
         }
+        let after = PowerOperations(power: self.power, hub: self.hub, relay: self.relay).change(deviceID, change)
+        return Response(status: 200, body: after.json(deviceID: deviceID))
     }
 
     func queued(for token: DeviceToken) throws(AdminError) -> Response {

@@ -163,12 +163,10 @@ extension AdminRouter {
     ) throws(AdminError) -> EventLoopFuture<Response> {
         let fromBody = try Self.read(ResetDocument.decode(body).devices)
         let devices = try Self.read(query.flag("devices")) || fromBody
-        self.inspection.faults.removeAll()
-        self.inspection.providers.reset()
-        self.inspection.metrics.resetCounters()
-        self.clock.reset()
-        // The journal empties when the store's commit says so, in order with every other change.
-        return self.relay.clear(devices: devices, on: eventLoop).map {
+        let reset = Reset(
+            inspection: self.inspection, clock: self.clock, phone: self.phone, channels: self.channels, power: self.power,
+            hub: self.hub, relay: self.relay)
+        return reset.run(devices: devices, on: eventLoop).map {
             Response(status: 200, body: Array(#"{"reset":true,"devices":\#(devices)}"#.utf8))
         }.failing(as: .unavailable)
     }

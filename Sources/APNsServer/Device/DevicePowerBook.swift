@@ -16,12 +16,11 @@ public final class DevicePowerBook: Sendable {
         self.states.withLock { $0[deviceID] } ?? DevicePower()
     }
 
-    /// Applies a change document; returns the state before and after. A refused document changes nothing.
-    func change(_ deviceID: String, _ document: [UInt8]) throws(DeviceModelError) -> (before: DevicePower, after: DevicePower) {
-        try self.states.withLock { states throws(DeviceModelError) in
+    /// Applies a change; returns the state before and after.
+    func change(_ deviceID: String, _ change: DevicePower.Change) -> (before: DevicePower, after: DevicePower) {
+        self.states.withLock { states in
             let before = states[deviceID] ?? DevicePower()
-            var after = before
-            try after.apply(document)
+            let after = before.applying(change)
             states[deviceID] = after == DevicePower() ? nil : after
             return (before, after)
         }

@@ -39,19 +39,21 @@ extension DeviceSessionHandler {
             self.releaseHeld(all: false)
         }
         if self.machine.version >= 2, let deviceID = self.machine.deviceID {
-            self.send(.power(document: Relay.powerJSON(deviceID, power)))
+            self.send(.power(document: power.json(deviceID: deviceID)))
         }
     }
 
     /// The device asks to change its power state: answered with the state, or refused.
     func changePower(deviceID: String, document: [UInt8]) {
+        let change: DevicePower.Change
         do {
-            let after = try self.relay.changePower(of: deviceID, document)
-            // The hub tells every session of the device, this one too, when it changed; an
-            // unchanged state is answered here.
-            if after == self.power { self.send(.power(document: Relay.powerJSON(deviceID, after))) }
+            change = try DevicePower.Change(document: document)
         } catch {
-            self.send(.refused(subject: deviceID, status: 400, message: error.message))
+            return self.send(.refused(subject: deviceID, status: 400, message: error.message))
         }
+        let after = PowerOperations(power: self.powerBook, hub: self.hub, relay: self.relay).change(deviceID, change)
+        // The hub tells every session of the device, this one too, when it changed; an
+        // unchanged state is answered here.
+        if after == self.power { self.send(.power(document: after.json(deviceID: deviceID))) }
     }
 }

@@ -32,28 +32,6 @@ extension Relay {
         self.submit(.acknowledge(uniqueID: uniqueID), on: eventLoop).map { _ in }
     }
 
-    /// Changes a device's power state and tells its sessions; returns the new state.
-    func changePower(of deviceID: String, _ document: [UInt8]) throws(DeviceModelError) -> DevicePower {
-        let (before, after) = try self.power.change(deviceID, document)
-        if before != after {
-            self.hub.power(device: deviceID, after)
-            self.releaseSoon(device: deviceID)
-        }
-        return after
-    }
-
-    /// A device's power state as JSON, for the admin API and the device protocol.
-    static func powerJSON(_ deviceID: String, _ power: DevicePower) -> [UInt8] {
-        var writer = JSONWriter()
-        writer.object { members in
-            members.member("deviceId") { $0.string(deviceID) }
-            members.member("online") { $0.raw(power.online ? "true" : "false") }
-            members.member("lowPowerMode") { $0.raw(power.lowPowerMode ? "true" : "false") }
-            members.member("locked") { $0.raw(power.locked ? "true" : "false") }
-        }
-        return writer.bytes
-    }
-
     /// Routes `token`'s notifications to `subscriber` from now on.
     func subscribe(_ token: DeviceToken, _ subscriber: DeviceSubscriber) {
         self.hub.subscribe(token, subscriber)
@@ -129,7 +107,6 @@ extension Relay {
     /// How many notifications wait in all queues.
     func queuedCount() throws(StoreError) -> Int { try self.store.queuedCount() }
 
-    /// Forgets these notifications: out of their queues and out of the log.
     /// Forgets notifications (out of their queues and the log) and rejected requests.
     func delete(
         _ keys: [StoredNotificationKey], rejections: [RejectionKey] = [], on eventLoop: any EventLoop
@@ -140,22 +117,14 @@ extension Relay {
         }
     }
 
-    /// Empties every queue, the log and the feedback list; with `devices`, forgets tokens too.
     /// Moves what has expired out of the queues now (after the clock moved).
     func sweep(on eventLoop: any EventLoop) -> EventLoopFuture<Void> {
         self.submit(.sweepExpired, on: eventLoop).map { _ in }
     }
 
-    func clear(devices: Bool, on eventLoop: any EventLoop) -> EventLoopFuture<Void> {
-        // The phone forgets what the store is about to empty: Notification Center, and with
-        // devices every app's settings.
-        self.phone.reset(devices: devices)
-        // A full reset forgets the provider's channels too, as it forgets tokens.
-        if devices {
-            self.channels.removeAll()
-            self.power.removeAll()
-            self.hub.powerReset()
-        }
-        return self.submit(.clear(devices: devices), on: eventLoop).map { _ in }
+    /// Empties every queue, the log and the feedback list; with `devices`, forgets tokens too
+    /// (the store's part of a ``Reset``).
+    func clearStore(devices: Bool, on eventLoop: any EventLoop) -> EventLoopFuture<Void> {
+        self.submit(.clear(devices: devices), on: eventLoop).map { _ in }
     }
 }

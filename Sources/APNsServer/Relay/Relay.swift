@@ -15,8 +15,6 @@ public final class Relay: Sendable {
     let hub: DeliveryHub
     /// The emulated phone: what it takes of a push no device holds, and its local notifications.
     let phone: Phone
-    /// APNs' broadcast channels (a reset empties them).
-    let channels: BroadcastChannels
     /// Each device's power and connectivity (what the hub holds back).
     let power: DevicePowerBook
     private let batchers: [ObjectIdentifier: StoreBatcher]
@@ -28,14 +26,14 @@ public final class Relay: Sendable {
     /// This emulator's shard among several, if it is one.
     public var shard: Shard? { self.phone.shard }
 
-    /// The assembly (``Emulator``) makes the phone, the channels and the power book and hands
+    /// The assembly (``Emulator``) makes the phone and the power book and hands
     /// the relay what it relays between. - Parameter group: the event loops the listeners run
     /// on; each gets its own batcher.
     init(
-        store: NotificationStore, hub: DeliveryHub, phone: Phone, channels: BroadcastChannels, power: DevicePowerBook,
+        store: NotificationStore, hub: DeliveryHub, phone: Phone, power: DevicePowerBook,
         group: any EventLoopGroup
     ) {
-        (self.store, self.hub, self.phone, self.channels, self.power) = (store, hub, phone, channels, power)
+        (self.store, self.hub, self.phone, self.power) = (store, hub, phone, power)
         var batchers: [ObjectIdentifier: StoreBatcher] = [:]
         for loop in group.makeIterator() {
             batchers[ObjectIdentifier(loop)] = StoreBatcher(eventLoop: loop, store: store)

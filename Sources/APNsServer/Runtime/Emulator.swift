@@ -65,7 +65,7 @@ public final class Emulator: Sendable {
             store: store, hub: hub, journal: self.inspection.journal, clock: storeClock, logger: logger,
             activityLimits: configuration.activityLimits, metrics: self.inspection.metrics, channels: channels,
             ids: ids, power: power)
-        self.relay = Relay(store: store, hub: hub, phone: phone, channels: channels, power: power, group: self.group)
+        self.relay = Relay(store: store, hub: hub, phone: phone, power: power, group: self.group)
         phone.resumeActivityPushes(on: self.group.next())
         let parts = EmulatorParts(
             configuration: configuration,

@@ -106,11 +106,13 @@ extension Emulator {
             _ = try await loop.flatSubmit { operations.set(id, focus, on: loop) }.get()
         }
         if let id = device.id, let power = device.power {
+            let change: DevicePower.Change
             do {
-                _ = try self.relay.changePower(of: id, power.compact)
+                change = try DevicePower.Change(power)
             } catch {
                 throw ServerError(.badConfiguration, subject: origin + ".power", error.message)
             }
+            _ = PowerOperations(power: self.parts.power, hub: self.parts.hub, relay: self.relay).change(id, change)
         }
     }
 

@@ -32,8 +32,7 @@ extension SeedReader {
                 throw self.error("\(path).power", "needs the device's id: apps registered without a device have no power state")
             }
             do {
-                var state = DevicePower()
-                try state.apply(power.compact)
+                _ = try DevicePower.Change(power)
             } catch {
                 throw self.error("\(path).power", error.message)
             }
