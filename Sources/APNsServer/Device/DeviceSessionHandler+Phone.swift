@@ -10,13 +10,11 @@ extension DeviceSessionHandler {
     func authorize(_ install: AppInstall, options bits: UInt8, allow: Bool) {
         guard let context = self.context else { return }
         let options = Authorization.Options(rawValue: bits)
-        self.phone.change(install, on: context.eventLoop) { (app: inout AppModel) -> Authorization.Answer in
-            let answer = app.authorization.request(options, userAllows: allow)
-            app.authorization = answer.authorization
-            return answer
-        }.assumeIsolated().whenComplete { result in
+        AppOperations(phone: self.phone).requestAuthorization(
+            install, options: options, userAllows: allow, on: context.eventLoop
+        ).assumeIsolated().whenComplete { result in
             switch result {
-            case .success((let answer, _)):
+            case .success(let answer):
                 let saved = answer.authorization
                 let status: UInt8 =
                     switch saved.status {

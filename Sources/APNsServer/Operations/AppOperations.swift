@@ -57,6 +57,19 @@ struct AppOperations {
         }
     }
 
+    /// The app asks for authorization (`requestAuthorization(options:)`): the first time the
+    /// user answers `userAllows`, later the saved answer comes back (UNUserNotificationCenter's
+    /// rules, in ``Authorization/request(_:userAllows:)``); the answer is saved with the app.
+    func requestAuthorization(
+        _ install: AppInstall, options: Authorization.Options, userAllows: Bool, on eventLoop: any EventLoop
+    ) -> EventLoopFuture<Authorization.Answer> {
+        self.phone.change(install, on: eventLoop) { (app: inout AppModel) -> Authorization.Answer in
+            let answer = app.authorization.request(options, userAllows: userAllows)
+            app.authorization = answer.authorization
+            return answer
+        }.map(\.0)
+    }
+
     /// The user taps, picks an action, replies or dismisses (`default`, `dismiss`, an action's
     /// identifier): 404 for a notification no phone presented, 409 when that is not offered on
     /// screen. The token it was presented to, and the response.
