@@ -52,6 +52,17 @@ struct WebPushEncryptionTests {
             try WebPushEncryption.decrypt(Array(Self.body.prefix(30)), privateKey: key, authSecret: Self.auth).get()
         }
     }
+
+    /// Found by AuthFuzzTests: a body cut right after its header (salt, record size, key id) has
+    /// no record at all, and opened to an empty message as if one had been sent.
+    @Test("a body that ends after its header holds no message: it does not open")
+    func headerOnly() throws {
+        let key = try P256.KeyAgreement.PrivateKey(rawRepresentation: Self.receiverPrivate)
+        let header = Array(Self.body.prefix(WebPushEncryption.headerSize + 65))
+        #expect(throws: WebPushEncryption.Failure("the body ends after its aes128gcm header: it holds no record")) {
+            try WebPushEncryption.decrypt(header, privateKey: key, authSecret: Self.auth).get()
+        }
+    }
 }
 
 extension Result {

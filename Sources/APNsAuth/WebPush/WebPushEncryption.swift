@@ -91,6 +91,8 @@ public enum WebPushEncryption {
     /// RFC 8188 §2: each record is sealed with the nonce XOR its sequence number, and ends (before
     /// zero padding) with a delimiter: 1 for every record but the last, 2 for the last.
     private static func open(_ records: [UInt8], recordSize: Int, key: SymmetricKey, nonce: [UInt8]) -> Result<[UInt8], Failure> {
+        // A body must hold at least its last record: a header alone opens to nothing, not to an empty message.
+        guard !records.isEmpty else { return .failure(Failure("the body ends after its aes128gcm header: it holds no record")) }
         var plaintext: [UInt8] = []
         var offset = 0
         var sequence: UInt64 = 0
