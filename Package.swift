@@ -252,7 +252,7 @@ let package = Package(
         ),
         .testTarget(name: "APNsEmulatorTestingTests", dependencies: ["APNsEmulatorTesting", "APNsCore", "APNsServer", "APNsAuth", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: swiftSettings),
         .testTarget(name: "APNsAdminClientTests", dependencies: ["APNsAdminClient"], swiftSettings: swiftSettings),
-        .testTarget(name: "APNsCoreTests", dependencies: ["APNsCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "APNsCoreTests", dependencies: ["APNsCore", "APNsTestSupport"], swiftSettings: swiftSettings),
         // The command line, parsed in process: options, environment twins, defaults.
         .testTarget(name: "APNsEmulatorCLITests", dependencies: ["APNsEmulator", "APNsServer", "APNsStore", .product(name: "ArgumentParser", package: "swift-argument-parser")], swiftSettings: swiftSettings),
         .testTarget(name: "APNsDeviceTests", dependencies: ["APNsDevice", "APNsCore"], swiftSettings: swiftSettings),
@@ -269,7 +269,7 @@ let package = Package(
         ),
         .testTarget(
             name: "APNsAuthTests",
-            dependencies: ["APNsAuth", "APNsCore", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["APNsAuth", "APNsCore", "APNsTestSupport", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
         .testTarget(
