@@ -52,9 +52,18 @@ struct AdminError: Error, Equatable, Sendable {
         self.message = message
     }
 
-    /// A phone operation's refusal: its status (400, 404, 409 or 503) and words.
+    /// A phone operation's refusal, as the admin API says it: 400 invalid, 404 not found, 409 a
+    /// conflict with the phone's state, 500 a failed read, 503 a failed save.
     init(_ refusal: PhoneRefusal) {
-        self.init(Reason.allCases.first { $0.status == refusal.status } ?? .unavailable, refusal.message)
+        let reason: Reason =
+            switch refusal.kind {
+            case .invalid: .badRequest
+            case .notFound: .notFound
+            case .conflict: .conflict
+            case .failedReading: .internalError
+            case .failedSaving: .unavailable
+            }
+        self.init(reason, refusal.message)
     }
 
     /// A query parameter or a document the inspection could not read: 400 with its words.

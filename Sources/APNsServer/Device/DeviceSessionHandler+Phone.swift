@@ -79,7 +79,15 @@ extension DeviceSessionHandler {
     func failed(_ error: any Error, subject: String) {
         let refusal = PhoneRefusal(error)
         if !refusal.unavailable {
-            self.answered(.refused(subject: subject, status: UInt16(clamping: refusal.status), message: refusal.message))
+            // The device protocol's statuses are HTTP's, as the admin API's (docs/device-protocol.md).
+            let status: UInt16 =
+                switch refusal.kind {
+                case .invalid: 400
+                case .notFound: 404
+                case .conflict: 409
+                case .failedReading, .failedSaving: 500
+                }
+            self.answered(.refused(subject: subject, status: status, message: refusal.message))
         } else {
             self.logger.warning("the phone could not be changed", metadata: ["device.error": "\(error)"])
             self.perform(self.machine.fail(.internalError, "could not change the app: \(error)"))

@@ -54,7 +54,7 @@ struct ActivityOperations {
     ) -> EventLoopFuture<Concerned> {
         self.phone.activityRequest(kind, document: document, in: install, on: eventLoop).flatMapThrowing { report, app in
             guard let activity = app.activities.first(where: { $0.id == report.activityID }) else {
-                throw PhoneRefusal(status: 500, "the activity went missing")
+                throw PhoneRefusal(.failedReading, "the activity went missing")
             }
             return Concerned(activity: activity, app: app, install: install)
         }.flatMapErrorThrowing { throw PhoneRefusal($0, saving: "the activity") }
@@ -69,7 +69,7 @@ struct ActivityOperations {
                 example: #"{"Delivery": {"attributes": {"order": "int"}, "contentState": {"eta": "date"}}}"#)
             try update.validate()
         } catch {
-            return eventLoop.makeFailedFuture(PhoneRefusal(status: 400, "\(error)"))
+            return eventLoop.makeFailedFuture(PhoneRefusal(.invalid, "\(error)"))
         }
         return self.phone.update(install, with: update, on: eventLoop).flatMapErrorThrowing { throw PhoneRefusal($0) }
     }
@@ -80,7 +80,7 @@ struct ActivityOperations {
         do {
             return body(try self.phone.app(install))
         } catch {
-            return .failure(PhoneRefusal(status: 500, "could not read the app: \(error)"))
+            return .failure(PhoneRefusal(.failedReading, "could not read the app: \(error)"))
         }
     }
 }

@@ -24,7 +24,7 @@ struct AppOperations {
             let app = try self.phone.app(install).seen(at: self.phone.clock())
             return .success(PhoneJSON.app(app, token: token.hex, topic: install.topic, deviceID: install.deviceID))
         } catch {
-            return .failure(PhoneRefusal(status: 500, "could not read the app: \(error)"))
+            return .failure(PhoneRefusal(.failedReading, "could not read the app: \(error)"))
         }
     }
 
@@ -41,14 +41,14 @@ struct AppOperations {
         if changer == .app, !update.isAppsOwn {
             return eventLoop.makeFailedFuture(
                 PhoneRefusal(
-                    status: 400,
+                    .invalid,
                     "an app cannot set its own authorization or alert style: ask with authorize; the user changes them in Settings"
                 ))
         }
         if changer == .app, case .some(.some(let serviceExtension)) = update.serviceExtension, serviceExtension.needsAdmin {
             return eventLoop.makeFailedFuture(
                 PhoneRefusal(
-                    status: 400,
+                    .invalid,
                     "a device may declare only itself as the app's service extension ({\"device\": true}); a command or a URL is set through the admin API (PUT /api/v1/devices/{token}/app)"
                 ))
         }
@@ -93,7 +93,7 @@ struct AppOperations {
         do {
             return .success(PhoneJSON.delivered(try self.phone.app(install).delivered))
         } catch {
-            return .failure(PhoneRefusal(status: 500, "could not read Notification Center: \(error)"))
+            return .failure(PhoneRefusal(.failedReading, "could not read Notification Center: \(error)"))
         }
     }
 

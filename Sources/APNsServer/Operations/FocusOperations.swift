@@ -15,7 +15,7 @@ struct FocusOperations {
             let (focus, apps) = try self.phone.focus(of: deviceID)
             return .success(Self.json(deviceID, focus, apps: apps))
         } catch {
-            return .failure(PhoneRefusal(status: 500, "could not read the device's apps: \(error)"))
+            return .failure(PhoneRefusal(.failedReading, "could not read the device's apps: \(error)"))
         }
     }
 

@@ -15,7 +15,7 @@ struct LocalOperations {
         do {
             return .success(Phone.pendingJSON(try self.phone.app(install).pending))
         } catch {
-            return .failure(PhoneRefusal(status: 500, "could not read the pending requests: \(error)"))
+            return .failure(PhoneRefusal(.failedReading, "could not read the pending requests: \(error)"))
         }
     }
 
@@ -28,7 +28,7 @@ struct LocalOperations {
             // A local notification reaches the device through the app's token, as a remote one does.
             guard try self.phone.token(of: install) != nil else {
                 throw PhoneRefusal(
-                    status: 409,
+                    .conflict,
                     "\(install.topic) holds no token on this device: register the topic first (local notifications are shown through the app's token)"
                 )
             }
