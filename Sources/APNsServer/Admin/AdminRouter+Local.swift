@@ -35,7 +35,14 @@ extension AdminRouter {
     /// it entered or left fire. `{"fired": [identifiers]}`.
     func move(_ token: DeviceToken, body: [UInt8], on eventLoop: any EventLoop) throws(AdminError) -> EventLoopFuture<Response> {
         let install = try self.phoneInstall(of: token)
-        return self.localOperations.move(install, body, on: eventLoop).map { Response(status: 200, body: $0) }
-            .failingAsRefusal()
+        let point: Coordinate
+        do {
+            point = try LocalOperations.readLocation(body)
+        } catch {
+            throw AdminError(error)
+        }
+        return self.localOperations.move(install, to: point, on: eventLoop).map { fired in
+            Response(status: 200, body: Array(#"{"fired":\#(PhoneJSON.encoded(fired))}"#.utf8))
+        }.failingAsRefusal()
     }
 }

@@ -38,7 +38,13 @@ extension AdminRouter {
         of token: DeviceToken, body: [UInt8], on eventLoop: any EventLoop
     ) throws(AdminError) -> EventLoopFuture<Response> {
         let install = try self.phoneInstall(of: token)
-        return self.appOperations.update(install, body, by: .user, on: eventLoop).map { app in
+        let update: AppUpdate
+        do {
+            update = try AppOperations.readUpdate(body)
+        } catch {
+            throw AdminError(error)
+        }
+        return self.appOperations.update(install, update, by: .user, on: eventLoop).map { app in
             self.hub.inform(token, .app(topic: install.topic, document: Phone.json(app)))
             return Response(
                 status: 200, body: PhoneJSON.app(app, token: token.hex, topic: install.topic, deviceID: install.deviceID))

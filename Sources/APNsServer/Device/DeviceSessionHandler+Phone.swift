@@ -42,7 +42,13 @@ extension DeviceSessionHandler {
     /// The app changes its own settings at launch (categories, state, language...).
     func configure(_ install: AppInstall, document: [UInt8]) {
         guard let context = self.context else { return }
-        AppOperations(phone: self.phone).update(install, document, by: .app, on: context.eventLoop).assumeIsolated()
+        let update: AppUpdate
+        do {
+            update = try AppOperations.readUpdate(document)
+        } catch {
+            return self.failed(error, subject: install.topic)
+        }
+        AppOperations(phone: self.phone).update(install, update, by: .app, on: context.eventLoop).assumeIsolated()
             .whenComplete { result in
                 switch result {
                 case .success(let app): self.answered(.app(topic: install.topic, document: Phone.json(app)))

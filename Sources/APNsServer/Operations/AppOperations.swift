@@ -28,16 +28,20 @@ struct AppOperations {
         }
     }
 
-    /// Changes what `document` (an `AppUpdate`) gives; the app after it.
-    func update(
-        _ install: AppInstall, _ document: [UInt8], by changer: Changer, on eventLoop: any EventLoop
-    ) -> EventLoopFuture<AppModel> {
-        let update: AppUpdate
+    /// The change a door's document asks for (the admin API's body, a device's configure frame,
+    /// a seed's settings); an invalid refusal, with an example, when it does not decode.
+    static func readUpdate(_ document: [UInt8]) throws(PhoneRefusal) -> AppUpdate {
         do {
-            update = try RequestDocument.decode(AppUpdate.self, from: document, example: AppUpdate.example)
+            return try RequestDocument.decode(AppUpdate.self, from: document, example: AppUpdate.example)
         } catch {
-            return eventLoop.makeFailedFuture(PhoneRefusal(error))
+            throw PhoneRefusal(error)
         }
+    }
+
+    /// Changes what `update` gives, as `changer` may; the app after it.
+    func update(
+        _ install: AppInstall, _ update: AppUpdate, by changer: Changer, on eventLoop: any EventLoop
+    ) -> EventLoopFuture<AppModel> {
         if changer == .app, !update.isAppsOwn {
             return eventLoop.makeFailedFuture(
                 PhoneRefusal(

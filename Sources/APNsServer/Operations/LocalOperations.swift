@@ -49,17 +49,21 @@ struct LocalOperations {
         }.flatMapErrorThrowing { throw PhoneRefusal($0, saving: "the cancellation") }
     }
 
-    /// The device is at `{"latitude", "longitude"}` now: the region requests it entered or left
-    /// fire. `{"fired": [identifiers]}`.
-    func move(_ install: AppInstall, _ body: [UInt8], on eventLoop: any EventLoop) -> EventLoopFuture<[UInt8]> {
+    /// The place a door's document gives (`{"latitude", "longitude"}`: the admin API's body, a
+    /// seed's location); an invalid refusal, with an example, when it does not decode.
+    static func readLocation(_ document: [UInt8]) throws(PhoneRefusal) -> Coordinate {
         do {
-            let point = try RequestDocument.decode(LocationDocument.self, from: body, example: LocationDocument.example)
+            return try RequestDocument.decode(LocationDocument.self, from: document, example: LocationDocument.example)
                 .coordinate
-            return self.relay.move(install, to: point, on: eventLoop).map { fired in
-                Array(#"{"fired":\#(PhoneJSON.encoded(fired))}"#.utf8)
-            }.flatMapErrorThrowing { throw PhoneRefusal($0, saving: "the device's location") }
         } catch {
-            return eventLoop.makeFailedFuture(PhoneRefusal(error))
+            throw PhoneRefusal(error)
+        }
+    }
+
+    /// The device is at `point` now: the region requests it entered or left fire; their identifiers.
+    func move(_ install: AppInstall, to point: Coordinate, on eventLoop: any EventLoop) -> EventLoopFuture<[String]> {
+        self.relay.move(install, to: point, on: eventLoop).flatMapErrorThrowing {
+            throw PhoneRefusal($0, saving: "the device's location")
         }
     }
 }

@@ -87,15 +87,18 @@ extension Emulator {
             // The same operations, with the same checks, as the admin API's PUT .../app and POST .../location.
             if let settings = app.settings {
                 try await Self.seeding(place + ".settings") {
+                    // The seed reads its own document, as every door does.
+                    let update = try AppOperations.readUpdate(settings.compact)
                     try await loop.flatSubmit {
-                        AppOperations(phone: phone).update(install, settings.compact, by: .user, on: loop).map { _ in }
+                        AppOperations(phone: phone).update(install, update, by: .user, on: loop).map { _ in }
                     }.get()
                 }
             }
             if let location = app.location {
                 try await Self.seeding(place + ".location") {
+                    let point = try LocalOperations.readLocation(location.compact)
                     try await loop.flatSubmit {
-                        LocalOperations(phone: phone, relay: relay).move(install, location.compact, on: loop).map { _ in }
+                        LocalOperations(phone: phone, relay: relay).move(install, to: point, on: loop).map { _ in }
                     }.get()
                 }
             }

@@ -235,6 +235,22 @@ struct PhoneTests {
         }
     }
 
+    @Test("an app's own configure is read by the device's door: what is not JSON, or the user's to set, is declined 400")
+    func deviceConfigureRefusals() async throws {
+        try await withEmulator { emulator in
+            let (device, _, _) = try await self.phone(emulator)
+            for (document, words) in [
+                ("{not json", "must be a JSON object"), (#"{"authorization": {"status": "authorized"}}"#, "cannot set its own authorization"),
+            ] {
+                let error = await #expect(throws: DeviceClientError.self) {
+                    _ = try await device.configure(topic: Self.topic, document: Array(document.utf8))
+                }
+                #expect(error?.code == .declined && error?.message.hasPrefix("400") == true, "\(document)")
+                #expect(error?.message.contains(words) == true, "\(document): \(error?.message ?? "")")
+            }
+        }
+    }
+
     @Test("the app and Notification Center through the admin API: errors name what is wrong")
     func adminErrors() async throws {
         try await withEmulator { emulator in
