@@ -84,24 +84,7 @@ extension Emulator {
             guard let install = try phone.install(of: token) else {
                 throw ServerError(.badConfiguration, subject: place, "token \(token.hex) did not register")
             }
-            // The same operations, with the same checks, as the admin API's PUT .../app and POST .../location.
-            if let settings = app.settings {
-                try await Self.seeding(place + ".settings") {
-                    // The seed reads its own document, as every door does.
-                    let update = try AppOperations.readUpdate(settings.compact)
-                    try await loop.flatSubmit {
-                        AppOperations(phone: phone).update(install, update, by: .user, on: loop).map { _ in }
-                    }.get()
-                }
-            }
-            if let location = app.location {
-                try await Self.seeding(place + ".location") {
-                    let point = try LocalOperations.readLocation(location.compact)
-                    try await loop.flatSubmit {
-                        LocalOperations(phone: phone, relay: relay).move(install, to: point, on: loop).map { _ in }
-                    }.get()
-                }
-            }
+            try await self.applySettings(of: app, to: install, place: place, on: loop)
         }
         if let id = device.id, let focus = device.focus {
             // The same operation as the admin API's PUT .../focus.
@@ -120,6 +103,30 @@ extension Emulator {
     }
 
     /// Runs one step of a seed; a refusal throws naming where in the seed it came from and why.
+    /// An app's settings and location: the same operations, with the same checks, as the admin
+    /// API's PUT .../app and POST .../location; the seed reads its own document, as every door does.
+    private func applySettings(
+        of app: SeedDocument.App, to install: AppInstall, place: String, on loop: any EventLoop
+    ) async throws {
+        let (relay, phone) = (self.relay, self.parts.phone)
+        if let settings = app.settings {
+            try await Self.seeding(place + ".settings") {
+                let update = try AppOperations.readUpdate(settings.compact)
+                try await loop.flatSubmit {
+                    AppOperations(phone: phone).update(install, update, by: .user, on: loop).map { _ in }
+                }.get()
+            }
+        }
+        if let location = app.location {
+            try await Self.seeding(place + ".location") {
+                let point = try LocalOperations.readLocation(location.compact)
+                try await loop.flatSubmit {
+                    LocalOperations(phone: phone, relay: relay).move(install, to: point, on: loop).map { _ in }
+                }.get()
+            }
+        }
+    }
+
     private static func seeding(_ origin: String, _ step: () async throws -> Void) async throws {
         do {
             try await step()

@@ -240,7 +240,8 @@ struct PhoneTests {
         try await withEmulator { emulator in
             let (device, _, _) = try await self.phone(emulator)
             for (document, words) in [
-                ("{not json", "must be a JSON object"), (#"{"authorization": {"status": "authorized"}}"#, "cannot set its own authorization"),
+                ("{not json", "must be a JSON object"),
+                (#"{"authorization": {"status": "authorized"}}"#, "cannot set its own authorization"),
             ] {
                 let error = await #expect(throws: DeviceClientError.self) {
                     _ = try await device.configure(topic: Self.topic, document: Array(document.utf8))
