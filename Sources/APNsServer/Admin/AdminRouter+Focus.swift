@@ -11,13 +11,47 @@ extension AdminRouter {
 
     /// `GET`: the device's Focus (`active` null when none is on).
     func focus(of deviceID: String) throws(AdminError) -> Response {
-        try Self.answer(self.focusOperations.read(deviceID))
+        switch self.focusOperations.read(deviceID) {
+        case .success(let read): return Response(status: 200, body: Self.focusJSON(deviceID, read.focus, apps: read.apps))
+        case .failure(let refusal): throw AdminError(refusal)
+        }
     }
 
     /// `PUT`: turns a Focus on (`{"active": "Work", "allowedApps": [...], "timeSensitive": true}`)
     /// or off (`{"active": null}`) for every app of the device, and those it installs later.
-    func setFocus(of deviceID: String, body: [UInt8], on eventLoop: any EventLoop) -> EventLoopFuture<Response> {
-        self.focusOperations.set(deviceID, body, on: eventLoop).map { Response(status: 200, body: $0) }.failingAsRefusal()
+    func setFocus(of deviceID: String, body: [UInt8], on eventLoop: any EventLoop) throws(AdminError) -> EventLoopFuture<Response>
+    {
+        let focus: Focus?
+        do {
+            focus = try FocusOperations.readDocument(body)
+        } catch {
+            throw AdminError(error)
+        }
+        return self.focusOperations.set(deviceID, focus, on: eventLoop).map { apps in
+            Response(status: 200, body: Self.focusJSON(deviceID, focus, apps: apps))
+        }.failingAsRefusal()
+    }
+
+    /// `{"deviceId", "active", "allowedApps", "allowedPeople", "timeSensitive", "filters", "apps"}`.
+    static func focusJSON(_ deviceID: String, _ focus: Focus?, apps: Int) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.object { members in
+            members.member("deviceId") { $0.string(deviceID) }
+            members.member("active") { $0.optionalString(focus?.name) }
+            members.member("allowedApps") { $0.array(focus?.allowedApps ?? []) { $0.string($1) } }
+            members.member("allowedPeople") { $0.array(focus?.allowedPeople ?? []) { $0.string($1) } }
+            members.member("timeSensitive") { $0.raw(focus.map { $0.timeSensitive ? "true" : "false" } ?? "null") }
+            members.member("filters") { members in
+                guard let focus else { return members.raw("null") }
+                members.object { filters in
+                    for (topic, criteria) in focus.filters.sorted(by: { $0.key < $1.key }) {
+                        filters.member(topic) { $0.array(criteria) { $0.string($1) } }
+                    }
+                }
+            }
+            members.member("apps") { $0.number(apps) }
+        }
+        return writer.bytes
     }
 }
 
@@ -37,7 +71,7 @@ extension AdminRoute {
         },
         // Every shard: the device's apps may be on any of them, and those it installs later too.
         AdminRoute("PUT", "/api/v1/devices/{deviceId}/focus", cluster: .everyShard) { router, request throws(AdminError) in
-            request.later(router.setFocus(of: request.deviceID(), body: request.body, on: request.eventLoop))
+            try request.later(router.setFocus(of: request.deviceID(), body: request.body, on: request.eventLoop))
         },
     ]
 }
