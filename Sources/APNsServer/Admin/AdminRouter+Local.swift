@@ -18,8 +18,15 @@ extension AdminRouter {
         for token: DeviceToken, body: [UInt8], on eventLoop: any EventLoop
     ) throws(AdminError) -> EventLoopFuture<Response> {
         let install = try self.phoneInstall(of: token)
-        return self.localOperations.schedule(body, for: install, on: eventLoop).map { Response(status: 201, body: $0) }
-            .failingAsRefusal()
+        let document: ScheduleDocument
+        do {
+            document = try LocalOperations.readSchedule(body)
+        } catch {
+            throw AdminError(error)
+        }
+        return self.localOperations.schedule(document, for: install, on: eventLoop).map { request, evicted in
+            Response(status: 201, body: Phone.scheduledJSON(request, evicted: evicted))
+        }.failingAsRefusal()
     }
 
     /// `DELETE .../pending[/<id>]`: cancels one (404 when there is none by that name) or all.

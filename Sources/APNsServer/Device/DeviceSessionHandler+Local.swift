@@ -10,11 +10,18 @@ extension DeviceSessionHandler {
         guard let context = self.context else { return }
         let operations = LocalOperations(phone: self.phone, relay: self.relay)
         switch request {
-        case .schedule(let deviceID, let topic, let document):
+        case .schedule(let deviceID, let topic, let bytes):
+            let document: ScheduleDocument
+            do {
+                document = try LocalOperations.readSchedule(bytes)
+            } catch {
+                return self.failed(error, subject: topic)
+            }
             operations.schedule(document, for: AppInstall(deviceID: deviceID, topic: topic), on: context.eventLoop)
                 .assumeIsolated().whenComplete { result in
                     switch result {
-                    case .success(let scheduled): self.answered(.scheduled(topic: topic, document: scheduled))
+                    case .success((let request, let evicted)):
+                        self.answered(.scheduled(topic: topic, document: Phone.scheduledJSON(request, evicted: evicted)))
                     case .failure(let error): self.failed(error, subject: topic)
                     }
                 }

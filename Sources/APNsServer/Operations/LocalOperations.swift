@@ -19,12 +19,23 @@ struct LocalOperations {
         }
     }
 
-    /// `UNUserNotificationCenter.add`: with when it fires next, and what the 64-request limit
-    /// pushed out. A request with the same identifier is replaced. An app with no token on the
-    /// device has nowhere to show one (409).
-    func schedule(_ body: [UInt8], for install: AppInstall, on eventLoop: any EventLoop) -> EventLoopFuture<[UInt8]> {
+    /// The request a door's document schedules (the admin API's body, a device's schedule frame);
+    /// an invalid refusal, with an example, when it does not decode.
+    static func readSchedule(_ document: [UInt8]) throws(PhoneRefusal) -> ScheduleDocument {
         do {
-            let document = try RequestDocument.decode(ScheduleDocument.self, from: body, example: ScheduleDocument.example)
+            return try RequestDocument.decode(ScheduleDocument.self, from: document, example: ScheduleDocument.example)
+        } catch {
+            throw PhoneRefusal(error)
+        }
+    }
+
+    /// `UNUserNotificationCenter.add`: the request with when it fires next, and what the
+    /// 64-request limit pushed out. A request with the same identifier is replaced. An app with no
+    /// token on the device has nowhere to show one (a conflict).
+    func schedule(
+        _ document: ScheduleDocument, for install: AppInstall, on eventLoop: any EventLoop
+    ) -> EventLoopFuture<(LocalNotificationRequest, evicted: [LocalNotificationRequest])> {
+        do {
             // A local notification reaches the device through the app's token, as a remote one does.
             guard try self.phone.token(of: install) != nil else {
                 throw PhoneRefusal(
@@ -33,7 +44,6 @@ struct LocalOperations {
                 )
             }
             return self.relay.schedule(document, for: install, on: eventLoop)
-                .map { request, evicted in Phone.scheduledJSON(request, evicted: evicted) }
                 .flatMapErrorThrowing { throw PhoneRefusal($0, saving: "the request") }
         } catch {
             return eventLoop.makeFailedFuture(PhoneRefusal(error, saving: "the request"))
