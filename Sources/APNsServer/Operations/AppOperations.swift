@@ -31,11 +31,7 @@ struct AppOperations {
     /// The change a door's document asks for (the admin API's body, a device's configure frame,
     /// a seed's settings); an invalid refusal, with an example, when it does not decode.
     static func readUpdate(_ document: [UInt8]) throws(PhoneRefusal) -> AppUpdate {
-        do {
-            return try RequestDocument.decode(AppUpdate.self, from: document, example: AppUpdate.example)
-        } catch {
-            throw PhoneRefusal(error)
-        }
+        try PhoneRefusal.reading(AppUpdate.self, from: document, example: AppUpdate.example)
     }
 
     /// Changes what `update` gives, as `changer` may; the app after it.

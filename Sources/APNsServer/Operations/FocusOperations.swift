@@ -22,11 +22,7 @@ struct FocusOperations {
     /// The Focus a door's document turns on (a ``FocusDocument``; nil: off); an invalid refusal,
     /// with an example, when it does not decode.
     static func readDocument(_ document: [UInt8]) throws(PhoneRefusal) -> Focus? {
-        do {
-            return try RequestDocument.decode(FocusDocument.self, from: document, example: FocusDocument.example).focus
-        } catch {
-            throw PhoneRefusal(error)
-        }
+        try PhoneRefusal.reading(FocusDocument.self, from: document, example: FocusDocument.example).focus
     }
 
     /// Turns `focus` on (nil: off) for every app of `deviceID` and those it installs later; the

@@ -22,11 +22,7 @@ struct LocalOperations {
     /// The request a door's document schedules (the admin API's body, a device's schedule frame);
     /// an invalid refusal, with an example, when it does not decode.
     static func readSchedule(_ document: [UInt8]) throws(PhoneRefusal) -> ScheduleDocument {
-        do {
-            return try RequestDocument.decode(ScheduleDocument.self, from: document, example: ScheduleDocument.example)
-        } catch {
-            throw PhoneRefusal(error)
-        }
+        try PhoneRefusal.reading(ScheduleDocument.self, from: document, example: ScheduleDocument.example)
     }
 
     /// `UNUserNotificationCenter.add`: the request with when it fires next, and what the
@@ -62,12 +58,7 @@ struct LocalOperations {
     /// The place a door's document gives (`{"latitude", "longitude"}`: the admin API's body, a
     /// seed's location); an invalid refusal, with an example, when it does not decode.
     static func readLocation(_ document: [UInt8]) throws(PhoneRefusal) -> Coordinate {
-        do {
-            return try RequestDocument.decode(LocationDocument.self, from: document, example: LocationDocument.example)
-                .coordinate
-        } catch {
-            throw PhoneRefusal(error)
-        }
+        try PhoneRefusal.reading(LocationDocument.self, from: document, example: LocationDocument.example).coordinate
     }
 
     /// The device is at `point` now: the region requests it entered or left fire; their identifiers.

@@ -27,6 +27,16 @@ struct PhoneRefusal: Error, Equatable {
 
     static func notFound(_ message: String) -> PhoneRefusal { PhoneRefusal(.notFound, message) }
 
+    /// A door's document read as `type`: a document that does not decode is an invalid refusal
+    /// that names the field, or shows `example` when the body is not such an object.
+    static func reading<T: Decodable>(_ type: T.Type, from document: [UInt8], example: String) throws(PhoneRefusal) -> T {
+        do {
+            return try RequestDocument.decode(type, from: document, example: example)
+        } catch {
+            throw PhoneRefusal(error)
+        }
+    }
+
     /// The one mapping of what the phone and the documents throw: a document that does not
     /// decode and a setting that cannot be are invalid; a response not offered there and what
     /// the phone's state refuses (ActivityKit's refusals) are conflicts; anything else is the store's.
