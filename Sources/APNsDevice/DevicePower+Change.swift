@@ -35,13 +35,10 @@ extension DevicePower {
             }
         }
 
-        /// The change a document's bytes ask for (``init(_:)``); bytes that are not JSON are refused.
+        /// The change a document's bytes ask for (``init(_:)``); bytes that are not JSON are
+        /// refused as any document that is not an object is.
         public init(document: [UInt8]) throws(DeviceModelError) {
-            guard let value = JSONValue.parse(document) else {
-                throw DeviceModelError(
-                    .invalid, field: "power", "a power document is a JSON object with any of online, lowPowerMode, locked")
-            }
-            try self.init(value)
+            try self.init(JSONValue.parse(document) ?? .null)
         }
     }
 }

@@ -105,4 +105,14 @@ extension AdminRouter {
             throw AdminError(error)
         }
     }
+
+    /// What a phone operation's door reads from a document (``PhoneRefusal/reading(_:from:example:)``),
+    /// with its refusal as the admin API's.
+    static func readPhoneDocument<T>(_ body: @autoclosure () throws(PhoneRefusal) -> T) throws(AdminError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw AdminError(error)
+        }
+    }
 }

@@ -21,12 +21,7 @@ extension AdminRouter {
     /// or off (`{"active": null}`) for every app of the device, and those it installs later.
     func setFocus(of deviceID: String, body: [UInt8], on eventLoop: any EventLoop) throws(AdminError) -> EventLoopFuture<Response>
     {
-        let focus: Focus?
-        do {
-            focus = try FocusOperations.readDocument(body)
-        } catch {
-            throw AdminError(error)
-        }
+        let focus = try Self.readPhoneDocument(FocusOperations.readDocument(body))
         return self.focusOperations.set(deviceID, focus, on: eventLoop).map { apps in
             Response(status: 200, body: Self.focusJSON(deviceID, focus, apps: apps))
         }.failingAsRefusal()

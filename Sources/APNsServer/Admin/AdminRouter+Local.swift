@@ -18,12 +18,7 @@ extension AdminRouter {
         for token: DeviceToken, body: [UInt8], on eventLoop: any EventLoop
     ) throws(AdminError) -> EventLoopFuture<Response> {
         let install = try self.phoneInstall(of: token)
-        let document: ScheduleDocument
-        do {
-            document = try LocalOperations.readSchedule(body)
-        } catch {
-            throw AdminError(error)
-        }
+        let document = try Self.readPhoneDocument(LocalOperations.readSchedule(body))
         return self.localOperations.schedule(document, for: install, on: eventLoop).map { request, evicted in
             Response(status: 201, body: Phone.scheduledJSON(request, evicted: evicted))
         }.failingAsRefusal()
@@ -42,12 +37,7 @@ extension AdminRouter {
     /// it entered or left fire. `{"fired": [identifiers]}`.
     func move(_ token: DeviceToken, body: [UInt8], on eventLoop: any EventLoop) throws(AdminError) -> EventLoopFuture<Response> {
         let install = try self.phoneInstall(of: token)
-        let point: Coordinate
-        do {
-            point = try LocalOperations.readLocation(body)
-        } catch {
-            throw AdminError(error)
-        }
+        let point = try Self.readPhoneDocument(LocalOperations.readLocation(body))
         return self.localOperations.move(install, to: point, on: eventLoop).map { fired in
             Response(status: 200, body: Array(#"{"fired":\#(PhoneJSON.encoded(fired))}"#.utf8))
         }.failingAsRefusal()

@@ -38,12 +38,7 @@ extension AdminRouter {
         of token: DeviceToken, body: [UInt8], on eventLoop: any EventLoop
     ) throws(AdminError) -> EventLoopFuture<Response> {
         let install = try self.phoneInstall(of: token)
-        let update: AppUpdate
-        do {
-            update = try AppOperations.readUpdate(body)
-        } catch {
-            throw AdminError(error)
-        }
+        let update = try Self.readPhoneDocument(AppOperations.readUpdate(body))
         return self.appOperations.update(install, update, by: .user, on: eventLoop).map { app in
             self.hub.inform(token, .app(topic: install.topic, document: Phone.json(app)))
             return Response(

@@ -67,8 +67,8 @@ public final class Phone: Sendable {
     let metrics: EmulatorMetrics?
     /// The broadcast channels activities subscribe to.
     let channels: BroadcastChannels
-    /// This emulator's shard in a cluster: the tokens it issues map to it.
-    let shard: Shard?
+    /// This emulator's shard in a cluster (its ids'): the tokens it issues map to it.
+    var shard: Shard? { self.ids.shard }
     /// Each device's power state: an offline device's activities take no broadcast until it is back.
     let power: DevicePowerBook
 
@@ -79,7 +79,6 @@ public final class Phone: Sendable {
     ) {
         self.power = power
         self.channels = channels
-        self.shard = ids.shard
         self.ledger = PresentationLedger()
         self.ids = ids
         self.activityLimits = activityLimits

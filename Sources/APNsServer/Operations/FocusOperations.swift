@@ -4,8 +4,8 @@ import APNsInspection
 import NIOCore
 
 /// A device's Focus, as the admin API and the seed turn it on and off: the same checks and
-/// refusals (``PhoneRefusal``) wherever it comes from; each door reads its own document. A Focus is the phone's, not an
-/// app's: by device id.
+/// refusals (``PhoneRefusal``) wherever it comes from; each door reads its own document. A Focus
+/// is the phone's, not an app's: by device id.
 struct FocusOperations {
     let phone: Phone
 
