@@ -33,7 +33,8 @@ public enum ActivityJSON {
         return writer.bytes
     }
 
-    static func write(
+    /// Writes one activity into `writer` (a document that holds it, without a copy of its bytes).
+    public static func write(
         _ activity: LiveActivity, topic: String, deviceID: String, history: Bool = true, surfaces: [SurfacePresentation]? = nil,
         into writer: inout JSONWriter
     ) {

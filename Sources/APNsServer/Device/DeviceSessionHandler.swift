@@ -48,7 +48,7 @@ final class DeviceSessionHandler: ChannelInboundHandler {
         self.subscriber = DeviceSubscriber(
             eventLoop: context.eventLoop,
             handOver: { notification in bound.value.deliver(notification) },
-            tell: { message in bound.value.tell(message) },
+            tell: { messages in bound.value.tell(messages) },
             powerChanged: { power in bound.value.powerChanged(power) }
         )
     }
@@ -123,11 +123,15 @@ final class DeviceSessionHandler: ChannelInboundHandler {
             self.machine.handOver(notification, nowSeconds: relay.nowSeconds, maximumStorageSeconds: relay.maximumStorageSeconds))
     }
 
-    /// Something the phone did that a version-2 device hears of (a response, a changed app);
-    /// a version-1 device does not know these messages.
-    func tell(_ message: DeviceServerMessage) {
-        guard self.machine.version >= 2 else { return }
-        self.send(message)
+    /// What the phone did that a version-2 device hears of (a response, a changed app, a
+    /// broadcast's changes), written in order and flushed once; a version-1 device does not know
+    /// these messages.
+    func tell(_ messages: [DeviceServerMessage]) {
+        guard self.machine.version >= 2, let context = self.context else { return }
+        for message in messages {
+            context.write(self.wrapOutboundOut(message.frame(allocator: context.channel.allocator)), promise: nil)
+        }
+        context.flush()
     }
 
     func send(_ message: DeviceServerMessage) {

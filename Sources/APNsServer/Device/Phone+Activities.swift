@@ -173,9 +173,7 @@ extension Phone {
         }
         if !events.isEmpty { self.journal.activityEvents(events) }
         guard !install.deviceID.hasPrefix("token:") else { return }
-        for message in Self.deviceMessages(report, app: app, topic: install.topic) {
-            self.hub.inform(device: install.deviceID, message)
-        }
+        self.hub.inform(device: install.deviceID, Self.deviceMessages(report, app: app, topic: install.topic))
     }
 
     /// What a version-3 device hears of a report: each token issued, then each change with the
@@ -219,7 +217,7 @@ extension Phone {
         writer.object { members in
             members.member("change") { $0.string(change.rawValue) }
             members.member("reason") { $0.optionalString(reason) }
-            members.member("activity") { $0.raw(ActivityJSON.one(activity, topic: topic, deviceID: "", history: false)) }
+            members.member("activity") { ActivityJSON.write(activity, topic: topic, deviceID: "", history: false, into: &$0) }
         }
         return writer.bytes
     }

@@ -37,7 +37,7 @@ public final class DeliveryHub: Sendable {
 
     /// Tells `token`'s device, if connected, what the phone did.
     func inform(_ token: DeviceToken, _ message: DeviceServerMessage) {
-        self.subscribers.withLock { $0[token] }?.inform(message)
+        self.subscribers.withLock { $0[token] }?.inform([message])
     }
 
     /// Hands `notification` to its token's device, if connected; returns whether it was.
@@ -81,8 +81,9 @@ public final class DeliveryHub: Sendable {
         for subscriber in self.sessions.withLock({ $0[deviceID].map { Array($0.values) } ?? [] }) { subscriber.power(power) }
     }
 
-    /// Tells the device, if a version-3 session holds it, what the phone did.
-    func inform(device deviceID: String, _ message: DeviceServerMessage) {
-        self.devices.withLock { $0[deviceID] }?.inform(message)
+    /// Tells the device, if a version-3 session holds it, what the phone did, in order.
+    func inform(device deviceID: String, _ messages: [DeviceServerMessage]) {
+        guard !messages.isEmpty else { return }
+        self.devices.withLock { $0[deviceID] }?.inform(messages)
     }
 }
