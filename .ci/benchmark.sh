@@ -103,6 +103,7 @@ run() {
   local ports=(--device-port 0 --gateway-port 0 --feedback-port 0)
   "$binary" serve --help 2>&1 | grep -q -- --channels-port && ports+=(--channels-port 0)
   "$binary" serve --help 2>&1 | grep -q -- --web-push-port && ports+=(--web-push-port 0)
+  "$binary" serve --help 2>&1 | grep -q -- --production-http2-port && ports+=(--production-http2-port 0)
   # shellcheck disable=SC2086 # $serve_options is word-split on purpose.
   "$binary" serve --durability "$mode" --auth "$auth" --keys "$work/keys" --data-dir "$data" --certs-dir "$work/certs" ${serve_options:-} \
     --http2-port "$port" --admin-port "$admin" "${ports[@]}" > "$log" 2>&1 &

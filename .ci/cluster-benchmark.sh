@@ -58,7 +58,7 @@ for count in 1 2 3; do
     log="$work/shard-$count-$shard.log"
     "$binary" serve --shard "$shard/$count" --durability "$mode" --ephemeral --certs-dir "$work/certs" \
       --http2-port "$(shard_port "$shard")" --admin-port $((23100 + shard)) --device-port 0 --gateway-port 0 --feedback-port 0 \
-      --channels-port 0 --web-push-port 0 --log-level warning --quiet > "$log" 2>&1 &
+      --channels-port 0 --web-push-port 0 --production-http2-port 0 --log-level warning --quiet > "$log" 2>&1 &
     pids+=($!)
     hosts="$hosts${hosts:+,}127.0.0.1:$(shard_port "$shard")"
     wait_for 30 "shard $shard's HTTP/2 port (its log: $log)" log_says "$log" "HTTP/2 provider API on"
@@ -105,7 +105,7 @@ for shard in 0 1 2; do
   log="$work/devices-shard-$shard.log"
   "$binary" serve --shard "$shard/3" --durability "$mode" --ephemeral --certs-dir "$work/certs" \
     --http2-port "$(shard_port "$shard")" --admin-port $((23100 + shard)) --device-port $((23200 + shard)) --gateway-port 0 --feedback-port 0 \
-    --channels-port 0 --web-push-port 0 --log-level warning --quiet > "$log" 2>&1 &
+    --channels-port 0 --web-push-port 0 --production-http2-port 0 --log-level warning --quiet > "$log" 2>&1 &
   pids+=($!)
   hosts="$hosts${hosts:+,}127.0.0.1:$(shard_port "$shard")"
   device_hosts="$device_hosts${device_hosts:+,}127.0.0.1:$((23200 + shard))"

@@ -81,7 +81,7 @@ def main():
     atexit.register(shutil.rmtree, work, True)
     args = [BINARY, "serve", "--durability", "relaxed", "--data-dir", f"{work}/data", "--certs-dir", f"{work}/certs",
             "--http2-port", str(HTTP2_PORT), "--admin-port", str(ADMIN_PORT), "--device-port", "0",
-            "--gateway-port", "0", "--feedback-port", "0", "--channels-port", "0", "--web-push-port", "0"]
+            "--gateway-port", "0", "--feedback-port", "0", "--channels-port", "0", "--web-push-port", "0", "--production-http2-port", "0"]
     emulator = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.time() + 30

@@ -21,7 +21,7 @@ rm -f "$work/gopath/src/github.com/summerwind/h2spec/go.mod" "$work/gopath/src/g
     GO111MODULE=off GOPATH="$work/gopath:/usr/share/gocode" GOCACHE="$work/cache" GOFLAGS=-mod=mod \
         go build -o "$work/h2spec" ./cmd/h2spec)
 "$binary" serve --host 127.0.0.1 --http2-port 0 --gateway-port 0 --feedback-port 0 --device-port 0 \
-    --channels-port 0 --web-push-port 0 --admin-port 0 --data-dir "$work/data" --certs-dir "$work/certs" \
+    --channels-port 0 --web-push-port 0 --production-http2-port 0 --admin-port 0 --data-dir "$work/data" --certs-dir "$work/certs" \
     --ports-file "$work/ports.json" >"$work/emulator.log" 2>&1 &
 pid=$!
 wait_for 60 "the emulator's ports file (its log: $work/emulator.log)" file_filled "$work/ports.json" || { cat "$work/emulator.log" >&2; exit 1; }

@@ -34,7 +34,7 @@ def serve(*options):
     process = subprocess.Popen(
         [binary, "serve", "--data-dir", os.path.join(work, "data"), "--certs-dir", os.path.join(work, "certs"),
          "--http2-port", str(http2_port), "--admin-port", str(admin_port), "--device-port", "0", "--gateway-port", "0",
-         "--feedback-port", "0", "--channels-port", "0", "--web-push-port", "0", *options],
+         "--feedback-port", "0", "--channels-port", "0", "--web-push-port", "0", "--production-http2-port", "0", *options],
         stdout=log, stderr=log)
     started = time.monotonic()
     deadline = started + 600

@@ -81,7 +81,7 @@ def main():
     atexit.register(shutil.rmtree, work, True)
     args = [BINARY, "serve", "--durability", "relaxed", "--data-dir", f"{work}/data", "--certs-dir", f"{work}/certs",
             "--http2-port", str(HTTP2_PORT), "--admin-port", str(ADMIN_PORT), "--device-port", str(DEVICE_PORT),
-            "--gateway-port", "0", "--feedback-port", "0", "--channels-port", "0", "--web-push-port", "0", "--log-level", "warning"]
+            "--gateway-port", "0", "--feedback-port", "0", "--channels-port", "0", "--web-push-port", "0", "--production-http2-port", "0", "--log-level", "warning"]
     emulator = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         for line in emulator.stdout:

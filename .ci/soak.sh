@@ -24,7 +24,7 @@ admin=29197
 for i in $(seq 1 10000); do printf 'https://127.0.0.1:%d/3/device/%064x\n' "$port" "$i"; done > "$work/uris.txt"
 
 "$binary" serve --data-dir "$work/data" --certs-dir "$work/certs" --http2-port "$port" --admin-port "$admin" \
-  --device-port 0 --gateway-port 0 --feedback-port 0 --channels-port 0 --web-push-port 0 ${SERVE_OPTIONS:-} > "$work/serve.log" 2>&1 &
+  --device-port 0 --gateway-port 0 --feedback-port 0 --channels-port 0 --web-push-port 0 --production-http2-port 0 ${SERVE_OPTIONS:-} > "$work/serve.log" 2>&1 &
 pid=$!
 wait_for 30 "the emulator's HTTP/2 port (its log: $work/serve.log)" log_says "$work/serve.log" "HTTP/2 provider API on" ||
   { cat "$work/serve.log" >&2; exit 1; }

@@ -20,7 +20,7 @@ fail() {
   exit 1
 }
 
-"$binary" serve --http2-port 0 --admin-port 0 --device-port 0 --gateway-port 0 --feedback-port 0 --channels-port 0 --web-push-port 0 \
+"$binary" serve --http2-port 0 --admin-port 0 --device-port 0 --gateway-port 0 --feedback-port 0 --channels-port 0 --web-push-port 0 --production-http2-port 0 \
   --ports-file ports.json >serve.log 2>&1 &
 wait_for 60 "the emulator's ports file (its log: $work/serve.log)" file_filled ports.json
 port() { python3 -c "import json, sys; print(json.load(open('ports.json'))[sys.argv[1]])" "$1"; }

@@ -13,6 +13,7 @@ public struct ProviderAuthStateMachine: Sendable {
         public var tokenLifetime: Int64 = 3600
         /// A connection may switch to a new token once per this many seconds (APNs: 1200).
         public var tokenUpdateInterval: Int64 = 1200
+        /// The environment a request is judged in when it names none (its endpoint's).
         public var environment: APNsEnvironment = .development
 
         public init(tokenLifetime: Int64 = 3600, tokenUpdateInterval: Int64 = 1200, environment: APNsEnvironment = .development) {
@@ -44,20 +45,37 @@ public struct ProviderAuthStateMachine: Sendable {
 
     /// Decides who a request comes from. A request with an `authorization` header uses token
     /// authentication; one without uses the connection's certificate, if it has one.
+    /// `environment`: the one the request is for (the Apple host its `:authority` names), else
+    /// the endpoint's; certificates and keys scoped to the other are refused.
     public mutating func authenticate(
         authorization: String?,
         nowSeconds: Int64,
+        environment: APNsEnvironment? = nil,
         verify: (String) -> ProviderTokenVerifier.Verdict
     ) -> Decision {
+        let environment = environment ?? self.rules.environment
         let credential: ProviderCredential
         if let authorization {
+            let verified: VerifiedProviderToken
             switch self.token(authorization, nowSeconds: nowSeconds, verify: verify) {
-            case .success(let verified): credential = .token(verified)
+            case .success(let valid): verified = valid
             case .failure(let reason): return .refuse(reason)
             }
+            if let scoped = verified.key.environment, scoped != environment {
+                return .refuse(
+                    Reason.badEnvironmentKeyIdInToken.explained(
+                        "key \(verified.key.keyID) is for \(scoped.rawValue); this request is for \(environment.endpointName) (\(environment.providerHost)): sign with a key for \(environment.rawValue) or for both, or send to \(scoped.endpointName)"
+                    ))
+            }
+            credential = .token(verified)
         } else if let certificate = self.certificate {
             guard !certificate.topics.isEmpty else { return .refuse(.badCertificate) }
-            guard certificate.environments.contains(self.rules.environment) else { return .refuse(.badCertificateEnvironment) }
+            guard certificate.environments.contains(environment) else {
+                return .refuse(
+                    Reason.badCertificateEnvironment.explained(
+                        "the client certificate is for \(certificate.environments.map(\.rawValue).sorted().joined(separator: " and ")); this request is for \(environment.endpointName) (\(environment.providerHost))"
+                    ))
+            }
             credential = .certificate(certificate)
         } else {
             return .refuse(.missingProviderToken)
@@ -67,9 +85,13 @@ public struct ProviderAuthStateMachine: Sendable {
         return .allow(credential, unlocksStreams: unlocks)
     }
 
-    /// ``authenticate(authorization:nowSeconds:verify:)`` with the emulator's shared verifier.
-    public mutating func authenticate(authorization: String?, nowSeconds: Int64, verifier: ProviderTokenVerifier) -> Decision {
-        self.authenticate(authorization: authorization, nowSeconds: nowSeconds) { verifier.verify(authorization: $0) }
+    /// ``authenticate(authorization:nowSeconds:environment:verify:)`` with the emulator's shared verifier.
+    public mutating func authenticate(
+        authorization: String?, nowSeconds: Int64, environment: APNsEnvironment? = nil, verifier: ProviderTokenVerifier
+    ) -> Decision {
+        self.authenticate(authorization: authorization, nowSeconds: nowSeconds, environment: environment) {
+            verifier.verify(authorization: $0)
+        }
     }
 
     private mutating func token(
@@ -103,12 +125,6 @@ public struct ProviderAuthStateMachine: Sendable {
             return .failure(
                 Reason.unrelatedKeyIdInToken.explained(
                     "this connection is bound to key \(bound.keyID), the first it used; key \(verified.key.keyID) is unrelated (\(scoped) is topic-specific): open a new connection for it"
-                ))
-        }
-        if let environment = verified.key.environment, environment != self.rules.environment {
-            return .failure(
-                Reason.badEnvironmentKeyIdInToken.explained(
-                    "key \(verified.key.keyID) is for \(environment.rawValue); this emulator is \(self.rules.environment.rawValue)"
                 ))
         }
         guard nowSeconds - verified.token.issuedAt <= self.rules.tokenLifetime else {

@@ -33,6 +33,7 @@ public struct BinaryPushValidator: Sendable {
         _ request: BinaryPushRequest,
         topic: String?,
         nowMillis: Int64,
+        environment: APNsEnvironment = .development,
         generateID: () -> String = { APNsID.random() }
     ) -> Result<(notification: Notification, aps: APSFacts?), BinaryRejection> {
         func reject(
@@ -83,7 +84,8 @@ public struct BinaryPushValidator: Sendable {
             collapseID: nil,
             payload: request.payload,
             receivedAt: nowMillis,
-            source: .binary
+            source: .binary,
+            environment: environment
         )
         return .success((notification, scan.aps))
     }

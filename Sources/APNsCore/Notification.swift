@@ -26,6 +26,7 @@ public struct Notification: Hashable, Sendable {
         @usableFromInline var receivedAt: Int64
         @usableFromInline var source: Interface
         @usableFromInline var assumed: AssumedHeaders
+        @usableFromInline var environment: APNsEnvironment
     }
 
     @usableFromInline var box: Box
@@ -94,6 +95,12 @@ public struct Notification: Hashable, Sendable {
         set { self.set(\.assumed, newValue) }
     }
 
+    /// The environment it was sent to (the endpoint, or the Apple host the request named).
+    @inlinable public var environment: APNsEnvironment {
+        get { self.box.fields.environment }
+        set { self.set(\.environment, newValue) }
+    }
+
     public init(
         apnsID: String,
         uniqueID: String,
@@ -106,13 +113,14 @@ public struct Notification: Hashable, Sendable {
         payload: [UInt8],
         receivedAt: Int64,
         source: Interface,
-        assumed: AssumedHeaders = []
+        assumed: AssumedHeaders = [],
+        environment: APNsEnvironment = .development
     ) {
         self.box = Box(
             Fields(
                 apnsID: apnsID, uniqueID: uniqueID, token: token, topic: topic, pushType: pushType, priority: priority,
                 expiration: expiration, collapseID: collapseID, payload: payload, receivedAt: receivedAt, source: source,
-                assumed: assumed))
+                assumed: assumed, environment: environment))
     }
 
     public static func == (lhs: Notification, rhs: Notification) -> Bool {

@@ -23,6 +23,9 @@ public struct PushRequest: Sendable {
     public var bodyLength: Int
     /// The `content-length` header, when it was sent and is a number: how long the body says it is.
     public var contentLength: Int?
+    /// The environment `:authority` names when it is one of Apple's hosts (a provider that
+    /// resolves `api.push.apple.com` to the emulator); nil for any other host.
+    public var hostEnvironment: APNsEnvironment?
 
     public init(
         method: String? = "POST",

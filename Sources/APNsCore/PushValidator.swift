@@ -36,6 +36,7 @@ public struct PushValidator: Sendable {
         _ request: PushRequest,
         nowMillis: Int64,
         source: Interface = .http2,
+        environment: APNsEnvironment = .development,
         generateID: () -> String = { APNsID.random() }
     ) -> Result<(notification: Notification, aps: APSFacts?), Rejection> {
         let suppliedID = request.apnsID.flatMap { APNsID.isCanonical($0) ? $0 : nil }
@@ -87,7 +88,8 @@ public struct PushValidator: Sendable {
             payload: request.body,
             receivedAt: nowMillis,
             source: source,
-            assumed: Self.assumed(in: request)
+            assumed: Self.assumed(in: request),
+            environment: environment
         )
         return .success((notification, scan.aps))
     }

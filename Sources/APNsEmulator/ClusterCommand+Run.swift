@@ -132,7 +132,8 @@ extension ClusterCommand {
                 "serve", "--shard", "\(index)/\(self.shards)", "--cluster-peers", peers, "--host", "127.0.0.1",
                 "--http2-port", String(self.http2Base + index), "--admin-port", String(self.adminBase + index), "--device-port",
                 String(self.deviceBase + index),
-                "--gateway-port", "0", "--feedback-port", "0", "--channels-port", "0", "--web-push-port", "0", "--data-dir", "\(directory)/data\(index)",
+                "--gateway-port", "0", "--feedback-port", "0", "--channels-port", "0", "--web-push-port", "0",
+                "--production-http2-port", "0", "--data-dir", "\(directory)/data\(index)",
                 "--certs-dir", directory + "/certs", "--keys", directory + "/keys",
             ] + self.serveArguments
         }

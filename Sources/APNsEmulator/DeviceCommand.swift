@@ -34,6 +34,12 @@ struct DeviceCommand: AsyncParsableCommand {
     @Option(help: "The app (bundle id): a new token is registered for it, unless --token resumes one.")
     var topic: String?
 
+    @Option(
+        help:
+            "The app build the --topic's token is for: development (a debug build from Xcode; valid at the sandbox endpoint, serve's --http2-port) or production (TestFlight, the App Store; valid at --production-http2-port). (default: serve's --environment, development unless it says otherwise)"
+    )
+    var environment: APNsEnvironment?
+
     @Option(name: .customLong("token"), help: "Resume a token issued before (hex); repeat for several.")
     var tokens: [String] = []
 
@@ -143,7 +149,7 @@ struct DeviceCommand: AsyncParsableCommand {
     func run() async throws {
         let client = try await self.connect()
         if self.tokens.isEmpty, let topic = self.topic {
-            say(try await client.register(topic: topic).hex)
+            say(try await client.register(topic: topic, environment: self.environment).hex)
         } else {
             let results = try await client.resume(self.tokens.compactMap { DeviceToken(hex: $0) })
             for result in results {

@@ -11,8 +11,17 @@ struct ServeAddresses: ParsableArguments {
 
     @Option(
         name: .customLong("http2-port"),
-        help: "HTTP/2 provider API port; 0 picks a free one. (env: \(EnvironmentTwins.variable(for: "--http2-port")))")
+        help:
+            "HTTP/2 provider API port of --environment (development by default: the sandbox, api.sandbox.push.apple.com); 0 picks a free one. (env: \(EnvironmentTwins.variable(for: "--http2-port")))"
+    )
     var http2Port = ServeCommand.defaults.http2Port
+
+    @Option(
+        name: .customLong("production-http2-port"),
+        help:
+            "HTTP/2 provider API port of the production endpoint (api.push.apple.com): production tokens, certificates and keys; 0 picks a free one. (env: \(EnvironmentTwins.variable(for: "--production-http2-port")))"
+    )
+    var productionHTTP2Port = ServeCommand.defaults.productionHTTP2Port ?? 2297
 
     @Option(
         name: .customLong("admin-port"),

@@ -13,7 +13,8 @@ extension ServeCommand {
             : "providers need certificates or provider tokens (--auth strict)"
         let devices =
             configuration.devicesNeedAdminToken
-            ? "devices bring the admin token" : "devices connect by id alone (--require-device-token asks them for the admin token)"
+            ? "devices bring the admin token"
+            : "devices connect by id alone (--require-device-token asks them for the admin token)"
         say(
             "apns-emulator: listening on \(configuration.host): \(providers); \(devices). Publish only the ports you use, on a network you trust (docs/security.md)"
         )
@@ -27,24 +28,39 @@ extension ServeCommand {
                 "apns-emulator: admin token: \(token) (the admin API listens on \(host), beyond this machine, so it and the web inbox ask for it: Authorization: Bearer <token>, or the inbox's login page; --admin-token chooses it)"
             )
         } else {
-            say("apns-emulator: the admin API and the web inbox ask for the --admin-token given (Authorization: Bearer, or the inbox's login page)")
+            say(
+                "apns-emulator: the admin API and the web inbox ask for the --admin-token given (Authorization: Bearer, or the inbox's login page)"
+            )
         }
     }
 
     /// The order a newcomer reads the listeners in: where providers push, where people look, then
     /// the rest.
     static let announcementOrder = [
-        "HTTP/2 provider API", "admin API", "device listener", "Web Push service", "binary gateway", "feedback service",
+        "HTTP/2 provider API", "HTTP/2 provider API, production (api.push.apple.com)", "admin API", "device listener",
+        "Web Push service", "binary gateway", "feedback service",
         "channel management", "HTTP/2 provider API without TLS (h2c)",
     ]
 
-    /// The first line: the store, the environment, and the CA to trust (made just now, on a first start).
+    /// The first line: the store, the environment of the HTTP/2 port (the sandbox's, unless
+    /// --environment says production), and the CA to trust (made just now, on a first start).
     static func announceStore(_ configuration: EmulatorConfiguration, madeCA: Bool) {
         let made =
-            madeCA ? " (a development CA and a localhost server certificate made just now: trust the CA to connect without warnings)" : ""
+            madeCA
+            ? " (a development CA and a localhost server certificate made just now: trust the CA to connect without warnings)"
+            : ""
         say(
-            "apns-emulator: \(configuration.durability) store in \(configuration.dataDirectory), \(configuration.environment) environment; trust \(configuration.developmentCAPath)\(made)"
+            "apns-emulator: \(configuration.durability) store in \(configuration.dataDirectory), \(Self.environments(configuration)); trust \(configuration.developmentCAPath)\(made)"
         )
+    }
+
+    /// Which environments the HTTP/2 ports serve, in a few words.
+    static func environments(_ configuration: EmulatorConfiguration) -> String {
+        switch (configuration.environment, configuration.productionHTTP2Port) {
+        case (.development, nil): "the sandbox (development) endpoint"
+        case (.development, _): "the sandbox (development) and production endpoints"
+        case (.production, _): "production endpoints only (--environment production)"
+        }
     }
 
     /// An address a browser can open: a listener on every interface (0.0.0.0, ::) is reached as
@@ -70,7 +86,8 @@ extension ServeCommand {
             let apps = document.devices.reduce(0) { $0 + $1.apps.count }
             let devices = document.devices.filter { $0.id != nil }.count
             let parts = [
-                (devices, "device"), (apps, "app"), (document.keys.count, "provider key"), (document.certificates.count, "certificate"),
+                (devices, "device"), (apps, "app"), (document.keys.count, "provider key"),
+                (document.certificates.count, "certificate"),
                 (document.channels.count, "channel"), (document.faults.count, "fault rule"),
             ].filter { $0.0 > 0 }.map { "\($0.0) \($0.1)\($0.0 == 1 ? "" : "s")" }
             say("apns-emulator: seeded from \(path): \(parts.isEmpty ? "nothing" : parts.joined(separator: ", "))")

@@ -13,7 +13,8 @@ import Synchronization
 extension ServeCommand {
     func validate() throws {
         let ports = [
-            ("--http2-port", self.addresses.http2Port), ("--admin-port", self.addresses.adminPort),
+            ("--http2-port", self.addresses.http2Port), ("--production-http2-port", self.addresses.productionHTTP2Port),
+            ("--admin-port", self.addresses.adminPort),
             ("--device-port", self.addresses.devicePort),
             ("--gateway-port", self.addresses.gatewayPort), ("--feedback-port", self.addresses.feedbackPort),
             ("--channels-port", self.addresses.channelsPort), ("--h2c-port", self.moreDoors.h2cPort ?? 0),
@@ -171,6 +172,7 @@ extension ServeCommand {
         var configuration = EmulatorConfiguration()
         configuration.host = self.addresses.host
         configuration.http2Port = self.addresses.http2Port
+        configuration.productionHTTP2Port = self.addresses.productionHTTP2Port
         configuration.adminPort = self.addresses.adminPort
         configuration.devicePort = self.addresses.devicePort
         configuration.gatewayPort = self.addresses.gatewayPort
@@ -231,6 +233,7 @@ extension ServeCommand {
             }
             members.member("h2c") { addresses.isOpen(.h2c) ? $0.number(addresses.port(.h2c)) : $0.raw("null") }
             members.member("webPush") { $0.number(addresses.port(.webPush)) }
+            members.member("productionHttp2") { $0.number(addresses.port(.http2Production)) }
             members.member("adminToken") { $0.optionalString(adminToken) }
         }
         do {

@@ -46,7 +46,8 @@ struct ServeStore: ParsableArguments {
 
     @Option(
         help:
-            "development (answers carry apns-unique-id) or production. (env: \(EnvironmentTwins.variable(for: "--environment")))")
+            "The environment of --http2-port, the gateway, feedback, h2c and channel ports: development (the sandbox; answers carry apns-unique-id) or production. --production-http2-port serves production either way, and a request whose :authority is one of Apple's hosts is judged in that host's environment. (env: \(EnvironmentTwins.variable(for: "--environment")))"
+    )
     var environment = ServeCommand.defaults.environment
 
     @Option(

@@ -44,6 +44,9 @@ public final class TestEmulator: Sendable {
     public let host = "127.0.0.1"
     /// The HTTP/2 provider API's port.
     public var http2Port: Int { self.addresses.port(.http2) }
+    /// The production endpoint's HTTP/2 provider API port (`api.push.apple.com`'s); ``http2Port``
+    /// serves the sandbox unless the configuration's environment says otherwise.
+    public var productionHTTP2Port: Int { self.addresses.port(.http2Production) }
     /// The admin API's (and the web inbox's) port.
     public var adminPort: Int { self.addresses.port(.admin) }
     /// The device listener's port (``connectDevice(id:)``).
@@ -123,6 +126,7 @@ public final class TestEmulator: Sendable {
     private static func configuration(in directory: String) -> EmulatorConfiguration {
         var configuration = EmulatorConfiguration()
         configuration.http2Port = 0
+        configuration.productionHTTP2Port = 0
         configuration.adminPort = 0
         configuration.devicePort = 0
         configuration.gatewayPort = 0

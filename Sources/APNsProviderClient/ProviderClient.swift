@@ -103,8 +103,11 @@ public final class ProviderClient: Sendable {
             promise.fail(error)
             throw error
         }
-        var block = HPACKHeaders([(":method", method), (":scheme", "https"), (":authority", "localhost"), (":path", path)])
-        for (name, value) in headers { block.add(name: name, value: value) }
+        // An `:authority` among `headers` replaces the default (a provider that resolves Apple's
+        // host to the emulator sends that host).
+        let authority = headers.first { $0.0 == ":authority" }?.1 ?? "localhost"
+        var block = HPACKHeaders([(":method", method), (":scheme", "https"), (":authority", authority), (":path", path)])
+        for (name, value) in headers where name != ":authority" { block.add(name: name, value: value) }
         var written = stream.write(HTTP2Frame.FramePayload.headers(.init(headers: block, endStream: body == nil && endStream)))
         if let body {
             var buffer = stream.allocator.buffer(capacity: body.count)

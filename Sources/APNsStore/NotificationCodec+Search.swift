@@ -7,10 +7,10 @@ extension NotificationCodec {
     /// the journal's search reads as sent (the token is stored as bytes and looked for apart).
     static func contains(_ text: [UInt8], in record: UnsafeRawBufferPointer) throws(StoreError) -> Bool {
         // Offsets by hand rather than ``Reader``: this runs over every record for each search.
-        guard record.count > 19, record[0] == 1 || record[0] == self.version else {
+        guard record.count > 19, let start = Reader.fieldsStart(version: record[0]) else {
             throw .corruptRecord("unknown record version")
         }
-        var offset = record[0] == 1 ? 18 : 19  // version, (the assumed headers,) priority, expiration, receivedAt
+        var offset = start + 17  // version, (the assumed headers, the environment,) priority, expiration, receivedAt
         func short() throws(StoreError) -> UnsafeRawBufferPointer {
             guard offset < record.count else { throw .corruptRecord("truncated") }
             return try field(Int(record[offset]), after: 1)

@@ -2,12 +2,12 @@ import APNsCore
 
 /// Encodes a ``Notification`` into the store's record bytes and back.
 ///
-/// Layout (version 2): version u8 · the assumed headers u8 (``AssumedHeaders``; version 1 had
-/// none) · priority u8 · expiration i64 (`Int64.min` = header omitted) · receivedAt i64 ·
+/// Layout (version 3): version u8 · the assumed headers u8 (``AssumedHeaders``; version 1 had
+/// none) · the environment u8 (0 development, 1 production; versions 1 and 2, development) · priority u8 · expiration i64 (`Int64.min` = header omitted) · receivedAt i64 ·
 /// source, apnsID, uniqueID, token, pushType as u8-length strings/bytes ·
 /// topic and collapseID as u16 length with 0xFFFF for "absent" · payload as u32 length.
 enum NotificationCodec {
-    static let version: UInt8 = 2
+    static let version: UInt8 = 3
     static let absent: UInt16 = 0xFFFF
     private static let noExpiration = Int64.min
 
@@ -18,7 +18,7 @@ enum NotificationCodec {
             + min(notification.uniqueID.utf8.count, 255) + min(notification.pushType.rawValue.utf8.count, 255)
         let topic = notification.topic.map { min($0.utf8.count, Int(self.absent) - 1) } ?? 0
         let collapseID = notification.collapseID.map { min($0.utf8.count, Int(self.absent) - 1) } ?? 0
-        return 19 + 5 + short + min(notification.token.bytes.count, 255) + 4 + topic + collapseID + 4 + notification.payload.count
+        return 20 + 5 + short + min(notification.token.bytes.count, 255) + 4 + topic + collapseID + 4 + notification.payload.count
     }
 
     static func encode(_ notification: Notification) -> [UInt8] {
@@ -36,6 +36,7 @@ enum NotificationCodec {
         var writer = Writer(out: out)
         writer.byte(self.version)
         writer.byte(notification.assumed.rawValue)
+        writer.byte(notification.environment == .production ? 1 : 0)
         writer.byte(notification.priority.rawValue)
         writer.uint64(UInt64(bitPattern: notification.expiration ?? self.noExpiration))
         writer.uint64(UInt64(bitPattern: notification.receivedAt))
@@ -107,7 +108,7 @@ enum NotificationCodec {
 
     static func decode(_ bytes: UnsafeRawBufferPointer) throws(StoreError) -> Notification {
         var reader = Reader(bytes: bytes)
-        let assumed = try reader.assumedHeaders()
+        let (assumed, environment) = try reader.header()
         guard let priority = Priority(rawValue: try reader.byte()) else { throw .corruptRecord("priority") }
         let storedExpiration = Int64(bitPattern: try reader.uint64())
         let expiration = storedExpiration == self.noExpiration ? nil : storedExpiration
@@ -125,7 +126,7 @@ enum NotificationCodec {
         return Notification(
             apnsID: apnsID, uniqueID: uniqueID, token: token, topic: topic, pushType: pushType,
             priority: priority, expiration: expiration, collapseID: collapseID, payload: payload,
-            receivedAt: receivedAt, source: source, assumed: assumed
+            receivedAt: receivedAt, source: source, assumed: assumed, environment: environment
         )
     }
 
@@ -135,7 +136,7 @@ enum NotificationCodec {
         of bytes: UnsafeRawBufferPointer
     ) throws(StoreError) -> (topic: UnsafeRawBufferPointer?, collapseID: UnsafeRawBufferPointer?) {
         var reader = Reader(bytes: bytes)
-        _ = try reader.assumedHeaders()
+        _ = try reader.header()
         _ = try reader.slice(17)  // priority, expiration, receivedAt
         for _ in 0..<5 { _ = try reader.slice(Int(try reader.byte())) }  // source, apnsID, uniqueID, token, push type
         let topic = try reader.optionalSlice()
@@ -157,12 +158,31 @@ enum NotificationCodec {
 
         mutating func bytes(_ count: Int) throws(StoreError) -> [UInt8] { Array(try self.slice(count)) }
 
-        /// The version byte, and the assumed headers after it (none in a version-1 record).
-        mutating func assumedHeaders() throws(StoreError) -> AssumedHeaders {
+        /// The version byte, the assumed headers after it (none in a version-1 record) and the
+        /// environment (development before version 3).
+        mutating func header() throws(StoreError) -> (AssumedHeaders, APNsEnvironment) {
             switch try self.byte() {
-            case 1: return []
-            case NotificationCodec.version: return AssumedHeaders(rawValue: try self.byte())
+            case 1: return ([], .development)
+            case 2: return (AssumedHeaders(rawValue: try self.byte()), .development)
+            case NotificationCodec.version:
+                let assumed = AssumedHeaders(rawValue: try self.byte())
+                switch try self.byte() {
+                case 0: return (assumed, .development)
+                case 1: return (assumed, .production)
+                default: throw .corruptRecord("environment")
+                }
             default: throw .corruptRecord("unknown record version")
+            }
+        }
+
+        /// Where a record of this version byte has its priority: after the version, the
+        /// assumed headers (from version 2) and the environment (from version 3).
+        static func fieldsStart(version: UInt8) -> Int? {
+            switch version {
+            case 1: 1
+            case 2: 2
+            case NotificationCodec.version: 3
+            default: nil
             }
         }
 

@@ -11,8 +11,10 @@ extension NotificationStore {
 
     /// Why a push to `token` for `topic` would be refused now, as the writer would decide it;
     /// `nil` when it would be taken. Lets a front door refuse before submitting.
-    public func tokenRefusal(for token: DeviceToken, topic: String?) throws(StoreError) -> StoreOutcome? {
-        self.configuration.tokenPolicy.refusal(for: try self.token(token), topic: topic)
+    public func tokenRefusal(
+        for token: DeviceToken, topic: String?, environment: APNsEnvironment
+    ) throws(StoreError) -> StoreOutcome? {
+        self.configuration.tokenPolicy.refusal(for: try self.token(token), topic: topic, environment: environment)
     }
 
     /// Every token the store knows, in token order.

@@ -1,3 +1,4 @@
+import APNsCore
 import Foundation
 
 /// Settings of a ``NotificationStore``.
@@ -17,6 +18,8 @@ public struct StoreConfiguration: Sendable {
     public var maximumStorageSeconds: Int64
     /// Which tokens a push may go to.
     public var tokenPolicy: TokenPolicy = .open
+    /// The environment a token registered without one belongs to (`serve --environment`'s).
+    public var defaultEnvironment: APNsEnvironment = .development
     /// What an offline device's queue keeps: every notification unless told (the store's own
     /// tests rely on it); the emulator's configuration chooses `latest`, as APNs does.
     public var storagePolicy: StoragePolicy = .all

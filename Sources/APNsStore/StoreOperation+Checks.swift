@@ -13,7 +13,7 @@ extension StoreOperation {
             return Self.keyProblem(uniqueID, "an acknowledged unique id")
         case .accept(let notification), .acceptForConnectedDevice(let notification), .record(let notification, _):
             return Self.keyProblem(notification.uniqueID, "a notification's unique id")
-        case .register(_, let topic, _):
+        case .register(_, let topic, _, _):
             return topic.isEmpty ? "a token needs a topic" : nil
         case .restoreToken(let record, _):
             return record.topic.isEmpty ? "a token needs a topic" : nil

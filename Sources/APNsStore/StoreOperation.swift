@@ -18,7 +18,7 @@ public enum StoreOperation: Sendable {
     /// A device acknowledged a notification: it leaves its queue and is logged as delivered.
     case acknowledge(uniqueID: String)
     /// A new token for an app (`topic`) on a device.
-    case register(token: DeviceToken, topic: String, deviceID: String?)
+    case register(token: DeviceToken, topic: String, deviceID: String?, environment: APNsEnvironment? = nil)
     /// A token exactly as a seed file (or an export) gives it, times included, replacing what the
     /// store holds for it; an unregistered one is listed for the feedback service unless
     /// `feedbackRead` (a provider read it before the export).

@@ -25,6 +25,9 @@ public enum StoreOutcome: Sendable, Equatable {
     case unregistered(timestamp: Int64)
     /// Refused: the token is not registered and the store takes registered tokens only.
     case unknownToken
+    /// Refused: the token belongs to the other environment (the one given), so it was sent to
+    /// the wrong endpoint.
+    case tokenInOtherEnvironment(APNsEnvironment)
     /// Refused: the token was registered for another topic.
     case tokenNotForTopic
     /// Refused: the token was unregistered at this time (ms since the UNIX epoch).

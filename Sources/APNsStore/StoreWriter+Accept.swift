@@ -81,7 +81,8 @@ extension StoreWriter {
         let record = try txn.get(self.environment.tokens, notification.token.bytes).map { bytes throws(StoreError) in
             try TokenRecordCodec.decode(token: notification.token, bytes)
         }
-        return self.configuration.tokenPolicy.refusal(for: record, topic: notification.topic)
+        return self.configuration.tokenPolicy.refusal(
+            for: record, topic: notification.topic, environment: notification.environment)
     }
 
     /// Removes queued notifications the new one replaces: same topic and collapse id, or, with

@@ -7,13 +7,16 @@ extension StoreWriter {
         _ token: DeviceToken,
         topic: String,
         deviceID: String?,
+        environment: APNsEnvironment?,
         _ txn: Transaction,
         nowMillis: Int64
     ) throws(StoreError) -> StoreOutcome {
         if let bytes = try txn.get(self.environment.tokens, token.bytes) {
             guard try TokenRecordCodec.decode(token: token, bytes).unregisteredAt != nil else { return .tokenTaken }
         }
-        let record = TokenRecord(token: token, topic: topic, deviceID: deviceID, registeredAt: nowMillis, unregisteredAt: nil)
+        let record = TokenRecord(
+            token: token, topic: topic, deviceID: deviceID, registeredAt: nowMillis, unregisteredAt: nil,
+            environment: environment ?? self.configuration.defaultEnvironment)
         try txn.put(self.environment.tokens, token.bytes, TokenRecordCodec.encode(record))
         // A token that registers again is valid again and no longer reported as gone.
         try txn.delete(self.environment.feedback, token.bytes)
@@ -41,9 +44,11 @@ extension StoreWriter {
             record = try TokenRecordCodec.decode(token: token, bytes)
             if let at = record.unregisteredAt { return .unregistered(timestamp: at) }
         } else {
-            // An open-mode token nobody registered: remember it, with the topic its queue shows.
-            let topic = try self.firstQueued(token, txn)?.topic ?? ""
-            record = TokenRecord(token: token, topic: topic, deviceID: nil, registeredAt: nowMillis, unregisteredAt: nil)
+            // An open-mode token nobody registered: remember it, with the topic and environment its queue shows.
+            let first = try self.firstQueued(token, txn)
+            record = TokenRecord(
+                token: token, topic: first?.topic ?? "", deviceID: nil, registeredAt: nowMillis, unregisteredAt: nil,
+                environment: first?.environment ?? self.configuration.defaultEnvironment)
         }
         record.unregisteredAt = nowMillis
         try txn.put(self.environment.tokens, token.bytes, TokenRecordCodec.encode(record))

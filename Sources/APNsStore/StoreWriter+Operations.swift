@@ -30,8 +30,8 @@ extension StoreWriter {
             return .swept(count: swept)
         case .acknowledge(let uniqueID):
             return try self.acknowledge(uniqueID, txn, nowMillis: nowMillis)
-        case .register(let token, let topic, let deviceID):
-            return try self.register(token, topic: topic, deviceID: deviceID, txn, nowMillis: nowMillis)
+        case .register(let token, let topic, let deviceID, let environment):
+            return try self.register(token, topic: topic, deviceID: deviceID, environment: environment, txn, nowMillis: nowMillis)
         case .restoreToken(let record, let feedbackRead):
             return try self.restore(record, feedbackRead: feedbackRead, txn)
         case .unregister(let token):

@@ -10,10 +10,13 @@ public enum TokenPolicy: String, Sendable, CaseIterable, CustomStringConvertible
 
     public var description: String { self.rawValue }
 
-    /// Why a push to a token is refused, given what the store knows of it (`record`) and the
-    /// provider's topic; `nil` lets it through. The writer and the gateway's early check share it.
-    public func refusal(for record: TokenRecord?, topic: String?) -> StoreOutcome? {
+    /// Why a push to a token is refused, given what the store knows of it (`record`), the
+    /// provider's topic and the environment it was sent to; `nil` lets it through. The writer and
+    /// the gateway's early check share it. A token is no token at all in the other environment,
+    /// so that is judged first (APNs: BadDeviceToken).
+    public func refusal(for record: TokenRecord?, topic: String?, environment: APNsEnvironment) -> StoreOutcome? {
         guard let record else { return self == .registered ? .unknownToken : nil }
+        if record.environment != environment { return .tokenInOtherEnvironment(record.environment) }
         if let unregisteredAt = record.unregisteredAt { return .tokenUnregistered(timestamp: unregisteredAt) }
         if let topic, !record.topic.isEmpty, topic != record.topic { return .tokenNotForTopic }
         return nil

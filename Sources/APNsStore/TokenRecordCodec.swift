@@ -4,7 +4,9 @@ import APNsCore
 enum TokenRecordCodec {
     private static let none = Int64.min
 
-    /// topic (u16 length) · deviceID flag u8 + u16 length · registeredAt i64 · unregisteredAt i64 (`Int64.min` = valid)
+    /// topic (u16 length) · deviceID flag u8 + u16 length · registeredAt i64 · unregisteredAt i64
+    /// (`Int64.min` = valid) · environment u8 (1 production; a record without it, written before
+    /// the emulator served both, is development's)
     static func encode(_ record: TokenRecord) -> [UInt8] {
         var out: [UInt8] = []
         self.appendString(&out, record.topic)
@@ -16,6 +18,7 @@ enum TokenRecordCodec {
         }
         out.appendBigEndian(UInt64(bitPattern: record.registeredAt))
         out.appendBigEndian(UInt64(bitPattern: record.unregisteredAt ?? self.none))
+        out.append(record.environment == .production ? 1 : 0)
         return out
     }
 
@@ -30,9 +33,11 @@ enum TokenRecordCodec {
             try reader.byte() == 1 ? String(decoding: try reader.bytes(Int(try reader.uint16())), as: UTF8.self) : nil
         let registeredAt = Int64(bitPattern: try reader.uint64())
         let unregistered = Int64(bitPattern: try reader.uint64())
+        let production = reader.offset < raw.count ? try reader.byte() == 1 : false
+        let environment: APNsEnvironment = production ? .production : .development
         return TokenRecord(
             token: token, topic: topic, deviceID: deviceID, registeredAt: registeredAt,
-            unregisteredAt: unregistered == self.none ? nil : unregistered
+            unregisteredAt: unregistered == self.none ? nil : unregistered, environment: environment
         )
     }
 

@@ -32,7 +32,8 @@ public final class EmulatorProcess: Sendable {
         }
         let pid = try Spawn.start(
             launcher + [
-                executable, "serve", "--http2-port", "0", "--admin-port", "0", "--device-port", "0", "--gateway-port", "0",
+                executable, "serve", "--http2-port", "0", "--production-http2-port", "0", "--admin-port", "0", "--device-port",
+                "0", "--gateway-port", "0",
                 "--feedback-port", "0", "--channels-port", "0", "--web-push-port", "0", "--log-level", "warning",
             ] + arguments,
             environment: environment, stdout: output, stderr: output

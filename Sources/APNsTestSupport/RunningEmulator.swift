@@ -16,6 +16,7 @@ public final class RunningEmulator: Sendable {
     /// The throw-away CA the emulator's server certificate chains to.
     public var caPath: String { self.testEmulator.caPath }
     public var http2Port: Int { self.addresses.port(.http2) }
+    public var productionHTTP2Port: Int { self.addresses.port(.http2Production) }
     public var adminPort: Int { self.addresses.port(.admin) }
     public var devicePort: Int { self.addresses.port(.device) }
     public var gatewayPort: Int { self.addresses.port(.gateway) }

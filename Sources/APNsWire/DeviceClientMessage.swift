@@ -6,7 +6,10 @@ public enum DeviceClientMessage: Hashable, Sendable {
     /// `--require-device-token` asks every device for (as APNs asks a device for its
     /// certificate); sent after the device id only when given.
     case hello(version: UInt8, deviceID: String, credential: String? = nil)
-    case register(topic: String)
+    /// `environment`: the app build's (development: a debug build from Xcode; production:
+    /// TestFlight, the App Store); nil for the emulator's `--environment`. Sent after the topic
+    /// only when given.
+    case register(topic: String, environment: APNsEnvironment? = nil)
     case resume(tokens: [DeviceToken])
     case unregister(topic: String)
     case ack(uniqueID: String)

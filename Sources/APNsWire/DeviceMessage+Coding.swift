@@ -10,7 +10,8 @@ extension DeviceClientMessage {
             let (version, deviceID) = (try body.u8(), try body.string())
             self = .hello(version: version, deviceID: deviceID, credential: body.hasMore ? try body.string() : nil)
         case DeviceMessageType.register:
-            self = .register(topic: try body.string())
+            let topic = try body.string()
+            self = .register(topic: topic, environment: body.hasMore ? try Self.environment(try body.u8()) : nil)
         case DeviceMessageType.resume:
             let count = Int(try body.u16())
             var tokens: [DeviceToken] = []
@@ -50,6 +51,17 @@ extension DeviceClientMessage {
         try body.finish()
     }
 
+    /// A register's environment byte: 0 development, 1 production.
+    private static func environment(_ byte: UInt8) throws -> APNsEnvironment {
+        switch byte {
+        case 0: return .development
+        case 1: return .production
+        default:
+            throw DeviceProtocolError(
+                .invalidArgument, "a register's environment is 0 (development) or 1 (production), not \(byte)")
+        }
+    }
+
     /// The frame for this message.
     public func frame(allocator: ByteBufferAllocator = ByteBufferAllocator()) -> DeviceFrame {
         var body = allocator.buffer(capacity: 64)
@@ -58,9 +70,10 @@ extension DeviceClientMessage {
         case .hello(let version, let deviceID, let credential):
             type = DeviceMessageType.hello
             body.writeHello(version: version, deviceID: deviceID, credential: credential)
-        case .register(let topic):
+        case .register(let topic, let environment):
             type = DeviceMessageType.register
             body.writeDeviceString(topic)
+            if let environment { body.writeInteger(UInt8(environment == .production ? 1 : 0)) }
         case .resume(let tokens):
             type = DeviceMessageType.resume
             body.writeInteger(UInt16(tokens.count))

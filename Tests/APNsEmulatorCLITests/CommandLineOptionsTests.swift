@@ -37,6 +37,7 @@ struct CommandLineOptionsTests {
         ("--host", "APNS_EMULATOR_HOST"),
         ("--http2-idle-timeout", "APNS_EMULATOR_HTTP2_IDLE_TIMEOUT"),
         ("--http2-port", "APNS_EMULATOR_HTTP2_PORT"),
+        ("--production-http2-port", "APNS_EMULATOR_PRODUCTION_HTTP2_PORT"),
         ("--admin-token", "APNS_EMULATOR_ADMIN_TOKEN"),
         ("--admin-allowed-origins", "APNS_EMULATOR_ADMIN_ALLOWED_ORIGINS"),
         ("--admin-allowed-hosts", "APNS_EMULATOR_ADMIN_ALLOWED_HOSTS"),
@@ -75,7 +76,9 @@ struct CommandLineOptionsTests {
         }
         #expect(derived.count == expected.count, "\(derived.keys.sorted())")
         #expect(
-            EnvironmentTwins.flags == ["--quiet", "--ephemeral", "--exit-on-stdin-close", "--require-device-token", "--provider-exam"])
+            EnvironmentTwins.flags == [
+                "--quiet", "--ephemeral", "--exit-on-stdin-close", "--require-device-token", "--provider-exam",
+            ])
     }
 
     @Test("a twin stands in for an absent option, not a present one; a flag's twin turns it on with 1, true or yes")
@@ -154,7 +157,9 @@ struct CommandLineOptionsTests {
 
     @Test("issue 50: durations as people write them, on the command line and in --help; serve's help in a newcomer's order")
     func durations() throws {
-        let serve = try ServeCommand.parse(["--idle-timeout", "90m", "--max-expiration", "12h", "--token-lifetime", "1800", "--handshake-timeout", "250ms"])
+        let serve = try ServeCommand.parse([
+            "--idle-timeout", "90m", "--max-expiration", "12h", "--token-lifetime", "1800", "--handshake-timeout", "250ms",
+        ])
         let configured = serve.configuration()
         #expect(configured.idleTimeout == .seconds(5400) && configured.maximumExpirationSeconds == 43_200)
         let retained = try ServeCommand.parse(["--retain", "250000,512MiB,7d"]).configuration().retention
@@ -169,7 +174,8 @@ struct CommandLineOptionsTests {
         let sections = help.split(separator: "\n").filter { $0.first?.isUppercase == true && $0.hasSuffix(":") }.map(String.init)
         #expect(
             sections == [
-                "ADDRESS AND PORTS:", "STORE AND AUTHENTICATION:", "ADMIN API ACCESS:", "MORE FRONT DOORS:", "LIVE ACTIVITIES:", "OPTIONS:",
+                "ADDRESS AND PORTS:", "STORE AND AUTHENTICATION:", "ADMIN API ACCESS:", "MORE FRONT DOORS:", "LIVE ACTIVITIES:",
+                "OPTIONS:",
             ],
             "\(sections)")
         #expect(DurationArgument.text(.milliseconds(1500)) == "1500ms" && DurationArgument.text(.seconds(90)) == "90s")
@@ -177,11 +183,15 @@ struct CommandLineOptionsTests {
 
     @Test("issue 50: a misspelt command names the nearest; any other word names the commands")
     func misspeltCommand() {
-        #expect(APNsEmulatorCommand.unknownCommand(["pushh", "--token", "ab"])?.hasPrefix("no command pushh: did you mean push? ") == true)
+        #expect(
+            APNsEmulatorCommand.unknownCommand(["pushh", "--token", "ab"])?.hasPrefix("no command pushh: did you mean push? ")
+                == true)
         #expect(APNsEmulatorCommand.unknownCommand(["sevre"])?.contains("did you mean serve?") == true)
         let far = APNsEmulatorCommand.unknownCommand(["frobnicate"]) ?? ""
         #expect(!far.contains("did you mean") && far.contains("the commands are serve, push"), "\(far)")
-        #expect(APNsEmulatorCommand.unknownCommand(["push", "x"]) == nil && APNsEmulatorCommand.unknownCommand(["--http2-port", "1"]) == nil)
+        #expect(
+            APNsEmulatorCommand.unknownCommand(["push", "x"]) == nil
+                && APNsEmulatorCommand.unknownCommand(["--http2-port", "1"]) == nil)
     }
 
     @Test("push and channels share the connection options: the same flags, defaults and refusals")

@@ -94,7 +94,9 @@ struct AdminRouterRoutesTests {
         let token = String(repeating: "cd", count: 32)
         let registered = try await fixture.request(
             "POST", "/api/v1/devices", body: #"{"topic":"com.example.app","token":"\#(token)"}"#)
-        #expect(registered.status == 201 && registered.text == #"{"token":"\#(token)","topic":"com.example.app"}"#)
+        #expect(
+            registered.status == 201
+                && registered.text == #"{"token":"\#(token)","topic":"com.example.app","environment":"development"}"#)
         #expect(
             try await fixture.request("POST", "/api/v1/devices", body: #"{"topic":"com.example.app","token":"\#(token)"}"#).status
                 == 409)

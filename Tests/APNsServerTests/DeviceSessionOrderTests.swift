@@ -18,7 +18,7 @@ struct DeviceSessionOrderTests {
     @Test("register then unregister and ping in one write: the unregister and the pong wait for registered")
     func registerThenUnregister() {
         var machine = self.active()
-        #expect(machine.received(.register(topic: "t")) == .register(topic: "t", deviceID: "phone"))
+        #expect(machine.received(.register(topic: "t")) == .register(topic: "t", deviceID: "phone", environment: nil))
         #expect(machine.busy)
         #expect(machine.received(.unregister(topic: "t")) == .none)
         #expect(machine.received(.ping(7)) == .none)

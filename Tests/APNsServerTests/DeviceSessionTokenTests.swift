@@ -20,7 +20,9 @@ struct DeviceSessionTokenTests {
     @Test("register asks the store, and the token is held once issued")
     func register() {
         var machine = self.active()
-        #expect(machine.received(.register(topic: "com.example.app")) == .register(topic: "com.example.app", deviceID: "phone"))
+        #expect(
+            machine.received(.register(topic: "com.example.app"))
+                == .register(topic: "com.example.app", deviceID: "phone", environment: nil))
         #expect(!machine.holds(Self.token))
         #expect(
             machine.registered(topic: "com.example.app", token: Self.token)

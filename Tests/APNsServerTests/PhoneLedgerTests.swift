@@ -77,7 +77,7 @@ struct PhoneLedgerTests {
         #expect(index.tokens[try #require(DeviceToken(hex: old))] == nil)
         #expect(operations.count == 2)
         guard case .unregister(let withdrawn) = operations.first,
-            case .register(let issued, let topic, let deviceID) = operations.last
+            case .register(let issued, let topic, let deviceID, _) = operations.last
         else {
             Issue.record("expected unregister then register, got \(operations)")
             return

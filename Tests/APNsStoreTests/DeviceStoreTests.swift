@@ -202,11 +202,11 @@ struct DeviceStoreTests {
         try await self.withStore { store in
             _ = try await store.submit([.register(token: Self.other, topic: "t", deviceID: nil), .unregister(token: Self.other)])
             #expect(try store.feedback().map(\.token) == [Self.other])
-            #expect(try store.tokenRefusal(for: Self.other, topic: nil) != nil)
+            #expect(try store.tokenRefusal(for: Self.other, topic: nil, environment: .development) != nil)
             #expect(try await store.submit([.register(token: Self.other, topic: "t", deviceID: nil)]) == [.registered])
             #expect(try store.feedback().isEmpty)
             #expect(try store.token(Self.other)?.unregisteredAt == nil)
-            #expect(try store.tokenRefusal(for: Self.other, topic: "t") == nil)
+            #expect(try store.tokenRefusal(for: Self.other, topic: "t", environment: .development) == nil)
             #expect(
                 try await store.submit([.accept(self.push(Self.other, topic: "t"))]).first.map {
                     if case .queued = $0 { true } else { false }
@@ -242,6 +242,25 @@ struct DeviceStoreTests {
             #expect(outcome == [.recorded])
             #expect(try store.queued(for: Self.token).isEmpty)
             #expect(try store.logged().map(\.status) == [.delivered])
+        }
+    }
+
+    /// Apple, "Handling notification responses from APNs": BadDeviceToken, "verify … that the
+    /// token matches the environment".
+    @Test("a token belongs to the environment it was registered in: a push sent to the other is refused, whatever the policy")
+    func environment() async throws {
+        try await self.withStore { store in
+            _ = try await store.submit([.register(token: Self.other, topic: "t", deviceID: nil, environment: .production)])
+            #expect(try store.token(Self.other)?.environment == .production)
+            var push = self.push(Self.other, topic: "t")
+            #expect(try await store.submit([.accept(push)]) == [.tokenInOtherEnvironment(.production)])
+            push.environment = .production
+            #expect(try await store.submit([.accept(push)]).first.map { if case .queued = $0 { true } else { false } } == true)
+        }
+        // Registered without one: the configuration's (serve --environment).
+        try await self.withStore({ $0.defaultEnvironment = .production }) { store in
+            _ = try await store.submit([.register(token: Self.other, topic: "t", deviceID: nil)])
+            #expect(try store.token(Self.other)?.environment == .production)
         }
     }
 }

@@ -134,12 +134,46 @@ struct StoreLogTests {
         #expect(record.count == NotificationCodec.size(of: notification))
         #expect(try NotificationCodec.decode(record).assumed == [.pushType, .apnsID])
         var older = record
-        older.remove(at: 1)
+        older.removeSubrange(1...2)  // the assumed headers and the environment (version 3)
         older[0] = 1
         let decoded = try NotificationCodec.decode(older)
         #expect(decoded.assumed == [] && decoded.payload == notification.payload && decoded.topic == notification.topic)
         let fields = try older.withUnsafeBytes { try NotificationCodec.topicAndCollapseID(of: $0) }
         #expect(fields.topic.map { String(decoding: $0, as: UTF8.self) } == notification.topic)
         #expect(try older.withUnsafeBytes { try NotificationCodec.contains(Array("one".utf8), in: $0) })
+    }
+
+    @Test(
+        "a record keeps the environment it was sent to; one written before the emulator served both (version 2) is development's")
+    func environment() throws {
+        var notification = APNsCore.Notification.test(token: String(repeating: "cd", count: 32), payload: #"{"two":2}"#)
+        notification.environment = .production
+        let record = NotificationCodec.encode(notification)
+        #expect(record.count == NotificationCodec.size(of: notification))
+        #expect(try NotificationCodec.decode(record) == notification)
+        var older = record
+        older.remove(at: 2)
+        older[0] = 2
+        let decoded = try NotificationCodec.decode(older)
+        #expect(decoded.environment == .development && decoded.payload == notification.payload)
+        let fields = try older.withUnsafeBytes { try NotificationCodec.topicAndCollapseID(of: $0) }
+        #expect(fields.topic.map { String(decoding: $0, as: UTF8.self) } == notification.topic)
+        #expect(try older.withUnsafeBytes { try NotificationCodec.contains(Array("two".utf8), in: $0) })
+        var unknown = record
+        unknown[2] = 7
+        #expect(throws: StoreError.corruptRecord("environment")) { try NotificationCodec.decode(unknown) }
+    }
+
+    @Test("a token record keeps its environment; one written before the emulator served both reads as development's")
+    func tokenEnvironment() throws {
+        let token = try #require(DeviceToken(hex: String(repeating: "ef", count: 32)))
+        let record = TokenRecord(
+            token: token, topic: "t", deviceID: "d", registeredAt: 5, unregisteredAt: nil, environment: .production)
+        let bytes = TokenRecordCodec.encode(record)
+        #expect(try TokenRecordCodec.decode(token: token, bytes) == record)
+        var older = try TokenRecordCodec.decode(token: token, Array(bytes.dropLast()))
+        #expect(older.environment == .development)
+        older.environment = .production
+        #expect(older == record)
     }
 }

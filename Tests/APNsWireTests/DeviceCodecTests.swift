@@ -15,7 +15,8 @@ struct DeviceCodecTests {
 
     static let clientMessages: [DeviceClientMessage] = [
         .hello(version: 1, deviceID: "iphone-1"), .hello(version: 3, deviceID: "iphone-1", credential: "admin-token"),
-        .register(topic: "com.example.app"),
+        .register(topic: "com.example.app"), .register(topic: "com.example.app", environment: .production),
+        .register(topic: "com.example.app", environment: .development),
         .resume(tokens: [token, DeviceToken(bytes: [UInt8](repeating: 9, count: 100))!]), .resume(tokens: []),
         .unregister(topic: "com.example.app"), .ack(uniqueID: "00000000-0000-4000-8000-000000000001"), .ping(.max),
         .authorize(topic: "com.example.app", options: 7, allow: true),

@@ -28,7 +28,9 @@ struct DeviceProtocolFuzzTests {
             let credential = Bool.random(using: &random) ? Self.text(&random) : nil
             return .hello(
                 version: UInt8.random(in: 0...255, using: &random), deviceID: Self.text(&random), credential: credential)
-        case 1: return .register(topic: Self.text(&random))
+        case 1:
+            let environment = [nil, APNsEnvironment.development, .production].randomElement(using: &random) ?? nil
+            return .register(topic: Self.text(&random), environment: environment)
         case 2: return .resume(tokens: (0..<Int.random(in: 0...5, using: &random)).map { _ in Self.token(&random) })
         case 3: return .unregister(topic: Self.text(&random))
         case 4: return .ack(uniqueID: Self.text(&random))
@@ -146,7 +148,12 @@ struct DeviceProtocolFuzzTests {
             var body = message.frame().body
             let bytes = body.readBytes(length: body.readableBytes) ?? []
             let padded = DeviceFrame(type: message.frame().type, body: ByteBuffer(bytes: bytes + [0]))
-            #expect(throws: DeviceProtocolError.self) { try DeviceClientMessage(frame: padded) }
+            if case .register(let topic, nil) = message {
+                // A register's one optional byte: a 0 after the topic asks for development.
+                #expect(try DeviceClientMessage(frame: padded) == .register(topic: topic, environment: .development))
+            } else {
+                #expect(throws: DeviceProtocolError.self) { try DeviceClientMessage(frame: padded) }
+            }
             if !bytes.isEmpty {
                 let cut = DeviceFrame(
                     type: message.frame().type,

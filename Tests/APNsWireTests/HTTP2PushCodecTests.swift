@@ -26,6 +26,21 @@ struct HTTP2PushCodecTests {
         #expect(request.body.isEmpty && request.bodyLength == 0)
     }
 
+    /// Apple's hosts (Apple, "Sending notification requests to APNs"; "Sending notification
+    /// requests to APNs using the binary interface" for the gateway's).
+    @Test("an :authority naming Apple's host says the environment; any other host says none")
+    func authority() {
+        let cases: [(String, APNsEnvironment?)] = [
+            ("api.push.apple.com", .production), ("api.push.apple.com:443", .production), ("API.PUSH.APPLE.COM.", .production),
+            ("api.sandbox.push.apple.com:2197", .development), ("api.development.push.apple.com", .development),
+            ("localhost:2197", nil), ("127.0.0.1", nil), ("push.apple.com", nil), ("evil-api.push.apple.com", nil), ("x", nil),
+        ]
+        for (authority, environment) in cases {
+            let request = HTTP2PushRequestDecoder.request(from: [(":method", "POST"), (":authority", authority)])
+            #expect(request.hostEnvironment == environment, "\(authority)")
+        }
+    }
+
     @Test(
         "a repeated APNs header is a duplicate; a repeated other header is not",
         arguments: [

@@ -19,7 +19,7 @@ import (
 )
 
 // The listeners' names in serve's ports file, and the image's fixed ports inside the container.
-var containerPorts = map[string]int{"http2": 2197, "admin": 8197, "device": 5223, "gateway": 2195, "feedback": 2196, "channels": 2198, "webPush": 2199}
+var containerPorts = map[string]int{"http2": 2197, "admin": 8197, "device": 5223, "gateway": 2195, "feedback": 2196, "channels": 2198, "webPush": 2199, "productionHttp2": 2297}
 
 // launcher runs the emulator: the binary as a child process or the image in a container. Either
 // way the child's standard input is a pipe this process holds (serve --exit-on-stdin-close):
@@ -110,8 +110,11 @@ func startBinary(binary, directory string, options Options) (*launcher, error) {
 	args := []string{"serve", "--ephemeral", "--exit-on-stdin-close", "--ports-file", portsFile, "--certs-dir", filepath.Join(directory, "certs"),
 		"--keys", l.keysDirectory}
 	for name := range containerPorts {
-		if name == "webPush" {
+		switch name {
+		case "webPush":
 			name = "web-push"
+		case "productionHttp2":
+			name = "production-http2"
 		}
 		args = append(args, "--"+name+"-port", "0")
 	}

@@ -10,7 +10,7 @@ const http = require('node:http');
 const crypto = require('node:crypto');
 const { spawn, spawnSync } = require('node:child_process');
 
-const PORTS = { http2: 2197, admin: 8197, device: 5223, gateway: 2195, feedback: 2196, channels: 2198, webPush: 2199 };
+const PORTS = { http2: 2197, admin: 8197, device: 5223, gateway: 2195, feedback: 2196, channels: 2198, webPush: 2199, productionHttp2: 2297 };
 
 class EmulatorError extends Error {}
 

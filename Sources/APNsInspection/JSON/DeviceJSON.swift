@@ -12,6 +12,8 @@ public enum DeviceJSON {
             members.member("token") { $0.string(record.token.hex) }
             members.member("topic") { $0.optionalString(record.topic.isEmpty ? nil : record.topic) }
             members.member("deviceId") { $0.optionalString(record.deviceID) }
+            // A token that only has a queue (never registered here) belongs to no environment.
+            members.member("environment") { $0.optionalString(record.registeredAt > 0 ? record.environment.rawValue : nil) }
             members.member("connected") { $0.raw(connected ? "true" : "false") }
             members.member("phone") { $0.raw(phone ? "true" : "false") }
             members.member("queued") { $0.number(queued) }
@@ -35,11 +37,12 @@ public enum DeviceJSON {
     }
 
     /// `{"token", "topic"}` of a token just issued.
-    public static func registered(_ token: DeviceToken, topic: String) -> [UInt8] {
+    public static func registered(_ token: DeviceToken, topic: String, environment: APNsEnvironment = .development) -> [UInt8] {
         var writer = JSONWriter()
         writer.object { members in
             members.member("token") { $0.string(token.hex) }
             members.member("topic") { $0.string(topic) }
+            members.member("environment") { $0.string(environment.rawValue) }
         }
         return writer.bytes
     }

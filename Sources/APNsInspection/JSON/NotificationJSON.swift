@@ -22,6 +22,7 @@ public enum NotificationJSON {
         members.member("apnsId") { $0.string(notification.apnsID) }
         members.member("uniqueId") { $0.string(notification.uniqueID) }
         members.member("token") { $0.string(notification.token.hex) }
+        members.member("environment") { $0.string(notification.environment.rawValue) }
         members.member("topic") { $0.optionalString(notification.topic) }
         members.member("pushType") { $0.string(notification.pushType.rawValue) }
         members.member("priority") { $0.number(notification.priority.rawValue) }

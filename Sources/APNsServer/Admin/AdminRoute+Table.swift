@@ -11,7 +11,8 @@ extension AdminRoute {
     static let filter: Set<String> = ["token", "topic", "pushType", "status", "interface", "since", "q", "outcome"]
 
     static let table: [AdminRoute] =
-        service + notifications + faults + devices + phone + focus + activities + webApps + channels + clusterChannels + providers
+        service + notifications + faults + devices + tokens + phone + focus + activities + webApps + channels + clusterChannels
+        + providers
 
     static let service: [AdminRoute] = [
         AdminRoute("GET", "/", isPage: true) { router, request in request.now(router.inboxPage()) },

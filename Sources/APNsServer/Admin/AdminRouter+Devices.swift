@@ -84,10 +84,12 @@ extension AdminRouter {
         let given = registration.token.flatMap { DeviceToken(hex: $0) }
         if chosen && given == nil { throw Self.badToken }
         return Registration(phone: self.phone, relay: self.relay)
-            .register(topic: topic, deviceID: nil, chosen: given, on: eventLoop).failing(as: .unavailable)
-            .flatMapThrowing { outcome in
+            .register(topic: topic, deviceID: nil, environment: registration.environment, chosen: given, on: eventLoop)
+            .failing(as: .unavailable)
+            .flatMapThrowing { [environment = registration.environment ?? self.relay.defaultEnvironment] outcome in
                 switch outcome {
-                case .registered(let token): return Response(status: 201, body: DeviceJSON.registered(token, topic: topic))
+                case .registered(let token):
+                    return Response(status: 201, body: DeviceJSON.registered(token, topic: topic, environment: environment))
                 case .chosenTaken: throw AdminError(.conflict, "the token is registered and valid")
                 case .collided: throw AdminError(.conflict, "token collision; try again")
                 }

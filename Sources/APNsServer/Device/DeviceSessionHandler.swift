@@ -176,8 +176,8 @@ final class DeviceSessionHandler: ChannelInboundHandler {
             self.webApp(deviceID: deviceID, action: action, document: document)
         case .extended(let deviceID, let uniqueID, let document):
             self.extended(deviceID: deviceID, uniqueID: uniqueID, document: document)
-        case .register(let topic, let deviceID):
-            self.register(topic: topic, deviceID: deviceID)
+        case .register(let topic, let deviceID, let environment):
+            self.register(topic: topic, deviceID: deviceID, environment: environment)
         case .lookUp(let tokens):
             self.lookUp(tokens)
         case .resume(let tokens, let reply):
@@ -223,9 +223,10 @@ final class DeviceSessionHandler: ChannelInboundHandler {
         }
     }
 
-    private func register(topic: String, deviceID: String) {
+    private func register(topic: String, deviceID: String, environment: APNsEnvironment?) {
         guard let context = self.context else { return }
-        Registration(phone: self.phone, relay: self.relay).register(topic: topic, deviceID: deviceID, on: context.eventLoop)
+        Registration(phone: self.phone, relay: self.relay)
+            .register(topic: topic, deviceID: deviceID, environment: environment, on: context.eventLoop)
             .assumeIsolated().whenComplete { result in
                 switch result {
                 case .success(.registered(let token)):

@@ -17,7 +17,7 @@ struct DeviceSessionStateMachine {
     enum Action: Equatable {
         case none
         case send(DeviceServerMessage)
-        case register(topic: String, deviceID: String)
+        case register(topic: String, deviceID: String, environment: APNsEnvironment?)
         /// Look these tokens up in the store (then call ``lookedUp(_:registeredOnly:)``).
         case lookUp([DeviceToken])
         /// Route these tokens' notifications here, send `reply`, then hand over what they have queued.
@@ -188,9 +188,9 @@ struct DeviceSessionStateMachine {
                 return self.fail(.invalidArgument, "a response context is 0 (as shown), 1 (banner) or 2 (alert), not \(context)")
             }
             return .respond(uniqueID: uniqueID, action: action, text: text, context: context)
-        case (.active(let deviceID, _), .register(let topic)):
+        case (.active(let deviceID, _), .register(let topic, let environment)):
             if let refusal = self.refuse(topic: topic) { return refusal }
-            return .register(topic: topic, deviceID: deviceID)
+            return .register(topic: topic, deviceID: deviceID, environment: environment)
         case (.active, .resume(let tokens)):
             return .lookUp(tokens)
         case (.active, .unregister(let topic)):

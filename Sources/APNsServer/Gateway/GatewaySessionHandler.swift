@@ -70,7 +70,8 @@ final class GatewaySessionHandler: ChannelDuplexHandler {
     private func push(_ request: BinaryPushRequest, context: ChannelHandlerContext) {
         let shared = self.shared
         var door = BinaryPushDoor(
-            request, topic: self.topic, ids: self.ids, receivedAt: shared.clock(), shard: shared.intake.ids.shard)
+            request, topic: self.topic, ids: self.ids, receivedAt: shared.clock(), shard: shared.intake.ids.shard,
+            environment: shared.environment)
         let identifier = request.identifier
         var submitted = false
         shared.intake.take(

@@ -19,9 +19,15 @@ struct BinaryPushDoor: IntakeDoor {
     let started: NIODeadline
     /// The shard whose ids a refusal after the commit takes.
     let shard: Shard?
+    /// The environment of the gateway the connection reached.
+    let environment: APNsEnvironment
 
-    init(_ request: BinaryPushRequest, topic: String?, ids: ConnectionIDs, receivedAt: Int64, shard: Shard?) {
+    init(
+        _ request: BinaryPushRequest, topic: String?, ids: ConnectionIDs, receivedAt: Int64, shard: Shard?,
+        environment: APNsEnvironment
+    ) {
         (self.request, self.topic, self.ids, self.receivedAt, self.shard) = (request, topic, ids, receivedAt, shard)
+        self.environment = environment
         self.started = .now()
     }
 
@@ -42,7 +48,9 @@ struct BinaryPushDoor: IntakeDoor {
     mutating func validate(in intake: PushIntake) -> Result<(Notification, APSFacts?), Refusal> {
         let receivedAt = self.receivedAt
         let ids = self.ids
-        let validated = BinaryPushValidator().validateReading(self.request, topic: self.topic, nowMillis: receivedAt) {
+        let validated = BinaryPushValidator().validateReading(
+            self.request, topic: self.topic, nowMillis: receivedAt, environment: self.environment
+        ) {
             ids.timeOrderedUUID(nowMillis: receivedAt)
         }
         switch validated {

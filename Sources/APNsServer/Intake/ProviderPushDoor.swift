@@ -51,7 +51,8 @@ struct ProviderPushDoor: IntakeDoor {
         let aps: APSFacts?
         // One pass over the payload checks it and reads what the lint needs.
         switch PushValidator().validateReading(
-            call.request, nowMillis: now, source: .http2, generateID: { ids.makeID(nowMillis: now) })
+            call.request, nowMillis: now, source: .http2, environment: call.environment,
+            generateID: { ids.makeID(nowMillis: now) })
         {
         case .failure(let rejection):
             intake.logger.debug(
@@ -91,7 +92,7 @@ struct ProviderPushDoor: IntakeDoor {
     }
 
     func accepted(_ notification: Notification, warnings: [PushWarning], in intake: PushIntake) -> Accepted {
-        (notification.apnsID, intake.environment == .development ? notification.uniqueID : nil, warnings)
+        (notification.apnsID, notification.environment == .development ? notification.uniqueID : nil, warnings)
     }
 
     /// Every 410 (Unregistered, ExpiredToken) says since when the token is no longer valid:

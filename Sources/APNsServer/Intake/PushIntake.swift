@@ -43,6 +43,9 @@ struct PushIntake: Sendable {
         let isChannelRequest: Bool
         /// The fault rule that shaped a channel request's answer, if one did.
         var fault: FaultMark?
+        /// The environment the request is for: the one its `:authority` names when that is one of
+        /// Apple's hosts, else its endpoint's.
+        let environment: APNsEnvironment
 
         /// The `apns-id` an error answer carries: the provider's when it is canonical, else a new one.
         func answerID() -> String { self.request.apnsID.flatMap { APNsID.isCanonical($0) ? $0 : nil } ?? self.ids.makeID() }
@@ -52,7 +55,7 @@ struct PushIntake: Sendable {
     func call(_ request: PushRequest, ids: ProviderConnectionState) -> Call {
         Call(
             request: request, ids: ids, receivedAt: self.clock(), started: .now(),
-            isChannelRequest: BroadcastRoute.claims(request.path))
+            isChannelRequest: BroadcastRoute.claims(request.path), environment: request.hostEnvironment ?? self.environment)
     }
 
     /// Takes a complete request whose sender the door has decided (`nil`: any provider is

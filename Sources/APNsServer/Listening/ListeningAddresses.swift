@@ -10,6 +10,8 @@ public struct ListeningAddresses: Sendable {
         case h2c
         /// The Web Push service (Safari and Home Screen web apps).
         case webPush
+        /// The HTTP/2 provider API's production endpoint (`api.push.apple.com`).
+        case http2Production
 
         /// The listeners every emulator opens.
         static let always: Set<Front> = [.http2, .admin, .device, .gateway, .feedback, .channels, .webPush]

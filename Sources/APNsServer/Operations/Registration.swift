@@ -18,22 +18,26 @@ struct Registration {
         case collided
     }
 
-    /// Registers `chosen`, or a token the phone issues, trying up to `attempts` issued tokens.
+    /// Registers `chosen`, or a token the phone issues, trying up to `attempts` issued tokens;
+    /// the token belongs to `environment`, the app build's (nil: `--environment`'s).
     func register(
-        topic: String, deviceID: String?, chosen: DeviceToken? = nil, attempts: Int = 3, on eventLoop: any EventLoop
+        topic: String, deviceID: String?, environment: APNsEnvironment? = nil, chosen: DeviceToken? = nil,
+        attempts: Int = 3, on eventLoop: any EventLoop
     ) -> EventLoopFuture<Outcome> {
         let token = chosen ?? self.phone.newToken()
-        return self.relay.register(token: token, topic: topic, deviceID: deviceID, on: eventLoop).flatMap { outcome in
-            switch outcome {
-            case .registered: return eventLoop.makeSucceededFuture(.registered(token))
-            case .tokenTaken where chosen != nil: return eventLoop.makeSucceededFuture(.chosenTaken)
-            case .tokenTaken where attempts > 1:
-                return self.register(topic: topic, deviceID: deviceID, attempts: attempts - 1, on: eventLoop)
-            case .tokenTaken: return eventLoop.makeSucceededFuture(.collided)
-            default:
-                return eventLoop.makeFailedFuture(
-                    ServerError(.store, subject: "register", "unexpected store outcome \(outcome)"))
+        return self.relay.register(token: token, topic: topic, deviceID: deviceID, environment: environment, on: eventLoop)
+            .flatMap { outcome in
+                switch outcome {
+                case .registered: return eventLoop.makeSucceededFuture(.registered(token))
+                case .tokenTaken where chosen != nil: return eventLoop.makeSucceededFuture(.chosenTaken)
+                case .tokenTaken where attempts > 1:
+                    return self.register(
+                        topic: topic, deviceID: deviceID, environment: environment, attempts: attempts - 1, on: eventLoop)
+                case .tokenTaken: return eventLoop.makeSucceededFuture(.collided)
+                default:
+                    return eventLoop.makeFailedFuture(
+                        ServerError(.store, subject: "register", "unexpected store outcome \(outcome)"))
+                }
             }
-        }
     }
 }

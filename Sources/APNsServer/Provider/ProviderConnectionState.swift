@@ -37,9 +37,10 @@ final class ProviderConnectionState {
     /// Runs the connection's authentication for one request, in place; `nil` when any provider
     /// is accepted. The first request that authenticates lifts the one-stream limit.
     func authenticate(
-        _ authorization: String?, nowMillis: Int64, verifier: ProviderTokenVerifier
+        _ authorization: String?, nowMillis: Int64, environment: APNsEnvironment? = nil, verifier: ProviderTokenVerifier
     ) -> ProviderAuthStateMachine.Decision? {
-        let decision = self.auth?.authenticate(authorization: authorization, nowSeconds: nowMillis / 1000, verifier: verifier)
+        let decision = self.auth?.authenticate(
+            authorization: authorization, nowSeconds: nowMillis / 1000, environment: environment, verifier: verifier)
         if case .allow(_, unlocksStreams: true)? = decision { self.unlockStreams() }
         return decision
     }

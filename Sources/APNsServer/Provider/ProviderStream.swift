@@ -69,7 +69,8 @@ final class ProviderStream {
         self.output.started(self.id)
         let call = self.output.shared.intake.call(request, ids: self.connection)
         let decision = self.connection.authenticate(
-            request.authorization, nowMillis: self.output.shared.realClock(), verifier: self.output.shared.verifier)
+            request.authorization, nowMillis: self.output.shared.realClock(), environment: call.environment,
+            verifier: self.output.shared.verifier)
         let exam = self.examEvent(call)
         self.output.shared.intake.take(
             call, authentication: decision, on: self.output.eventLoop, exam: exam.map(ProviderExam.rule)

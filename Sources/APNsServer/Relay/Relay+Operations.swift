@@ -6,12 +6,14 @@ import NIOCore
 /// What the front doors need of the store and the hub: device sessions, the binary gateway,
 /// the feedback service and the admin API.
 extension Relay {
-    /// Issues `token` for an app on a device; `.registered`, or `.tokenTaken` when it is in use.
+    /// Issues `token` for an app on a device, in `environment`; `.registered`, or `.tokenTaken`
+    /// when it is in use.
     func register(
-        token: DeviceToken, topic: String, deviceID: String?, on eventLoop: any EventLoop
+        token: DeviceToken, topic: String, deviceID: String?, environment: APNsEnvironment?, on eventLoop: any EventLoop
     ) -> EventLoopFuture<StoreOutcome> {
         let phone = self.phone
-        return self.submit(.register(token: token, topic: topic, deviceID: deviceID), on: eventLoop).map { outcome in
+        let operation = StoreOperation.register(token: token, topic: topic, deviceID: deviceID, environment: environment)
+        return self.submit(operation, on: eventLoop).map { outcome in
             if outcome == .registered { phone.issued(token, to: deviceID) }
             return outcome
         }
@@ -62,6 +64,8 @@ extension Relay {
 
     /// Which tokens a push may go to, and how long a notification is kept at most.
     var tokenPolicy: TokenPolicy { self.store.configuration.tokenPolicy }
+    /// The environment a token registered without one belongs to (`--environment`'s).
+    var defaultEnvironment: APNsEnvironment { self.store.configuration.defaultEnvironment }
     var maximumStorageSeconds: Int64 { self.store.configuration.maximumStorageSeconds }
 
     /// Now, on the store's clock, in seconds since the UNIX epoch.
@@ -69,12 +73,14 @@ extension Relay {
 
     /// The status a binary notification is refused with before it is submitted, when the store
     /// would refuse its token: everything a connection sends after a bad notification must be
-    /// discarded, so the gateway cannot wait for the commit to find out. Only the registered
-    /// policy or a topic can refuse a token; an unregistered one is taken silently and reported
-    /// by the feedback service, as APNs did.
+    /// discarded, so the gateway cannot wait for the commit to find out. A token of the other
+    /// environment, one not issued (the registered policy) or one of another app (a topic) is
+    /// refused; an unregistered one is taken silently and reported by the feedback service, as
+    /// APNs did.
     func binaryTokenRefusal(for notification: Notification) throws(StoreError) -> BinaryStatus? {
-        guard self.tokenPolicy == .registered || notification.topic != nil else { return nil }
-        return try self.store.tokenRefusal(for: notification.token, topic: notification.topic).flatMap(Self.binaryRefusal(for:))
+        try self.store.tokenRefusal(
+            for: notification.token, topic: notification.topic, environment: notification.environment
+        ).flatMap(Self.binaryRefusal(for:))
     }
 
     // MARK: The feedback service and the admin API

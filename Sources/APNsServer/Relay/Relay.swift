@@ -123,11 +123,21 @@ public final class Relay: Sendable {
         "this emulator did not issue the token (serve --tokens registered takes only tokens it issued: POST /api/v1/devices or apns-emulator device)"
     )
 
+    /// BadDeviceToken for a token sent to the other environment's endpoint, saying which build it
+    /// came from and where it is valid (Apple: "verify … that the token matches the environment").
+    static func otherEnvironment(_ environment: APNsEnvironment) -> Reason {
+        let other: APNsEnvironment = environment == .development ? .production : .development
+        return Reason.badDeviceToken.explained(
+            "this token was issued to \(environment.buildName); it is valid at \(environment.endpointName) (\(environment.providerHost)), not at \(other.endpointName) (\(other.providerHost)) this request was sent to"
+        )
+    }
+
     /// How a provider is answered for what the store did with its notification: `nil` for 200,
     /// otherwise the reason and, for a 410, when the token stopped being valid.
     public static func refusal(for outcome: StoreOutcome) -> (reason: Reason, timestamp: Int64?)? {
         switch outcome {
         case .unknownToken: return (Self.notIssued, nil)
+        case .tokenInOtherEnvironment(let environment): return (Self.otherEnvironment(environment), nil)
         case .tokenNotForTopic: return (.deviceTokenNotForTopic, nil)
         case .tokenUnregistered(let timestamp): return (.unregistered, timestamp)
         default: return nil
@@ -139,7 +149,7 @@ public final class Relay: Sendable {
     /// silently and reported by the feedback service, as APNs did.
     public static func binaryRefusal(for outcome: StoreOutcome) -> BinaryStatus? {
         switch outcome {
-        case .unknownToken, .tokenNotForTopic: return .invalidToken
+        case .unknownToken, .tokenNotForTopic, .tokenInOtherEnvironment: return .invalidToken
         default: return nil
         }
     }

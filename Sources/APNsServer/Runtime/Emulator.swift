@@ -46,7 +46,10 @@ public final class Emulator: Sendable {
         if configuration.needsAdminToken { configuration.adminToken = AdminAccess.makeToken() }
         self.configuration = configuration
         self.logger = logger
-        self.readiness = ReadinessGate(optional: configuration.h2cPort == nil ? [] : [.h2c])
+        self.readiness = ReadinessGate(
+            optional: Set(
+                [configuration.h2cPort.map { _ in .h2c }, configuration.productionHTTP2Port.map { _ in .http2Production }]
+                    .compactMap { $0 }))
         let tls = try EmulatorTLS(configuration, logger: logger)
         self.verifier = ProviderTokenVerifier(keys: try ProviderKeyStore(directory: configuration.keysDirectory, logger: logger))
         self.inspection = Inspection(

@@ -8,8 +8,12 @@ import NIOCore
 public struct EmulatorConfiguration: Sendable {
     /// The address every listener binds to.
     public var host: String = "127.0.0.1"
-    /// HTTP/2 provider API port (APNs' alternative port 2197); 0 picks a free port.
+    /// HTTP/2 provider API port (APNs' alternative port 2197), serving ``environment`` (the
+    /// sandbox by default); 0 picks a free port.
     public var http2Port: Int = 2197
+    /// The production endpoint's HTTP/2 provider API port (Apple's `api.push.apple.com`); 0
+    /// picks a free port, nil opens none.
+    public var productionHTTP2Port: Int? = 2297
     /// Admin HTTP/1.1 API port; 0 picks a free port.
     public var adminPort: Int = 8197
     /// Device listener port (APNs' own device port 5223); 0 picks a free port.
@@ -147,6 +151,7 @@ public struct EmulatorConfiguration: Sendable {
             clock: self.clock
         )
         configuration.tokenPolicy = self.tokenPolicy
+        configuration.defaultEnvironment = self.environment
         configuration.storagePolicy = self.storagePolicy
         configuration.maximumQueuedPerDevice = self.maximumQueuedPerDevice
         configuration.writerSpin = self.writerSpin

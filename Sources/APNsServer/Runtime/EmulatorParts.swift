@@ -32,7 +32,7 @@ struct EmulatorParts {
         let always: [any Service] = [
             self.http2(), self.channelsListener(), self.gateway(), self.feedback(), self.device(), self.webPush(), self.admin(),
         ]
-        return always + (self.h2c().map { [$0] } ?? [])
+        return always + ([self.h2c(), self.http2Production()] as [(any Service)?]).compactMap { $0 }
     }
 
     private func listener(_ name: String, port: Int, idle: Duration? = nil) -> Listener {
@@ -59,6 +59,20 @@ struct EmulatorParts {
             sslContext: self.tls.http2,
             context: self.providerContext(),
             onBound: self.bound(.http2, "HTTP/2 provider API", scheme: "https")
+        )
+    }
+
+    /// What start-up calls the production endpoint's listener.
+    static let productionTitle = "HTTP/2 provider API, production (api.push.apple.com)"
+
+    /// The production endpoint, as `api.push.apple.com` is Apple's, when a port is set for it.
+    private func http2Production() -> TLSListener? {
+        guard let port = self.configuration.productionHTTP2Port else { return nil }
+        return TLSListener.http2Provider(
+            self.listener("http2-production", port: port, idle: self.configuration.http2IdleTimeout),
+            sslContext: self.tls.http2,
+            context: self.providerContext(environment: .production),
+            onBound: self.bound(.http2Production, Self.productionTitle, scheme: "https")
         )
     }
 
@@ -102,27 +116,33 @@ struct EmulatorParts {
     }
 
     /// The one intake every door hands its pushes to; `doors` says where requests belong.
-    func intake(doors: FrontDoors? = nil) -> PushIntake {
+    /// `environment`: the one its requests are for when they name none (the endpoint's).
+    func intake(doors: FrontDoors? = nil, environment: APNsEnvironment? = nil) -> PushIntake {
         PushIntake(
             relay: self.relay, phone: self.phone, channels: self.channels, cluster: self.cluster, inspection: self.inspection,
-            ids: self.ids, environment: self.configuration.environment, clock: { [clock] in clock.nowMillis },
+            ids: self.ids, environment: environment ?? self.configuration.environment, clock: { [clock] in clock.nowMillis },
             logger: self.logger, doors: doors)
     }
 
-    func providerContext() -> ProviderContext {
+    /// What a provider API listener gives its connections; `environment`: its endpoint's, when
+    /// not `--environment`'s.
+    func providerContext(environment: APNsEnvironment? = nil) -> ProviderContext {
         let configuration = self.configuration
+        let environment = environment ?? configuration.environment
+        var rules = configuration.authRules
+        rules.environment = environment
         return ProviderContext(
             auth: configuration.auth,
-            authRules: configuration.authRules,
+            authRules: rules,
             verifier: self.verifier,
             inspection: self.inspection,
-            environment: configuration.environment,
+            environment: environment,
             shutdownGrace: TimeAmount(configuration.shutdownGrace),
             clock: { [clock] in clock.nowMillis },
             realClock: configuration.clock,
             doors: FrontDoors(readiness: self.readiness),
             logger: self.logger,
-            intake: self.intake(doors: FrontDoors(readiness: self.readiness))
+            intake: self.intake(doors: FrontDoors(readiness: self.readiness), environment: environment)
         )
     }
 

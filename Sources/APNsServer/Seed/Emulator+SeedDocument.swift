@@ -64,7 +64,7 @@ extension Emulator {
             let token = app.token ?? self.parts.phone.newToken()
             let record = TokenRecord(
                 token: token, topic: app.topic, deviceID: device.id, registeredAt: app.registeredAt ?? self.clock.nowMillis,
-                unregisteredAt: app.unregisteredAt)
+                unregisteredAt: app.unregisteredAt, environment: app.environment ?? self.configuration.environment)
             let (relay, phone) = (self.relay, self.parts.phone)
             _ = try await loop.flatSubmit { relay.submit(.restoreToken(record, feedbackRead: app.feedbackRead), on: loop) }.get()
             // A Live Activity token's pushes are ActivityKit's, whoever holds the device.

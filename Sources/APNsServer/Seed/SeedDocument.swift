@@ -17,6 +17,8 @@ public struct SeedDocument: Sendable {
         public var topic: String
         /// Nil: a new token is issued.
         public var token: DeviceToken?
+        /// The app build's environment: its token is valid at that endpoint only; nil for `--environment`'s.
+        public var environment: APNsEnvironment?
         /// Milliseconds since the UNIX epoch; nil for now.
         public var registeredAt: Int64?
         public var unregisteredAt: Int64?

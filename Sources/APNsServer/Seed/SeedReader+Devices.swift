@@ -6,7 +6,8 @@ import Foundation
 extension SeedReader {
     static let deviceFields = ["id", "phone", "power", "focus", "apps"]
     static let appFields = [
-        "topic", "token", "registeredAt", "unregisteredAt", "feedbackRead", "settings", "location", "pushToStartToken", "webApp",
+        "topic", "token", "environment", "registeredAt", "unregisteredAt", "feedbackRead", "settings", "location",
+        "pushToStartToken", "webApp",
     ]
 
     /// `{id, power, focus, apps: [...]}`; or, as `serve --config` files have it, one app without a
@@ -70,6 +71,15 @@ extension SeedReader {
                 throw self.error("\(path).pushToStartToken", "\(hex) is not a token (an even number of hex digits)")
             }
             app.pushToStartToken = token
+        }
+        switch try self.string(fields["environment"], "\(path).environment", "development or production") {
+        case nil: break
+        case "development"?, "sandbox"?: app.environment = .development
+        case "production"?: app.environment = .production
+        case let other?:
+            throw self.error(
+                "\(path).environment",
+                "is development (a debug build; sandbox is taken for it) or production (TestFlight, the App Store), not \(other)")
         }
         app.registeredAt = try self.time(fields["registeredAt"], "\(path).registeredAt")
         app.unregisteredAt = try self.time(fields["unregisteredAt"], "\(path).unregisteredAt")

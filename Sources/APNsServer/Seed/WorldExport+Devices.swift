@@ -44,6 +44,7 @@ extension WorldExport {
         var app: [String: JSONValue] = [
             "topic": .string(record.topic), "token": .string(record.token.hex),
             "registeredAt": .string(Timestamp.rfc3339(millis: record.registeredAt)),
+            "environment": .string(record.environment.rawValue),
         ]
         if let unregistered = record.unregisteredAt {
             app["unregisteredAt"] = .string(Timestamp.rfc3339(millis: unregistered))

@@ -32,7 +32,8 @@ extension ClusterFleetTests {
             [
                 "serve", "--shard", "\(shard.index)/\(shards.count)", "--cluster-peers", peers, "--host", "127.0.0.1",
                 "--http2-port", String(shard.http2), "--admin-port", String(shard.admin), "--device-port", String(shard.device),
-                "--gateway-port", "0", "--feedback-port", "0", "--channels-port", "0", "--web-push-port", "0", "--certs-dir", shared.appending("certs"),
+                "--gateway-port", "0", "--feedback-port", "0", "--channels-port", "0", "--web-push-port", "0",
+                "--production-http2-port", "0", "--certs-dir", shared.appending("certs"),
                 "--data-dir", shared.appending("data\(shard.index)"), "--keys", shared.appending("keys"), "--threads", "2",
                 "--quiet",
             ], output: shared.appending("shard\(shard.index).log"))

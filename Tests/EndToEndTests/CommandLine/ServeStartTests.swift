@@ -12,7 +12,8 @@ struct ServeStartTests {
         try BackgroundProcess(
             "env",
             [
-                Subprocess.emulatorExecutable, "serve", "--http2-port", "0", "--admin-port", "0", "--device-port", "0",
+                Subprocess.emulatorExecutable, "serve", "--http2-port", "0", "--production-http2-port", "0", "--admin-port", "0",
+                "--device-port", "0",
                 "--gateway-port", "0", "--feedback-port", "0", "--channels-port", "0", "--web-push-port", "0", "--certs-dir",
                 directory.appending("certs"), "--ports-file", portsFile,
             ] + arguments,
@@ -59,29 +60,40 @@ struct ServeStartTests {
         #expect(seeded, "no seed line: \(text)")
         let lines = text.split(separator: "\n").map(String.init)
         let listeners = lines.filter { $0.hasPrefix("apns-emulator: ") && $0.contains(" on ") && $0.contains("://") }
-        #expect(listeners.count == 7, "\(lines)")
+        #expect(listeners.count == 8, "\(lines)")
         #expect(
-            listeners.prefix(2).map { $0.split(separator: " on ")[0] } == ["apns-emulator: HTTP/2 provider API", "apns-emulator: admin API"],
+            listeners.prefix(3).map { $0.split(separator: " on ")[0] } == [
+                "apns-emulator: HTTP/2 provider API", "apns-emulator: HTTP/2 provider API, production (api.push.apple.com)",
+                "apns-emulator: admin API",
+            ],
             "\(listeners)")
+        // Both environments, named on the first line (issue 72).
+        #expect(lines.first?.contains("sandbox (development) and production endpoints") == true, "\(lines.first ?? "")")
         #expect(!text.contains(" listening"), "the log's listening lines double the console's at info: \(text)")
         // A first start makes the development CA: said in serve's own words, on its first line (issue 70).
         #expect(
             lines.first?.hasPrefix("apns-emulator: durable store in ") == true && lines.first?.contains("made just now") == true,
             "\(lines.first ?? "")")
-        #expect(lines.contains("apns-emulator: web inbox at http://127.0.0.1:\(serve.adminPort)/ (every push as it arrives, and the phone's screen)"))
+        #expect(
+            lines.contains(
+                "apns-emulator: web inbox at http://127.0.0.1:\(serve.adminPort)/ (every push as it arrives, and the phone's screen)"
+            ))
         #expect(lines.contains("apns-emulator: seeded from \(seed): 1 device, 1 app, 1 provider key, 1 fault rule"), "\(lines)")
 
         // Another emulator on the same HTTP/2 port: one error naming the flag, no listener announced.
         let clash = try await Subprocess.run(
             Subprocess.emulatorExecutable,
             [
-                "serve", "--http2-port", String(serve.http2Port), "--admin-port", "0", "--device-port", "0", "--gateway-port", "0",
-                "--feedback-port", "0", "--channels-port", "0", "--web-push-port", "0", "--data-dir", directory.appending("other"), "--certs-dir",
+                "serve", "--http2-port", String(serve.http2Port), "--production-http2-port", "0", "--admin-port", "0",
+                "--device-port", "0", "--gateway-port", "0",
+                "--feedback-port", "0", "--channels-port", "0", "--web-push-port", "0", "--data-dir",
+                directory.appending("other"), "--certs-dir",
                 directory.appending("certs"),
             ])
         #expect(clash.status != 0)
         #expect(
-            clash.stderr.contains("the port is in use") && clash.stderr.contains("choose another with --http2-port"), "\(clash.stderr)")
+            clash.stderr.contains("the port is in use") && clash.stderr.contains("choose another with --http2-port"),
+            "\(clash.stderr)")
         #expect(!clash.stdout.contains(" on "), "no listener is announced before the clash: \(clash.stdout)")
         _ = await serve.kill(SIGTERM)
         try directory.remove()

@@ -14,7 +14,7 @@ import urllib.request
 from typing import Any, Dict, List, Optional
 
 # The listeners' names in serve's ports file, and the image's fixed ports inside the container.
-CONTAINER_PORTS = {"http2": 2197, "admin": 8197, "device": 5223, "gateway": 2195, "feedback": 2196, "channels": 2198, "webPush": 2199}
+CONTAINER_PORTS = {"http2": 2197, "admin": 8197, "device": 5223, "gateway": 2195, "feedback": 2196, "channels": 2198, "webPush": 2199, "productionHttp2": 2297}
 
 
 class EmulatorError(RuntimeError):
@@ -60,7 +60,7 @@ class BinaryLauncher:
         ports_file = os.path.join(directory, "ports.json")
         arguments = [
             binary, "serve", "--ephemeral", "--exit-on-stdin-close", "--ports-file", ports_file, "--certs-dir", os.path.join(directory, "certs"),
-            "--keys", self.keys_directory, "--http2-port", "0", "--admin-port", "0", "--device-port", "0", "--gateway-port", "0",
+            "--keys", self.keys_directory, "--http2-port", "0", "--production-http2-port", "0", "--admin-port", "0", "--device-port", "0", "--gateway-port", "0",
             "--feedback-port", "0", "--channels-port", "0", "--web-push-port", "0",
         ] + serve_arguments(options)
         self._log = open(self.log_path, "wb")

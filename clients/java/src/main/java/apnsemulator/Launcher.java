@@ -22,7 +22,7 @@ import java.util.stream.Stream;
 /** How the emulator runs: the binary as a child process, or the image through podman or docker. */
 final class Launcher {
     static final Map<String, Integer> PORTS = Map.of("http2", 2197, "admin", 8197, "device", 5223, "gateway", 2195,
-            "feedback", 2196, "channels", 2198, "webPush", 2199);
+            "feedback", 2196, "channels", 2198, "webPush", 2199, "productionHttp2", 2297);
 
     final Path directory;
     final Path logPath;
@@ -96,7 +96,7 @@ final class Launcher {
         Path portsFile = this.directory.resolve("ports.json");
         List<String> command = new ArrayList<>(List.of(binary, "serve", "--ephemeral", "--exit-on-stdin-close", "--ports-file",
                 portsFile.toString(), "--certs-dir", this.directory.resolve("certs").toString(), "--keys", this.keysDirectory));
-        for (String name : PORTS.keySet()) command.addAll(List.of("--" + name.replace("webPush", "web-push") + "-port", "0"));
+        for (String name : PORTS.keySet()) command.addAll(List.of("--" + name.replace("webPush", "web-push").replace("productionHttp2", "production-http2") + "-port", "0"));
         if (options.seed() != null) command.addAll(List.of("--seed", options.seed().toAbsolutePath().toString()));
         command.addAll(options.serve());
         this.spawn(command);
