@@ -45,6 +45,6 @@ extension DeviceCommand {
 
     /// The emulator's other default ports, to say which one a device probably hit.
     static let ports: [Int: String] = [
-        2197: "HTTP/2 provider API", 8197: "admin API (plain HTTP)", 2195: "binary gateway", 2196: "feedback service",
+        2197: "HTTP/2 provider API", 2297: "HTTP/2 provider API (production)", 8197: "admin API (plain HTTP)", 2195: "binary gateway", 2196: "feedback service",
     ]
 }
