@@ -234,4 +234,21 @@ struct EnvironmentTests {
         }
         try directory.remove()
     }
+
+    /// Apple, "Sending notification requests to APNs using the binary interface": status 8,
+    /// invalid token; the gateway serves `--environment`'s environment.
+    @Test("the binary gateway refuses a token of the other environment with status 8, and closes")
+    func gateway() async throws {
+        try await withEmulator(configure: { $0.environment = .production }) { emulator in
+            let development = try await Self.register(emulator, environment: "development")
+            let production = try await Self.register(emulator, environment: "production")
+            var stream = BinaryStream()
+            stream.frame(token: try #require(DeviceToken(hex: production)), n: 1, identifier: 1)
+            stream.frame(token: try #require(DeviceToken(hex: development)), n: 2, identifier: 2)
+            let response = try #require(try await emulator.gateway(stream), "closed without an error response")
+            #expect(response.status == .invalidToken && response.identifier == 2, "\(response)")
+            #expect(try await emulator.queued(production).count == 1)
+            #expect(try await emulator.queued(development).isEmpty)
+        }
+    }
 }
