@@ -91,10 +91,12 @@ public final class DeviceClient: Sendable {
 
     /// Asks for a new token for an app; it is held by this connection from now on.
     ///
-    /// - Parameter environment: the app build's: `.development` (a debug build run from Xcode)
-    ///   or `.production` (TestFlight, the App Store, ad hoc); nil (the default) for the
-    ///   emulator's `serve --environment`, development unless it says otherwise. The token is
-    ///   valid at that environment's endpoint only; a push to the other answers 400 BadDeviceToken.
+    /// - Parameters:
+    ///   - topic: the app's bundle id.
+    ///   - environment: the app build's: `.development` (a debug build run from Xcode)
+    ///     or `.production` (TestFlight, the App Store, ad hoc); nil (the default) for the
+    ///     emulator's `serve --environment`, development unless it says otherwise. The token is
+    ///     valid at that environment's endpoint only; a push to the other answers 400 BadDeviceToken.
     public func register(topic: String, environment: APNsEnvironment? = nil) async throws -> DeviceToken {
         let reply = try await self.request(.register(topic: topic, environment: environment), expecting: .registered)
         guard case .registered(_, let token) = reply else { throw DeviceClientError.unexpectedReply(reply) }
