@@ -30,35 +30,34 @@ public enum APNsEnvironment: String, Sendable, CaseIterable, CustomStringConvert
         }
     }
 
-    /// Apple's hosts for each environment: the provider API, the legacy gateway and feedback.
-    static let hosts: [(name: String, environment: APNsEnvironment)] = [
-        ("api.sandbox.push.apple.com", .development), ("api.development.push.apple.com", .development),
-        ("gateway.sandbox.push.apple.com", .development), ("feedback.sandbox.push.apple.com", .development),
-        ("api.push.apple.com", .production), ("gateway.push.apple.com", .production), ("feedback.push.apple.com", .production),
-    ]
+    /// Apple's hosts for each environment, as bytes: the provider API, the legacy gateway and
+    /// feedback.
+    static let hosts: [(name: [UInt8], environment: APNsEnvironment)] = {
+        let names: [(String, APNsEnvironment)] = [
+            ("api.sandbox.push.apple.com", .development), ("api.development.push.apple.com", .development),
+            ("gateway.sandbox.push.apple.com", .development), ("feedback.sandbox.push.apple.com", .development),
+            ("api.push.apple.com", .production), ("gateway.push.apple.com", .production), ("feedback.push.apple.com", .production),
+        ]
+        return names.map { (Array($0.0.utf8), $0.1) }
+    }()
 
-    /// The environment an Apple host names (`:authority` or SNI, a port after it allowed, any
-    /// case); nil for any other host (the emulator's own name, an address).
-    public init?(host: String) {
-        guard host.utf8.count <= 64 else { return nil }
-        var name = Substring(host.lowercased())
-        if let colon = name.lastIndex(of: ":"), name[name.index(after: colon)...].allSatisfy(\.isNumber) {
-            name = name[..<colon]
-        }
-        if name.hasSuffix(".") { name = name.dropLast() }
-        guard let found = Self.hosts.first(where: { $0.name == name }) else { return nil }
-        self = found.environment
-    }
-
-    /// Whether `host` (bytes, a port after it allowed) could be one of Apple's push hosts: the
-    /// check a request's `:authority` gets before any string is made of it.
-    public static func mayName(host: UnsafeRawBufferPointer) -> Bool {
+    /// The environment an Apple host names (a request's `:authority`, as bytes: a port or a
+    /// trailing dot allowed, any case); nil for any other host (the emulator's own name, an
+    /// address). Compared in place, with no string made: every request's `:authority` is read.
+    public init?(host: UnsafeRawBufferPointer) {
         var end = host.count
-        if let colon = host.lastIndex(of: UInt8(ascii: ":")) { end = colon }
+        if let colon = host.lastIndex(of: UInt8(ascii: ":")),
+            host[(colon + 1)...].allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
+        {
+            end = colon
+        }
         if end > 0, host[end - 1] == UInt8(ascii: ".") { end -= 1 }
-        let suffix = Array("apple.com".utf8)
-        guard end >= suffix.count else { return false }
-        for (offset, byte) in suffix.enumerated() where host[end - suffix.count + offset] | 0x20 != byte { return false }
-        return true
+        // Apple's names are lower-case letters, digits and dots: `| 0x20` folds an upper-case letter.
+        guard
+            let found = Self.hosts.first(where: { candidate in
+                candidate.name.count == end && candidate.name.indices.allSatisfy { host[$0] | 0x20 == candidate.name[$0] }
+            })
+        else { return nil }
+        self = found.environment
     }
 }

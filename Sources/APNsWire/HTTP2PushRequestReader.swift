@@ -29,8 +29,7 @@ public struct HTTP2PushRequestReader {
             self.note(2)
             self.request.apnsID = text()
         case 10 where Self.equal(name, ":authority"):
-            // Most are the emulator's own host: a string is made only of one that may be Apple's.
-            if APNsEnvironment.mayName(host: value) { self.request.hostEnvironment = APNsEnvironment(host: text()) }
+            self.request.hostEnvironment = APNsEnvironment(host: value)
         case 10 where Self.equal(name, "apns-topic"):
             self.note(5)
             self.request.topic = text()
