@@ -1,6 +1,6 @@
 /// Which APNs a request is for: the sandbox (development) or production. The emulator serves
 /// both, as Apple does; a device token belongs to the one its app's build registered with.
-public enum APNsEnvironment: String, Sendable, CaseIterable, CustomStringConvertible {
+public enum APNsEnvironment: String, Sendable, CaseIterable, CustomStringConvertible, Codable {
     case development
     case production
 
@@ -36,7 +36,8 @@ public enum APNsEnvironment: String, Sendable, CaseIterable, CustomStringConvert
         let names: [(String, APNsEnvironment)] = [
             ("api.sandbox.push.apple.com", .development), ("api.development.push.apple.com", .development),
             ("gateway.sandbox.push.apple.com", .development), ("feedback.sandbox.push.apple.com", .development),
-            ("api.push.apple.com", .production), ("gateway.push.apple.com", .production), ("feedback.push.apple.com", .production),
+            ("api.push.apple.com", .production), ("gateway.push.apple.com", .production),
+            ("feedback.push.apple.com", .production),
         ]
         return names.map { (Array($0.0.utf8), $0.1) }
     }()

@@ -1,3 +1,5 @@
+import APNsCore
+
 /// One app on the emulated phone, as iOS keeps it for notifications: what the user allows, what
 /// the app registered, where it is, the phone's language, and what Notification Center shows.
 public struct AppModel: Hashable, Sendable, Codable {
@@ -69,6 +71,10 @@ public struct AppModel: Hashable, Sendable, Codable {
     public var ephemeralUntil: Int64?
     /// The phone's Scheduled Summary times (`HH:MM`, in its time zone); device-wide, like `timeZone`.
     public var summaryTimes = ScheduledSummary.defaultTimes
+    /// The environment of the app build that registered (a debug build from Xcode: development;
+    /// TestFlight and the App Store: production); nil for the emulator's default. The tokens
+    /// ActivityKit issues the app belong to it too.
+    public var environment: APNsEnvironment?
 
     public init() {}
 
@@ -111,6 +117,7 @@ public struct AppModel: Hashable, Sendable, Codable {
         self.serviceExtension = try container.decodeIfPresent(ServiceExtension.self, forKey: .serviceExtension)
         self.ephemeralUntil = try container.decodeIfPresent(Int64.self, forKey: .ephemeralUntil)
         self.summaryTimes = try field(.summaryTimes, ScheduledSummary.defaultTimes)
+        self.environment = try container.decodeIfPresent(APNsEnvironment.self, forKey: .environment)
     }
 
     enum CodingKeys: String, CodingKey {
@@ -120,7 +127,7 @@ public struct AppModel: Hashable, Sendable, Codable {
             activities,
             activityBudget
         case widgetPushes, controlPushes, webApp, entitlements, focus, backgroundPushes, voipPushes, serviceExtension,
-            ephemeralUntil, summaryTimes
+            ephemeralUntil, summaryTimes, environment
     }
 
     /// The most notifications kept in Notification Center per app; older ones drop off.

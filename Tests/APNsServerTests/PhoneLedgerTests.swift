@@ -73,17 +73,18 @@ struct PhoneLedgerTests {
         index.tokens[try #require(DeviceToken(hex: old))] = Phone.ActivityKey(install: Self.install, target: .activity("a1"))
         let operations = index.apply(
             [ActivityTokenChange(.update, activityID: "a1", token: new, replaced: old)], Self.install,
-            topicSuffix: ".push-type.liveactivity")
+            topicSuffix: ".push-type.liveactivity", environment: .production)
         #expect(index.tokens[try #require(DeviceToken(hex: old))] == nil)
         #expect(operations.count == 2)
         guard case .unregister(let withdrawn) = operations.first,
-            case .register(let issued, let topic, let deviceID, _) = operations.last
+            case .register(let issued, let topic, let deviceID, let environment) = operations.last
         else {
             Issue.record("expected unregister then register, got \(operations)")
             return
         }
         #expect(withdrawn.hex == old && issued.hex == new)
         #expect(topic == "com.example.app.push-type.liveactivity" && deviceID == "phone-1")
+        #expect(environment == .production, "the app build's environment")
     }
 
     @Test("an app with a push-to-start token is indexed under it; one with nothing the clock changes is not clocked")

@@ -4,7 +4,7 @@ import Foundation
 
 /// The body of `POST /api/v1/push`: a push the emulator sends to its own HTTP/2 provider API, as
 /// a provider would (the web inbox's send form). `{"token", "topic"?, "pushType"?, "priority"?,
-/// "expiration"?, "collapseId"?, "id"?, "authorization"?, "payload"}`; the payload is a JSON
+/// "expiration"?, "collapseId"?, "id"?, "authorization"?, "environment"?, "payload"}`; the payload is a JSON
 /// object, or a string sent as it is (to see how APNs answers a malformed one). Only the shape is
 /// checked here: APNs' own validation answers the rest.
 public struct PushDocument: Decodable, Sendable {
@@ -12,11 +12,14 @@ public struct PushDocument: Decodable, Sendable {
     public var payload: [UInt8]
     /// The request's headers, named as APNs names them, in a fixed order.
     public var headers: [(String, String)]
+    /// The endpoint it is sent to: `development` (or `sandbox`) or `production`; nil for
+    /// `--environment`'s, the one `--http2-port` serves.
+    public var environment: APNsEnvironment?
 
     public static let example = #"{"token": "<hex>", "topic": "com.example.app", "payload": {"aps": {"alert": "Hello"}}}"#
 
     private enum CodingKeys: String, CodingKey, CaseIterable {
-        case token, topic, pushType, priority, expiration, collapseId, id, authorization, payload
+        case token, topic, pushType, priority, expiration, collapseId, id, authorization, environment, payload
     }
 
     public init(from decoder: any Decoder) throws {
@@ -56,6 +59,15 @@ public struct PushDocument: Decodable, Sendable {
             }
         }
         self.headers = headers
+        switch try container.decodeIfPresent(String.self, forKey: .environment) {
+        case nil: self.environment = nil
+        case "development", "sandbox": self.environment = .development
+        case "production": self.environment = .production
+        case let other?:
+            throw InspectionError(
+                .badDocument, field: "environment",
+                "environment is development (the sandbox) or production, not \(other)")
+        }
         if let text = try? container.decode(String.self, forKey: .payload) {
             self.payload = Array(text.utf8)
         } else {

@@ -24,6 +24,8 @@ extension AdminRouter {
         }
         var request = HTTP2PushRequestDecoder.request(
             from: [(":method", "POST"), (":path", "/3/device/\(document.token)")] + document.headers)
+        // The endpoint it is sent to, as the :authority of Apple's host would choose it.
+        if let environment = document.environment { request.hostEnvironment = environment }
         document.payload.withUnsafeBytes { request.appendBody($0) }
         // As a connection of its own: its own ids, its own authentication state. Routes run on
         // `eventLoop`, which the intake answers on.

@@ -148,7 +148,7 @@ extension Phone {
                 }
                 var operations: [StoreOperation] = [.saveApp(change)]
                 operations += self.activityIndex.withLock {
-                    $0.apply(report.tokens, install, topicSuffix: Self.activityTopicSuffix)
+                    $0.apply(report.tokens, install, topicSuffix: Self.activityTopicSuffix, environment: app.environment)
                 }
                 self.track(app, install)
                 self.store.submit(operations) { result in

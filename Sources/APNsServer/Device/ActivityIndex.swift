@@ -27,9 +27,11 @@ struct ActivityIndex {
         if app.nextActivityChange(limits: limits) != nil { self.clocked.insert(install) } else { self.clocked.remove(install) }
     }
 
-    /// Tokens withdrawn leave the index; the store operations that register the issued ones and
-    /// unregister the withdrawn.
-    mutating func apply(_ changes: [ActivityTokenChange], _ install: AppInstall, topicSuffix: String) -> [StoreOperation] {
+    /// Tokens withdrawn leave the index; the store operations that register the issued ones (in
+    /// `environment`, the app build's; nil for `--environment`'s) and unregister the withdrawn.
+    mutating func apply(
+        _ changes: [ActivityTokenChange], _ install: AppInstall, topicSuffix: String, environment: APNsEnvironment?
+    ) -> [StoreOperation] {
         var operations: [StoreOperation] = []
         for change in changes {
             if let old = change.replaced.flatMap({ DeviceToken(hex: $0) }) {
@@ -37,7 +39,8 @@ struct ActivityIndex {
                 operations.append(.unregister(token: old))
             }
             guard let token = DeviceToken(hex: change.token) else { continue }
-            operations.append(.register(token: token, topic: install.topic + topicSuffix, deviceID: install.deviceID))
+            operations.append(
+                .register(token: token, topic: install.topic + topicSuffix, deviceID: install.deviceID, environment: environment))
         }
         return operations
     }

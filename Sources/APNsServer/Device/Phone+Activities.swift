@@ -106,8 +106,11 @@ extension Phone {
                 var operations: [StoreOperation] = []
                 let change = AppChange(install: install, from: before, to: app)
                 if !change.isEmpty { operations.append(.saveApp(change)) }
-                operations += self.activityIndex.withLock {
-                    $0.apply(report.tokens, install, topicSuffix: Self.activityTopicSuffix)
+                if !report.tokens.isEmpty {
+                    let environment = try app.environment ?? self.devicelessEnvironment(install)
+                    operations += self.activityIndex.withLock {
+                        $0.apply(report.tokens, install, topicSuffix: Self.activityTopicSuffix, environment: environment)
+                    }
                 }
                 self.track(app, install)
                 if let uniqueID { operations.append(.acknowledge(uniqueID: uniqueID)) }

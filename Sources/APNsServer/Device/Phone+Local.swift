@@ -99,8 +99,11 @@ extension Phone {
         firing request: LocalNotificationRequest, for install: AppInstall, at now: Int64
     ) -> APNsCore.Notification? {
         let token: DeviceToken?
+        let environment: APNsEnvironment?
         do {
             token = try self.token(of: install)
+            // The environment of the token's build: the phone's own notification is never refused as sent to the other.
+            environment = try token.flatMap { token throws(StoreError) in try self.store.token(token)?.environment }
         } catch {
             self.logger.warning(
                 "could not find the token of an app", metadata: ["apns.app": "\(install)", "store.error": "\(error)"])
@@ -118,7 +121,8 @@ extension Phone {
             apnsID: self.ids.timeOrdered(nowMillis: now), uniqueID: uniqueID, token: token,
             topic: install.topic, pushType: .alert,
             priority: .immediate,
-            expiration: nil, collapseID: nil, payload: request.content.payload, receivedAt: now, source: .local
+            expiration: nil, collapseID: nil, payload: request.content.payload, receivedAt: now, source: .local,
+            environment: environment ?? .development
         )
     }
 

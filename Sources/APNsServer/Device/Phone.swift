@@ -117,6 +117,13 @@ public final class Phone: Sendable {
         return DeviceToken(hex: String(install.deviceID.dropFirst("token:".count)))
     }
 
+    /// The environment of the token an app no device holds was registered with (its Live
+    /// Activity tokens belong to it too); nil for an app on a device, or a token not known.
+    func devicelessEnvironment(_ install: AppInstall) throws(StoreError) -> APNsEnvironment? {
+        guard let token = Self.devicelessToken(install) else { return nil }
+        return try self.store.token(token)?.environment
+    }
+
     /// What the phone does with a notification no connected device took: present it now (a
     /// token no device holds), apply it to a Live Activity, or nothing. One lock and set
     /// lookups: this is on the accept path. Returns, for a Live Activity push, the future of

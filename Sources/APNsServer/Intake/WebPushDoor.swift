@@ -45,7 +45,8 @@ struct WebPushDoor: IntakeDoor {
             let now = self.receivedAt
             // Version 7, time-ordered, as every other id the emulator makes: the unique id sorts by arrival.
             let (apnsID, uniqueID) = intake.ids.timeOrderedPair(nowMillis: now)
-            return .success((push.notification(apnsID: apnsID, uniqueID: uniqueID, receivedAt: now), nil))
+            return .success(
+                (push.notification(apnsID: apnsID, uniqueID: uniqueID, receivedAt: now, environment: intake.environment), nil))
         }
     }
 

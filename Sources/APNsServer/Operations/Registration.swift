@@ -1,4 +1,5 @@
 import APNsCore
+import APNsDevice
 import APNsStore
 import NIOCore
 
@@ -28,7 +29,13 @@ struct Registration {
         return self.relay.register(token: token, topic: topic, deviceID: deviceID, environment: environment, on: eventLoop)
             .flatMap { outcome in
                 switch outcome {
-                case .registered: return eventLoop.makeSucceededFuture(.registered(token))
+                case .registered:
+                    guard let deviceID, let environment else { return eventLoop.makeSucceededFuture(.registered(token)) }
+                    // The app on the device is that build: the tokens ActivityKit issues it belong
+                    // to its environment too.
+                    let install = AppInstall(deviceID: deviceID, topic: Phone.appTopic(topic))
+                    return self.phone.change(install, on: eventLoop) { app in app.environment = environment }
+                        .map { _ in .registered(token) }
                 case .tokenTaken where chosen != nil: return eventLoop.makeSucceededFuture(.chosenTaken)
                 case .tokenTaken where attempts > 1:
                     return self.register(

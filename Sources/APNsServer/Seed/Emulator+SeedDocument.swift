@@ -69,6 +69,12 @@ extension Emulator {
             _ = try await loop.flatSubmit { relay.submit(.restoreToken(record, feedbackRead: app.feedbackRead), on: loop) }.get()
             // A Live Activity token's pushes are ActivityKit's, whoever holds the device.
             if !app.topic.hasSuffix(Phone.activityTopicSuffix) { phone.issued(token, to: device.id) }
+            // The build on the device: the tokens ActivityKit issues the app belong to its environment.
+            if let environment = app.environment, device.id != nil, let install = try phone.install(of: token) {
+                _ = try await loop.flatSubmit {
+                    phone.change(install, on: loop) { (model: inout AppModel) in model.environment = environment }
+                }.get()
+            }
             if let webApp = app.webApp, let install = try phone.install(of: token) {
                 _ = try await loop.flatSubmit {
                     phone.change(install, on: loop) { (model: inout AppModel) in model.webApp = webApp }

@@ -14,7 +14,11 @@ struct ValidWebPush: Sendable {
 
     /// The notification the relay stores for it: the encrypted body travels in a small JSON
     /// envelope (base64url) with what the browser is told beside it.
-    func notification(apnsID: String, uniqueID: String, receivedAt: Int64) -> APNsCore.Notification {
+    /// `environment`: the one its subscription's token was registered in, `--environment`'s (Web
+    /// Push has one endpoint; its tokens are the emulator's own).
+    func notification(
+        apnsID: String, uniqueID: String, receivedAt: Int64, environment: APNsEnvironment
+    ) -> APNsCore.Notification {
         var writer = JSONWriter()
         writer.object { writer in
             writer.member("webpush") { writer in
@@ -33,7 +37,7 @@ struct ValidWebPush: Sendable {
             pushType: .alert, priority: self.priority,
             // TTL 0: deliver now or never, as apns-expiration 0 (RFC 8030 §5.2).
             expiration: self.ttl == 0 ? 0 : receivedAt / 1000 + self.ttl, collapseID: self.topic, payload: writer.bytes,
-            receivedAt: receivedAt, source: .webPush)
+            receivedAt: receivedAt, source: .webPush, environment: environment)
     }
 
     /// `Urgency` as APNs priorities: very-low as 1 (prioritize power), low as 5 (conserve
