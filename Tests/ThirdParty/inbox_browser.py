@@ -21,6 +21,7 @@ import time
 import urllib.request
 
 from chromium import browser, check, console_errors, scratch
+from inbox_environments import environments
 from inbox_levels import badge_only, levels, service_extension, summary
 from inbox_not_processed import not_processed
 from inbox_providers import providers
@@ -415,6 +416,7 @@ def main():
         summary(driver, wait, admin, curl_push, TOPIC, SHOTS)
         not_processed(driver, wait, admin, ADMIN, HTTP2_PORT, CA, TOPIC, SHOTS)
         search_and_history(driver, wait, admin, curl_push, ADMIN, TOPIC, SHOTS)
+        environments(driver, wait, admin, curl_push, ADMIN, TOPIC, SHOTS)
 
         errors = console_errors(driver)
         check(not errors, f"no console errors: {errors}")

@@ -33,6 +33,7 @@ public enum JournalJSON {
                 members.member("detail") { $0.optionalString(rejected.detail) }
                 members.member("port") { writer in if let port = rejected.port { writer.number(port) } else { writer.raw("null") }
                 }
+                members.member("environment") { $0.optionalString(rejected.environment?.rawValue) }
             }
             members.member("warnings") { writer in
                 switch entry.push {

@@ -17,6 +17,8 @@ extension JournalFilter {
         }
         filter.since = try query.parsed(
             "since", Timestamp.parse, "since must be an RFC 3339 time or milliseconds since the UNIX epoch")
+        filter.more.environment = try query.parsed(
+            "environment", Self.environment(named:), "environment must be development (the sandbox) or production")
         if let q = query["q"] { try filter.apply(JournalSearch(q), devices: devices) }
         return filter
     }
@@ -32,6 +34,15 @@ extension JournalFilter {
     private mutating func quietly() {
         self.require(\.outcome, .shown)
         self.more.quiet = true
+    }
+
+    /// `development` (or `sandbox`) or `production`, in any case.
+    static func environment(named name: String) -> APNsEnvironment? {
+        switch name.lowercased() {
+        case "development", "sandbox": .development
+        case "production": .production
+        default: nil
+        }
     }
 
     static func outcome(named name: String) -> PhoneOutcome.State? {
@@ -90,6 +101,9 @@ extension JournalFilter {
         case "token": self.more.tokenPrefix = lower
         case "device": self.more.deviceTokens = devices(value) ?? []
         case "reason": self.more.reason = lower
+        case "environment", "env":
+            guard let environment = Self.environment(named: value) else { throw bad("development (or sandbox) or production") }
+            self.more.environment = environment
         case "is":
             switch lower {
             case "quiet": self.more.quiet = true

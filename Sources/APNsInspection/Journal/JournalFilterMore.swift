@@ -20,6 +20,8 @@ public struct JournalFilterMore: Sendable, Equatable {
     public var quiet: Bool?
     /// Whether the lint warns about it (`is:warning`).
     public var warning: Bool?
+    /// The endpoint it was sent to (`environment:`, `environment=`).
+    public var environment: APNsEnvironment?
     /// Fields given with `-` (`-status:rejected`): an entry any of these matches does not match.
     public var exclusions: [JournalFilter] = []
 
@@ -29,7 +31,7 @@ public struct JournalFilterMore: Sendable, Equatable {
     /// the token's start, the device's tokens and the time can; the rest look at the entry.
     var settlesInIndex: Bool {
         self.terms.isEmpty && self.excluded.isEmpty && self.reason == nil && self.quiet == nil && self.warning == nil
-            && self.exclusions.isEmpty
+            && self.environment == nil && self.exclusions.isEmpty
     }
 
     func matches(_ entry: JournalEntry) -> Bool {
@@ -42,6 +44,7 @@ public struct JournalFilterMore: Sendable, Equatable {
         if let reason = self.reason, Self.reason(of: entry)?.lowercased() != reason { return false }
         if let quiet = self.quiet, (entry.presentation?.deliveredQuietly ?? false) != quiet { return false }
         if let warning = self.warning, Self.warns(entry) != warning { return false }
+        if let environment = self.environment, Self.environment(of: entry) != environment { return false }
         for term in self.terms where !entry.contains(term) { return false }
         for term in self.excluded where entry.contains(term) { return false }
         return !self.exclusions.contains { $0.matches(entry) }
@@ -52,6 +55,15 @@ public struct JournalFilterMore: Sendable, Equatable {
         if let term = self.terms.first(where: { !entry.contains($0) }) { return "wanted text containing \(term), found none" }
         if let term = self.excluded.first(where: { entry.contains($0) }) { return "wanted no \(term), found it" }
         return "the entry does not match its other terms"
+    }
+
+    /// The endpoint a push or request was sent to; nil where there is none (a channel request, Web Push's refusals).
+    static func environment(of entry: JournalEntry) -> APNsEnvironment? {
+        switch entry.push {
+        case .accepted(let notification): notification.source == .webPush ? nil : notification.environment
+        case .rejected(let rejected): rejected.environment
+        case .broadcast: nil
+        }
     }
 
     /// A refusal's reason (a rejected push's, or a channel request's).

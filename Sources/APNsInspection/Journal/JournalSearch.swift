@@ -7,7 +7,8 @@ import APNsCore
 ///
 /// Fields: `status:`, `outcome:`, `interface:`, `topic:`, `type:` (the push type), `token:` (a hex
 /// prefix), `device:` (a device id), `reason:`, `is:quiet` (delivered quietly), `is:warning` (the
-/// lint has something to say), `after:` and `before:` (RFC 3339 or milliseconds since the UNIX
+/// lint has something to say), `environment:` (`development`, `sandbox` or `production`: the endpoint
+/// it was sent to; `env:` for short), `after:` and `before:` (RFC 3339 or milliseconds since the UNIX
 /// epoch). A word with a colon before an unknown name (`https://…`) is a word.
 public struct JournalSearch: Sendable, Equatable {
     /// One term of the query as typed.
@@ -20,6 +21,7 @@ public struct JournalSearch: Sendable, Equatable {
     /// The names `field:value` takes.
     public static let fields: Set<String> = [
         "status", "outcome", "interface", "topic", "type", "token", "device", "reason", "is", "after", "before",
+        "environment", "env",
     ]
     /// What `is:` takes.
     public static let flags = ["quiet", "warning"]

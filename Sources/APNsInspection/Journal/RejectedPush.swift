@@ -27,6 +27,9 @@ public struct RejectedPush: Sendable {
     public var path: String?
     /// The port it reached (each front door has its own), when it came over a socket.
     public var port: Int?
+    /// The endpoint it was sent to (its port's, or the Apple host its `:authority` named); nil
+    /// where there is none (Web Push, a connection refused before a request).
+    public var environment: APNsEnvironment?
 
     /// Marks a request that came above a GOAWAY's last-stream-id: no answer at all, only this
     /// detail, which the store keeps with the request across restarts.

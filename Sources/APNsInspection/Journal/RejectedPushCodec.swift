@@ -14,13 +14,15 @@ enum RejectedPushCodec {
         ]
         for text in texts { RecordFields.field(text, into: &out) }
         RecordFields.field(push.body, into: &out)
+        // Later than the body: a record written before environments has 18 fields.
+        RecordFields.field(push.environment?.rawValue, into: &out)
         return out
     }
 
     /// The push and its fault mark; nil for a record this version cannot read.
     static func decode(_ bytes: [UInt8]) -> (push: RejectedPush, fault: FaultMark?)? {
         guard let (receivedAt, fields) = RecordFields.read(bytes, version: Self.version) else { return nil }
-        guard fields.count == 18 else { return nil }
+        guard fields.count == 18 || fields.count == 19 else { return nil }
         let text = { (index: Int) in fields[index].map { String(decoding: $0, as: UTF8.self) } }
         guard let id = text(0), let source = text(8).flatMap(Interface.init(rawValue:)) else { return nil }
         var push = RejectedPush(
@@ -30,6 +32,7 @@ enum RejectedPushCodec {
         (push.apnsID, push.token, push.topic, push.pushType) = (text(1), text(2) ?? "", text(3), text(4))
         (push.priority, push.expiration, push.collapseID) = (text(5), text(6), text(7))
         (push.reason, push.httpStatus, push.path) = (text(9), text(10).flatMap { Int($0) }, text(13))
+        if fields.count == 19 { push.environment = text(18).flatMap(APNsEnvironment.init(rawValue:)) }
         let fault = text(15).map { FaultMark(ruleID: $0, action: text(16) ?? "") }
         return (push, fault)
     }

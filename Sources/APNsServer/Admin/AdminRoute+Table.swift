@@ -8,7 +8,9 @@ import NIOCore
 /// beside it and its operation in `openapi.json`.
 extension AdminRoute {
     /// The journal filter's parameters (`JournalFilter.parse`).
-    static let filter: Set<String> = ["token", "topic", "pushType", "status", "interface", "since", "q", "outcome"]
+    static let filter: Set<String> = [
+        "token", "topic", "pushType", "status", "interface", "since", "q", "outcome", "environment",
+    ]
 
     static let table: [AdminRoute] =
         service + notifications + faults + devices + tokens + phone + focus + activities + webApps + channels + clusterChannels

@@ -166,8 +166,10 @@ struct AdminRouter: Sendable {
     /// `GET /`: the web inbox.
     func inboxPage() -> Response {
         let port = self.readiness.address(.http2)?.port ?? 2197
+        let production = self.readiness.address(.http2Production)?.port ?? port
         return Response(
-            status: 200, body: InboxAssets.page(http2Port: port, caPath: self.caPath, logout: self.asksForToken),
+            status: 200,
+            body: InboxAssets.page(http2Port: port, productionPort: production, caPath: self.caPath, logout: self.asksForToken),
             contentType: "text/html; charset=utf-8")
     }
 

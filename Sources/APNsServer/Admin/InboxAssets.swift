@@ -3,13 +3,15 @@ import APNsCore
 /// The web inbox (`GET /` on the admin port): plain HTML, CSS and JavaScript kept beside this
 /// file in `Inbox/` and compiled into the binary, so it works offline and from any directory.
 enum InboxAssets {
-    /// The page, with the HTTP/2 port and the CA's path filled in (for the curl commands it
-    /// shows) and the fault form's suggestions: every reason APNs documents, with its status.
-    static func page(http2Port: Int, caPath: String?, logout: Bool = false) -> [UInt8] {
+    /// The page, with the HTTP/2 ports (the sandbox's, production's) and the CA's path filled in
+    /// (for the curl commands it shows) and the fault form's suggestions: every reason APNs
+    /// documents, with its status.
+    static func page(http2Port: Int, productionPort: Int, caPath: String?, logout: Bool = false) -> [UInt8] {
         let reasons = Reason.all.map { #"<option value="\#($0.wire)">\#($0.status)</option>"# }.joined()
         return Array(
             String(decoding: PackageResources.index_html, as: UTF8.self)
                 .replacingOccurrences(of: "{{HTTP2_PORT}}", with: String(http2Port))
+                .replacingOccurrences(of: "{{PRODUCTION_PORT}}", with: String(productionPort))
                 .replacingOccurrences(of: "{{CA_PATH}}", with: AdminLogin.escaped(caPath ?? "ca.pem"))
                 .replacingOccurrences(of: "{{REASONS}}", with: reasons)
                 .replacingOccurrences(of: "{{LOGOUT}}", with: logout ? Self.logoutForm : "").utf8)

@@ -92,8 +92,9 @@ struct BinaryPushDoor: IntakeDoor {
     func journal(_ refusal: Refusal, fault: FaultMark?, in intake: PushIntake) {}
 
     mutating func journalUnanswered(goAway reason: String?, fault: FaultMark, in intake: PushIntake) {
-        let rejected = RejectedPush(
+        var rejected = RejectedPush(
             self.request, id: self.ids.uuid(), topic: self.topic, statusByte: nil, receivedAt: self.receivedAt)
+        rejected.environment = self.environment
         intake.inspection.rejected(rejected, fault: fault)
     }
 
@@ -111,6 +112,7 @@ struct BinaryPushDoor: IntakeDoor {
     private func record(_ status: BinaryStatus, fault: FaultMark? = nil, id: String) -> RejectedPush {
         var rejected = RejectedPush(self.request, id: id, topic: self.topic, statusByte: status.code, receivedAt: self.receivedAt)
         rejected.detail = fault.map { "injected by fault rule \($0.ruleID)" } ?? status.meaning
+        rejected.environment = self.environment
         return rejected
     }
 }

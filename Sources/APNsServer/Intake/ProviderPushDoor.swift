@@ -112,6 +112,7 @@ struct ProviderPushDoor: IntakeDoor {
             ? "fault rule \(fault.ruleID) reset the connection: nothing was answered"
             : "fault rule \(fault.ruleID) sent GOAWAY (\(reason ?? "")) before this stream: it and the streams after it were not processed"
         rejected.port = call.ids.port
+        rejected.environment = call.environment
         intake.inspection.rejected(rejected, fault: fault)
     }
 

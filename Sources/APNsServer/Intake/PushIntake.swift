@@ -109,6 +109,7 @@ struct PushIntake: Sendable {
         let detail = rejection.detail ?? rejection.reason.explanation
         rejected.detail = detail.isEmpty ? nil : detail
         rejected.port = call.ids.port
+        rejected.environment = call.environment
         self.inspection.rejected(rejected, fault: fault)
     }
 
@@ -119,6 +120,7 @@ struct PushIntake: Sendable {
             request, id: ids.makeID(), apnsID: request.apnsID, reason: nil, httpStatus: nil, receivedAt: self.clock())
         rejected.markNotProcessed(stream: stream, lastStream: lastStream)
         rejected.port = ids.port
+        rejected.environment = request.hostEnvironment ?? self.environment
         self.inspection.rejected(rejected, fault: nil)
     }
 }

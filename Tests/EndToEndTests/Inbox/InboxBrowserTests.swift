@@ -130,7 +130,8 @@ struct InboxBrowserTests {
                 "surfaces.png", "surface-watch-small.png", "surface-watch-compact.png", "surface-carplay-small.png",
                 "surface-carplay-compact.png", "surface-mac-compact.png",
             ]
-            let shots = ["inbox.png", "detail.png", "phone.png", "activity.png", "web-apps.png"] + surfaces
+            let environments = ["environments-1400.png", "token-check-1400.png", "token-check-390.png"]
+            let shots = ["inbox.png", "detail.png", "phone.png", "activity.png", "web-apps.png"] + surfaces + environments
             let stale = Self.notSaved(shots, since: started)
             #expect(stale.isEmpty, "not saved by this run: \(stale)")
         }

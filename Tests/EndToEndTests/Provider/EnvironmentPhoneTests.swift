@@ -129,3 +129,35 @@ struct EnvironmentPhoneTests {
         }
     }
 }
+
+extension EnvironmentPhoneTests {
+    @Test(
+        "the journal says each push's endpoint, refusals too, and filters by it: environment= and environment: in q; a wrong word is 400"
+    )
+    func journalByEnvironment() async throws {
+        try await withEmulator { emulator in
+            let development = try await EnvironmentTests.register(emulator, environment: nil)
+            let production = try await EnvironmentTests.register(emulator, environment: "production")
+            let sandbox = try await Self.client(emulator, port: emulator.http2Port)
+            let live = try await Self.client(emulator, port: emulator.productionHTTP2Port)
+            #expect(try await sandbox.push(token: development, topic: EnvironmentTests.topic).status == 200)
+            #expect(try await live.push(token: production, topic: EnvironmentTests.topic).status == 200)
+            #expect(try await sandbox.push(token: production, topic: EnvironmentTests.topic).status == 400)
+
+            let atProduction = try await emulator.journal("environment=production")
+            #expect(atProduction.map { $0["token"] as? String } == [production], "\(atProduction)")
+            let atSandbox = try await emulator.journal("q=environment:sandbox")
+            #expect(
+                atSandbox.count == 2 && atSandbox.allSatisfy { $0["environment"] as? String == "development" }, "\(atSandbox)")
+            // The refusal says where it was sent: the sandbox, with the production build's token.
+            let refused = try #require(atSandbox.first { $0["status"] as? String == "rejected" })
+            #expect(refused["token"] as? String == production && refused["reason"] as? String == "BadDeviceToken")
+            let excluded = try await emulator.journal("q=-environment:production")
+            #expect(excluded.count == 2)
+            let wrong = try await emulator.admin("/api/v1/notifications?environment=staging")
+            #expect(wrong.status == 400 && wrong.text.contains("environment"), "\(wrong.text)")
+            let wrongInQ = try await emulator.admin("/api/v1/notifications?q=environment:staging")
+            #expect(wrongInQ.status == 400 && wrongInQ.text.contains("environment:"), "\(wrongInQ.text)")
+        }
+    }
+}

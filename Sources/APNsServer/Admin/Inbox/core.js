@@ -52,6 +52,17 @@ export function say(node, text, good) {
 export const refused = (item) => item.status === "rejected" || item.status === "notProcessed";
 /// A status as the badge reads it.
 export const statusText = (status) => (status === "notProcessed" ? "not processed" : status);
+
+/// The endpoint a push was sent to, as a person names it: Apple's host beside the environment.
+export const environmentName = (item) =>
+  !item.environment || item.source === "webpush"
+    ? "–"
+    : item.environment === "production" ? "production (api.push.apple.com)" : "sandbox (api.sandbox.push.apple.com)";
+
+/// A row's environment badge: sandbox or production.
+export const environmentTag = (environment) =>
+  el("span", { class: `tag env ${environment}`, title: environmentName({ environment }), "data-testid": "inbox-environment-tag" },
+    environment === "production" ? "production" : "sandbox");
 /// Whether a device holds a token record (a token no device holds names itself `token:<hex>`
 /// in its Live Activity tokens and web apps).
 export const heldByDevice = (record) => Boolean(record.deviceId) && !record.deviceId.startsWith("token:");
@@ -64,5 +75,7 @@ export const clock = (iso) => {
   return date.toLocaleTimeString([], { hour12: false }) + "." + String(date.getMilliseconds()).padStart(3, "0");
 };
 export const http2Port = () => $('meta[name="apns-http2-port"]')?.content || "2197";
+/// The production endpoint's port (--production-http2-port).
+export const productionPort = () => $('meta[name="apns-production-port"]')?.content || "2297";
 // The CA the server certificate chains to, where this emulator keeps it (its --certs-dir).
 export const caPath = () => $('meta[name="apns-ca-path"]')?.content || "ca.pem";

@@ -1,5 +1,5 @@
 // The detail pane of one notification.
-import { $, $$, api, caPath, clock, http2Port, el, refused, say, short, statusText } from "./core.js";
+import { $, $$, api, caPath, clock, http2Port, el, environmentName, productionPort, refused, say, short, statusText } from "./core.js";
 import { Inbox } from "./list.js";
 import { Route, show } from "./route.js";
 import { Send } from "./send.js";
@@ -64,7 +64,9 @@ export const Detail = {
     if (item.method && item.method !== "POST") lines.push(`-X ${item.method}`);
     for (const [name, value] of this.headers(item)) if (name !== "apns-id") lines.push(`-H ${quote(`${name}: ${value}`)}`);
     if (body) lines.push(`-d ${quote(body)}`);
-    lines.push(`https://localhost:${http2Port()}${item.source === "broadcast" ? item.path : `/3/device/${item.token}`}`);
+    // To the endpoint it was sent to: a production build's token is refused at the sandbox.
+    const port = item.environment === "production" ? productionPort() : http2Port();
+    lines.push(`https://localhost:${port}${item.source === "broadcast" ? item.path : `/3/device/${item.token}`}`);
     return lines.join(" \\\n  ");
   },
 
@@ -129,7 +131,7 @@ export const Detail = {
       return [
         el("p", { class: `outcome big ${outcome.state}`, id: "detail-outcome" }, el("span", { class: `status ${item.status}` }, statusText(item.status)), " ", outcome.text),
         el("p", { class: "said" }, Inbox.summary(item)),
-        Detail.pairs([["token", item.token], ["topic", item.topic ?? "–"], ["interface", item.source], ["type", item.pushType ?? "–"], ["priority", item.priority ?? "–"], ["received", item.receivedAt], ["status since", item.statusAt ?? "–"]]),
+        Detail.pairs([["token", item.token], ["topic", item.topic ?? "–"], ["interface", item.source], ["environment", environmentName(item)], ["type", item.pushType ?? "–"], ["priority", item.priority ?? "–"], ["received", item.receivedAt], ["status since", item.statusAt ?? "–"]]),
         phone,
         // What the phone noted beside its decision (time-sensitive without the entitlement, presented as active).
         item.presentation?.notes?.length ? [el("h3", {}, "The phone noted"), el("ul", { class: "notes", "data-testid": "detail-phone-notes" }, item.presentation.notes.map((n) => el("li", {}, n)))] : null,
@@ -216,6 +218,7 @@ export const Detail = {
     if (item.pushType) body.pushType = item.pushType;
     if (item.priority) body.priority = item.priority;
     if (item.collapseId) body.collapseId = item.collapseId;
+    if (item.environment && item.source !== "webpush") body.environment = item.environment;
     try {
       const result = await api("POST", "/api/v1/push", body);
       say(answer, Send.describe(result), result.status === 200);

@@ -1,5 +1,5 @@
 // Devices and broadcast channels.
-import { $, api, clock, counted, el, heldByDevice, short } from "./core.js";
+import { $, api, clock, counted, el, environmentTag, heldByDevice, short } from "./core.js";
 import { show } from "./route.js";
 
 // MARK: Devices
@@ -24,15 +24,42 @@ export const Devices = {
       onclick: () => show("phone", d.token, true),
       onkeydown: (event) => { if (event.key === "Enter") show("phone", d.token, true); },
     },
-      el("td", { class: "mono", title: d.token }, short(d.token)), el("td", {}, d.topic || "–"), el("td", {}, d.deviceId || "–"),
+      el("td", { class: "mono", title: d.token }, short(d.token)), el("td", {}, d.topic || "–"),
+      el("td", {}, d.environment ? environmentTag(d.environment) : "–"), el("td", {}, d.deviceId || "–"),
       el("td", {}, d.connected ? "yes" : "no"), el("td", {}, d.queued), el("td", {}, d.unregisteredAt ? String(d.unregisteredAt) : "–"));
     const group = (name, list, total) => list.length
-      ? [el("tr", { class: "group" }, el("th", { colspan: 6, scope: "rowgroup" }, counted(name, list.length, total))), ...list.map(row)]
+      ? [el("tr", { class: "group" }, el("th", { colspan: 7, scope: "rowgroup" }, counted(name, list.length, total))), ...list.map(row)]
       : [];
     const devices = all.filter(held).length;
     $("#devices tbody").replaceChildren(
       ...group("Tokens of devices", shown.filter(held), devices),
       ...group("Tokens no device holds", shown.filter((d) => !held(d)), all.length - devices));
+  },
+
+  /// The Push Notifications Console's token validation: known or not, the build's environment
+  /// and endpoint, app, device, still registered or since when not, and a sentence saying where to push it.
+  async check(event) {
+    event.preventDefault();
+    const answer = $("#token-check-answer");
+    const token = event.target.elements.token.value.trim();
+    answer.hidden = false;
+    answer.className = "token-check-answer";
+    if (!token) {
+      answer.replaceChildren("Paste a device token (hex) to check it.");
+      return;
+    }
+    try {
+      const check = await api("GET", `/api/v1/tokens/${encodeURIComponent(token)}`);
+      const good = check.known && check.registered;
+      answer.classList.add(good ? "good" : "bad");
+      const facts = [["environment", check.environment ? `${check.environment} (${check.endpoint})` : "–"], ["app", check.topic || "–"],
+        ["device", check.deviceId || "–"], ["registered", check.registeredAt || "–"], ["unregistered", check.unregisteredAt || "–"], ["queued", check.queued ?? "–"]];
+      answer.replaceChildren(el("p", { "data-testid": "token-check-verdict" }, check.verdict),
+        check.known ? el("dl", {}, facts.flatMap(([name, value]) => [el("dt", {}, name), el("dd", { class: "mono" }, String(value))])) : "");
+    } catch (error) {
+      answer.classList.add("bad");
+      answer.replaceChildren(el("p", { "data-testid": "token-check-verdict" }, error.message));
+    }
   },
 };
 

@@ -55,6 +55,7 @@ function wireControls() {
   $("#phone-device").addEventListener("change", (event) => show("phone", event.target.value, true));
   $("#phone-device-search").addEventListener("input", () => Phone.pick());
   $("#devices-search").addEventListener("input", () => Devices.render());
+  $("#token-check").addEventListener("submit", (event) => Devices.check(event));
   $("#phone-app-pick").addEventListener("change", (event) => { Phone.token = event.target.value; Phone.refresh(); });
   $("#phone-refresh").addEventListener("click", () => Phone.open(Phone.device));
   $("#app-form").addEventListener("submit", (event) => Phone.save(event));

@@ -1,5 +1,5 @@
 // The inbox's list of notifications.
-import { $, $$, api, clock, el, http2Port, refused, say, short, statusText } from "./core.js";
+import { $, $$, api, clock, el, environmentTag, http2Port, refused, say, short, statusText } from "./core.js";
 import { Detail } from "./detail.js";
 import { Shards } from "./live.js";
 import { Route } from "./route.js";
@@ -164,6 +164,8 @@ export const Inbox = {
     if (item.source === "local") status.push(el("span", { class: "tag local" }, "local"));
     if (item.source === "webpush") status.push(el("span", { class: "tag local" }, "web push"));
     if (item.fault) status.push(el("span", { class: "tag fault" }, "fault"));
+    // The endpoint it was sent to, as the provider chose it: a token of the other build is refused there.
+    if (item.environment && item.source !== "webpush") status.push(environmentTag(item.environment));
     const warnings = item.warnings || [];
     const summary = this.summary(item);
     const who = item.source === "broadcast" ? `channel ${short(item.channelId)}` : short(item.token);

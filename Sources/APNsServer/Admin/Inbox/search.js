@@ -3,7 +3,7 @@
 // one field of it. Choosing Status = rejected writes status:rejected; typing it sets the widget.
 
 /// The fields the widgets stand for, by the widget's name.
-const fields = ["status", "outcome", "interface", "token", "topic"];
+const fields = ["status", "outcome", "interface", "environment", "token", "topic"];
 
 /// The box's terms, split as the server splits them: at spaces outside double quotes.
 function terms(text) {

@@ -33,7 +33,10 @@ export const Send = {
     let payload = form.payload.value;
     try { payload = JSON.parse(payload); } catch { /* sent as text */ }
     if (payload === null || typeof payload !== "object" || Array.isArray(payload)) payload = form.payload.value;
-    const body = { token: form.token.value.trim(), topic: form.topic.value.trim() || undefined, pushType: form.pushType.value, priority: Number(form.priority.value), payload };
+    const body = {
+      token: form.token.value.trim(), topic: form.topic.value.trim() || undefined, pushType: form.pushType.value,
+      priority: Number(form.priority.value), environment: form.environment.value || undefined, payload,
+    };
     try {
       const result = await api("POST", "/api/v1/push", body);
       if (result.answered === false) return say(answer, result.message, null);
