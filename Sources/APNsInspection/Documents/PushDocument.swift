@@ -59,7 +59,8 @@ public struct PushDocument: Decodable, Sendable {
             }
         }
         self.headers = headers
-        switch try container.decodeIfPresent(String.self, forKey: .environment) {
+        // Absent, or a string: null is neither (as the headers' fields).
+        switch container.contains(.environment) ? try container.decode(String.self, forKey: .environment) : nil {
         case nil: self.environment = nil
         case "development", "sandbox": self.environment = .development
         case "production": self.environment = .production

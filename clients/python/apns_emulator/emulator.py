@@ -17,6 +17,16 @@ from .launch import BinaryLauncher, ContainerLauncher, EmulatorError, find_binar
 __all__ = ["APNsEmulator", "EmulatorError", "find_binary", "serve_arguments"]
 
 
+def _environment(name: str) -> str:
+    """`development` (or `sandbox`) or `production`; anything else is a ValueError naming both."""
+    lowered = name.lower()
+    if lowered in ("development", "sandbox"):
+        return "development"
+    if lowered == "production":
+        return "production"
+    raise ValueError(f"environment is development (the sandbox) or production, not {name!r}")
+
+
 class APNsEmulator:
     """One `apns-emulator serve --ephemeral` on free ports, with its own certificates, keys and
     store: the binary as a process (`APNS_EMULATOR_BIN`, or on PATH), or the container image when
@@ -48,7 +58,10 @@ class APNsEmulator:
         self.log_path: str = self._launcher.log_path
         self.host: str = self._launcher.host
         ports = self._launcher.ports
+        #: The sandbox endpoint's port (api.sandbox.push.apple.com): development builds' tokens.
         self.http2_port: int = ports["http2"]
+        #: The production endpoint's port (api.push.apple.com): TestFlight and App Store builds' tokens.
+        self.production_http2_port: int = ports.get("productionHttp2", ports["http2"])
         self.admin_port: int = ports["admin"]
         self.device_port: int = ports["device"]
         self.gateway_port: int = ports["gateway"]
@@ -60,7 +73,7 @@ class APNsEmulator:
         self.admin_token: Optional[str] = self._launcher.admin_token
         admin_headers = {"authorization": f"Bearer {self.admin_token}"} if self.admin_token else {}
         self._admin = httpx.Client(base_url=f"http://{self.host}:{self.admin_port}", headers=admin_headers, timeout=330)
-        self._provider: Optional[httpx.Client] = None
+        self._providers: Dict[str, httpx.Client] = {}
         self.faults = Faults(self)
         self.clock = ClockControl(self)
         self.keys = Keys(self)
@@ -69,8 +82,24 @@ class APNsEmulator:
 
     @property
     def url(self) -> str:
-        """The provider API's base URL (the server certificate names localhost)."""
+        """The provider API's base URL, the sandbox's (the server certificate names localhost)."""
         return f"https://localhost:{self.http2_port}"
+
+    @property
+    def sandbox_url(self) -> str:
+        """The sandbox endpoint's base URL, where a provider's development setting points
+        (Apple: api.sandbox.push.apple.com)."""
+        return self.url
+
+    @property
+    def production_url(self) -> str:
+        """The production endpoint's base URL, where a provider's production setting points
+        (Apple: api.push.apple.com)."""
+        return f"https://localhost:{self.production_http2_port}"
+
+    def url_for(self, environment: str) -> str:
+        """The base URL of `development` (or `sandbox`) or `production`."""
+        return self.production_url if _environment(environment) == "production" else self.sandbox_url
 
     def log(self) -> str:
         """Everything the emulator printed so far."""
@@ -82,10 +111,16 @@ class APNsEmulator:
         self, token: str, payload: Union[Dict[str, Any], str, bytes], topic: Optional[str] = None, push_type: Optional[str] = None,
         priority: Optional[int] = None, expiration: Optional[int] = None, collapse_id: Optional[str] = None,
         apns_id: Optional[str] = None, authorization: Optional[str] = None, headers: Optional[Dict[str, str]] = None,
+        environment: str = "development",
     ) -> PushResult:
-        """Sends a push over HTTP/2 and TLS to the provider API, as a provider does; APNs' answer."""
-        if self._provider is None:
-            self._provider = httpx.Client(http2=True, verify=ssl.create_default_context(cafile=self.ca_path), base_url=self.url, timeout=30)
+        """Sends a push over HTTP/2 and TLS to the provider API, as a provider does; APNs' answer.
+        `environment` is the endpoint: `development` (the sandbox) or `production`; a token of the
+        other environment's build is 400 BadDeviceToken, as at Apple."""
+        base = self.url_for(environment)
+        provider = self._providers.get(base)
+        if provider is None:
+            provider = httpx.Client(http2=True, verify=ssl.create_default_context(cafile=self.ca_path), base_url=base, timeout=30)
+            self._providers[base] = provider
         sent: Dict[str, str] = {}
         for name, value in (("apns-topic", topic), ("apns-push-type", push_type), ("apns-priority", priority),
                             ("apns-expiration", expiration), ("apns-collapse-id", collapse_id), ("apns-id", apns_id),
@@ -94,7 +129,7 @@ class APNsEmulator:
                 sent[name] = str(value)
         sent.update(headers or {})
         body = payload if isinstance(payload, bytes) else (payload.encode() if isinstance(payload, str) else json.dumps(payload).encode())
-        answer = self._provider.post(f"/3/device/{token}", content=body, headers=sent)
+        answer = provider.post(f"/3/device/{token}", content=body, headers=sent)
         reason = None
         if answer.content:
             try:
@@ -109,9 +144,9 @@ class APNsEmulator:
     # MARK: what was pushed
 
     def notifications(self, token: Optional[str] = None, topic: Optional[str] = None, status: Optional[str] = None,
-                      push_type: Optional[str] = None, limit: int = 100) -> List[Notification]:
-        """The journal, newest first, filtered."""
-        query = self._filters(token=token, topic=topic, status=status, pushType=push_type)
+                      push_type: Optional[str] = None, limit: int = 100, environment: Optional[str] = None) -> List[Notification]:
+        """The journal, newest first, filtered (`environment`: the endpoint it was sent to)."""
+        query = self._filters(token=token, topic=topic, status=status, pushType=push_type, environment=environment)
         query["limit"] = str(limit)
         return [Notification.from_json(item) for item in self._get("/api/v1/notifications", query)["items"]]
 
@@ -135,12 +170,21 @@ class APNsEmulator:
 
     # MARK: devices and the phone
 
-    def register_device(self, topic: str, token: Optional[str] = None) -> str:
-        """A token issued for `topic` (or `token` made valid), as a device registering gets."""
+    def register_device(self, topic: str, token: Optional[str] = None, environment: Optional[str] = None) -> str:
+        """A token issued for `topic` (or `token` made valid), as a device registering gets.
+        `environment` is the app build's: `development` (a debug build from Xcode, the default) or
+        `production` (TestFlight, the App Store); the token is valid at that endpoint only."""
         body: Dict[str, Any] = {"topic": topic}
         if token:
             body["token"] = token
+        if environment is not None:
+            body["environment"] = _environment(environment)
         return self._request("POST", "/api/v1/devices", body, expect=201)["token"]
+
+    def check_token(self, token: str) -> Dict[str, Any]:
+        """The Push Notifications Console's token validation: `known`, `environment`, `endpoint`,
+        `topic`, `deviceId`, `registered`, `registeredAt`, `unregisteredAt`, `queued`, `verdict`."""
+        return self._get(f"/api/v1/tokens/{token}")
 
     def device(self, token: str) -> "Device":
         return Device(self, token)
@@ -236,7 +280,7 @@ class APNsEmulator:
     # MARK: the process
 
     def stop(self, timeout: float = 10.0) -> None:
-        for client in (self._provider, getattr(self, "_admin", None)):
+        for client in (*self._providers.values(), getattr(self, "_admin", None)):
             if client is not None:
                 client.close()
         self._launcher.stop(timeout)

@@ -41,6 +41,8 @@ class Notification:
     collapse_id: Optional[str] = None
     reason: Optional[str] = None
     presentation: Optional[Dict[str, Any]] = None
+    #: The endpoint it was sent to: development (the sandbox) or production; None for Web Push's refusals.
+    environment: Optional[str] = None
     raw: Dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
@@ -49,7 +51,8 @@ class Notification:
             id=item["id"], token=item.get("token"), topic=item.get("topic"), push_type=item.get("pushType"),
             priority=item.get("priority"), status=item["status"], source=item["source"], payload=item.get("payload"),
             received_at=item["receivedAt"], apns_id=item.get("apnsId"), unique_id=item.get("uniqueId"),
-            collapse_id=item.get("collapseId"), reason=item.get("reason"), presentation=item.get("presentation"), raw=item,
+            collapse_id=item.get("collapseId"), reason=item.get("reason"), presentation=item.get("presentation"),
+            environment=item.get("environment"), raw=item,
         )
 
     def describe(self) -> str:
