@@ -13,11 +13,13 @@ export interface StartOptions {
 export interface PushOptions {
   topic?: string; pushType?: string; priority?: number; expiration?: number; collapseId?: string; apnsId?: string;
   authorization?: string; headers?: Record<string, string>;
+  /** The endpoint: development (the sandbox, the default) or production. */
+  environment?: 'development' | 'sandbox' | 'production';
 }
 export interface PushResult {
   status: number; reason?: string; apnsId?: string; uniqueId?: string; detail?: string; warnings: string[];
 }
-export interface Filter { token?: string; topic?: string; status?: string; pushType?: string; }
+export interface Filter { token?: string; topic?: string; status?: string; pushType?: string; environment?: 'development' | 'sandbox' | 'production'; }
 export interface ProviderKey { keyId: string; teamId: string; p8Path: string; p8: string; }
 export declare class Device {
   token: string;
@@ -54,16 +56,22 @@ export interface WebPushOptions { vapid: VapidKeys; subject: string; ttl?: numbe
 export interface WebPushResult { status: number; reason?: string; location?: string; uniqueId?: string; warnings: string[]; text: string; }
 export declare class Emulator {
   host: string;
-  ports: { http2: number; admin: number; device: number; gateway: number; feedback: number; channels: number; webPush: number };
+  ports: { http2: number; productionHttp2: number; admin: number; device: number; gateway: number; feedback: number; channels: number; webPush: number };
   caPath: string;
   /** The admin token the admin API asks for (undefined when none); every admin call sends it. */
   adminToken?: string;
   directory: string;
   pid?: number;
   readonly url: string;
+  /** The sandbox endpoint (api.sandbox.push.apple.com): a development setting's URL. */
+  readonly sandboxUrl: string;
+  /** The production endpoint (api.push.apple.com): a production setting's URL. */
+  readonly productionUrl: string;
+  urlFor(environment: 'development' | 'sandbox' | 'production'): string;
+  checkToken(token: string): Promise<{ known: boolean; environment?: string; endpoint?: string; topic?: string; deviceId?: string; registered: boolean; registeredAt?: string; unregisteredAt?: string; queued: number; verdict: string }>;
   log(): string;
   push(token: string, payload: object | string | Buffer, options?: PushOptions): Promise<PushResult>;
-  registerDevice(topic: string, token?: string): Promise<string>;
+  registerDevice(topic: string, token?: string, environment?: 'development' | 'sandbox' | 'production'): Promise<string>;
   device(token: string): Device;
   notifications(filter?: Filter & { limit?: number }): Promise<any[]>;
   waitFor(filter?: Filter, timeoutMs?: number): Promise<any>;

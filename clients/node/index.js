@@ -24,21 +24,32 @@ class Emulator {
     this.faults = new Faults(this);
     this.clock = new Clock(this);
     this.keys = new Keys(this);
-    this._session = undefined;
+    this._sessions = new Map();
   }
 
-  /** The provider API's base URL (the server certificate names localhost). */
+  /** The provider API's base URL, the sandbox's (the server certificate names localhost). */
   get url() { return `https://localhost:${this.ports.http2}`; }
+
+  /** The sandbox endpoint (Apple: api.sandbox.push.apple.com), where a development setting points. */
+  get sandboxUrl() { return this.url; }
+
+  /** The production endpoint (Apple: api.push.apple.com), where a production setting points. */
+  get productionUrl() { return `https://localhost:${this.ports.productionHttp2 ?? this.ports.http2}`; }
+
+  /** The base URL of `development` (or `sandbox`) or `production`. */
+  urlFor(environment) { return environmentOf(environment) === 'production' ? this.productionUrl : this.sandboxUrl; }
 
   /** Everything the emulator printed so far. */
   log() { return this._launcher.log(); }
 
   /**
    * A push over HTTP/2 and TLS, as a provider sends one: APNs' answer
-   * `{status, reason, apnsId, uniqueId, detail, warnings}`.
+   * `{status, reason, apnsId, uniqueId, detail, warnings}`. `options.environment` is the endpoint,
+   * `development` (the sandbox, the default) or `production`: a token of the other environment's
+   * build is 400 BadDeviceToken, as at Apple.
    */
   async push(token, payload, options = {}) {
-    const session = await this._provider();
+    const session = await this._provider(this.urlFor(options.environment ?? 'development'));
     const headers = { ':method': 'POST', ':path': `/3/device/${token}` };
     const names = { topic: 'apns-topic', pushType: 'apns-push-type', priority: 'apns-priority', expiration: 'apns-expiration',
       collapseId: 'apns-collapse-id', apnsId: 'apns-id', authorization: 'authorization' };
@@ -66,20 +77,34 @@ class Emulator {
     });
   }
 
-  _provider() {
-    if (this._session && !this._session.closed && !this._session.destroyed) return Promise.resolve(this._session);
+  _provider(url) {
+    const open = this._sessions.get(url);
+    if (open && !open.closed && !open.destroyed) return Promise.resolve(open);
     return new Promise((resolve, reject) => {
-      const session = http2.connect(this.url, { ca: fs.readFileSync(this.caPath) });
-      session.once('connect', () => { this._session = session; resolve(session); });
+      const session = http2.connect(url, { ca: fs.readFileSync(this.caPath) });
+      session.once('connect', () => { this._sessions.set(url, session); resolve(session); });
       session.once('error', reject);
     });
   }
 
-  /** A token issued for `topic` (or `token` made valid), as a device registering gets. */
-  async registerDevice(topic, token) {
-    const answer = await this.admin('POST', '/api/v1/devices', token ? { topic, token } : { topic }, 201);
+  /**
+   * A token issued for `topic` (or `token` made valid), as a device registering gets;
+   * `environment` is the app build's: `development` (a debug build, the default) or `production`
+   * (TestFlight, the App Store), whose endpoint alone takes the token.
+   */
+  async registerDevice(topic, token, environment) {
+    const body = { topic };
+    if (token) body.token = token;
+    if (environment !== undefined) body.environment = environmentOf(environment);
+    const answer = await this.admin('POST', '/api/v1/devices', body, 201);
     return answer.token;
   }
+
+  /**
+   * The Push Notifications Console's token validation: `{known, environment, endpoint, topic,
+   * deviceId, registered, registeredAt, unregisteredAt, queued, verdict}`.
+   */
+  checkToken(token) { return this.admin('GET', `/api/v1/tokens/${token}`); }
 
   /** The phone behind a token: its app, Notification Center, Live Activities, power. */
   device(token) { return new Device(this, token); }
@@ -202,7 +227,8 @@ class Emulator {
 
   /** Stops the emulator (its directory stays until remove()). */
   async stop() {
-    if (this._session) { this._session.destroy(); this._session = undefined; }
+    for (const session of this._sessions.values()) session.destroy();
+    this._sessions.clear();
     await this._launcher.stop();
   }
 
@@ -322,12 +348,20 @@ function receivedWebPush(item) {
     vapidSubject: web.vapidSubject, urgency: web.urgency, topic: web.topic, detail: web.detail, raw: item };
 }
 
+/** `development` (or `sandbox`) or `production`; anything else throws naming both. */
+function environmentOf(name) {
+  const lowered = String(name).toLowerCase();
+  if (lowered === 'development' || lowered === 'sandbox') return 'development';
+  if (lowered === 'production') return 'production';
+  throw new EmulatorError(`environment is development (the sandbox) or production, not ${name}`);
+}
+
 function filters(given) {
-  const names = { token: 'token', topic: 'topic', status: 'status', pushType: 'pushType' };
+  const names = { token: 'token', topic: 'topic', status: 'status', pushType: 'pushType', environment: 'environment' };
   const out = {};
   for (const [name, value] of Object.entries(given)) {
     if (value === undefined) continue;
-    if (!(name in names)) throw new EmulatorError(`unknown filter ${name} (token, topic, status, pushType)`);
+    if (!(name in names)) throw new EmulatorError(`unknown filter ${name} (token, topic, status, pushType, environment)`);
     out[names[name]] = String(value);
   }
   return out;
