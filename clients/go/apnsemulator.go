@@ -130,8 +130,47 @@ func Launch(options Options) (*Emulator, error) {
 	return emulator, nil
 }
 
-// URL is the provider API's base URL (the server certificate names localhost).
+// URL is the provider API's base URL, the sandbox's (the server certificate names localhost).
 func (e *Emulator) URL() string { return fmt.Sprintf("https://localhost:%d", e.Ports["http2"]) }
+
+// SandboxURL is the sandbox endpoint (Apple: api.sandbox.push.apple.com), where a provider's
+// development setting points: apns2's client.Host beside Development().
+func (e *Emulator) SandboxURL() string { return e.URL() }
+
+// ProductionURL is the production endpoint (Apple: api.push.apple.com), where a provider's
+// production setting points: apns2's client.Host beside Production().
+func (e *Emulator) ProductionURL() string {
+	port, ok := e.Ports["productionHttp2"]
+	if !ok || port == 0 {
+		port = e.Ports["http2"]
+	}
+	return fmt.Sprintf("https://localhost:%d", port)
+}
+
+// URLFor is the base URL of Development (or "sandbox") or Production; another name panics,
+// naming the two.
+func (e *Emulator) URLFor(environment string) string {
+	if environmentOf(environment) == Production {
+		return e.ProductionURL()
+	}
+	return e.SandboxURL()
+}
+
+// The environments: an app build's, and the endpoint a push is sent to.
+const (
+	Development = "development"
+	Production  = "production"
+)
+
+func environmentOf(name string) string {
+	switch strings.ToLower(name) {
+	case "", Development, "sandbox":
+		return Development
+	case Production:
+		return Production
+	}
+	panic(fmt.Sprintf("apns-emulator: environment is development (the sandbox) or production, not %q", name))
+}
 
 // Log is everything the emulator printed so far.
 func (e *Emulator) Log() string { return e.launcher.log() }
@@ -147,11 +186,13 @@ func (e *Emulator) Remove() {
 	_ = os.RemoveAll(e.Directory)
 }
 
-// PushOptions are a push's headers.
+// PushOptions are a push's headers, and its endpoint: Environment is Development (the sandbox,
+// also when empty) or Production; a token of the other environment's build is 400 BadDeviceToken.
 type PushOptions struct {
 	Topic, PushType, CollapseID, APNsID, Authorization string
 	Priority, Expiration                               int
 	Headers                                            map[string]string
+	Environment                                        string
 }
 
 // PushResult is APNs' answer to a push.
@@ -165,7 +206,7 @@ type PushResult struct {
 
 // Push sends a push over HTTP/2 and TLS, as a provider does.
 func (e *Emulator) Push(token, payload string, options PushOptions) (PushResult, error) {
-	request, err := http.NewRequest("POST", e.URL()+"/3/device/"+token, strings.NewReader(payload))
+	request, err := http.NewRequest("POST", e.URLFor(options.Environment)+"/3/device/"+token, strings.NewReader(payload))
 	if err != nil {
 		return PushResult{}, err
 	}
@@ -252,19 +293,42 @@ func (e *Emulator) must(err error) {
 	panic(err)
 }
 
-// RegisterDevice gives a token issued for topic, as a device registering gets.
-func (e *Emulator) RegisterDevice(topic string) string {
+// RegisterDevice gives a token issued for topic, as a device registering gets: a development
+// build's (a debug build from Xcode).
+func (e *Emulator) RegisterDevice(topic string) string { return e.RegisterDeviceIn(topic, Development) }
+
+// RegisterDeviceIn gives a token issued for topic to a build of environment: Development, or
+// Production (TestFlight, the App Store), whose endpoint alone takes it.
+func (e *Emulator) RegisterDeviceIn(topic, environment string) string {
 	var answer struct{ Token string }
-	e.must(e.Admin("POST", "/api/v1/devices", map[string]string{"topic": topic}, 201, &answer))
+	body := map[string]string{"topic": topic, "environment": environmentOf(environment)}
+	e.must(e.Admin("POST", "/api/v1/devices", body, 201, &answer))
 	return answer.Token
 }
 
-// Filter picks notifications from the journal.
-type Filter struct{ Token, Topic, Status, PushType string }
+// TokenCheck is the Push Notifications Console's token validation of one token.
+type TokenCheck struct {
+	Known, Registered                                                    bool
+	Environment, Endpoint, Topic, DeviceID, RegisteredAt, UnregisteredAt string
+	Queued                                                               int
+	Verdict                                                              string
+}
+
+// CheckToken says whether the emulator knows token, its environment and endpoint, app, device,
+// and whether it is still registered.
+func (e *Emulator) CheckToken(token string) TokenCheck {
+	var check TokenCheck
+	e.must(e.Admin("GET", "/api/v1/tokens/"+token, nil, 200, &check))
+	return check
+}
+
+// Filter picks notifications from the journal; Environment is the endpoint it was sent to.
+type Filter struct{ Token, Topic, Status, PushType, Environment string }
 
 func (f Filter) query() url.Values {
 	values := url.Values{}
-	for name, value := range map[string]string{"token": f.Token, "topic": f.Topic, "status": f.Status, "pushType": f.PushType} {
+	for name, value := range map[string]string{"token": f.Token, "topic": f.Topic, "status": f.Status, "pushType": f.PushType,
+		"environment": f.Environment} {
 		if value != "" {
 			values.Set(name, value)
 		}
