@@ -8,4 +8,4 @@ junit=${JUNIT_CONSOLE:-/usr/share/java/junit-platform-console-standalone.jar}
 rm -rf build
 javac -Xlint:all -Werror -d build/main -cp "$junit" $(find src/main -name '*.java')
 javac -Xlint:all -Werror -d build/test -cp "build/main:$junit" $(find src/test -name '*.java')
-exec java -jar "$junit" -cp build/main:build/test --select-class apnsemulator.ApnsEmulatorTest --disable-banner --details=tree
+exec java -jar "$junit" -cp build/main:build/test --select-class apnsemulator.ApnsEmulatorTest --select-class apnsemulator.EnvironmentsTest --disable-banner --details=tree

@@ -83,14 +83,40 @@ public final class ApnsEmulator implements AutoCloseable {
     public Path caPath() { return this.launcher.caPath; }
     public Path directory() { return this.launcher.directory; }
     public long pid() { return this.launcher.pid(); }
-    /** The provider API's base URL (the server certificate names localhost). */
+    /** The provider API's base URL, the sandbox's (the server certificate names localhost). */
     public String url() { return "https://localhost:" + this.port("http2"); }
+    /** The sandbox endpoint (Apple: api.sandbox.push.apple.com), where a development setting points. */
+    public String sandboxUrl() { return this.url(); }
+    /** The production endpoint (Apple: api.push.apple.com), where a production setting points. */
+    public String productionUrl() { return "https://localhost:" + this.port("productionHttp2"); }
+    /** The base URL of {@code development} (or {@code sandbox}) or {@code production}. */
+    public String urlFor(String environment) {
+        return environment(environment).equals("production") ? this.productionUrl() : this.sandboxUrl();
+    }
+
+    /** {@code development} (or {@code sandbox}) or {@code production}; anything else is refused naming both. */
+    static String environment(String name) {
+        return switch (name.toLowerCase(java.util.Locale.ROOT)) {
+            case "development", "sandbox" -> "development";
+            case "production" -> "production";
+            default -> throw new IllegalArgumentException("environment is development (the sandbox) or production, not " + name);
+        };
+    }
     /** Everything the emulator printed so far. */
     public String log() { return this.launcher.log(); }
 
-    /** A push over HTTP/2 and TLS; {@code headers} are apns-topic, apns-push-type, authorization... */
+    /** A push over HTTP/2 and TLS to the sandbox; {@code headers} are apns-topic, apns-push-type, authorization... */
     public PushResult push(String token, String payload, Map<String, String> headers) throws IOException, InterruptedException {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(this.url() + "/3/device/" + token))
+        return this.push(token, payload, headers, "development");
+    }
+
+    /**
+     * A push to the endpoint of {@code environment}: {@code development} (the sandbox) or
+     * {@code production}; a token of the other environment's build is 400 BadDeviceToken.
+     */
+    public PushResult push(String token, String payload, Map<String, String> headers, String environment)
+            throws IOException, InterruptedException {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(this.urlFor(environment) + "/3/device/" + token))
                 .POST(HttpRequest.BodyPublishers.ofString(payload)).timeout(Duration.ofSeconds(30));
         headers.forEach(request::header);
         HttpResponse<String> answer = this.provider.send(request.build(), HttpResponse.BodyHandlers.ofString());
@@ -122,9 +148,26 @@ public final class ApnsEmulator implements AutoCloseable {
         return (Map<String, Object>) this.admin(method, path, body, expect);
     }
 
-    /** A token issued for {@code topic}, as a device registering gets. */
+    /** A token issued for {@code topic}, as a device registering gets: a development (debug) build's. */
     public String registerDevice(String topic) throws IOException, InterruptedException {
         return (String) this.object("POST", "/api/v1/devices", Map.of("topic", topic), 201).get("token");
+    }
+
+    /**
+     * A token issued for {@code topic} to a build of {@code environment}: {@code development} (a
+     * debug build) or {@code production} (TestFlight, the App Store), whose endpoint alone takes it.
+     */
+    public String registerDevice(String topic, String environment) throws IOException, InterruptedException {
+        Map<String, Object> body = Map.of("topic", topic, "environment", environment(environment));
+        return (String) this.object("POST", "/api/v1/devices", body, 201).get("token");
+    }
+
+    /**
+     * The Push Notifications Console's token validation: known, environment, endpoint, topic,
+     * deviceId, registered, registeredAt, unregisteredAt, queued, verdict.
+     */
+    public Map<String, Object> checkToken(String token) throws IOException, InterruptedException {
+        return this.object("GET", "/api/v1/tokens/" + token, null, 200);
     }
 
     /** The app's settings and state behind a token. */
