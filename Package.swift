@@ -250,7 +250,7 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "APNsEmulatorTestingTests", dependencies: ["APNsEmulatorTesting", "APNsCore", "APNsServer", "APNsAuth", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: swiftSettings),
+        .testTarget(name: "APNsEmulatorTestingTests", dependencies: ["APNsEmulatorTesting", "APNsCore", "APNsServer", "APNsAuth", "APNsProviderClient", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: swiftSettings),
         .testTarget(name: "APNsAdminClientTests", dependencies: ["APNsAdminClient"], swiftSettings: swiftSettings),
         .testTarget(name: "APNsCoreTests", dependencies: ["APNsCore", "APNsTestSupport"], swiftSettings: swiftSettings),
         // The command line, parsed in process: options, environment twins, defaults.

@@ -21,6 +21,8 @@ public struct ReceivedNotification: Sendable, Equatable {
     public var status: String
     /// The payload as JSON text.
     public var payload: String
+    /// The endpoint it was sent to (development: the sandbox; production); nil for what has none.
+    public var environment: APNsEnvironment?
     /// The id of the fault rule that answered it (`exam` for the report card's exam), nil when
     /// none did.
     public var fault: String?
@@ -34,6 +36,7 @@ public struct ReceivedNotification: Sendable, Equatable {
         self.priority = item["priority"] as? Int
         self.status = item["status"] as? String ?? ""
         self.fault = (item["fault"] as? [String: Any])?["id"] as? String
+        self.environment = (item["environment"] as? String).flatMap(APNsEnvironment.init(rawValue:))
         let payload = item["payload"].flatMap { $0 is NSNull ? nil : $0 }
         self.payload = payload.flatMap { JSONValue.text(ofFoundation: $0) }.map { String(decoding: $0, as: UTF8.self) } ?? ""
     }

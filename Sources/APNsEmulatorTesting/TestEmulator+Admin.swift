@@ -1,3 +1,4 @@
+import APNsCore
 import APNsDeviceClient
 import Foundation
 
@@ -22,12 +23,13 @@ extension TestEmulator {
         throw TestEmulatorError(message: body["error"] as? String ?? "wait: \(answer.status) \(answer.text)", nearMisses: misses)
     }
 
-    /// The journal, newest first.
+    /// The journal, newest first; `environment` keeps what was sent to that endpoint.
     public func notifications(
-        token: String? = nil, topic: String? = nil, status: String? = nil
+        token: String? = nil, topic: String? = nil, status: String? = nil, environment: APNsEnvironment? = nil
     ) async throws -> [ReceivedNotification] {
-        let answer = try await self.admin(
-            "/api/v1/notifications?" + Self.query(token: token, topic: topic, status: status).joined(separator: "&"))
+        var query = Self.query(token: token, topic: topic, status: status)
+        if let environment { query.append("environment=\(environment.rawValue)") }
+        let answer = try await self.admin("/api/v1/notifications?" + query.joined(separator: "&"))
         guard answer.status == 200, let page = try answer.json() as? [String: Any] else {
             throw TestEmulatorError(message: "notifications: \(answer.status) \(answer.text)")
         }
@@ -36,13 +38,33 @@ extension TestEmulator {
 
     // MARK: Devices, faults, clock
 
-    /// A token issued for `topic`, as a device registering for remote notifications gets.
-    public func registerDevice(topic: String) async throws -> String {
-        let answer = try await self.admin("/api/v1/devices", method: "POST", body: #"{"topic": \#(Self.quoted(topic))}"#)
+    /// A token issued for `topic`, as a device registering for remote notifications gets: to a
+    /// build of `environment` (development, a debug build from Xcode; production for TestFlight
+    /// and the App Store), whose endpoint alone takes it; nil for the emulator's `environment`
+    /// (development unless configured otherwise).
+    public func registerDevice(topic: String, environment: APNsEnvironment? = nil) async throws -> String {
+        let named = environment.map { #", "environment": "\#($0.rawValue)""# } ?? ""
+        let body = #"{"topic": \#(Self.quoted(topic))\#(named)}"#
+        let answer = try await self.admin("/api/v1/devices", method: "POST", body: body)
         guard answer.status == 201, let token = (try answer.json() as? [String: Any])?["token"] as? String else {
             throw TestEmulatorError(message: "register: \(answer.status) \(answer.text)")
         }
         return token
+    }
+
+    /// The Push Notifications Console's token validation: whether the emulator knows `token`, the
+    /// environment of the build that registered it and the endpoint it is valid at, its app, device,
+    /// and whether it is still registered; `verdict` says it in a sentence.
+    public func checkToken(_ token: String) async throws -> TokenCheck {
+        let answer = try await self.admin("/api/v1/tokens/\(token)")
+        guard answer.status == 200, let body = try answer.json() as? [String: Any] else {
+            throw TestEmulatorError(message: "token check: \(answer.status) \(answer.text)")
+        }
+        return TokenCheck(
+            known: body["known"] as? Bool ?? false, registered: body["registered"] as? Bool ?? false,
+            environment: (body["environment"] as? String).flatMap(APNsEnvironment.init(rawValue:)),
+            endpoint: body["endpoint"] as? String, topic: body["topic"] as? String, deviceID: body["deviceId"] as? String,
+            verdict: body["verdict"] as? String ?? "")
     }
 
     /// An emulated device connected over TLS: register tokens, receive, acknowledge, respond.

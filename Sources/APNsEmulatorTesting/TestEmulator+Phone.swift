@@ -7,7 +7,9 @@ extension TestEmulator {
     /// `command` run with the content as JSON on standard input (it prints the content to show),
     /// or a `url` the content is posted to; `timeout` on the emulator's clock (`30s` when nil).
     /// Neither removes it. Each presentation says what it did (`Presentation.serviceExtension`).
-    public func setServiceExtension(token: String, command: String? = nil, url: String? = nil, timeout: String? = nil)
+    public func setServiceExtension(
+        token: String, command: String? = nil, url: String? = nil, timeout: String? = nil
+    )
         async throws
     {
         var members: [String] = []

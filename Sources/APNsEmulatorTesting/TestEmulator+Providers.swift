@@ -33,7 +33,8 @@ extension TestEmulator {
                     + "\n    source: \(check.source)"
             }
             throw TestEmulatorError(
-                message: "\(report.provider) fails \(failed.count) check(s) of its report card:\n" + lines.joined(separator: "\n"))
+                message: "\(report.provider) fails \(failed.count) check(s) of its report card:\n" + lines.joined(separator: "\n")
+            )
         }
         return report
     }

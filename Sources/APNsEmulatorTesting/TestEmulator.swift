@@ -53,6 +53,17 @@ public final class TestEmulator: Sendable {
     public var devicePort: Int { self.addresses.port(.device) }
     /// The provider API's base URL (the server certificate names `localhost` and `127.0.0.1`).
     public var providerURL: String { "https://localhost:\(self.http2Port)" }
+    /// The sandbox endpoint (Apple: api.sandbox.push.apple.com), where a provider's development
+    /// setting points: ``providerURL``.
+    public var sandboxURL: String { self.providerURL }
+    /// The production endpoint (Apple: api.push.apple.com), where a provider's production setting
+    /// points. A token of a development build is 400 BadDeviceToken here, as at Apple.
+    public var productionURL: String { "https://localhost:\(self.productionHTTP2Port)" }
+    /// The base URL of `environment`'s endpoint.
+    /// - Parameter environment: development (the sandbox) or production.
+    public func url(for environment: APNsEnvironment) -> String {
+        environment == .production ? self.productionURL : self.sandboxURL
+    }
     /// The admin API's base URL (inspection, faults, clock; also the web inbox).
     public var adminURL: String { "http://\(self.host):\(self.adminPort)" }
     /// The admin token the admin API asks for, nil when it asks for none: set one with
