@@ -109,4 +109,25 @@ extension ProviderChecks {
             figures: [("calls", Double(calls)), ("retries", Double(intervals.count)), ("hasty", Double(hasty.count))],
             source: Self.refusalSource)
     }
+
+    static let environmentSource =
+        "Apple, \"Handling notification responses from APNs\": 400 BadDeviceToken, \"verify that the request contains a valid token and that the token matches the environment\"; \"Sending notification requests to APNs\": the development server api.sandbox.push.apple.com, the production server api.push.apple.com"
+
+    /// Every token sent to the endpoint of its app's build: none refused BadDeviceToken for
+    /// belonging to the other environment (a debug build's token at production, or the reverse).
+    static func environment(_ history: ProviderHistory) -> ProviderCheck {
+        let id = "environment"
+        guard history.requests > 0 else {
+            return ProviderCheck(id: id, verdict: .notSeen, summary: "no request", source: Self.environmentSource)
+        }
+        let wrong = history.recent.filter(\.otherEnvironment)
+        let tokens = Set(wrong.map(\.token)).count
+        let summary =
+            wrong.isEmpty
+            ? "\(history.requests) request\(history.requests == 1 ? "" : "s"): none sent a token to the other environment's endpoint"
+            : "\(wrong.count) request\(wrong.count == 1 ? "" : "s") sent \(tokens) token\(tokens == 1 ? "" : "s") to the endpoint of the other environment (a debug build's token to production, or a TestFlight or App Store build's to the sandbox): 400 BadDeviceToken; point the provider's environment setting at the build's"
+        return ProviderCheck(
+            id: id, verdict: wrong.isEmpty ? .pass : .fail, summary: summary, apnsIDs: wrong.compactMap(\.apnsID),
+            figures: [("otherEnvironment", Double(wrong.count)), ("tokens", Double(tokens))], source: Self.environmentSource)
+    }
 }

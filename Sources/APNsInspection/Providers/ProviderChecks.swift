@@ -11,7 +11,7 @@ public enum ProviderChecks {
     /// Every check, in the report's order.
     static let judges: [@Sendable (ProviderHistory) -> ProviderCheck] = [
         tokenReuse, connectionReuse, unregisteredRespected, futileRetries, backoff, goAwayRecovery, pushTypeAndPriority,
-        expiration,
+        expiration, environment,
     ]
 
     /// Every check's id, in the report's order (what `apns-emulator report --fail-on` takes).

@@ -26,6 +26,9 @@ public struct ProviderRequestRecord: Sendable {
     public var warnings: [String]
     /// The exam's event this request met, if it met one.
     public var exam: ProviderExam.Event?
+    /// Whether it was refused BadDeviceToken because the token belongs to the other environment's
+    /// builds (a debug build's token sent to production, or the reverse).
+    public var otherEnvironment = false
 
     public init(
         at: Int64, connection: UInt64, stream: Int32, token: Substring, apnsID: String?, status: Int, reason: String?,

@@ -67,25 +67,31 @@ final class ProviderObserver {
         var reason: String?
         var apnsID = request.apnsID
         var warnings: [String] = []
+        var otherEnvironment = false
         switch outcome {
         case .accepted(let id, _, let codes):
             (status, apnsID, warnings) = (200, id, codes.map(\.code))
         case .refused(let rejection, _):
             (status, reason, apnsID) = (rejection.reason.status, rejection.reason.wire, rejection.apnsID)
+            otherEnvironment = Relay.isOtherEnvironment(rejection.reason)
         case .channel, .reset, .goAway:
             break
         }
-        self.record(request, stream: stream, status: status, reason: reason, apnsID: apnsID, warnings: warnings, exam: exam)
+        self.record(
+            request, stream: stream, status: status, reason: reason, apnsID: apnsID, warnings: warnings, exam: exam,
+            otherEnvironment: otherEnvironment)
     }
 
     /// A request on `stream` was not processed (it came after a GOAWAY).
     func unprocessed(_ request: PushRequest, stream: Int32) {
-        self.record(request, stream: stream, status: 0, reason: nil, apnsID: request.apnsID, warnings: [], exam: nil)
+        self.record(
+            request, stream: stream, status: 0, reason: nil, apnsID: request.apnsID, warnings: [], exam: nil,
+            otherEnvironment: false)
     }
 
     private func record(
         _ request: PushRequest, stream: Int32, status: Int, reason: String?, apnsID: String?, warnings: [String],
-        exam: ProviderExam.Event?
+        exam: ProviderExam.Event?, otherEnvironment: Bool
     ) {
         self.identify(request.authorization)
         let at = self.clock()
@@ -98,13 +104,12 @@ final class ProviderObserver {
         }
         let path = request.path ?? ""
         let token = path.hasPrefix("/3/device/") ? path.dropFirst("/3/device/".count) : Substring(path)
-        self.events.append(
-            .request(
-                ProviderRequestRecord(
-                    at: at, connection: self.connection, stream: stream, token: token, apnsID: apnsID, status: status,
-                    reason: reason, pushType: request.pushType, priority: request.priority, expiration: request.expiration,
-                    fingerprint: Self.fingerprint(request), tokenHash: self.tokenHash, warnings: warnings,
-                    exam: exam)))
+        var record = ProviderRequestRecord(
+            at: at, connection: self.connection, stream: stream, token: token, apnsID: apnsID, status: status,
+            reason: reason, pushType: request.pushType, priority: request.priority, expiration: request.expiration,
+            fingerprint: Self.fingerprint(request), tokenHash: self.tokenHash, warnings: warnings, exam: exam)
+        record.otherEnvironment = otherEnvironment
+        self.events.append(.request(record))
     }
 
     /// The request's path, headers and body hashed: what is the same when it is sent again.

@@ -5,7 +5,8 @@ import Testing
 /// A real provider library's environment switch, flipped as its users flip it: aioapns (PyPI)
 /// with `use_sandbox` true and false, its two hosts overridden to the emulator's sandbox and
 /// production ports, under `--auth strict` with its own JWTs. Each setting takes the tokens of its
-/// environment's builds and gets 400 BadDeviceToken for the other's, as at Apple.
+/// environment's builds and gets 400 BadDeviceToken for the other's, as at Apple, and the report
+/// card's `environment` check fails naming those requests.
 ///
 /// Sources: Apple, "Sending notification requests to APNs" (api.sandbox.push.apple.com,
 /// api.push.apple.com); "Handling notification responses from APNs" (400 BadDeviceToken: "Verify …
@@ -42,6 +43,17 @@ struct EnvironmentClientTests {
             #expect(answer("sandbox", "release") == ["400", "BadDeviceToken"], "\(seen)")
             #expect(answer("production", "release").first == "200", "\(seen)")
             #expect(answer("production", "debug") == ["400", "BadDeviceToken"], "\(seen)")
+            // The report card's environment check names the two requests sent to the other environment.
+            let report = try await emulator.adminObject("/api/v1/providers/token-\(key.teamID)-\(key.keyID)/report")
+            let checks = try #require(report["checks"] as? [[String: Any]])
+            let check = try #require(checks.first { $0["id"] as? String == "environment" }, "\(checks)")
+            let evidence = try #require(check["evidence"] as? [String: Any])
+            #expect(check["verdict"] as? String == "fail", "\(check)")
+            #expect((evidence["apnsIds"] as? [String])?.count == 2, "\(evidence)")
+            #expect(
+                (evidence["summary"] as? String)?.contains("2 requests sent 2 tokens to the endpoint of the other environment")
+                    == true)
+            #expect((check["source"] as? String)?.contains("matches the environment") == true)
             // Each accepted push is journaled at the endpoint its setting chose.
             for (token, environment) in [(debug, "development"), (release, "production")] {
                 let accepted = try await emulator.journal("token=\(token)&status=queued")

@@ -18,7 +18,7 @@ struct ProviderExamTests {
                 ProviderReportTests.verdicts(good.checks) == [
                     "token-reuse": "pass", "connection-reuse": "pass", "unregistered-respected": "pass", "backoff": "pass",
                     "futile-retries": "notSeen", "goaway-recovery": "pass", "push-type-and-priority": "pass",
-                    "expiration": "notSeen",
+                    "expiration": "notSeen", "environment": "pass",
                 ], "\(good.checks)")
             #expect(ProviderReportTests.summary(good.checks, "goaway-recovery").contains("0 of them never sent again"))
 
@@ -28,7 +28,7 @@ struct ProviderExamTests {
                 ProviderReportTests.verdicts(bad.checks) == [
                     "token-reuse": "fail", "connection-reuse": "fail", "unregistered-respected": "fail", "backoff": "fail",
                     "futile-retries": "fail", "goaway-recovery": "fail", "push-type-and-priority": "pass",
-                    "expiration": "notSeen",
+                    "expiration": "notSeen", "environment": "pass",
                 ], "\(bad.checks)")
             #expect(ProviderReportTests.summary(bad.checks, "goaway-recovery").contains("1 of them never sent again (lost)"))
 

@@ -101,7 +101,7 @@ struct ProviderReportTests {
                 goodVerdicts == [
                     "token-reuse": "pass", "connection-reuse": "pass", "unregistered-respected": "pass", "backoff": "pass",
                     "futile-retries": "notSeen", "goaway-recovery": "notSeen", "push-type-and-priority": "pass",
-                    "expiration": "notSeen",
+                    "expiration": "notSeen", "environment": "pass",
                 ], "\(good.checks)")
             #expect(
                 Self.summary(good.checks, "connection-reuse").hasPrefix("16 requests over 1 connection (16 per connection)"),
@@ -115,7 +115,7 @@ struct ProviderReportTests {
                 Self.verdicts(bad.checks) == [
                     "token-reuse": "fail", "connection-reuse": "fail", "unregistered-respected": "fail", "backoff": "fail",
                     "futile-retries": "fail", "goaway-recovery": "notSeen", "push-type-and-priority": "pass",
-                    "expiration": "notSeen",
+                    "expiration": "notSeen", "environment": "pass",
                 ], "\(bad.checks)")
             #expect(Self.summary(bad.checks, "connection-reuse").contains("carried a single request"), "\(bad.checks)")
             #expect(Self.summary(bad.checks, "backoff").contains("sooner than 1 s"), "\(bad.checks)")
