@@ -14,6 +14,22 @@ public enum APNsEnvironment: String, Sendable, CaseIterable, CustomStringConvert
         }
     }
 
+    /// Apple's channel management host for this environment.
+    public var channelHost: String {
+        switch self {
+        case .development: "api-manage-broadcast.sandbox.push.apple.com"
+        case .production: "api-manage-broadcast.push.apple.com"
+        }
+    }
+
+    /// What a person calls the environment in a sentence: "the sandbox" or "production".
+    public var environmentName: String {
+        switch self {
+        case .development: "the sandbox"
+        case .production: "production"
+        }
+    }
+
     /// What a person calls the endpoint: "the sandbox endpoint" or "the production endpoint".
     public var endpointName: String {
         switch self {
@@ -31,13 +47,14 @@ public enum APNsEnvironment: String, Sendable, CaseIterable, CustomStringConvert
     }
 
     /// Apple's hosts for each environment, as bytes: the provider API, the legacy gateway and
-    /// feedback.
+    /// feedback, channel management.
     static let hosts: [(name: [UInt8], environment: APNsEnvironment)] = {
         let names: [(String, APNsEnvironment)] = [
             ("api.sandbox.push.apple.com", .development), ("api.development.push.apple.com", .development),
             ("gateway.sandbox.push.apple.com", .development), ("feedback.sandbox.push.apple.com", .development),
             ("api.push.apple.com", .production), ("gateway.push.apple.com", .production),
-            ("feedback.push.apple.com", .production),
+            ("feedback.push.apple.com", .production), ("api-manage-broadcast.sandbox.push.apple.com", .development),
+            ("api-manage-broadcast.push.apple.com", .production),
         ]
         return names.map { (Array($0.0.utf8), $0.1) }
     }()

@@ -15,6 +15,9 @@ public struct BroadcastChannel: Codable, Hashable, Sendable {
     public var message: StoredBroadcast?
     /// How many broadcasts it carried.
     public var published: Int
+    /// The environment it was created in, the only one whose requests and broadcasts reach it;
+    /// nil for a channel kept before environments (reached from both).
+    public var environment: APNsEnvironment?
 
     public init(id: String, bundleID: String, configuration: ChannelConfiguration, createdAt: Int64) {
         self.id = id

@@ -24,18 +24,27 @@ public struct ChannelBook: Sendable {
         self.disabled = disabled
     }
 
-    /// The bundle's channels that exist now, oldest first.
-    public func live(_ bundleID: String) -> [BroadcastChannel] {
-        self.channels.values.filter { $0.bundleID == bundleID && !$0.isDeleted }.sorted {
+    /// The bundle's channels that exist now in `environment` (nil: in either), oldest first.
+    public func live(_ bundleID: String, in environment: APNsEnvironment? = nil) -> [BroadcastChannel] {
+        self.channels.values.filter {
+            $0.bundleID == bundleID && !$0.isDeleted && Self.reaches(environment, $0)
+        }.sorted {
             ($0.createdAt, $0.id) < ($1.createdAt, $1.id)
         }
     }
 
     public func isEnabled(_ bundleID: String) -> Bool { !self.disabled.contains(bundleID) }
 
+    /// Whether a request in `environment` reaches `channel`: a channel belongs to the environment
+    /// it was created in (nil on either side: no environment to tell apart).
+    static func reaches(_ environment: APNsEnvironment?, _ channel: BroadcastChannel) -> Bool {
+        guard let environment, let created = channel.environment else { return true }
+        return environment == created
+    }
+
     /// Creates a channel with id `id` (the caller draws it; one already known is refused, so an id is never reused).
     public mutating func create(
-        _ bundleID: String, _ configuration: ChannelConfiguration, id: String, now: Int64
+        _ bundleID: String, _ configuration: ChannelConfiguration, id: String, now: Int64, in environment: APNsEnvironment? = nil
     ) -> Result<BroadcastChannel, Reason> {
         guard self.isEnabled(bundleID) else { return .failure(.featureNotEnabled) }
         guard self.channels[id] == nil else {
@@ -47,26 +56,36 @@ public struct ChannelBook: Sendable {
                 Reason.cannotCreateChannelConfig.explained(
                     "\(bundleID) already has \(count) channels, the most APNs keeps per bundle in one environment"))
         }
-        let channel = BroadcastChannel(id: id, bundleID: bundleID, configuration: configuration, createdAt: now)
+        var channel = BroadcastChannel(id: id, bundleID: bundleID, configuration: configuration, createdAt: now)
+        channel.environment = environment
         self.channels[id] = channel
         self.liveCounts[bundleID] = count + 1
         return .success(channel)
     }
 
-    /// The bundle's live channel `id`: `FeatureNotEnabled` when the capability is off,
-    /// `ChannelNotRegistered` when there is no such channel (never created, deleted, or another bundle's).
-    public func channel(_ id: String, of bundleID: String) -> Result<BroadcastChannel, Reason> {
+    /// The bundle's live channel `id` in `environment` (nil: either): `FeatureNotEnabled` when the
+    /// capability is off, `ChannelNotRegistered` when there is no such channel (never created,
+    /// deleted, another bundle's, or created in the other environment, which the explanation says).
+    public func channel(
+        _ id: String, of bundleID: String, in environment: APNsEnvironment? = nil
+    ) -> Result<BroadcastChannel, Reason> {
         guard self.isEnabled(bundleID) else { return .failure(.featureNotEnabled) }
         guard let channel = self.channels[id], channel.bundleID == bundleID, !channel.isDeleted else {
             return .failure(Reason.channelNotRegistered.explained("\(bundleID) has no channel \(id.prefix(80))"))
         }
-        return .success(channel)
+        guard let environment, let created = channel.environment, created != environment else { return .success(channel) }
+        return .failure(
+            Reason.channelNotRegistered.explained(
+                "channel \(id.prefix(80)) was created in \(created.environmentName) (\(created.channelHost)), not in \(environment.environmentName), where this request was sent: a channel belongs to the environment it was created in"
+            ))
     }
 
     /// Deletes channel `id`; its stored message is kept until it expires.
-    public mutating func delete(_ id: String, of bundleID: String, now: Int64) -> Result<BroadcastChannel, Reason> {
+    public mutating func delete(
+        _ id: String, of bundleID: String, now: Int64, in environment: APNsEnvironment? = nil
+    ) -> Result<BroadcastChannel, Reason> {
         let channel: BroadcastChannel
-        switch self.channel(id, of: bundleID) {
+        switch self.channel(id, of: bundleID, in: environment) {
         case .success(let found): channel = found
         case .failure(let reason): return .failure(reason)
         }
@@ -78,10 +97,10 @@ public struct ChannelBook: Sendable {
     /// Takes a broadcast on channel `id`: policy 0 only with expiration 0; policy 1 keeps it as
     /// the stored message (replacing the one before) until its expiration, 8 hours at most.
     public mutating func publish(
-        _ push: BroadcastPush, to bundleID: String, uniqueID: String, now: Int64
+        _ push: BroadcastPush, to bundleID: String, uniqueID: String, now: Int64, in environment: APNsEnvironment? = nil
     ) -> Result<BroadcastChannel, Reason> {
         let channel: BroadcastChannel
-        switch self.channel(push.channelID, of: bundleID) {
+        switch self.channel(push.channelID, of: bundleID, in: environment) {
         case .success(let found): channel = found
         case .failure(let reason): return .failure(reason)
         }

@@ -11,6 +11,7 @@ public enum ChannelJSON {
             members.member("bundleId") { $0.string(channel.bundleID) }
             members.member("messageStoragePolicy") { $0.number(channel.storagePolicy) }
             members.member("pushType") { $0.string(channel.pushType) }
+            members.member("environment") { $0.optionalString(channel.environment?.rawValue) }
             members.member("createdAt") { $0.string(Timestamp.rfc3339(millis: channel.createdAt)) }
             members.member("deleted") { $0.raw(channel.isDeleted ? "true" : "false") }
             members.member("deletedAt") { writer in

@@ -32,24 +32,25 @@ public final class BroadcastChannels: Sendable {
 
     /// Creates a channel for `bundleID`; the future holds it once durable.
     func create(
-        _ bundleID: String, _ configuration: ChannelConfiguration, on eventLoop: any EventLoop
+        _ bundleID: String, _ configuration: ChannelConfiguration, in environment: APNsEnvironment? = nil,
+        on eventLoop: any EventLoop
     ) -> EventLoopFuture<Result<BroadcastChannel, Reason>> {
         let now = self.clock()
         return self.change(on: eventLoop) { book in
             var id = self.ids.withLock { ChannelID.random(using: &$0) }
             // Ids never repeat; and none holds "/", so one reads as one segment of a URL path.
             while book.channels[id] != nil || id.contains("/") { id = self.ids.withLock { ChannelID.random(using: &$0) } }
-            return book.create(bundleID, configuration, id: id, now: now).map { ($0, [.saveChannel($0)]) }
+            return book.create(bundleID, configuration, id: id, now: now, in: environment).map { ($0, [.saveChannel($0)]) }
         }
     }
 
     /// Deletes channel `id` of `bundleID`.
     func delete(
-        _ id: String, of bundleID: String, on eventLoop: any EventLoop
+        _ id: String, of bundleID: String, in environment: APNsEnvironment? = nil, on eventLoop: any EventLoop
     ) -> EventLoopFuture<Result<BroadcastChannel, Reason>> {
         let now = self.clock()
         return self.change(on: eventLoop) { book in
-            book.delete(id, of: bundleID, now: now).map { ($0, [.saveChannel($0)]) }
+            book.delete(id, of: bundleID, now: now, in: environment).map { ($0, [.saveChannel($0)]) }
         }
     }
 
@@ -58,12 +59,12 @@ public final class BroadcastChannels: Sendable {
     /// the order they were taken; its store changes are submitted before the channel's, so the
     /// future (completing after the channel's commit) completes after theirs too.
     func publish(
-        _ push: BroadcastPush, to bundleID: String, uniqueID: String, on eventLoop: any EventLoop,
-        fanOut: (BroadcastChannel) -> Void
+        _ push: BroadcastPush, to bundleID: String, uniqueID: String, in environment: APNsEnvironment? = nil,
+        on eventLoop: any EventLoop, fanOut: (BroadcastChannel) -> Void
     ) -> EventLoopFuture<Result<BroadcastChannel, Reason>> {
         let now = self.clock()
         return self.change(on: eventLoop) { book in
-            book.publish(push, to: bundleID, uniqueID: uniqueID, now: now).map { channel in
+            book.publish(push, to: bundleID, uniqueID: uniqueID, now: now, in: environment).map { channel in
                 fanOut(channel)
                 return (channel, [.saveChannel(channel)])
             }

@@ -36,7 +36,7 @@ extension ChannelRequests {
             switch ChannelConfiguration.parse(request.body) {
             case .failure(let rejection): return refuse(rejection.reason, rejection.detail)
             case .success((let configuration, let warnings)):
-                return settled(channels.create(route.bundleID, configuration, on: eventLoop)) { channel in
+                return settled(channels.create(route.bundleID, configuration, in: self.environment, on: eventLoop)) { channel in
                     ChannelAnswer(status: 201, requestID: requestID, channelID: channel.id, warnings: warnings, record: record)
                 }
             }
@@ -47,13 +47,15 @@ extension ChannelRequests {
             case .failure(let reason): return refuse(reason)
             }
             if request.method == "DELETE" {
-                return settled(channels.delete(id, of: route.bundleID, on: eventLoop)) { channel in
+                return settled(channels.delete(id, of: route.bundleID, in: self.environment, on: eventLoop)) { channel in
                     ChannelAnswer(status: 204, requestID: requestID, channelID: channel.id, record: record)
                 }
             }
             return eventLoop.makeSucceededFuture(self.read(id, bundleID: route.bundleID, requestID: requestID, record: record))
         case "list":
-            let (enabled, ids) = channels.read { book in (book.isEnabled(route.bundleID), book.live(route.bundleID).map(\.id)) }
+            let (enabled, ids) = channels.read { [environment] in
+                ($0.isEnabled(route.bundleID), $0.live(route.bundleID, in: environment).map(\.id))
+            }
             guard enabled else { return refuse(.featureNotEnabled) }
             var writer = JSONWriter()
             writer.object { $0.member("channels") { $0.array(ids) { $0.string($1) } } }
@@ -66,7 +68,8 @@ extension ChannelRequests {
 
     /// A channel's configuration, as Apple's read answers it.
     private func read(_ id: String, bundleID: String, requestID: String, record: BroadcastRecord) -> ChannelAnswer {
-        switch self.channels.read({ $0.channel(id, of: bundleID) }) {
+        let environment = self.environment
+        switch self.channels.read({ $0.channel(id, of: bundleID, in: environment) }) {
         case .failure(let reason):
             return Self.refusal(Rejection(reason: reason, apnsID: requestID, detail: reason.explanation), record: record)
         case .success(let channel):
@@ -93,7 +96,8 @@ extension ChannelRequests {
         let (uniqueID, phone, metrics) = (record.id, self.phone, self.inspection.metrics.broadcast)
         let development = self.environment == .development
         var deliveries: [Phone.BroadcastDelivery] = []
-        let taken = self.channels.publish(push, to: bundleID, uniqueID: uniqueID, on: eventLoop) { channel in
+        let taken = self.channels.publish(push, to: bundleID, uniqueID: uniqueID, in: self.environment, on: eventLoop) {
+            channel in
             deliveries = phone.fanOut(push, channel: channel, uniqueID: uniqueID, on: eventLoop)
         }
         let reached = deliveries

@@ -15,6 +15,8 @@ struct ChannelRequests: Sendable {
     /// The other shards, which a change or a broadcast reaches too.
     let cluster: Cluster?
     let inspection: Inspection
+    /// The request's environment: its port's, or the Apple host its `:authority` names (a
+    /// channel belongs to the one it was created in).
     let environment: APNsEnvironment
 
     /// Answers `request` (its credential already decided), recording it in the journal and the

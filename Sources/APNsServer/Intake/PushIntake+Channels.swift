@@ -33,7 +33,7 @@ extension PushIntake {
     ) {
         let requests = ChannelRequests(
             channels: self.channels, phone: self.phone, cluster: self.cluster, inspection: self.inspection,
-            environment: self.environment)
+            environment: call.environment)
         let (request, ids) = (call.request, call.ids)
         requests.answer(
             request, credential: credential, receivedAt: self.clock(), port: ids.port, makeID: { ids.makeID() }, on: eventLoop
