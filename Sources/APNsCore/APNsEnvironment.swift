@@ -30,6 +30,10 @@ public enum APNsEnvironment: String, Sendable, CaseIterable, CustomStringConvert
         }
     }
 
+    /// How the explanation of a BadDeviceToken for a token of the other environment begins ("this
+    /// token was issued to a development build; ...").
+    public static let otherEnvironmentLead = "this token was issued to "
+
     /// What a person calls the endpoint: "the sandbox endpoint" or "the production endpoint".
     public var endpointName: String {
         switch self {

@@ -32,13 +32,24 @@ public enum DeliveryLog {
         }
     }
 
+    /// The endpoint a provider's push was sent to (`, production endpoint (api.push.apple.com)`);
+    /// nothing for the doors without environments (Web Push, the phone's own, a broadcast).
+    static func endpoint(_ notification: Notification) -> String {
+        guard notification.source == .http2 || notification.source == .binary else { return "" }
+        let environment = notification.environment
+        let host =
+            notification.source == .http2
+            ? environment.providerHost : environment == .production ? "gateway.push.apple.com" : "gateway.sandbox.push.apple.com"
+        return ", \(environment.endpointName.dropFirst("the ".count)) (\(host))"
+    }
+
     /// The steps, oldest first; nil for an entry that is not an accepted notification.
     public static func events(of entry: JournalEntry) -> [DeliveryEvent]? {
         guard case .accepted(let notification) = entry.push else { return nil }
         var events = [
             DeliveryEvent(
                 Self.received, at: notification.receivedAt,
-                "\(Self.door(notification.source, entry.marks)): push type \(notification.pushType), priority \(notification.priority.rawValue)"
+                "\(Self.door(notification.source, entry.marks))\(Self.endpoint(notification)): push type \(notification.pushType), priority \(notification.priority.rawValue)"
             )
         ]
         if entry.marks.contains(.storedOffline) {

@@ -35,6 +35,10 @@ public final class EmulatorMetrics: Sendable {
     }
 
     private let accepted: PerInterface<CoreMetrics.Counter>
+    /// Accepted and rejected pushes by the endpoint they were sent to, and pushes refused for a
+    /// token of the other environment, by endpoint (issue 72).
+    private let byEnvironment: [APNsEnvironment: (accepted: CoreMetrics.Counter, rejected: CoreMetrics.Counter)]
+    private let otherEnvironment: [APNsEnvironment: CoreMetrics.Counter]
     private let acceptLatency: PerInterface<CoreMetrics.Timer>
     private let finished: [LogStatus: CoreMetrics.Counter]
     private let rejected = Mutex<[RejectionKey: CoreMetrics.Counter]>([:])
@@ -78,6 +82,21 @@ public final class EmulatorMetrics: Sendable {
             CoreMetrics.Counter(
                 label: "apns_notifications_accepted_total", dimensions: [("interface", $0.rawValue)], factory: factory)
         }
+        var byEnvironment: [APNsEnvironment: (accepted: CoreMetrics.Counter, rejected: CoreMetrics.Counter)] = [:]
+        var otherEnvironment: [APNsEnvironment: CoreMetrics.Counter] = [:]
+        for environment in APNsEnvironment.allCases {
+            let label = "apns_notifications_by_environment_total"
+            byEnvironment[environment] = (
+                CoreMetrics.Counter(
+                    label: label, dimensions: [("environment", environment.rawValue), ("result", "accepted")], factory: factory),
+                CoreMetrics.Counter(
+                    label: label, dimensions: [("environment", environment.rawValue), ("result", "rejected")], factory: factory)
+            )
+            otherEnvironment[environment] = CoreMetrics.Counter(
+                label: "apns_notifications_other_environment_total", dimensions: [("environment", environment.rawValue)],
+                factory: factory)
+        }
+        (self.byEnvironment, self.otherEnvironment) = (byEnvironment, otherEnvironment)
         self.acceptLatency = PerInterface {
             CoreMetrics.Timer(label: "apns_accept_latency_seconds", dimensions: [("interface", $0.rawValue)], factory: factory)
         }
@@ -111,6 +130,7 @@ public final class EmulatorMetrics: Sendable {
             switch change {
             case .accepted(let notification, _, _, let status, _):
                 self.accepted[notification.source].increment()
+                if notification.source != .webPush { self.byEnvironment[notification.environment]?.accepted.increment() }
                 if let status { self.finished[status]?.increment() }
             case .left(_, _, let status, _):
                 self.finished[status]?.increment()
@@ -131,6 +151,13 @@ public final class EmulatorMetrics: Sendable {
         if faulted { self.faults.increment() }
         // Not a refusal: the client got no answer and may send it again.
         if push.wasNotProcessed { return self.notProcessed.increment() }
+        if let environment = push.environment {
+            self.byEnvironment[environment]?.rejected.increment()
+            // BadDeviceToken (or status 8) for a token of the other environment's builds.
+            if push.detail?.hasPrefix(APNsEnvironment.otherEnvironmentLead) == true {
+                self.otherEnvironment[environment]?.increment()
+            }
+        }
         let key = RejectionKey(
             interface: push.source.rawValue,
             status: push.httpStatus.map(String.init) ?? push.statusByte.map(String.init) ?? "none",
@@ -194,6 +221,8 @@ public final class EmulatorMetrics: Sendable {
     /// Sets every counter back to zero (`POST /api/v1/reset`); histograms keep their history.
     public func resetCounters() {
         for (_, counter) in self.accepted.all { counter.reset() }
+        for counter in self.byEnvironment.values.flatMap({ [$0.accepted, $0.rejected] }) { counter.reset() }
+        for counter in self.otherEnvironment.values { counter.reset() }
         for (_, counter) in self.providerConnectionsOpened.all { counter.reset() }
         for counter in self.finished.values { counter.reset() }
         self.faults.reset()

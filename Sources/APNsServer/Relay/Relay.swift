@@ -133,7 +133,7 @@ public final class Relay: Sendable {
     }
 
     /// How ``otherEnvironment(_:)``'s explanation begins.
-    static let otherEnvironmentLead = "this token was issued to "
+    static let otherEnvironmentLead = APNsEnvironment.otherEnvironmentLead
 
     /// Whether `reason` is BadDeviceToken for a token of the other environment.
     static func isOtherEnvironment(_ reason: Reason) -> Bool {

@@ -154,6 +154,24 @@ extension EnvironmentPhoneTests {
             #expect(refused["token"] as? String == production && refused["reason"] as? String == "BadDeviceToken")
             let excluded = try await emulator.journal("q=-environment:production")
             #expect(excluded.count == 2)
+            // Prometheus counts each endpoint's pushes, and the tokens sent to the other environment's.
+            let metrics = try await emulator.admin("/metrics").text
+            for series in [
+                #"apns_notifications_by_environment_total{environment="production",result="accepted"} 1"#,
+                #"apns_notifications_by_environment_total{environment="development",result="accepted"} 1"#,
+                #"apns_notifications_by_environment_total{environment="development",result="rejected"} 1"#,
+                #"apns_notifications_other_environment_total{environment="development"} 1"#,
+                #"apns_notifications_other_environment_total{environment="production"} 0"#,
+            ] {
+                #expect(
+                    metrics.contains(series),
+                    "\(series) in\n\(metrics.split(separator: "\n").filter { $0.contains("environment") })")
+            }
+            // The delivery log's first step names the endpoint.
+            let uniqueID = try #require(atProduction.first?["uniqueId"] as? String)
+            let log = try await emulator.adminObject("/api/v1/notifications/\(uniqueID)/delivery-log")
+            let first = ((log["events"] as? [[String: Any]])?.first?["detail"] as? String) ?? ""
+            #expect(first.hasPrefix("HTTP/2 provider API, production endpoint (api.push.apple.com): push type alert"), "\(log)")
             let wrong = try await emulator.admin("/api/v1/notifications?environment=staging")
             #expect(wrong.status == 400 && wrong.text.contains("environment"), "\(wrong.text)")
             let wrongInQ = try await emulator.admin("/api/v1/notifications?q=environment:staging")
