@@ -31,8 +31,13 @@ extension ClusterCommand {
         @Option(help: "Where the shards' stores, logs, certificates, keys and the HAProxy configuration go.")
         var dir = "cluster"
 
-        @Option(help: "Where HAProxy listens for providers.")
+        @Option(help: "Where HAProxy listens for providers: the sandbox endpoint (api.sandbox.push.apple.com's).")
         var listen = "127.0.0.1:2197"
+
+        @Option(
+            name: .customLong("production-listen"),
+            help: "Where HAProxy listens for providers of the production endpoint (api.push.apple.com's).")
+        var productionListen = "127.0.0.1:2297"
 
         @Option(name: .customLong("device-listen"), help: "Where HAProxy listens for devices.")
         var deviceListen = "127.0.0.1:5223"
@@ -85,7 +90,8 @@ extension ClusterCommand {
             let config = try HAProxyConfig.parse([
                 "--shards", String(self.shards), "--hosts", self.addresses(self.http2Base), "--device-hosts",
                 self.addresses(self.deviceBase),
-                "--listen", self.listen, "--device-listen", self.deviceListen, "--certs-dir", directory + "/certs", "--out",
+                "--listen", self.listen, "--production-listen", self.productionListen, "--device-listen", self.deviceListen,
+                "--certs-dir", directory + "/certs", "--out",
                 directory + "/haproxy",
             ])
             _ = try config.write()
@@ -100,7 +106,7 @@ extension ClusterCommand {
                 return source
             }
             say(
-                "cluster of \(self.shards) shards: providers https://\(self.listen), devices tls://\(self.deviceListen) (s<K>.devices.localhost names shard K), admin http://127.0.0.1:\(self.adminBase) (any shard answers for all), CA \(directory)/certs/ca.pem"
+                "cluster of \(self.shards) shards: providers https://\(self.listen) (sandbox) and https://\(self.productionListen) (production), devices tls://\(self.deviceListen) (s<K>.devices.localhost names shard K), admin http://127.0.0.1:\(self.adminBase) (any shard answers for all), CA \(directory)/certs/ca.pem"
             )
             stop.wait()
             sources.forEach { $0.cancel() }

@@ -32,8 +32,15 @@ struct ClusterCommand: ParsableCommand {
         @Option(help: "Each shard's HTTP/2 provider address, in shard order: host:port,host:port,...")
         var hosts: String
 
-        @Option(help: "Where HAProxy listens for providers.")
+        @Option(help: "Where HAProxy listens for providers: the sandbox endpoint (api.sandbox.push.apple.com's).")
         var listen = "127.0.0.1:2197"
+
+        @Option(
+            name: .customLong("production-listen"),
+            help: """
+                Where HAProxy listens for providers of the production endpoint (api.push.apple.com's): the same shards,                 each request marked for production by its :authority. Left out: no production endpoint.
+                """)
+        var productionListen: String?
 
         @Option(
             name: .customLong("device-hosts"),
@@ -62,7 +69,7 @@ struct ClusterCommand: ParsableCommand {
                     "--device-hosts names \(devices.count) addresses; --shards \(self.shards) needs one per shard, in shard order"
                 )
             }
-            for address in addresses + [self.listen] + (self.deviceAddresses ?? [])
+            for address in addresses + [self.listen] + [self.productionListen].compactMap({ $0 }) + (self.deviceAddresses ?? [])
             where address.split(separator: ":").count != 2 || Int(address.split(separator: ":").last ?? "") == nil {
                 throw ValidationError("\(address) is not host:port")
             }
@@ -130,16 +137,19 @@ struct ClusterCommand: ParsableCommand {
                 "  http-reuse never", "",
                 "frontend providers",
                 "  bind \(self.listen) ssl crt \(out)/haproxy.pem alpn h2,http/1.1",
-                "  acl broadcast path_beg /4/broadcasts/apps/",
-                "  acl channels path_beg /1/apps/",
-                "  acl device path_beg /3/device/",
-                // A broadcast or a channel request goes to the shard that owns the bundle's channels.
-                "  use_backend shard%[path,field(5,/),crc32(0),mod(\(self.shards))] if broadcast",
-                "  use_backend shard%[path,field(4,/),crc32(0),mod(\(self.shards))] if channels",
-                // A push goes to the shard its token's first byte maps to.
-                "  use_backend %[path,field(4,/),lower,map_beg(\(out)/shards.map,shard0)] if device",
-                "  default_backend shard0", "",
             ]
+            lines += self.routes(out: out)
+            if let production = self.productionListen {
+                // The production endpoint: the same shards, each request's :authority Apple's
+                // production host, which a shard judges in production as it would on its own
+                // production port.
+                lines += [
+                    "frontend providers_production",
+                    "  bind \(production) ssl crt \(out)/haproxy.pem alpn h2,http/1.1",
+                    "  http-request set-uri https://api.push.apple.com%[path]",
+                ]
+                lines += self.routes(out: out)
+            }
             for (index, address) in self.addresses.enumerated() {
                 lines += [
                     "backend shard\(index)",
@@ -149,6 +159,20 @@ struct ClusterCommand: ParsableCommand {
                 ]
             }
             return (lines + self.deviceSection()).joined(separator: "\n")
+        }
+
+        /// How a provider frontend routes: a broadcast or a channel request to the shard that owns
+        /// the bundle's channels, a push to the shard its token's first byte maps to.
+        func routes(out: String) -> [String] {
+            [
+                "  acl broadcast path_beg /4/broadcasts/apps/",
+                "  acl channels path_beg /1/apps/",
+                "  acl device path_beg /3/device/",
+                "  use_backend shard%[path,field(5,/),crc32(0),mod(\(self.shards))] if broadcast",
+                "  use_backend shard%[path,field(4,/),crc32(0),mod(\(self.shards))] if channels",
+                "  use_backend %[path,field(4,/),lower,map_beg(\(out)/shards.map,shard0)] if device",
+                "  default_backend shard0", "",
+            ]
         }
 
         /// Devices pass through in TCP mode: TLS ends at the shard, routed by the name the device

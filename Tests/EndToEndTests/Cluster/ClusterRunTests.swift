@@ -18,11 +18,13 @@ struct ClusterRunTests {
         let directory = try TemporaryDirectory()
         let base = try LoopbackPorts.free(8)
         let (front, devices, http2, admin, device) = (base, base + 1, base + 2, base + 4, base + 6)
+        let productionFront = try LoopbackPorts.free()
         let cluster = try BackgroundProcess(
             Subprocess.emulatorExecutable,
             [
                 "cluster", "run", "--shards", "2", "--dir", directory.appending("cluster"), "--listen", "127.0.0.1:\(front)",
-                "--device-listen", "127.0.0.1:\(devices)", "--http2-base", String(http2), "--admin-base", String(admin),
+                "--production-listen", "127.0.0.1:\(productionFront)", "--device-listen", "127.0.0.1:\(devices)", "--http2-base",
+                String(http2), "--admin-base", String(admin),
                 "--device-base", String(device),
                 "--", "--durability", "relaxed", "--host", "0.0.0.0",
             ], output: directory.appending("run.log"))
@@ -49,8 +51,10 @@ struct ClusterRunTests {
         // One token for the cluster, printed once by cluster run; each shard asks for it.
         let line = try #require(cluster.lines.first { $0.hasPrefix("cluster admin token: ") })
         let adminToken = try #require(line.split(separator: " ").dropFirst(3).first.map(String.init))
-        #expect(try await AdminTestClient.request(host: "127.0.0.1", port: admin + 1, path: "/api/v1/notifications").status == 401)
-        let listed = try await AdminTestClient.request(host: "127.0.0.1", port: admin, path: "/api/v1/notifications", token: adminToken)
+        #expect(
+            try await AdminTestClient.request(host: "127.0.0.1", port: admin + 1, path: "/api/v1/notifications").status == 401)
+        let listed = try await AdminTestClient.request(
+            host: "127.0.0.1", port: admin, path: "/api/v1/notifications", token: adminToken)
         let page = try #require(try listed.json() as? [String: Any])
         #expect(page["total"] as? Int == 2 && (page["shards"] as? [String: Any])?["answered"] as? [Int] == [0, 1], "\(page)")
 

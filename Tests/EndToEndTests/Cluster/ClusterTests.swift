@@ -35,6 +35,22 @@ struct ClusterTests {
         return shards
     }
 
+    /// The production frontend: a TestFlight build's token is taken there, and refused at the
+    /// sandbox frontend, by the shard that owns it (HAProxy marks the request for production by
+    /// its :authority).
+    static func productionFrontend(_ port: Int, shard: RunningEmulator, sandbox: HTTP2TestClient, ca: String) async throws {
+        let release = try #require(
+            try await shard.adminObject(
+                "/api/v1/devices", method: "POST", body: #"{"topic": "\#(Self.topic)", "environment": "production"}"#,
+                status: 201)["token"] as? String)
+        let production = try await HTTP2TestClient.connect(host: "127.0.0.1", port: port, caPath: ca)
+        let atProduction = try await production.push(token: release, topic: Self.topic)
+        #expect(atProduction.status == 200, "\(atProduction.status) \(atProduction.reason ?? "")")
+        #expect(try await sandbox.push(token: release, topic: Self.topic).reason == "BadDeviceToken")
+        try await production.close()
+        #expect(try await shard.journal("environment=production").map { $0["token"] as? String } == [release])
+    }
+
     @Test(
         "three shards: each issues tokens it owns; pushes through HAProxy reach the owning shard; a shard down is 503 ServiceUnavailable, the others go on"
     )
@@ -43,14 +59,14 @@ struct ClusterTests {
         try #require(haproxy != nil, "haproxy is not installed: apt-get install haproxy (.ci/run installs it)")
         let shared = try TemporaryDirectory()
         let shards = try await Self.shards(3, sharing: shared)
-        let front = try LoopbackPorts.free()
+        let (front, productionFront) = (try LoopbackPorts.free(), try LoopbackPorts.free())
         let out = shared.appending("haproxy")
         let hosts = shards.map { "127.0.0.1:\($0.http2Port)" }.joined(separator: ",")
         let written = try await Subprocess.run(
             Subprocess.emulatorExecutable,
             [
                 "cluster", "haproxy-config", "--shards", "3", "--hosts", hosts, "--listen", "127.0.0.1:\(front)",
-                "--certs-dir", shared.appending("certs"), "--out", out,
+                "--production-listen", "127.0.0.1:\(productionFront)", "--certs-dir", shared.appending("certs"), "--out", out,
             ])
         #expect(written.status == 0, "\(written.stdout)\(written.stderr)")
         let balancer = try BackgroundProcess(
@@ -81,6 +97,8 @@ struct ClusterTests {
             let journal = try await shard.journal()
             #expect(journal.map { $0["token"] as? String } == [tokens[index]], "shard \(index) holds its own token's push only")
         }
+        try await Self.productionFrontend(
+            productionFront, shard: shards[2], sandbox: provider, ca: shared.appending("certs/ca.pem"))
 
         // Shard 1 goes down: once HAProxy's check has marked it down (a second), its tokens get
         // HAProxy's 503 in APNs' shape; the others go on.
