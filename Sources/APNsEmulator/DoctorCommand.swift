@@ -25,6 +25,8 @@ struct DoctorCommand: ParsableCommand {
     @Option(help: "Address the listeners bind to.")
     var host = ServeCommand.defaults.host
     @Option(name: .customLong("http2-port")) var http2Port = ServeCommand.defaults.http2Port
+    @Option(name: .customLong("production-http2-port"))
+    var productionHTTP2Port = ServeCommand.defaults.productionHTTP2Port ?? 2297
     @Option(name: .customLong("admin-port")) var adminPort = ServeCommand.defaults.adminPort
     @Option(name: .customLong("device-port")) var devicePort = ServeCommand.defaults.devicePort
     @Option(name: .customLong("gateway-port")) var gatewayPort = ServeCommand.defaults.gatewayPort
@@ -45,11 +47,13 @@ struct DoctorCommand: ParsableCommand {
 
     func run() throws {
         var findings = [self.checkCA()]
-        let ports = [
-            ("HTTP/2 provider API", self.http2Port), ("admin API", self.adminPort), ("devices", self.devicePort),
-            ("binary gateway", self.gatewayPort), ("feedback service", self.feedbackPort),
-            ("channel management", self.channelsPort), ("Web Push service", self.webPushPort),
-        ] + (self.h2cPort.map { [("HTTP/2 provider API without TLS (h2c)", $0)] } ?? [])
+        let ports =
+            [
+                ("HTTP/2 provider API", self.http2Port), ("HTTP/2 provider API, production", self.productionHTTP2Port),
+                ("admin API", self.adminPort), ("devices", self.devicePort),
+                ("binary gateway", self.gatewayPort), ("feedback service", self.feedbackPort),
+                ("channel management", self.channelsPort), ("Web Push service", self.webPushPort),
+            ] + (self.h2cPort.map { [("HTTP/2 provider API without TLS (h2c)", $0)] } ?? [])
         findings += ports.map { self.checkPort(name: $0.0, port: $0.1) }
         findings.append(self.checkDataDirectory())
         if let mode = self.checkDataDirectoryMode() { findings.append(mode) }
@@ -59,7 +63,7 @@ struct DoctorCommand: ParsableCommand {
         }
         let ca = URL(fileURLWithPath: self.certificatesDirectory + "/ca.pem").standardizedFileURL.path
         say(
-            "provider libraries: host \(self.host), port \(self.http2Port), CA \(ca) (the server certificate names localhost and 127.0.0.1)"
+            "provider libraries: host \(self.host), port \(self.http2Port) (the sandbox; production \(self.productionHTTP2Port)), CA \(ca) (the server certificate names localhost and 127.0.0.1)"
         )
         say("web inbox: http://\(self.host.contains(":") ? "[\(self.host)]" : self.host):\(self.adminPort)/ once serve runs")
         if findings.contains(where: { $0.level == .problem }) { throw ExitCode(1) }

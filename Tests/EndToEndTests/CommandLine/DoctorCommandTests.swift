@@ -13,7 +13,8 @@ struct DoctorCommandTests {
         let free = try await Subprocess.run(
             "env",
             [
-                "-C", fresh.path, Subprocess.emulatorExecutable, "doctor", "--http2-port", "0", "--admin-port", "0",
+                "-C", fresh.path, Subprocess.emulatorExecutable, "doctor", "--http2-port", "0", "--production-http2-port", "0",
+                "--admin-port", "0",
                 "--device-port", "0",
                 "--gateway-port", "0", "--feedback-port", "0", "--channels-port", "0", "--web-push-port", "0",
             ])
@@ -27,7 +28,8 @@ struct DoctorCommandTests {
         let busy = try await Subprocess.run(
             Subprocess.emulatorExecutable,
             [
-                "doctor", "--http2-port", String(emulator.http2Port), "--admin-port", String(emulator.adminPort), "--device-port",
+                "doctor", "--http2-port", String(emulator.http2Port), "--production-http2-port",
+                String(emulator.productionHTTP2Port), "--admin-port", String(emulator.adminPort), "--device-port",
                 "0", "--gateway-port", "0",
                 "--feedback-port", "0", "--channels-port", "0", "--web-push-port", "0", "--data-dir", emulator.dataDirectory,
                 "--certs-dir", URL(fileURLWithPath: emulator.caPath).deletingLastPathComponent().path,
@@ -43,12 +45,17 @@ struct DoctorCommandTests {
         #expect(
             lines.contains { $0.hasPrefix("problem") && $0.contains("data directory") && $0.contains("another emulator") },
             "\(lines)")
-        // Every listener is checked, the Web Push service's too (issue 50).
+        // Every listener is checked: the production endpoint's (issue 72), the Web Push service's (issue 50).
         #expect(
-            lines.contains { $0.hasPrefix("problem") && $0.contains("Web Push service port \(emulator.webPushPort)") }, "\(lines)")
+            lines.contains {
+                $0.hasPrefix("problem") && $0.contains("HTTP/2 provider API, production port \(emulator.productionHTTP2Port)")
+            }, "\(lines)")
+        #expect(
+            lines.contains { $0.hasPrefix("problem") && $0.contains("Web Push service port \(emulator.webPushPort)") }, "\(lines)"
+        )
         #expect(
             lines.dropLast().last
-                == "provider libraries: host 127.0.0.1, port \(emulator.http2Port), CA \(emulator.caPath) (the server certificate names localhost and 127.0.0.1)",
+                == "provider libraries: host 127.0.0.1, port \(emulator.http2Port) (the sandbox; production \(emulator.productionHTTP2Port)), CA \(emulator.caPath) (the server certificate names localhost and 127.0.0.1)",
             "\(lines)")
         #expect(lines.last == "web inbox: http://127.0.0.1:\(emulator.adminPort)/ once serve runs", "\(lines)")
         try await emulator.stop()
