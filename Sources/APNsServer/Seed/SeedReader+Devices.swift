@@ -109,10 +109,13 @@ extension SeedReader {
         return webApp
     }
 
-    static let channelFields = ["id", "bundleId", "storagePolicy", "pushType", "createdAt", "deletedAt", "published", "message"]
+    static let channelFields = [
+        "id", "bundleId", "storagePolicy", "pushType", "createdAt", "deletedAt", "published", "message", "environment",
+    ]
 
-    /// `{id, bundleId, storagePolicy, pushType, createdAt, deletedAt, published, message}`: a
-    /// broadcast channel under its id (a new one is made without).
+    /// `{id, bundleId, storagePolicy, pushType, createdAt, deletedAt, published, message,
+    /// environment}`: a broadcast channel under its id (a new one is made without), in the
+    /// environment it was created in (left out: reached from both).
     func channel(_ value: JSONValue, _ path: String) throws(ServerError) -> BroadcastChannel {
         let fields = try self.members(value, path, allowed: Self.channelFields, what: "id and bundleId")
         guard let id = try self.string(fields["id"], "\(path).id", "the channel's id (base64)"), !id.contains("/") else {
@@ -134,6 +137,12 @@ extension SeedReader {
             createdAt: try self.time(fields["createdAt"], "\(path).createdAt") ?? 0)
         channel.deletedAt = try self.time(fields["deletedAt"], "\(path).deletedAt")
         channel.published = Int(fields["published"]?.number ?? 0)
+        switch try self.string(fields["environment"], "\(path).environment", "development or production") {
+        case nil: break
+        case "development"?, "sandbox"?: channel.environment = .development
+        case "production"?: channel.environment = .production
+        case let other?: throw self.error("\(path).environment", "is development (the sandbox) or production, not \(other)")
+        }
         if let message = fields["message"], message != .null {
             do {
                 channel.message = try JSONDecoder().decode(StoredBroadcast.self, from: Data(message.compact))

@@ -77,6 +77,7 @@ struct WorldExport: Sendable {
             "createdAt": .string(Timestamp.rfc3339(millis: channel.createdAt)), "published": .number(Double(channel.published)),
         ]
         if let deleted = channel.deletedAt { fields["deletedAt"] = .string(Timestamp.rfc3339(millis: deleted)) }
+        if let environment = channel.environment { fields["environment"] = .string(environment.rawValue) }
         if let message = channel.message, let data = try? JSONEncoder().encode(message) {
             fields["message"] = JSONValue.parse(Array(data))
         }
