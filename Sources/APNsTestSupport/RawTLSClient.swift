@@ -16,11 +16,13 @@ public enum RawTLSClient {
         port: Int,
         caPath: String,
         identity: ClientIdentity? = nil,
+        serverName: String? = nil,
         sending bytes: [UInt8],
         timeout: TimeAmount = .seconds(10)
     ) async throws -> [UInt8] {
-        try await self.session(host: host, port: port, caPath: caPath, identity: identity, sending: bytes, timeout: timeout)
-            .received
+        try await self.session(
+            host: host, port: port, caPath: caPath, identity: identity, serverName: serverName, sending: bytes, timeout: timeout
+        ).received
     }
 
     /// What the server did: the bytes it sent before the connection ended, and whether it ended
@@ -39,10 +41,12 @@ public enum RawTLSClient {
         port: Int,
         caPath: String,
         identity: ClientIdentity? = nil,
+        serverName: String? = nil,
         sending bytes: [UInt8],
         timeout: TimeAmount = .seconds(10)
     ) async throws -> Session {
-        let connection = try await self.open(host: host, port: port, caPath: caPath, identity: identity, sending: bytes)
+        let connection = try await self.open(
+            host: host, port: port, caPath: caPath, identity: identity, serverName: serverName, sending: bytes)
         let timer = connection.channel.eventLoop.scheduleTask(in: timeout) { connection.promise.fail(TestClientError.timedOut) }
         defer { timer.cancel() }
         return try await connection.promise.futureResult.get()
@@ -61,11 +65,15 @@ public enum RawTLSClient {
     }
 
     /// Connects, sends `bytes` and returns at once; ``Connection/closed()`` waits for the end.
+    /// `serverName`: the SNI to send (Apple's host, as a provider that resolves it to the
+    /// emulator sends it; the certificate is then checked against the CA only), else `localhost`.
     public static func open(
-        host: String, port: Int, caPath: String, identity: ClientIdentity? = nil, sending bytes: [UInt8]
+        host: String, port: Int, caPath: String, identity: ClientIdentity? = nil, serverName: String? = nil,
+        sending bytes: [UInt8]
     ) async throws -> Connection {
         var tls = TLSConfiguration.makeClientConfiguration()
         tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(caPath))
+        if serverName != nil { tls.certificateVerification = .noHostnameVerification }
         try identity?.apply(to: &tls)
         let sslContext = try NIOSSLContext(configuration: tls)
         let group = MultiThreadedEventLoopGroup.singleton
@@ -76,7 +84,7 @@ public enum RawTLSClient {
                 .channelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
                         try channel.pipeline.syncOperations.addHandler(
-                            NIOSSLClientHandler(context: sslContext, serverHostname: "localhost"))
+                            NIOSSLClientHandler(context: sslContext, serverHostname: serverName ?? "localhost"))
                         try channel.pipeline.syncOperations.addHandler(Collector(promise: promise))
                     }
                 }

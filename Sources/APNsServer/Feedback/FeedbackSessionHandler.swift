@@ -14,7 +14,11 @@ final class FeedbackSessionHandler: ChannelInboundHandler {
     private let topics: Set<String>?
     private let logger: Logger
 
-    init(relay: Relay, topics: Set<String>?, logger: Logger) {
+    /// The environment whose tokens this connection reads (its SNI's, or the port's).
+    private let environment: APNsEnvironment?
+
+    init(relay: Relay, topics: Set<String>?, environment: APNsEnvironment? = nil, logger: Logger) {
+        self.environment = environment
         self.relay = relay
         self.topics = topics
         self.logger = logger
@@ -24,7 +28,7 @@ final class FeedbackSessionHandler: ChannelInboundHandler {
     func handlerAdded(context: ChannelHandlerContext) {
         let entries: [FeedbackEntry]
         do {
-            entries = try self.relay.feedback(topics: self.topics)
+            entries = try self.relay.feedback(topics: self.topics, environment: self.environment)
         } catch {
             self.logger.info("could not read the feedback list", metadata: ["store.error": "\(error)"])
             context.close(promise: nil)

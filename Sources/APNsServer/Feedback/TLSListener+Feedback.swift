@@ -17,13 +17,18 @@ extension TLSListener {
     ) -> TLSListener {
         let logger = listener.logger
         // A provider that never finishes the handshake would hold the tuples' write open.
-        return TLSListener(listener: listener, sslContext: sslContext, onBound: onBound) { channel, handshake in
+        var feedback = TLSListener(listener: listener, sslContext: sslContext, onBound: onBound) { channel, handshake in
             if handshake.isHTTP2 {
                 return try HTTP2ProviderListener.channelManagement(channel: channel, handshake: handshake, context: channels)
             }
-            let provider = try channels.binaryProvider(handshake, on: channel, listener: "feedback")
+            // feedback.push.apple.com by SNI lists production's tokens, feedback.sandbox.push.apple.com the sandbox's.
+            let environment = handshake.environment(or: channels.environment)
+            let provider = try channels.binaryProvider(handshake, on: channel, listener: "feedback", environment: environment)
             let topics = provider.map { Set($0.topics) }
-            try channel.pipeline.syncOperations.addHandler(FeedbackSessionHandler(relay: relay, topics: topics, logger: logger))
+            try channel.pipeline.syncOperations.addHandler(
+                FeedbackSessionHandler(relay: relay, topics: topics, environment: environment, logger: logger))
         }
+        feedback.readsServerName = true
+        return feedback
     }
 }

@@ -7,7 +7,8 @@ import Logging
 struct GatewayContext: Sendable {
     let inspection: Inspection
     let auth: AuthMode
-    let environment: APNsEnvironment
+    /// The gateway's environment: `--environment`'s, or the one a connection's SNI names.
+    var environment: APNsEnvironment
     let clock: @Sendable () -> Int64
     let logger: Logger
     let intake: PushIntake

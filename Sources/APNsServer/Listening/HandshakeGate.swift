@@ -16,6 +16,8 @@ final class HandshakeGate: ChannelInboundHandler, RemovableChannelHandler {
     /// never starts TLS would otherwise hold its socket forever.
     private let timeout: TimeAmount
     private var deadline: Scheduled<Void>?
+    /// The host name the client's SNI asked for, once read (``TLSListener/readsServerName``).
+    var serverName: String?
 
     /// - Parameter configure: adds the handlers that follow TLS; throwing closes the connection.
     init(logger: Logger, timeout: TimeAmount, configure: @escaping (any Channel, TLSHandshake) throws -> Void) {
@@ -87,7 +89,8 @@ final class HandshakeGate: ChannelInboundHandler, RemovableChannelHandler {
             self.deadline?.cancel()
             do {
                 let handshake = TLSHandshake(
-                    certificate: Self.peerCertificate(of: context), negotiatedProtocol: negotiatedProtocol)
+                    certificate: Self.peerCertificate(of: context), negotiatedProtocol: negotiatedProtocol,
+                    serverName: self.serverName)
                 try self.configure(context.channel, handshake)
                 context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
                 context.fireUserInboundEventTriggered(event)

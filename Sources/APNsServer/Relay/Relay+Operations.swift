@@ -89,10 +89,17 @@ extension Relay {
     // MARK: The feedback service and the admin API
 
     /// The tokens that became invalid and are not yet read, limited to `topics` when given.
-    func feedback(topics: Set<String>? = nil) throws(StoreError) -> [FeedbackEntry] {
-        let all = try self.store.feedback()
-        guard let topics else { return all }
-        return all.filter { topics.contains($0.topic) }
+    /// `environment`: only the tokens of that environment's builds (a feedback connection's:
+    /// its SNI's host, or the port's), as each of Apple's feedback hosts lists its own.
+    func feedback(topics: Set<String>? = nil, environment: APNsEnvironment? = nil) throws(StoreError) -> [FeedbackEntry] {
+        var entries = try self.store.feedback()
+        if let topics { entries = entries.filter { topics.contains($0.topic) } }
+        guard let environment else { return entries }
+        var kept: [FeedbackEntry] = []
+        for entry in entries where try self.store.token(entry.token)?.environment ?? environment == environment {
+            kept.append(entry)
+        }
+        return kept
     }
 
     /// The feedback service handed `entries` to a provider: they leave the list.
