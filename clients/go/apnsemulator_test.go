@@ -29,8 +29,14 @@ import (
 
 const topic = "com.example.goshop"
 
-// providerPush is a push as a Go provider writes it with net/http over HTTP/2.
+// providerPush is a push as a Go provider writes it with net/http over HTTP/2, to the sandbox.
 func providerPush(t *testing.T, e *Emulator, token, payload string, headers map[string]string) (int, string, *http.Response) {
+	t.Helper()
+	return providerPushTo(t, e, e.SandboxURL(), token, payload, headers)
+}
+
+// providerPushTo is the same push to the base URL a provider's configuration names.
+func providerPushTo(t *testing.T, e *Emulator, base, token, payload string, headers map[string]string) (int, string, *http.Response) {
 	t.Helper()
 	ca, err := os.ReadFile(e.CAPath)
 	if err != nil {
@@ -40,7 +46,7 @@ func providerPush(t *testing.T, e *Emulator, token, payload string, headers map[
 	roots.AppendCertsFromPEM(ca)
 	client := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: roots}, ForceAttemptHTTP2: true}}
 	defer client.CloseIdleConnections()
-	request, _ := http.NewRequest("POST", fmt.Sprintf("https://localhost:%d/3/device/%s", e.Ports["http2"], token), strings.NewReader(payload))
+	request, _ := http.NewRequest("POST", base+"/3/device/"+token, strings.NewReader(payload))
 	request.Header.Set("apns-topic", topic)
 	request.Header.Set("apns-push-type", "alert")
 	for name, value := range headers {

@@ -5,13 +5,7 @@ package apnsemulator
 // responses from APNs": 400 BadDeviceToken, "verify … that the token matches the environment".
 
 import (
-	"crypto/tls"
-	"crypto/x509"
-	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
-	"os"
 	"strings"
 	"testing"
 )
@@ -42,26 +36,9 @@ func TestAProviderConfiguredForProductionIsCaught(t *testing.T) {
 	apns := Start(t, Options{})
 	debug := apns.RegisterDevice(topic)
 	// The provider under test, net/http over HTTP/2, its base URL from its production configuration.
-	ca, err := os.ReadFile(apns.CAPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	roots := x509.NewCertPool()
-	roots.AppendCertsFromPEM(ca)
-	client := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: roots}, ForceAttemptHTTP2: true}}
-	defer client.CloseIdleConnections()
-	request, _ := http.NewRequest("POST", apns.ProductionURL()+"/3/device/"+debug, strings.NewReader(`{"aps":{"alert":"hi"}}`))
-	request.Header.Set("apns-topic", topic)
-	answer, err := client.Do(request)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer answer.Body.Close()
-	body, _ := io.ReadAll(answer.Body)
-	var refusal struct{ Reason string }
-	_ = json.Unmarshal(body, &refusal)
-	if answer.StatusCode != 400 || refusal.Reason != "BadDeviceToken" || !strings.Contains(answer.Header.Get("apns-emulator-detail"), "development build") {
-		t.Fatalf("a debug build's token at production: %d %s %q", answer.StatusCode, body, answer.Header.Get("apns-emulator-detail"))
+	status, reason, answer := providerPushTo(t, apns, apns.ProductionURL(), debug, `{"aps":{"alert":"hi"}}`, nil)
+	if status != 400 || reason != "BadDeviceToken" || !strings.Contains(answer.Header.Get("apns-emulator-detail"), "development build") {
+		t.Fatalf("a debug build's token at production: %d %s %q", status, reason, answer.Header.Get("apns-emulator-detail"))
 	}
 	refused := apns.Notifications(Filter{Status: "rejected", Environment: Production})
 	if len(refused) != 1 || refused[0]["token"] != debug || refused[0]["reason"] != "BadDeviceToken" {

@@ -83,10 +83,7 @@ struct EnvironmentPhoneTests {
     @Test("a local notification of a production build's app fires; serve --environment production takes Web Push")
     func localAndWebPush() async throws {
         try await withEmulator { emulator in
-            let created = try await emulator.adminObject(
-                "/api/v1/devices", method: "POST", body: #"{"topic": "com.example.app", "environment": "production"}"#,
-                status: 201)
-            let token = try #require(created["token"] as? String)
+            let token = try await EnvironmentTests.register(emulator, environment: "production")
             _ = try await emulator.adminObject(
                 "/api/v1/devices/\(token)/app", method: "PUT",
                 body: #"{"authorization": {"status": "authorized", "alert": true}, "timeZone": "UTC"}"#)
@@ -111,10 +108,7 @@ struct EnvironmentPhoneTests {
     @Test("the admin API's push goes to the endpoint its environment names; a word it does not know is 400 naming the field")
     func adminPush() async throws {
         try await withEmulator { emulator in
-            let created = try await emulator.adminObject(
-                "/api/v1/devices", method: "POST", body: #"{"topic": "com.example.app", "environment": "production"}"#,
-                status: 201)
-            let token = try #require(created["token"] as? String)
+            let token = try await EnvironmentTests.register(emulator, environment: "production")
             let body = { (environment: String?) in
                 let named = environment.map { #", "environment": "\#($0)""# } ?? ""
                 return #"{"token": "\#(token)", "topic": "com.example.app"\#(named), "payload": {"aps": {"alert": "Hi"}}}"#
