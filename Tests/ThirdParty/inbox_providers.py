@@ -23,7 +23,7 @@ def providers(driver, wait, admin, base, shots):
     card = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, f'#providers [data-provider="{curl["id"]}"]'))
     rows = card.find_elements(By.CSS_SELECTOR, "tbody tr")
     ids = [row.get_attribute("data-check") for row in rows]
-    check(len(ids) == 8 and "connection-reuse" in ids and "token-reuse" in ids, f"every check is on the card: {ids}")
+    check(len(ids) == 9 and "connection-reuse" in ids and "environment" in ids, f"every check is on the card: {ids}")
     reuse = card.find_element(By.CSS_SELECTOR, 'tr[data-check="connection-reuse"]')
     check("Fail" in reuse.find_element(By.CSS_SELECTOR, ".verdict").text and "carried a single request" in reuse.text,
           f"a connection per push fails connection reuse, saying what was seen: {reuse.text!r}")
