@@ -244,6 +244,7 @@ def broadcasts(driver, wait, token):
     cell = wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, f'#channels tr[data-id="{channel}"]')))
     texts = [td.text for td in cell.find_elements(By.TAG_NAME, "td")]
     check(texts[3] == "1" and texts[4] == "1" and "Kick-off" not in texts[5], f"the Channels view shows the subscriber and the broadcast: {texts}")
+    check(texts[6] == "sandbox", f"the Channels view shows the environment the channel was created in: {texts}")
     driver.save_screenshot(os.path.join(SHOTS, "channels.png"))
 
 

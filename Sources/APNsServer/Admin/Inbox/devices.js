@@ -72,7 +72,9 @@ export const Channels = {
       el("td", { class: "mono", title: c.id }, c.id), el("td", {}, c.bundleId),
       el("td", {}, c.messageStoragePolicy === 1 ? "1: latest stored" : "0: none stored"),
       el("td", {}, c.subscribers), el("td", {}, c.published),
-      el("td", { class: "mono" }, c.storedMessage ? `${JSON.stringify(c.storedMessage.payload)} until ${clock(c.storedMessage.expiresAt)}` : "–"))));
+      el("td", { class: "mono" }, c.storedMessage ? `${JSON.stringify(c.storedMessage.payload)} until ${clock(c.storedMessage.expiresAt)}` : "–"),
+      // A channel belongs to the environment it was created in (none: one kept from before, reached from both).
+      el("td", {}, c.environment ? environmentTag(c.environment) : "both"))));
     $("#channels-empty").hidden = page.items.length > 0;
   },
 };
