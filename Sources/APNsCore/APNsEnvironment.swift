@@ -30,9 +30,33 @@ public enum APNsEnvironment: String, Sendable, CaseIterable, CustomStringConvert
         }
     }
 
+    /// The environment a document or a query names: `development` (or `sandbox`, Apple's word for
+    /// its endpoint) or `production`; nil for any other word.
+    public init?(name: String) {
+        switch name {
+        case "development", "sandbox": self = .development
+        case "production": self = .production
+        default: return nil
+        }
+    }
+
+    /// Apple's legacy binary gateway host for this environment.
+    public var gatewayHost: String {
+        switch self {
+        case .development: "gateway.sandbox.push.apple.com"
+        case .production: "gateway.push.apple.com"
+        }
+    }
+
     /// How the explanation of a BadDeviceToken for a token of the other environment begins ("this
     /// token was issued to a development build; ...").
     public static let otherEnvironmentLead = "this token was issued to "
+
+    /// Whether `explanation` (a refusal's detail) says the token belongs to the other
+    /// environment's builds: what the report card and the metrics count.
+    public static func isOtherEnvironment(explanation: String?) -> Bool {
+        explanation?.hasPrefix(Self.otherEnvironmentLead) == true
+    }
 
     /// What a person calls the endpoint: "the sandbox endpoint" or "the production endpoint".
     public var endpointName: String {

@@ -60,14 +60,13 @@ public struct PushDocument: Decodable, Sendable {
         }
         self.headers = headers
         // Absent, or a string: null is neither (as the headers' fields).
-        switch container.contains(.environment) ? try container.decode(String.self, forKey: .environment) : nil {
-        case nil: self.environment = nil
-        case "development", "sandbox": self.environment = .development
-        case "production": self.environment = .production
-        case let other?:
-            throw InspectionError(
-                .badDocument, field: "environment",
-                "environment is development (the sandbox) or production, not \(other)")
+        if container.contains(.environment) {
+            let name = try container.decode(String.self, forKey: .environment)
+            guard let environment = APNsEnvironment(name: name) else {
+                throw InspectionError(
+                    .badDocument, field: "environment", "environment is development (the sandbox) or production, not \(name)")
+            }
+            self.environment = environment
         }
         if let text = try? container.decode(String.self, forKey: .payload) {
             self.payload = Array(text.utf8)

@@ -37,9 +37,7 @@ public enum DeliveryLog {
     static func endpoint(_ notification: Notification) -> String {
         guard notification.source == .http2 || notification.source == .binary else { return "" }
         let environment = notification.environment
-        let host =
-            notification.source == .http2
-            ? environment.providerHost : environment == .production ? "gateway.push.apple.com" : "gateway.sandbox.push.apple.com"
+        let host = notification.source == .http2 ? environment.providerHost : environment.gatewayHost
         return ", \(environment.endpointName.dropFirst("the ".count)) (\(host))"
     }
 

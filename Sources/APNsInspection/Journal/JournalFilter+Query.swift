@@ -37,13 +37,7 @@ extension JournalFilter {
     }
 
     /// `development` (or `sandbox`) or `production`, in any case.
-    static func environment(named name: String) -> APNsEnvironment? {
-        switch name.lowercased() {
-        case "development", "sandbox": .development
-        case "production": .production
-        default: nil
-        }
-    }
+    static func environment(named name: String) -> APNsEnvironment? { APNsEnvironment(name: name.lowercased()) }
 
     static func outcome(named name: String) -> PhoneOutcome.State? {
         PhoneOutcome.State.all.first { $0.rawValue.lowercased() == name.lowercased() }

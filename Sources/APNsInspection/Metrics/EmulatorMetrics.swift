@@ -34,11 +34,28 @@ public final class EmulatorMetrics: Sendable {
         var all: [(Interface, Metric)] { [(.http2, self.http2), (.binary, self.binary), (.webPush, self.webPush)] }
     }
 
+    /// One metric for each environment, chosen without hashing (an accepted notification counts in one).
+    private struct PerEnvironment<Metric: Sendable>: Sendable {
+        let development: Metric
+        let production: Metric
+
+        init(_ make: (APNsEnvironment) -> Metric) {
+            self.development = make(.development)
+            self.production = make(.production)
+        }
+
+        subscript(_ environment: APNsEnvironment) -> Metric {
+            environment == .production ? self.production : self.development
+        }
+        var all: [Metric] { [self.development, self.production] }
+    }
+
     private let accepted: PerInterface<CoreMetrics.Counter>
     /// Accepted and rejected pushes by the endpoint they were sent to, and pushes refused for a
-    /// token of the other environment, by endpoint (issue 72).
-    private let byEnvironment: [APNsEnvironment: (accepted: CoreMetrics.Counter, rejected: CoreMetrics.Counter)]
-    private let otherEnvironment: [APNsEnvironment: CoreMetrics.Counter]
+    /// token of the other environment, by endpoint.
+    private let acceptedByEnvironment: PerEnvironment<CoreMetrics.Counter>
+    private let rejectedByEnvironment: PerEnvironment<CoreMetrics.Counter>
+    private let otherEnvironment: PerEnvironment<CoreMetrics.Counter>
     private let acceptLatency: PerInterface<CoreMetrics.Timer>
     private let finished: [LogStatus: CoreMetrics.Counter]
     private let rejected = Mutex<[RejectionKey: CoreMetrics.Counter]>([:])
@@ -82,21 +99,19 @@ public final class EmulatorMetrics: Sendable {
             CoreMetrics.Counter(
                 label: "apns_notifications_accepted_total", dimensions: [("interface", $0.rawValue)], factory: factory)
         }
-        var byEnvironment: [APNsEnvironment: (accepted: CoreMetrics.Counter, rejected: CoreMetrics.Counter)] = [:]
-        var otherEnvironment: [APNsEnvironment: CoreMetrics.Counter] = [:]
-        for environment in APNsEnvironment.allCases {
-            let label = "apns_notifications_by_environment_total"
-            byEnvironment[environment] = (
+        let byEnvironment = { (result: String) in
+            PerEnvironment {
                 CoreMetrics.Counter(
-                    label: label, dimensions: [("environment", environment.rawValue), ("result", "accepted")], factory: factory),
-                CoreMetrics.Counter(
-                    label: label, dimensions: [("environment", environment.rawValue), ("result", "rejected")], factory: factory)
-            )
-            otherEnvironment[environment] = CoreMetrics.Counter(
-                label: "apns_notifications_other_environment_total", dimensions: [("environment", environment.rawValue)],
-                factory: factory)
+                    label: "apns_notifications_by_environment_total",
+                    dimensions: [("environment", $0.rawValue), ("result", result)],
+                    factory: factory)
+            }
         }
-        (self.byEnvironment, self.otherEnvironment) = (byEnvironment, otherEnvironment)
+        (self.acceptedByEnvironment, self.rejectedByEnvironment) = (byEnvironment("accepted"), byEnvironment("rejected"))
+        self.otherEnvironment = PerEnvironment {
+            CoreMetrics.Counter(
+                label: "apns_notifications_other_environment_total", dimensions: [("environment", $0.rawValue)], factory: factory)
+        }
         self.acceptLatency = PerInterface {
             CoreMetrics.Timer(label: "apns_accept_latency_seconds", dimensions: [("interface", $0.rawValue)], factory: factory)
         }
@@ -130,7 +145,7 @@ public final class EmulatorMetrics: Sendable {
             switch change {
             case .accepted(let notification, _, _, let status, _):
                 self.accepted[notification.source].increment()
-                if notification.source != .webPush { self.byEnvironment[notification.environment]?.accepted.increment() }
+                if notification.source != .webPush { self.acceptedByEnvironment[notification.environment].increment() }
                 if let status { self.finished[status]?.increment() }
             case .left(_, _, let status, _):
                 self.finished[status]?.increment()
@@ -152,11 +167,9 @@ public final class EmulatorMetrics: Sendable {
         // Not a refusal: the client got no answer and may send it again.
         if push.wasNotProcessed { return self.notProcessed.increment() }
         if let environment = push.environment {
-            self.byEnvironment[environment]?.rejected.increment()
+            self.rejectedByEnvironment[environment].increment()
             // BadDeviceToken (or status 8) for a token of the other environment's builds.
-            if push.detail?.hasPrefix(APNsEnvironment.otherEnvironmentLead) == true {
-                self.otherEnvironment[environment]?.increment()
-            }
+            if APNsEnvironment.isOtherEnvironment(explanation: push.detail) { self.otherEnvironment[environment].increment() }
         }
         let key = RejectionKey(
             interface: push.source.rawValue,
@@ -221,8 +234,9 @@ public final class EmulatorMetrics: Sendable {
     /// Sets every counter back to zero (`POST /api/v1/reset`); histograms keep their history.
     public func resetCounters() {
         for (_, counter) in self.accepted.all { counter.reset() }
-        for counter in self.byEnvironment.values.flatMap({ [$0.accepted, $0.rejected] }) { counter.reset() }
-        for counter in self.otherEnvironment.values { counter.reset() }
+        for counter in self.acceptedByEnvironment.all + self.rejectedByEnvironment.all + self.otherEnvironment.all {
+            counter.reset()
+        }
         for (_, counter) in self.providerConnectionsOpened.all { counter.reset() }
         for counter in self.finished.values { counter.reset() }
         self.faults.reset()

@@ -73,7 +73,9 @@ final class ProviderObserver {
             (status, apnsID, warnings) = (200, id, codes.map(\.code))
         case .refused(let rejection, _):
             (status, reason, apnsID) = (rejection.reason.status, rejection.reason.wire, rejection.apnsID)
-            otherEnvironment = Relay.isOtherEnvironment(rejection.reason)
+            otherEnvironment =
+                rejection.reason == .badDeviceToken
+                && APNsEnvironment.isOtherEnvironment(explanation: rejection.reason.explanation)
         case .channel, .reset, .goAway:
             break
         }

@@ -128,16 +128,8 @@ public final class Relay: Sendable {
     static func otherEnvironment(_ environment: APNsEnvironment) -> Reason {
         let other: APNsEnvironment = environment == .development ? .production : .development
         return Reason.badDeviceToken.explained(
-            "\(Self.otherEnvironmentLead)\(environment.buildName); it is valid at \(environment.endpointName) (\(environment.providerHost)), not at \(other.endpointName) (\(other.providerHost)) this request was sent to"
+            "\(APNsEnvironment.otherEnvironmentLead)\(environment.buildName); it is valid at \(environment.endpointName) (\(environment.providerHost)), not at \(other.endpointName) (\(other.providerHost)) this request was sent to"
         )
-    }
-
-    /// How ``otherEnvironment(_:)``'s explanation begins.
-    static let otherEnvironmentLead = APNsEnvironment.otherEnvironmentLead
-
-    /// Whether `reason` is BadDeviceToken for a token of the other environment.
-    static func isOtherEnvironment(_ reason: Reason) -> Bool {
-        reason == .badDeviceToken && reason.explanation.hasPrefix(Self.otherEnvironmentLead)
     }
 
     /// How a provider is answered for what the store did with its notification: `nil` for 200,

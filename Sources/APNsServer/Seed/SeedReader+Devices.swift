@@ -72,14 +72,14 @@ extension SeedReader {
             }
             app.pushToStartToken = token
         }
-        switch try self.string(fields["environment"], "\(path).environment", "development or production") {
-        case nil: break
-        case "development"?, "sandbox"?: app.environment = .development
-        case "production"?: app.environment = .production
-        case let other?:
-            throw self.error(
-                "\(path).environment",
-                "is development (a debug build; sandbox is taken for it) or production (TestFlight, the App Store), not \(other)")
+        if let name = try self.string(fields["environment"], "\(path).environment", "development or production") {
+            guard let environment = APNsEnvironment(name: name) else {
+                throw self.error(
+                    "\(path).environment",
+                    "is development (a debug build; sandbox is taken for it) or production (TestFlight, the App Store), not \(name)"
+                )
+            }
+            app.environment = environment
         }
         app.registeredAt = try self.time(fields["registeredAt"], "\(path).registeredAt")
         app.unregisteredAt = try self.time(fields["unregisteredAt"], "\(path).unregisteredAt")
@@ -137,11 +137,11 @@ extension SeedReader {
             createdAt: try self.time(fields["createdAt"], "\(path).createdAt") ?? 0)
         channel.deletedAt = try self.time(fields["deletedAt"], "\(path).deletedAt")
         channel.published = Int(fields["published"]?.number ?? 0)
-        switch try self.string(fields["environment"], "\(path).environment", "development or production") {
-        case nil: break
-        case "development"?, "sandbox"?: channel.environment = .development
-        case "production"?: channel.environment = .production
-        case let other?: throw self.error("\(path).environment", "is development (the sandbox) or production, not \(other)")
+        if let name = try self.string(fields["environment"], "\(path).environment", "development or production") {
+            guard let environment = APNsEnvironment(name: name) else {
+                throw self.error("\(path).environment", "is development (the sandbox) or production, not \(name)")
+            }
+            channel.environment = environment
         }
         if let message = fields["message"], message != .null {
             do {
