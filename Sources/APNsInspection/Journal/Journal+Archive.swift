@@ -117,9 +117,7 @@ extension Journal {
             state -> (JournalEntry?, [ArchivedRead], (any JournalArchiveSource)?) in
             if let entry = state.journal.entry(uniqueID: uniqueID) { return (entry, [], nil) }
             guard let archive = state.journal.archive, let source = state.archiveSource else { return (nil, [], nil) }
-            let hash = JournalArchive.hash(uniqueID)
-            let found = archive.newestFirst().filter { $0.uniqueHash == hash }.map { archive.read($0) }
-            return (nil, found, source)
+            return (nil, archive.reads(uniqueID: uniqueID), source)
         }
         if let hot { return hot }
         guard let source else { return nil }
@@ -172,13 +170,13 @@ extension Journal {
         }
     }
 
-    private static func batches(_ reads: [ArchivedRead]) -> [ArraySlice<ArchivedRead>] {
+    static func batches(_ reads: [ArchivedRead]) -> [ArraySlice<ArchivedRead>] {
         stride(from: 0, to: reads.count, by: Self.archiveBatch).map { reads[$0..<min($0 + Self.archiveBatch, reads.count)] }
     }
 
     /// The journal entries `reads` were, read back from the store in one go: those it no longer
     /// holds are left out (or, `keepingMissing`, given as nil in their place).
-    private static func read(_ reads: some Collection<ArchivedRead>, from source: any JournalArchiveSource) -> [JournalEntry] {
+    static func read(_ reads: some Collection<ArchivedRead>, from source: any JournalArchiveSource) -> [JournalEntry] {
         self.read(reads, from: source, keepingMissing: false).compactMap { $0 }
     }
 

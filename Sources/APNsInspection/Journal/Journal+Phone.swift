@@ -13,7 +13,7 @@ extension Journal {
     /// The app's notification service extension was handed an accepted notification: until it
     /// answers (or its time runs out) the phone has not presented it.
     public func extending(uniqueID: String) {
-        self.state.withLock { state in _ = state.journal.modify(uniqueID: uniqueID) { $0.marks.insert(.extending) } }
+        self.change(uniqueID: uniqueID) { $0.marks.insert(.extending) }
     }
 
     /// The user responded to a notification on the phone.
@@ -34,12 +34,11 @@ extension Journal {
     }
 
     private func recordPhone(uniqueID: String, event: String, _ make: (JournalEntry) -> PhoneRecord) {
-        let kept = self.state.withLock {
-            state -> (keep: @Sendable (UInt64, [UInt8]) -> Void, sequence: UInt64, record: PhoneRecord)? in
-            guard let entry = state.journal.modify(uniqueID: uniqueID, { $0.phone = make($0) }) else { return nil }
+        var kept: (keep: @Sendable (UInt64, [UInt8]) -> Void, sequence: UInt64, record: PhoneRecord)?
+        self.change(uniqueID: uniqueID, { $0.phone = make($0) }) { entry, state in
             Self.emit(Event(kind: event, entry: entry), &state)
-            guard let keep = state.phoneKeeper, let sequence = entry.sequence, let record = entry.phone else { return nil }
-            return (keep, sequence, record)
+            guard let keep = state.phoneKeeper, let sequence = entry.sequence, let record = entry.phone else { return }
+            kept = (keep, sequence, record)
         }
         // Encoded and handed over outside the journal's lock.
         if let kept, let bytes = PhoneRecordCodec.encode(kept.record) { kept.keep(kept.sequence, bytes) }

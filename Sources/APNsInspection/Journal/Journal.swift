@@ -138,31 +138,27 @@ public final class Journal: Sendable {
 
     /// Marks an accepted notification's answer as shaped by a fault rule (e.g. delayed).
     public func mark(uniqueID: String, fault: FaultMark) {
-        _ = self.state.withLock { $0.journal.mark(uniqueID: uniqueID, fault: fault) }
+        self.change(uniqueID: uniqueID) { $0.fault = fault }
     }
 
     /// An accepted notification came over HTTP/1.1 (a Web Push sender's choice), for its delivery log.
     public func cameOverHTTP1(uniqueID: String) {
-        self.state.withLock { state in _ = state.journal.modify(uniqueID: uniqueID) { $0.marks.insert(.overHTTP1) } }
+        self.change(uniqueID: uniqueID) { $0.marks.insert(.overHTTP1) }
     }
 
     /// The device's power state held an accepted notification back (the first time counts).
     public func held(uniqueID: String, at: Int64) {
-        self.state.withLock { state in
-            _ = state.journal.modify(uniqueID: uniqueID) { entry in
-                guard !entry.marks.contains(.storedPower) else { return }
-                entry.marks.insert(.storedPower)
-                entry.heldAt = at
-                if case .accepted(let notification) = entry.push { self.console?.count(DeliveryLog.storedPower, notification) }
-            }
+        self.change(uniqueID: uniqueID) { entry in
+            guard !entry.marks.contains(.storedPower) else { return }
+            entry.marks.insert(.storedPower)
+            entry.heldAt = at
+            if case .accepted(let notification) = entry.push { self.console?.count(DeliveryLog.storedPower, notification) }
         }
     }
 
     /// The phone applied (or ignored) a Live Activity push.
     public func activity(uniqueID: String, _ record: ActivityRecord) {
-        self.state.withLock { state in
-            _ = state.journal.modify(uniqueID: uniqueID, { $0.activity = record })
-        }
+        self.change(uniqueID: uniqueID) { $0.activity = record }
     }
 
     /// Live Activities changed: each change goes to the event stream as an `activity` event.
@@ -174,8 +170,7 @@ public final class Journal: Sendable {
 
     /// A notification was handed to the iOS Simulator (or failed to be).
     public func forwarded(uniqueID: String, _ outcome: SimulatorForward) {
-        self.state.withLock { state in
-            guard let entry = state.journal.modify(uniqueID: uniqueID, { $0.simulator = outcome }) else { return }
+        self.change(uniqueID: uniqueID, { $0.simulator = outcome }) { entry, state in
             Self.emit(Event(kind: "simulator", entry: entry), &state)
         }
     }
@@ -224,22 +219,6 @@ public final class Journal: Sendable {
     public static func waitMatches(_ filter: JournalFilter, _ entry: JournalEntry) -> Bool {
         filter.matches(entry) && (filter.status != nil || (entry.status != .rejected && entry.status != .notProcessed))
             && entry.id > 0
-    }
-
-    /// The oldest entry newer than `after` that satisfies the wait, if there is one now; otherwise
-    /// `resume` is called with the first that arrives, and the returned token cancels the wait.
-    public func wait(
-        for filter: JournalFilter,
-        after: UInt64,
-        resume: @escaping @Sendable (JournalEntry) -> Void
-    ) -> (found: JournalEntry?, token: UInt64?) {
-        self.state.withLock { state in
-            if let found = state.journal.oldest(matching: filter, after: after) { return (found, nil) }
-            let token = state.nextToken
-            state.nextToken += 1
-            state.waiters[token] = Waiter(filter: filter, resume: resume)
-            return (nil, token)
-        }
     }
 
     /// How many long polls are waiting for a notification now.

@@ -79,13 +79,6 @@ public struct JournalState: Sendable {
         }
     }
 
-    /// Marks an entry's answer as shaped by a fault rule.
-    @discardableResult
-    public mutating func mark(uniqueID: String, fault: FaultMark) -> JournalEntry? {
-        guard let id = self.id(of: uniqueID) else { return nil }
-        return self.modify(id: id) { $0.fault = fault }
-    }
-
     /// Changes the entry with this unique id; nil when the journal no longer holds it.
     @discardableResult
     public mutating func modify(uniqueID: String, _ change: (inout JournalEntry) -> Void) -> JournalEntry? {

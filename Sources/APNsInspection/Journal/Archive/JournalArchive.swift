@@ -66,11 +66,52 @@ public struct JournalArchive: Sendable {
         self.entries[index].status = Self.index(status)
         self.entries[index].statusAt = at
         // An archived entry has no presentation to come: its outcome follows its status.
+        // With nothing from the phone its outcome follows its status, as ``PhoneOutcome/state(of:)`` has it.
         let extras = self.extras(of: self.entries[index])
         if extras?.phone == nil, extras?.activity == nil {
-            self.entries[index].outcome = Self.index(status == .queued ? PhoneOutcome.State.waiting : .none)
+            let waiting = status == .queued || self.entries[index].marks.contains(.extending)
+            self.entries[index].outcome = Self.index(waiting ? PhoneOutcome.State.waiting : .none)
         }
         return true
+    }
+
+    /// Rewrites the archived entry with `entry`'s id from `entry`, changed since it was pushed
+    /// out (the phone presented it, the user responded, its power state held it, a fault marked
+    /// it); false when it is gone.
+    @discardableResult
+    mutating func replace(with entry: JournalEntry) -> Bool {
+        guard let index = self.index(ofID: entry.id) else { return false }
+        var archived = self.entries[index]
+        archived.status = Self.index(entry.status)
+        archived.statusAt = entry.statusAt ?? .min
+        archived.marks = entry.marks
+        archived.outcome = Self.index(PhoneOutcome.state(of: entry))
+        let keptRequestID = self.extras(of: archived)?.keptRequestID
+        archived.hasExtras = archived.kind != .accepted || ArchivedExtras.needed(for: entry)
+        self.extras[entry.id] =
+            archived.hasExtras
+            ? ArchivedExtras(entry, keptRequestID: keptRequestID, keepsWhole: archived.kind == .broadcast) : nil
+        self.entries[index] = archived
+        return true
+    }
+
+    /// The entry with this id and where its record is, if it is here.
+    func read(id: UInt64) -> ArchivedRead? {
+        self.index(ofID: id).map { self.read(self.entries[$0]) }
+    }
+
+    /// The entries whose unique id hashes as `uniqueID`'s, newest first (one, but for a collision).
+    func reads(uniqueID: String) -> [ArchivedRead] {
+        let hash = Self.hash(uniqueID)
+        return self.newestFirst().filter { $0.uniqueHash == hash }.map { self.read($0) }
+    }
+
+    /// The entries newer than `after` that `matcher` selects, oldest first: what a wait begun
+    /// at the cursor `after` looks through before the ring.
+    func reads(newerThan after: UInt64, _ matcher: ArchiveMatcher) -> [ArchivedRead] {
+        guard after < .max else { return [] }
+        let start = self.firstIndex(withIDAtLeast: after + 1)
+        return self.entries[start...].filter { matcher.matches($0) }.map { self.read($0) }
     }
 
     /// Forgets notifications the store no longer keeps.

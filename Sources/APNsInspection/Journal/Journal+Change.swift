@@ -1,0 +1,84 @@
+import APNsCore
+
+/// What happens to an entry after it arrived (the phone presented it, the user responded, the
+/// power state held it, a fault rule marked it) and the long polls that wait for one, over the
+/// whole journal: the ring holds only the newest entries whole, so an entry may have been pushed
+/// out to the archive before its change or its waiter came. The archive's records are read back
+/// from the store outside the journal's lock, as a query's are.
+extension Journal {
+    /// Changes the entry with this unique id, in the ring or the archive; `then` runs under the
+    /// journal's lock with the changed entry (to tell listeners). Nil when the journal has no such entry.
+    @discardableResult
+    func change(
+        uniqueID: String,
+        _ change: (inout JournalEntry) -> Void,
+        then: (JournalEntry, inout State) -> Void = { _, _ in }
+    ) -> JournalEntry? {
+        let (changed, candidates, source) = self.state.withLock {
+            state -> (JournalEntry?, [ArchivedRead], (any JournalArchiveSource)?) in
+            if let entry = state.journal.modify(uniqueID: uniqueID, change) {
+                then(entry, &state)
+                return (entry, [], nil)
+            }
+            guard let archive = state.journal.archive, let source = state.archiveSource else { return (nil, [], nil) }
+            return (nil, archive.reads(uniqueID: uniqueID), source)
+        }
+        if let changed { return changed }
+        guard let source, !candidates.isEmpty else { return nil }
+        // The record is read outside the lock; the entry is rebuilt under it from what the archive
+        // holds then (its status may have moved meanwhile), changed, and written back.
+        let keys = candidates.compactMap(\.key)
+        var records = (keys.isEmpty ? [] : source.records(keys)).makeIterator()
+        for candidate in candidates {
+            let record = candidate.key == nil ? nil : (records.next() ?? nil)
+            guard JournalArchive.entry(candidate, record: record)?.uniqueID == uniqueID else { continue }
+            return self.state.withLock { state -> JournalEntry? in
+                guard let current = state.journal.archive?.read(id: candidate.entry.id),
+                    var entry = JournalArchive.entry(current, record: record)
+                else { return nil }
+                change(&entry)
+                state.journal.archive?.replace(with: entry)
+                then(entry, &state)
+                return entry
+            }
+        }
+        return nil
+    }
+
+    /// The oldest entry newer than `after` that satisfies the wait, if there is one now; otherwise
+    /// `resume` is called with the first that arrives, and the returned token cancels the wait.
+    /// Archived entries are older than the ring's: they are looked through first, read back in
+    /// batches, oldest first, until one matches.
+    public func wait(
+        for filter: JournalFilter,
+        after: UInt64,
+        resume: @escaping @Sendable (JournalEntry) -> Void
+    ) -> (found: JournalEntry?, token: UInt64?) {
+        let (hot, token, cold, source) = self.state.withLock {
+            state -> (JournalEntry?, UInt64?, [ArchivedRead], (any JournalArchiveSource)?) in
+            let hot = state.journal.oldest(matching: filter, after: after)
+            var cold: [ArchivedRead] = []
+            if let archive = state.journal.archive, state.archiveSource != nil, (archive.newestID ?? 0) > after,
+                let matcher = ArchiveMatcher(filter, in: archive)
+            {
+                cold = archive.reads(newerThan: after, matcher)
+            }
+            if cold.isEmpty, let hot { return (hot, nil, [], nil) }
+            // Registered before the lock is left: nothing that arrives while the archive is read is missed.
+            let token = state.nextToken
+            state.nextToken += 1
+            state.waiters[token] = Waiter(filter: filter, resume: resume)
+            return (hot, token, cold, state.archiveSource)
+        }
+        guard let token else { return (hot, nil) }
+        guard let source, !cold.isEmpty else { return (nil, token) }
+        var found: JournalEntry?
+        for batch in Self.batches(cold) {
+            found = Self.read(batch, from: source).first { Self.waitMatches(filter, $0) }
+            if found != nil { break }
+        }
+        guard let found = found ?? hot else { return (nil, token) }
+        // Unless an entry that arrived meanwhile has already answered the wait.
+        return self.cancelWait(token) ? (found, nil) : (nil, token)
+    }
+}
