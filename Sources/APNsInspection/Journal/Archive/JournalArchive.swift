@@ -100,10 +100,12 @@ public struct JournalArchive: Sendable {
         self.index(ofID: id).map { self.read(self.entries[$0]) }
     }
 
-    /// The entries whose unique id hashes as `uniqueID`'s, newest first (one, but for a collision).
+    /// The newest entry whose unique id hashes as `uniqueID`'s, if any. The search stops there:
+    /// the phone's changes come for recent entries, and two of a million 64-bit hashes alike are
+    /// about one chance in thirty million (the record read back settles it).
     func reads(uniqueID: String) -> [ArchivedRead] {
         let hash = Self.hash(uniqueID)
-        return self.newestFirst().filter { $0.uniqueHash == hash }.map { self.read($0) }
+        return self.newestFirst().first { $0.uniqueHash == hash }.map { [self.read($0)] } ?? []
     }
 
     /// The entries newer than `after` that `matcher` selects, oldest first: what a wait begun
