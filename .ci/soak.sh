@@ -53,5 +53,8 @@ awk '{ r[NR] = $1 } END {
   for (i = 2; i <= 13; i++) first += r[i]; for (i = NR - 12; i <= NR - 1; i++) last += r[i]
   printf "first minute %.0f/s, last minute %.0f/s: the last is %.2fx the first\n", first / 12, last / 12, last / first
 }' "$work/rates.txt"
+# Each whole minute's rate, to tell a fall that goes on from a step that then holds.
+awk 'NR > 1 { sum += $1; if (++n == 12) { printf "%s%.0f", sep, sum / 12; sep = " "; sum = 0; n = 0 } } END { print "" }' "$work/rates.txt" |
+  sed 's/^/each minute (per second): /'
 echo "store $(du -sh "$work/data" | cut -f1) on disk; serve's log $(du -h "$work/serve.log" | cut -f1), $(wc -l < "$work/serve.log") lines"
 grep -m 3 "store full" "$work/serve.log" || true
