@@ -3,7 +3,8 @@ import APNsDevice
 import NIOCore
 
 /// The admin API's door to ``WebAppOperations``: the device is the one the path's token's app is
-/// on; the answer is the operation's JSON, or its ``PhoneRefusal``.
+/// on; the body is read into the action's document here, and the answer is the web app as JSON,
+/// or the ``PhoneRefusal`` as its status.
 extension AdminRouter {
     var webAppOperations: WebAppOperations { WebAppOperations(phone: self.phone) }
 
@@ -13,35 +14,40 @@ extension AdminRouter {
         host token: DeviceToken, in install: AppInstall, body: [UInt8], on eventLoop: any EventLoop
     ) -> EventLoopFuture<Response> {
         let host = Phone.WebAppHost(hostToken: token.hex, hostInstall: install, deviceID: nil)
-        return self.webAppOperations.subscribe(host, body, on: eventLoop).map { Response(status: 201, body: self.phone.json($0)) }
-            .failingAsRefusal()
+        return self.reading(body, as: PhoneRefusal.webApp, on: eventLoop) { document in
+            self.webAppOperations.subscribe(host, document, on: eventLoop).map {
+                Response(status: 201, body: self.phone.json($0))
+            }
+        }
     }
 
     /// `GET /api/v1/devices/<token>/web-apps`: the web apps on the device `install` is on.
     func webApps(in install: AppInstall) -> Response {
-        Response(status: 200, body: self.webAppOperations.list(device: install.deviceID))
+        Response(status: 200, body: self.phone.json(webApps: self.webAppOperations.list(device: install.deviceID)))
     }
 
     /// `GET …/web-apps/<id>`.
     func webApp(_ id: String, in install: AppInstall) throws(AdminError) -> Response {
         switch self.webAppOperations.read(id, device: install.deviceID) {
-        case .success(let body): Response(status: 200, body: body)
+        case .success(let webApp): Response(status: 200, body: self.phone.json(webApp))
         case .failure(let refusal): throw AdminError(refusal)
         }
     }
 
     /// `POST …/web-apps/<id>/unsubscribe`: `PushSubscription.unsubscribe()`.
     func unsubscribeWebApp(_ id: String, in install: AppInstall, on eventLoop: any EventLoop) -> EventLoopFuture<Response> {
-        self.webAppOperations.unsubscribe(id, device: install.deviceID, on: eventLoop).map { Response(status: 200, body: $0) }
-            .failingAsRefusal()
+        self.webAppOperations.unsubscribe(id, device: install.deviceID, on: eventLoop)
+            .map { Response(status: 200, body: self.phone.json($0)) }.failingAsRefusal()
     }
 
     /// `PUT …/web-apps/<id>/permission`: the user changes the origin's notification permission.
     func setWebAppPermission(
         _ id: String, in install: AppInstall, body: [UInt8], on eventLoop: any EventLoop
     ) -> EventLoopFuture<Response> {
-        self.webAppOperations.setPermission(id, body, device: install.deviceID, on: eventLoop)
-            .map { Response(status: 200, body: $0) }.failingAsRefusal()
+        self.reading(body, as: PhoneRefusal.webAppPermission, on: eventLoop) { permission in
+            self.webAppOperations.setPermission(id, permission, device: install.deviceID, on: eventLoop)
+                .map { Response(status: 200, body: self.phone.json($0)) }
+        }
     }
 
     /// `POST …/web-apps/<id>/show`: the service worker's `showNotification`; 201 with what
@@ -49,8 +55,23 @@ extension AdminRouter {
     func showWebAppNotification(
         _ id: String, in install: AppInstall, body: [UInt8], on eventLoop: any EventLoop
     ) -> EventLoopFuture<Response> {
-        self.webAppOperations.show(id, body, device: install.deviceID, on: eventLoop).map { Response(status: 201, body: $0) }
-            .failingAsRefusal()
+        self.reading(body, as: PhoneRefusal.webAppShow, on: eventLoop) { show in
+            self.webAppOperations.show(id, show, device: install.deviceID, on: eventLoop)
+                .map { Response(status: 201, body: Phone.json($0)) }
+        }
+    }
+
+    /// `body` read as an action's document, then `answer`; a document that does not decode is
+    /// its refusal's status, as any refusal of the operation is.
+    private func reading<Document>(
+        _ body: [UInt8], as read: ([UInt8]) throws(PhoneRefusal) -> Document, on eventLoop: any EventLoop,
+        _ answer: (Document) -> EventLoopFuture<Response>
+    ) -> EventLoopFuture<Response> {
+        do {
+            return answer(try read(body)).failingAsRefusal()
+        } catch {
+            return eventLoop.makeFailedFuture(AdminError(error))
+        }
     }
 }
 

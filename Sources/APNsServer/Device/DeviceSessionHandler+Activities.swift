@@ -15,7 +15,13 @@ extension DeviceSessionHandler {
         switch message {
         case .declareActivities(let topic, let document):
             let install = AppInstall(deviceID: deviceID, topic: topic)
-            operations.declare(document, in: install, on: eventLoop).assumeIsolated().whenComplete { result in
+            let types: [String: ActivityType]
+            do {
+                types = try PhoneRefusal.activityTypes(document)
+            } catch {
+                return self.failed(error, subject: topic)
+            }
+            operations.declare(types, in: install, on: eventLoop).assumeIsolated().whenComplete { result in
                 switch result {
                 case .success(let app): self.answered(.app(topic: topic, document: Phone.json(app)))
                 case .failure(let error): self.failed(error, subject: topic)

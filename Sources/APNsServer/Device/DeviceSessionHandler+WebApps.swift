@@ -20,10 +20,16 @@ extension DeviceSessionHandler {
         let operations = WebAppOperations(phone: self.phone)
         switch action {
         case .list:
-            self.answered(.webApp(document: operations.list(device: deviceID)))
+            self.answered(.webApp(document: self.phone.json(webApps: operations.list(device: deviceID))))
         case .subscribe:
             let host = Phone.WebAppHost(hostToken: "", hostInstall: nil, deviceID: deviceID)
-            operations.subscribe(host, document, on: eventLoop).assumeIsolated().whenComplete { result in
+            let request: WebAppDocument
+            do {
+                request = try PhoneRefusal.webApp(document)
+            } catch {
+                return self.failed(error, subject: DeviceServerMessage.webAppSubject)
+            }
+            operations.subscribe(host, request, on: eventLoop).assumeIsolated().whenComplete { result in
                 switch result {
                 case .success(let webApp):
                     guard let token = DeviceToken(hex: webApp.token) else { return }
@@ -44,18 +50,35 @@ extension DeviceSessionHandler {
                 return self.failed(error, subject: DeviceServerMessage.webAppSubject)
             }
             // The rest of the document is the action's own (the admin API's body for it).
-            let rest = Self.withoutID(document)
-            let done: EventLoopFuture<[UInt8]> =
-                switch action {
-                case .permission: operations.setPermission(target.id, rest, device: deviceID, on: eventLoop)
-                case .show: operations.show(target.id, rest, device: deviceID, on: eventLoop)
-                default: operations.unsubscribe(target.id, device: deviceID, on: eventLoop)
-                }
-            done.assumeIsolated().whenComplete { result in
-                switch result {
-                case .success(let body): self.answered(.webApp(document: body))
-                case .failure(let error): self.failed(error, subject: DeviceServerMessage.webAppSubject)
-                }
+            self.changeWebApp(action, target.id, Self.withoutID(document), deviceID: deviceID, operations, on: eventLoop)
+        }
+    }
+
+    /// `unsubscribe`, `permission` or `show` on the web app `id`, with the action's own document.
+    private func changeWebApp(
+        _ action: WebAppAction, _ id: String, _ document: [UInt8], deviceID: String, _ operations: WebAppOperations,
+        on eventLoop: any EventLoop
+    ) {
+        let phone = self.phone
+        let done: EventLoopFuture<[UInt8]>
+        do {
+            switch action {
+            case .permission:
+                done = operations.setPermission(id, try PhoneRefusal.webAppPermission(document), device: deviceID, on: eventLoop)
+                    .map { phone.json($0) }
+            case .show:
+                done = operations.show(id, try PhoneRefusal.webAppShow(document), device: deviceID, on: eventLoop)
+                    .map { Phone.json($0) }
+            default:
+                done = operations.unsubscribe(id, device: deviceID, on: eventLoop).map { phone.json($0) }
+            }
+        } catch {
+            return self.failed(error, subject: DeviceServerMessage.webAppSubject)
+        }
+        done.assumeIsolated().whenComplete { result in
+            switch result {
+            case .success(let body): self.answered(.webApp(document: body))
+            case .failure(let error): self.failed(error, subject: DeviceServerMessage.webAppSubject)
             }
         }
     }

@@ -11,6 +11,13 @@ extension Phone {
         return "https://\(host):\(address?.port ?? 0)/push/\(id)"
     }
 
+    /// Web apps as a JSON array, each as ``json(_:)-(WebApp)`` writes it.
+    func json(webApps: [WebApp]) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.array(webApps) { writer, webApp in writer.raw(self.json(webApp)) }
+        return writer.bytes
+    }
+
     func json(_ webApp: WebApp) -> [UInt8] {
         let endpoint = self.webPushEndpoint(webApp.id)
         var writer = JSONWriter()

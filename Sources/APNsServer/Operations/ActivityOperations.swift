@@ -60,13 +60,13 @@ struct ActivityOperations {
         }.flatMapErrorThrowing { throw PhoneRefusal($0, saving: "the activity") }
     }
 
-    /// The app declares the Live Activity types it has (`{"<type>": {"attributes", "contentState"}}`).
-    func declare(_ document: [UInt8], in install: AppInstall, on eventLoop: any EventLoop) -> EventLoopFuture<AppModel> {
+    /// The app declares the Live Activity types it has, by name.
+    func declare(
+        _ types: [String: ActivityType], in install: AppInstall, on eventLoop: any EventLoop
+    ) -> EventLoopFuture<AppModel> {
         var update = AppUpdate()
+        update.activityTypes = types
         do {
-            update.activityTypes = try RequestDocument.decode(
-                [String: ActivityType].self, from: document,
-                example: #"{"Delivery": {"attributes": {"order": "int"}, "contentState": {"eta": "date"}}}"#)
             try update.validate()
         } catch {
             return eventLoop.makeFailedFuture(PhoneRefusal(.invalid, "\(error)"))
@@ -81,6 +81,20 @@ struct ActivityOperations {
             return body(try self.phone.app(install))
         } catch {
             return .failure(PhoneRefusal(.failedReading, "could not read the app: \(error)"))
+        }
+    }
+}
+
+extension PhoneRefusal {
+    /// The Live Activity types an app declares (`{"<type>": {"attributes", "contentState"}}`), read
+    /// from a door's bytes.
+    static func activityTypes(_ document: [UInt8]) throws(PhoneRefusal) -> [String: ActivityType] {
+        do {
+            return try RequestDocument.decode(
+                [String: ActivityType].self, from: document,
+                example: #"{"Delivery": {"attributes": {"order": "int"}, "contentState": {"eta": "date"}}}"#)
+        } catch {
+            throw PhoneRefusal(.invalid, "\(error)")
         }
     }
 }

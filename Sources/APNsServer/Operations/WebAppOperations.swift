@@ -4,74 +4,56 @@ import APNsInspection
 import NIOCore
 
 /// What the admin API and the device protocol do to a device's web apps, one operation per
-/// action: the same documents, the same checks (the web app is on that device), the same
-/// refusals (``PhoneRefusal``) and the same JSON. The doors only find the device and write the
-/// answer in their wire.
+/// action, on decoded documents: the same checks (the web app is on that device) and the same
+/// refusals (``PhoneRefusal``). Each door reads its own wire into the documents and writes the
+/// web app back in it (``Phone/json(_:)-(WebApp)``, ``Phone/json(webApps:)``).
 struct WebAppOperations {
     let phone: Phone
 
-    /// The device's web apps, oldest subscription first, as a JSON array.
-    func list(device: String) -> [UInt8] {
-        var writer = JSONWriter()
-        writer.array(self.phone.webApps(on: device)) { writer, webApp in writer.raw(self.phone.json(webApp)) }
-        return writer.bytes
+    /// The device's web apps, oldest subscription first.
+    func list(device: String) -> [WebApp] {
+        self.phone.webApps(on: device)
     }
 
-    /// One web app on the device, as JSON.
-    func read(_ id: String, device: String) -> Result<[UInt8], PhoneRefusal> {
+    /// One web app on the device.
+    func read(_ id: String, device: String) -> Result<WebApp, PhoneRefusal> {
         guard let webApp = self.phone.webApps(on: device).first(where: { $0.id == id }) else {
             return .failure(Self.notOnDevice(id))
         }
-        return .success(self.phone.json(webApp))
+        return .success(webApp)
     }
 
-    /// `PushManager.subscribe`: a web app on `host`'s device subscribes (`WebAppDocument`).
-    func subscribe(_ host: Phone.WebAppHost, _ document: [UInt8], on eventLoop: any EventLoop) -> EventLoopFuture<WebApp> {
-        do {
-            let request = try RequestDocument.decode(WebAppDocument.self, from: document, example: WebAppDocument.example)
-            return self.phone.subscribeWebApp(host, request, on: eventLoop).flatMapErrorThrowing { throw PhoneRefusal($0) }
-        } catch {
-            return eventLoop.makeFailedFuture(PhoneRefusal(error))
-        }
+    /// `PushManager.subscribe`: a web app on `host`'s device subscribes.
+    func subscribe(_ host: Phone.WebAppHost, _ request: WebAppDocument, on eventLoop: any EventLoop) -> EventLoopFuture<WebApp> {
+        self.phone.subscribeWebApp(host, request, on: eventLoop).flatMapErrorThrowing { throw PhoneRefusal($0) }
     }
 
-    /// `PushSubscription.unsubscribe()`; the web app as JSON.
-    func unsubscribe(_ id: String, device: String, on eventLoop: any EventLoop) -> EventLoopFuture<[UInt8]> {
+    /// `PushSubscription.unsubscribe()`.
+    func unsubscribe(_ id: String, device: String, on eventLoop: any EventLoop) -> EventLoopFuture<WebApp> {
         self.change(id, device: device, on: eventLoop) { self.phone.unsubscribeWebApp(id, on: eventLoop) }
     }
 
-    /// The user changes the origin's notification permission (`WebAppPermissionDocument`).
-    func setPermission(_ id: String, _ document: [UInt8], device: String, on eventLoop: any EventLoop) -> EventLoopFuture<[UInt8]>
-    {
-        self.change(id, device: device, on: eventLoop) {
-            let permission = try RequestDocument.decode(
-                WebAppPermissionDocument.self, from: document, example: WebAppPermissionDocument.example)
-            return self.phone.setWebAppPermission(id, permission.permission, on: eventLoop)
-        }
+    /// The user changes the origin's notification permission.
+    func setPermission(
+        _ id: String, _ permission: WebApp.Permission, device: String, on eventLoop: any EventLoop
+    ) -> EventLoopFuture<WebApp> {
+        self.change(id, device: device, on: eventLoop) { self.phone.setWebAppPermission(id, permission, on: eventLoop) }
     }
 
-    /// The service worker's `showNotification` (`WebAppShowDocument`); what Notification Center holds, as JSON.
-    func show(_ id: String, _ document: [UInt8], device: String, on eventLoop: any EventLoop) -> EventLoopFuture<[UInt8]> {
+    /// The service worker's `showNotification`: what Notification Center holds.
+    func show(
+        _ id: String, _ show: WebAppShowDocument, device: String, on eventLoop: any EventLoop
+    ) -> EventLoopFuture<DeliveredNotification> {
         guard self.isOnDevice(id, device) else { return eventLoop.makeFailedFuture(Self.notOnDevice(id)) }
-        do {
-            let show = try RequestDocument.decode(WebAppShowDocument.self, from: document, example: WebAppShowDocument.example)
-            return self.phone.showWebNotification(id, show, on: eventLoop).map { Phone.json($0) }
-                .flatMapErrorThrowing { throw PhoneRefusal($0) }
-        } catch {
-            return eventLoop.makeFailedFuture(PhoneRefusal(error))
-        }
+        return self.phone.showWebNotification(id, show, on: eventLoop).flatMapErrorThrowing { throw PhoneRefusal($0) }
     }
 
-    /// The web app `id` (of `device`) as JSON after `change`.
+    /// The web app `id` (of `device`) after `change`.
     private func change(
-        _ id: String, device: String, on eventLoop: any EventLoop, _ change: () throws -> EventLoopFuture<(WebApp, AppModel)>
-    ) -> EventLoopFuture<[UInt8]> {
+        _ id: String, device: String, on eventLoop: any EventLoop, _ change: () -> EventLoopFuture<(WebApp, AppModel)>
+    ) -> EventLoopFuture<WebApp> {
         guard self.isOnDevice(id, device) else { return eventLoop.makeFailedFuture(Self.notOnDevice(id)) }
-        do {
-            return try change().map { webApp, _ in self.phone.json(webApp) }.flatMapErrorThrowing { throw PhoneRefusal($0) }
-        } catch {
-            return eventLoop.makeFailedFuture(PhoneRefusal(error))
-        }
+        return change().map { webApp, _ in webApp }.flatMapErrorThrowing { throw PhoneRefusal($0) }
     }
 
     private func isOnDevice(_ id: String, _ device: String) -> Bool {
@@ -79,4 +61,20 @@ struct WebAppOperations {
     }
 
     private static func notOnDevice(_ id: String) -> PhoneRefusal { .notFound("no web app \(id) on this device") }
+}
+
+/// The documents the web app actions take, read from a door's bytes: a document that does not
+/// decode is an invalid refusal naming the field, as every door says it.
+extension PhoneRefusal {
+    static func webApp(_ document: [UInt8]) throws(PhoneRefusal) -> WebAppDocument {
+        try Self.reading(WebAppDocument.self, from: document, example: WebAppDocument.example)
+    }
+
+    static func webAppPermission(_ document: [UInt8]) throws(PhoneRefusal) -> WebApp.Permission {
+        try Self.reading(WebAppPermissionDocument.self, from: document, example: WebAppPermissionDocument.example).permission
+    }
+
+    static func webAppShow(_ document: [UInt8]) throws(PhoneRefusal) -> WebAppShowDocument {
+        try Self.reading(WebAppShowDocument.self, from: document, example: WebAppShowDocument.example)
+    }
 }
