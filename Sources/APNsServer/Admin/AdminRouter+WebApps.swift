@@ -14,7 +14,7 @@ extension AdminRouter {
         host token: DeviceToken, in install: AppInstall, body: [UInt8], on eventLoop: any EventLoop
     ) -> EventLoopFuture<Response> {
         let host = Phone.WebAppHost(hostToken: token.hex, hostInstall: install, deviceID: nil)
-        return self.reading(body, as: PhoneRefusal.webApp, on: eventLoop) { document in
+        return self.reading(body, as: WebAppOperations.readSubscription, on: eventLoop) { document in
             self.webAppOperations.subscribe(host, document, on: eventLoop).map {
                 Response(status: 201, body: self.phone.json($0))
             }
@@ -44,7 +44,7 @@ extension AdminRouter {
     func setWebAppPermission(
         _ id: String, in install: AppInstall, body: [UInt8], on eventLoop: any EventLoop
     ) -> EventLoopFuture<Response> {
-        self.reading(body, as: PhoneRefusal.webAppPermission, on: eventLoop) { permission in
+        self.reading(body, as: WebAppOperations.readPermission, on: eventLoop) { permission in
             self.webAppOperations.setPermission(id, permission, device: install.deviceID, on: eventLoop)
                 .map { Response(status: 200, body: self.phone.json($0)) }
         }
@@ -55,7 +55,7 @@ extension AdminRouter {
     func showWebAppNotification(
         _ id: String, in install: AppInstall, body: [UInt8], on eventLoop: any EventLoop
     ) -> EventLoopFuture<Response> {
-        self.reading(body, as: PhoneRefusal.webAppShow, on: eventLoop) { show in
+        self.reading(body, as: WebAppOperations.readShow, on: eventLoop) { show in
             self.webAppOperations.show(id, show, device: install.deviceID, on: eventLoop)
                 .map { Response(status: 201, body: Phone.json($0)) }
         }

@@ -17,7 +17,7 @@ extension DeviceSessionHandler {
             let install = AppInstall(deviceID: deviceID, topic: topic)
             let types: [String: ActivityType]
             do {
-                types = try PhoneRefusal.activityTypes(document)
+                types = try ActivityOperations.readTypes(document)
             } catch {
                 return self.failed(error, subject: topic)
             }

@@ -25,7 +25,7 @@ extension DeviceSessionHandler {
             let host = Phone.WebAppHost(hostToken: "", hostInstall: nil, deviceID: deviceID)
             let request: WebAppDocument
             do {
-                request = try PhoneRefusal.webApp(document)
+                request = try WebAppOperations.readSubscription(document)
             } catch {
                 return self.failed(error, subject: DeviceServerMessage.webAppSubject)
             }
@@ -64,10 +64,12 @@ extension DeviceSessionHandler {
         do {
             switch action {
             case .permission:
-                done = operations.setPermission(id, try PhoneRefusal.webAppPermission(document), device: deviceID, on: eventLoop)
-                    .map { phone.json($0) }
+                done = operations.setPermission(
+                    id, try WebAppOperations.readPermission(document), device: deviceID, on: eventLoop
+                )
+                .map { phone.json($0) }
             case .show:
-                done = operations.show(id, try PhoneRefusal.webAppShow(document), device: deviceID, on: eventLoop)
+                done = operations.show(id, try WebAppOperations.readShow(document), device: deviceID, on: eventLoop)
                     .map { Phone.json($0) }
             default:
                 done = operations.unsubscribe(id, device: deviceID, on: eventLoop).map { phone.json($0) }

@@ -74,6 +74,18 @@ struct ActivityOperations {
         return self.phone.update(install, with: update, on: eventLoop).flatMapErrorThrowing { throw PhoneRefusal($0) }
     }
 
+    /// The Live Activity types an app declares (`{"<type>": {"attributes", "contentState"}}`),
+    /// read by each door from its bytes.
+    static func readTypes(_ document: [UInt8]) throws(PhoneRefusal) -> [String: ActivityType] {
+        do {
+            return try RequestDocument.decode(
+                [String: ActivityType].self, from: document,
+                example: #"{"Delivery": {"attributes": {"order": "int"}, "contentState": {"eta": "date"}}}"#)
+        } catch {
+            throw PhoneRefusal(.invalid, "\(error)")
+        }
+    }
+
     private func withApp(
         _ install: AppInstall, _ body: (AppModel) -> Result<[UInt8], PhoneRefusal>
     ) -> Result<[UInt8], PhoneRefusal> {
@@ -81,20 +93,6 @@ struct ActivityOperations {
             return body(try self.phone.app(install))
         } catch {
             return .failure(PhoneRefusal(.failedReading, "could not read the app: \(error)"))
-        }
-    }
-}
-
-extension PhoneRefusal {
-    /// The Live Activity types an app declares (`{"<type>": {"attributes", "contentState"}}`), read
-    /// from a door's bytes.
-    static func activityTypes(_ document: [UInt8]) throws(PhoneRefusal) -> [String: ActivityType] {
-        do {
-            return try RequestDocument.decode(
-                [String: ActivityType].self, from: document,
-                example: #"{"Delivery": {"attributes": {"order": "int"}, "contentState": {"eta": "date"}}}"#)
-        } catch {
-            throw PhoneRefusal(.invalid, "\(error)")
         }
     }
 }

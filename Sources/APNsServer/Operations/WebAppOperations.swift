@@ -61,20 +61,20 @@ struct WebAppOperations {
     }
 
     private static func notOnDevice(_ id: String) -> PhoneRefusal { .notFound("no web app \(id) on this device") }
-}
 
-/// The documents the web app actions take, read from a door's bytes: a document that does not
-/// decode is an invalid refusal naming the field, as every door says it.
-extension PhoneRefusal {
-    static func webApp(_ document: [UInt8]) throws(PhoneRefusal) -> WebAppDocument {
-        try Self.reading(WebAppDocument.self, from: document, example: WebAppDocument.example)
+    // The actions' documents, read by each door from its bytes: one that does not decode is an
+    // invalid refusal naming the field, in the same words at every door.
+
+    static func readSubscription(_ document: [UInt8]) throws(PhoneRefusal) -> WebAppDocument {
+        try PhoneRefusal.reading(WebAppDocument.self, from: document, example: WebAppDocument.example)
     }
 
-    static func webAppPermission(_ document: [UInt8]) throws(PhoneRefusal) -> WebApp.Permission {
-        try Self.reading(WebAppPermissionDocument.self, from: document, example: WebAppPermissionDocument.example).permission
+    static func readPermission(_ document: [UInt8]) throws(PhoneRefusal) -> WebApp.Permission {
+        try PhoneRefusal.reading(WebAppPermissionDocument.self, from: document, example: WebAppPermissionDocument.example)
+            .permission
     }
 
-    static func webAppShow(_ document: [UInt8]) throws(PhoneRefusal) -> WebAppShowDocument {
-        try Self.reading(WebAppShowDocument.self, from: document, example: WebAppShowDocument.example)
+    static func readShow(_ document: [UInt8]) throws(PhoneRefusal) -> WebAppShowDocument {
+        try PhoneRefusal.reading(WebAppShowDocument.self, from: document, example: WebAppShowDocument.example)
     }
 }
