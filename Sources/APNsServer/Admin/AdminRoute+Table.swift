@@ -13,8 +13,8 @@ extension AdminRoute {
     ]
 
     static let table: [AdminRoute] =
-        service + notifications + faults + devices + tokens + phone + focus + activities + webApps + channels + clusterChannels
-        + providers
+        service + notifications + faults + devices + TokenRoutes.routes + phone + FocusRoutes.routes + activities
+        + WebAppRoutes.routes + channels + clusterChannels + ProviderRoutes.routes
 
     static let service: [AdminRoute] = [
         AdminRoute("GET", "/", isPage: true) { router, request in request.now(router.inboxPage()) },

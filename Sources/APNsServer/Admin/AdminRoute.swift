@@ -88,6 +88,18 @@ struct AdminRoute: Sendable {
         self.handle = handle
     }
 
+    /// A route of a concern whose handlers are a value of their own (`WebAppRoutes`, ...): the
+    /// router builds it (`concern`) from only what the concern uses, so a handler reaches nothing else.
+    init<Concern>(
+        _ method: String, _ pattern: String, query: Set<String> = [], cluster: ClusterPolicy = .local,
+        on concern: @escaping @Sendable (AdminRouter) -> Concern,
+        _ handle: @escaping @Sendable (Concern, AdminRouter.Request) throws(AdminError) -> EventLoopFuture<AdminRouter.Reply>
+    ) {
+        self.init(method, pattern, query: query, cluster: cluster) { router, request throws(AdminError) in
+            try handle(concern(router), request)
+        }
+    }
+
     /// The path's parameters when `path` (split at `/`) matches the pattern; nil when not.
     func match(_ path: [String]) -> [String: String]? {
         var parameters: [String: String] = [:]

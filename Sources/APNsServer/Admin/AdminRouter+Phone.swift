@@ -12,9 +12,15 @@ extension AdminRouter {
 
     /// The app a token belongs to; 404 when there is none.
     func phoneInstall(of token: DeviceToken) throws(AdminError) -> AppInstall {
+        try Self.install(of: token, on: self.phone)
+    }
+
+    /// The app `token` belongs to on `phone`; 404 when there is none: what a concern's routes that
+    /// hold the phone alone look a path's token up with.
+    static func install(of token: DeviceToken, on phone: Phone) throws(AdminError) -> AppInstall {
         let found: AppInstall?
         do {
-            found = try self.phone.install(of: token)
+            found = try phone.install(of: token)
         } catch {
             throw AdminError(.internalError, "could not read the token: \(error)")
         }

@@ -4,9 +4,16 @@ import NIOCore
 
 /// The admin API's door to ``WebAppOperations``: the device is the one the path's token's app is
 /// on; the body is read into the action's document here, and the answer is the web app as JSON,
-/// or the ``PhoneRefusal`` as its status.
-extension AdminRouter {
+/// or the ``PhoneRefusal`` as its status. They hold the phone and nothing else.
+struct WebAppRoutes: Sendable {
+    typealias Response = AdminRouter.Response
+    let phone: Phone
     var webAppOperations: WebAppOperations { WebAppOperations(phone: self.phone) }
+
+    /// The app the path's `{token}` belongs to.
+    func install(_ request: AdminRouter.Request) throws(AdminError) -> AppInstall {
+        try AdminRouter.install(of: request.deviceToken(), on: self.phone)
+    }
 
     /// `POST /api/v1/devices/<token>/web-apps`: a web app on the device `install` is on
     /// subscribes; 201 with the web app and its `subscription` as `PushSubscription.toJSON()`.
@@ -73,37 +80,42 @@ extension AdminRouter {
             return eventLoop.makeFailedFuture(AdminError(error))
         }
     }
-}
 
-/// The routes of this concern: their entries in ``AdminRoute/table``.
-extension AdminRoute {
-    static let webApps: [AdminRoute] = [
-        AdminRoute("GET", "/api/v1/devices/{token}/web-apps", cluster: .tokenOwner) { router, request throws(AdminError) in
-            try request.now(router.webApps(in: router.install(request)))
+    /// Their entries in ``AdminRoute/table``.
+    static let routes: [AdminRoute] = [
+        AdminRoute("GET", "/api/v1/devices/{token}/web-apps", cluster: .tokenOwner, on: \.webAppRoutes) {
+            routes, request throws(AdminError) in
+            try request.now(routes.webApps(in: routes.install(request)))
         },
-        AdminRoute("POST", "/api/v1/devices/{token}/web-apps", cluster: .tokenOwner) { router, request throws(AdminError) in
+        AdminRoute("POST", "/api/v1/devices/{token}/web-apps", cluster: .tokenOwner, on: \.webAppRoutes) {
+            routes, request throws(AdminError) in
             let token = try request.deviceToken()
-            let install = try router.phoneInstall(of: token)
-            return request.later(router.subscribeWebApp(host: token, in: install, body: request.body, on: request.eventLoop))
+            let install = try AdminRouter.install(of: token, on: routes.phone)
+            return request.later(routes.subscribeWebApp(host: token, in: install, body: request.body, on: request.eventLoop))
         },
-        AdminRoute("GET", "/api/v1/devices/{token}/web-apps/{id}", cluster: .tokenOwner) { router, request throws(AdminError) in
-            try request.now(router.webApp(request[path: "id"], in: router.install(request)))
+        AdminRoute("GET", "/api/v1/devices/{token}/web-apps/{id}", cluster: .tokenOwner, on: \.webAppRoutes) {
+            routes, request throws(AdminError) in
+            try request.now(routes.webApp(request[path: "id"], in: routes.install(request)))
         },
-        AdminRoute("POST", "/api/v1/devices/{token}/web-apps/{id}/unsubscribe", cluster: .tokenOwner) {
-            router, request throws(AdminError) in
-            try request.later(router.unsubscribeWebApp(request[path: "id"], in: router.install(request), on: request.eventLoop))
+        AdminRoute("POST", "/api/v1/devices/{token}/web-apps/{id}/unsubscribe", cluster: .tokenOwner, on: \.webAppRoutes) {
+            routes, request throws(AdminError) in
+            try request.later(routes.unsubscribeWebApp(request[path: "id"], in: routes.install(request), on: request.eventLoop))
         },
-        AdminRoute("PUT", "/api/v1/devices/{token}/web-apps/{id}/permission", cluster: .tokenOwner) {
-            router, request throws(AdminError) in
+        AdminRoute("PUT", "/api/v1/devices/{token}/web-apps/{id}/permission", cluster: .tokenOwner, on: \.webAppRoutes) {
+            routes, request throws(AdminError) in
             try request.later(
-                router.setWebAppPermission(
-                    request[path: "id"], in: router.install(request), body: request.body, on: request.eventLoop))
+                routes.setWebAppPermission(
+                    request[path: "id"], in: routes.install(request), body: request.body, on: request.eventLoop))
         },
-        AdminRoute("POST", "/api/v1/devices/{token}/web-apps/{id}/show", cluster: .tokenOwner) {
-            router, request throws(AdminError) in
+        AdminRoute("POST", "/api/v1/devices/{token}/web-apps/{id}/show", cluster: .tokenOwner, on: \.webAppRoutes) {
+            routes, request throws(AdminError) in
             try request.later(
-                router.showWebAppNotification(
-                    request[path: "id"], in: router.install(request), body: request.body, on: request.eventLoop))
+                routes.showWebAppNotification(
+                    request[path: "id"], in: routes.install(request), body: request.body, on: request.eventLoop))
         },
     ]
+}
+
+extension AdminRouter {
+    var webAppRoutes: WebAppRoutes { WebAppRoutes(phone: self.phone) }
 }

@@ -4,9 +4,11 @@ import APNsInspection
 import NIOCore
 
 /// `/api/v1/devices/<device id>/focus`: the Focus the user turned on, by device id (a Focus is
-/// the phone's, not an app's).
-/// The admin API's door to ``FocusOperations``.
-extension AdminRouter {
+/// the phone's, not an app's). The admin API's door to ``FocusOperations``: they hold the phone
+/// and nothing else.
+struct FocusRoutes: Sendable {
+    typealias Response = AdminRouter.Response
+    let phone: Phone
     var focusOperations: FocusOperations { FocusOperations(phone: self.phone) }
 
     /// `GET`: the device's Focus (`active` null when none is on).
@@ -21,7 +23,7 @@ extension AdminRouter {
     /// or off (`{"active": null}`) for every app of the device, and those it installs later.
     func setFocus(of deviceID: String, body: [UInt8], on eventLoop: any EventLoop) throws(AdminError) -> EventLoopFuture<Response>
     {
-        let focus = try Self.readPhoneDocument(FocusOperations.readDocument(body))
+        let focus = try AdminRouter.readPhoneDocument(FocusOperations.readDocument(body))
         return self.focusOperations.set(deviceID, focus, on: eventLoop).map { apps in
             Response(status: 200, body: Self.focusJSON(deviceID, focus, apps: apps))
         }.failingAsRefusal()
@@ -48,6 +50,22 @@ extension AdminRouter {
         }
         return writer.bytes
     }
+
+    /// Their entries in ``AdminRoute/table``.
+    static let routes: [AdminRoute] = [
+        AdminRoute("GET", "/api/v1/devices/{deviceId}/focus", on: \.focusRoutes) { routes, request throws(AdminError) in
+            try request.now(routes.focus(of: request.deviceID()))
+        },
+        // Every shard: the device's apps may be on any of them, and those it installs later too.
+        AdminRoute("PUT", "/api/v1/devices/{deviceId}/focus", cluster: .everyShard, on: \.focusRoutes) {
+            routes, request throws(AdminError) in
+            try request.later(routes.setFocus(of: request.deviceID(), body: request.body, on: request.eventLoop))
+        },
+    ]
+}
+
+extension AdminRouter {
+    var focusRoutes: FocusRoutes { FocusRoutes(phone: self.phone) }
 }
 
 extension AdminRouter.Request {
@@ -56,17 +74,4 @@ extension AdminRouter.Request {
         let raw = self[path: "deviceId"]
         return raw.removingPercentEncoding ?? raw
     }
-}
-
-/// The routes of this concern: their entries in ``AdminRoute/table``.
-extension AdminRoute {
-    static let focus: [AdminRoute] = [
-        AdminRoute("GET", "/api/v1/devices/{deviceId}/focus") { router, request throws(AdminError) in
-            try request.now(router.focus(of: request.deviceID()))
-        },
-        // Every shard: the device's apps may be on any of them, and those it installs later too.
-        AdminRoute("PUT", "/api/v1/devices/{deviceId}/focus", cluster: .everyShard) { router, request throws(AdminError) in
-            try request.later(router.setFocus(of: request.deviceID(), body: request.body, on: request.eventLoop))
-        },
-    ]
 }
