@@ -108,6 +108,14 @@ extension AdminRouter {
 
     /// What a phone operation's door reads from a document (``PhoneRefusal/reading(_:from:example:)``),
     /// with its refusal as the admin API's.
+    /// A phone operation's JSON, 200, or its refusal.
+    static func answer(_ result: Result<[UInt8], PhoneRefusal>) throws(AdminError) -> Response {
+        switch result {
+        case .success(let body): return Response(status: 200, body: body)
+        case .failure(let refusal): throw AdminError(refusal)
+        }
+    }
+
     static func readPhoneDocument<T>(_ body: @autoclosure () throws(PhoneRefusal) -> T) throws(AdminError) -> T {
         do {
             return try body()

@@ -13,7 +13,8 @@ extension AdminRoute {
     ]
 
     static let table: [AdminRoute] =
-        service + notifications + faults + devices + TokenRoutes.routes + phone + FocusRoutes.routes + activities
+        service + notifications + FaultRoutes.routes + devices + TokenRoutes.routes + phone + FocusRoutes.routes
+        + ActivityRoutes.routes
         + WebAppRoutes.routes + channels + clusterChannels + ProviderRoutes.routes
 
     static let service: [AdminRoute] = [
