@@ -13,9 +13,10 @@ extension AdminRoute {
     ]
 
     static let table: [AdminRoute] =
-        service + notifications + FaultRoutes.routes + devices + TokenRoutes.routes + phone + FocusRoutes.routes
+        service + notifications + FaultRoutes.routes + devices + TokenRoutes.routes + phone + LocalRoutes.routes
+        + FocusRoutes.routes
         + ActivityRoutes.routes
-        + WebAppRoutes.routes + channels + clusterChannels + ProviderRoutes.routes
+        + WebAppRoutes.routes + ChannelRoutes.routes + clusterChannels + ProviderRoutes.routes
 
     static let service: [AdminRoute] = [
         AdminRoute("GET", "/", isPage: true) { router, request in request.now(router.inboxPage()) },

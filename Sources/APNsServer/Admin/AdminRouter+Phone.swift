@@ -105,20 +105,5 @@ extension AdminRoute {
             router, request throws(AdminError) in
             try request.later(router.removeDelivered(of: request.deviceToken(), request[path: "id"], on: request.eventLoop))
         },
-        AdminRoute("GET", "/api/v1/devices/{token}/pending", cluster: .tokenOwner) { router, request throws(AdminError) in
-            try request.now(router.pending(of: request.deviceToken()))
-        },
-        AdminRoute("POST", "/api/v1/devices/{token}/pending", cluster: .tokenOwner) { router, request throws(AdminError) in
-            try request.later(router.schedule(for: request.deviceToken(), body: request.body, on: request.eventLoop))
-        },
-        AdminRoute("DELETE", "/api/v1/devices/{token}/pending", cluster: .tokenOwner) { router, request throws(AdminError) in
-            try request.later(router.cancel(for: request.deviceToken(), nil, on: request.eventLoop))
-        },
-        AdminRoute("DELETE", "/api/v1/devices/{token}/pending/{id}", cluster: .tokenOwner) { router, request throws(AdminError) in
-            try request.later(router.cancel(for: request.deviceToken(), request[path: "id"], on: request.eventLoop))
-        },
-        AdminRoute("POST", "/api/v1/devices/{token}/location", cluster: .tokenOwner) { router, request throws(AdminError) in
-            try request.later(router.move(request.deviceToken(), body: request.body, on: request.eventLoop))
-        },
     ]
 }

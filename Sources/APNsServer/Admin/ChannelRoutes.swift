@@ -4,8 +4,14 @@ import APNsInspection
 import NIOCore
 
 /// `GET /api/v1/channels?bundleId=`, `GET /api/v1/channels/<id>` (the id percent-encoded or
-/// not: a base64 id may hold `/`), `PUT /api/v1/apps/<bundleId>/broadcast`.
-extension AdminRouter {
+/// not: a base64 id may hold `/`), `PUT /api/v1/apps/<bundleId>/broadcast`. They hold the
+/// channels, the phone (who subscribes) and the clock, and nothing else.
+struct ChannelRoutes: Sendable {
+    typealias Response = AdminRouter.Response
+    let channels: BroadcastChannels
+    let phone: Phone
+    let clock: EmulatorClock
+
     func channelList(bundleID: String?) -> Response {
         let subscribers = self.phone.subscriptionCounts()
         let channels = self.channels.read { book in
@@ -29,7 +35,7 @@ extension AdminRouter {
     func setBroadcast(
         _ bundleID: String, body: [UInt8], on eventLoop: any EventLoop
     ) throws(AdminError) -> EventLoopFuture<Response> {
-        let document = try Self.read(
+        let document = try AdminRouter.read(
             RequestDocument.decode(BroadcastSettingDocument.self, from: body, example: BroadcastSettingDocument.example))
         return self.channels.setEnabled(bundleID, document.enabled, on: eventLoop).map { deleted in
             var writer = JSONWriter()
@@ -41,20 +47,23 @@ extension AdminRouter {
             return Response(status: 200, body: writer.bytes)
         }.failing(as: .unavailable, "could not save the setting: ")
     }
-}
 
-/// The routes of this concern: their entries in ``AdminRoute/table``.
-extension AdminRoute {
-    static let channels: [AdminRoute] = [
-        AdminRoute("GET", "/api/v1/channels", query: ["bundleId"]) { router, request in
-            request.now(router.channelList(bundleID: request.query["bundleId"]))
+    /// Their entries in ``AdminRoute/table``.
+    static let routes: [AdminRoute] = [
+        AdminRoute("GET", "/api/v1/channels", query: ["bundleId"], on: \.channelRoutes) { routes, request in
+            request.now(routes.channelList(bundleID: request.query["bundleId"]))
         },
-        AdminRoute("GET", "/api/v1/channels/{id*}") { router, request throws(AdminError) in
+        AdminRoute("GET", "/api/v1/channels/{id*}", on: \.channelRoutes) { routes, request throws(AdminError) in
             let raw = request[path: "id"]
-            return try request.now(router.channel(id: raw.removingPercentEncoding ?? raw))
+            return try request.now(routes.channel(id: raw.removingPercentEncoding ?? raw))
         },
-        AdminRoute("PUT", "/api/v1/apps/{bundleId}/broadcast", cluster: .everyShard) { router, request throws(AdminError) in
-            try request.later(router.setBroadcast(request[path: "bundleId"], body: request.body, on: request.eventLoop))
+        AdminRoute("PUT", "/api/v1/apps/{bundleId}/broadcast", cluster: .everyShard, on: \.channelRoutes) {
+            routes, request throws(AdminError) in
+            try request.later(routes.setBroadcast(request[path: "bundleId"], body: request.body, on: request.eventLoop))
         },
     ]
+}
+
+extension AdminRouter {
+    var channelRoutes: ChannelRoutes { ChannelRoutes(channels: self.channels, phone: self.phone, clock: self.clock) }
 }
