@@ -198,9 +198,6 @@ extension AdminRoute {
             router, request throws(AdminError) in
             try request.now(router.deliveryLog(id: request[path: "id"]))
         },
-        AdminRoute("POST", "/api/v1/notifications/{id}/respond", cluster: .uniqueIDOwner) { router, request throws(AdminError) in
-            try request.later(router.respond(to: request[path: "id"], body: request.body, on: request.eventLoop))
-        },
         AdminRoute("GET", "/api/v1/events", query: filter, cluster: .merged(.events)) { router, request throws(AdminError) in
             request.eventLoop.makeSucceededFuture(.events(try router.journalFilter(request.query), peers: nil))
         },
