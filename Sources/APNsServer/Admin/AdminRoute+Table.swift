@@ -13,7 +13,8 @@ extension AdminRoute {
     ]
 
     static let table: [AdminRoute] =
-        service + notifications + FaultRoutes.routes + devices + TokenRoutes.routes + PhoneRoutes.routes + LocalRoutes.routes
+        service + notifications + FaultRoutes.routes + DeviceRoutes.routes + TokenRoutes.routes + PhoneRoutes.routes
+        + LocalRoutes.routes
         + FocusRoutes.routes
         + ActivityRoutes.routes
         + WebAppRoutes.routes + ChannelRoutes.routes + clusterChannels + ProviderRoutes.routes

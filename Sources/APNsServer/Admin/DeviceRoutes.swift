@@ -3,7 +3,16 @@ import APNsDevice
 import APNsInspection
 import NIOCore
 
-extension AdminRouter {
+/// The devices and their tokens: the list, registration, a token's queue, unregistering, the
+/// feedback service's list, and a device's power state. They hold the relay, the phone, the power
+/// book and the delivery hub, and nothing else.
+struct DeviceRoutes: Sendable {
+    typealias Response = AdminRouter.Response
+    let relay: Relay
+    let phone: Phone
+    let power: DevicePowerBook
+    let hub: DeliveryHub
+
     /// `GET|PUT /api/v1/devices/<token>/power`: the power state of the device holding `token`;
     /// a PUT changes what its document gives (`online`, `lowPowerMode`, `locked`).
     func power(of token: DeviceToken, change: [UInt8]?) throws(AdminError) -> Response {
@@ -82,7 +91,7 @@ extension AdminRouter {
         let topic = registration.topic
         let chosen = registration.token != nil
         let given = registration.token.flatMap { DeviceToken(hex: $0) }
-        if chosen && given == nil { throw Self.badToken }
+        if chosen && given == nil { throw AdminRouter.badToken }
         return Registration(phone: self.phone, relay: self.relay)
             .register(topic: topic, deviceID: nil, environment: registration.environment, chosen: given, on: eventLoop)
             .failing(as: .unavailable)
@@ -110,31 +119,38 @@ extension AdminRouter {
             Response(status: 200, body: DeviceJSON.unregistered(token, at: timestamp))
         }.failing(as: .unavailable)
     }
-}
 
-/// The routes of this concern: their entries in ``AdminRoute/table``.
-extension AdminRoute {
-    static let devices: [AdminRoute] = [
-        AdminRoute("GET", "/api/v1/devices", cluster: .merged(.array)) { router, request throws(AdminError) in
-            try request.now(router.devices())
+    /// Their entries in ``AdminRoute/table``.
+    static let routes: [AdminRoute] = [
+        AdminRoute("GET", "/api/v1/devices", cluster: .merged(.array), on: \.deviceRoutes) { routes, request throws(AdminError) in
+            try request.now(routes.devices())
         },
-        AdminRoute("POST", "/api/v1/devices") { router, request throws(AdminError) in
-            try request.later(router.register(body: request.body, on: request.eventLoop))
+        AdminRoute("POST", "/api/v1/devices", on: \.deviceRoutes) { routes, request throws(AdminError) in
+            try request.later(routes.register(body: request.body, on: request.eventLoop))
         },
-        AdminRoute("GET", "/api/v1/feedback", cluster: .merged(.array)) { router, request throws(AdminError) in
-            try request.now(router.feedback())
+        AdminRoute("GET", "/api/v1/feedback", cluster: .merged(.array), on: \.deviceRoutes) {
+            routes, request throws(AdminError) in
+            try request.now(routes.feedback())
         },
-        AdminRoute("GET", "/api/v1/devices/{token}/notifications", cluster: .tokenOwner) { router, request throws(AdminError) in
-            try request.now(router.queued(for: request.deviceToken()))
+        AdminRoute("GET", "/api/v1/devices/{token}/notifications", cluster: .tokenOwner, on: \.deviceRoutes) {
+            routes, request throws(AdminError) in
+            try request.now(routes.queued(for: request.deviceToken()))
         },
-        AdminRoute("POST", "/api/v1/devices/{token}/unregister", cluster: .tokenOwner) { router, request throws(AdminError) in
-            try request.later(router.unregister(request.deviceToken(), on: request.eventLoop))
+        AdminRoute("POST", "/api/v1/devices/{token}/unregister", cluster: .tokenOwner, on: \.deviceRoutes) {
+            routes, request throws(AdminError) in
+            try request.later(routes.unregister(request.deviceToken(), on: request.eventLoop))
         },
-        AdminRoute("GET", "/api/v1/devices/{token}/power", cluster: .tokenOwner) { router, request throws(AdminError) in
-            try request.now(router.power(of: request.deviceToken(), change: nil))
+        AdminRoute("GET", "/api/v1/devices/{token}/power", cluster: .tokenOwner, on: \.deviceRoutes) {
+            routes, request throws(AdminError) in
+            try request.now(routes.power(of: request.deviceToken(), change: nil))
         },
-        AdminRoute("PUT", "/api/v1/devices/{token}/power", cluster: .tokenOwner) { router, request throws(AdminError) in
-            try request.now(router.power(of: request.deviceToken(), change: request.body))
+        AdminRoute("PUT", "/api/v1/devices/{token}/power", cluster: .tokenOwner, on: \.deviceRoutes) {
+            routes, request throws(AdminError) in
+            try request.now(routes.power(of: request.deviceToken(), change: request.body))
         },
     ]
+}
+
+extension AdminRouter {
+    var deviceRoutes: DeviceRoutes { DeviceRoutes(relay: self.relay, phone: self.phone, power: self.power, hub: self.hub) }
 }
