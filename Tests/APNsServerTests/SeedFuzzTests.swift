@@ -84,6 +84,28 @@ struct SeedFuzzTests {
         }
     }
 
+    /// What the byte fuzzer's fresh seed 34c0cc07de3ee5c found: Yams stopped the process on a
+    /// mapping key that is a list or a mapping (a stray `[` or `{` before a colon). Refused now.
+    @Test(
+        "a list or a mapping as a YAML key is refused naming its kind and line, not a crash",
+        arguments: ["? [a, b]\n: 1", "{a: 1}: 2"])
+    func complexKeys(key: String) throws {
+        let directory = try TemporaryDirectory()
+        defer { try? directory.remove() }
+        let path = directory.appending("seed.yaml")
+        try Data("version: 1\ndevices:\n  - id: phone\n    \(key.replacingOccurrences(of: "\n", with: "\n    "))\n".utf8)
+            .write(to: URL(fileURLWithPath: path))
+        do {
+            _ = try SeedDocument.read(path)
+            Issue.record("read")
+        } catch let error as ServerError {
+            let kind = key.hasPrefix("?") ? "list" : "mapping"
+            #expect(
+                error.code == .badConfiguration && error.subject == "seed \(path)"
+                    && error.message.contains("a \(kind) as a mapping's key (line 4)"), "\(error)")
+        }
+    }
+
     /// `value` with one node somewhere in it changed.
     static func mutate(_ value: JSONValue, depth: Int, _ random: inout SeededGenerator) -> JSONValue {
         let descend = depth < 8 && Int.random(in: 0..<4, using: &random) != 0

@@ -17,9 +17,20 @@ extension SeedDocument {
             root = json
         } else {
             // YAML, its dates left as the strings they are (the seed reads RFC 3339 itself).
+            let text = String(decoding: data, as: UTF8.self)
+            let resolver = Resolver.default.removing(.timestamp)
             let loaded: Any?
             do {
-                loaded = try Yams.load(yaml: String(decoding: data, as: UTF8.self), Resolver.default.removing(.timestamp))
+                // Yams makes every key a string and stops the process on one that is a list or a
+                // mapping (`? [a, b]: 1`, or a stray brace): such a key is refused before it loads.
+                if let node = try Yams.compose(yaml: text, resolver), let key = Self.complexKey(in: node) {
+                    throw ServerError(
+                        .badConfiguration, subject: origin,
+                        "has a \(key.kind) as a mapping's key (line \(key.line)): keys are names, like devices or topic")
+                }
+                loaded = try Yams.load(yaml: text, resolver)
+            } catch let error as ServerError {
+                throw error
             } catch {
                 throw ServerError(.badConfiguration, subject: origin, "is not JSON or YAML: \(error)")
             }
@@ -31,6 +42,25 @@ extension SeedDocument {
         }
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         return try SeedDocument(root, origin: origin, directory: directory)
+    }
+
+    /// The first mapping key in `node` that is not a plain value: a "list" or a "mapping", and
+    /// its line (from 1) in the YAML.
+    static func complexKey(in node: Node) -> (kind: String, line: Int)? {
+        switch node {
+        case .scalar, .alias: return nil
+        case .sequence(let sequence): return sequence.lazy.compactMap(Self.complexKey).first
+        case .mapping(let mapping):
+            for (key, value) in mapping {
+                switch key {
+                case .sequence(let list): return ("list", list.mark?.line ?? 0)
+                case .mapping(let map): return ("mapping", map.mark?.line ?? 0)
+                case .scalar, .alias: break
+                }
+                if let found = Self.complexKey(in: value) { return found }
+            }
+            return nil
+        }
     }
 
     /// Writes `document` to `path` whole (a temporary file renamed over it), readable by this
