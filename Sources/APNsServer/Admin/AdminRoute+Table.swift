@@ -13,7 +13,7 @@ extension AdminRoute {
     ]
 
     static let table: [AdminRoute] =
-        service + notifications + FaultRoutes.routes + DeviceRoutes.routes + TokenRoutes.routes + PhoneRoutes.routes
+        service + NotificationRoutes.routes + FaultRoutes.routes + DeviceRoutes.routes + TokenRoutes.routes + PhoneRoutes.routes
         + LocalRoutes.routes
         + FocusRoutes.routes
         + ActivityRoutes.routes

@@ -3,7 +3,14 @@ import APNsInspection
 import APNsStore
 import NIOCore
 
-extension AdminRouter {
+/// The journal's routes: pages, the newest, a wait, one notification with its delivery log and
+/// `.apns` file, deletion, and the event stream. They hold the journal and the relay (a device's
+/// tokens for `device:`, the store's copies to delete), and nothing else.
+struct NotificationRoutes: Sendable {
+    typealias Response = AdminRouter.Response
+    let inspection: Inspection
+    let relay: Relay
+
     /// Most items one page of `GET /api/v1/notifications` holds, and how many it holds by default.
     static let maximumPage = 1000
     static let defaultPage = 100
@@ -14,14 +21,15 @@ extension AdminRouter {
     /// The journal filter a request's query asks for; `q`'s `device:` names a device by its id.
     func journalFilter(_ query: QueryParameters) throws(AdminError) -> JournalFilter {
         let relay = self.relay
-        return try Self.read(JournalFilter.parse(query, devices: { relay.tokens(ofDevice: $0) }))
+        return try AdminRouter.read(JournalFilter.parse(query, devices: { relay.tokens(ofDevice: $0) }))
     }
 
     /// `GET /api/v1/notifications`: newest first, filtered, one page at a time.
     func notifications(_ query: QueryParameters) throws(AdminError) -> Response {
         let filter = try self.journalFilter(query)
-        let limit = try Self.read(query.integer("limit", fallback: Self.defaultPage, maximum: Self.maximumPage))
-        let before = try Self.read(query.parsed("cursor", { UInt64($0) }, "cursor must be the next value of an earlier page"))
+        let limit = try AdminRouter.read(query.integer("limit", fallback: Self.defaultPage, maximum: Self.maximumPage))
+        let before = try AdminRouter.read(
+            query.parsed("cursor", { UInt64($0) }, "cursor must be the next value of an earlier page"))
         let page = self.inspection.journal.page(matching: filter, limit: limit, before: before)
         return Response(status: 200, body: JournalJSON.page(total: page.total, items: page.items, next: page.next))
     }
@@ -78,7 +86,7 @@ extension AdminRouter {
     /// (a unique id; by default, anything in the journal), as soon as there is one; 408 after `timeout`.
     func wait(_ query: QueryParameters, on eventLoop: any EventLoop) throws(AdminError) -> EventLoopFuture<Response> {
         let filter = try self.journalFilter(query)
-        let timeout = try Self.read(query.duration("timeout", fallback: Self.defaultWait, maximum: Self.maximumWait))
+        let timeout = try AdminRouter.read(query.duration("timeout", fallback: Self.defaultWait, maximum: Self.maximumWait))
         let journal = self.inspection.journal
         var after: UInt64 = 0
         if let id = query["after"] {
@@ -156,50 +164,53 @@ extension AdminRouter {
         return self.relay.delete(keys, rejections: refusals, on: eventLoop).map { answer }.failing(as: .unavailable)
     }
 
-    /// `POST /api/v1/reset`: empties queues, journal, log and feedback, removes fault rules,
-    /// forgets the providers the report card saw and zeroes counters; with `devices` (query flag or `{"devices": true}`), forgets tokens too.
-    func reset(
-        _ query: QueryParameters, body: [UInt8], on eventLoop: any EventLoop
-    ) throws(AdminError) -> EventLoopFuture<Response> {
-        let fromBody = try Self.read(ResetDocument.decode(body).devices)
-        let devices = try Self.read(query.flag("devices")) || fromBody
-        let reset = Reset(
-            inspection: self.inspection, clock: self.clock, phone: self.phone, channels: self.channels, power: self.power,
-            hub: self.hub, relay: self.relay)
-        return reset.run(devices: devices, on: eventLoop).map {
-            Response(status: 200, body: Array(#"{"reset":true,"devices":\#(devices)}"#.utf8))
-        }.failing(as: .unavailable)
-    }
-}
-
-/// The routes of this concern: their entries in ``AdminRoute/table``.
-extension AdminRoute {
-    static let notifications: [AdminRoute] = [
-        AdminRoute("GET", "/api/v1/notifications", query: filter.union(["limit", "cursor"]), cluster: .merged(.journalPage)) {
-            router, request throws(AdminError) in try request.now(router.notifications(request.query))
+    /// Their entries in ``AdminRoute/table``.
+    static let routes: [AdminRoute] = [
+        AdminRoute(
+            "GET", "/api/v1/notifications", query: AdminRoute.filter.union(["limit", "cursor"]), cluster: .merged(.journalPage),
+            on: \.notificationRoutes
+        ) {
+            routes, request throws(AdminError) in try request.now(routes.notifications(request.query))
         },
-        AdminRoute("DELETE", "/api/v1/notifications", query: filter, cluster: .everyShard) {
-            router, request throws(AdminError) in
-            try request.later(router.deleteNotifications(request.query, on: request.eventLoop))
+        AdminRoute("DELETE", "/api/v1/notifications", query: AdminRoute.filter, cluster: .everyShard, on: \.notificationRoutes) {
+            routes, request throws(AdminError) in
+            try request.later(routes.deleteNotifications(request.query, on: request.eventLoop))
         },
-        AdminRoute("GET", "/api/v1/notifications/latest", query: filter, cluster: .merged(.newest)) {
-            router, request throws(AdminError) in try request.now(router.latest(request.query))
+        AdminRoute(
+            "GET", "/api/v1/notifications/latest", query: AdminRoute.filter, cluster: .merged(.newest), on: \.notificationRoutes
+        ) {
+            routes, request throws(AdminError) in try request.now(routes.latest(request.query))
         },
-        AdminRoute("GET", "/api/v1/notifications/wait", query: filter.union(["after", "timeout"]), cluster: .merged(.wait)) {
-            router, request throws(AdminError) in try request.later(router.wait(request.query, on: request.eventLoop))
+        AdminRoute(
+            "GET", "/api/v1/notifications/wait", query: AdminRoute.filter.union(["after", "timeout"]), cluster: .merged(.wait),
+            on: \.notificationRoutes
+        ) {
+            routes, request throws(AdminError) in try request.later(routes.wait(request.query, on: request.eventLoop))
         },
-        AdminRoute("GET", "/api/v1/notifications/{id}", cluster: .uniqueIDOwner) { router, request throws(AdminError) in
-            try request.now(router.notification(id: request[path: "id"]))
+        AdminRoute("GET", "/api/v1/notifications/{id}", cluster: .uniqueIDOwner, on: \.notificationRoutes) {
+            routes, request throws(AdminError) in
+            try request.now(routes.notification(id: request[path: "id"]))
         },
-        AdminRoute("GET", "/api/v1/notifications/{id}.apns", cluster: .uniqueIDOwner) { router, request throws(AdminError) in
-            try request.now(router.simulatorFile(id: request[path: "id"]))
+        AdminRoute("GET", "/api/v1/notifications/{id}.apns", cluster: .uniqueIDOwner, on: \.notificationRoutes) {
+            routes, request throws(AdminError) in
+            try request.now(routes.simulatorFile(id: request[path: "id"]))
         },
-        AdminRoute("GET", "/api/v1/notifications/{id}/delivery-log", cluster: .uniqueIDOwner) {
-            router, request throws(AdminError) in
-            try request.now(router.deliveryLog(id: request[path: "id"]))
+        AdminRoute("GET", "/api/v1/notifications/{id}/delivery-log", cluster: .uniqueIDOwner, on: \.notificationRoutes) {
+            routes, request throws(AdminError) in
+            try request.now(routes.deliveryLog(id: request[path: "id"]))
         },
-        AdminRoute("GET", "/api/v1/events", query: filter, cluster: .merged(.events)) { router, request throws(AdminError) in
-            request.eventLoop.makeSucceededFuture(.events(try router.journalFilter(request.query), peers: nil))
+        AdminRoute("GET", "/api/v1/events", query: AdminRoute.filter, cluster: .merged(.events), on: \.notificationRoutes) {
+            routes, request throws(AdminError) in
+            request.eventLoop.makeSucceededFuture(.events(try routes.journalFilter(request.query), peers: nil))
         },
     ]
+}
+
+extension AdminRouter {
+    var notificationRoutes: NotificationRoutes { NotificationRoutes(inspection: self.inspection, relay: self.relay) }
+
+    /// The journal filter a request's query asks for (the cluster's merged routes read it too).
+    func journalFilter(_ query: QueryParameters) throws(AdminError) -> JournalFilter {
+        try self.notificationRoutes.journalFilter(query)
+    }
 }

@@ -111,11 +111,12 @@ extension AdminRouter {
         guard request.query["cursor"] == nil else {
             throw AdminError(
                 .badRequest,
-                "cursor pages one shard's journal: add scope=local and ask each shard, or raise limit (up to \(Self.maximumPage)): the merged list holds the newest of every shard"
+                "cursor pages one shard's journal: add scope=local and ask each shard, or raise limit (up to \(NotificationRoutes.maximumPage)): the merged list holds the newest of every shard"
             )
         }
-        let limit = try Self.read(request.query.integer("limit", fallback: Self.defaultPage, maximum: Self.maximumPage))
-        let local = try self.notifications(request.query)
+        let limit = try Self.read(
+            request.query.integer("limit", fallback: NotificationRoutes.defaultPage, maximum: NotificationRoutes.maximumPage))
+        let local = try self.notificationRoutes.notifications(request.query)
         return cluster.ask("GET", request.path, query: request.peerQuery, on: request.eventLoop).map { replies in
             let (merged, unanswered) = Self.pages(local: local.body, replies, cluster)
             var writer = JSONWriter()
@@ -145,7 +146,7 @@ extension AdminRouter {
 
     /// `GET /api/v1/notifications/latest` over every shard: the newest of their newest.
     private func clusterLatest(_ request: Request, _ cluster: Cluster) throws(AdminError) -> EventLoopFuture<Reply> {
-        let local = try self.latest(request.query)
+        let local = try self.notificationRoutes.latest(request.query)
         return cluster.ask("GET", request.path, query: request.peerQuery, on: request.eventLoop).flatMapThrowing { replies in
             let found =
                 ([local.status == 200 ? local.body : nil] + replies.map { $0.answer?.status == 200 ? $0.answer?.body : nil })

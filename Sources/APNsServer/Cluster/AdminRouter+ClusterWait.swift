@@ -10,7 +10,8 @@ extension AdminRouter {
     func clusterWait(_ request: Request, _ cluster: Cluster) throws(AdminError) -> EventLoopFuture<Reply> {
         let query = request.query
         _ = try self.journalFilter(query)
-        let timeout = try Self.read(query.duration("timeout", fallback: Self.defaultWait, maximum: Self.maximumWait))
+        let timeout = try Self.read(
+            query.duration("timeout", fallback: NotificationRoutes.defaultWait, maximum: NotificationRoutes.maximumWait))
         var madeBy: Int?
         if let after = query["after"] {
             guard let index = Shard.index(ofUniqueID: after, count: cluster.shard.count) else {
@@ -29,7 +30,8 @@ extension AdminRouter {
             }
             let local: EventLoopFuture<Response>
             do throws(AdminError) {
-                local = try self.wait(QueryParameters(uri: "?" + queryText(for: cluster.shard.index)), on: eventLoop)
+                local = try self.notificationRoutes.wait(
+                    QueryParameters(uri: "?" + queryText(for: cluster.shard.index)), on: eventLoop)
             } catch {
                 return eventLoop.makeFailedFuture(error)
             }
@@ -88,7 +90,7 @@ extension AdminRouter {
             writer.object { members in
                 members.member("error") { $0.string(message) }
                 members.member("nearMisses") {
-                    $0.array(misses.prefix(Self.nearMissCount * cluster.shard.count)) { $0.value($1) }
+                    $0.array(misses.prefix(NotificationRoutes.nearMissCount * cluster.shard.count)) { $0.value($1) }
                 }
                 members.member("shards") {
                     Cluster.writeShards(
