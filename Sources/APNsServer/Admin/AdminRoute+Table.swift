@@ -13,7 +13,8 @@ extension AdminRoute {
     ]
 
     static let table: [AdminRoute] =
-        service + NotificationRoutes.routes + FaultRoutes.routes + DeviceRoutes.routes + TokenRoutes.routes + PhoneRoutes.routes
+        service + ClockRoutes.routes + PushRoutes.routes + NotificationRoutes.routes + FaultRoutes.routes + DeviceRoutes.routes
+        + TokenRoutes.routes + PhoneRoutes.routes
         + LocalRoutes.routes
         + FocusRoutes.routes
         + ActivityRoutes.routes
@@ -31,14 +32,7 @@ extension AdminRoute {
         },
         AdminRoute("GET", "/openapi.json") { _, request in request.now(.init(status: 200, body: OpenAPIDocument.json)) },
         AdminRoute("GET", "/ca.pem") { router, request throws(AdminError) in try request.now(router.caCertificate()) },
-        AdminRoute("GET", "/api/v1/clock") { router, request in request.now(router.clockState()) },
-        AdminRoute("POST", "/api/v1/clock", cluster: .everyShard) { router, request throws(AdminError) in
-            try request.later(router.moveClock(body: request.body, on: request.eventLoop))
-        },
         AdminRoute("POST", "/api/v1/export") { router, request throws(AdminError) in try request.now(router.exportWorld()) },
-        AdminRoute("POST", "/api/v1/push", cluster: .bodyTokenOwner) { router, request throws(AdminError) in
-            try request.later(router.push(body: request.body, on: request.eventLoop))
-        },
         AdminRoute("POST", "/api/v1/reset", query: ["devices"], cluster: .everyShard) { router, request throws(AdminError) in
             try request.later(router.reset(request.query, body: request.body, on: request.eventLoop))
         },

@@ -2,7 +2,14 @@ import APNsCore
 import APNsInspection
 import NIOCore
 
-extension AdminRouter {
+/// `GET|POST /api/v1/clock`: the emulator's clock, moved forward for a test; a move sweeps and
+/// steps the phone at once. They hold the clock, the phone and the relay, and nothing else.
+struct ClockRoutes: Sendable {
+    typealias Response = AdminRouter.Response
+    let clock: EmulatorClock
+    let phone: Phone
+    let relay: Relay
+
     /// `{"now", "real", "offsetMs", "offset"}`: the emulator's time, real time, and how far ahead.
     func clockState() -> Response {
         let offset = self.clock.offsetMillis
@@ -71,4 +78,16 @@ extension AdminRouter {
         if milliseconds > 0 { text += "\(milliseconds)ms" }
         return text.isEmpty ? "0s" : text
     }
+
+    /// Their entries in ``AdminRoute/table``.
+    static let routes: [AdminRoute] = [
+        AdminRoute("GET", "/api/v1/clock", on: \.clockRoutes) { routes, request in request.now(routes.clockState()) },
+        AdminRoute("POST", "/api/v1/clock", cluster: .everyShard, on: \.clockRoutes) { routes, request throws(AdminError) in
+            try request.later(routes.moveClock(body: request.body, on: request.eventLoop))
+        },
+    ]
+}
+
+extension AdminRouter {
+    var clockRoutes: ClockRoutes { ClockRoutes(clock: self.clock, phone: self.phone, relay: self.relay) }
 }

@@ -7,7 +7,11 @@ import NIOCore
 /// connection without a client certificate would hand it (strict mode authenticates its
 /// `authorization` as a provider token); the answer is APNs' answer (`{"status", "apnsId",
 /// "uniqueId", "reason", "timestamp", "detail", "warnings"}`). The web inbox's send form uses it.
-extension AdminRouter {
+/// It holds the provider API's context (its intake and authentication rules) and nothing else.
+struct PushRoutes: Sendable {
+    typealias Response = AdminRouter.Response
+    let provider: ProviderContext?
+
     /// How long the answer is waited for: a delay fault may hold it longer (202 then: taken, not
     /// answered yet; the push shows in the journal once it is).
     static let pushAnswerTimeout = TimeAmount.seconds(8)
@@ -93,4 +97,15 @@ extension AdminRouter {
         }
         return Response(status: 200, body: writer.bytes)
     }
+
+    /// Their entries in ``AdminRoute/table``.
+    static let routes: [AdminRoute] = [
+        AdminRoute("POST", "/api/v1/push", cluster: .bodyTokenOwner, on: \.pushRoutes) { routes, request throws(AdminError) in
+            try request.later(routes.push(body: request.body, on: request.eventLoop))
+        }
+    ]
+}
+
+extension AdminRouter {
+    var pushRoutes: PushRoutes { PushRoutes(provider: self.provider) }
 }
