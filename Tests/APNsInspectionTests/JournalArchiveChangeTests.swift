@@ -77,6 +77,11 @@ struct JournalArchiveChangeTests {
         let odd = journal.wait(for: JournalFilter(topic: "odd"), after: after) { _ in Issue.record("answered later") }
         #expect(odd.found?.uniqueID == "unique-5" && odd.token == nil)
         #expect(journal.pendingWaits == 0)
+        // A search the index cannot settle reads back batch after batch (256 each) until one holds it.
+        let (long, _) = JournalArchiveTests.journal(1000)
+        let first = try #require(long.id(of: "unique-1"))
+        let deep = long.wait(for: JournalFilter(search: #""n":900}"#), after: first) { _ in Issue.record("answered later") }
+        #expect(deep.found?.uniqueID == "unique-900" && deep.token == nil && long.pendingWaits == 0)
         // Nothing archived matches: the ring's.
         let ring = try #require(journal.id(of: "unique-18"))
         #expect(journal.wait(for: JournalFilter(topic: "odd"), after: ring) { _ in }.found?.uniqueID == "unique-19")

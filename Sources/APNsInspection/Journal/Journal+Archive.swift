@@ -113,15 +113,14 @@ extension Journal {
     /// The entry with this unique id (an accepted notification's `apns-unique-id`, a rejected
     /// request's journal id), in the ring or the archive.
     public func entry(uniqueID: String) -> JournalEntry? {
-        let (hot, candidates, source) = self.state.withLock {
-            state -> (JournalEntry?, [ArchivedRead], (any JournalArchiveSource)?) in
-            if let entry = state.journal.entry(uniqueID: uniqueID) { return (entry, [], nil) }
-            guard let archive = state.journal.archive, let source = state.archiveSource else { return (nil, [], nil) }
-            return (nil, archive.reads(uniqueID: uniqueID), source)
+        let (hot, candidate, source) = self.state.withLock {
+            state -> (JournalEntry?, ArchivedRead?, (any JournalArchiveSource)?) in
+            if let entry = state.journal.entry(uniqueID: uniqueID) { return (entry, nil, nil) }
+            return (nil, state.journal.archive?.read(uniqueID: uniqueID), state.archiveSource)
         }
         if let hot { return hot }
-        guard let source else { return nil }
-        return Self.read(candidates, from: source).first { $0.uniqueID == uniqueID }
+        guard let candidate, let source else { return nil }
+        return Self.read([candidate], from: source).first { $0.uniqueID == uniqueID }
     }
 
     /// The journal id of the entry with this unique id.
@@ -170,7 +169,7 @@ extension Journal {
         }
     }
 
-    static func batches(_ reads: [ArchivedRead]) -> [ArraySlice<ArchivedRead>] {
+    private static func batches(_ reads: [ArchivedRead]) -> [ArraySlice<ArchivedRead>] {
         stride(from: 0, to: reads.count, by: Self.archiveBatch).map { reads[$0..<min($0 + Self.archiveBatch, reads.count)] }
     }
 

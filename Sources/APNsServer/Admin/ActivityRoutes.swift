@@ -10,11 +10,6 @@ struct ActivityRoutes: Sendable {
     typealias Response = AdminRouter.Response
     let phone: Phone
 
-    /// The app the path's `{token}` belongs to.
-    func install(_ request: AdminRouter.Request) throws(AdminError) -> AppInstall {
-        try AdminRouter.install(of: request.deviceToken(), on: self.phone)
-    }
-
     /// The Live Activity the path's `{id}` names, with the app holding it; 404 when no emulated
     /// phone has it.
     func activityHolder(_ request: AdminRouter.Request) throws(AdminError) -> (id: String, install: AppInstall) {
@@ -67,15 +62,16 @@ struct ActivityRoutes: Sendable {
     static let routes: [AdminRoute] = [
         AdminRoute("GET", "/api/v1/devices/{token}/activities", cluster: .tokenOwner, on: \.activityRoutes) {
             routes, request throws(AdminError) in
-            try request.now(routes.activities(of: routes.install(request)))
+            try request.now(routes.activities(of: request.install(on: routes.phone)))
         },
         AdminRoute("POST", "/api/v1/devices/{token}/activities", cluster: .tokenOwner, on: \.activityRoutes) {
             routes, request throws(AdminError) in
-            try request.later(routes.startActivity(in: routes.install(request), body: request.body, on: request.eventLoop))
+            try request.later(
+                routes.startActivity(in: request.install(on: routes.phone), body: request.body, on: request.eventLoop))
         },
         AdminRoute("POST", "/api/v1/devices/{token}/rotate-push-to-start-token", cluster: .tokenOwner, on: \.activityRoutes) {
             routes, request throws(AdminError) in
-            try request.later(routes.rotateToken(of: routes.install(request), activity: nil, on: request.eventLoop))
+            try request.later(routes.rotateToken(of: request.install(on: routes.phone), activity: nil, on: request.eventLoop))
         },
         AdminRoute("GET", "/api/v1/activities/{id}", cluster: .activityHolder, on: \.activityRoutes) {
             routes, request throws(AdminError) in

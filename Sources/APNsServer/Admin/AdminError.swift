@@ -106,8 +106,6 @@ extension AdminRouter {
         }
     }
 
-    /// What a phone operation's door reads from a document (``PhoneRefusal/reading(_:from:example:)``),
-    /// with its refusal as the admin API's.
     /// A phone operation's JSON, 200, or its refusal.
     static func answer(_ result: Result<[UInt8], PhoneRefusal>) throws(AdminError) -> Response {
         switch result {
@@ -116,6 +114,8 @@ extension AdminRouter {
         }
     }
 
+    /// What a phone operation's door reads from a document (``PhoneRefusal/reading(_:from:example:)``),
+    /// with its refusal as the admin API's.
     static func readPhoneDocument<T>(_ body: @autoclosure () throws(PhoneRefusal) -> T) throws(AdminError) -> T {
         do {
             return try body()

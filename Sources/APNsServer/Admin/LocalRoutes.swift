@@ -11,12 +11,8 @@ struct LocalRoutes: Sendable {
     let relay: Relay
     var localOperations: LocalOperations { LocalOperations(phone: self.phone, relay: self.relay) }
 
-    func phoneInstall(of token: DeviceToken) throws(AdminError) -> AppInstall {
-        try AdminRouter.install(of: token, on: self.phone)
-    }
-
     func pending(of token: DeviceToken) throws(AdminError) -> Response {
-        let install = try self.phoneInstall(of: token)
+        let install = try AdminRouter.install(of: token, on: self.phone)
         return try AdminRouter.answer(self.localOperations.pending(install))
     }
 
@@ -25,7 +21,7 @@ struct LocalRoutes: Sendable {
     func schedule(
         for token: DeviceToken, body: [UInt8], on eventLoop: any EventLoop
     ) throws(AdminError) -> EventLoopFuture<Response> {
-        let install = try self.phoneInstall(of: token)
+        let install = try AdminRouter.install(of: token, on: self.phone)
         let document = try AdminRouter.readPhoneDocument(LocalOperations.readSchedule(body))
         return self.localOperations.schedule(document, for: install, on: eventLoop).map { request, evicted in
             Response(status: 201, body: Phone.scheduledJSON(request, evicted: evicted))
@@ -36,7 +32,7 @@ struct LocalRoutes: Sendable {
     func cancel(
         for token: DeviceToken, _ identifier: String?, on eventLoop: any EventLoop
     ) throws(AdminError) -> EventLoopFuture<Response> {
-        let install = try self.phoneInstall(of: token)
+        let install = try AdminRouter.install(of: token, on: self.phone)
         return self.localOperations.cancel(identifier, for: install, on: eventLoop)
             .map { Response(status: 200, body: Array(#"{"removed":\#($0)}"#.utf8)) }.failingAsRefusal()
     }
@@ -44,7 +40,7 @@ struct LocalRoutes: Sendable {
     /// `POST .../location` `{"latitude", "longitude"}`: the device is there now; region requests
     /// it entered or left fire. `{"fired": [identifiers]}`.
     func move(_ token: DeviceToken, body: [UInt8], on eventLoop: any EventLoop) throws(AdminError) -> EventLoopFuture<Response> {
-        let install = try self.phoneInstall(of: token)
+        let install = try AdminRouter.install(of: token, on: self.phone)
         let point = try AdminRouter.readPhoneDocument(LocalOperations.readLocation(body))
         return self.localOperations.move(install, to: point, on: eventLoop).map { fired in
             Response(status: 200, body: Array(#"{"fired":\#(PhoneJSON.encoded(fired))}"#.utf8))

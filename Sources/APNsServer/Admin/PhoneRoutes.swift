@@ -12,15 +12,10 @@ struct PhoneRoutes: Sendable {
     let phone: Phone
     let hub: DeliveryHub
 
-    /// The app a token belongs to; 404 when there is none.
-    func phoneInstall(of token: DeviceToken) throws(AdminError) -> AppInstall {
-        try AdminRouter.install(of: token, on: self.phone)
-    }
-
     var appOperations: AppOperations { AppOperations(phone: self.phone) }
 
     func app(of token: DeviceToken) throws(AdminError) -> Response {
-        let install = try self.phoneInstall(of: token)
+        let install = try AdminRouter.install(of: token, on: self.phone)
         return try AdminRouter.answer(self.appOperations.read(install, token: token))
     }
 
@@ -29,7 +24,7 @@ struct PhoneRoutes: Sendable {
     func changeApp(
         of token: DeviceToken, body: [UInt8], on eventLoop: any EventLoop
     ) throws(AdminError) -> EventLoopFuture<Response> {
-        let install = try self.phoneInstall(of: token)
+        let install = try AdminRouter.install(of: token, on: self.phone)
         let update = try AdminRouter.readPhoneDocument(AppOperations.readUpdate(body))
         return self.appOperations.update(install, update, by: .user, on: eventLoop).map { app in
             self.hub.inform(token, .app(topic: install.topic, document: Phone.json(app)))
@@ -39,7 +34,7 @@ struct PhoneRoutes: Sendable {
     }
 
     func delivered(of token: DeviceToken) throws(AdminError) -> Response {
-        let install = try self.phoneInstall(of: token)
+        let install = try AdminRouter.install(of: token, on: self.phone)
         return try AdminRouter.answer(self.appOperations.delivered(install))
     }
 
@@ -48,7 +43,7 @@ struct PhoneRoutes: Sendable {
     func removeDelivered(
         of token: DeviceToken, _ uniqueID: String?, on eventLoop: any EventLoop
     ) throws(AdminError) -> EventLoopFuture<Response> {
-        let install = try self.phoneInstall(of: token)
+        let install = try AdminRouter.install(of: token, on: self.phone)
         return self.appOperations.removeDelivered(uniqueID, from: install, on: eventLoop)
             .map { Response(status: 200, body: Array(#"{"removed":\#($0)}"#.utf8)) }.failingAsRefusal()
     }
@@ -104,7 +99,7 @@ extension AdminRouter {
     var phoneRoutes: PhoneRoutes { PhoneRoutes(phone: self.phone, hub: self.hub) }
 
     /// The app `token` belongs to on `phone`; 404 when there is none: what the routes of the
-    /// phone's concerns look a path's token up with.
+    /// phone's concerns look a token up with (a path's: ``AdminRouter/Request/install(on:)``).
     static func install(of token: DeviceToken, on phone: Phone) throws(AdminError) -> AppInstall {
         let found: AppInstall?
         do {
@@ -117,5 +112,12 @@ extension AdminRouter {
                 .notFound, "token \(token.hex) is not known to the emulator: a device registers it, or POST /api/v1/devices")
         }
         return install
+    }
+}
+
+extension AdminRouter.Request {
+    /// The app the path's `{token}` belongs to on `phone`; 400 when it is not a token, 404 when there is none.
+    func install(on phone: Phone) throws(AdminError) -> AppInstall {
+        try AdminRouter.install(of: self.deviceToken(), on: phone)
     }
 }

@@ -10,22 +10,15 @@ struct WebAppRoutes: Sendable {
     let phone: Phone
     var webAppOperations: WebAppOperations { WebAppOperations(phone: self.phone) }
 
-    /// The app the path's `{token}` belongs to.
-    func install(_ request: AdminRouter.Request) throws(AdminError) -> AppInstall {
-        try AdminRouter.install(of: request.deviceToken(), on: self.phone)
-    }
-
     /// `POST /api/v1/devices/<token>/web-apps`: a web app on the device `install` is on
     /// subscribes; 201 with the web app and its `subscription` as `PushSubscription.toJSON()`.
     func subscribeWebApp(
         host token: DeviceToken, in install: AppInstall, body: [UInt8], on eventLoop: any EventLoop
-    ) -> EventLoopFuture<Response> {
+    ) throws(AdminError) -> EventLoopFuture<Response> {
         let host = Phone.WebAppHost(hostToken: token.hex, hostInstall: install, deviceID: nil)
-        return self.reading(body, as: WebAppOperations.readSubscription, on: eventLoop) { document in
-            self.webAppOperations.subscribe(host, document, on: eventLoop).map {
-                Response(status: 201, body: self.phone.json($0))
-            }
-        }
+        let document = try AdminRouter.readPhoneDocument(WebAppOperations.readSubscription(body))
+        return self.webAppOperations.subscribe(host, document, on: eventLoop)
+            .map { Response(status: 201, body: self.phone.json($0)) }.failingAsRefusal()
     }
 
     /// `GET /api/v1/devices/<token>/web-apps`: the web apps on the device `install` is on.
@@ -50,68 +43,54 @@ struct WebAppRoutes: Sendable {
     /// `PUT …/web-apps/<id>/permission`: the user changes the origin's notification permission.
     func setWebAppPermission(
         _ id: String, in install: AppInstall, body: [UInt8], on eventLoop: any EventLoop
-    ) -> EventLoopFuture<Response> {
-        self.reading(body, as: WebAppOperations.readPermission, on: eventLoop) { permission in
-            self.webAppOperations.setPermission(id, permission, device: install.deviceID, on: eventLoop)
-                .map { Response(status: 200, body: self.phone.json($0)) }
-        }
+    ) throws(AdminError) -> EventLoopFuture<Response> {
+        let permission = try AdminRouter.readPhoneDocument(WebAppOperations.readPermission(body))
+        return self.webAppOperations.setPermission(id, permission, device: install.deviceID, on: eventLoop)
+            .map { Response(status: 200, body: self.phone.json($0)) }.failingAsRefusal()
     }
 
     /// `POST …/web-apps/<id>/show`: the service worker's `showNotification`; 201 with what
     /// Notification Center holds.
     func showWebAppNotification(
         _ id: String, in install: AppInstall, body: [UInt8], on eventLoop: any EventLoop
-    ) -> EventLoopFuture<Response> {
-        self.reading(body, as: WebAppOperations.readShow, on: eventLoop) { show in
-            self.webAppOperations.show(id, show, device: install.deviceID, on: eventLoop)
-                .map { Response(status: 201, body: Phone.json($0)) }
-        }
-    }
-
-    /// `body` read as an action's document, then `answer`; a document that does not decode is
-    /// its refusal's status, as any refusal of the operation is.
-    private func reading<Document>(
-        _ body: [UInt8], as read: ([UInt8]) throws(PhoneRefusal) -> Document, on eventLoop: any EventLoop,
-        _ answer: (Document) -> EventLoopFuture<Response>
-    ) -> EventLoopFuture<Response> {
-        do {
-            return answer(try read(body)).failingAsRefusal()
-        } catch {
-            return eventLoop.makeFailedFuture(AdminError(error))
-        }
+    ) throws(AdminError) -> EventLoopFuture<Response> {
+        let show = try AdminRouter.readPhoneDocument(WebAppOperations.readShow(body))
+        return self.webAppOperations.show(id, show, device: install.deviceID, on: eventLoop)
+            .map { Response(status: 201, body: Phone.json($0)) }.failingAsRefusal()
     }
 
     /// Their entries in ``AdminRoute/table``.
     static let routes: [AdminRoute] = [
         AdminRoute("GET", "/api/v1/devices/{token}/web-apps", cluster: .tokenOwner, on: \.webAppRoutes) {
             routes, request throws(AdminError) in
-            try request.now(routes.webApps(in: routes.install(request)))
+            try request.now(routes.webApps(in: request.install(on: routes.phone)))
         },
         AdminRoute("POST", "/api/v1/devices/{token}/web-apps", cluster: .tokenOwner, on: \.webAppRoutes) {
             routes, request throws(AdminError) in
             let token = try request.deviceToken()
             let install = try AdminRouter.install(of: token, on: routes.phone)
-            return request.later(routes.subscribeWebApp(host: token, in: install, body: request.body, on: request.eventLoop))
+            return try request.later(routes.subscribeWebApp(host: token, in: install, body: request.body, on: request.eventLoop))
         },
         AdminRoute("GET", "/api/v1/devices/{token}/web-apps/{id}", cluster: .tokenOwner, on: \.webAppRoutes) {
             routes, request throws(AdminError) in
-            try request.now(routes.webApp(request[path: "id"], in: routes.install(request)))
+            try request.now(routes.webApp(request[path: "id"], in: request.install(on: routes.phone)))
         },
         AdminRoute("POST", "/api/v1/devices/{token}/web-apps/{id}/unsubscribe", cluster: .tokenOwner, on: \.webAppRoutes) {
             routes, request throws(AdminError) in
-            try request.later(routes.unsubscribeWebApp(request[path: "id"], in: routes.install(request), on: request.eventLoop))
+            try request.later(
+                routes.unsubscribeWebApp(request[path: "id"], in: request.install(on: routes.phone), on: request.eventLoop))
         },
         AdminRoute("PUT", "/api/v1/devices/{token}/web-apps/{id}/permission", cluster: .tokenOwner, on: \.webAppRoutes) {
             routes, request throws(AdminError) in
             try request.later(
                 routes.setWebAppPermission(
-                    request[path: "id"], in: routes.install(request), body: request.body, on: request.eventLoop))
+                    request[path: "id"], in: request.install(on: routes.phone), body: request.body, on: request.eventLoop))
         },
         AdminRoute("POST", "/api/v1/devices/{token}/web-apps/{id}/show", cluster: .tokenOwner, on: \.webAppRoutes) {
             routes, request throws(AdminError) in
             try request.later(
                 routes.showWebAppNotification(
-                    request[path: "id"], in: routes.install(request), body: request.body, on: request.eventLoop))
+                    request[path: "id"], in: request.install(on: routes.phone), body: request.body, on: request.eventLoop))
         },
     ]
 }

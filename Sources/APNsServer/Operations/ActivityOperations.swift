@@ -77,13 +77,9 @@ struct ActivityOperations {
     /// The Live Activity types an app declares (`{"<type>": {"attributes", "contentState"}}`),
     /// read by each door from its bytes.
     static func readTypes(_ document: [UInt8]) throws(PhoneRefusal) -> [String: ActivityType] {
-        do {
-            return try RequestDocument.decode(
-                [String: ActivityType].self, from: document,
-                example: #"{"Delivery": {"attributes": {"order": "int"}, "contentState": {"eta": "date"}}}"#)
-        } catch {
-            throw PhoneRefusal(.invalid, "\(error)")
-        }
+        try PhoneRefusal.reading(
+            [String: ActivityType].self, from: document,
+            example: #"{"Delivery": {"attributes": {"order": "int"}, "contentState": {"eta": "date"}}}"#)
     }
 
     private func withApp(

@@ -23,12 +23,14 @@ extension SeedDocument {
             do {
                 // Yams makes every key a string and stops the process on one that is a list or a
                 // mapping (`? [a, b]: 1`, or a stray brace): such a key is refused before it loads.
-                if let node = try Yams.compose(yaml: text, resolver), let key = Self.complexKey(in: node) {
+                let node = try Yams.compose(yaml: text, resolver)
+                if let node, let key = Self.complexKey(in: node) {
                     throw ServerError(
                         .badConfiguration, subject: origin,
                         "has a \(key.kind) as a mapping's key (line \(key.line)): keys are names, like devices or topic")
                 }
-                loaded = try Yams.load(yaml: text, resolver)
+                // What Yams.load gives, from the one parse.
+                loaded = node?.any
             } catch let error as ServerError {
                 throw error
             } catch {

@@ -65,7 +65,6 @@ public struct JournalArchive: Sendable {
         guard let index = self.index(ofSequence: sequence) else { return false }
         self.entries[index].status = Self.index(status)
         self.entries[index].statusAt = at
-        // An archived entry has no presentation to come: its outcome follows its status.
         // With nothing from the phone its outcome follows its status, as ``PhoneOutcome/state(of:)`` has it.
         let extras = self.extras(of: self.entries[index])
         if extras?.phone == nil, extras?.activity == nil {
@@ -103,17 +102,17 @@ public struct JournalArchive: Sendable {
     /// The newest entry whose unique id hashes as `uniqueID`'s, if any. The search stops there:
     /// the phone's changes come for recent entries, and two of a million 64-bit hashes alike are
     /// about one chance in thirty million (the record read back settles it).
-    func reads(uniqueID: String) -> [ArchivedRead] {
+    func read(uniqueID: String) -> ArchivedRead? {
         let hash = Self.hash(uniqueID)
-        return self.newestFirst().first { $0.uniqueHash == hash }.map { [self.read($0)] } ?? []
+        return self.newestFirst().first { $0.uniqueHash == hash }.map { self.read($0) }
     }
 
-    /// The entries newer than `after` that `matcher` selects, oldest first: what a wait begun
-    /// at the cursor `after` looks through before the ring.
-    func reads(newerThan after: UInt64, _ matcher: ArchiveMatcher) -> [ArchivedRead] {
+    /// Up to `limit` entries newer than `after` that `matcher` selects, oldest first: what a wait
+    /// begun at the cursor `after` looks through before the ring, a batch at a time.
+    func reads(newerThan after: UInt64, _ matcher: ArchiveMatcher, limit: Int) -> [ArchivedRead] {
         guard after < .max else { return [] }
         let start = self.firstIndex(withIDAtLeast: after + 1)
-        return self.entries[start...].filter { matcher.matches($0) }.map { self.read($0) }
+        return self.entries[start...].lazy.filter { matcher.matches($0) }.prefix(limit).map { self.read($0) }
     }
 
     /// Forgets notifications the store no longer keeps.
