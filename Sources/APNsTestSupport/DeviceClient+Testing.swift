@@ -2,6 +2,8 @@ import APNsCore
 import APNsDevice
 import APNsDeviceClient
 import Foundation
+import NIOCore
+import NIOPosix
 
 extension DeviceClient {
     /// The next notification, or an error if none arrives within `timeout` (which ends the
@@ -31,11 +33,14 @@ extension RunningEmulator {
         return next.uniqueID == marker ? nil : next
     }
 
-    /// A device connected to this emulator.
-    public func device(_ id: String = "device-\(UUID().uuidString.prefix(8))") async throws -> DeviceClient {
+    /// A device connected to this emulator, on `group`'s threads (a benchmark keeps its devices'
+    /// decoding off the threads its provider's answers are read on).
+    public func device(
+        _ id: String = "device-\(UUID().uuidString.prefix(8))", group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+    ) async throws -> DeviceClient {
         try await DeviceClient.connect(
             host: "127.0.0.1", port: self.devicePort, caPath: self.caPath, deviceID: id,
-            adminToken: self.emulator.configuration.adminToken)
+            adminToken: self.emulator.configuration.adminToken, group: group)
     }
 }
 

@@ -75,6 +75,7 @@ struct PushRoutes: Sendable {
             detail = rejection.detail ?? rejection.reason.explanation
         case .channel(let answer):
             (status, reason, detail) = (answer.status, answer.reason?.wire, answer.reason.map { answer.detail ?? $0.explanation })
+            answer.afterAnswer?()
         case .reset:
             return AdminError(
                 .badGateway, "a fault rule reset the provider's connection: no answer came (the journal shows the push)"

@@ -18,4 +18,7 @@ struct ChannelAnswer: Sendable {
     var warnings: [String] = []
     /// What the journal keeps of it.
     var record: BroadcastRecord
+    /// What follows once the answer is written (a broadcast's news for the devices): the door
+    /// that writes the answer calls it.
+    var afterAnswer: (@Sendable () -> Void)? = nil
 }

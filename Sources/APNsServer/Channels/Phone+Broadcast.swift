@@ -12,11 +12,20 @@ extension Phone {
         var outcome: BroadcastOutcome
     }
 
+    /// What a broadcast's fan-out has for the connected devices: each app it changed and its
+    /// report, told by ``tell(_:)`` once the broadcast's answer is on its way.
+    struct DeviceNews: Sendable {
+        fileprivate var reports: [(report: ActivityReport, install: AppInstall)] = []
+    }
+
     /// Applies a broadcast to every activity subscribed to `channel` on every device, each app's
     /// change submitted to the store before this returns. Call with the channels' lock held:
-    /// broadcasts on a channel then reach the phone in the order they were taken.
+    /// broadcasts on a channel then reach the phone in the order they were taken. What the
+    /// devices hear of it is left in `news`, for ``tell(_:)`` after the answer: writing each
+    /// activity's document for its device is half the fan-out's work, and none of it is needed
+    /// for the 200.
     func fanOut(
-        _ push: BroadcastPush, channel: BroadcastChannel, uniqueID: String, on eventLoop: any EventLoop
+        _ push: BroadcastPush, channel: BroadcastChannel, uniqueID: String, news: inout DeviceNews, on eventLoop: any EventLoop
     ) -> [BroadcastDelivery] {
         let (now, limits) = (self.clock(), self.activityLimits)
         let installs = self.apps.withLock { apps in
@@ -32,7 +41,7 @@ extension Phone {
         for install in installs.sorted(by: { ($0.deviceID, $0.topic) < ($1.deviceID, $1.topic) }) {
             let outcomes =
                 self.power.power(of: install.deviceID).online
-                ? self.applyBroadcast(delta, to: install) : self.missed(by: install, channel: channel)
+                ? self.applyBroadcast(delta, to: install, news: &news) : self.missed(by: install, channel: channel)
             deliveries += outcomes.map { BroadcastDelivery(deviceID: install.deviceID, outcome: $0) }
         }
         return deliveries
@@ -120,7 +129,9 @@ extension Phone {
     /// itself (``AppBroadcastDelta``), not the app, unless the app is due to be written whole or
     /// the broadcast changed its Notification Center. The app is changed in place (no copy of
     /// its activities and their histories is kept). Submitted under the lock, as every app change.
-    private func applyBroadcast(_ delta: AppBroadcastDelta, to install: AppInstall) -> [BroadcastOutcome] {
+    private func applyBroadcast(
+        _ delta: AppBroadcastDelta, to install: AppInstall, news: inout DeviceNews
+    ) -> [BroadcastOutcome] {
         let logger = self.logger
         do {
             try self.preload(install)
@@ -160,11 +171,22 @@ extension Phone {
                 }
                 return (report, outcomes, app)
             }
-            self.announce(report, app: app, install: install, uniqueID: nil, broadcastID: delta.uniqueID)
+            self.announce(report, app: app, install: install, uniqueID: nil, broadcastID: delta.uniqueID, device: false)
+            news.reports.append((report, install))
             return outcomes
         } catch {
             logger.warning("could not apply a broadcast", metadata: ["apns.app": "\(install)", "store.error": "\(error)"])
             return []
+        }
+    }
+
+    /// Tells each connected device what a broadcast's fan-out changed there, each activity as
+    /// its app has it now: a change made since (a later broadcast, an update to the activity's
+    /// own token, already told) is not undone on the device by older news arriving after it.
+    func tell(_ news: DeviceNews) {
+        for (report, install) in news.reports where !install.deviceID.hasPrefix("token:") {
+            guard let app = self.apps.withLock({ $0.models[install] }) else { continue }
+            self.hub.inform(device: install.deviceID, Self.deviceMessages(report, app: app, topic: install.topic))
         }
     }
 

@@ -29,15 +29,17 @@ extension AdminRouter {
         }
         let phone = self.phone
         var deliveries: [Phone.BroadcastDelivery] = []
+        var news = Phone.DeviceNews()
         let adopted = self.channels.adopt(replica.channel, on: eventLoop) { channel in
             guard let broadcast = replica.broadcast else { return }
             let push = BroadcastPush(
                 requestID: "", channelID: channel.id,
                 priority: Priority(rawValue: UInt8(clamping: broadcast.priority)) ?? .immediate, expiration: 0,
                 payload: Array(broadcast.payload.utf8))
-            deliveries = phone.fanOut(push, channel: channel, uniqueID: broadcast.uniqueID, on: eventLoop)
+            deliveries = phone.fanOut(push, channel: channel, uniqueID: broadcast.uniqueID, news: &news, on: eventLoop)
         }
-        let reached = deliveries
+        let (reached, told) = (deliveries, news)
+        adopted.whenComplete { _ in eventLoop.execute { phone.tell(told) } }
         let metrics = self.inspection.metrics.broadcast
         return adopted.flatMapThrowing { result in
             if case .failure(let reason) = result {

@@ -138,10 +138,13 @@ extension Phone {
         return promise.futureResult
     }
 
-    /// Tells the journal (the push's entry and the event stream), the metrics and the device.
-    /// A broadcast's changes (`broadcastID`) go to the event stream and the device, while its
-    /// journal entry tells the fan-out as a whole.
-    func announce(_ report: ActivityReport, app: AppModel, install: AppInstall, uniqueID: String?, broadcastID: String? = nil) {
+    /// Tells the journal (the push's entry and the event stream), the metrics and, unless a
+    /// broadcast tells it later (``tell(_:)``), the device. A broadcast's changes (`broadcastID`)
+    /// go to the event stream and the device, while its journal entry tells the fan-out as a whole.
+    func announce(
+        _ report: ActivityReport, app: AppModel, install: AppInstall, uniqueID: String?, broadcastID: String? = nil,
+        device: Bool = true
+    ) {
         if let uniqueID {
             let record = ActivityRecord(
                 id: report.activityID, event: report.event, outcome: report.outcome.outcome.rawValue, code: report.outcome.code,
@@ -175,7 +178,7 @@ extension Phone {
             events.append(event)
         }
         if !events.isEmpty { self.journal.activityEvents(events) }
-        guard !install.deviceID.hasPrefix("token:") else { return }
+        guard device, !install.deviceID.hasPrefix("token:") else { return }
         self.hub.inform(device: install.deviceID, Self.deviceMessages(report, app: app, topic: install.topic))
     }
 

@@ -124,6 +124,12 @@ final class ProviderStream {
             let failure = HTTP2PushResponseEncoder.failure(rejection, timestamp: timestamp, allocator: allocator)
             self.output.send(.response(failure.headers, body: failure.body), on: self.id, written: written)
         case .channel(let channel):
+            var written = written
+            if let after = channel.afterAnswer {
+                let promise = written ?? self.output.eventLoop.makePromise(of: Void.self)
+                promise.futureResult.whenComplete { _ in after() }
+                written = promise
+            }
             self.output.send(Self.answer(channel, allocator: allocator), on: self.id, written: written)
         case .reset:
             written?.fail(ChannelError.ioOnClosedChannel)
