@@ -91,11 +91,11 @@ struct AdminRoute: Sendable {
     /// A route of a concern whose handlers are a value of their own (`WebAppRoutes`, ...): the
     /// router builds it (`concern`) from only what the concern uses, so a handler reaches nothing else.
     init<Concern>(
-        _ method: String, _ pattern: String, query: Set<String> = [], cluster: ClusterPolicy = .local,
+        _ method: String, _ pattern: String, query: Set<String> = [], cluster: ClusterPolicy = .local, isPage: Bool = false,
         on concern: @escaping @Sendable (AdminRouter) -> Concern,
         _ handle: @escaping @Sendable (Concern, AdminRouter.Request) throws(AdminError) -> EventLoopFuture<AdminRouter.Reply>
     ) {
-        self.init(method, pattern, query: query, cluster: cluster) { router, request throws(AdminError) in
+        self.init(method, pattern, query: query, cluster: cluster, isPage: isPage) { router, request throws(AdminError) in
             try handle(concern(router), request)
         }
     }

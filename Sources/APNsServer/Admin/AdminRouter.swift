@@ -1,6 +1,5 @@
 import APNsCore
 import APNsInspection
-import Foundation
 import NIOCore
 
 /// The admin API's routes, as a function of method, path and body; no sockets here.
@@ -135,63 +134,6 @@ struct AdminRouter: Sendable {
             throw AdminError(
                 .badRequest, "scope is local (this shard alone) or cluster (every shard, the default with --cluster-peers)")
         }
-    }
-
-    /// `GET /readyz`: 200 once every listener is bound, while the store can write.
-    func readyz() -> Response {
-        guard self.readiness.isReady else {
-            return AdminError(.unavailable, "starting: not every listener is bound yet").response
-        }
-        if let outage = self.relay.storeOutage {
-            return AdminError(
-                .unavailable,
-                "the store cannot write since \(Timestamp.rfc3339(millis: outage.since)) (\(outage.error)); "
-                    + "\(outage.refused) operations refused so far, providers are answered 503 ServiceUnavailable until a write succeeds"
-            ).response
-        }
-        return Response(status: 200, body: Array(#"{"status":"ready"}"#.utf8))
-    }
-
-    /// `GET /ca.pem`: the development CA's certificate.
-    func caCertificate() throws(AdminError) -> Response {
-        guard let path = self.caPath, let pem = FileManager.default.contents(atPath: path) else {
-            throw AdminError(
-                .notFound,
-                "no development CA here: this emulator serves a certificate of its own (--tls-cert), whose issuer its clients already trust"
-            )
-        }
-        return Response(status: 200, body: Array(pem), contentType: "application/x-pem-file")
-    }
-
-    /// `GET /`: the web inbox.
-    func inboxPage() -> Response {
-        let port = self.readiness.address(.http2)?.port ?? 2197
-        let production = self.readiness.address(.http2Production)?.port ?? port
-        return Response(
-            status: 200,
-            body: InboxAssets.page(http2Port: port, productionPort: production, caPath: self.caPath, logout: self.asksForToken),
-            contentType: "text/html; charset=utf-8")
-    }
-
-    /// `GET /inbox/<asset>`: its style, script and icon.
-    func inboxAsset(_ name: String) throws(AdminError) -> Response {
-        guard let asset = InboxAssets.asset(name) else { throw AdminError(.notFound, "no such endpoint: /inbox/\(name)") }
-        return Response(status: 200, body: asset.body, contentType: asset.contentType)
-    }
-
-    /// `GET /metrics`: Prometheus text, with queue depth and connections read now.
-    func metrics() throws(AdminError) -> Response {
-        let depth: Int
-        do {
-            depth = try self.relay.queuedCount()
-        } catch {
-            throw AdminError(.internalError, "could not count the queued notifications: \(error)")
-        }
-        let (subscriptions, subscribers) = self.phone.subscriberTotals()
-        let channels = self.channels.read { $0.channels.values.lazy.filter { !$0.isDeleted }.count }
-        self.inspection.metrics.broadcast.record(subscriptions: subscriptions, uniqueSubscribers: subscribers, channels: channels)
-        let body = self.inspection.metrics.render(queueDepth: depth, devicesConnected: self.relay.connectedCount)
-        return Response(status: 200, body: body, contentType: "text/plain; version=0.0.4; charset=utf-8")
     }
 
     static let badToken = AdminError(.badRequest, "a device token is even-length hex of 32 to 100 bytes")

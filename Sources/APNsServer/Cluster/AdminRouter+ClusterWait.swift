@@ -107,7 +107,7 @@ extension AdminRouter {
     func clusterMetrics(_ request: Request, _ cluster: Cluster) throws(AdminError) -> EventLoopFuture<Reply> {
         let local: Response
         do throws(AdminError) {
-            local = try self.metrics()
+            local = try self.serviceRoutes.metrics()
         } catch {
             throw AdminError(.internalError, error.message)
         }
