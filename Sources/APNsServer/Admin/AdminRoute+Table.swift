@@ -19,5 +19,5 @@ extension AdminRoute {
         + LocalRoutes.routes
         + FocusRoutes.routes
         + ActivityRoutes.routes
-        + WebAppRoutes.routes + ChannelRoutes.routes + clusterChannels + ProviderRoutes.routes
+        + WebAppRoutes.routes + ChannelRoutes.routes + ClusterChannelRoutes.routes + ProviderRoutes.routes
 }

@@ -4,11 +4,21 @@ import APNsInspection
 import Foundation
 import NIOCore
 
-extension AdminRouter {
+/// The routes shards call on each other for broadcast channels: a peer that was down reads the
+/// channels this shard owns, and the owner of a channel hands it (with a broadcast on it) to the
+/// others. They hold the channels, the phone a broadcast fans out to, and this shard's place.
+struct ClusterChannelRoutes: Sendable {
+    typealias Response = AdminRouter.Response
+    let channels: BroadcastChannels
+    let phone: Phone
+    /// This shard's index among how many; nil outside a cluster.
+    let shard: Shard?
+    let metrics: BroadcastMetrics
+
     /// `GET /api/v1/cluster/channels`: the channels of the bundles this shard owns, deleted ones
     /// too, as a peer that was down asks for them.
     func ownedChannels() -> Response {
-        let shard = self.cluster?.shard
+        let shard = self.shard
         let owned = self.channels.read { book in
             book.channels.values.filter {
                 shard == nil || Shard.index(ofBundle: $0.bundleID, count: shard?.count ?? 1) == shard?.index
@@ -40,7 +50,7 @@ extension AdminRouter {
         }
         let (reached, told) = (deliveries, news)
         adopted.whenComplete { _ in eventLoop.execute { phone.tell(told) } }
-        let metrics = self.inspection.metrics.broadcast
+        let metrics = self.metrics
         return adopted.flatMapThrowing { result in
             if case .failure(let reason) = result {
                 throw AdminError(.unavailable, "could not keep the channel: \(reason.explanation)")
@@ -51,14 +61,21 @@ extension AdminRouter {
             return Response(status: 200, body: answer)
         }
     }
-}
 
-/// The cluster's channel routes, beside their handlers: their entries in ``AdminRoute/table``.
-extension AdminRoute {
-    static let clusterChannels: [AdminRoute] = [
-        AdminRoute("GET", "/api/v1/cluster/channels") { router, request in request.now(router.ownedChannels()) },
-        AdminRoute("POST", "/api/v1/cluster/channels") { router, request throws(AdminError) in
-            try request.later(router.adoptChannel(request.body, on: request.eventLoop))
+    /// Their entries in ``AdminRoute/table``.
+    static let routes: [AdminRoute] = [
+        AdminRoute("GET", "/api/v1/cluster/channels", on: \.clusterChannelRoutes) { routes, request in
+            request.now(routes.ownedChannels())
+        },
+        AdminRoute("POST", "/api/v1/cluster/channels", on: \.clusterChannelRoutes) { routes, request throws(AdminError) in
+            try request.later(routes.adoptChannel(request.body, on: request.eventLoop))
         },
     ]
+}
+
+extension AdminRouter {
+    var clusterChannelRoutes: ClusterChannelRoutes {
+        ClusterChannelRoutes(
+            channels: self.channels, phone: self.phone, shard: self.cluster?.shard, metrics: self.inspection.metrics.broadcast)
+    }
 }
