@@ -98,6 +98,10 @@ final class StoreWriter: Sendable {
                 defer { inbox.submissions.removeAll(keepingCapacity: true) }
                 return .commit(inbox.submissions)
             }
+            // The inline committer wakes the writer when it is done: woken now, the writer would
+            // only wait for the commit's lock (a priority-inheriting futex, which spins in the
+            // kernel while its holder runs: 2.6% of a load test's CPU).
+            if inbox.committingInline { return .queued }
             defer { inbox.sleeping = false }
             return inbox.sleeping ? .wake : .queued
         }
@@ -106,9 +110,15 @@ final class StoreWriter: Sendable {
         case .wake: self.wakeup.signal()
         case .queued: break
         case .commit(let batch):
-            // Whatever is submitted meanwhile (a completion's own submission too) wakes the writer.
             self.commitState.withLock { self.commit(batch, &$0) }
-            self.inbox.withLock { $0.committingInline = false }
+            // Whatever was submitted meanwhile (a completion's own submission too) wakes the writer.
+            let wake = self.inbox.withLock { inbox -> Bool in
+                inbox.committingInline = false
+                guard inbox.sleeping, !inbox.submissions.isEmpty else { return false }
+                inbox.sleeping = false
+                return true
+            }
+            if wake { self.wakeup.signal() }
         }
     }
 

@@ -84,4 +84,49 @@ struct InlineCommitTests {
         }
         store.close()
     }
+
+    @Test(
+        "relaxed: a submission made while another thread commits inline waits for that commit, then the writer (woken by it) commits it"
+    )
+    func duringInline() async throws {
+        let directory = try TemporaryDirectory()
+        defer { try? directory.remove() }
+        let store = try self.open(directory, .relaxed)
+        let outcomes = Shared<[StoreOutcome]>([])
+        let (entered, release) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        let held = Shared(false)
+        // Until one is committed inline (the writer asleep): that one's completion holds its commit.
+        let attempts = Shared(0)
+        let inline = await eventually {
+            let attempt = attempts.value.withLock {
+                $0 += 1
+                return $0
+            }
+            let ranHere = Shared(false)
+            DispatchQueue.global().async {
+                let here = pthread_self()
+                let notification = Notification.test(token: String(format: "%064x", attempt), payload: #"{"n":1}"#)
+                store.submit([.accept(notification)], commitHereIfIdle: true) { result in
+                    if case .success(let outcome) = result { outcomes.value.withLock { $0 += outcome } }
+                    guard pthread_equal(pthread_self(), here) != 0 else { return }
+                    ranHere.value.withLock { $0 = true }
+                    held.value.withLock { $0 = true }
+                    entered.signal()
+                    release.wait()
+                }
+            }
+            // Either its completion is holding the commit here, or it ran on the writer's thread.
+            _ = await eventually { held() || outcomes().count == attempt }
+            return ranHere()
+        }
+        #expect(inline, "no submission found the writer asleep")
+        entered.wait()
+        // Submitted while that commit is held: queued, not committed here, and not lost.
+        let queuedHere = self.submit(store, token: 999_999, commitHereIfIdle: true, outcomes: outcomes)
+        #expect(!queuedHere, "committed inline while another inline commit held the writer")
+        #expect(outcomes().count == attempts(), "nothing commits while the inline commit holds the lock")
+        release.signal()
+        #expect(await eventually { outcomes().count == attempts() + 1 }, "the queued submission was never committed")
+        store.close()
+    }
 }
