@@ -47,10 +47,7 @@ struct InlineCommitTests {
         // The writer falls asleep once it finds nothing to do; a submission after that commits here.
         let attempts = Shared(0)
         let inline = await eventually {
-            let attempt = attempts.value.withLock {
-                $0 += 1
-                return $0
-            }
+            let attempt = attempts.next()
             return self.submit(store, token: 1_000_000 + attempt, commitHereIfIdle: true, outcomes: outcomes)
         }
         #expect(inline, "no submission found the writer asleep")
@@ -98,10 +95,7 @@ struct InlineCommitTests {
         // Until one is committed inline (the writer asleep): that one's completion holds its commit.
         let attempts = Shared(0)
         let inline = await eventually {
-            let attempt = attempts.value.withLock {
-                $0 += 1
-                return $0
-            }
+            let attempt = attempts.next()
             let ranHere = Shared(false)
             DispatchQueue.global().async {
                 let here = pthread_self()
@@ -128,5 +122,15 @@ struct InlineCommitTests {
         release.signal()
         #expect(await eventually { outcomes().count == attempts() + 1 }, "the queued submission was never committed")
         store.close()
+    }
+}
+
+extension InlineCommitTests.Shared where Value == Int {
+    /// Counts one more and gives the new count.
+    func next() -> Int {
+        self.value.withLock {
+            $0 += 1
+            return $0
+        }
     }
 }

@@ -17,7 +17,7 @@ public struct ActivityBudget: Codable, Hashable, Sendable {
         Self.spend(&self[keyPath: times], limit: limit, at: now)
     }
 
-    static func spend(_ times: inout [Int64], limit: Int, at now: Int64) -> Bool {
+    private static func spend(_ times: inout [Int64], limit: Int, at now: Int64) -> Bool {
         let cutoff = now - Self.window
         if let oldest = times.first, oldest <= cutoff {
             times.removeFirst(Self.firstIndex(in: times, after: cutoff))
@@ -32,7 +32,7 @@ public struct ActivityBudget: Codable, Hashable, Sendable {
     }
 
     /// The index of the first time after `time` in ordered `times` (their count if none is).
-    static func firstIndex(in times: [Int64], after time: Int64) -> Int {
+    private static func firstIndex(in times: [Int64], after time: Int64) -> Int {
         var (low, high) = (0, times.count)
         while low < high {
             let middle = (low + high) / 2

@@ -48,6 +48,8 @@ struct PushRoutes: Sendable {
         }
         intake.take(intake.call(request, ids: connection), authentication: decision, on: eventLoop) { outcome in
             finish(Self.answer(outcome))
+            // A broadcast's news for the devices follows its answer, as at the provider port.
+            if case .channel(let answer) = outcome { answer.afterAnswer?() }
         }
         if !done {
             timeout = eventLoop.assumeIsolated().scheduleTask(in: Self.pushAnswerTimeout) {
@@ -75,7 +77,6 @@ struct PushRoutes: Sendable {
             detail = rejection.detail ?? rejection.reason.explanation
         case .channel(let answer):
             (status, reason, detail) = (answer.status, answer.reason?.wire, answer.reason.map { answer.detail ?? $0.explanation })
-            answer.afterAnswer?()
         case .reset:
             return AdminError(
                 .badGateway, "a fault rule reset the provider's connection: no answer came (the journal shows the push)"

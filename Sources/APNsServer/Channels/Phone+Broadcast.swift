@@ -135,7 +135,7 @@ extension Phone {
         let logger = self.logger
         do {
             try self.preload(install)
-            let (report, outcomes, app) = self.apps.withLock { apps -> (ActivityReport, [BroadcastOutcome], AppModel) in
+            let (report, outcomes) = self.apps.withLock { apps -> (ActivityReport, [BroadcastOutcome]) in
                 _ = Self.cached(install, &apps)
                 // Out of the dictionary while it changes, so the change is made in place.
                 var app = apps.models.removeValue(forKey: install) ?? AppModel()
@@ -169,9 +169,9 @@ extension Phone {
                             metadata: ["apns.app": "\(install)", "store.error": "\(error)"])
                     }
                 }
-                return (report, outcomes, app)
+                return (report, outcomes)
             }
-            self.announce(report, app: app, install: install, uniqueID: nil, broadcastID: delta.uniqueID, device: false)
+            self.record(report, install: install, uniqueID: nil, broadcastID: delta.uniqueID)
             news.reports.append((report, install))
             return outcomes
         } catch {
@@ -184,9 +184,9 @@ extension Phone {
     /// its app has it now: a change made since (a later broadcast, an update to the activity's
     /// own token, already told) is not undone on the device by older news arriving after it.
     func tell(_ news: DeviceNews) {
-        for (report, install) in news.reports where !install.deviceID.hasPrefix("token:") {
+        for (report, install) in news.reports {
             guard let app = self.apps.withLock({ $0.models[install] }) else { continue }
-            self.hub.inform(device: install.deviceID, Self.deviceMessages(report, app: app, topic: install.topic))
+            self.inform(report, app: app, install: install)
         }
     }
 

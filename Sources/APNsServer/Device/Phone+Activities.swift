@@ -138,13 +138,17 @@ extension Phone {
         return promise.futureResult
     }
 
-    /// Tells the journal (the push's entry and the event stream), the metrics and, unless a
-    /// broadcast tells it later (``tell(_:)``), the device. A broadcast's changes (`broadcastID`)
-    /// go to the event stream and the device, while its journal entry tells the fan-out as a whole.
-    func announce(
-        _ report: ActivityReport, app: AppModel, install: AppInstall, uniqueID: String?, broadcastID: String? = nil,
-        device: Bool = true
-    ) {
+    /// Tells the journal, the metrics and the device (``record(_:install:uniqueID:broadcastID:)``,
+    /// then ``inform(_:app:install:)``).
+    func announce(_ report: ActivityReport, app: AppModel, install: AppInstall, uniqueID: String?, broadcastID: String? = nil) {
+        self.record(report, install: install, uniqueID: uniqueID, broadcastID: broadcastID)
+        self.inform(report, app: app, install: install)
+    }
+
+    /// Tells the journal (the push's entry and the event stream) and the metrics. A broadcast's
+    /// changes (`broadcastID`) go to the event stream, while its journal entry tells the fan-out
+    /// as a whole.
+    func record(_ report: ActivityReport, install: AppInstall, uniqueID: String?, broadcastID: String?) {
         if let uniqueID {
             let record = ActivityRecord(
                 id: report.activityID, event: report.event, outcome: report.outcome.outcome.rawValue, code: report.outcome.code,
@@ -178,7 +182,11 @@ extension Phone {
             events.append(event)
         }
         if !events.isEmpty { self.journal.activityEvents(events) }
-        guard device, !install.deviceID.hasPrefix("token:") else { return }
+    }
+
+    /// Tells the app's device, if connected, what the report changed: each activity as `app` has it.
+    func inform(_ report: ActivityReport, app: AppModel, install: AppInstall) {
+        guard !install.deviceID.hasPrefix("token:") else { return }
         self.hub.inform(device: install.deviceID, Self.deviceMessages(report, app: app, topic: install.topic))
     }
 
