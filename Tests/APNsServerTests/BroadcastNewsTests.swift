@@ -63,26 +63,26 @@ struct BroadcastNewsTests {
         let app = try Self.app(subscribedTo: channel.id, now: now)
         fixture.phone.apps.withLock { $0.models[Self.install] = app }
         let heard = Mutex<[[DeviceServerMessage]]>([])
-        fixture.phone.hub.subscribe(
+        fixture.phone.activities.hub.subscribe(
             device: Self.install.deviceID,
             DeviceSubscriber(
                 eventLoop: loop, handOver: { _ in }, tell: { messages in heard.withLock { $0.append(messages) } },
                 powerChanged: { _ in }))
 
-        var first = Phone.DeviceNews()
-        let reached = fixture.phone.fanOut(
+        var first = LiveActivities.DeviceNews()
+        let reached = fixture.phone.activities.fanOut(
             Self.broadcast(channel.id, status: "first", timestamp: now / 1000 + 1), channel: channel, uniqueID: "b1",
             news: &first, on: loop)
         #expect(reached.map(\.outcome.outcome) == [.applied])
-        var second = Phone.DeviceNews()
-        _ = fixture.phone.fanOut(
+        var second = LiveActivities.DeviceNews()
+        _ = fixture.phone.activities.fanOut(
             Self.broadcast(channel.id, status: "second", timestamp: now / 1000 + 2), channel: channel, uniqueID: "b2",
             news: &second, on: loop)
         try await loop.submit {}.get()
         #expect(heard.withLock { $0 }.isEmpty, "nothing is told while the fan-out runs")
 
-        fixture.phone.tell(first)
-        fixture.phone.tell(second)
+        fixture.phone.activities.tell(first)
+        fixture.phone.activities.tell(second)
         try await loop.submit {}.get()
         #expect(
             Self.statuses(heard.withLock { $0 }) == [["second"], ["second"]],

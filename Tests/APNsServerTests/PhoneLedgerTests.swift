@@ -67,10 +67,11 @@ struct PhoneLedgerTests {
         "Live Activity tokens: a rotation withdraws the old token from the index and the store, registers the new under the activity topic"
     )
     func activityTokens() throws {
-        var index = ActivityIndex()
+        var index = ActivityIndex(limits: ActivityLimits())
         let old = String(repeating: "01", count: 32)
         let new = String(repeating: "02", count: 32)
-        index.tokens[try #require(DeviceToken(hex: old))] = Phone.ActivityKey(install: Self.install, target: .activity("a1"))
+        index.tokens[try #require(DeviceToken(hex: old))] = LiveActivities.ActivityKey(
+            install: Self.install, target: .activity("a1"))
         let operations = index.apply(
             [ActivityTokenChange(.update, activityID: "a1", token: new, replaced: old)], Self.install,
             topicSuffix: ".push-type.liveactivity", environment: .production)
@@ -89,13 +90,13 @@ struct PhoneLedgerTests {
 
     @Test("an app with a push-to-start token is indexed under it; one with nothing the clock changes is not clocked")
     func pushToStart() throws {
-        var index = ActivityIndex()
+        var index = ActivityIndex(limits: ActivityLimits())
         var app = AppModel()
         app.pushToStartToken = String(repeating: "03", count: 32)
-        index.index(app, Self.install, limits: ActivityLimits())
+        index.track(app, Self.install)
         #expect(
             index.tokens[try #require(DeviceToken(hex: String(repeating: "03", count: 32)))]
-                == Phone.ActivityKey(install: Self.install, target: .pushToStart))
+                == LiveActivities.ActivityKey(install: Self.install, target: .pushToStart))
         #expect(!index.clocked.contains(Self.install))
     }
 }

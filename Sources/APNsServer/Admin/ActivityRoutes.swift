@@ -14,7 +14,7 @@ struct ActivityRoutes: Sendable {
     /// phone has it.
     func activityHolder(_ request: AdminRouter.Request) throws(AdminError) -> (id: String, install: AppInstall) {
         let id = request[path: "id"]
-        guard let install = self.phone.owner(ofActivity: id) else {
+        guard let install = self.phone.activities.owner(ofActivity: id) else {
             throw AdminError(.notFound, "no Live Activity \(id) on any emulated phone")
         }
         return (id, install)
@@ -48,7 +48,7 @@ struct ActivityRoutes: Sendable {
     /// `POST .../rotate-token`: a new update token (or push-to-start token, `activity` nil);
     /// the old one answers 410 Unregistered from now on.
     func rotateToken(of install: AppInstall, activity id: String?, on eventLoop: any EventLoop) -> EventLoopFuture<Response> {
-        self.phone.rotateToken(in: install, activity: id, on: eventLoop).map { change in
+        self.phone.activities.rotateToken(in: install, activity: id, on: eventLoop).map { change in
             var writer = JSONWriter()
             writer.object { members in
                 members.member("token") { $0.optionalString(change?.token) }
@@ -62,16 +62,17 @@ struct ActivityRoutes: Sendable {
     static let routes: [AdminRoute] = [
         AdminRoute("GET", "/api/v1/devices/{token}/activities", cluster: .tokenOwner, on: \.activityRoutes) {
             routes, request throws(AdminError) in
-            try request.now(routes.activities(of: request.install(on: routes.phone)))
+            try request.now(routes.activities(of: request.install(on: routes.phone.apps)))
         },
         AdminRoute("POST", "/api/v1/devices/{token}/activities", cluster: .tokenOwner, on: \.activityRoutes) {
             routes, request throws(AdminError) in
             try request.later(
-                routes.startActivity(in: request.install(on: routes.phone), body: request.body, on: request.eventLoop))
+                routes.startActivity(in: request.install(on: routes.phone.apps), body: request.body, on: request.eventLoop))
         },
         AdminRoute("POST", "/api/v1/devices/{token}/rotate-push-to-start-token", cluster: .tokenOwner, on: \.activityRoutes) {
             routes, request throws(AdminError) in
-            try request.later(routes.rotateToken(of: request.install(on: routes.phone), activity: nil, on: request.eventLoop))
+            try request.later(
+                routes.rotateToken(of: request.install(on: routes.phone.apps), activity: nil, on: request.eventLoop))
         },
         AdminRoute("GET", "/api/v1/activities/{id}", cluster: .activityHolder, on: \.activityRoutes) {
             routes, request throws(AdminError) in

@@ -5,15 +5,15 @@ import NIOCore
 
 /// `GET /api/v1/channels?bundleId=`, `GET /api/v1/channels/<id>` (the id percent-encoded or
 /// not: a base64 id may hold `/`), `PUT /api/v1/apps/<bundleId>/broadcast`. They hold the
-/// channels, the phone (who subscribes) and the clock, and nothing else.
+/// channels, the phone's Live Activities (who subscribes) and the clock, and nothing else.
 struct ChannelRoutes: Sendable {
     typealias Response = AdminRouter.Response
     let channels: BroadcastChannels
-    let phone: Phone
+    let activities: LiveActivities
     let clock: EmulatorClock
 
     func channelList(bundleID: String?) -> Response {
-        let subscribers = self.phone.subscriptionCounts()
+        let subscribers = self.activities.subscriptionCounts()
         let channels = self.channels.read { book in
             book.channels.values.filter { !$0.isDeleted && (bundleID == nil || $0.bundleID == bundleID) }.sorted {
                 ($0.createdAt, $0.id) < ($1.createdAt, $1.id)
@@ -26,7 +26,7 @@ struct ChannelRoutes: Sendable {
         guard let channel = self.channels.read({ $0.channels[id] }) else {
             throw AdminError(.notFound, "no broadcast channel \(id)")
         }
-        let subscribers = self.phone.subscriptionCounts()
+        let subscribers = self.activities.subscriptionCounts()
         return Response(status: 200, body: ChannelJSON.one(channel, subscribers: subscribers[id] ?? 0, now: self.clock.nowMillis))
     }
 
@@ -65,5 +65,7 @@ struct ChannelRoutes: Sendable {
 }
 
 extension AdminRouter {
-    var channelRoutes: ChannelRoutes { ChannelRoutes(channels: self.channels, phone: self.phone, clock: self.clock) }
+    var channelRoutes: ChannelRoutes {
+        ChannelRoutes(channels: self.channels, activities: self.phone.activities, clock: self.clock)
+    }
 }

@@ -59,7 +59,7 @@ struct DeviceRoutes: Sendable {
             var (records, counts) = try self.relay.tokens()
             // A web app's token is registered without a device (its pushes are presented as they
             // are accepted), yet it lives on the device it was subscribed on: the list says which.
-            let webApps = self.phone.webApps.withLock { $0.devicesByToken() }
+            let webApps = self.phone.webApps.index.withLock { $0.devicesByToken() }
             for index in records.indices where records[index].deviceID == nil {
                 if let device = webApps[records[index].token] { records[index].deviceID = device }
             }
@@ -69,7 +69,7 @@ struct DeviceRoutes: Sendable {
             }
             let body = JSONWriter.array(records) { writer, record in
                 let connected = self.relay.isConnected(record.token)
-                let phone = !connected && self.phone.ownDevice(of: record.token) != nil
+                let phone = !connected && self.phone.ownDevices.ownDevice(of: record.token) != nil
                 DeviceJSON.write(record, connected: connected, phone: phone, queued: counts[record.token] ?? 0, into: &writer)
             }
             return Response(status: 200, body: body)

@@ -4,12 +4,12 @@ import APNsInspection
 import NIOCore
 
 /// `/api/v1/devices/<device id>/focus`: the Focus the user turned on, by device id (a Focus is
-/// the phone's, not an app's). The admin API's door to ``FocusOperations``: they hold the phone
-/// and nothing else.
+/// the phone's, not an app's). The admin API's door to ``FocusOperations``: they hold the phone's
+/// Focus and nothing else.
 struct FocusRoutes: Sendable {
     typealias Response = AdminRouter.Response
-    let phone: Phone
-    var focusOperations: FocusOperations { FocusOperations(phone: self.phone) }
+    let focus: PhoneFocus
+    var focusOperations: FocusOperations { FocusOperations(focus: self.focus) }
 
     /// `GET`: the device's Focus (`active` null when none is on).
     func focus(of deviceID: String) throws(AdminError) -> Response {
@@ -65,7 +65,7 @@ struct FocusRoutes: Sendable {
 }
 
 extension AdminRouter {
-    var focusRoutes: FocusRoutes { FocusRoutes(phone: self.phone) }
+    var focusRoutes: FocusRoutes { FocusRoutes(focus: self.phone.focus) }
 }
 
 extension AdminRouter.Request {

@@ -12,7 +12,7 @@ struct LocalRoutes: Sendable {
     var localOperations: LocalOperations { LocalOperations(phone: self.phone, relay: self.relay) }
 
     func pending(of token: DeviceToken) throws(AdminError) -> Response {
-        let install = try AdminRouter.install(of: token, on: self.phone)
+        let install = try AdminRouter.install(of: token, on: self.phone.apps)
         return try AdminRouter.answer(self.localOperations.pending(install))
     }
 
@@ -21,10 +21,10 @@ struct LocalRoutes: Sendable {
     func schedule(
         for token: DeviceToken, body: [UInt8], on eventLoop: any EventLoop
     ) throws(AdminError) -> EventLoopFuture<Response> {
-        let install = try AdminRouter.install(of: token, on: self.phone)
+        let install = try AdminRouter.install(of: token, on: self.phone.apps)
         let document = try AdminRouter.readPhoneDocument(LocalOperations.readSchedule(body))
         return self.localOperations.schedule(document, for: install, on: eventLoop).map { request, evicted in
-            Response(status: 201, body: Phone.scheduledJSON(request, evicted: evicted))
+            Response(status: 201, body: LocalScheduler.scheduledJSON(request, evicted: evicted))
         }.failingAsRefusal()
     }
 
@@ -32,7 +32,7 @@ struct LocalRoutes: Sendable {
     func cancel(
         for token: DeviceToken, _ identifier: String?, on eventLoop: any EventLoop
     ) throws(AdminError) -> EventLoopFuture<Response> {
-        let install = try AdminRouter.install(of: token, on: self.phone)
+        let install = try AdminRouter.install(of: token, on: self.phone.apps)
         return self.localOperations.cancel(identifier, for: install, on: eventLoop)
             .map { Response(status: 200, body: Array(#"{"removed":\#($0)}"#.utf8)) }.failingAsRefusal()
     }
@@ -40,7 +40,7 @@ struct LocalRoutes: Sendable {
     /// `POST .../location` `{"latitude", "longitude"}`: the device is there now; region requests
     /// it entered or left fire. `{"fired": [identifiers]}`.
     func move(_ token: DeviceToken, body: [UInt8], on eventLoop: any EventLoop) throws(AdminError) -> EventLoopFuture<Response> {
-        let install = try AdminRouter.install(of: token, on: self.phone)
+        let install = try AdminRouter.install(of: token, on: self.phone.apps)
         let point = try AdminRouter.readPhoneDocument(LocalOperations.readLocation(body))
         return self.localOperations.move(install, to: point, on: eventLoop).map { fired in
             Response(status: 200, body: Array(#"{"fired":\#(PhoneJSON.encoded(fired))}"#.utf8))

@@ -15,7 +15,7 @@ struct PhoneRoutes: Sendable {
     var appOperations: AppOperations { AppOperations(phone: self.phone) }
 
     func app(of token: DeviceToken) throws(AdminError) -> Response {
-        let install = try AdminRouter.install(of: token, on: self.phone)
+        let install = try AdminRouter.install(of: token, on: self.phone.apps)
         return try AdminRouter.answer(self.appOperations.read(install, token: token))
     }
 
@@ -24,7 +24,7 @@ struct PhoneRoutes: Sendable {
     func changeApp(
         of token: DeviceToken, body: [UInt8], on eventLoop: any EventLoop
     ) throws(AdminError) -> EventLoopFuture<Response> {
-        let install = try AdminRouter.install(of: token, on: self.phone)
+        let install = try AdminRouter.install(of: token, on: self.phone.apps)
         let update = try AdminRouter.readPhoneDocument(AppOperations.readUpdate(body))
         return self.appOperations.update(install, update, by: .user, on: eventLoop).map { app in
             self.hub.inform(token, .app(topic: install.topic, document: Phone.json(app)))
@@ -34,7 +34,7 @@ struct PhoneRoutes: Sendable {
     }
 
     func delivered(of token: DeviceToken) throws(AdminError) -> Response {
-        let install = try AdminRouter.install(of: token, on: self.phone)
+        let install = try AdminRouter.install(of: token, on: self.phone.apps)
         return try AdminRouter.answer(self.appOperations.delivered(install))
     }
 
@@ -43,7 +43,7 @@ struct PhoneRoutes: Sendable {
     func removeDelivered(
         of token: DeviceToken, _ uniqueID: String?, on eventLoop: any EventLoop
     ) throws(AdminError) -> EventLoopFuture<Response> {
-        let install = try AdminRouter.install(of: token, on: self.phone)
+        let install = try AdminRouter.install(of: token, on: self.phone.apps)
         return self.appOperations.removeDelivered(uniqueID, from: install, on: eventLoop)
             .map { Response(status: 200, body: Array(#"{"removed":\#($0)}"#.utf8)) }.failingAsRefusal()
     }
@@ -98,12 +98,12 @@ struct PhoneRoutes: Sendable {
 extension AdminRouter {
     var phoneRoutes: PhoneRoutes { PhoneRoutes(phone: self.phone, hub: self.hub) }
 
-    /// The app `token` belongs to on `phone`; 404 when there is none: what the routes of the
+    /// The app `token` belongs to among the phone's `apps`; 404 when there is none: what the routes of the
     /// phone's concerns look a token up with (a path's: ``AdminRouter/Request/install(on:)``).
-    static func install(of token: DeviceToken, on phone: Phone) throws(AdminError) -> AppInstall {
+    static func install(of token: DeviceToken, on apps: PhoneApps) throws(AdminError) -> AppInstall {
         let found: AppInstall?
         do {
-            found = try phone.install(of: token)
+            found = try apps.install(of: token)
         } catch {
             throw AdminError(.internalError, "could not read the token: \(error)")
         }
@@ -116,8 +116,8 @@ extension AdminRouter {
 }
 
 extension AdminRouter.Request {
-    /// The app the path's `{token}` belongs to on `phone`; 400 when it is not a token, 404 when there is none.
-    func install(on phone: Phone) throws(AdminError) -> AppInstall {
-        try AdminRouter.install(of: self.deviceToken(), on: phone)
+    /// The app the path's `{token}` belongs to among the phone's `apps`; 400 when it is not a token, 404 when there is none.
+    func install(on apps: PhoneApps) throws(AdminError) -> AppInstall {
+        try AdminRouter.install(of: self.deviceToken(), on: apps)
     }
 }

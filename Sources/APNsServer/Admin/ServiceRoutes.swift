@@ -71,7 +71,7 @@ struct ServiceRoutes: Sendable {
         } catch {
             throw AdminError(.internalError, "could not count the queued notifications: \(error)")
         }
-        let (subscriptions, subscribers) = self.phone.subscriberTotals()
+        let (subscriptions, subscribers) = self.phone.activities.subscriberTotals()
         let channels = self.channels.read { $0.channels.values.lazy.filter { !$0.isDeleted }.count }
         self.inspection.metrics.broadcast.record(subscriptions: subscriptions, uniqueSubscribers: subscribers, channels: channels)
         let body = self.inspection.metrics.render(queueDepth: depth, devicesConnected: self.relay.connectedCount)

@@ -33,7 +33,7 @@ extension AdminRouter {
             return self.forward(request, to: owner, cluster)
         case .activityHolder:
             // An activity's id does not name its shard: the shard that has it answers.
-            guard self.phone.owner(ofActivity: request[path: "id"]) == nil else { return nil }
+            guard self.phone.activities.owner(ofActivity: request[path: "id"]) == nil else { return nil }
             return self.firstFound(request, route, cluster)
         case .bodyTokenOwner:
             // The inbox's Send and `POST /api/v1/push` go to the shard that owns the token, as a push through HAProxy does.

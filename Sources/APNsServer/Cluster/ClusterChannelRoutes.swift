@@ -6,11 +6,11 @@ import NIOCore
 
 /// The routes shards call on each other for broadcast channels: a peer that was down reads the
 /// channels this shard owns, and the owner of a channel hands it (with a broadcast on it) to the
-/// others. They hold the channels, the phone a broadcast fans out to, and this shard's place.
+/// others. They hold the channels, the phone's Live Activities a broadcast fans out to, and this shard's place.
 struct ClusterChannelRoutes: Sendable {
     typealias Response = AdminRouter.Response
     let channels: BroadcastChannels
-    let phone: Phone
+    let activities: LiveActivities
     /// This shard's index among how many; nil outside a cluster.
     let shard: Shard?
     let metrics: BroadcastMetrics
@@ -37,19 +37,19 @@ struct ClusterChannelRoutes: Sendable {
             throw AdminError(
                 .badRequest, "the body must be a channel as a shard sends it: {\"channel\": {...}, \"broadcast\": {...}}")
         }
-        let phone = self.phone
-        var deliveries: [Phone.BroadcastDelivery] = []
-        var news = Phone.DeviceNews()
+        let activities = self.activities
+        var deliveries: [LiveActivities.BroadcastDelivery] = []
+        var news = LiveActivities.DeviceNews()
         let adopted = self.channels.adopt(replica.channel, on: eventLoop) { channel in
             guard let broadcast = replica.broadcast else { return }
             let push = BroadcastPush(
                 requestID: "", channelID: channel.id,
                 priority: Priority(rawValue: UInt8(clamping: broadcast.priority)) ?? .immediate, expiration: 0,
                 payload: Array(broadcast.payload.utf8))
-            deliveries = phone.fanOut(push, channel: channel, uniqueID: broadcast.uniqueID, news: &news, on: eventLoop)
+            deliveries = activities.fanOut(push, channel: channel, uniqueID: broadcast.uniqueID, news: &news, on: eventLoop)
         }
         let (reached, told) = (deliveries, news)
-        adopted.whenComplete { _ in eventLoop.execute { phone.tell(told) } }
+        adopted.whenComplete { _ in eventLoop.execute { activities.tell(told) } }
         let metrics = self.metrics
         return adopted.flatMapThrowing { result in
             if case .failure(let reason) = result {
@@ -76,6 +76,7 @@ struct ClusterChannelRoutes: Sendable {
 extension AdminRouter {
     var clusterChannelRoutes: ClusterChannelRoutes {
         ClusterChannelRoutes(
-            channels: self.channels, phone: self.phone, shard: self.cluster?.shard, metrics: self.inspection.metrics.broadcast)
+            channels: self.channels, activities: self.phone.activities, shard: self.cluster?.shard,
+            metrics: self.inspection.metrics.broadcast)
     }
 }

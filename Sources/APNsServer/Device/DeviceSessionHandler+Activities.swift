@@ -43,7 +43,7 @@ extension DeviceSessionHandler {
     /// Runs the app's request. The device hears the tokens and changes as for any other (they
     /// go out first); the answer is the activity concerned, as `activities` with one item.
     private func runActivity(
-        _ kind: Phone.ActivityAppRequest, _ document: [UInt8], _ install: AppInstall, _ operations: ActivityOperations
+        _ kind: LiveActivities.ActivityAppRequest, _ document: [UInt8], _ install: AppInstall, _ operations: ActivityOperations
     ) {
         guard let context = self.context else { return }
         operations.request(kind, document, in: install, on: context.eventLoop).assumeIsolated().whenComplete { result in

@@ -21,10 +21,10 @@ extension DeviceSessionHandler {
     /// is decided (a service extension may take a while).
     func present(_ notification: Notification, on loop: any EventLoop) {
         let bound = self.machine.version >= 2 ? NIOLoopBound(self, eventLoop: loop) : nil
-        self.phone.present(notification, on: loop, device: self.extensionDevice) { presentation in
+        self.phone.notifications.present(notification, on: loop, device: self.extensionDevice) { presentation in
             guard let bound else { return }
             let message = DeviceServerMessage.presented(
-                uniqueID: notification.uniqueID, document: Phone.json(presentation ?? Phone.noApp))
+                uniqueID: notification.uniqueID, document: Phone.json(presentation ?? PhoneNotifications.noApp))
             if loop.inEventLoop { bound.value.send(message) } else { loop.execute { bound.value.send(message) } }
         }
     }
@@ -32,7 +32,7 @@ extension DeviceSessionHandler {
     /// The device's extension replied: the phone presents the content (and the device hears
     /// `presented`); a reply nobody waits for (too late, or for another device) is refused.
     func extended(deviceID: String, uniqueID: String, document: [UInt8]) {
-        guard !self.phone.finishExtension(uniqueID, .replied(.success(document)), from: deviceID) else { return }
+        guard !self.phone.notifications.finishExtension(uniqueID, .replied(.success(document)), from: deviceID) else { return }
         self.send(
             .refused(
                 subject: uniqueID, status: 409,

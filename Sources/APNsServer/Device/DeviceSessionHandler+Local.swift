@@ -21,7 +21,7 @@ extension DeviceSessionHandler {
                 .assumeIsolated().whenComplete { result in
                     switch result {
                     case .success((let request, let evicted)):
-                        self.answered(.scheduled(topic: topic, document: Phone.scheduledJSON(request, evicted: evicted)))
+                        self.answered(.scheduled(topic: topic, document: LocalScheduler.scheduledJSON(request, evicted: evicted)))
                     case .failure(let error): self.failed(error, subject: topic)
                     }
                 }

@@ -17,12 +17,12 @@ extension DeviceSessionHandler {
     func webApp(deviceID: String, action: String, document: [UInt8]) {
         guard let context = self.context, let action = WebAppAction(rawValue: action) else { return }
         let eventLoop = context.eventLoop
-        let operations = WebAppOperations(phone: self.phone)
+        let operations = WebAppOperations(webApps: self.phone.webApps)
         switch action {
         case .list:
-            self.answered(.webApp(document: self.phone.json(webApps: operations.list(device: deviceID))))
+            self.answered(.webApp(document: self.phone.webApps.json(webApps: operations.list(device: deviceID))))
         case .subscribe:
-            let host = Phone.WebAppHost(hostToken: "", hostInstall: nil, deviceID: deviceID)
+            let host = PhoneWebApps.WebAppHost(hostToken: "", hostInstall: nil, deviceID: deviceID)
             let request: WebAppDocument
             do {
                 request = try WebAppOperations.readSubscription(document)
@@ -34,7 +34,7 @@ extension DeviceSessionHandler {
                 case .success(let webApp):
                     guard let token = DeviceToken(hex: webApp.token) else { return }
                     if let subscriber = self.subscriber, self.power.online { self.relay.subscribe(token, subscriber) }
-                    let answer = DeviceServerMessage.webApp(document: self.phone.json(webApp))
+                    let answer = DeviceServerMessage.webApp(document: self.phone.webApps.json(webApp))
                     self.perform(self.machine.subscribed(webApp: token, topic: webApp.origin, answer: answer))
                     self.answerWaiting()
                 case .failure(let error):
@@ -67,12 +67,12 @@ extension DeviceSessionHandler {
                 done = operations.setPermission(
                     id, try WebAppOperations.readPermission(document), device: deviceID, on: eventLoop
                 )
-                .map { phone.json($0) }
+                .map { phone.webApps.json($0) }
             case .show:
                 done = operations.show(id, try WebAppOperations.readShow(document), device: deviceID, on: eventLoop)
                     .map { Phone.json($0) }
             default:
-                done = operations.unsubscribe(id, device: deviceID, on: eventLoop).map { phone.json($0) }
+                done = operations.unsubscribe(id, device: deviceID, on: eventLoop).map { phone.webApps.json($0) }
             }
         } catch {
             return self.failed(error, subject: DeviceServerMessage.webAppSubject)

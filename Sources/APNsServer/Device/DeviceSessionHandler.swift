@@ -90,7 +90,7 @@ final class DeviceSessionHandler: ChannelInboundHandler {
             for token in self.machine.closed() { self.relay.unsubscribe(token, subscriber) }
         }
         // A device the seed declared is the phone's again: it takes what the session left queued.
-        if let deviceID, self.phone.owns(device: deviceID) { self.relay.releaseSoon(device: deviceID) }
+        if let deviceID, self.phone.ownDevices.owns(device: deviceID) { self.relay.releaseSoon(device: deviceID) }
         context.fireChannelInactive()
     }
 
@@ -195,7 +195,7 @@ final class DeviceSessionHandler: ChannelInboundHandler {
 
     /// Records an acknowledgement; the pongs that wait for it go out once none is in flight.
     private func acknowledge(_ uniqueID: String, on eventLoop: any EventLoop) {
-        self.phone.acknowledged(uniqueID)
+        self.phone.notifications.acknowledged(uniqueID)
         self.acknowledgementsInFlight += 1
         self.relay.acknowledge(uniqueID: uniqueID, on: eventLoop).assumeIsolated().whenComplete { result in
             self.acknowledgementsInFlight -= 1

@@ -50,9 +50,10 @@ struct ActivityOperations {
 
     /// `Activity.request` (`.start`) or `activity.end(_:dismissalPolicy:)` (`.end(id)`).
     func request(
-        _ kind: Phone.ActivityAppRequest, _ document: [UInt8], in install: AppInstall, on eventLoop: any EventLoop
+        _ kind: LiveActivities.ActivityAppRequest, _ document: [UInt8], in install: AppInstall, on eventLoop: any EventLoop
     ) -> EventLoopFuture<Concerned> {
-        self.phone.activityRequest(kind, document: document, in: install, on: eventLoop).flatMapThrowing { report, app in
+        self.phone.activities.activityRequest(kind, document: document, in: install, on: eventLoop).flatMapThrowing {
+            report, app in
             guard let activity = app.activities.first(where: { $0.id == report.activityID }) else {
                 throw PhoneRefusal(.failedReading, "the activity went missing")
             }
@@ -86,7 +87,7 @@ struct ActivityOperations {
         _ install: AppInstall, _ body: (AppModel) -> Result<[UInt8], PhoneRefusal>
     ) -> Result<[UInt8], PhoneRefusal> {
         do {
-            return body(try self.phone.app(install))
+            return body(try self.phone.apps.app(install))
         } catch {
             return .failure(PhoneRefusal(.failedReading, "could not read the app: \(error)"))
         }

@@ -21,7 +21,7 @@ struct AppOperations {
     func read(_ install: AppInstall, token: DeviceToken) -> Result<[UInt8], PhoneRefusal> {
         do {
             // As iOS sees it now: an App Clip's ephemeral authorization past its end reads notDetermined.
-            let app = try self.phone.app(install).seen(at: self.phone.clock())
+            let app = try self.phone.apps.app(install).seen(at: self.phone.clock())
             return .success(PhoneJSON.app(app, token: token.hex, topic: install.topic, deviceID: install.deviceID))
         } catch {
             return .failure(PhoneRefusal(.failedReading, "could not read the app: \(error)"))
@@ -63,7 +63,7 @@ struct AppOperations {
     func requestAuthorization(
         _ install: AppInstall, options: Authorization.Options, userAllows: Bool, on eventLoop: any EventLoop
     ) -> EventLoopFuture<Authorization.Answer> {
-        self.phone.change(install, on: eventLoop) { (app: inout AppModel) -> Authorization.Answer in
+        self.phone.apps.change(install, on: eventLoop) { (app: inout AppModel) -> Authorization.Answer in
             let answer = app.authorization.request(options, userAllows: userAllows)
             app.authorization = answer.authorization
             return answer
@@ -77,21 +77,21 @@ struct AppOperations {
         to uniqueID: String, action: String, text: String?, context: ActionContext?, on eventLoop: any EventLoop
     ) -> EventLoopFuture<(token: DeviceToken, response: UserResponse)> {
         do {
-            guard try self.phone.owner(of: uniqueID) != nil else {
+            guard try self.phone.notifications.owner(of: uniqueID) != nil else {
                 throw PhoneRefusal.notFound(
                     "no notification \(uniqueID) was presented on a phone (or it is no longer in the journal)")
             }
         } catch {
             return eventLoop.makeFailedFuture(PhoneRefusal(error, saving: "the response"))
         }
-        return self.phone.respond(to: uniqueID, action: action, text: text, context: context, on: eventLoop)
+        return self.phone.notifications.respond(to: uniqueID, action: action, text: text, context: context, on: eventLoop)
             .flatMapErrorThrowing { throw PhoneRefusal($0, saving: "the response") }
     }
 
     /// What the app's Notification Center holds.
     func delivered(_ install: AppInstall) -> Result<[UInt8], PhoneRefusal> {
         do {
-            return .success(PhoneJSON.delivered(try self.phone.app(install).delivered))
+            return .success(PhoneJSON.delivered(try self.phone.apps.app(install).delivered))
         } catch {
             return .failure(PhoneRefusal(.failedReading, "could not read Notification Center: \(error)"))
         }
@@ -100,7 +100,7 @@ struct AppOperations {
     /// `removeDeliveredNotifications` (one, 404 when it is not there) or
     /// `removeAllDeliveredNotifications` (`uniqueID` nil): how many were removed.
     func removeDelivered(_ uniqueID: String?, from install: AppInstall, on eventLoop: any EventLoop) -> EventLoopFuture<Int> {
-        self.phone.change(install, on: eventLoop) { (app: inout AppModel) -> Int in app.removeDelivered(uniqueID) }
+        self.phone.apps.change(install, on: eventLoop) { (app: inout AppModel) -> Int in app.removeDelivered(uniqueID) }
             .flatMapThrowing { removed, _ in
                 if let uniqueID, removed == 0 {
                     throw PhoneRefusal.notFound("notification \(uniqueID) is not in this app's Notification Center")

@@ -10,10 +10,10 @@ struct ClockStep {
 
     func run(on eventLoop: any EventLoop) -> EventLoopFuture<Void> {
         let (phone, relay) = (self.phone, self.relay)
-        return phone.advanceActivities(on: eventLoop)
+        return phone.activities.advanceActivities(on: eventLoop)
             .map {
-                phone.expireExtensions()
-                phone.presentDueSummaries()
+                phone.notifications.expireExtensions()
+                phone.focus.presentDueSummaries()
             }
             .flatMap { relay.fireDue(on: eventLoop) }
     }

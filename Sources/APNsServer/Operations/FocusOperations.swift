@@ -7,12 +7,12 @@ import NIOCore
 /// refusals (``PhoneRefusal``) wherever it comes from; each door reads its own document. A Focus
 /// is the phone's, not an app's: by device id.
 struct FocusOperations {
-    let phone: Phone
+    let focus: PhoneFocus
 
     /// The device's Focus (nil: none is on) and how many apps it has here.
     func read(_ deviceID: String) -> Result<(focus: Focus?, apps: Int), PhoneRefusal> {
         do {
-            let (focus, apps) = try self.phone.focus(of: deviceID)
+            let (focus, apps) = try self.focus.focus(of: deviceID)
             return .success((focus, apps))
         } catch {
             return .failure(PhoneRefusal(.failedReading, "could not read the device's apps: \(error)"))
@@ -28,6 +28,6 @@ struct FocusOperations {
     /// Turns `focus` on (nil: off) for every app of `deviceID` and those it installs later; the
     /// future holds how many apps it has here once the change is durable.
     func set(_ deviceID: String, _ focus: Focus?, on eventLoop: any EventLoop) -> EventLoopFuture<Int> {
-        self.phone.setFocus(focus, of: deviceID, on: eventLoop)
+        self.focus.setFocus(focus, of: deviceID, on: eventLoop)
     }
 }

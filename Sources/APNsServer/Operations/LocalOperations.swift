@@ -13,7 +13,7 @@ struct LocalOperations {
     /// The app's pending requests (`getPendingNotificationRequests`).
     func pending(_ install: AppInstall) -> Result<[UInt8], PhoneRefusal> {
         do {
-            return .success(Phone.pendingJSON(try self.phone.app(install).pending))
+            return .success(LocalScheduler.pendingJSON(try self.phone.apps.app(install).pending))
         } catch {
             return .failure(PhoneRefusal(.failedReading, "could not read the pending requests: \(error)"))
         }
@@ -33,7 +33,7 @@ struct LocalOperations {
     ) -> EventLoopFuture<(LocalNotificationRequest, evicted: [LocalNotificationRequest])> {
         do {
             // A local notification reaches the device through the app's token, as a remote one does.
-            guard try self.phone.token(of: install) != nil else {
+            guard try self.phone.apps.token(of: install) != nil else {
                 throw PhoneRefusal(
                     .conflict,
                     "\(install.topic) holds no token on this device: register the topic first (local notifications are shown through the app's token)"
@@ -49,7 +49,7 @@ struct LocalOperations {
     /// `removePendingNotificationRequests` (one, 404 when there is none by that name) or
     /// `removeAllPendingNotificationRequests` (`identifier` nil): how many were removed.
     func cancel(_ identifier: String?, for install: AppInstall, on eventLoop: any EventLoop) -> EventLoopFuture<Int> {
-        self.phone.cancel(identifier, for: install, on: eventLoop).flatMapThrowing { removed in
+        self.phone.local.cancel(identifier, for: install, on: eventLoop).flatMapThrowing { removed in
             if let identifier, removed == 0 { throw PhoneRefusal.notFound("no pending request \(identifier)") }
             return removed
         }.flatMapErrorThrowing { throw PhoneRefusal($0, saving: "the cancellation") }

@@ -25,7 +25,7 @@ struct Registration {
         topic: String, deviceID: String?, environment: APNsEnvironment? = nil, chosen: DeviceToken? = nil,
         attempts: Int = 3, on eventLoop: any EventLoop
     ) -> EventLoopFuture<Outcome> {
-        let token = chosen ?? self.phone.newToken()
+        let token = chosen ?? self.phone.ids.newToken()
         return self.relay.register(token: token, topic: topic, deviceID: deviceID, environment: environment, on: eventLoop)
             .flatMap { outcome in
                 switch outcome {
@@ -33,8 +33,8 @@ struct Registration {
                     guard let deviceID, let environment else { return eventLoop.makeSucceededFuture(.registered(token)) }
                     // The app on the device is that build: the tokens ActivityKit issues it belong
                     // to its environment too.
-                    let install = AppInstall(deviceID: deviceID, topic: Phone.appTopic(topic))
-                    return self.phone.change(install, on: eventLoop) { app in app.environment = environment }
+                    let install = AppInstall(deviceID: deviceID, topic: PhoneApps.appTopic(topic))
+                    return self.phone.apps.change(install, on: eventLoop) { app in app.environment = environment }
                         .map { _ in .registered(token) }
                 case .tokenTaken where chosen != nil: return eventLoop.makeSucceededFuture(.chosenTaken)
                 case .tokenTaken where attempts > 1:

@@ -6,38 +6,40 @@ import NIOCore
 /// What the admin API and the device protocol do to a device's web apps, one operation per
 /// action, on decoded documents: the same checks (the web app is on that device) and the same
 /// refusals (``PhoneRefusal``). Each door reads its own wire into the documents and writes the
-/// web app back in it (``Phone/json(_:)-(WebApp)``, ``Phone/json(webApps:)``).
+/// web app back in it (``PhoneWebApps/json(_:)``, ``PhoneWebApps/json(webApps:)``).
 struct WebAppOperations {
-    let phone: Phone
+    let webApps: PhoneWebApps
 
     /// The device's web apps, oldest subscription first.
     func list(device: String) -> [WebApp] {
-        self.phone.webApps(on: device)
+        self.webApps.webApps(on: device)
     }
 
     /// One web app on the device.
     func read(_ id: String, device: String) -> Result<WebApp, PhoneRefusal> {
-        guard let webApp = self.phone.webApps(on: device).first(where: { $0.id == id }) else {
+        guard let webApp = self.webApps.webApps(on: device).first(where: { $0.id == id }) else {
             return .failure(Self.notOnDevice(id))
         }
         return .success(webApp)
     }
 
     /// `PushManager.subscribe`: a web app on `host`'s device subscribes.
-    func subscribe(_ host: Phone.WebAppHost, _ request: WebAppDocument, on eventLoop: any EventLoop) -> EventLoopFuture<WebApp> {
-        self.phone.subscribeWebApp(host, request, on: eventLoop).flatMapErrorThrowing { throw PhoneRefusal($0) }
+    func subscribe(
+        _ host: PhoneWebApps.WebAppHost, _ request: WebAppDocument, on eventLoop: any EventLoop
+    ) -> EventLoopFuture<WebApp> {
+        self.webApps.subscribeWebApp(host, request, on: eventLoop).flatMapErrorThrowing { throw PhoneRefusal($0) }
     }
 
     /// `PushSubscription.unsubscribe()`.
     func unsubscribe(_ id: String, device: String, on eventLoop: any EventLoop) -> EventLoopFuture<WebApp> {
-        self.change(id, device: device, on: eventLoop) { self.phone.unsubscribeWebApp(id, on: eventLoop) }
+        self.change(id, device: device, on: eventLoop) { self.webApps.unsubscribeWebApp(id, on: eventLoop) }
     }
 
     /// The user changes the origin's notification permission.
     func setPermission(
         _ id: String, _ permission: WebApp.Permission, device: String, on eventLoop: any EventLoop
     ) -> EventLoopFuture<WebApp> {
-        self.change(id, device: device, on: eventLoop) { self.phone.setWebAppPermission(id, permission, on: eventLoop) }
+        self.change(id, device: device, on: eventLoop) { self.webApps.setWebAppPermission(id, permission, on: eventLoop) }
     }
 
     /// The service worker's `showNotification`: what Notification Center holds.
@@ -45,7 +47,7 @@ struct WebAppOperations {
         _ id: String, _ show: WebAppShowDocument, device: String, on eventLoop: any EventLoop
     ) -> EventLoopFuture<DeliveredNotification> {
         guard self.isOnDevice(id, device) else { return eventLoop.makeFailedFuture(Self.notOnDevice(id)) }
-        return self.phone.showWebNotification(id, show, on: eventLoop).flatMapErrorThrowing { throw PhoneRefusal($0) }
+        return self.webApps.showWebNotification(id, show, on: eventLoop).flatMapErrorThrowing { throw PhoneRefusal($0) }
     }
 
     /// The web app `id` (of `device`) after `change`.
@@ -57,7 +59,7 @@ struct WebAppOperations {
     }
 
     private func isOnDevice(_ id: String, _ device: String) -> Bool {
-        self.phone.webApps(on: device).contains { $0.id == id }
+        self.webApps.webApps(on: device).contains { $0.id == id }
     }
 
     private static func notOnDevice(_ id: String) -> PhoneRefusal { .notFound("no web app \(id) on this device") }

@@ -11,7 +11,7 @@ extension Relay {
     func schedule(
         _ document: ScheduleDocument, for install: AppInstall, on eventLoop: any EventLoop
     ) -> EventLoopFuture<(LocalNotificationRequest, evicted: [LocalNotificationRequest])> {
-        self.phone.schedule(document, for: install, on: eventLoop).flatMap { scheduled in
+        self.phone.local.schedule(document, for: install, on: eventLoop).flatMap { scheduled in
             self.fireDue(on: eventLoop).map { scheduled }
         }
     }
@@ -27,14 +27,15 @@ extension Relay {
             return last
         }
         let ready = previous.map { $0.hop(to: eventLoop).recover { _ in } } ?? eventLoop.makeSucceededVoidFuture()
-        ready.flatMap { self.phone.takeDue(on: eventLoop) }.flatMap { self.acceptLocal($0, on: eventLoop) }.cascade(to: promise)
+        ready.flatMap { self.phone.local.takeDue(on: eventLoop) }.flatMap { self.acceptLocal($0, on: eventLoop) }.cascade(
+            to: promise)
         return promise.futureResult
     }
 
     /// The device moved: the region requests it triggered fire. The future holds their
     /// identifiers once stored.
     func move(_ install: AppInstall, to point: Coordinate, on eventLoop: any EventLoop) -> EventLoopFuture<[String]> {
-        self.phone.move(install, to: point, on: eventLoop).flatMap { moved in
+        self.phone.local.move(install, to: point, on: eventLoop).flatMap { moved in
             self.acceptLocal(moved.notifications, on: eventLoop).map { moved.fired }
         }
     }

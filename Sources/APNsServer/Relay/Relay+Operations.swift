@@ -14,7 +14,7 @@ extension Relay {
         let phone = self.phone
         let operation = StoreOperation.register(token: token, topic: topic, deviceID: deviceID, environment: environment)
         return self.submit(operation, on: eventLoop).map { outcome in
-            if outcome == .registered { phone.issued(token, to: deviceID) }
+            if outcome == .registered { phone.ownDevices.issued(token, to: deviceID) }
             return outcome
         }
     }

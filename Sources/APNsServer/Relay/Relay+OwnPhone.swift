@@ -16,14 +16,14 @@ extension Relay {
     func release(device deviceID: String, all: Bool, on eventLoop: any EventLoop) {
         let power = self.power.power(of: deviceID)
         guard power.online else { return }
-        let own = self.phone.owns(device: deviceID) ? self.phone.ownTokens(of: deviceID) : []
+        let own = self.phone.ownDevices.owns(device: deviceID) ? self.phone.ownDevices.ownTokens(of: deviceID) : []
         if all {
             // Nothing waits for a priority-10 push unless the power state holds some priorities.
             guard power.lowPowerMode || power.locked else { return }
             self.release(own, power: nil, presented: true, on: eventLoop)
         } else {
-            self.release(self.phone.activityTokens(of: deviceID), power: nil, presented: false, on: eventLoop)
-            self.phone.deliverStoredBroadcasts(to: deviceID, on: eventLoop)
+            self.release(self.phone.activities.activityTokens(of: deviceID), power: nil, presented: false, on: eventLoop)
+            self.phone.activities.deliverStoredBroadcasts(to: deviceID, on: eventLoop)
             self.release(own, power: power, presented: true, on: eventLoop)
         }
     }

@@ -24,7 +24,7 @@ public final class Relay: Sendable {
     /// One of the emulator's event loops, for work that starts off them.
     var anyEventLoop: (any EventLoop)? { self.batchers.values.first?.eventLoop }
     /// This emulator's shard among several, if it is one.
-    public var shard: Shard? { self.phone.shard }
+    public var shard: Shard? { self.phone.ids.shard }
 
     /// The assembly (``Emulator``) makes the phone and the power book and hands
     /// the relay what it relays between. - Parameter group: the event loops the listeners run
@@ -59,17 +59,17 @@ public final class Relay: Sendable {
         // A Live Activity token is reachable while its device is online: the phone itself takes its pushes.
         let activity =
             notification.pushType == .liveactivity
-            && self.phone.activityDevice(of: notification.token).map { self.power.power(of: $0).online } == true
+            && self.phone.activities.activityDevice(of: notification.token).map { self.power.power(of: $0).online } == true
         // A token no device holds is the phone's own: it presents the push at acceptance, so an
         // expiration of 0 (a web push's TTL 0) reaches it like a connected device's.
         let connected = !activity && self.hub.isConnected(notification.token)
         // A device a seed declared is the phone's own: it takes the push now if its power state lets it.
-        let own = activity || connected ? nil : self.phone.ownDevice(of: notification.token)
+        let own = activity || connected ? nil : self.phone.ownDevices.ownDevice(of: notification.token)
         let ownPower = own.map { self.power.power(of: $0) }
         let deviceless =
             !activity && !connected
             && (ownPower.map { $0.online && $0.holds(notification.priority) == nil }
-                ?? self.phone.presentsAtAcceptance(notification.token))
+                ?? self.phone.notifications.presentsAtAcceptance(notification.token))
         // An own device that is online holds what its power state holds, as a connected device does.
         let online = activity || deviceless || connected || ownPower?.online == true
         guard let batcher = self.batchers[ObjectIdentifier(eventLoop)] else {

@@ -69,7 +69,7 @@ public final class Emulator: Sendable {
             activityLimits: configuration.activityLimits, metrics: self.inspection.metrics, channels: channels,
             ids: ids, power: power)
         self.relay = Relay(store: store, hub: hub, phone: phone, power: power, group: self.group)
-        phone.resumeActivityPushes(on: self.group.next())
+        phone.activities.resumeActivityPushes(on: self.group.next())
         let parts = EmulatorParts(
             configuration: configuration,
             group: self.group,

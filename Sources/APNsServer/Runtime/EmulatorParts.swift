@@ -93,7 +93,7 @@ struct EmulatorParts {
             self.listener("webpush", port: configuration.webPushPort, idle: configuration.http2IdleTimeout),
             sslContext: self.tls.webPush, intake: intake, shutdownGrace: TimeAmount(configuration.shutdownGrace),
             onBound: { [phone, bound = self.bound(.webPush, "Web Push service", scheme: "https")] address in
-                phone.webPushAddress.withLock { $0 = address }
+                phone.webApps.webPushAddress.withLock { $0 = address }
                 bound(address)
             })
     }

@@ -61,40 +61,40 @@ extension Emulator {
         if let id = device.id, device.phone { self.parts.phone.adopt(device: id) }
         for (index, app) in device.apps.enumerated() {
             let place = "\(origin).apps[\(index)]"
-            let token = app.token ?? self.parts.phone.newToken()
+            let token = app.token ?? self.parts.ids.newToken()
             let record = TokenRecord(
                 token: token, topic: app.topic, deviceID: device.id, registeredAt: app.registeredAt ?? self.clock.nowMillis,
                 unregisteredAt: app.unregisteredAt, environment: app.environment ?? self.configuration.environment)
             let (relay, phone) = (self.relay, self.parts.phone)
             _ = try await loop.flatSubmit { relay.submit(.restoreToken(record, feedbackRead: app.feedbackRead), on: loop) }.get()
             // A Live Activity token's pushes are ActivityKit's, whoever holds the device.
-            if !app.topic.hasSuffix(Phone.activityTopicSuffix) { phone.issued(token, to: device.id) }
+            if !app.topic.hasSuffix(LiveActivities.activityTopicSuffix) { phone.ownDevices.issued(token, to: device.id) }
             // The build on the device: the tokens ActivityKit issues the app belong to its environment.
-            if let environment = app.environment, device.id != nil, let install = try phone.install(of: token) {
+            if let environment = app.environment, device.id != nil, let install = try phone.apps.install(of: token) {
                 _ = try await loop.flatSubmit {
-                    phone.change(install, on: loop) { (model: inout AppModel) in model.environment = environment }
+                    phone.apps.change(install, on: loop) { (model: inout AppModel) in model.environment = environment }
                 }.get()
             }
-            if let webApp = app.webApp, let install = try phone.install(of: token) {
+            if let webApp = app.webApp, let install = try phone.apps.install(of: token) {
                 _ = try await loop.flatSubmit {
-                    phone.change(install, on: loop) { (model: inout AppModel) in model.webApp = webApp }
+                    phone.apps.change(install, on: loop) { (model: inout AppModel) in model.webApp = webApp }
                 }
                 .get()
             }
-            if let pushToStart = app.pushToStartToken, let install = try phone.install(of: token) {
+            if let pushToStart = app.pushToStartToken, let install = try phone.apps.install(of: token) {
                 _ = try await loop.flatSubmit {
-                    phone.change(install, on: loop) { (model: inout AppModel) in model.pushToStartToken = pushToStart.hex }
+                    phone.apps.change(install, on: loop) { (model: inout AppModel) in model.pushToStartToken = pushToStart.hex }
                 }.get()
             }
             guard app.settings != nil || app.location != nil else { continue }
-            guard let install = try phone.install(of: token) else {
+            guard let install = try phone.apps.install(of: token) else {
                 throw ServerError(.badConfiguration, subject: place, "token \(token.hex) did not register")
             }
             try await self.applySettings(of: app, to: install, place: place, on: loop)
         }
         if let id = device.id, let focus = device.focus {
             // The same operation as the admin API's PUT .../focus.
-            let operations = FocusOperations(phone: self.parts.phone)
+            let operations = FocusOperations(focus: self.parts.phone.focus)
             _ = try await loop.flatSubmit { operations.set(id, focus, on: loop) }.get()
         }
         if let id = device.id, let power = device.power {

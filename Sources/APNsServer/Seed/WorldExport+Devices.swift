@@ -20,8 +20,8 @@ extension WorldExport {
             if let id {
                 device["id"] = .string(id)
                 // A device that attaches over the device protocol is not the emulator's own phone.
-                if !self.phone.owns(device: id) { device["phone"] = .bool(false) }
-                if let focus = self.phone.activeFocus(of: id) {
+                if !self.phone.ownDevices.owns(device: id) { device["phone"] = .bool(false) }
+                if let focus = self.phone.focus.activeFocus(of: id) {
                     device["focus"] = .object([
                         "active": .string(focus.name), "allowedApps": .array(focus.allowedApps.map(JSONValue.string)),
                         "timeSensitive": .bool(focus.timeSensitive),
@@ -51,9 +51,10 @@ extension WorldExport {
             app["feedbackRead"] = .bool(feedbackRead)
         }
         // A Live Activity token's record is ActivityKit's: its app's settings are under the app's own token.
-        guard !record.topic.hasSuffix(Phone.activityTopicSuffix), let install = try self.phone.install(of: record.token)
+        guard !record.topic.hasSuffix(LiveActivities.activityTopicSuffix),
+            let install = try self.phone.apps.install(of: record.token)
         else { return .object(app) }
-        let model = try self.phone.app(install)
+        let model = try self.phone.apps.app(install)
         if let pushToStart = model.pushToStartToken { app["pushToStartToken"] = .string(pushToStart) }
         // A web app's subscription, with the private key the emulated browser opens its pushes with.
         if let webApp = model.webApp, let value = JSONValue.parse(Array(PhoneJSON.encoded(webApp).utf8)) { app["webApp"] = value }

@@ -6,69 +6,65 @@ import NIOCore
 /// The app's notification service extension between a notification's arrival and its
 /// presentation: started with the content, presented with its reply, or with the original when
 /// it fails or its time (on the emulator's clock) runs out first, as iOS does after
-/// `serviceExtensionTimeWillExpire`. Sources: Apple, UNNotificationServiceExtension and
-/// `serviceExtensionTimeWillExpire()`.
-extension Phone {
-    /// Starts the extension of the run just begun for `notification`.
-    func startExtension(
-        _ serviceExtension: ServiceExtension, content: ExtensionContent, for notification: APNsCore.Notification,
-        device: ExtensionDevice?, on eventLoop: any EventLoop
-    ) {
-        let uniqueID = notification.uniqueID
-        let runner = ServiceExtensionRunner()
-        let stop = runner.run(serviceExtension, content: content, uniqueID: uniqueID, device: device, on: eventLoop) {
-            [self] result in
-            self.finishExtension(uniqueID, .replied(result))
-        }
-        self.extensionRuns.started(uniqueID, stop: stop)
+/// `serviceExtensionTimeWillExpire`: the runs going on and how each ends. Sources: Apple,
+/// UNNotificationServiceExtension and `serviceExtensionTimeWillExpire()`.
+///
+/// Thread-safe.
+final class ServiceExtensions: Sendable {
+    /// The runs going on now.
+    let runs = ExtensionRuns()
+    let clock: @Sendable () -> Int64
+
+    init(clock: @escaping @Sendable () -> Int64) {
+        self.clock = clock
     }
 
     /// How a run ended.
-    enum ExtensionEnd: Sendable {
+    enum End: Sendable {
         case replied(Result<[UInt8], ExtensionReplyError>)
         case expired
     }
 
-    /// The runs whose time ran out by the emulator's clock end with the original content (the
-    /// half-second timer and every move of the clock look).
-    func expireExtensions() {
-        for uniqueID in self.extensionRuns.due(at: self.clock()) { self.finishExtension(uniqueID, .expired) }
+    /// How a run ended, and what the phone presents: the report, and the content to show (nil:
+    /// the original).
+    struct Ended {
+        var run: ExtensionRuns.Run
+        var report: ServiceExtensionReport
+        var content: ExtensionContent?
+        var at: Int64
     }
 
-    /// Presents the notification of a run that ended (once: a reply after its time ran out is
-    /// ignored, as iOS ignores a content handler called too late). `deviceID`: the device that
-    /// replied as the extension, which must be the one asked. Whether a run ended.
-    @discardableResult
-    func finishExtension(_ uniqueID: String, _ end: ExtensionEnd, from deviceID: String? = nil) -> Bool {
-        guard let run = self.extensionRuns.end(uniqueID, from: deviceID) else { return false }
+    /// Starts the extension of the run just begun for `notification`; `replied` gets its reply.
+    func start(
+        _ serviceExtension: ServiceExtension, content: ExtensionContent, for notification: APNsCore.Notification,
+        device: ExtensionDevice?, on eventLoop: any EventLoop,
+        replied: @escaping @Sendable (Result<[UInt8], ExtensionReplyError>) -> Void
+    ) {
+        let runner = ServiceExtensionRunner()
+        let stop = runner.run(
+            serviceExtension, content: content, uniqueID: notification.uniqueID, device: device, on: eventLoop, done: replied)
+        self.runs.started(notification.uniqueID, stop: stop)
+    }
+
+    /// The runs whose time ran out by the emulator's clock.
+    func due() -> [String] {
+        self.runs.due(at: self.clock())
+    }
+
+    /// Ends the run of `uniqueID` (once: a reply after its time ran out is ignored, as iOS
+    /// ignores a content handler called too late). `deviceID`: the device that replied as the
+    /// extension, which must be the one asked. Nil when no run ended.
+    func end(_ uniqueID: String, _ end: End, from deviceID: String? = nil) -> Ended? {
+        guard let run = self.runs.end(uniqueID, from: deviceID) else { return nil }
         let now = self.clock()
         let (report, content) = Self.report(run, end, tookMs: max(0, now - run.startedAt))
         if case .expired = end { run.stop?.stop() }
-        do {
-            try self.preload(run.install)
-        } catch {
-            self.logger.warning(
-                "could not present a notification", metadata: ["apns.unique_id": "\(uniqueID)", "store.error": "\(error)"])
-            for waiter in run.waiters { waiter(nil) }
-            return true
-        }
-        let presentation = self.apps.withLock { apps -> Presentation in
-            let before = Self.cached(run.install, &apps)
-            let (presentation, presented) = Presenter.present(
-                extended: report, content: content, original: run.notification.payload, uniqueID: uniqueID, at: now, to: before,
-                topic: run.install.topic)
-            var after = presented
-            self.record(run.notification, presentation, in: run.install, before: before, after: &after, &apps)
-            return presentation
-        }
-        self.journal.presented(uniqueID: uniqueID, presentation)
-        for waiter in run.waiters { waiter(presentation) }
-        return true
+        return Ended(run: run, report: report, content: content, at: now)
     }
 
     /// What a run came to: the report, and the content to show (nil: the original).
     private static func report(
-        _ run: ExtensionRuns.Run, _ end: ExtensionEnd, tookMs: Int64
+        _ run: ExtensionRuns.Run, _ end: End, tookMs: Int64
     ) -> (ServiceExtensionReport, ExtensionContent?) {
         let kind: String
         switch run.serviceExtension.kind {

@@ -12,13 +12,13 @@ extension Phone {
         let surfaces = update.pairedSurfaces
         let summaryTimes = update.summaryTimes
         let now = self.clock()
-        let limits = self.activityLimits
+        let limits = self.activities.limits
         let others: [AppInstall]
         do {
             let devicewide =
                 language != nil || timeZone != nil || iosVersion != nil || platform != nil || surfaces != nil
                 || summaryTimes != nil
-            others = devicewide ? try self.installs(onDevice: install.deviceID).filter { $0 != install } : []
+            others = devicewide ? try self.apps.installs(onDevice: install.deviceID).filter { $0 != install } : []
         } catch {
             return eventLoop.makeFailedFuture(error)
         }
@@ -37,23 +37,16 @@ extension Phone {
             if let summaryTimes { app.summaryTimes = summaryTimes }
             var report = ActivityReport(event: "settings", outcome: ActivityOutcome(.settings))
             if !app.liveActivitiesEnabled { report.changes = app.dismissAllActivities(at: now, limits: limits) }
-            if let token = app.ensurePushToStartToken(issueToken: self.issueToken) { report.tokens.append(token) }
+            if let token = app.ensurePushToStartToken(issueToken: self.activities.issueToken) { report.tokens.append(token) }
             return report
         }
-        for other in others { _ = self.changeActivities(other, on: eventLoop, devicewide) }
-        return self.changeActivities(install, on: eventLoop) { (app: inout AppModel) in
+        for other in others { _ = self.activities.changeActivities(other, on: eventLoop, devicewide) }
+        return self.activities.changeActivities(install, on: eventLoop) { (app: inout AppModel) in
             var changed = update
             changed.timeZone = nil
             app = changed.applied(to: app)
             app.renewEphemeral(at: now, launched: changed.appState == .foreground)
             return devicewide(&app)
         }.map { $1 }
-    }
-
-    /// The apps of one device that the store or memory holds.
-    func installs(onDevice deviceID: String) throws(StoreError) -> [AppInstall] {
-        let stored = try self.store.appInstalls().filter { $0.deviceID == deviceID }
-        let cached = self.apps.withLock { Array($0.models.keys.filter { $0.deviceID == deviceID }) }
-        return Array(Set(stored + cached))
     }
 }

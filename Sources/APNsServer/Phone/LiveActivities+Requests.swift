@@ -5,7 +5,7 @@ import NIOCore
 
 /// What an app does with its own Live Activities, whichever front door carries it (the admin
 /// API or a version-3 device): `Activity.request`, `activity.end`, and a token rotation.
-extension Phone {
+extension LiveActivities {
     /// What the app asks.
     enum ActivityAppRequest {
         /// `Activity.request`, from `{"attributes-type", "attributes", "content-state", "pushType"}`.
@@ -24,7 +24,7 @@ extension Phone {
     func activityRequest(
         _ kind: ActivityAppRequest, document: [UInt8], in install: AppInstall, on eventLoop: any EventLoop
     ) -> EventLoopFuture<(ActivityReport, AppModel)> {
-        let (now, limits) = (self.clock(), self.activityLimits)
+        let (now, limits) = (self.clock(), self.limits)
         do {
             switch kind {
             case .start:

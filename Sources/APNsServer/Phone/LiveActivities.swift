@@ -3,12 +3,16 @@ import APNsDevice
 import APNsInspection
 import APNsStore
 import APNsWire
+import Logging
 import NIOCore
 
 /// Live Activities on the phone: the tokens ActivityKit hands out (each registered in the store
 /// under `<bundle>.push-type.liveactivity`, so APNs' token and topic checks apply to them), the
-/// pushes that reach them, and what the clock does to running activities.
-extension Phone {
+/// pushes and broadcasts that reach them, and what the clock does to running activities. Keeps
+/// the index of their tokens and owners (``ActivityIndex``).
+///
+/// Thread-safe.
+final class LiveActivities: Sendable {
     /// What a Live Activity token stands for: an app's push-to-start token or an activity's
     /// update token.
     struct ActivityKey: Hashable, Sendable {
@@ -18,18 +22,34 @@ extension Phone {
 
     static let activityTopicSuffix = ".push-type.liveactivity"
 
-    /// The suffixes of the topics whose tokens belong to a part of an app (its Live Activities,
-    /// widgets, Push to Talk channel, location push service extension, complication, file
-    /// provider, PushKit's VoIP: the push types' own suffixes), and the controls' (not on Apple's
-    /// record). A VoIP push reaches the app's settings (`reportsCalls`), as PushKit reaches the app.
-    static let partTopicSuffixes = PushLint.topicSuffixes.map(\.value) + [".push-type.controls"]
+    let apps: PhoneApps
+    /// The tokens, owners and the apps the clock still changes.
+    let index: IndexLock<ActivityIndex>
+    let limits: ActivityLimits
+    /// The broadcast channels activities subscribe to.
+    let channels: BroadcastChannels
+    /// Each device's power state: an offline device's activities take no broadcast until it is back.
+    let power: DevicePowerBook
+    /// The connected devices, told what changed.
+    let hub: DeliveryHub
+    let journal: Journal
+    let metrics: EmulatorMetrics?
+    /// The tokens ActivityKit issues.
+    let ids: EmulatorIDs
+    let clock: @Sendable () -> Int64
+    let logger: Logger
 
-    /// The app a part's topic belongs to (`com.example.app.push-type.widgets` →
-    /// `com.example.app`, PushKit's `com.example.app.voip` too); other topics are the app's own.
-    static func appTopic(_ topic: String) -> String {
-        guard let suffix = Self.partTopicSuffixes.first(where: { topic.hasSuffix($0) }) else { return topic }
-        return String(topic.dropLast(suffix.count))
+    init(
+        apps: PhoneApps, index: IndexLock<ActivityIndex>, limits: ActivityLimits, channels: BroadcastChannels,
+        power: DevicePowerBook, hub: DeliveryHub, journal: Journal, metrics: EmulatorMetrics?, ids: EmulatorIDs,
+        clock: @escaping @Sendable () -> Int64, logger: Logger
+    ) {
+        (self.apps, self.index, self.limits, self.channels, self.power, self.hub) = (apps, index, limits, channels, power, hub)
+        (self.journal, self.metrics, self.ids, self.clock, self.logger) = (journal, metrics, ids, clock, logger)
     }
+
+    /// A new Live Activity token (push-to-start or update), as hex.
+    var issueToken: @Sendable () -> String { { [ids] in ids.newToken().hex } }
 
     /// A Live Activity push APNs accepted: the phone applies it (or ignores it, saying why),
     /// records the outcome in its journal entry, and counts it as delivered, since iOS takes it
@@ -39,7 +59,7 @@ extension Phone {
         _ notification: APNsCore.Notification, at key: ActivityKey, on eventLoop: any EventLoop
     ) -> EventLoopFuture<Void> {
         let now = self.clock()
-        let limits = self.activityLimits
+        let limits = self.limits
         let push = ActivityPush(payload: notification.payload, priority: Int(notification.priority.rawValue))
         // Asked before the phone's lock is taken: a broadcast holds the channels' lock while it takes the phone's.
         let channelKnown = push.inputPushChannel.map { self.channels.isSubscribable($0, of: key.install.topic, now: now) } ?? true
@@ -67,11 +87,11 @@ extension Phone {
     /// applied push leaves its queue in the same commit as its change, so none applies twice.
     /// Call once, at start.
     func resumeActivityPushes(on eventLoop: any EventLoop) {
-        let keys = self.activityIndex.withLock { $0.tokens }
+        let keys = self.index.withLock { $0.tokens }
         var pending: [(sequence: UInt64, notification: APNsCore.Notification, key: ActivityKey)] = []
         for (token, key) in keys {
             do {
-                pending += try self.store.queued(for: token).map { ($0.sequence, $0.notification, key) }
+                pending += try self.apps.store.queued(for: token).map { ($0.sequence, $0.notification, key) }
             } catch {
                 self.logger.warning(
                     "could not read a Live Activity token's queue",
@@ -97,9 +117,9 @@ extension Phone {
         let promise = eventLoop.makePromise(of: (ActivityReport, AppModel).self)
         let logger = self.logger
         do {
-            try self.preload(install)
+            try self.apps.preload(install)
             let (report, app) = try self.apps.withLock { apps throws -> (ActivityReport, AppModel) in
-                let before = Self.cached(install, &apps)
+                let before = PhoneApps.cached(install, &apps)
                 var app = before
                 let report = try body(&app)
                 apps.models[install] = app
@@ -107,19 +127,19 @@ extension Phone {
                 let change = AppChange(install: install, from: before, to: app)
                 if !change.isEmpty { operations.append(.saveApp(change)) }
                 if !report.tokens.isEmpty {
-                    let environment = try app.environment ?? self.devicelessEnvironment(install)
-                    operations += self.activityIndex.withLock {
+                    let environment = try app.environment ?? self.apps.devicelessEnvironment(install)
+                    operations += self.index.withLock {
                         $0.apply(report.tokens, install, topicSuffix: Self.activityTopicSuffix, environment: environment)
                     }
                 }
-                self.track(app, install)
+                self.apps.track(app, install)
                 if let uniqueID { operations.append(.acknowledge(uniqueID: uniqueID)) }
                 guard !operations.isEmpty else {
                     promise.succeed((report, app))
                     return (report, app)
                 }
                 // Submitted under the lock: the writer takes changes in the order they were made.
-                self.store.submit(operations) { [report, app] result in
+                self.apps.store.submit(operations) { [report, app] result in
                     switch result {
                     case .success: promise.succeed((report, app))
                     case .failure(let error):
@@ -239,26 +259,26 @@ extension Phone {
     /// The device whose Live Activity token `token` is, if the phone holds it (for a push to it,
     /// ActivityKit takes it when that device is online: expiration 0 still reaches it).
     func activityDevice(of token: DeviceToken) -> String? {
-        self.activityIndex.withLock { $0.tokens.isEmpty ? nil : $0.tokens[token]?.install.deviceID }
+        self.index.withLock { $0.tokens.isEmpty ? nil : $0.tokens[token]?.install.deviceID }
     }
 
     /// The Live Activity tokens (push-to-start and update) the apps of `deviceID` hold.
     func activityTokens(of deviceID: String) -> [DeviceToken] {
-        self.activityIndex.withLock { index in index.tokens.compactMap { $0.value.install.deviceID == deviceID ? $0.key : nil } }
+        self.index.withLock { index in index.tokens.compactMap { $0.value.install.deviceID == deviceID ? $0.key : nil } }
     }
 
     /// The app that holds activity `id`, if any.
     func owner(ofActivity id: String) -> AppInstall? {
-        self.activityIndex.withLock { $0.owners[id] }
+        self.index.withLock { $0.owners[id] }
     }
 
     /// Moves every app's activities to the clock's now: stale, ended, dismissed as due.
     @discardableResult
     func advanceActivities(on eventLoop: any EventLoop) -> EventLoopFuture<Void> {
         let now = self.clock()
-        let limits = self.activityLimits
+        let limits = self.limits
         let due = self.apps.withLock { apps in
-            self.activityIndex.withLock { $0.clocked }.filter {
+            self.index.withLock { $0.clocked }.filter {
                 apps.models[$0]?.nextActivityChange(limits: limits).map { $0 <= now } ?? true
             }
         }

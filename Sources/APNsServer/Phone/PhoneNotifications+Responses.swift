@@ -4,13 +4,13 @@ import APNsStore
 import NIOCore
 
 /// The user's responses to what the phone presented.
-extension Phone {
+extension PhoneNotifications {
     /// The token and app of a notification the phone presented (or the journal still holds).
     func owner(of uniqueID: String) throws(StoreError) -> (token: DeviceToken, install: AppInstall)? {
         if let known = self.ledger.decision(uniqueID) { return (known.token, known.install) }
         let entry = self.journal.entry(uniqueID: uniqueID)
         guard case .accepted(let notification) = entry?.push else { return nil }
-        guard let install = try self.install(of: notification.token, topic: notification.topic) else { return nil }
+        guard let install = try self.apps.install(of: notification.token, topic: notification.topic) else { return nil }
         return (notification.token, install)
     }
 
@@ -37,7 +37,7 @@ extension Phone {
             return eventLoop.makeFailedFuture(error)
         }
         let now = self.clock()
-        return self.change(owner.install, on: eventLoop) { (app: inout AppModel) throws(DeviceModelError) -> UserResponse in
+        return self.apps.change(owner.install, on: eventLoop) { (app: inout AppModel) throws(DeviceModelError) -> UserResponse in
             let (response, after) = try UserResponse.respond(
                 to: uniqueID, action: action, text: text, context: context, at: now, app: app)
             app = after

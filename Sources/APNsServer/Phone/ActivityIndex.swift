@@ -4,17 +4,24 @@ import APNsStore
 
 /// The phone's index of Live Activities: what each push-to-start or update token stands for,
 /// which app holds each activity, and which apps' activities the clock will still change. Kept
-/// in step with the apps (``Phone/track(_:_:)``) under a lock of its own, so that the accept
-/// path's lookup of a token never waits for an app being changed.
-struct ActivityIndex {
-    typealias ActivityKey = Phone.ActivityKey
+/// in step with the apps (``PhoneApps``) under a lock of its own, so that the accept path's
+/// lookup of a token never waits for an app being changed.
+struct ActivityIndex: AppIndex {
+    typealias ActivityKey = LiveActivities.ActivityKey
 
+    /// How long activities last, for which apps the clock still changes.
+    let limits: ActivityLimits
     var tokens: [DeviceToken: ActivityKey] = [:]
     var owners: [String: AppInstall] = [:]
     var clocked: Set<AppInstall> = []
 
+    init(limits: ActivityLimits) {
+        self.limits = limits
+    }
+
     /// Indexes the tokens and activities an app holds (at start, and after a change).
-    mutating func index(_ app: AppModel, _ install: AppInstall, limits: ActivityLimits) {
+    mutating func track(_ app: AppModel, _ install: AppInstall) {
+        let limits = self.limits
         if let hex = app.pushToStartToken, let token = DeviceToken(hex: hex) {
             self.tokens[token] = ActivityKey(install: install, target: .pushToStart)
         }

@@ -1,27 +1,20 @@
 import APNsCore
 import Synchronization
 
-/// The devices that are the emulator's own phone: those a seed declares. While no device is
-/// attached to one of their tokens (`apns-emulator device --device-id <id>` takes a token over
-/// while it is connected), the phone itself takes the token's pushes as an online device would,
-/// following the device's power state (``DevicePower``): online and awake, each is presented as it
-/// is accepted; offline, or held by Low Power Mode or the lock, it stays queued until the state
-/// lets it go. Kept in memory, from the seed at each start.
-struct OwnDevices: Sendable {
-    /// The device ids.
-    var ids: Set<String> = []
-    /// Each of their tokens, with its device's id.
-    var tokens: [DeviceToken: String] = [:]
-}
+/// The phone's own devices and their tokens (``OwnDevices``), behind a lock of their own.
+///
+/// Thread-safe.
+final class OwnDeviceBook: Sendable {
+    private let ownDevices = RankedMutex(.index, OwnDevices())
+    /// Whether any device is the phone's own: the accept path's lookup is one load without one.
+    private let hasOwnDevices = Atomic<Bool>(false)
 
-extension Phone {
-    /// Makes `deviceID` one of the phone's own devices (a seed declared it), with the web apps
-    /// subscribed on it.
-    func adopt(device deviceID: String) {
-        let webApps = self.webApps.withLock { $0.devicesByToken() }.filter { $0.value == deviceID }
+    /// Makes `deviceID` one of the phone's own devices (a seed declared it), with `tokens` (the
+    /// web apps subscribed on it).
+    func adopt(device deviceID: String, tokens: some Sequence<DeviceToken>) {
         self.ownDevices.withLock { own in
             own.ids.insert(deviceID)
-            for token in webApps.keys { own.tokens[token] = deviceID }
+            for token in tokens { own.tokens[token] = deviceID }
         }
         self.hasOwnDevices.store(true, ordering: .releasing)
     }
@@ -48,5 +41,12 @@ extension Phone {
     /// The tokens of own device `deviceID`.
     func ownTokens(of deviceID: String) -> [DeviceToken] {
         self.ownDevices.withLock { own in own.tokens.compactMap { $0.value == deviceID ? $0.key : nil } }
+    }
+}
+
+extension OwnDeviceBook {
+    /// Forgets every own device (a reset that forgets the devices; the seed declares them again).
+    func reset() {
+        self.ownDevices.withLock { $0 = OwnDevices() }
     }
 }

@@ -8,7 +8,7 @@ import APNsInspection
 /// Sources: Apple Support, "Schedule a notification summary on iPhone"; WWDC21 "Send
 /// communication and Time Sensitive notifications" (the summary's notifications are presented
 /// together at the scheduled time, the most relevant featured first).
-extension Phone {
+extension PhoneFocus {
     /// Presents every summary whose time has come: each notification it holds is marked
     /// presented (`summaryPresented`), noted, saved and told to the journal (the inbox's row and
     /// the phone's card change with it).
@@ -29,14 +29,14 @@ extension Phone {
 
     private func presentSummary(of install: AppInstall, at now: Int64) {
         do {
-            try self.preload(install)
+            try self.apps.preload(install)
         } catch {
             self.logger.warning(
                 "could not present a Scheduled Summary", metadata: ["app": "\(install)", "store.error": "\(error)"])
             return
         }
         let presented = self.apps.withLock { apps -> [(uniqueID: String, presentation: Presentation)] in
-            let before = Self.cached(install, &apps)
+            let before = PhoneApps.cached(install, &apps)
             var after = before
             var presented: [(uniqueID: String, presentation: Presentation)] = []
             for index in after.delivered.indices {
@@ -49,12 +49,12 @@ extension Phone {
             }
             // A later summary the app's notifications wait for stays watched.
             if let next = Self.nextSummary(of: after) {
-                self.summaries.withLock { $0[install] = min($0[install] ?? next, next) }
+                self.awaitSummary(of: install, at: next)
             }
             guard !presented.isEmpty else { return [] }
             apps.models[install] = after
             for item in presented { self.ledger.update(item.uniqueID, presentation: item.presentation) }
-            self.save(AppChange(install: install, from: before, to: after)) { _ in }
+            self.apps.save(AppChange(install: install, from: before, to: after)) { _ in }
             return presented
         }
         for item in presented { self.journal.presented(uniqueID: item.uniqueID, item.presentation) }

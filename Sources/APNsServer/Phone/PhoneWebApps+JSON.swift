@@ -2,7 +2,7 @@ import APNsCore
 import APNsDevice
 
 /// Web apps as the admin API and the device protocol show them.
-extension Phone {
+extension PhoneWebApps {
     /// The endpoint of a subscription: the Web Push service's address and the id.
     func webPushEndpoint(_ id: String) -> String {
         let address = self.webPushAddress.withLock { $0 }

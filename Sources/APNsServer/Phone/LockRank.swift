@@ -6,7 +6,7 @@ import Darwin
 
 /// The phone's order of locks, lowest first: a thread holding one takes only higher ones.
 enum LockRank: Int, Comparable, Sendable, CustomStringConvertible {
-    /// The apps' settings and Notification Centers (``Phone/Apps``).
+    /// The apps' settings and Notification Centers (``PhoneApps/Apps``).
     case apps = 1
     /// The indexes kept from the apps (tokens without a device, scheduled apps, Live Activities,
     /// web apps) and the presentation ledger: taken under the apps' lock, never one inside another.

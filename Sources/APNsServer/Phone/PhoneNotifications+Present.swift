@@ -5,8 +5,8 @@ import NIOCore
 
 /// The phone decides how it presents each notification handed to its device, once: at once, or,
 /// for an alert the app's service extension takes (``Presenter/extensionContent(payload:app:)``),
-/// once the extension replied or its time ran out (``Phone+Extension``).
-extension Phone {
+/// once the extension replied or its time ran out (``ServiceExtensions``).
+extension PhoneNotifications {
     /// What a presentation decision came to under the apps' lock.
     private enum Decided {
         /// Decided before (a notification handed over twice), or just now.
@@ -26,7 +26,7 @@ extension Phone {
         then: (@Sendable (Presentation?) -> Void)? = nil
     ) {
         do {
-            guard let install = try self.install(of: notification.token, topic: notification.topic) else {
+            guard let install = try self.apps.install(of: notification.token, topic: notification.topic) else {
                 then?(nil)
                 return
             }
@@ -44,13 +44,13 @@ extension Phone {
         then: (@Sendable (Presentation?) -> Void)?
     ) throws(StoreError) {
         let now = self.clock()
-        let web = notification.source == .webPush ? self.openWebPush(notification, in: install) : nil
+        let web = notification.source == .webPush ? self.webApps.openWebPush(notification, in: install) : nil
         // Under the apps' lock: two hand-overs of one notification decide once.
-        try self.preload(install)
+        try self.apps.preload(install)
         let decided = self.apps.withLock { apps -> Decided in
             if let known = self.ledger.decision(notification.uniqueID) { return .known(known.presentation) }
-            if self.extensionRuns.join(notification.uniqueID, then) { return .waiting }
-            let before = Self.cached(install, &apps)
+            if self.extensions.runs.join(notification.uniqueID, then) { return .waiting }
+            let before = PhoneApps.cached(install, &apps)
             if web == nil, notification.source == .http2 || notification.source == .binary,
                 !PushWake.handles(notification.pushType),
                 let serviceExtension = before.serviceExtension,
@@ -59,7 +59,7 @@ extension Phone {
                 let run = ExtensionRuns.Run(
                     install: install, notification: notification, serviceExtension: serviceExtension, content: content,
                     startedAt: now, deadline: now + serviceExtension.timeoutMillis, stop: nil, waiters: then.map { [$0] } ?? [])
-                self.extensionRuns.begin(notification.uniqueID, run)
+                self.extensions.runs.begin(notification.uniqueID, run)
                 return .extending(content, serviceExtension)
             }
             return .fresh(self.decide(notification, in: install, before: before, web: web, at: now, &apps))
@@ -74,7 +74,11 @@ extension Phone {
             // Only the device the app is on answers as its extension.
             let asked = device.flatMap { $0.deviceID == install.deviceID ? $0 : nil }
             self.journal.extending(uniqueID: notification.uniqueID)
-            self.startExtension(serviceExtension, content: content, for: notification, device: asked, on: eventLoop)
+            let uniqueID = notification.uniqueID
+            self.extensions.start(serviceExtension, content: content, for: notification, device: asked, on: eventLoop) {
+                [self] reply in
+                self.finishExtension(uniqueID, .replied(reply))
+            }
         case .waiting:
             break
         }
@@ -83,7 +87,7 @@ extension Phone {
     /// The decision for a notification no extension takes; under the apps' lock.
     private func decide(
         _ notification: APNsCore.Notification, in install: AppInstall, before: AppModel,
-        web: OpenedWebPush?, at now: Int64, _ apps: inout Apps
+        web: PhoneWebApps.OpenedWebPush?, at now: Int64, _ apps: inout PhoneApps.Apps
     ) -> Presentation {
         // Widgets, controls, push to talk, location, complication, file provider and MDM pushes
         // wake part of the app; the others are presented.
@@ -107,7 +111,7 @@ extension Phone {
     /// Under the apps' lock.
     func record(
         _ notification: APNsCore.Notification, _ presentation: Presentation, in install: AppInstall, before: AppModel,
-        after: inout AppModel, _ apps: inout Apps
+        after: inout AppModel, _ apps: inout PhoneApps.Apps
     ) {
         if let request = self.ledger.takeLocalRequest(notification.uniqueID),
             let index = after.delivered.lastIndex(where: { $0.uniqueID == notification.uniqueID })
@@ -116,12 +120,12 @@ extension Phone {
         }
         apps.models[install] = after
         if let at = presentation.summaryAt, !presentation.summaryPresented {
-            self.summaries.withLock { $0[install] = min($0[install] ?? at, at) }
+            self.focus.awaitSummary(of: install, at: at)
         }
         // A web app the browser ended the subscription of (pushes not shown) takes no more.
-        if after.webApp != before.webApp { self.webApps.withLock { $0.index(after, install) } }
+        if after.webApp != before.webApp { self.webApps.index.track(after, install) }
         let change = AppChange(install: install, from: before, to: after)
-        if !change.isEmpty { self.save(change) { _ in } }
+        if !change.isEmpty { self.apps.save(change) { _ in } }
         self.ledger.record(notification.uniqueID, .init(install: install, token: notification.token, presentation: presentation))
     }
 }

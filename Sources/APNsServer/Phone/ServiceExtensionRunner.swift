@@ -32,7 +32,7 @@ struct ServiceExtensionRunner: Sendable {
         case .url(let url):
             return Self.post(url, body: content.json, timeoutMillis: serviceExtension.timeoutMillis, on: eventLoop, done: done)
         case .device:
-            // The device answers with `extended` (``Phone/finishExtension(_:_:from:)``).
+            // The device answers with `extended` (``PhoneNotifications/finishExtension(_:_:from:)``).
             guard let device else {
                 done(
                     .failure(

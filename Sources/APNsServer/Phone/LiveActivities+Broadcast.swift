@@ -5,7 +5,7 @@ import NIOCore
 
 /// Broadcasts on the phone: each app of the channel's bundle applies one to the activities
 /// subscribed to it, and an activity that subscribes later gets the channel's stored message.
-extension Phone {
+extension LiveActivities {
     /// One subscribed activity's outcome, with the device it runs on.
     struct BroadcastDelivery: Sendable {
         var deviceID: String
@@ -27,7 +27,7 @@ extension Phone {
     func fanOut(
         _ push: BroadcastPush, channel: BroadcastChannel, uniqueID: String, news: inout DeviceNews, on eventLoop: any EventLoop
     ) -> [BroadcastDelivery] {
-        let (now, limits) = (self.clock(), self.activityLimits)
+        let (now, limits) = (self.clock(), self.limits)
         let installs = self.apps.withLock { apps in
             apps.models.compactMap { install, app in
                 install.topic == channel.bundleID && !app.subscribers(of: channel.id).isEmpty ? install : nil
@@ -112,7 +112,7 @@ extension Phone {
         on eventLoop: any EventLoop
     ) {
         let push = ActivityPush(payload: Array(message.payload.utf8), priority: message.priority)
-        let limits = self.activityLimits
+        let limits = self.limits
         _ = self.changeActivities(install, broadcast: message.uniqueID, on: eventLoop) { app in
             let applied = app.receiveBroadcast(
                 push, channelID: channelID, uniqueID: message.uniqueID, now: now, limits: limits, only: activityID)
@@ -134,9 +134,9 @@ extension Phone {
     ) -> [BroadcastOutcome] {
         let logger = self.logger
         do {
-            try self.preload(install)
+            try self.apps.preload(install)
             let (report, outcomes) = self.apps.withLock { apps -> (ActivityReport, [BroadcastOutcome]) in
-                _ = Self.cached(install, &apps)
+                _ = PhoneApps.cached(install, &apps)
                 // Out of the dictionary while it changes, so the change is made in place.
                 var app = apps.models.removeValue(forKey: install) ?? AppModel()
                 let delivered = app.delivered
@@ -158,11 +158,11 @@ extension Phone {
                     apps.storedBroadcasts[install] = stored + 1
                 }
                 var operations: [StoreOperation] = [.saveApp(change)]
-                operations += self.activityIndex.withLock {
+                operations += self.index.withLock {
                     $0.apply(report.tokens, install, topicSuffix: Self.activityTopicSuffix, environment: app.environment)
                 }
-                self.track(app, install)
-                self.store.submit(operations) { result in
+                self.apps.track(app, install)
+                self.apps.store.submit(operations) { result in
                     if case .failure(let error) = result {
                         logger.warning(
                             "could not save a broadcast's change",
@@ -217,7 +217,7 @@ extension Phone {
     }
 }
 
-extension Phone {
+extension LiveActivities {
     /// Running activities subscribed to a channel, and the devices they run on.
     func subscriberTotals() -> (subscriptions: Int, devices: Int) {
         self.apps.withLock { apps in

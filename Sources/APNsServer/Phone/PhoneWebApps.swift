@@ -5,17 +5,41 @@ import APNsInspection
 import APNsStore
 import NIOCore
 
-extension Phone {
+/// Web pages and Home Screen web apps on the phone: their subscriptions (``WebAppIndex``, by
+/// endpoint id), the pushes the browser opens for them, and what their service workers show.
+///
+/// Thread-safe.
+final class PhoneWebApps: Sendable {
+    let apps: PhoneApps
+    /// The subscriptions by endpoint id.
+    let index: IndexLock<WebAppIndex>
+    /// Where the Web Push service listens, once it does: subscriptions' endpoints name it.
+    let webPushAddress = RankedMutex<SocketAddress?>(.leaf, nil)
+    /// The tokens a web app's pushes queue under, and its notifications' ids.
+    let ids: EmulatorIDs
+    /// A web app subscribed on one of the phone's own devices follows its power state.
+    let ownDevices: OwnDeviceBook
+    let clock: @Sendable () -> Int64
+
+    init(
+        apps: PhoneApps, index: IndexLock<WebAppIndex>, ids: EmulatorIDs, ownDevices: OwnDeviceBook,
+        clock: @escaping @Sendable () -> Int64
+    ) {
+        (self.apps, self.index, self.ids, self.ownDevices, self.clock) = (apps, index, ids, ownDevices, clock)
+    }
+
     /// The subscription whose endpoint ends in `id`, as the push service checks a push against it.
-    func webAppSubscription(_ id: String) -> WebAppSubscription? { self.webApps.withLock { $0.entry(id)?.subscription } }
+    func webAppSubscription(_ id: String) -> WebAppSubscription? { self.index.withLock { $0.entry(id)?.subscription } }
 
     /// Where the web app `id` lives.
-    func webAppInstall(_ id: String) -> AppInstall? { self.webApps.withLock { $0.entry(id)?.install } }
+    func webAppInstall(_ id: String) -> AppInstall? { self.index.withLock { $0.entry(id)?.install } }
 
     /// The web apps on `device`, oldest first.
     func webApps(on device: String) -> [WebApp] {
-        let installs = self.webApps.withLock { index in index.ids(on: device).compactMap { index.entry($0)?.install } }
-        return installs.compactMap { try? self.app($0).webApp }.sorted { ($0.subscribedAt, $0.id) < ($1.subscribedAt, $1.id) }
+        let installs = self.index.withLock { index in index.ids(on: device).compactMap { index.entry($0)?.install } }
+        return installs.compactMap { try? self.apps.app($0).webApp }.sorted {
+            ($0.subscribedAt, $0.id) < ($1.subscribedAt, $1.id)
+        }
     }
 
     /// What the browser needs of a web push before it decides: the envelope's facts and the body
@@ -26,7 +50,7 @@ extension Phone {
         let envelope = JSONValue.member("webpush", ofObjectIn: notification.payload)
         let facts = WebPushFacts(
             vapidSubject: envelope?["sub"]?.string, urgency: envelope?["urgency"]?.string, topic: envelope?["topic"]?.string)
-        guard let webApp = try? self.app(install).webApp, let text = envelope?["body"]?.string,
+        guard let webApp = try? self.apps.app(install).webApp, let text = envelope?["body"]?.string,
             let body = Base64URL.decode(text.utf8)
         else {
             return OpenedWebPush(
@@ -63,12 +87,12 @@ extension Phone {
     func subscribeWebApp(_ host: WebAppHost, _ document: WebAppDocument, on eventLoop: any EventLoop) -> EventLoopFuture<WebApp> {
         if let refusal = Self.subscribeRefusal(document) { return eventLoop.makeFailedFuture(refusal) }
         let keys = WebPushSubscriptionKeys.generate()
-        let token = self.newToken()
+        let token = self.ids.newToken()
         var random = SystemRandomNumberGenerator()
         let id = Base64URL.encode((0..<24).map { _ in UInt8.random(in: 0...255, using: &random) })
         // The web app's pushes queue under a token of its own, registered for its origin.
         let install = AppInstall(deviceID: host.deviceID ?? "token:\(token.hex)", topic: document.origin)
-        if host.deviceID != nil, let existing = try? self.app(install).webApp, existing.isSubscribed {
+        if host.deviceID != nil, let existing = try? self.apps.app(install).webApp, existing.isSubscribed {
             guard existing.applicationServerKey == document.applicationServerKey else {
                 return eventLoop.makeFailedFuture(
                     DeviceModelError(
@@ -78,25 +102,25 @@ extension Phone {
             }
             return eventLoop.makeSucceededFuture(existing)
         }
-        let hostApp = host.hostInstall.flatMap { try? self.app($0) }
+        let hostApp = host.hostInstall.flatMap { try? self.apps.app($0) }
         let webApp = WebApp(
             id: id, origin: document.origin, kind: document.kind, permission: document.permission,
             applicationServerKey: document.applicationServerKey, p256dh: keys.p256dh, privateKey: keys.privateKey,
             auth: keys.auth, token: token.hex, hostToken: host.hostToken,
             device: host.deviceID ?? host.hostInstall?.deviceID ?? install.deviceID, subscribedAt: self.clock())
         let promise = eventLoop.makePromise(of: Void.self)
-        self.store.submit([.register(token: token, topic: install.topic, deviceID: host.deviceID)]) { result in
+        self.apps.store.submit([.register(token: token, topic: install.topic, deviceID: host.deviceID)]) { result in
             switch result {
             case .success(let outcomes) where outcomes.first == .registered:
                 // On one of the phone's own devices, its pushes follow that device's power state.
-                self.issued(token, to: webApp.device)
+                self.ownDevices.issued(token, to: webApp.device)
                 promise.succeed(())
             case .success(let outcomes): promise.fail(ServerError(.store, subject: "web app token", "\(outcomes)"))
             case .failure(let error): promise.fail(error)
             }
         }
         return promise.futureResult.flatMap {
-            self.change(install, on: eventLoop) { app throws(DeviceModelError) in
+            self.apps.change(install, on: eventLoop) { app throws(DeviceModelError) in
                 app.webApp = webApp
                 // The permission the page was granted: alerts, sounds and badges.
                 app.authorization = Authorization(status: .authorized, alert: true, sound: true, badge: true)
@@ -184,7 +208,7 @@ extension Phone {
         guard let install = self.webAppInstall(id) else {
             return eventLoop.makeFailedFuture(DeviceModelError(.notOffered, field: "id", "no web app has the id \(id)"))
         }
-        return self.change(install, on: eventLoop) { app throws(DeviceModelError) -> WebApp in
+        return self.apps.change(install, on: eventLoop) { app throws(DeviceModelError) -> WebApp in
             guard var webApp = app.webApp else { throw DeviceModelError(.notOffered, field: "id", "no web app has the id \(id)") }
             try body(&webApp, &app)
             app.webApp = webApp

@@ -2,20 +2,41 @@ import APNsCore
 import APNsDevice
 import APNsInspection
 import APNsStore
-import Foundation
+import Logging
 import NIOCore
 
 /// Local notifications: apps schedule them on the phone; when one is due it becomes a
 /// notification like a remote one (source `local`), queued for its device, journaled and
-/// presented the same way.
-extension Phone {
+/// presented the same way. Keeps the apps with requests pending (``ScheduledApps``).
+///
+/// Thread-safe.
+final class LocalScheduler: Sendable {
+    let apps: PhoneApps
+    /// The apps with requests pending.
+    let scheduled: IndexLock<ScheduledApps>
+    /// The ids of the notifications requests fire.
+    let ids: EmulatorIDs
+    /// Which request each fired notification came from, for its presentation.
+    let ledger: PresentationLedger
+    let clock: @Sendable () -> Int64
+    let logger: Logger
+
+    init(
+        apps: PhoneApps, scheduled: IndexLock<ScheduledApps>, ids: EmulatorIDs, ledger: PresentationLedger,
+        clock: @escaping @Sendable () -> Int64, logger: Logger
+    ) {
+        (self.apps, self.scheduled, self.ids, self.ledger, self.clock, self.logger) = (
+            apps, scheduled, ids, ledger, clock, logger
+        )
+    }
+
     /// Schedules a request for an app (replacing one with its identifier); the future holds it,
     /// with its next fire time, and what the 64-request limit pushed out.
     func schedule(
         _ document: ScheduleDocument, for install: AppInstall, on eventLoop: any EventLoop
     ) -> EventLoopFuture<(LocalNotificationRequest, evicted: [LocalNotificationRequest])> {
         let now = self.clock()
-        return self.change(install, on: eventLoop) {
+        return self.apps.change(install, on: eventLoop) {
             (app: inout AppModel) -> (LocalNotificationRequest, evicted: [LocalNotificationRequest]) in
             let next = document.trigger.nextFire(after: now, scheduledAt: now, deviceTimeZone: app.deviceTimeZone)
             let request = LocalNotificationRequest(
@@ -40,7 +61,7 @@ extension Phone {
     /// (seed 000: cancelling also takes a displayed notification away). The future holds how many
     /// pending requests went.
     func cancel(_ identifier: String?, for install: AppInstall, on eventLoop: any EventLoop) -> EventLoopFuture<Int> {
-        self.change(install, on: eventLoop) { (app: inout AppModel) -> Int in
+        self.apps.change(install, on: eventLoop) { (app: inout AppModel) -> Int in
             let before = app.pending.count
             if let identifier {
                 app.pending.removeAll { $0.identifier == identifier }
@@ -62,12 +83,12 @@ extension Phone {
         let now = self.clock()
         let installs: [AppInstall]
         do {
-            installs = Array(Set(try self.installs(onDevice: install.deviceID) + [install]))
+            installs = Array(Set(try self.apps.installs(onDevice: install.deviceID) + [install]))
         } catch {
             return eventLoop.makeFailedFuture(error)
         }
         let moved = installs.map { app in
-            self.change(app, on: eventLoop) { (model: inout AppModel) in model.moved(to: point) }.map { fired, _ in
+            self.apps.change(app, on: eventLoop) { (model: inout AppModel) in model.moved(to: point) }.map { fired, _ in
                 (fired.map(\.identifier), fired.compactMap { self.notification(firing: $0, for: app, at: now) })
             }
         }
@@ -81,10 +102,10 @@ extension Phone {
     /// fires nothing now (its requests stay pending).
     func takeDue(on eventLoop: any EventLoop) -> EventLoopFuture<[APNsCore.Notification]> {
         let now = self.clock()
-        let installs = self.scheduled.withLock { Array($0) }
+        let installs = self.scheduled.withLock { Array($0.installs) }
         guard !installs.isEmpty else { return eventLoop.makeSucceededFuture([]) }
         let taken = installs.map { install in
-            self.change(install, on: eventLoop) { (app: inout AppModel) in
+            self.apps.change(install, on: eventLoop) { (app: inout AppModel) in
                 app.takeDue(now: now, deviceTimeZone: app.deviceTimeZone)
             }
             .map { due, _ in due.compactMap { self.notification(firing: $0, for: install, at: now) } }
@@ -101,9 +122,9 @@ extension Phone {
         let token: DeviceToken?
         let environment: APNsEnvironment?
         do {
-            token = try self.token(of: install)
+            token = try self.apps.token(of: install)
             // The environment of the token's build: the phone's own notification is never refused as sent to the other.
-            environment = try token.flatMap { token throws(StoreError) in try self.store.token(token)?.environment }
+            environment = try token.flatMap { token throws(StoreError) in try self.apps.store.token(token)?.environment }
         } catch {
             self.logger.warning(
                 "could not find the token of an app", metadata: ["apns.app": "\(install)", "store.error": "\(error)"])
@@ -124,14 +145,5 @@ extension Phone {
             expiration: nil, collapseID: nil, payload: request.content.payload, receivedAt: now, source: .local,
             environment: environment ?? .development
         )
-    }
-
-    /// The valid token an app install holds: its own for a token without a device, else the one
-    /// its device registered for the topic.
-    func token(of install: AppInstall) throws(StoreError) -> DeviceToken? {
-        if let token = Self.devicelessToken(install) { return token }
-        return try self.store.tokens().last {
-            $0.deviceID == install.deviceID && $0.topic == install.topic && $0.unregisteredAt == nil
-        }?.token
     }
 }

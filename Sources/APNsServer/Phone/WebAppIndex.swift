@@ -4,7 +4,7 @@ import APNsDevice
 
 /// The web apps' subscriptions by endpoint id, kept from the apps: what the Web Push service
 /// looks a push's endpoint up in, and where each web app lives.
-struct WebAppIndex: Sendable {
+struct WebAppIndex: AppIndex {
     struct Entry: Sendable {
         var install: AppInstall
         var subscription: WebAppSubscription
@@ -15,7 +15,7 @@ struct WebAppIndex: Sendable {
     private(set) var entries: [String: Entry] = [:]
 
     /// Keeps the index in step with `app` (a web app or not).
-    mutating func index(_ app: AppModel, _ install: AppInstall) {
+    mutating func track(_ app: AppModel, _ install: AppInstall) {
         guard let webApp = app.webApp, let token = DeviceToken(hex: webApp.token) else { return }
         let subscription = WebAppSubscription(
             id: webApp.id, token: token, origin: webApp.origin,
