@@ -33,7 +33,13 @@ struct ActivityRoutes: Sendable {
     /// `POST .../activities`: the app calls `Activity.request`. 201 with the activity; 400 for a
     /// state that does not decode; 409 as ActivityKit refuses (a type not declared among them).
     func startActivity(in install: AppInstall, body: [UInt8], on eventLoop: any EventLoop) -> EventLoopFuture<Response> {
-        self.activityOperations.request(.start, body, in: install, on: eventLoop).map { Response(status: 201, body: $0.one) }
+        let request: LiveActivities.ActivityAppRequest
+        do {
+            request = try ActivityOperations.readStart(body)
+        } catch {
+            return eventLoop.makeFailedFuture(AdminError(error))
+        }
+        return self.activityOperations.request(request, in: install, on: eventLoop).map { Response(status: 201, body: $0.one) }
             .failingAsRefusal()
     }
 
@@ -41,7 +47,13 @@ struct ActivityRoutes: Sendable {
     func endActivity(
         _ id: String, of install: AppInstall, body: [UInt8], on eventLoop: any EventLoop
     ) -> EventLoopFuture<Response> {
-        self.activityOperations.request(.end(id), body, in: install, on: eventLoop).map { Response(status: 200, body: $0.one) }
+        let request: LiveActivities.ActivityAppRequest
+        do {
+            request = try ActivityOperations.readEnd(id, body)
+        } catch {
+            return eventLoop.makeFailedFuture(AdminError(error))
+        }
+        return self.activityOperations.request(request, in: install, on: eventLoop).map { Response(status: 200, body: $0.one) }
             .failingAsRefusal()
     }
 

@@ -28,9 +28,19 @@ extension DeviceSessionHandler {
                 }
             }
         case .startActivity(let topic, let document):
-            self.runActivity(.start, document, AppInstall(deviceID: deviceID, topic: topic), operations)
+            do {
+                self.runActivity(
+                    try ActivityOperations.readStart(document), AppInstall(deviceID: deviceID, topic: topic), operations)
+            } catch {
+                self.failed(error, subject: topic)
+            }
         case .endActivity(let topic, let id, let document):
-            self.runActivity(.end(id), document, AppInstall(deviceID: deviceID, topic: topic), operations)
+            do {
+                self.runActivity(
+                    try ActivityOperations.readEnd(id, document), AppInstall(deviceID: deviceID, topic: topic), operations)
+            } catch {
+                self.failed(error, subject: topic)
+            }
         case .listActivities(let topic):
             switch operations.list(AppInstall(deviceID: deviceID, topic: topic)) {
             case .success(let document): self.answered(.activities(topic: topic, document: document))
@@ -43,10 +53,10 @@ extension DeviceSessionHandler {
     /// Runs the app's request. The device hears the tokens and changes as for any other (they
     /// go out first); the answer is the activity concerned, as `activities` with one item.
     private func runActivity(
-        _ kind: LiveActivities.ActivityAppRequest, _ document: [UInt8], _ install: AppInstall, _ operations: ActivityOperations
+        _ request: LiveActivities.ActivityAppRequest, _ install: AppInstall, _ operations: ActivityOperations
     ) {
         guard let context = self.context else { return }
-        operations.request(kind, document, in: install, on: context.eventLoop).assumeIsolated().whenComplete { result in
+        operations.request(request, in: install, on: context.eventLoop).assumeIsolated().whenComplete { result in
             switch result {
             case .success(let concerned): self.answered(.activities(topic: install.topic, document: concerned.list))
             case .failure(let error): self.failed(error, subject: install.topic)

@@ -48,11 +48,12 @@ struct ActivityOperations {
         }
     }
 
-    /// `Activity.request` (`.start`) or `activity.end(_:dismissalPolicy:)` (`.end(id)`).
+    /// `Activity.request` (`.start`) or `activity.end(_:dismissalPolicy:)` (`.end`), as the door
+    /// read it (``readStart(_:)``, ``readEnd(_:_:)``).
     func request(
-        _ kind: LiveActivities.ActivityAppRequest, _ document: [UInt8], in install: AppInstall, on eventLoop: any EventLoop
+        _ request: LiveActivities.ActivityAppRequest, in install: AppInstall, on eventLoop: any EventLoop
     ) -> EventLoopFuture<Concerned> {
-        self.phone.activities.activityRequest(kind, document: document, in: install, on: eventLoop).flatMapThrowing {
+        self.phone.activities.activityRequest(request, in: install, on: eventLoop).flatMapThrowing {
             report, app in
             guard let activity = app.activities.first(where: { $0.id == report.activityID }) else {
                 throw PhoneRefusal(.failedReading, "the activity went missing")
@@ -81,6 +82,32 @@ struct ActivityOperations {
         try PhoneRefusal.reading(
             [String: ActivityType].self, from: document,
             example: #"{"Delivery": {"attributes": {"order": "int"}, "contentState": {"eta": "date"}}}"#)
+    }
+
+    static let startExample =
+        #"{"attributes-type": "Delivery", "attributes": {"orderNumber": 7}, "content-state": {"status": "packing"}, "pushType": "token"}"#
+    static let endExample = #"{"content-state": {"status": "delivered"}, "dismissalPolicy": "immediate"}"#
+
+    /// `Activity.request`'s document, read by each door from its bytes.
+    static func readStart(_ document: [UInt8]) throws(PhoneRefusal) -> LiveActivities.ActivityAppRequest {
+        .start(try Self.read(ActivityRequest.self, document, example: Self.startExample), document: document)
+    }
+
+    /// `activity.end`'s document for activity `id` (empty: the activity ends as it is, at once
+    /// by the default policy), read by each door from its bytes.
+    static func readEnd(_ id: String, _ document: [UInt8]) throws(PhoneRefusal) -> LiveActivities.ActivityAppRequest {
+        let request =
+            document.isEmpty ? ActivityEndRequest() : try Self.read(ActivityEndRequest.self, document, example: Self.endExample)
+        return .end(id, request, document: document)
+    }
+
+    /// A request document decoded as the admin API decodes its bodies; a refusal names the field.
+    private static func read<T: Decodable>(_ type: T.Type, _ document: [UInt8], example: String) throws(PhoneRefusal) -> T {
+        do {
+            return try RequestDocument.decode(T.self, from: document, example: example)
+        } catch {
+            throw PhoneRefusal(DeviceModelError(.invalid, field: error.field, error.message))
+        }
     }
 
     private func withApp(

@@ -1,54 +1,43 @@
 import APNsCore
 import APNsDevice
-import APNsInspection
 import NIOCore
 
 /// What an app does with its own Live Activities, whichever front door carries it (the admin
-/// API or a version-3 device): `Activity.request`, `activity.end`, and a token rotation.
+/// API or a version-3 device): `Activity.request`, `activity.end`, and a token rotation. Each door
+/// reads its own document (``ActivityOperations/readStart(_:)``, ``ActivityOperations/readEnd(_:_:)``).
 extension LiveActivities {
-    /// What the app asks.
-    enum ActivityAppRequest {
+    /// What the app asks, as each door read it. The activity's `attributes` and `content-state`
+    /// stay in the document they came in: what they decode to is the type the app declares
+    /// (``ActivityDecoder``), read under the apps' lock with the app.
+    enum ActivityAppRequest: Sendable {
         /// `Activity.request`, from `{"attributes-type", "attributes", "content-state", "pushType"}`.
-        case start
+        case start(ActivityRequest, document: [UInt8])
         /// `activity.end` of activity `id`, from `{"content-state", "dismissalPolicy", "dismissal-date"}` (or nothing).
-        case end(String)
+        case end(String, ActivityEndRequest, document: [UInt8])
     }
 
-    static let activityExample =
-        #"{"attributes-type": "Delivery", "attributes": {"orderNumber": 7}, "content-state": {"status": "packing"}, "pushType": "token"}"#
-    static let endExample = #"{"content-state": {"status": "delivered"}, "dismissalPolicy": "immediate"}"#
-
-    /// Carries out the app's request given as a JSON `document`. Fails with a
-    /// ``DeviceModelError``: `.invalid` for a document or state that does not decode, `.refused`
-    /// for what ActivityKit refuses.
+    /// Carries out the app's request. Fails with a ``DeviceModelError``: `.invalid` for a state
+    /// that does not decode as the app's type, `.refused` for what ActivityKit refuses.
     func activityRequest(
-        _ kind: ActivityAppRequest, document: [UInt8], in install: AppInstall, on eventLoop: any EventLoop
+        _ request: ActivityAppRequest, in install: AppInstall, on eventLoop: any EventLoop
     ) -> EventLoopFuture<(ActivityReport, AppModel)> {
         let (now, limits) = (self.clock(), self.limits)
-        do {
-            switch kind {
-            case .start:
-                let request = try Self.decode(ActivityRequest.self, document, example: Self.activityExample)
-                let channelKnown = request.channelID.map { self.channels.isSubscribable($0, of: install.topic, now: now) } ?? true
-                let started = self.changeActivities(install, on: eventLoop) { app throws(DeviceModelError) in
-                    try app.startActivity(
-                        request, json: document, now: now, limits: limits, issueToken: self.issueToken,
-                        channelExists: { _ in channelKnown })
-                }
-                started.whenSuccess { report, app in
-                    self.handOverStoredBroadcast(after: report, app: app, install: install, on: eventLoop)
-                }
-                return started
-            case .end(let id):
-                let request =
-                    document.isEmpty
-                    ? ActivityEndRequest() : try Self.decode(ActivityEndRequest.self, document, example: Self.endExample)
-                return self.changeActivities(install, on: eventLoop) { app throws(DeviceModelError) in
-                    try app.endActivity(id, request, json: document, now: now, limits: limits)
-                }
+        switch request {
+        case .start(let request, let document):
+            let channelKnown = request.channelID.map { self.channels.isSubscribable($0, of: install.topic, now: now) } ?? true
+            let started = self.changeActivities(install, on: eventLoop) { app throws(DeviceModelError) in
+                try app.startActivity(
+                    request, json: document, now: now, limits: limits, issueToken: self.issueToken,
+                    channelExists: { _ in channelKnown })
             }
-        } catch {
-            return eventLoop.makeFailedFuture(error)
+            started.whenSuccess { report, app in
+                self.handOverStoredBroadcast(after: report, app: app, install: install, on: eventLoop)
+            }
+            return started
+        case .end(let id, let request, let document):
+            return self.changeActivities(install, on: eventLoop) { app throws(DeviceModelError) in
+                try app.endActivity(id, request, json: document, now: now, limits: limits)
+            }
         }
     }
 
@@ -68,15 +57,5 @@ extension LiveActivities {
             }
             return report
         }.map { report, _ in report.tokens.first }
-    }
-
-    /// A request document decoded as the admin API decodes its bodies, its refusal as the
-    /// phone's own (`.invalid`, naming the field).
-    private static func decode<T: Decodable>(_ type: T.Type, _ document: [UInt8], example: String) throws(DeviceModelError) -> T {
-        do {
-            return try RequestDocument.decode(T.self, from: document, example: example)
-        } catch {
-            throw DeviceModelError(.invalid, field: error.field, error.message)
-        }
     }
 }

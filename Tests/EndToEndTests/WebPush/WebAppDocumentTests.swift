@@ -77,4 +77,47 @@ struct WebAppDocumentTests {
         try await device.close()
         try await emulator.stop()
     }
+
+    @Test(
+        "starting or ending a Live Activity with a document that does not decode: 400 at the admin API, declined 400 on the device, the same words, nothing changed"
+    )
+    func badActivityRequests() async throws {
+        let emulator = try await RunningEmulator.start()
+        let device = try await emulator.device()
+        let topic = "com.example.delivery"
+        let token = try await device.register(topic: topic).hex
+        _ = try await device.declareActivityTypes(
+            topic: topic,
+            document: Array(#"{"Delivery": {"attributes": {"order": "int"}, "contentState": {"status": "string"}}}"#.utf8))
+
+        // The request's own fields are read by the door: attributes-type must be text.
+        let badStart = #"{"attributes-type": 7, "attributes": {"order": 1}, "content-state": {"status": "new"}}"#
+        let admin = try await emulator.adminObject(
+            "/api/v1/devices/\(token)/activities", method: "POST", body: badStart, status: 400)
+        let adminWords = try #require(admin["error"] as? String ?? admin["message"] as? String, "\(admin)")
+        #expect(adminWords.contains("attributes-type"), "\(admin)")
+        let refused = await Self.declined { _ = try await device.startActivity(topic: topic, document: Array(badStart.utf8)) }
+        let startError = try #require(refused, "the device's start was taken")
+        #expect(startError.code == .declined && startError.message == "400: " + adminWords, "the same words: \(startError)")
+        #expect(try await device.activities(topic: topic).isEmpty, "nothing started")
+
+        // An activity that runs, then an end whose dismissal policy is not text.
+        let started = try await device.startActivity(
+            topic: topic,
+            document: Array(
+                #"{"attributes-type": "Delivery", "attributes": {"order": 1}, "content-state": {"status": "new"}}"#.utf8))
+        let badEnd = #"{"dismissalPolicy": 5}"#
+        let adminEnd = try await emulator.adminObject(
+            "/api/v1/activities/\(started.id)/end", method: "POST", body: badEnd, status: 400)
+        let endWords = try #require(adminEnd["error"] as? String ?? adminEnd["message"] as? String, "\(adminEnd)")
+        #expect(endWords.contains("dismissalPolicy"), "\(adminEnd)")
+        let ended = await Self.declined {
+            _ = try await device.endActivity(topic: topic, id: started.id, document: Array(badEnd.utf8))
+        }
+        let endError = try #require(ended, "the device's end was taken")
+        #expect(endError.code == .declined && endError.message == "400: " + endWords, "the same words: \(endError)")
+        #expect(try await device.activities(topic: topic).map(\.activityState) == ["active"], "still running")
+        try await device.close()
+        try await emulator.stop()
+    }
 }
