@@ -49,7 +49,10 @@ struct PushRoutes: Sendable {
         intake.take(intake.call(request, ids: connection), authentication: decision, on: eventLoop) { outcome in
             finish(Self.answer(outcome))
             // A broadcast's news for the devices follows its answer, as at the provider port.
-            if case .channel(let answer) = outcome { answer.afterAnswer?() }
+            switch outcome {
+            case .accepted(.channel(let answer)), .refused(.channel(let answer)): answer.afterAnswer?()
+            default: break
+            }
         }
         if !done {
             timeout = eventLoop.assumeIsolated().scheduleTask(in: Self.pushAnswerTimeout) {
@@ -61,7 +64,7 @@ struct PushRoutes: Sendable {
     }
 
     /// APNs' answer as JSON.
-    private static func answer(_ outcome: IntakeOutcome) -> Response {
+    private static func answer(_ outcome: ProviderOutcome) -> Response {
         var status = 200
         var apnsID: String?
         var uniqueID: String?
@@ -70,12 +73,15 @@ struct PushRoutes: Sendable {
         var detail: String?
         var warnings: [String] = []
         switch outcome {
-        case .accepted(let id, let unique, let lint):
-            (apnsID, uniqueID, warnings) = (id, unique, lint.map(\.description))
-        case .refused(let rejection, let at):
-            (status, apnsID, reason, timestamp) = (rejection.reason.status, rejection.apnsID, rejection.reason.wire, at)
+        case .accepted(.push(let accepted)):
+            (apnsID, uniqueID, warnings) = (accepted.apnsID, accepted.uniqueID, accepted.warnings.map(\.description))
+        case .refused(.push(let refusal)):
+            let rejection = refusal.rejection
+            (status, apnsID, reason, timestamp) = (
+                rejection.reason.status, rejection.apnsID, rejection.reason.wire, refusal.timestamp
+            )
             detail = rejection.detail ?? rejection.reason.explanation
-        case .channel(let answer):
+        case .accepted(.channel(let answer)), .refused(.channel(let answer)):
             (status, reason, detail) = (answer.status, answer.reason?.wire, answer.reason.map { answer.detail ?? $0.explanation })
         case .reset:
             return AdminError(

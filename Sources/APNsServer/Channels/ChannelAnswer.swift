@@ -21,4 +21,9 @@ struct ChannelAnswer: Sendable {
     /// What follows once the answer is written (a broadcast's news for the devices): the door
     /// that writes the answer calls it.
     var afterAnswer: (@Sendable () -> Void)? = nil
+
+    /// As a provider's outcome: done as asked, or refused (it carries a reason).
+    var outcome: ProviderOutcome {
+        self.reason == nil ? .accepted(.channel(self)) : .refused(.channel(self))
+    }
 }

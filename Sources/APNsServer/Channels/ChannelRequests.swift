@@ -19,17 +19,17 @@ struct ChannelRequests: Sendable {
     /// channel belongs to the one it was created in).
     let environment: APNsEnvironment
 
-    /// Answers `request` (its credential already decided), recording it in the journal and the
-    /// metrics. On `eventLoop`.
+    /// Answers `request` at `route` (its path, read once by the intake; its credential already
+    /// decided), recording it in the journal and the metrics. On `eventLoop`.
     func answer(
-        _ request: PushRequest, credential: ProviderCredential?, receivedAt: Int64, port: Int?, makeID: () -> String,
-        on eventLoop: any EventLoop
+        _ request: PushRequest, route: Result<BroadcastRoute, Reason>, credential: ProviderCredential?, receivedAt: Int64,
+        port: Int?, makeID: () -> String, on eventLoop: any EventLoop
     ) -> EventLoopFuture<ChannelAnswer> {
         var record = BroadcastRecord(
             id: makeID(), request: request, operation: nil, bundleID: nil, receivedAt: receivedAt, httpStatus: 0)
         record.port = port
         let answered: EventLoopFuture<ChannelAnswer>
-        switch self.prepare(request, credential: credential, makeID: makeID, record: &record) {
+        switch self.prepare(request, route: route, credential: credential, makeID: makeID, record: &record) {
         case .failure(let rejection):
             answered = eventLoop.makeSucceededFuture(Self.refusal(rejection, record: record))
         case .success(let route):
@@ -54,7 +54,8 @@ struct ChannelRequests: Sendable {
     /// The checks every request passes first: path, request id, method, and that the provider
     /// may act for the bundle.
     private func prepare(
-        _ request: PushRequest, credential: ProviderCredential?, makeID: () -> String, record: inout BroadcastRecord
+        _ request: PushRequest, route: Result<BroadcastRoute, Reason>, credential: ProviderCredential?, makeID: () -> String,
+        record: inout BroadcastRecord
     ) -> Result<BroadcastRoute, Rejection> {
         let requestID: String
         switch BroadcastValidator.requestID(request.requestID, generate: makeID) {
@@ -62,24 +63,24 @@ struct ChannelRequests: Sendable {
         case .failure(let reason): return .failure(Rejection(reason: reason, apnsID: makeID()))
         }
         record.requestID = requestID
-        let route: BroadcastRoute
-        switch BroadcastRoute.parse(request.path ?? "") {
-        case .success(let parsed): route = parsed
+        let parsed: BroadcastRoute
+        switch route {
+        case .success(let route): parsed = route
         case .failure(let reason): return .failure(Rejection(reason: reason, apnsID: requestID, detail: reason.explanation))
         }
-        record.bundleID = route.bundleID
+        record.bundleID = parsed.bundleID
         let method = request.method ?? ""
-        record.operation = Self.operation(route.kind, method: method)
-        guard route.methods.contains(method) else {
+        record.operation = Self.operation(parsed.kind, method: method)
+        guard parsed.methods.contains(method) else {
             return .failure(
                 Rejection(
                     reason: .methodNotAllowed, apnsID: requestID,
-                    detail: "\(request.path ?? "") takes \(route.methods.joined(separator: ", "))"))
+                    detail: "\(request.path ?? "") takes \(parsed.methods.joined(separator: ", "))"))
         }
-        if let reason = Self.topicRefusal(route.bundleID, credential: credential) {
+        if let reason = Self.topicRefusal(parsed.bundleID, credential: credential) {
             return .failure(Rejection(reason: reason, apnsID: requestID, detail: reason.explanation))
         }
-        return .success(route)
+        return .success(parsed)
     }
 
     static func operation(_ kind: BroadcastRoute.Kind, method: String) -> String? {

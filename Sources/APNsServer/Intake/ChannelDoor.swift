@@ -8,7 +8,7 @@ struct ChannelDoor: FaultDoor {
 
     func faultRequest() -> FaultRequest {
         let request = self.call.request
-        let bundle = (try? BroadcastRoute.parse(request.path ?? "").get())?.bundleID
+        let bundle = self.call.channelRoute.flatMap { try? $0.get() }?.bundleID
         var fault = FaultRequest(interface: .broadcast, token: { "" }, topic: bundle, pushType: request.pushType)
         fault.channelID = request.channelID
         return fault

@@ -117,17 +117,11 @@ struct ProviderPushDoor: IntakeDoor {
     }
 
     /// The outcome the provider doors answer with.
-    static func outcome(_ result: IntakeResult<ProviderPushDoor>, receivedAt: Int64) -> IntakeOutcome {
-        switch result {
-        case .accepted(let accepted):
-            return .accepted(apnsID: accepted.apnsID, uniqueID: accepted.uniqueID, warnings: accepted.warnings)
-        case .refused(let refusal):
-            return .refused(
-                refusal.rejection, timestamp: refusal.timestamp ?? (refusal.rejection.reason.status == 410 ? receivedAt : nil))
-        case .reset:
-            return .reset
-        case .goAway(let reason):
-            return .goAway(reason: reason)
+    static func outcome(_ result: IntakeResult<Accepted, Refusal>, receivedAt: Int64) -> ProviderOutcome {
+        result.map(accepted: { .push($0) }) { refusal in
+            var refusal = refusal
+            refusal.timestamp = refusal.timestamp ?? (refusal.rejection.reason.status == 410 ? receivedAt : nil)
+            return .push(refusal)
         }
     }
 }

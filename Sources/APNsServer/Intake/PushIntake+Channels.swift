@@ -8,7 +8,7 @@ import NIOCore
 extension PushIntake {
     /// A channel request through the fault rules (the intake's, as a push's), then the channel APIs.
     func takeChannelRequest(
-        _ call: Call, credential: ProviderCredential?, on eventLoop: any EventLoop, answer: @escaping (IntakeOutcome) -> Void
+        _ call: Call, credential: ProviderCredential?, on eventLoop: any EventLoop, answer: @escaping (ProviderOutcome) -> Void
     ) {
         var door = ChannelDoor(call: call)
         guard let fault = self.faultRule(for: door.faultRequest()) else {
@@ -19,32 +19,29 @@ extension PushIntake {
             call.fault = mark
             self.manageChannels(call, credential: credential, on: eventLoop, answer: answer)
         } ended: { door, ending in
-            switch ending {
-            case .refused(let rejection): answer(.channel(self.channelRefusal(door.call, rejection)))
-            case .reset: answer(.reset)
-            case .goAway(let reason): answer(.goAway(reason: reason))
-            }
+            answer(ending.ending { .channel(self.channelRefusal(door.call, $0)) })
         }
     }
 
     /// The channel APIs' answer to a request (the broadcast publisher fans a broadcast out).
     private func manageChannels(
-        _ call: Call, credential: ProviderCredential?, on eventLoop: any EventLoop, answer: @escaping (IntakeOutcome) -> Void
+        _ call: Call, credential: ProviderCredential?, on eventLoop: any EventLoop, answer: @escaping (ProviderOutcome) -> Void
     ) {
         let requests = ChannelRequests(
             channels: self.channels, phone: self.phone, cluster: self.cluster, inspection: self.inspection,
             environment: call.environment)
         let (request, ids) = (call.request, call.ids)
         requests.answer(
-            request, credential: credential, receivedAt: self.clock(), port: ids.port, makeID: { ids.makeID() }, on: eventLoop
+            request, route: call.channelRoute ?? .failure(.badPath), credential: credential, receivedAt: self.clock(),
+            port: ids.port, makeID: { ids.makeID() }, on: eventLoop
         )
         .assumeIsolated().whenComplete { result in
             switch result {
             case .success(let channelAnswer):
-                answer(.channel(channelAnswer))
+                answer(channelAnswer.outcome)
             case .failure(let error):
                 let rejection = Rejection(reason: Relay.reason(for: error), apnsID: request.requestID ?? ids.makeID())
-                answer(.channel(self.channelRefusal(call, rejection)))
+                answer(.refused(.channel(self.channelRefusal(call, rejection))))
             }
         }
     }
@@ -56,7 +53,7 @@ extension PushIntake {
         var record = BroadcastRecord(
             id: call.ids.makeID(), request: request, operation: nil, bundleID: nil, receivedAt: self.clock(),
             httpStatus: rejection.reason.status)
-        if let path = request.path, case .success(let route) = BroadcastRoute.parse(path) {
+        if case .success(let route)? = call.channelRoute {
             record.bundleID = route.bundleID
             record.operation = ChannelRequests.operation(route.kind, method: request.method ?? "")
         }

@@ -15,7 +15,7 @@ extension PushIntake {
     /// `exam`: the report card's exam event, in place of any fault rule.
     func take<Door: IntakeDoor>(
         _ door: inout Door, on eventLoop: any EventLoop, submitted: (() -> Void)? = nil, exam: (FaultRule, FaultMark)? = nil,
-        answer: @escaping (IntakeResult<Door>) -> Void
+        answer: @escaping (IntakeResult<Door.Accepted, Door.Refusal>) -> Void
     ) {
         // No rule (one atomic load): straight to the commit, no closure made on the hot path.
         guard let fault = exam ?? self.faultRule(for: door.faultRequest()) else {
@@ -25,11 +25,7 @@ extension PushIntake {
             var door = door
             self.commit(&door, fault: mark, on: eventLoop, submitted: submitted, answer: answer)
         } ended: { _, ending in
-            switch ending {
-            case .refused(let refusal): answer(.refused(refusal))
-            case .reset: answer(.reset)
-            case .goAway(let reason): answer(.goAway(reason: reason))
-            }
+            answer(ending.ending { $0 })
         }
     }
 
@@ -39,7 +35,7 @@ extension PushIntake {
     /// `eventLoop`.
     func applyFault<Door: FaultDoor>(
         _ fault: (rule: FaultRule, mark: FaultMark), to door: inout Door, on eventLoop: any EventLoop,
-        proceed: @escaping (Door, FaultMark) -> Void, ended: (Door, FaultEnding<Door.Refusal>) -> Void
+        proceed: @escaping (Door, FaultMark) -> Void, ended: (Door, IntakeResult<Never, Door.Refusal>) -> Void
     ) {
         let (rule, mark) = fault
         switch rule.action {
@@ -55,7 +51,7 @@ extension PushIntake {
             ended(door, .reset)
         case .goAway(let reason):
             door.journalUnanswered(goAway: reason, fault: mark, in: self)
-            ended(door, .goAway(reason))
+            ended(door, .goAway(reason: reason))
         }
     }
 
@@ -76,7 +72,7 @@ extension PushIntake {
     /// The door's checks, then the store; the answer once the notification is durable.
     private func commit<Door: IntakeDoor>(
         _ door: inout Door, fault: FaultMark?, on eventLoop: any EventLoop, submitted: (() -> Void)?,
-        answer: @escaping (IntakeResult<Door>) -> Void
+        answer: @escaping (IntakeResult<Door.Accepted, Door.Refusal>) -> Void
     ) {
         let notification: Notification
         let aps: APSFacts?

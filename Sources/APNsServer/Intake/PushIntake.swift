@@ -10,7 +10,7 @@ import NIOCore
 /// connection's authentication) and says how to answer (an ``IntakeDoor``); from there the
 /// intake's steps (``PushIntake+Steps``) do the rest in one place — fault rules, validation, the
 /// provider's authorization for the topic, the relay's commit, the journal, the metrics and the
-/// lint — and give the door an ``IntakeResult`` to translate.
+/// lint — and give the door an ``IntakeResult`` to translate (a provider's, ``ProviderOutcome``).
 /// Called on the door's event loop, which the answer comes back on.
 struct PushIntake: Sendable {
     let relay: Relay
@@ -33,14 +33,18 @@ struct PushIntake: Sendable {
     var channelsOnly = false
 
     /// One request on its way through the intake: when it arrived, who numbers its ids, and
-    /// whether it is channel management (decided here, once, from its path).
+    /// whether it is channel management (decided here, once, from its path, and its route read
+    /// once: the fault rules, a refusal's journal entry and the channel APIs all use it).
     struct Call {
         let request: PushRequest
         let ids: ProviderConnectionState
         let receivedAt: Int64
         let started: NIODeadline
-        /// A channel management or broadcast request (`/1/apps/...`, `/4/broadcasts/...`), not a push.
-        let isChannelRequest: Bool
+        /// A channel management or broadcast request's route (`/1/apps/...`, `/4/broadcasts/...`),
+        /// or why its path names none; nil for a push.
+        let channelRoute: Result<BroadcastRoute, Reason>?
+        /// A channel management or broadcast request, not a push.
+        var isChannelRequest: Bool { self.channelRoute != nil }
         /// The fault rule that shaped a channel request's answer, if one did.
         var fault: FaultMark?
         /// The environment the request is for: the one its `:authority` names when that is one of
@@ -55,7 +59,8 @@ struct PushIntake: Sendable {
     func call(_ request: PushRequest, ids: ProviderConnectionState) -> Call {
         Call(
             request: request, ids: ids, receivedAt: self.clock(), started: .now(),
-            isChannelRequest: BroadcastRoute.claims(request.path), environment: request.hostEnvironment ?? self.environment)
+            channelRoute: BroadcastRoute.claims(request.path) ? BroadcastRoute.parse(request.path ?? "") : nil,
+            environment: request.hostEnvironment ?? self.environment)
     }
 
     /// Takes a complete request whose sender the door has decided (`nil`: any provider is
@@ -64,7 +69,7 @@ struct PushIntake: Sendable {
     /// `exam`: the report card's exam event the request meets, applied as a fault rule would be.
     func take(
         _ call: Call, authentication: ProviderAuthStateMachine.Decision?, on eventLoop: any EventLoop,
-        exam: (FaultRule, FaultMark)? = nil, answer: @escaping (IntakeOutcome) -> Void
+        exam: (FaultRule, FaultMark)? = nil, answer: @escaping (ProviderOutcome) -> Void
     ) {
         var credential: ProviderCredential?
         switch authentication {
@@ -86,7 +91,7 @@ struct PushIntake: Sendable {
 
     /// A request refused before its body is complete (its header list too large, its body
     /// longer than any push type allows): journaled, and the outcome to answer with.
-    func refuseEarly(_ call: Call, _ reason: Reason, detail: String) -> IntakeOutcome {
+    func refuseEarly(_ call: Call, _ reason: Reason, detail: String) -> ProviderOutcome {
         self.refuse(call, Rejection(reason: reason, apnsID: call.answerID(), detail: detail))
     }
 
@@ -94,10 +99,10 @@ struct PushIntake: Sendable {
     /// channel APIs answer (named by `apns-request-id`), any other as a push's. Every 410
     /// (Unregistered, ExpiredToken) says since when the token is no longer valid: client
     /// libraries read the field unconditionally.
-    private func refuse(_ call: Call, _ rejection: Rejection) -> IntakeOutcome {
-        if call.isChannelRequest { return .channel(self.channelRefusal(call, rejection)) }
+    private func refuse(_ call: Call, _ rejection: Rejection) -> ProviderOutcome {
+        if call.isChannelRequest { return .refused(.channel(self.channelRefusal(call, rejection))) }
         self.journalRefusal(call, rejection, fault: nil)
-        return .refused(rejection, timestamp: rejection.reason.status == 410 ? call.receivedAt : nil)
+        return .refused(.push(.init(rejection, timestamp: rejection.reason.status == 410 ? call.receivedAt : nil)))
     }
 
     /// Journals a push's refusal, with its detail, port and the fault rule behind it.

@@ -62,21 +62,22 @@ final class ProviderObserver {
     }
 
     /// A request on `stream` was answered with `outcome` (`exam`: the exam's event it met).
-    func answered(_ request: PushRequest, stream: Int32, outcome: IntakeOutcome, exam: ProviderExam.Event? = nil) {
+    func answered(_ request: PushRequest, stream: Int32, outcome: ProviderOutcome, exam: ProviderExam.Event? = nil) {
         var status = 0
         var reason: String?
         var apnsID = request.apnsID
         var warnings: [String] = []
         var otherEnvironment = false
         switch outcome {
-        case .accepted(let id, _, let codes):
-            (status, apnsID, warnings) = (200, id, codes.map(\.code))
-        case .refused(let rejection, _):
+        case .accepted(.push(let accepted)):
+            (status, apnsID, warnings) = (200, accepted.apnsID, accepted.warnings.map(\.code))
+        case .refused(.push(let refusal)):
+            let rejection = refusal.rejection
             (status, reason, apnsID) = (rejection.reason.status, rejection.reason.wire, rejection.apnsID)
             otherEnvironment =
                 rejection.reason == .badDeviceToken
                 && APNsEnvironment.isOtherEnvironment(explanation: rejection.reason.explanation)
-        case .channel, .reset, .goAway:
+        case .accepted(.channel), .refused(.channel), .reset, .goAway:
             break
         }
         self.record(

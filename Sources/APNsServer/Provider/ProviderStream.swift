@@ -112,18 +112,20 @@ final class ProviderStream {
 
     /// Sends the intake's outcome as this stream's answer; `written`, when given, completes once
     /// the answer's last frame is written.
-    func answer(_ outcome: IntakeOutcome, written: EventLoopPromise<Void>? = nil, exam: ProviderExam.Event? = nil) {
+    func answer(_ outcome: ProviderOutcome, written: EventLoopPromise<Void>? = nil, exam: ProviderExam.Event? = nil) {
         if let request = self.request {
             self.connection.observer?.answered(request, stream: self.id, outcome: outcome, exam: exam)
         }
         let allocator = self.output.allocator
         switch outcome {
-        case .accepted(let apnsID, let uniqueID, let warnings):
-            self.output.send(.accepted(apnsID: apnsID, uniqueID: uniqueID, warnings: warnings), on: self.id, written: written)
-        case .refused(let rejection, let timestamp):
-            let failure = HTTP2PushResponseEncoder.failure(rejection, timestamp: timestamp, allocator: allocator)
+        case .accepted(.push(let accepted)):
+            self.output.send(
+                .accepted(apnsID: accepted.apnsID, uniqueID: accepted.uniqueID, warnings: accepted.warnings), on: self.id,
+                written: written)
+        case .refused(.push(let refusal)):
+            let failure = HTTP2PushResponseEncoder.failure(refusal.rejection, timestamp: refusal.timestamp, allocator: allocator)
             self.output.send(.response(failure.headers, body: failure.body), on: self.id, written: written)
-        case .channel(let channel):
+        case .accepted(.channel(let channel)), .refused(.channel(let channel)):
             var written = written
             if let after = channel.afterAnswer {
                 let promise = written ?? self.output.eventLoop.makePromise(of: Void.self)
