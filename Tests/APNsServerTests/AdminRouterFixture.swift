@@ -44,8 +44,9 @@ final class AdminRouterFixture {
     /// An intake over these parts, on a clock that stands still at `now`.
     func intake(now: Int64) -> PushIntake {
         PushIntake(
-            relay: self.relay, phone: self.phone, channels: self.channels, cluster: nil, inspection: self.inspection,
-            ids: EmulatorIDs(shard: nil), environment: .development, clock: { now }, logger: Logger(label: "intake-test"))
+            relay: self.relay, webApps: self.phone.webApps, activities: self.phone.activities, channels: self.channels,
+            cluster: nil, inspection: self.inspection, ids: EmulatorIDs(shard: nil), environment: .development, clock: { now },
+            logger: Logger(label: "intake-test"))
     }
 
     /// The answer to one request, and its body parsed as JSON when it is JSON.

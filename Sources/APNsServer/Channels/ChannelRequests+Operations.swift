@@ -93,18 +93,18 @@ extension ChannelRequests {
         case .success(let valid): push = valid
         case .failure(let rejection): return eventLoop.makeSucceededFuture(Self.refusal(rejection, record: record))
         }
-        let (uniqueID, phone, metrics) = (record.id, self.phone, self.inspection.metrics.broadcast)
+        let (uniqueID, activities, metrics) = (record.id, self.activities, self.inspection.metrics.broadcast)
         let development = self.environment == .development
         var deliveries: [LiveActivities.BroadcastDelivery] = []
         var news = LiveActivities.DeviceNews()
         let taken = self.channels.publish(push, to: bundleID, uniqueID: uniqueID, in: self.environment, on: eventLoop) {
             channel in
-            deliveries = phone.activities.fanOut(push, channel: channel, uniqueID: uniqueID, news: &news, on: eventLoop)
+            deliveries = activities.fanOut(push, channel: channel, uniqueID: uniqueID, news: &news, on: eventLoop)
         }
         let (reached, told) = (deliveries, news)
         // The devices hear of it once the answer is written (``ChannelAnswer/afterAnswer``), or
         // at once if the commit failed: the activities changed in memory either way.
-        taken.whenFailure { _ in eventLoop.execute { phone.activities.tell(told) } }
+        taken.whenFailure { _ in eventLoop.execute { activities.tell(told) } }
         let cluster = self.cluster
         return taken.flatMap { result in
             switch result {
@@ -139,7 +139,7 @@ extension ChannelRequests {
                     }
                     return ChannelAnswer(
                         status: 200, requestID: requestID, channelID: push.channelID, uniqueID: development ? uniqueID : nil,
-                        warnings: record.warnings, record: record, afterAnswer: { phone.activities.tell(told) })
+                        warnings: record.warnings, record: record, afterAnswer: { activities.tell(told) })
                 }
             }
         }

@@ -10,8 +10,8 @@ import NIOCore
 struct ChannelRequests: Sendable {
     /// The channels it manages and publishes to.
     let channels: BroadcastChannels
-    /// The phone a broadcast fans out to.
-    let phone: Phone
+    /// The Live Activities a broadcast fans out to.
+    let activities: LiveActivities
     /// The other shards, which a change or a broadcast reaches too.
     let cluster: Cluster?
     let inspection: Inspection

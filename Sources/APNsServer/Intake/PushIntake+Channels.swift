@@ -28,7 +28,7 @@ extension PushIntake {
         _ call: Call, credential: ProviderCredential?, on eventLoop: any EventLoop, answer: @escaping (ProviderOutcome) -> Void
     ) {
         let requests = ChannelRequests(
-            channels: self.channels, phone: self.phone, cluster: self.cluster, inspection: self.inspection,
+            channels: self.channels, activities: self.activities, cluster: self.cluster, inspection: self.inspection,
             environment: call.environment)
         let (request, ids) = (call.request, call.ids)
         requests.answer(

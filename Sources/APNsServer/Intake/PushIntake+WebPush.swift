@@ -10,7 +10,7 @@ import NIOCore
 extension PushIntake {
     /// Answers a Web Push request once, on `eventLoop`.
     func take(webPush request: WebPushRequest, on eventLoop: any EventLoop, answer: @escaping (WebPushAnswer) -> Void) {
-        let subscription = Self.subscriptionID(request.path).flatMap { self.phone.webApps.webAppSubscription($0) }
+        let subscription = Self.subscriptionID(request.path).flatMap { self.webApps.webAppSubscription($0) }
         var door = WebPushDoor(request, subscription: subscription, receivedAt: self.clock())
         self.take(&door, on: eventLoop) { result in
             switch result {

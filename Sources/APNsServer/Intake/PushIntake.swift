@@ -14,8 +14,10 @@ import NIOCore
 /// Called on the door's event loop, which the answer comes back on.
 struct PushIntake: Sendable {
     let relay: Relay
-    /// The phone: the web apps a web push's endpoint names; channel requests' Live Activities.
-    let phone: Phone
+    /// The phone's web apps: the subscription a web push's endpoint names.
+    let webApps: PhoneWebApps
+    /// The phone's Live Activities, which a broadcast fans out to.
+    let activities: LiveActivities
     let channels: BroadcastChannels
     /// The other shards, which channel requests tell.
     let cluster: Cluster?
