@@ -37,7 +37,8 @@ final class AdminRouterFixture {
         self.relay = Relay(
             store: self.store, hub: hub, phone: self.phone, power: power, group: self.group)
         self.router = AdminRouter(
-            relay: self.relay, phone: self.phone, channels: self.channels, hub: hub, power: power, cluster: nil,
+            relay: self.relay, reader: StoreReader(store: self.store), phone: self.phone, channels: self.channels, hub: hub,
+            power: power, cluster: nil,
             inspection: inspection, readiness: self.readiness, clock: EmulatorClock(real: StoreConfiguration.systemClock))
     }
 

@@ -6,6 +6,8 @@ import NIOCore
 struct AdminRouter: Sendable {
     /// The store and delivery: registrations, queues, resets, the clock's sweep.
     let relay: Relay
+    /// The store's reads.
+    let reader: StoreReader
     /// What the phone routes use: the apps, their Notification Centers and activities.
     let phone: Phone
     /// Broadcast channels (the channel routes and the metrics).
@@ -30,11 +32,13 @@ struct AdminRouter: Sendable {
     var world: WorldExport?
 
     init(
-        relay: Relay, phone: Phone, channels: BroadcastChannels, hub: DeliveryHub, power: DevicePowerBook, cluster: Cluster?,
+        relay: Relay, reader: StoreReader, phone: Phone, channels: BroadcastChannels, hub: DeliveryHub, power: DevicePowerBook,
+        cluster: Cluster?,
         inspection: Inspection, readiness: ReadinessGate, clock: EmulatorClock, caPath: String? = nil,
         provider: ProviderContext? = nil, world: WorldExport? = nil
     ) {
         self.world = world
+        self.reader = reader
         (self.relay, self.phone, self.channels, self.hub, self.power, self.cluster) = (
             relay, phone, channels, hub, power, cluster
         )

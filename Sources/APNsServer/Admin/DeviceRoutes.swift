@@ -9,6 +9,8 @@ import NIOCore
 struct DeviceRoutes: Sendable {
     typealias Response = AdminRouter.Response
     let relay: Relay
+    /// The tokens, queues and feedback list as the store has them.
+    let reader: StoreReader
     let phone: Phone
     let power: DevicePowerBook
     let hub: DeliveryHub
@@ -18,7 +20,7 @@ struct DeviceRoutes: Sendable {
     func power(of token: DeviceToken, change: [UInt8]?) throws(AdminError) -> Response {
         let found: TokenRecord?
         do {
-            found = try self.relay.records(of: [token]).first?.record
+            found = try self.reader.records(of: [token]).first?.record
         } catch {
             throw AdminError(.internalError, "\(error)")
         }
@@ -46,7 +48,7 @@ struct DeviceRoutes: Sendable {
 
     func queued(for token: DeviceToken) throws(AdminError) -> Response {
         do {
-            let queued = try self.relay.queued(for: token)
+            let queued = try self.reader.queued(for: token)
             return Response(status: 200, body: JSONWriter.array(queued) { NotificationJSON.write($1.notification, into: &$0) })
         } catch {
             throw AdminError(.internalError, "\(error)")
@@ -56,7 +58,7 @@ struct DeviceRoutes: Sendable {
     /// Every token the emulator knows (registered, unregistered, or with a queue).
     func devices() throws(AdminError) -> Response {
         do {
-            var (records, counts) = try self.relay.tokens()
+            var (records, counts) = try self.reader.tokens()
             // A web app's token is registered without a device (its pushes are presented as they
             // are accepted), yet it lives on the device it was subscribed on: the list says which.
             let webApps = self.phone.webApps.index.withLock { $0.devicesByToken() }
@@ -68,7 +70,7 @@ struct DeviceRoutes: Sendable {
                 records.append(TokenRecord(token: token, topic: "", deviceID: nil, registeredAt: 0, unregisteredAt: nil))
             }
             let body = JSONWriter.array(records) { writer, record in
-                let connected = self.relay.isConnected(record.token)
+                let connected = self.hub.isConnected(record.token)
                 let phone = !connected && self.phone.ownDevices.ownDevice(of: record.token) != nil
                 DeviceJSON.write(record, connected: connected, phone: phone, queued: counts[record.token] ?? 0, into: &writer)
             }
@@ -108,7 +110,7 @@ struct DeviceRoutes: Sendable {
     /// The tuples the feedback service would send now, without clearing them.
     func feedback() throws(AdminError) -> Response {
         do {
-            return Response(status: 200, body: JSONWriter.array(try self.relay.feedback()) { DeviceJSON.write($1, into: &$0) })
+            return Response(status: 200, body: JSONWriter.array(try self.reader.feedback()) { DeviceJSON.write($1, into: &$0) })
         } catch {
             throw AdminError(.internalError, "\(error)")
         }
@@ -152,5 +154,7 @@ struct DeviceRoutes: Sendable {
 }
 
 extension AdminRouter {
-    var deviceRoutes: DeviceRoutes { DeviceRoutes(relay: self.relay, phone: self.phone, power: self.power, hub: self.hub) }
+    var deviceRoutes: DeviceRoutes {
+        DeviceRoutes(relay: self.relay, reader: self.reader, phone: self.phone, power: self.power, hub: self.hub)
+    }
 }

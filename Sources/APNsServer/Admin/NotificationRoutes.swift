@@ -4,12 +4,13 @@ import APNsStore
 import NIOCore
 
 /// The journal's routes: pages, the newest, a wait, one notification with its delivery log and
-/// `.apns` file, deletion, and the event stream. They hold the journal and the relay (a device's
-/// tokens for `device:`, the store's copies to delete), and nothing else.
+/// `.apns` file, deletion, and the event stream. They hold the journal, the relay (the store's
+/// copies to delete) and the store's reader (a device's tokens for `device:`), and nothing else.
 struct NotificationRoutes: Sendable {
     typealias Response = AdminRouter.Response
     let inspection: Inspection
     let relay: Relay
+    let reader: StoreReader
 
     /// Most items one page of `GET /api/v1/notifications` holds, and how many it holds by default.
     static let maximumPage = 1000
@@ -20,8 +21,8 @@ struct NotificationRoutes: Sendable {
 
     /// The journal filter a request's query asks for; `q`'s `device:` names a device by its id.
     func journalFilter(_ query: QueryParameters) throws(AdminError) -> JournalFilter {
-        let relay = self.relay
-        return try AdminRouter.read(JournalFilter.parse(query, devices: { relay.tokens(ofDevice: $0) }))
+        let reader = self.reader
+        return try AdminRouter.read(JournalFilter.parse(query, devices: { reader.tokens(ofDevice: $0) }))
     }
 
     /// `GET /api/v1/notifications`: newest first, filtered, one page at a time.
@@ -207,7 +208,9 @@ struct NotificationRoutes: Sendable {
 }
 
 extension AdminRouter {
-    var notificationRoutes: NotificationRoutes { NotificationRoutes(inspection: self.inspection, relay: self.relay) }
+    var notificationRoutes: NotificationRoutes {
+        NotificationRoutes(inspection: self.inspection, relay: self.relay, reader: self.reader)
+    }
 
     /// The journal filter a request's query asks for (the cluster's merged routes read it too).
     func journalFilter(_ query: QueryParameters) throws(AdminError) -> JournalFilter {

@@ -8,10 +8,14 @@ import NIOCore
 /// report on and nothing else.
 struct ServiceRoutes: Sendable {
     typealias Response = AdminRouter.Response
-    /// The queue depth, the connected devices and whether the store can write.
+    /// Whether the store can write.
     let relay: Relay
+    /// The queue depth.
+    let reader: StoreReader
+    /// The connected devices.
+    let hub: DeliveryHub
     /// The broadcast subscriptions the metrics count.
-    let phone: Phone
+    let activities: LiveActivities
     let channels: BroadcastChannels
     let inspection: Inspection
     let readiness: ReadinessGate
@@ -67,14 +71,14 @@ struct ServiceRoutes: Sendable {
     func metrics() throws(AdminError) -> Response {
         let depth: Int
         do {
-            depth = try self.relay.queuedCount()
+            depth = try self.reader.queuedCount()
         } catch {
             throw AdminError(.internalError, "could not count the queued notifications: \(error)")
         }
-        let (subscriptions, subscribers) = self.phone.activities.subscriberTotals()
+        let (subscriptions, subscribers) = self.activities.subscriberTotals()
         let channels = self.channels.read { $0.channels.values.lazy.filter { !$0.isDeleted }.count }
         self.inspection.metrics.broadcast.record(subscriptions: subscriptions, uniqueSubscribers: subscribers, channels: channels)
-        let body = self.inspection.metrics.render(queueDepth: depth, devicesConnected: self.relay.connectedCount)
+        let body = self.inspection.metrics.render(queueDepth: depth, devicesConnected: self.hub.connectedCount)
         return Response(status: 200, body: body, contentType: "text/plain; version=0.0.4; charset=utf-8")
     }
 
@@ -99,7 +103,9 @@ struct ServiceRoutes: Sendable {
 extension AdminRouter {
     var serviceRoutes: ServiceRoutes {
         ServiceRoutes(
-            relay: self.relay, phone: self.phone, channels: self.channels, inspection: self.inspection,
+            relay: self.relay, reader: self.reader, hub: self.hub, activities: self.phone.activities,
+            channels: self.channels,
+            inspection: self.inspection,
             readiness: self.readiness, caPath: self.caPath, asksForToken: self.asksForToken)
     }
 }

@@ -2,19 +2,19 @@ import APNsCore
 import APNsInspection
 import NIOCore
 
-/// `GET /api/v1/tokens/<token>`, the Console's token validation: they hold the relay's reads and nothing else.
+/// `GET /api/v1/tokens/<token>`, the Console's token validation: they hold the store's reader and nothing else.
 struct TokenRoutes: Sendable {
     typealias Response = AdminRouter.Response
-    let relay: Relay
+    let reader: StoreReader
 
     /// Is the token known, which environment it belongs to, its device and app, still
     /// registered or since when not.
     func check(_ token: DeviceToken) throws(AdminError) -> Response {
         do {
-            let record = try self.relay.records(of: [token]).first?.record
-            let queued = try self.relay.queued(for: token).count
+            let record = try self.reader.records(of: [token]).first?.record
+            let queued = try self.reader.queued(for: token).count
             let body = TokenCheckJSON.write(
-                token: token, record: record, queued: queued, openPolicy: self.relay.tokenPolicy == .open)
+                token: token, record: record, queued: queued, openPolicy: self.reader.tokenPolicy == .open)
             return Response(status: 200, body: body)
         } catch {
             throw AdminError(.internalError, "\(error)")
@@ -31,5 +31,5 @@ struct TokenRoutes: Sendable {
 }
 
 extension AdminRouter {
-    var tokenRoutes: TokenRoutes { TokenRoutes(relay: self.relay) }
+    var tokenRoutes: TokenRoutes { TokenRoutes(reader: self.reader) }
 }

@@ -30,7 +30,7 @@ extension DeviceSessionHandler {
             // Gone offline: its tokens stop being reachable, so what comes now is stored; what was
             // held stays queued in the store.
             if let subscriber = self.subscriber {
-                for token in self.machine.tokens.keys { self.relay.unsubscribe(token, subscriber) }
+                for token in self.machine.tokens.keys { self.hub.unsubscribe(token, subscriber) }
             }
             self.held = []
         } else if !before.online, power.online {

@@ -33,7 +33,7 @@ extension DeviceSessionHandler {
                 switch result {
                 case .success(let webApp):
                     guard let token = DeviceToken(hex: webApp.token) else { return }
-                    if let subscriber = self.subscriber, self.power.online { self.relay.subscribe(token, subscriber) }
+                    if let subscriber = self.subscriber, self.power.online { self.hub.subscribe(token, subscriber) }
                     let answer = DeviceServerMessage.webApp(document: self.phone.webApps.json(webApp))
                     self.perform(self.machine.subscribed(webApp: token, topic: webApp.origin, answer: answer))
                     self.answerWaiting()

@@ -10,8 +10,10 @@ final class DeviceSessionHandler: ChannelInboundHandler {
     typealias InboundIn = DeviceFrame
     typealias OutboundOut = DeviceFrame
 
-    /// The store and delivery: registrations, acknowledgements, queues.
+    /// The store and delivery: registrations, acknowledgements.
     let relay: Relay
+    /// The store's reads: the tokens' records and queues.
+    let reader: StoreReader
     /// The phone: presentations, the apps' settings, local notifications, Live Activities.
     let phone: Phone
     /// Where this device subscribes to hear what its phone and ActivityKit do.
@@ -35,9 +37,10 @@ final class DeviceSessionHandler: ChannelInboundHandler {
     var held: [Notification] = []
 
     init(
-        relay: Relay, phone: Phone, hub: DeliveryHub, power: DevicePowerBook, access: AdminAccess = AdminAccess(), logger: Logger
+        relay: Relay, reader: StoreReader, phone: Phone, hub: DeliveryHub, power: DevicePowerBook,
+        access: AdminAccess = AdminAccess(), logger: Logger
     ) {
-        (self.relay, self.phone, self.hub, self.powerBook) = (relay, phone, hub, power)
+        (self.relay, self.reader, self.phone, self.hub, self.powerBook) = (relay, reader, phone, hub, power)
         self.logger = logger
         self.machine.access = access
     }
@@ -87,7 +90,7 @@ final class DeviceSessionHandler: ChannelInboundHandler {
             self.hub.leave(device: deviceID, subscriber)
         }
         if let subscriber = self.subscriber {
-            for token in self.machine.closed() { self.relay.unsubscribe(token, subscriber) }
+            for token in self.machine.closed() { self.hub.unsubscribe(token, subscriber) }
         }
         // A device the seed declared is the phone's again: it takes what the session left queued.
         if let deviceID, self.phone.ownDevices.owns(device: deviceID) { self.relay.releaseSoon(device: deviceID) }
@@ -214,7 +217,7 @@ final class DeviceSessionHandler: ChannelInboundHandler {
         self.relay.unregister(token, on: context.eventLoop).assumeIsolated().whenComplete { result in
             switch result {
             case .success(let timestamp):
-                if let subscriber = self.subscriber { self.relay.unsubscribe(token, subscriber) }
+                if let subscriber = self.subscriber { self.hub.unsubscribe(token, subscriber) }
                 self.perform(self.machine.unregistered(topic: topic, token: token, timestamp: timestamp))
                 self.answerWaiting()
             case .failure(let error):
@@ -230,7 +233,7 @@ final class DeviceSessionHandler: ChannelInboundHandler {
             .assumeIsolated().whenComplete { result in
                 switch result {
                 case .success(.registered(let token)):
-                    if let subscriber = self.subscriber, self.power.online { self.relay.subscribe(token, subscriber) }
+                    if let subscriber = self.subscriber, self.power.online { self.hub.subscribe(token, subscriber) }
                     self.perform(self.machine.registered(topic: topic, token: token))
                     self.answerWaiting()
                 case .success(let outcome):
@@ -262,7 +265,7 @@ final class DeviceSessionHandler: ChannelInboundHandler {
     /// Reads the presented tokens' records for the machine to decide which resume.
     private func lookUp(_ tokens: [DeviceToken]) {
         do {
-            let records = try self.relay.records(of: tokens)
+            let records = try self.reader.records(of: tokens)
             self.perform(self.machine.lookedUp(records, registeredOnly: self.relay.tokenPolicy == .registered))
         } catch {
             self.perform(self.machine.fail(.internalError, "could not look the tokens up: \(error)"))
@@ -281,10 +284,10 @@ final class DeviceSessionHandler: ChannelInboundHandler {
         guard let subscriber = self.subscriber else { return }
         // Subscribe before reading the queue: a notification accepted in between arrives live
         // and is not sent twice.
-        for token in tokens { self.relay.subscribe(token, subscriber) }
+        for token in tokens { self.hub.subscribe(token, subscriber) }
         do {
             for token in tokens {
-                for queued in try self.relay.queued(for: token) { self.deliver(queued.notification) }
+                for queued in try self.reader.queued(for: token) { self.deliver(queued.notification) }
             }
         } catch {
             self.perform(self.machine.fail(.internalError, "could not read the queue: \(error)"))

@@ -8,6 +8,7 @@ extension TLSListener {
         _ listener: Listener,
         sslContext: NIOSSLContext,
         relay: Relay,
+        reader: StoreReader,
         phone: Phone,
         hub: DeliveryHub,
         power: DevicePowerBook,
@@ -21,7 +22,8 @@ extension TLSListener {
             let pipeline = channel.pipeline.syncOperations
             try pipeline.addHandler(ByteToMessageHandler(DeviceFrameDecoder()))
             try pipeline.addHandler(MessageToByteHandler(DeviceFrameEncoder()))
-            let session = DeviceSessionHandler(relay: relay, phone: phone, hub: hub, power: power, access: access, logger: logger)
+            let session = DeviceSessionHandler(
+                relay: relay, reader: reader, phone: phone, hub: hub, power: power, access: access, logger: logger)
             // A provider at the device port is told where it belongs, in the log and the journal.
             session.onForeignProtocol = { channel, what in
                 refusal.record(channel, source: .http2, detail: doors.notDeviceProtocol(what, port: channel.localAddress?.port))

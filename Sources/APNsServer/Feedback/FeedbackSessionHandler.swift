@@ -10,6 +10,7 @@ final class FeedbackSessionHandler: ChannelInboundHandler {
     typealias OutboundOut = ByteBuffer
 
     private let relay: Relay
+    private let reader: StoreReader
     /// The topics whose tokens this provider reads; `nil` for all.
     private let topics: Set<String>?
     private let logger: Logger
@@ -17,9 +18,10 @@ final class FeedbackSessionHandler: ChannelInboundHandler {
     /// The environment whose tokens this connection reads (its SNI's, or the port's).
     private let environment: APNsEnvironment?
 
-    init(relay: Relay, topics: Set<String>?, environment: APNsEnvironment? = nil, logger: Logger) {
+    init(relay: Relay, reader: StoreReader, topics: Set<String>?, environment: APNsEnvironment? = nil, logger: Logger) {
         self.environment = environment
         self.relay = relay
+        self.reader = reader
         self.topics = topics
         self.logger = logger
     }
@@ -28,7 +30,7 @@ final class FeedbackSessionHandler: ChannelInboundHandler {
     func handlerAdded(context: ChannelHandlerContext) {
         let entries: [FeedbackEntry]
         do {
-            entries = try self.relay.feedback(topics: self.topics, environment: self.environment)
+            entries = try self.reader.feedback(topics: self.topics, environment: self.environment)
         } catch {
             self.logger.info("could not read the feedback list", metadata: ["store.error": "\(error)"])
             context.close(promise: nil)

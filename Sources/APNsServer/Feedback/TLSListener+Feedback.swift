@@ -12,6 +12,7 @@ extension TLSListener {
         _ listener: Listener,
         sslContext: NIOSSLContext,
         relay: Relay,
+        reader: StoreReader,
         channels: ProviderContext,
         onBound: @escaping @Sendable (SocketAddress) -> Void
     ) -> TLSListener {
@@ -26,7 +27,7 @@ extension TLSListener {
             let provider = try channels.binaryProvider(handshake, on: channel, listener: "feedback", environment: environment)
             let topics = provider.map { Set($0.topics) }
             try channel.pipeline.syncOperations.addHandler(
-                FeedbackSessionHandler(relay: relay, topics: topics, environment: environment, logger: logger))
+                FeedbackSessionHandler(relay: relay, reader: reader, topics: topics, environment: environment, logger: logger))
         }
         feedback.readsServerName = true
         return feedback

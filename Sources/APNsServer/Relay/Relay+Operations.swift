@@ -3,8 +3,8 @@ import APNsDevice
 import APNsStore
 import NIOCore
 
-/// What the front doors need of the store and the hub: device sessions, the binary gateway,
-/// the feedback service and the admin API.
+/// What the front doors change in the store: device sessions, the binary gateway, the feedback
+/// service and the admin API (their reads go to the ``StoreReader``).
 extension Relay {
     /// Issues `token` for an app on a device, in `environment`; `.registered`, or `.tokenTaken`
     /// when it is in use.
@@ -34,34 +34,6 @@ extension Relay {
         self.submit(.acknowledge(uniqueID: uniqueID), on: eventLoop).map { _ in }
     }
 
-    /// Routes `token`'s notifications to `subscriber` from now on.
-    func subscribe(_ token: DeviceToken, _ subscriber: DeviceSubscriber) {
-        self.hub.subscribe(token, subscriber)
-    }
-
-    /// Stops routing `token` to `subscriber` (unless another connection took it over).
-    func unsubscribe(_ token: DeviceToken, _ subscriber: DeviceSubscriber) {
-        self.hub.unsubscribe(token, subscriber)
-    }
-
-    /// Whether a device holding `token` is connected.
-    func isConnected(_ token: DeviceToken) -> Bool { self.hub.isConnected(token) }
-
-    /// How many tokens have a device connected.
-    var connectedCount: Int { self.hub.connectedCount }
-
-    /// The store's records of `tokens`, in order (nil for a token it does not know).
-    func records(of tokens: [DeviceToken]) throws(StoreError) -> [(token: DeviceToken, record: TokenRecord?)] {
-        var records: [(token: DeviceToken, record: TokenRecord?)] = []
-        for token in tokens { records.append((token, try self.store.token(token))) }
-        return records
-    }
-
-    /// `token`'s queued notifications, oldest first.
-    func queued(for token: DeviceToken) throws(StoreError) -> [QueuedNotification] {
-        try self.store.queued(for: token)
-    }
-
     /// Which tokens a push may go to, and how long a notification is kept at most.
     var tokenPolicy: TokenPolicy { self.store.configuration.tokenPolicy }
     /// The environment a token registered without one belongs to (`--environment`'s).
@@ -88,40 +60,10 @@ extension Relay {
 
     // MARK: The feedback service and the admin API
 
-    /// The tokens that became invalid and are not yet read, limited to `topics` when given.
-    /// `environment`: only the tokens of that environment's builds (a feedback connection's:
-    /// its SNI's host, or the port's), as each of Apple's feedback hosts lists its own.
-    func feedback(topics: Set<String>? = nil, environment: APNsEnvironment? = nil) throws(StoreError) -> [FeedbackEntry] {
-        var entries = try self.store.feedback()
-        if let topics { entries = entries.filter { topics.contains($0.topic) } }
-        guard let environment else { return entries }
-        var kept: [FeedbackEntry] = []
-        for entry in entries where try self.store.token(entry.token)?.environment ?? environment == environment {
-            kept.append(entry)
-        }
-        return kept
-    }
-
     /// The feedback service handed `entries` to a provider: they leave the list.
     func clearFeedback(_ entries: [FeedbackEntry], on eventLoop: any EventLoop) -> EventLoopFuture<Void> {
         self.submit(.clearFeedback(entries), on: eventLoop).map { _ in }
     }
-
-    /// Every token the store knows, with how many notifications each has queued.
-    func tokens() throws(StoreError) -> (records: [TokenRecord], queued: [DeviceToken: Int]) {
-        (try self.store.tokens(), try self.store.queueCounts())
-    }
-
-    /// The tokens, as hex, registered to device `deviceID` (nil when the store knows none): a
-    /// journal search's `device:`.
-    func tokens(ofDevice deviceID: String) -> Set<String>? {
-        let records = (try? self.store.tokens()) ?? []
-        let tokens = Set(records.filter { $0.deviceID == deviceID }.map(\.token.hex))
-        return tokens.isEmpty ? nil : tokens
-    }
-
-    /// How many notifications wait in all queues.
-    func queuedCount() throws(StoreError) -> Int { try self.store.queuedCount() }
 
     /// Forgets notifications (out of their queues and the log) and rejected requests.
     func delete(

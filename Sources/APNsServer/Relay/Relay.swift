@@ -8,8 +8,8 @@ import Synchronization
 
 /// Ties the front doors to the store and the connected devices: a validated notification goes
 /// in, an outcome comes back once it is durable. One relay serves every interface; the front
-/// doors reach the store and the hub only through it, and the store's outcomes become answers
-/// (HTTP/2 reasons, binary status bytes) here, in one place.
+/// doors change the store only through it (they read it through a ``StoreReader`` of their own), and the
+/// store's outcomes become answers (HTTP/2 reasons, binary status bytes) here, in one place.
 public final class Relay: Sendable {
     let store: NotificationStore
     let hub: DeliveryHub

@@ -74,6 +74,7 @@ public final class Emulator: Sendable {
             configuration: configuration,
             group: self.group,
             relay: self.relay,
+            reader: StoreReader(store: store),
             hub: hub,
             phone: phone,
             channels: channels,

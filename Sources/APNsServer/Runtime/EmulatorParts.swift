@@ -11,6 +11,8 @@ struct EmulatorParts {
     let configuration: EmulatorConfiguration
     let group: MultiThreadedEventLoopGroup
     let relay: Relay
+    /// The store's reads.
+    let reader: StoreReader
     let hub: DeliveryHub
     let phone: Phone
     let channels: BroadcastChannels
@@ -171,7 +173,7 @@ struct EmulatorParts {
         TLSListener.feedback(
             self.listener("feedback", port: self.configuration.feedbackPort, idle: self.configuration.idleTimeout),
             sslContext: self.tls.binary,
-            relay: self.relay,
+            relay: self.relay, reader: self.reader,
             channels: self.channelsContext(),
             onBound: self.bound(.feedback, "feedback service", scheme: "tls")
         )
@@ -181,7 +183,7 @@ struct EmulatorParts {
         TLSListener.device(
             self.listener("device", port: self.configuration.devicePort, idle: self.configuration.deviceIdleTimeout),
             sslContext: self.tls.device,
-            relay: self.relay, phone: self.phone, hub: self.hub, power: self.power,
+            relay: self.relay, reader: self.reader, phone: self.phone, hub: self.hub, power: self.power,
             access: self.configuration.devicesNeedAdminToken ? self.configuration.adminAccess : AdminAccess(),
             refusal: ConnectionRefusal(inspection: self.inspection, clock: { [clock] in clock.nowMillis }, logger: self.logger),
             doors: FrontDoors(readiness: self.readiness),
@@ -191,7 +193,7 @@ struct EmulatorParts {
 
     private func admin() -> AdminListener {
         var router = AdminRouter(
-            relay: self.relay, phone: self.phone, channels: self.channels, hub: self.hub, power: self.power,
+            relay: self.relay, reader: self.reader, phone: self.phone, channels: self.channels, hub: self.hub, power: self.power,
             cluster: self.cluster, inspection: self.inspection, readiness: self.readiness, clock: self.clock,
             caPath: self.configuration.developmentCAPath,
             provider: self.providerContext(),

@@ -7,8 +7,8 @@ extension WorldExport {
     /// an id), each with its app's settings and location; each device's power when not the
     /// default.
     func exportedDevices() throws -> [JSONValue] {
-        let records = try self.relay.tokens().records.filter { !$0.topic.isEmpty }
-        let unread = Set(try self.relay.feedback().map(\.token))
+        let records = try self.reader.tokens().records.filter { !$0.topic.isEmpty }
+        let unread = Set(try self.reader.feedback().map(\.token))
         var order: [String?] = []
         var apps: [String?: [JSONValue]] = [:]
         for record in records.sorted(by: { ($0.registeredAt, $0.token.hex) < ($1.registeredAt, $1.token.hex) }) {

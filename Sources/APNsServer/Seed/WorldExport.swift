@@ -7,7 +7,7 @@ import Foundation
 /// The world as a seed document (`apns-emulator export`, `POST /api/v1/export`,
 /// `serve --export-on-exit`): ``SeedDocument`` reads it back into the same world.
 struct WorldExport: Sendable {
-    let relay: Relay
+    let reader: StoreReader
     let phone: Phone
     let channels: BroadcastChannels
     let power: DevicePowerBook
@@ -18,7 +18,7 @@ struct WorldExport: Sendable {
     let certificatePaths: [String]
 
     init(_ configuration: EmulatorConfiguration, _ parts: EmulatorParts) {
-        (self.relay, self.phone, self.channels, self.power) = (parts.relay, parts.phone, parts.channels, parts.power)
+        (self.reader, self.phone, self.channels, self.power) = (parts.reader, parts.phone, parts.channels, parts.power)
         (self.inspection, self.clock) = (parts.inspection, parts.clock)
         (self.keysDirectory, self.certificatePaths) = (configuration.keysDirectory, configuration.providerCAPaths)
     }
