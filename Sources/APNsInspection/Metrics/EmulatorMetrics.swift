@@ -137,21 +137,37 @@ public final class EmulatorMetrics: Sendable {
         self.console = ConsoleMetrics(factory: factory)
     }
 
-    /// Counts what a store commit did; on the writer thread.
+    /// Counts what a store commit did; on the writer thread. Each counter is added to once a
+    /// commit, by what the commit's changes came to: a commit under load holds hundreds of
+    /// notifications, and the writer's thread is the one every accepted notification waits for.
     public func committed(_ commit: StoreCommit) {
         self.commitBatch.record(commit.operations)
         self.commitDuration.recordNanoseconds(Self.nanoseconds(commit.duration))
+        var tally = CommitTally()
         for change in commit.changes {
             switch change {
             case .accepted(let notification, _, _, let status, _):
-                self.accepted[notification.source].increment()
-                if notification.source != .webPush { self.acceptedByEnvironment[notification.environment].increment() }
-                if let status { self.finished[status]?.increment() }
+                tally.accepted(notification.source, notification.environment)
+                if let status { tally.finished(status) }
             case .left(_, _, let status, _):
-                self.finished[status]?.increment()
+                tally.finished(status)
             case .cleared, .forgotten, .unkept:
                 break
             }
+        }
+        self.add(tally)
+    }
+
+    private func add(_ tally: CommitTally) {
+        if tally.interfaces[0] > 0 { self.accepted.http2.increment(by: tally.interfaces[0]) }
+        if tally.interfaces[1] > 0 { self.accepted.binary.increment(by: tally.interfaces[1]) }
+        if tally.interfaces[2] > 0 { self.accepted.webPush.increment(by: tally.interfaces[2]) }
+        if tally.environments[0] > 0 { self.acceptedByEnvironment.development.increment(by: tally.environments[0]) }
+        if tally.environments[1] > 0 { self.acceptedByEnvironment.production.increment(by: tally.environments[1]) }
+        for status in LogStatus.allCases {
+            let slot = Int(status.rawValue)
+            guard slot < tally.statuses.count, tally.statuses[slot] > 0 else { continue }
+            self.finished[status]?.increment(by: tally.statuses[slot])
         }
     }
 
