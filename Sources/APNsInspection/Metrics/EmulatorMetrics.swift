@@ -164,9 +164,8 @@ public final class EmulatorMetrics: Sendable {
         if tally.interfaces[2] > 0 { self.accepted.webPush.increment(by: tally.interfaces[2]) }
         if tally.environments[0] > 0 { self.acceptedByEnvironment.development.increment(by: tally.environments[0]) }
         if tally.environments[1] > 0 { self.acceptedByEnvironment.production.increment(by: tally.environments[1]) }
-        for status in LogStatus.allCases {
-            let slot = Int(status.rawValue)
-            guard slot < tally.statuses.count, tally.statuses[slot] > 0 else { continue }
+        for slot in tally.statuses.indices where tally.statuses[slot] > 0 {
+            guard let status = LogStatus(rawValue: UInt8(slot)) else { continue }
             self.finished[status]?.increment(by: tally.statuses[slot])
         }
     }

@@ -90,24 +90,16 @@ struct ActivityOperations {
 
     /// `Activity.request`'s document, read by each door from its bytes.
     static func readStart(_ document: [UInt8]) throws(PhoneRefusal) -> LiveActivities.ActivityAppRequest {
-        .start(try Self.read(ActivityRequest.self, document, example: Self.startExample), document: document)
+        .start(try PhoneRefusal.reading(ActivityRequest.self, from: document, example: Self.startExample), document: document)
     }
 
     /// `activity.end`'s document for activity `id` (empty: the activity ends as it is, at once
     /// by the default policy), read by each door from its bytes.
     static func readEnd(_ id: String, _ document: [UInt8]) throws(PhoneRefusal) -> LiveActivities.ActivityAppRequest {
         let request =
-            document.isEmpty ? ActivityEndRequest() : try Self.read(ActivityEndRequest.self, document, example: Self.endExample)
+            document.isEmpty
+            ? ActivityEndRequest() : try PhoneRefusal.reading(ActivityEndRequest.self, from: document, example: Self.endExample)
         return .end(id, request, document: document)
-    }
-
-    /// A request document decoded as the admin API decodes its bodies; a refusal names the field.
-    private static func read<T: Decodable>(_ type: T.Type, _ document: [UInt8], example: String) throws(PhoneRefusal) -> T {
-        do {
-            return try RequestDocument.decode(T.self, from: document, example: example)
-        } catch {
-            throw PhoneRefusal(DeviceModelError(.invalid, field: error.field, error.message))
-        }
     }
 
     private func withApp(

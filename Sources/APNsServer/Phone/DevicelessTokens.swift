@@ -6,6 +6,10 @@ import APNsDevice
 struct DevicelessTokens: AppIndex {
     var tokens: Set<DeviceToken> = []
 
+    static func concerns(_ app: AppModel, _ install: AppInstall) -> Bool {
+        install.deviceID.hasPrefix("token:")
+    }
+
     mutating func track(_ app: AppModel, _ install: AppInstall) {
         if let token = PhoneApps.devicelessToken(install) { self.tokens.insert(token) }
     }

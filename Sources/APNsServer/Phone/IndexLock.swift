@@ -19,6 +19,7 @@ final class IndexLock<Index: AppIndex>: Sendable {
 
     /// Takes in a changed app (``PhoneApps`` calls it under the apps' lock).
     func track(_ app: AppModel, _ install: AppInstall) {
+        guard Index.concerns(app, install) else { return }
         self.index.withLock { $0.track(app, install) }
     }
 

@@ -14,6 +14,8 @@ struct WebAppIndex: AppIndex {
 
     private(set) var entries: [String: Entry] = [:]
 
+    static func concerns(_ app: AppModel, _ install: AppInstall) -> Bool { app.webApp != nil }
+
     /// Keeps the index in step with `app` (a web app or not).
     mutating func track(_ app: AppModel, _ install: AppInstall) {
         guard let webApp = app.webApp, let token = DeviceToken(hex: webApp.token) else { return }
