@@ -35,11 +35,16 @@ extension StoreWriter {
             notification, sequence: assigned,
             expiration: notification.effectiveExpiration(maximumStorageSeconds: maximumStorage), txn, nowMillis: nowMillis)
         // One change for the new notification and those it replaced: under `latest` a device's
-        // queue stays at one, and its length is neither forgotten at zero nor counted again.
-        let queued = try self.adjustQueueLength(notification.token, by: 1 - replaced, txn)
+        // queue stays at one, and its length is neither forgotten at zero nor counted again. A
+        // length that does not change is not looked up unless the policy needs it (a token's
+        // lookup is a probe of a table of every token, for every notification an offline device
+        // gets under the default policy).
+        let delta = 1 - replaced
+        let all = self.configuration.storagePolicy == .all
+        let queued = delta != 0 || all ? try self.adjustQueueLength(notification.token, by: delta, txn) : nil
         self.publish(.accepted(notification, sequence: assigned, at: nowMillis, status: nil, connected: connected))
 
-        if self.configuration.storagePolicy == .all {
+        if all, let queued {
             let excess = queued - self.configuration.maximumQueuedPerDevice
             if excess > 0 { try self.dropOldest(excess, of: notification.token, txn, nowMillis: nowMillis) }
         }

@@ -22,11 +22,14 @@ struct JournalArchiveTests {
         func sequences(containing text: [UInt8]) -> Set<UInt64>? {
             let wanted = String(decoding: text, as: UTF8.self)
             return self.records.withLock { records in
-                Set(records.compactMap { key, record -> UInt64? in
-                    guard case .notification(_, let sequence) = key, case .notification(let notification) = record else { return nil }
-                    let fields = [String(decoding: notification.payload, as: UTF8.self), notification.uniqueID]
-                    return fields.contains { $0.lowercased().contains(wanted) } ? sequence : nil
-                })
+                Set(
+                    records.compactMap { key, record -> UInt64? in
+                        guard case .notification(_, let sequence) = key, case .notification(let notification) = record else {
+                            return nil
+                        }
+                        let fields = [String(decoding: notification.payload, as: UTF8.self), notification.uniqueID]
+                        return fields.contains { $0.lowercased().contains(wanted) } ? sequence : nil
+                    })
             }
         }
 
@@ -63,17 +66,22 @@ struct JournalArchiveTests {
         // The ring (998...1000) held 999: the other four, and one to spare, were read; not 500.
         #expect(source.reads.withLock { $0 } == 5)
         #expect(journal.page(matching: JournalFilter(topic: "nowhere"), limit: 5, before: nil).total == 0)
-        #expect(journal.page(matching: JournalFilter(token: String(repeating: "ee", count: 32)), limit: 5, before: nil).total == 0)
+        #expect(
+            journal.page(matching: JournalFilter(token: String(repeating: "ee", count: 32)), limit: 5, before: nil).total == 0)
     }
 
     @Test("a status change reaches an archived entry, its filters and its outcome")
     func statusChange() {
         let (journal, _) = Self.journal(10)
         let notification = JournalStateTests.notification(2, token: Self.token, topic: "even")
-        journal.apply(StoreCommit(operations: 1, duration: .zero, changes: [.left(notification, sequence: 2, status: .delivered, at: 77)]))
+        journal.apply(
+            StoreCommit(operations: 1, duration: .zero, changes: [.left(notification, sequence: 2, status: .delivered, at: 77)]))
         let entry = journal.entry(uniqueID: "unique-2")
         #expect(entry?.status == .delivered && entry?.statusAt == 77)
-        #expect(journal.page(matching: JournalFilter(status: .delivered), limit: 10, before: nil).items.map(\.uniqueID) == ["unique-2"])
+        #expect(
+            journal.page(matching: JournalFilter(status: .delivered), limit: 10, before: nil).items.map(\.uniqueID) == [
+                "unique-2"
+            ])
         #expect(journal.page(matching: JournalFilter(outcome: .waiting), limit: 100, before: nil).total == 9)
     }
 
@@ -99,6 +107,42 @@ struct JournalArchiveTests {
         #expect(seen.count == 999 && Set(seen).count == 999 && seen.last == "unique-9002")
     }
 
+    @Test(
+        "an entry is archived as it stands when the ring pushes it out, indexed by what it came with, and so is one the ring held before there was an archive"
+    )
+    func archivedAsItStands() {
+        let (journal, source) = (Journal(capacity: 3), Source())
+        let early = String(repeating: "ee", count: 32)
+        func accept(_ n: Int, token: String, topic: String) {
+            let notification = JournalStateTests.notification(n, token: token, topic: topic)
+            source.keep(notification, sequence: UInt64(n))
+            journal.apply(
+                StoreCommit(
+                    operations: 1, duration: .zero,
+                    changes: [.accepted(notification, sequence: UInt64(n), at: 0, status: nil, connected: false)]))
+        }
+        // Two before the archive, then the ring's third, delivered while the ring still holds it.
+        accept(1, token: early, topic: "early")
+        accept(2, token: early, topic: "early")
+        journal.useArchive(source)
+        accept(3, token: Self.token, topic: "odd")
+        let third = JournalStateTests.notification(3, token: Self.token, topic: "odd")
+        journal.apply(
+            StoreCommit(operations: 1, duration: .zero, changes: [.left(third, sequence: 3, status: .delivered, at: 55)]))
+        for n in 4...9 { accept(n, token: Self.token, topic: n.isMultiple(of: 2) ? "even" : "odd") }
+        // 1...6 are archived now, 7...9 in the ring.
+        #expect(
+            journal.page(matching: JournalFilter(token: early), limit: 5, before: nil).items.map(\.uniqueID) == [
+                "unique-2", "unique-1",
+            ])
+        #expect(journal.page(matching: JournalFilter(topic: "early"), limit: 5, before: nil).total == 2)
+        #expect(journal.page(matching: JournalFilter(topic: "odd"), limit: 5, before: nil).total == 4)
+        let delivered = journal.page(matching: JournalFilter(status: .delivered), limit: 5, before: nil).items
+        #expect(delivered.map(\.uniqueID) == ["unique-3"] && delivered.first?.statusAt == 55)
+        #expect(journal.page(matching: JournalFilter(outcome: .waiting), limit: 5, before: nil).total == 8)
+        #expect(journal.page(matching: JournalFilter(token: Self.token, status: .queued), limit: 10, before: nil).total == 6)
+    }
+
     @Test("q: the store's scan settles the totals; only the page is read back; a token's hex is looked in apart")
     func searchSettled() {
         let (journal, source) = Self.journal(1000)
@@ -117,7 +161,10 @@ struct JournalArchiveTests {
     func tokenIDs() throws {
         var interner = TokenInterner()
         let tokens = try (0..<3000).map { n in
-            try #require(DeviceToken(hex: String(repeating: "ab", count: 8) + String(repeating: "0", count: 32 - String(n, radix: 16).count) + String(n, radix: 16) + String(repeating: "cd", count: 8)))
+            try #require(
+                DeviceToken(
+                    hex: String(repeating: "ab", count: 8) + String(repeating: "0", count: 32 - String(n, radix: 16).count)
+                        + String(n, radix: 16) + String(repeating: "cd", count: 8)))
         }
         let ids = tokens.map { interner.id($0) }
         #expect(ids == (0..<3000).map { UInt32($0) })
