@@ -9,6 +9,7 @@ enum ProviderAnswer {
     /// Stored: 200 with the notification's `apns-id`, its `apns-unique-id` (development only) and
     /// the lint's warnings.
     case push(ProviderPushDoor.Accepted)
-    /// A channel management or broadcast request the channel APIs carried out.
-    case channel(ChannelAnswer)
+    /// A channel management or broadcast request the channel APIs carried out; boxed, so that
+    /// every push's outcome is not the size of a channel answer's (400 bytes moved at each step).
+    indirect case channel(ChannelAnswer)
 }

@@ -2,5 +2,6 @@
 /// no longer valid), or a channel request as the channel APIs refuse (and journal) it.
 enum ProviderRefusal {
     case push(ProviderPushDoor.Refusal)
-    case channel(ChannelAnswer)
+    /// Boxed, as ``ProviderAnswer/channel(_:)`` is.
+    indirect case channel(ChannelAnswer)
 }

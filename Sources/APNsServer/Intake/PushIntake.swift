@@ -83,13 +83,26 @@ struct PushIntake: Sendable {
     /// whether it is channel management (decided here, once, from its path, and its route read
     /// once: the fault rules, a refusal's journal entry and the channel APIs all use it).
     struct Call {
-        let request: PushRequest
+        /// What came, read once and shared by every copy of the call (its door's, the commit's
+        /// closure's): a request's fields are two hundred bytes, moved and retained at each copy.
+        final class Arrival: Sendable {
+            let request: PushRequest
+            let channelRoute: Result<BroadcastRoute, Reason>?
+
+            init(request: PushRequest, channelRoute: Result<BroadcastRoute, Reason>?) {
+                self.request = request
+                self.channelRoute = channelRoute
+            }
+        }
+
+        let arrival: Arrival
+        var request: PushRequest { self.arrival.request }
         let ids: ProviderConnectionState
         let receivedAt: Int64
         let started: NIODeadline
         /// A channel management or broadcast request's route (`/1/apps/...`, `/4/broadcasts/...`),
         /// or why its path names none; nil for a push.
-        let channelRoute: Result<BroadcastRoute, Reason>?
+        var channelRoute: Result<BroadcastRoute, Reason>? { self.arrival.channelRoute }
         /// A channel management or broadcast request, not a push.
         var isChannelRequest: Bool { self.channelRoute != nil }
         /// The fault rule that shaped a channel request's answer, if one did.
@@ -105,9 +118,10 @@ struct PushIntake: Sendable {
     /// A call for `request`, received now.
     func call(_ request: PushRequest, ids: ProviderConnectionState) -> Call {
         Call(
-            request: request, ids: ids, receivedAt: self.clock(), started: .now(),
-            channelRoute: BroadcastRoute.claims(request.path) ? BroadcastRoute.parse(request.path ?? "") : nil,
-            environment: request.hostEnvironment ?? self.environment)
+            arrival: Call.Arrival(
+                request: request,
+                channelRoute: BroadcastRoute.claims(request.path) ? BroadcastRoute.parse(request.path ?? "") : nil),
+            ids: ids, receivedAt: self.clock(), started: .now(), environment: request.hostEnvironment ?? self.environment)
     }
 
     /// Takes a complete request whose sender the door has decided (`nil`: any provider is
