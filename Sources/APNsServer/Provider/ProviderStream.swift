@@ -13,7 +13,11 @@ final class ProviderStream {
     /// Strong: an answer may come after the connection closed (the store or a fault's delay
     /// outlives it); the handler then drops it. The handler lets go of its streams when removed.
     let output: ProviderStreamsHandler
+    /// The request while it comes in; once complete, it moves to the intake's call (``arrival``).
     private(set) var request: PushRequest?
+    /// The complete request as the intake took it, shared with its call: the report card reads
+    /// it for the answer without a copy of its fields.
+    private var arrival: PushIntake.Call.Arrival?
     private var answered = false
     /// Whether the request was complete (or refused before it was): its answer is coming or came.
     var isDecided: Bool { self.answered }
@@ -59,7 +63,7 @@ final class ProviderStream {
 
     /// The request is complete: the connection decides who sent it, the intake the rest.
     private func finish() {
-        guard !self.answered, let request = self.request else { return }
+        guard !self.answered, let request = self.request.take() else { return }
         self.answered = true
         if let last = self.output.goAwayLastStream, self.id > last {
             // Complete only after the GOAWAY was decided: not processed, the client may resend it.
@@ -68,6 +72,7 @@ final class ProviderStream {
         }
         self.output.started(self.id)
         let call = self.output.shared.intake.call(request, ids: self.connection)
+        self.arrival = call.arrival
         let decision = self.connection.authenticate(
             request.authorization, nowMillis: self.output.shared.realClock(), environment: call.environment,
             verifier: self.output.shared.verifier)
@@ -113,8 +118,12 @@ final class ProviderStream {
     /// Sends the intake's outcome as this stream's answer; `written`, when given, completes once
     /// the answer's last frame is written.
     func answer(_ outcome: ProviderOutcome, written: EventLoopPromise<Void>? = nil, exam: ProviderExam.Event? = nil) {
-        if let request = self.request {
-            self.connection.observer?.answered(request, stream: self.id, outcome: outcome, exam: exam)
+        if let observer = self.connection.observer {
+            if let arrival = self.arrival {
+                observer.answered(arrival.request, stream: self.id, outcome: outcome, exam: exam)
+            } else if let request = self.request {
+                observer.answered(request, stream: self.id, outcome: outcome, exam: exam)
+            }
         }
         let allocator = self.output.allocator
         switch outcome {
