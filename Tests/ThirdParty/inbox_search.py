@@ -87,8 +87,13 @@ def search_and_history(driver, wait, admin, curl_push, base, topic, shots):
     driver.forward()
     wait.until(lambda d: d.find_element(By.ID, "detail").is_displayed())
     wait.until(lambda d: d.find_element(By.CSS_SELECTOR, '#detail [aria-selected="true"]').text == "Headers")
-    selected = driver.find_elements(By.CSS_SELECTOR, '#inbox tbody tr[aria-selected="true"]')
-    check(len(selected) == 1 and "Alice dinner qz" in selected[0].text, "Forward opens it again, on its tab, its row highlighted")
+    # The list is drawn again as the search comes back: its rows are read inside the wait, which
+    # retries when a row it found was replaced before its text was read.
+    def highlighted(d):
+        selected = d.find_elements(By.CSS_SELECTOR, '#inbox tbody tr[aria-selected="true"]')
+        return [row.text for row in selected]
+    wait.until(lambda d: len(highlighted(d)) == 1 and "Alice dinner qz" in highlighted(d)[0])
+    check(True, "Forward opens it again, on its tab, its row highlighted")
     driver.find_element(By.ID, "tab-again").click()
     wait.until(lambda d: d.find_element(By.ID, "detail-send-again").is_displayed())
     check(not driver.find_element(By.ID, "detail-again-answer").is_displayed(), "no empty bar under Send again before anything was sent")
