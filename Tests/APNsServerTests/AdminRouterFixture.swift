@@ -45,9 +45,11 @@ final class AdminRouterFixture {
     /// An intake over these parts, on a clock that stands still at `now`.
     func intake(now: Int64) -> PushIntake {
         PushIntake(
-            relay: self.relay, webApps: self.phone.webApps, activities: self.phone.activities, channels: self.channels,
-            cluster: nil, inspection: self.inspection, ids: EmulatorIDs(shard: nil), environment: .development, clock: { now },
-            logger: Logger(label: "intake-test"))
+            PushIntake.Parts(
+                relay: self.relay, webApps: self.phone.webApps, activities: self.phone.activities, channels: self.channels,
+                cluster: nil, inspection: self.inspection, ids: EmulatorIDs(shard: nil), environment: .development,
+                clock: { now },
+                logger: Logger(label: "intake-test")))
     }
 
     /// The answer to one request, and its body parsed as JSON when it is JSON.

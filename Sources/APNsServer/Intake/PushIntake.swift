@@ -68,14 +68,8 @@ struct PushIntake: Sendable {
     /// A channels listener: only the channel management routes are served.
     var channelsOnly = false
 
-    init(
-        relay: Relay, webApps: PhoneWebApps, activities: LiveActivities, channels: BroadcastChannels, cluster: Cluster?,
-        inspection: Inspection, ids: EmulatorIDs, environment: APNsEnvironment, clock: @escaping @Sendable () -> Int64,
-        logger: Logger, doors: FrontDoors? = nil
-    ) {
-        self.parts = Parts(
-            relay: relay, webApps: webApps, activities: activities, channels: channels, cluster: cluster, inspection: inspection,
-            ids: ids, environment: environment, clock: clock, logger: logger)
+    init(_ parts: Parts, doors: FrontDoors? = nil) {
+        self.parts = parts
         self.doors = doors
     }
 

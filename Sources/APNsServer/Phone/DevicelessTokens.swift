@@ -7,7 +7,7 @@ struct DevicelessTokens: AppIndex {
     var tokens: Set<DeviceToken> = []
 
     static func concerns(_ app: AppModel, _ install: AppInstall) -> Bool {
-        install.deviceID.hasPrefix("token:")
+        PhoneApps.isDeviceless(install)
     }
 
     mutating func track(_ app: AppModel, _ install: AppInstall) {

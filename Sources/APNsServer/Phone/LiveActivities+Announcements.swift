@@ -54,7 +54,7 @@ extension LiveActivities {
 
     /// Tells the app's device, if connected, what the report changed: each activity as `app` has it.
     func inform(_ report: ActivityReport, app: AppModel, install: AppInstall) {
-        guard !install.deviceID.hasPrefix("token:") else { return }
+        guard !PhoneApps.isDeviceless(install) else { return }
         self.hub.inform(device: install.deviceID, Self.deviceMessages(report, app: app, topic: install.topic))
     }
 

@@ -66,10 +66,20 @@ final class PhoneApps: Sendable {
         return String(topic.dropLast(suffix.count))
     }
 
-    /// The token an app without a device stands for (its device id is `token:<hex>`).
+    /// Whether an app is one no device holds, only a token (its device id is `token:<hex>`).
+    static func isDeviceless(_ install: AppInstall) -> Bool {
+        install.deviceID.hasPrefix(Self.devicelessPrefix)
+    }
+
+    private static let devicelessPrefix = "token:"
+
+    /// The device id of the app that `token` stands for when no device holds it.
+    static func devicelessID(_ token: DeviceToken) -> String { Self.devicelessPrefix + token.hex }
+
+    /// The token an app without a device stands for.
     static func devicelessToken(_ install: AppInstall) -> DeviceToken? {
-        guard install.deviceID.hasPrefix("token:") else { return nil }
-        return DeviceToken(hex: String(install.deviceID.dropFirst("token:".count)))
+        guard Self.isDeviceless(install) else { return nil }
+        return DeviceToken(hex: String(install.deviceID.dropFirst(Self.devicelessPrefix.count)))
     }
 
     /// The environment of the token an app no device holds was registered with (its Live
@@ -84,7 +94,7 @@ final class PhoneApps: Sendable {
     func install(of token: DeviceToken, topic: String? = nil) throws(StoreError) -> AppInstall? {
         let record = try self.store.token(token)
         guard let topic = (record.map(\.topic).flatMap({ $0.isEmpty ? nil : $0 }) ?? topic).map(Self.appTopic) else { return nil }
-        return AppInstall(deviceID: record?.deviceID ?? "token:\(token.hex)", topic: topic)
+        return AppInstall(deviceID: record?.deviceID ?? Self.devicelessID(token), topic: topic)
     }
 
     /// The valid token an app install holds: its own for a token without a device, else the one

@@ -91,7 +91,7 @@ final class PhoneWebApps: Sendable {
         var random = SystemRandomNumberGenerator()
         let id = Base64URL.encode((0..<24).map { _ in UInt8.random(in: 0...255, using: &random) })
         // The web app's pushes queue under a token of its own, registered for its origin.
-        let install = AppInstall(deviceID: host.deviceID ?? "token:\(token.hex)", topic: document.origin)
+        let install = AppInstall(deviceID: host.deviceID ?? PhoneApps.devicelessID(token), topic: document.origin)
         if host.deviceID != nil, let existing = try? self.apps.app(install).webApp, existing.isSubscribed {
             guard existing.applicationServerKey == document.applicationServerKey else {
                 return eventLoop.makeFailedFuture(

@@ -13,7 +13,8 @@ final class ProviderStream {
     /// Strong: an answer may come after the connection closed (the store or a fault's delay
     /// outlives it); the handler then drops it. The handler lets go of its streams when removed.
     let output: ProviderStreamsHandler
-    /// The request while it comes in; once complete, it moves to the intake's call (``arrival``).
+    /// The request while it comes in; once complete (or refused early), it moves to the intake's
+    /// call (``arrival``).
     private(set) var request: PushRequest?
     /// The complete request as the intake took it, shared with its call: the report card reads
     /// it for the answer without a copy of its fields.
@@ -102,11 +103,13 @@ final class ProviderStream {
     /// Answers before the request is complete; unless the client has ended the stream, resets it
     /// after the answer, so nothing more of it is read.
     private func refuse(_ reason: Reason, detail: String, endStream: Bool) {
-        guard !self.answered, let request = self.request else { return }
+        guard !self.answered, let request = self.request.take() else { return }
         self.answered = true
         self.output.started(self.id)
         let intake = self.output.shared.intake
-        let outcome = intake.refuseEarly(intake.call(request, ids: self.connection), reason, detail: detail)
+        let call = intake.call(request, ids: self.connection)
+        self.arrival = call.arrival
+        let outcome = intake.refuseEarly(call, reason, detail: detail)
         // The reset waits for the answer's DATA: nghttp2 sends a RST_STREAM ahead of DATA still queued.
         let written = self.output.eventLoop.makePromise(of: Void.self)
         written.futureResult.assumeIsolated().whenComplete { _ in
@@ -118,12 +121,8 @@ final class ProviderStream {
     /// Sends the intake's outcome as this stream's answer; `written`, when given, completes once
     /// the answer's last frame is written.
     func answer(_ outcome: ProviderOutcome, written: EventLoopPromise<Void>? = nil, exam: ProviderExam.Event? = nil) {
-        if let observer = self.connection.observer {
-            if let arrival = self.arrival {
-                observer.answered(arrival.request, stream: self.id, outcome: outcome, exam: exam)
-            } else if let request = self.request {
-                observer.answered(request, stream: self.id, outcome: outcome, exam: exam)
-            }
+        if let arrival = self.arrival {
+            self.connection.observer?.answered(arrival.request, stream: self.id, outcome: outcome, exam: exam)
         }
         let allocator = self.output.allocator
         switch outcome {

@@ -121,10 +121,12 @@ struct EmulatorParts {
     /// `environment`: the one its requests are for when they name none (the endpoint's).
     func intake(doors: FrontDoors? = nil, environment: APNsEnvironment? = nil) -> PushIntake {
         PushIntake(
-            relay: self.relay, webApps: self.phone.webApps, activities: self.phone.activities, channels: self.channels,
-            cluster: self.cluster, inspection: self.inspection, ids: self.ids,
-            environment: environment ?? self.configuration.environment, clock: { [clock] in clock.nowMillis },
-            logger: self.logger, doors: doors)
+            PushIntake.Parts(
+                relay: self.relay, webApps: self.phone.webApps, activities: self.phone.activities, channels: self.channels,
+                cluster: self.cluster, inspection: self.inspection, ids: self.ids,
+                environment: environment ?? self.configuration.environment, clock: { [clock] in clock.nowMillis },
+                logger: self.logger),
+            doors: doors)
     }
 
     /// What a provider API listener gives its connections; `environment`: its endpoint's, when
