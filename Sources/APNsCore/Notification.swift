@@ -134,8 +134,14 @@ public struct Notification: Hashable, Sendable {
     /// The UNIX second at which the notification stops being deliverable: its expiration, capped
     /// at `maximumStorageSeconds` after acceptance (APNs keeps notifications at most 30 days).
     public func effectiveExpiration(maximumStorageSeconds: Int64) -> Int64 {
-        let limit = self.receivedAt / 1000 + maximumStorageSeconds
-        guard let expiration = self.expiration else { return limit }
+        Self.effectiveExpiration(self.expiration, receivedAt: self.receivedAt, maximumStorageSeconds: maximumStorageSeconds)
+    }
+
+    /// ``effectiveExpiration(maximumStorageSeconds:)`` of a notification with this expiration
+    /// (nil: none given) and time of acceptance (UNIX milliseconds).
+    public static func effectiveExpiration(_ expiration: Int64?, receivedAt: Int64, maximumStorageSeconds: Int64) -> Int64 {
+        let limit = receivedAt / 1000 + maximumStorageSeconds
+        guard let expiration else { return limit }
         return min(expiration, limit)
     }
 

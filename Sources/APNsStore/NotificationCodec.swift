@@ -143,6 +143,35 @@ enum NotificationCodec {
         return (topic, try reader.optionalSlice())
     }
 
+    /// What taking a queued record out of its queue and indexes needs of it, read in place
+    /// without decoding the rest (a replacement, under the default storage policy, takes one out
+    /// for nearly every notification an offline device gets).
+    struct QueuedFields {
+        let priority: Priority
+        let pushType: PushType
+        /// Its expiration (nil: none given) and time of acceptance, for its expiry key.
+        let expiration: Int64?
+        let receivedAt: Int64
+        /// Its unique id's UTF-8: its key in the unique-id index.
+        let uniqueID: [UInt8]
+    }
+
+    static func queuedFields(of bytes: UnsafeRawBufferPointer) throws(StoreError) -> QueuedFields {
+        var reader = Reader(bytes: bytes)
+        _ = try reader.header()
+        guard let priority = Priority(rawValue: try reader.byte()) else { throw .corruptRecord("priority") }
+        let storedExpiration = Int64(bitPattern: try reader.uint64())
+        let receivedAt = Int64(bitPattern: try reader.uint64())
+        for _ in 0..<2 { _ = try reader.slice(Int(try reader.byte())) }  // source, apnsID
+        let uniqueID = try reader.bytes(Int(try reader.byte()))
+        _ = try reader.slice(Int(try reader.byte()))  // token
+        guard let pushType = PushType(rawValue: try reader.shortString()) else { throw .corruptRecord("push type") }
+        return QueuedFields(
+            priority: priority, pushType: pushType,
+            expiration: storedExpiration == self.noExpiration ? nil : storedExpiration, receivedAt: receivedAt,
+            uniqueID: uniqueID)
+    }
+
     /// Reads a record's fields in order, in place: scalars and strings straight from the bytes,
     /// with no array per field (a start-up reads every record the store holds).
     struct Reader {

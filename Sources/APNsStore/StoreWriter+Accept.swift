@@ -91,32 +91,31 @@ extension StoreWriter {
     }
 
     /// Removes queued notifications the new one replaces: same topic and collapse id, or, with
-    /// `latest` (the policy, for an offline device), every older one of the same topic; returns how many. Each queued
-    /// record's topic and collapse id are compared where the log keeps them; only one replaced is
-    /// decoded (once: its history entry and the journal's change need it).
+    /// `latest` (the policy, for an offline device), every older one of the same topic; returns how
+    /// many. Each queued record's topic and collapse id are compared where the log keeps them, and
+    /// of one replaced only what its removal needs is read (its record stays in the log).
     private func replaceOlder(
         than notification: Notification, latest: Bool, _ txn: Transaction, nowMillis: Int64
     ) throws(StoreError) -> Int {
         let topic = notification.topic
         let collapseID = notification.collapseID
-        var replaced: [(key: [UInt8], notification: Notification)] = []
+        var replaced: [(key: [UInt8], fields: NotificationCodec.QueuedFields)] = []
         for key in try self.queueKeys(notification.token, txn) {
             // nil: no record in the log (corrupt); .some(nil): a record the new one does not replace.
             let logged = try txn.withValue(self.environment.log, key: StoreKeys.logKey(ofQueueKey: key)) {
-                value throws(StoreError) -> Notification? in
+                value throws(StoreError) -> NotificationCodec.QueuedFields? in
                 let record = try LogValue.record(of: value)
                 let queued = try NotificationCodec.topicAndCollapseID(of: record)
                 guard Self.same(queued.topic, topic) else { return nil }
                 guard latest || (collapseID != nil && Self.same(queued.collapseID, collapseID)) else { return nil }
-                return try NotificationCodec.decode(record)
+                return try NotificationCodec.queuedFields(of: record)
             }
             guard let logged else { throw .corruptRecord("queued notification missing from the log") }
             guard let older = logged else { continue }
             replaced.append((key, older))
         }
         for entry in replaced {
-            try self.removeQueued(
-                entry.key, entry.notification, status: .replaced, txn, nowMillis: nowMillis, adjustsLength: false)
+            try self.removeReplaced(entry.key, entry.fields, of: notification.token, txn, nowMillis: nowMillis)
         }
         return replaced.count
     }

@@ -132,7 +132,27 @@ extension StoreWriter {
         }
         // The record stays where it is in the log; the history says where it went.
         try self.appendHistory(txn, HistoryEntry(sequence: sequence, status: status, at: nowMillis))
-        self.publish(.left(notification, sequence: sequence, status: status, at: nowMillis))
+        self.publish(.left(.whole(notification), sequence: sequence, status: status, at: nowMillis))
+    }
+
+    /// Takes a queued notification a newer one replaced out of its queue and its indexes, from the
+    /// fields its record was read for (not decoded whole: this runs for nearly every notification
+    /// an offline device gets under the default storage policy). Its record stays in the log; the
+    /// history says where it went. The token's queue length is the caller's.
+    func removeReplaced(
+        _ queueKey: [UInt8], _ fields: NotificationCodec.QueuedFields, of token: DeviceToken, _ txn: Transaction,
+        nowMillis: Int64
+    ) throws(StoreError) {
+        let sequence = queueKey.withUnsafeBytes { StoreKeys.sequence(ofQueueKey: $0) }
+        try txn.delete(self.environment.queue, queueKey)
+        let expiration = APNsCore.Notification.effectiveExpiration(
+            fields.expiration, receivedAt: fields.receivedAt,
+            maximumStorageSeconds: self.configuration.maximumStorageSeconds)
+        try txn.delete(self.environment.expiry, StoreKeys.expiryKey(expiration: expiration, sequence: sequence))
+        try txn.delete(self.environment.unique, fields.uniqueID)
+        try self.appendHistory(txn, HistoryEntry(sequence: sequence, status: .replaced, at: nowMillis))
+        let left = LeftNotification.summary(token: token, pushType: fields.pushType, priority: fields.priority)
+        self.publish(.left(left, sequence: sequence, status: .replaced, at: nowMillis))
     }
 
     /// Forgets notifications: out of their queues without a log entry, and out of the log.

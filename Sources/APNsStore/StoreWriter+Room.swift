@@ -110,7 +110,7 @@ extension StoreWriter {
                     try self.removeQueued(queueKey, record: record, status: nil, txn, nowMillis: now)
                     let notification = try NotificationCodec.decode(record)
                     let sequence = queueKey.withUnsafeBytes { StoreKeys.sequence(ofQueueKey: $0) }
-                    self.publish(.left(notification, sequence: sequence, status: .dropped, at: now))
+                    self.publish(.left(.whole(notification), sequence: sequence, status: .dropped, at: now))
                     dropped.append(sequence)
                 }
                 if !dropped.isEmpty { self.publish(.unkept(sequences: dropped)) }

@@ -40,16 +40,19 @@ struct CommitTallyTests {
                 Self.notification(7, source: .webPush, environment: .production), sequence: 7, at: 0, status: nil,
                 connected: false))
         changes.append(
-            .left(Self.notification(0, source: .http2, environment: .development), sequence: 0, status: .delivered, at: 1))
+            .left(.whole(Self.notification(0, source: .http2, environment: .development)), sequence: 0, status: .delivered, at: 1)
+        )
         changes.append(
-            .left(Self.notification(1, source: .http2, environment: .development), sequence: 1, status: .replaced, at: 1))
+            .left(.whole(Self.notification(1, source: .http2, environment: .development)), sequence: 1, status: .replaced, at: 1))
         metrics.committed(StoreCommit(operations: changes.count, duration: .zero, changes: changes))
         // A second commit adds to the first's.
         metrics.committed(
             StoreCommit(
                 operations: 1, duration: .zero,
                 changes: [
-                    .left(Self.notification(2, source: .http2, environment: .development), sequence: 2, status: .delivered, at: 2)
+                    .left(
+                        .whole(Self.notification(2, source: .http2, environment: .development)), sequence: 2, status: .delivered,
+                        at: 2)
                 ]))
         let text = String(decoding: metrics.render(queueDepth: 0, devicesConnected: 0), as: UTF8.self)
         #expect(Self.sample(#"apns_notifications_accepted_total{interface="http2"}"#, in: text) == 5, "\(text)")

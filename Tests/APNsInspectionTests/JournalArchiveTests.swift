@@ -75,7 +75,8 @@ struct JournalArchiveTests {
         let (journal, _) = Self.journal(10)
         let notification = JournalStateTests.notification(2, token: Self.token, topic: "even")
         journal.apply(
-            StoreCommit(operations: 1, duration: .zero, changes: [.left(notification, sequence: 2, status: .delivered, at: 77)]))
+            StoreCommit(
+                operations: 1, duration: .zero, changes: [.left(.whole(notification), sequence: 2, status: .delivered, at: 77)]))
         let entry = journal.entry(uniqueID: "unique-2")
         #expect(entry?.status == .delivered && entry?.statusAt == 77)
         #expect(
@@ -83,6 +84,32 @@ struct JournalArchiveTests {
                 "unique-2"
             ])
         #expect(journal.page(matching: JournalFilter(outcome: .waiting), limit: 100, before: nil).total == 9)
+    }
+
+    @Test(
+        "a notification replaced after the ring pushed it out still has its event, read back from the store's log (the store tells only its token, push type and priority)"
+    )
+    func replacedEventReadBack() {
+        let (journal, source) = Self.journal(10)
+        let events = Mutex<[Journal.Event]>([])
+        _ = journal.subscribe { event in events.withLock { $0.append(event) } }
+        let older = JournalStateTests.notification(2, token: Self.token, topic: "even")
+        let summary = LeftNotification.summary(token: older.token, pushType: older.pushType, priority: older.priority)
+        let readsBefore = source.reads.withLock { $0 }
+        journal.apply(
+            StoreCommit(operations: 1, duration: .zero, changes: [.left(summary, sequence: 2, status: .replaced, at: 88)]))
+        let event = events.withLock { $0.last }
+        #expect(event?.kind == "replaced")
+        #expect(event?.entry?.uniqueID == "unique-2" && event?.entry?.status == .replaced && event?.entry?.statusAt == 88)
+        #expect(source.reads.withLock { $0 } == readsBefore + 1)
+        #expect(journal.entry(uniqueID: "unique-2")?.status == .replaced)
+        // With no one listening nothing is read back.
+        let quiet = Self.journal(10)
+        let readsQuiet = quiet.1.reads.withLock { $0 }
+        quiet.0.apply(
+            StoreCommit(operations: 1, duration: .zero, changes: [.left(summary, sequence: 2, status: .replaced, at: 88)]))
+        #expect(quiet.1.reads.withLock { $0 } == readsQuiet)
+        #expect(quiet.0.entry(uniqueID: "unique-2")?.status == .replaced)
     }
 
     @Test("what the store forgets or drops without a record leaves the archive; the ring keeps what it shows")
@@ -128,7 +155,7 @@ struct JournalArchiveTests {
         accept(3, token: Self.token, topic: "odd")
         let third = JournalStateTests.notification(3, token: Self.token, topic: "odd")
         journal.apply(
-            StoreCommit(operations: 1, duration: .zero, changes: [.left(third, sequence: 3, status: .delivered, at: 55)]))
+            StoreCommit(operations: 1, duration: .zero, changes: [.left(.whole(third), sequence: 3, status: .delivered, at: 55)]))
         for n in 4...9 { accept(n, token: Self.token, topic: n.isMultiple(of: 2) ? "even" : "odd") }
         // 1...6 are archived now, 7...9 in the ring.
         #expect(

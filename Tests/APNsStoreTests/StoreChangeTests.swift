@@ -31,13 +31,17 @@ struct StoreChangeTests {
         #expect(commits.count == 3)
         #expect(commits[0].operations == 3)
         var kinds: [String] = []
+        var named: [UInt64: String] = [:]
+        var lefts: [LogStatus: LeftNotification] = [:]
         for change in commits.flatMap(\.changes) {
             switch change {
-            case .accepted(let notification, _, _, let status, _):
+            case .accepted(let notification, let sequence, _, let status, _):
+                named[sequence] = [first.uniqueID: "first", second.uniqueID: "second"][notification.uniqueID] ?? "once"
                 kinds.append(
                     "accepted \(notification.uniqueID == once.uniqueID ? "once" : "n") \(status?.description ?? "queued")")
-            case .left(let notification, _, let status, _):
-                kinds.append("left \(notification.uniqueID == first.uniqueID ? "first" : "second") \(status)")
+            case .left(let left, let sequence, let status, _):
+                kinds.append("left \(named[sequence] ?? "unknown") \(status)")
+                lefts[status] = left
             case .cleared(let devices): kinds.append("cleared \(devices)")
             case .forgotten(let sequences, let rejections): kinds.append("forgotten \(sequences.count + rejections.count)")
             case .unkept(let sequences): kinds.append("unkept \(sequences.count)")
@@ -48,6 +52,13 @@ struct StoreChangeTests {
                 "accepted n queued", "left first replaced", "accepted n queued", "accepted once discarded",
                 "left second delivered", "cleared false",
             ])
+        // A replaced one is told without being decoded (its record stays in the log): its token,
+        // push type and priority, what the Console's counts need. One delivered was decoded to be sent.
+        let replaced = lefts[.replaced]
+        #expect(replaced?.whole == nil)
+        #expect(replaced?.token == first.token && replaced?.pushType == first.pushType)
+        #expect(replaced?.priority == first.priority)
+        #expect(lefts[.delivered]?.whole?.uniqueID == second.uniqueID)
     }
 
     @Test("delete forgets queued and logged notifications; clear empties queues, log and feedback but keeps tokens unless asked")

@@ -1,17 +1,19 @@
 import APNsCore
-@testable import APNsStore
 import APNsTestSupport
 import Foundation
 import Logging
 import Synchronization
 import Testing
 
+@testable import APNsStore
+
 /// What a store does when its map has no room left (issue 53).
 @Suite("Store: a full map")
 struct StoreRoomTests {
     static let tokenA = String(repeating: "aa", count: 32)
 
-    func open(_ directory: TemporaryDirectory, change: (inout StoreConfiguration) -> Void = { _ in }) throws -> NotificationStore {
+    func open(_ directory: TemporaryDirectory, change: (inout StoreConfiguration) -> Void = { _ in }) throws -> NotificationStore
+    {
         var configuration = StoreConfiguration(directory: directory.appending("data"), clock: ManualClock().function)
         configuration.sweepInterval = .seconds(3600)
         change(&configuration)
@@ -31,7 +33,7 @@ struct StoreRoomTests {
         configuration.sweepInterval = .seconds(3600)
         configuration.mapSizeBytes = 256 << 10
         let store = try NotificationStore(configuration: configuration, logger: Logger(label: "test")) { commit in
-            for case .left(let notification, _, .dropped, _) in commit.changes {
+            for case .left(.whole(let notification), _, .dropped, _) in commit.changes {
                 dropped.withLock { $0.append(notification.uniqueID) }
             }
         }
@@ -102,7 +104,8 @@ struct StoreRoomTests {
         }
         release.signal()
         try await writes.value
-        #expect(try store.queued(for: self.token(Self.tokenA)).last?.notification.uniqueID == "00000249-0000-7000-8000-000000000000")
+        #expect(
+            try store.queued(for: self.token(Self.tokenA)).last?.notification.uniqueID == "00000249-0000-7000-8000-000000000000")
         store.close()
     }
 
@@ -111,7 +114,8 @@ struct StoreRoomTests {
         let directory = try TemporaryDirectory()
         defer { try? directory.remove() }
         let store = try self.open(directory) { $0.mapSizeBytes = 256 << 10 }
-        let huge = APNsCore.Notification.test(token: Self.tokenA, payload: #"{"a":""# + String(repeating: "z", count: 400_000) + #""}"#)
+        let huge = APNsCore.Notification.test(
+            token: Self.tokenA, payload: #"{"a":""# + String(repeating: "z", count: 400_000) + #""}"#)
         do {
             _ = try await store.submit([.accept(huge)])
             Issue.record("a notification larger than the map was stored")

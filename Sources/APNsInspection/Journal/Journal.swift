@@ -77,19 +77,20 @@ public final class Journal: Sendable {
                     guard heard, let entry = state.journal.entry(id: id) else { continue }
                     Self.emit(Event(kind: "accepted", entry: entry), &state)
                     if logged != nil { Self.emit(Event(kind: status.rawValue, entry: entry), &state) }
-                case .left(let notification, let sequence, let logged, let at):
+                case .left(let left, let sequence, let logged, let at):
                     let status = JournalStatus(logged)
                     let updated = state.journal.update(sequence: sequence, status: status, at: at)
                     if let console = self.console,
                         let name = DeliveryLog.outcomeName(status, updated?.marks ?? [], updated?.presentation)
                     {
-                        console.count(name, notification)
+                        console.count(name, pushType: left.pushType, priority: left.priority)
                     }
                     guard heard else { continue }
                     // An entry pushed out of the journal still has its event, rebuilt from the store's copy.
-                    let entry =
-                        updated
-                        ?? JournalEntry(id: 0, push: .accepted(notification), status: status, statusAt: at, sequence: sequence)
+                    guard
+                        let entry = updated
+                            ?? Self.rebuilt(left, sequence: sequence, status: status, at: at, from: state.archiveSource)
+                    else { continue }
                     Self.emit(Event(kind: status.rawValue, entry: entry), &state)
                 case .forgotten(let sequences, let rejections):
                     state.journal.forget(sequences: sequences, rejections: rejections)
@@ -101,6 +102,23 @@ public final class Journal: Sendable {
                 }
             }
         }
+    }
+
+    /// The entry of a notification that left its queue after the ring pushed it out, for its
+    /// event: from the store's change where the writer had the notification whole, else read back
+    /// from the log, which keeps it (nil only once `--retain` has let it go too).
+    private static func rebuilt(
+        _ left: LeftNotification, sequence: UInt64, status: JournalStatus, at: Int64,
+        from source: (any JournalArchiveSource)?
+    ) -> JournalEntry? {
+        var notification = left.whole
+        if notification == nil,
+            case .notification(let read)?? = source?.records([.notification(left.token, sequence: sequence)]).first
+        {
+            notification = read
+        }
+        guard let notification else { return nil }
+        return JournalEntry(id: 0, push: .accepted(notification), status: status, statusAt: at, sequence: sequence)
     }
 
     /// Counts an accepted notification's first steps among the Console's metrics.

@@ -56,16 +56,24 @@ public final class ConsoleMetrics: Sendable {
 
     /// Counts one `name` (one of ``names``; anything else is not a Console metric and not counted).
     public func count(_ name: String, _ notification: Notification) {
+        self.count(name, pushType: notification.pushType, priority: notification.priority)
+    }
+
+    /// Counts one `name` for a notification of this push type and priority.
+    public func count(_ name: String, pushType: PushType, priority: Priority) {
         guard let metric = Self.names.firstIndex(of: name) else { return }
-        self.count(metric: metric, notification)
+        self.count(metric: metric, pushType: pushType, priority: priority)
     }
 
     func count(metric: Int, _ notification: Notification) {
+        self.count(metric: metric, pushType: notification.pushType, priority: notification.priority)
+    }
+
+    func count(metric: Int, pushType: PushType, priority given: Priority) {
         // Alert at priority 10 is nearly every notification: no search for it.
-        let pushType = notification.pushType
         guard let type = pushType == .alert ? 0 : PushType.all.firstIndex(of: pushType) else { return }
         let priority: Int
-        switch notification.priority.rawValue {
+        switch given.rawValue {
         case 10: priority = 0
         case 5: priority = 1
         default: priority = 2
