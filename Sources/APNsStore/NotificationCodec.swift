@@ -130,46 +130,64 @@ enum NotificationCodec {
         )
     }
 
-    /// A record's topic and collapse id, in place (nil when absent), without decoding the rest:
-    /// what a new notification's replacement compares with each one its device has queued.
+    /// A record's topic and collapse id, in place (nil when absent), without decoding the rest.
     static func topicAndCollapseID(
         of bytes: UnsafeRawBufferPointer
     ) throws(StoreError) -> (topic: UnsafeRawBufferPointer?, collapseID: UnsafeRawBufferPointer?) {
-        var reader = Reader(bytes: bytes)
-        _ = try reader.header()
-        _ = try reader.slice(17)  // priority, expiration, receivedAt
-        for _ in 0..<5 { _ = try reader.slice(Int(try reader.byte())) }  // source, apnsID, uniqueID, token, push type
-        let topic = try reader.optionalSlice()
-        return (topic, try reader.optionalSlice())
+        let queued = try self.queued(of: bytes)
+        return (queued.topic, queued.collapseID)
     }
 
-    /// What taking a queued record out of its queue and indexes needs of it, read in place
-    /// without decoding the rest (a replacement, under the default storage policy, takes one out
-    /// for nearly every notification an offline device gets).
-    struct QueuedFields {
+    /// What a new notification's replacement compares with each one its device has queued (topic,
+    /// collapse id) and what taking one out of its queue and indexes needs, read in one pass, in
+    /// place: the slices point into `bytes` and live no longer than it does.
+    struct QueuedView {
         let priority: Priority
-        let pushType: PushType
         /// Its expiration (nil: none given) and time of acceptance, for its expiry key.
         let expiration: Int64?
         let receivedAt: Int64
         /// Its unique id's UTF-8: its key in the unique-id index.
+        let uniqueID: UnsafeRawBufferPointer
+        let pushType: UnsafeRawBufferPointer
+        let topic: UnsafeRawBufferPointer?
+        let collapseID: UnsafeRawBufferPointer?
+
+        /// What outlives the record: the fields its removal needs, the unique id copied.
+        func fields() throws(StoreError) -> QueuedFields {
+            guard let pushType = PushType(rawValue: String(decoding: self.pushType, as: UTF8.self)) else {
+                throw .corruptRecord("push type")
+            }
+            return QueuedFields(
+                priority: self.priority, pushType: pushType, expiration: self.expiration, receivedAt: self.receivedAt,
+                uniqueID: Array(self.uniqueID))
+        }
+    }
+
+    /// A queued record's removal, decoded from its ``QueuedView``: a replacement, under the default
+    /// storage policy, takes one out for nearly every notification an offline device gets.
+    struct QueuedFields {
+        let priority: Priority
+        let pushType: PushType
+        let expiration: Int64?
+        let receivedAt: Int64
         let uniqueID: [UInt8]
     }
 
-    static func queuedFields(of bytes: UnsafeRawBufferPointer) throws(StoreError) -> QueuedFields {
+    static func queued(of bytes: UnsafeRawBufferPointer) throws(StoreError) -> QueuedView {
         var reader = Reader(bytes: bytes)
         _ = try reader.header()
         guard let priority = Priority(rawValue: try reader.byte()) else { throw .corruptRecord("priority") }
         let storedExpiration = Int64(bitPattern: try reader.uint64())
         let receivedAt = Int64(bitPattern: try reader.uint64())
         for _ in 0..<2 { _ = try reader.slice(Int(try reader.byte())) }  // source, apnsID
-        let uniqueID = try reader.bytes(Int(try reader.byte()))
+        let uniqueID = try reader.slice(Int(try reader.byte()))
         _ = try reader.slice(Int(try reader.byte()))  // token
-        guard let pushType = PushType(rawValue: try reader.shortString()) else { throw .corruptRecord("push type") }
-        return QueuedFields(
-            priority: priority, pushType: pushType,
-            expiration: storedExpiration == self.noExpiration ? nil : storedExpiration, receivedAt: receivedAt,
-            uniqueID: uniqueID)
+        let pushType = try reader.slice(Int(try reader.byte()))
+        let topic = try reader.optionalSlice()
+        return QueuedView(
+            priority: priority, expiration: storedExpiration == self.noExpiration ? nil : storedExpiration,
+            receivedAt: receivedAt, uniqueID: uniqueID, pushType: pushType, topic: topic,
+            collapseID: try reader.optionalSlice())
     }
 
     /// Reads a record's fields in order, in place: scalars and strings straight from the bytes,

@@ -104,11 +104,10 @@ extension StoreWriter {
             // nil: no record in the log (corrupt); .some(nil): a record the new one does not replace.
             let logged = try txn.withValue(self.environment.log, key: StoreKeys.logKey(ofQueueKey: key)) {
                 value throws(StoreError) -> NotificationCodec.QueuedFields? in
-                let record = try LogValue.record(of: value)
-                let queued = try NotificationCodec.topicAndCollapseID(of: record)
+                let queued = try NotificationCodec.queued(of: LogValue.record(of: value))
                 guard Self.same(queued.topic, topic) else { return nil }
                 guard latest || (collapseID != nil && Self.same(queued.collapseID, collapseID)) else { return nil }
-                return try NotificationCodec.queuedFields(of: record)
+                return try queued.fields()
             }
             guard let logged else { throw .corruptRecord("queued notification missing from the log") }
             guard let older = logged else { continue }

@@ -118,21 +118,12 @@ extension StoreWriter {
         expiryDeleted: Bool = false,
         adjustsLength: Bool = true
     ) throws(StoreError) {
-        let sequence = queueKey.withUnsafeBytes { StoreKeys.sequence(ofQueueKey: $0) }
-        try txn.delete(self.environment.queue, queueKey)
-        if !expiryDeleted {
-            let expiration = notification.effectiveExpiration(maximumStorageSeconds: self.configuration.maximumStorageSeconds)
-            try txn.delete(self.environment.expiry, StoreKeys.expiryKey(expiration: expiration, sequence: sequence))
-        }
-        try txn.delete(self.environment.unique, StoreKeys.uniqueKey(notification.uniqueID))
-        if adjustsLength { try self.adjustQueueLength(notification.token, by: -1, txn) }
-        guard let status else {
-            try self.forgetRecord(sequence: sequence, txn)
-            return
-        }
-        // The record stays where it is in the log; the history says where it went.
-        try self.appendHistory(txn, HistoryEntry(sequence: sequence, status: status, at: nowMillis))
-        self.publish(.left(.whole(notification), sequence: sequence, status: status, at: nowMillis))
+        try self.takeOut(
+            queueKey,
+            expiration: expiryDeleted
+                ? nil : notification.effectiveExpiration(maximumStorageSeconds: self.configuration.maximumStorageSeconds),
+            uniqueKey: StoreKeys.uniqueKey(notification.uniqueID), of: notification.token, .whole(notification),
+            status: status, txn, nowMillis: nowMillis, adjustsLength: adjustsLength)
     }
 
     /// Takes a queued notification a newer one replaced out of its queue and its indexes, from the
@@ -143,16 +134,36 @@ extension StoreWriter {
         _ queueKey: [UInt8], _ fields: NotificationCodec.QueuedFields, of token: DeviceToken, _ txn: Transaction,
         nowMillis: Int64
     ) throws(StoreError) {
-        let sequence = queueKey.withUnsafeBytes { StoreKeys.sequence(ofQueueKey: $0) }
-        try txn.delete(self.environment.queue, queueKey)
         let expiration = APNsCore.Notification.effectiveExpiration(
             fields.expiration, receivedAt: fields.receivedAt,
             maximumStorageSeconds: self.configuration.maximumStorageSeconds)
-        try txn.delete(self.environment.expiry, StoreKeys.expiryKey(expiration: expiration, sequence: sequence))
-        try txn.delete(self.environment.unique, fields.uniqueID)
-        try self.appendHistory(txn, HistoryEntry(sequence: sequence, status: .replaced, at: nowMillis))
-        let left = LeftNotification.summary(token: token, pushType: fields.pushType, priority: fields.priority)
-        self.publish(.left(left, sequence: sequence, status: .replaced, at: nowMillis))
+        try self.takeOut(
+            queueKey, expiration: expiration, uniqueKey: fields.uniqueID, of: token,
+            .summary(token: token, pushType: fields.pushType, priority: fields.priority), status: .replaced, txn,
+            nowMillis: nowMillis, adjustsLength: false)
+    }
+
+    /// Deletes a queued notification's queue key, its expiry key (unless `expiration` is nil:
+    /// already deleted) and its unique-id key; with a `status`, enters it in the history and tells
+    /// the observers, else forgets its record.
+    private func takeOut(
+        _ queueKey: [UInt8], expiration: Int64?, uniqueKey: [UInt8], of token: DeviceToken, _ left: LeftNotification,
+        status: LogStatus?, _ txn: Transaction, nowMillis: Int64, adjustsLength: Bool
+    ) throws(StoreError) {
+        let sequence = queueKey.withUnsafeBytes { StoreKeys.sequence(ofQueueKey: $0) }
+        try txn.delete(self.environment.queue, queueKey)
+        if let expiration {
+            try txn.delete(self.environment.expiry, StoreKeys.expiryKey(expiration: expiration, sequence: sequence))
+        }
+        try txn.delete(self.environment.unique, uniqueKey)
+        if adjustsLength { try self.adjustQueueLength(token, by: -1, txn) }
+        guard let status else {
+            try self.forgetRecord(sequence: sequence, txn)
+            return
+        }
+        // The record stays where it is in the log; the history says where it went.
+        try self.appendHistory(txn, HistoryEntry(sequence: sequence, status: status, at: nowMillis))
+        self.publish(.left(left, sequence: sequence, status: status, at: nowMillis))
     }
 
     /// Forgets notifications: out of their queues without a log entry, and out of the log.

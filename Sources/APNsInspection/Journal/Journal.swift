@@ -111,13 +111,12 @@ public final class Journal: Sendable {
         _ left: LeftNotification, sequence: UInt64, status: JournalStatus, at: Int64,
         from source: (any JournalArchiveSource)?
     ) -> JournalEntry? {
-        var notification = left.whole
-        if notification == nil,
-            case .notification(let read)?? = source?.records([.notification(left.token, sequence: sequence)]).first
-        {
-            notification = read
+        let read = { () -> Notification? in
+            guard case .notification(let read)?? = source?.records([.notification(left.token, sequence: sequence)]).first
+            else { return nil }
+            return read
         }
-        guard let notification else { return nil }
+        guard let notification = left.whole ?? read() else { return nil }
         return JournalEntry(id: 0, push: .accepted(notification), status: status, statusAt: at, sequence: sequence)
     }
 
