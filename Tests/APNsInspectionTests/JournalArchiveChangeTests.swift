@@ -95,6 +95,8 @@ struct JournalArchiveChangeTests {
         journal.apply(
             StoreCommit(
                 operations: 1, duration: .zero, changes: [.accepted(next, sequence: 21, at: 0, status: nil, connected: false)]))
+        // The journal's follower answers the wait; settle() is the barrier a test waits behind.
+        journal.settle()
         #expect(answered.withLock { $0 } == "unique-21" && journal.pendingWaits == 0)
     }
 }

@@ -98,6 +98,7 @@ struct JournalArchiveTests {
         let readsBefore = source.reads.withLock { $0 }
         journal.apply(
             StoreCommit(operations: 1, duration: .zero, changes: [.left(summary, sequence: 2, status: .replaced, at: 88)]))
+        journal.settle()
         let event = events.withLock { $0.last }
         #expect(event?.kind == "replaced")
         #expect(event?.entry?.uniqueID == "unique-2" && event?.entry?.status == .replaced && event?.entry?.statusAt == 88)
@@ -108,6 +109,7 @@ struct JournalArchiveTests {
         let readsQuiet = quiet.1.reads.withLock { $0 }
         quiet.0.apply(
             StoreCommit(operations: 1, duration: .zero, changes: [.left(summary, sequence: 2, status: .replaced, at: 88)]))
+        quiet.0.settle()
         #expect(quiet.1.reads.withLock { $0 } == readsQuiet)
         #expect(quiet.0.entry(uniqueID: "unique-2")?.status == .replaced)
     }

@@ -13,7 +13,7 @@ extension Journal {
 
     /// From now on the ring's oldest entries go to an archive instead of away, read back from `source`.
     public func useArchive(_ source: any JournalArchiveSource) {
-        self.state.withLock { state in
+        self.locked { state in
             state.archiveSource = source
             if state.journal.archive == nil { state.journal.archive = JournalArchive() }
         }
@@ -26,14 +26,14 @@ extension Journal {
     ) -> (total: Int, items: [JournalEntry], next: UInt64?) {
         // A search the store can run over its records in place reads back only the page.
         if let search = filter.search, search.utf8.allSatisfy({ $0 < 0x80 }),
-            let source = self.state.withLock({ $0.archiveSource }),
+            let source = self.locked({ $0.archiveSource }),
             let found = source.sequences(containing: Array(search.utf8))
         {
             return self.searchPage(filter, search: search, found: found, limit: limit, before: before, source: source)
         }
         let room = { (hot: Page) -> Int in max(0, limit - hot.items.count) }
         // Without a text search the archive's index answers the totals; only the page is read back.
-        let (hot, cold, source) = self.state.withLock { state -> Taken<Page> in
+        let (hot, cold, source) = self.locked { state -> Taken<Page> in
             let hot = state.journal.page(matching: filter, limit: limit, before: before)
             guard let source = state.archiveSource, let archive = state.journal.archive,
                 let matcher = ArchiveMatcher(filter, in: archive)
@@ -75,7 +75,7 @@ extension Journal {
     private func searchPage(
         _ filter: JournalFilter, search: String, found: Set<UInt64>, limit: Int, before: UInt64?, source: any JournalArchiveSource
     ) -> Page {
-        let (hot, cold) = self.state.withLock { state -> (Page, ArchivedSearch?) in
+        let (hot, cold) = self.locked { state -> (Page, ArchivedSearch?) in
             let hot = state.journal.page(matching: filter, limit: limit, before: before)
             guard let archive = state.journal.archive, let matcher = ArchiveMatcher(filter, in: archive) else {
                 return (hot, nil)
@@ -113,7 +113,7 @@ extension Journal {
     /// The entry with this unique id (an accepted notification's `apns-unique-id`, a rejected
     /// request's journal id), in the ring or the archive.
     public func entry(uniqueID: String) -> JournalEntry? {
-        let (hot, candidate, source) = self.state.withLock {
+        let (hot, candidate, source) = self.locked {
             state -> (JournalEntry?, ArchivedRead?, (any JournalArchiveSource)?) in
             if let entry = state.journal.entry(uniqueID: uniqueID) { return (entry, nil, nil) }
             return (nil, state.journal.archive?.read(uniqueID: uniqueID), state.archiveSource)
@@ -135,7 +135,7 @@ extension Journal {
     /// Removes every matching entry, in the ring and the archive; what the store should delete
     /// with them, and how many there were.
     public func remove(matching filter: JournalFilter) -> (count: Int, keys: [JournalRecordKey]) {
-        let (hot, cold, source) = self.state.withLock { state -> Taken<[JournalEntry]> in
+        let (hot, cold, source) = self.locked { state -> Taken<[JournalEntry]> in
             let hot = state.journal.remove(matching: filter)
             guard let source = state.archiveSource, let archive = state.journal.archive,
                 let matcher = ArchiveMatcher(filter, in: archive)
@@ -153,7 +153,7 @@ extension Journal {
             }
         }
         keys += removed.compactMap(\.key)
-        self.state.withLock { state in
+        self.locked { state in
             for read in removed { state.journal.archive?.remove(id: read.entry.id) }
         }
         return (hot.count + removed.count, keys)

@@ -14,7 +14,7 @@ extension Journal {
         _ change: (inout JournalEntry) -> Void,
         then: (JournalEntry, inout State) -> Void = { _, _ in }
     ) -> JournalEntry? {
-        let (changed, candidate, source) = self.state.withLock {
+        let (changed, candidate, source) = self.locked {
             state -> (JournalEntry?, ArchivedRead?, (any JournalArchiveSource)?) in
             if let entry = state.journal.modify(uniqueID: uniqueID, change) {
                 then(entry, &state)
@@ -28,7 +28,7 @@ extension Journal {
         // holds then (its status may have moved meanwhile), changed, and written back.
         let record = candidate.key.flatMap { source.records([$0]).first ?? nil }
         guard JournalArchive.entry(candidate, record: record)?.uniqueID == uniqueID else { return nil }
-        return self.state.withLock { state -> JournalEntry? in
+        return self.locked { state -> JournalEntry? in
             guard let current = state.journal.archive?.read(id: candidate.entry.id),
                 var entry = JournalArchive.entry(current, record: record)
             else { return nil }
@@ -48,7 +48,7 @@ extension Journal {
         after: UInt64,
         resume: @escaping @Sendable (JournalEntry) -> Void
     ) -> (found: JournalEntry?, token: UInt64?) {
-        let (hot, token, batch, source) = self.state.withLock {
+        let (hot, token, batch, source) = self.locked {
             state -> (JournalEntry?, UInt64?, [ArchivedRead], (any JournalArchiveSource)?) in
             let hot = state.journal.oldest(matching: filter, after: after)
             let batch = Self.archived(filter, after: after, state)
@@ -64,7 +64,7 @@ extension Journal {
         var next = batch
         while found == nil, let source, let last = next.last {
             found = Self.read(next, from: source).first { Self.waitMatches(filter, $0) }
-            next = found == nil ? self.state.withLock { Self.archived(filter, after: last.entry.id, $0) } : []
+            next = found == nil ? self.locked { Self.archived(filter, after: last.entry.id, $0) } : []
         }
         guard let found = found ?? hot else { return (nil, token) }
         // Unless an entry that arrived meanwhile has already answered the wait.

@@ -24,7 +24,7 @@ extension Journal {
     /// From now on the phone's record of each stored notification (by its sequence) is also
     /// handed to `keep`, encoded, after the journal has it.
     public func keepPhoneRecords(_ keep: @escaping @Sendable (_ sequence: UInt64, _ record: [UInt8]) -> Void) {
-        self.state.withLock { $0.phoneKeeper = keep }
+        self.locked { $0.phoneKeeper = keep }
     }
 
     /// The phone's records kept by ``keepPhoneRecords(_:)``, by sequence, for ``seed(kept:phone:_:)``

@@ -1,13 +1,17 @@
 import APNsCore
 import APNsDevice
+import Dispatch
 import Synchronization
 
 /// Every notification the emulator received, newest `capacity` kept: accepted ones as the store
 /// reports them (and how they left their queues), rejected ones as the front doors report them.
 /// Tells waiters and live subscribers (the admin API's long polls and event stream) as it changes.
 ///
-/// Thread-safe. Listeners are called under the journal's lock, in order, and must only hand the
-/// event on (e.g. `eventLoop.execute`).
+/// Thread-safe. The store's commits are taken in as they come and applied by a follower of their
+/// own (``apply(_:)``), off the writer's thread; whatever reads or changes the journal first
+/// applies every commit handed over before it (``locked(_:)``), so a read after an answer shows
+/// what the answer said. Listeners are called under the journal's lock, in order, and must only
+/// hand the event on (e.g. `eventLoop.execute`).
 public final class Journal: Sendable {
     /// One change, as the event stream shows it.
     public struct Event: Sendable {
@@ -43,63 +47,65 @@ public final class Journal: Sendable {
         var phoneKeeper: (@Sendable (_ sequence: UInt64, _ record: [UInt8]) -> Void)?
     }
 
-    let state: Mutex<State>
+    /// The journal itself: reached through ``locked(_:)`` only, which applies the commits waiting first.
+    let guarded: Mutex<State>
+    /// Commits handed over by the store and not yet applied, oldest first.
+    let pending = Mutex<[StoreCommit]>([])
+    /// Where the commits handed over are applied when nothing reads the journal first.
+    let follower = DispatchQueue(label: "apns-emulator.journal")
     /// Where the Console's metrics are counted, as the delivery log's steps happen.
     private let console: ConsoleMetrics?
 
     public init(capacity: Int, console: ConsoleMetrics? = nil) {
-        self.state = Mutex(State(journal: JournalState(capacity: capacity)))
+        self.guarded = Mutex(State(journal: JournalState(capacity: capacity)))
         self.console = console
     }
 
     /// Reads the journal under its lock.
     public func read<T>(_ body: (JournalState) -> T) -> T {
-        self.state.withLock { body($0.journal) }
+        self.locked { body($0.journal) }
     }
 
-    /// Takes in one store commit; on the writer thread.
-    public func apply(_ commit: StoreCommit) {
-        guard !commit.changes.isEmpty else { return }
-        self.state.withLock { state in
-            // Events are only built for someone to hear them: this runs for every notification.
-            let heard = !state.subscribers.isEmpty || !state.waiters.isEmpty
-            for change in commit.changes {
-                switch change {
-                case .accepted(let notification, let sequence, let at, let logged, let connected):
-                    let status = logged.map(JournalStatus.init) ?? .queued
-                    let marks: DeliveryMarks = logged == nil && !connected ? .storedOffline : []
-                    // No copy of the entry is made unless someone listens: this runs for every notification.
-                    let id = state.journal.add(
-                        JournalEntry(
-                            id: 0, push: .accepted(notification), status: status, statusAt: logged == nil ? nil : at,
-                            sequence: sequence, marks: marks))
-                    self.count(status: status, marks: marks, notification, logged: logged)
-                    guard heard, let entry = state.journal.entry(id: id) else { continue }
-                    Self.emit(Event(kind: "accepted", entry: entry), &state)
-                    if logged != nil { Self.emit(Event(kind: status.rawValue, entry: entry), &state) }
-                case .left(let left, let sequence, let logged, let at):
-                    let status = JournalStatus(logged)
-                    let updated = state.journal.update(sequence: sequence, status: status, at: at)
-                    if let console = self.console,
-                        let name = DeliveryLog.outcomeName(status, updated?.marks ?? [], updated?.presentation)
-                    {
-                        console.count(name, pushType: left.pushType, priority: left.priority)
-                    }
-                    guard heard else { continue }
-                    // An entry pushed out of the journal still has its event, rebuilt from the store's copy.
-                    guard
-                        let entry = updated
-                            ?? Self.rebuilt(left, sequence: sequence, status: status, at: at, from: state.archiveSource)
-                    else { continue }
-                    Self.emit(Event(kind: status.rawValue, entry: entry), &state)
-                case .forgotten(let sequences, let rejections):
-                    state.journal.forget(sequences: sequences, rejections: rejections)
-                case .unkept(let sequences):
-                    state.journal.unkept(sequences: sequences)
-                case .cleared:
-                    state.journal.removeAll()
-                    Self.emit(Event(kind: "reset", entry: nil), &state)
+    /// Applies one store commit, under the journal's lock (``locked(_:)``).
+    func apply(_ commit: StoreCommit, _ state: inout State) {
+        // Events are only built for someone to hear them: this runs for every notification.
+        let heard = !state.subscribers.isEmpty || !state.waiters.isEmpty
+        for change in commit.changes {
+            switch change {
+            case .accepted(let notification, let sequence, let at, let logged, let connected):
+                let status = logged.map(JournalStatus.init) ?? .queued
+                let marks: DeliveryMarks = logged == nil && !connected ? .storedOffline : []
+                // No copy of the entry is made unless someone listens: this runs for every notification.
+                let id = state.journal.add(
+                    JournalEntry(
+                        id: 0, push: .accepted(notification), status: status, statusAt: logged == nil ? nil : at,
+                        sequence: sequence, marks: marks))
+                self.count(status: status, marks: marks, notification, logged: logged)
+                guard heard, let entry = state.journal.entry(id: id) else { continue }
+                Self.emit(Event(kind: "accepted", entry: entry), &state)
+                if logged != nil { Self.emit(Event(kind: status.rawValue, entry: entry), &state) }
+            case .left(let left, let sequence, let logged, let at):
+                let status = JournalStatus(logged)
+                let updated = state.journal.update(sequence: sequence, status: status, at: at)
+                if let console = self.console,
+                    let name = DeliveryLog.outcomeName(status, updated?.marks ?? [], updated?.presentation)
+                {
+                    console.count(name, pushType: left.pushType, priority: left.priority)
                 }
+                guard heard else { continue }
+                // An entry pushed out of the journal still has its event, rebuilt from the store's copy.
+                guard
+                    let entry = updated
+                        ?? Self.rebuilt(left, sequence: sequence, status: status, at: at, from: state.archiveSource)
+                else { continue }
+                Self.emit(Event(kind: status.rawValue, entry: entry), &state)
+            case .forgotten(let sequences, let rejections):
+                state.journal.forget(sequences: sequences, rejections: rejections)
+            case .unkept(let sequences):
+                state.journal.unkept(sequences: sequences)
+            case .cleared:
+                state.journal.removeAll()
+                Self.emit(Event(kind: "reset", entry: nil), &state)
             }
         }
     }
@@ -131,7 +137,7 @@ public final class Journal: Sendable {
 
     /// Records a request a provider got an error for.
     public func rejected(_ push: RejectedPush, fault: FaultMark? = nil) {
-        self.state.withLock { state in
+        self.locked { state in
             let entry = state.journal.append(.rejected(push), status: .of(push), fault: fault)
             Self.emit(Event(kind: entry.status.rawValue, entry: entry), &state)
         }
@@ -140,7 +146,7 @@ public final class Journal: Sendable {
     /// Records a channel management request or a broadcast (event `broadcast`, or `rejected`);
     /// ``Inspection/broadcast(_:fault:)`` also keeps it in the store.
     public func broadcast(_ record: BroadcastRecord, fault: FaultMark? = nil) {
-        self.state.withLock { state in
+        self.locked { state in
             let entry = Self.appendBroadcast(record, fault: fault, &state)
             Self.emit(Event(kind: entry.status == .rejected ? "rejected" : "broadcast", entry: entry), &state)
         }
@@ -180,7 +186,7 @@ public final class Journal: Sendable {
 
     /// Live Activities changed: each change goes to the event stream as an `activity` event.
     public func activityEvents(_ events: [ActivityEvent]) {
-        self.state.withLock { state in
+        self.locked { state in
             for event in events { Self.emit(Event(kind: "activity", entry: nil, activity: event), &state) }
         }
     }
@@ -205,7 +211,7 @@ public final class Journal: Sendable {
             Void
     ) throws(E) {
         var requests = kept.sorted { $0.receivedAt < $1.receivedAt }[...]
-        try self.state.withLock { (state: inout State) throws(E) in
+        try self.locked { (state: inout State) throws(E) in
             func requestsBefore(_ time: Int64) {
                 while let first = requests.first, first.receivedAt < time {
                     requests = requests.dropFirst()
@@ -239,17 +245,17 @@ public final class Journal: Sendable {
     }
 
     /// How many long polls are waiting for a notification now.
-    public var pendingWaits: Int { self.state.withLock { $0.waiters.count } }
+    public var pendingWaits: Int { self.locked { $0.waiters.count } }
 
     /// Stops a wait (it timed out); false when it was already satisfied.
     @discardableResult
     public func cancelWait(_ token: UInt64) -> Bool {
-        self.state.withLock { $0.waiters.removeValue(forKey: token) != nil }
+        self.locked { $0.waiters.removeValue(forKey: token) != nil }
     }
 
     /// Calls `listener` with every later event, in order, until ``unsubscribe(_:)``.
     public func subscribe(_ listener: @escaping Listener) -> UInt64 {
-        self.state.withLock { state in
+        self.locked { state in
             let token = state.nextToken
             state.nextToken += 1
             state.subscribers[token] = listener
@@ -258,7 +264,7 @@ public final class Journal: Sendable {
     }
 
     public func unsubscribe(_ token: UInt64) {
-        self.state.withLock { _ = $0.subscribers.removeValue(forKey: token) }
+        self.locked { _ = $0.subscribers.removeValue(forKey: token) }
     }
 
     static func emit(_ event: Event, _ state: inout State) {

@@ -78,6 +78,8 @@ struct ServiceRoutes: Sendable {
         let (subscriptions, subscribers) = self.activities.subscriberTotals()
         let channels = self.channels.read { $0.channels.values.lazy.filter { !$0.isDeleted }.count }
         self.inspection.metrics.broadcast.record(subscriptions: subscriptions, uniqueSubscribers: subscribers, channels: channels)
+        // The Console's counts are the journal's: every commit answered before this read is in them.
+        self.inspection.journal.settle()
         let body = self.inspection.metrics.render(queueDepth: depth, devicesConnected: self.hub.connectedCount)
         return Response(status: 200, body: body, contentType: "text/plain; version=0.0.4; charset=utf-8")
     }

@@ -19,6 +19,8 @@ struct Reset {
     func run(devices: Bool, on eventLoop: any EventLoop) -> EventLoopFuture<Void> {
         self.inspection.faults.removeAll()
         self.inspection.providers.reset()
+        // What the journal has yet to count (the Console's metrics) is counted before the counters go.
+        self.inspection.journal.settle()
         self.inspection.metrics.resetCounters()
         self.clock.reset()
         self.phone.reset(devices: devices)

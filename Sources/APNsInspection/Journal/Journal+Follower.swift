@@ -1,0 +1,46 @@
+import APNsCore
+
+/// The journal follows the store's commits off the writer's thread (issue 68): the writer hands
+/// each commit over (``apply(_:)``) and goes on to the next batch; the journal's follower applies
+/// it, unless something that reads or changes the journal comes first, which applies every commit
+/// handed over before it does anything (``locked(_:)``). A read that follows an answer therefore
+/// shows what the answer said, however far behind the follower is: a barrier, not a sleep.
+extension Journal {
+    /// How many commits may wait for the follower before the thread handing one over applies
+    /// them itself: a follower starved of CPU does not let them grow without bound.
+    static let pendingLimit = 4096
+
+    /// Takes in one store commit; on the writer thread. Handed over, applied by the follower.
+    public func apply(_ commit: StoreCommit) {
+        guard !commit.changes.isEmpty else { return }
+        let waiting = self.pending.withLock { pending in
+            pending.append(commit)
+            return pending.count
+        }
+        if waiting == 1 {
+            self.follower.async { self.settle() }
+        } else if waiting > Self.pendingLimit {
+            self.settle()
+        }
+    }
+
+    /// Applies every commit handed over so far: what a reader of the journal's side effects (the
+    /// Console's counts in `/metrics`, a reset of them) waits behind.
+    public func settle() {
+        self.locked { _ in }
+    }
+
+    /// Runs `body` under the journal's lock, after applying the commits handed over before it, in order.
+    func locked<T, E: Error>(_ body: (inout State) throws(E) -> T) throws(E) -> T {
+        try self.guarded.withLock { (state: inout State) throws(E) -> T in
+            // Taken under the journal's lock: two threads that apply never interleave commits.
+            let commits = self.pending.withLock { pending -> [StoreCommit] in
+                guard !pending.isEmpty else { return [] }
+                defer { pending.removeAll(keepingCapacity: true) }
+                return pending
+            }
+            for commit in commits { self.apply(commit, &state) }
+            return try body(&state)
+        }
+    }
+}
