@@ -53,7 +53,8 @@ struct JournalFollowerTests {
         journal.apply(Self.accepted(5))
         journal.settle()
         let text = String(decoding: metrics.render(queueDepth: 0, devicesConnected: 0), as: UTF8.self)
-        #expect(CommitTallyTests.sample(#"apns_received_by_apns_total{push_type="alert",priority="10"}"#, in: text) == 5, "\(text)")
+        #expect(
+            CommitTallyTests.sample(#"apns_received_by_apns_total{push_type="alert",priority="10"}"#, in: text) == 5, "\(text)")
         #expect(CommitTallyTests.sample(#"apns_stored_device_offline_total{push_type="alert",priority="10"}"#, in: text) == 5)
     }
 
@@ -81,6 +82,7 @@ struct JournalFollowerTests {
         for n in 1...(Journal.pendingLimit + 1) { journal.apply(Self.accepted(n)) }
         // Checked without a read (a read would apply them too): nothing waits.
         #expect(journal.pending.withLock { $0.isEmpty })
-        #expect(journal.read { state in state.newestFirst().first { _ in true }?.uniqueID } == "unique-\(Journal.pendingLimit + 1)")
+        #expect(
+            journal.read { state in state.newestFirst().first { _ in true }?.uniqueID } == "unique-\(Journal.pendingLimit + 1)")
     }
 }
