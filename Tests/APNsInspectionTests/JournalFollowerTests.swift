@@ -19,6 +19,14 @@ struct JournalFollowerTests {
             ])
     }
 
+    /// A commit of more changes than are applied where they were made (``Journal/inlineLimit``):
+    /// handed over to the follower. The padding changes nothing.
+    static func handedOver(_ n: Int) -> StoreCommit {
+        var commit = Self.accepted(n)
+        commit.changes += Array(repeating: .unkept(sequences: []), count: Journal.inlineLimit)
+        return commit
+    }
+
     /// Holds the journal's follower until the returned semaphore is signalled.
     static func hold(_ journal: Journal) -> DispatchSemaphore {
         let (held, release) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
@@ -36,12 +44,13 @@ struct JournalFollowerTests {
         let journal = Journal(capacity: 16, console: metrics.console)
         let release = Self.hold(journal)
         defer { release.signal() }
-        for n in 1...3 { journal.apply(Self.accepted(n)) }
+        for n in 1...3 { journal.apply(Self.handedOver(n)) }
         #expect(journal.pending.withLock { $0.count } == 3, "the commits wait for the follower")
         #expect(journal.entry(uniqueID: "unique-2")?.status == .queued)
         #expect(journal.pending.withLock { $0.isEmpty }, "the read applied them")
         // A change to an entry comes after the commit that brought it, though nothing read between.
-        journal.apply(Self.accepted(4))
+        journal.apply(Self.handedOver(4))
+        // A small commit waits behind one handed over, not applied before it.
         journal.apply(
             StoreCommit(
                 operations: 1, duration: .zero,
@@ -68,7 +77,7 @@ struct JournalFollowerTests {
                 once.withLock { $0 = true }
                 continuation.resume(returning: event.entry?.uniqueID)
             }
-            journal.apply(Self.accepted(7))
+            journal.apply(Self.handedOver(7))
         }
         #expect(heard == "unique-7")
         #expect(journal.pending.withLock { $0.isEmpty })
@@ -79,10 +88,28 @@ struct JournalFollowerTests {
         let journal = Journal(capacity: 4096)
         let release = Self.hold(journal)
         defer { release.signal() }
-        for n in 1...(Journal.pendingLimit + 1) { journal.apply(Self.accepted(n)) }
+        for n in 1...(Journal.pendingLimit + 1) { journal.apply(Self.handedOver(n)) }
         // Checked without a read (a read would apply them too): nothing waits.
         #expect(journal.pending.withLock { $0.isEmpty })
         #expect(
             journal.read { state in state.newestFirst().first { _ in true }?.uniqueID } == "unique-\(Journal.pendingLimit + 1)")
+    }
+
+    @Test("a small commit with nothing waiting is applied where it was made: its event is heard before apply returns")
+    func smallCommitsApplyHere() {
+        let journal = Journal(capacity: 16)
+        let release = Self.hold(journal)
+        defer { release.signal() }
+        let heard = Mutex<[String]>([])
+        _ = journal.subscribe { event in heard.withLock { $0.append("\(event.kind) \(event.entry?.uniqueID ?? "")") } }
+        journal.apply(Self.accepted(1))
+        #expect(heard.withLock { $0 } == ["accepted unique-1"], "applied on this thread, the follower held")
+        #expect(journal.pending.withLock { $0.isEmpty })
+        // Once one waits for the follower, the next small one waits behind it.
+        journal.apply(Self.handedOver(2))
+        journal.apply(Self.accepted(3))
+        #expect(journal.pending.withLock { $0.count } == 2 && heard.withLock { $0.count } == 1)
+        journal.settle()
+        #expect(heard.withLock { $0 } == ["accepted unique-1", "accepted unique-2", "accepted unique-3"])
     }
 }

@@ -10,9 +10,17 @@ extension Journal {
     /// them itself: a follower starved of CPU does not let them grow without bound.
     static let pendingLimit = 4096
 
-    /// Takes in one store commit; on the writer thread. Handed over, applied by the follower.
+    /// A commit of at most this many changes, with none waiting before it, is applied where it
+    /// was made when the journal is free: waking the follower for one push at a time costs more
+    /// CPU than applying it (measured: about 15 µs a request at `h2load -c1 -m1`).
+    static let inlineLimit = 4
+
+    /// Takes in one store commit; on the thread that committed it (the writer's, or an event
+    /// loop's), inside the store's commit, so that commits come in the order they were made.
+    /// Handed over to the follower, or applied here when it is small and nothing waits.
     public func apply(_ commit: StoreCommit) {
         guard !commit.changes.isEmpty else { return }
+        if commit.changes.count <= Self.inlineLimit, self.applyHere(commit) { return }
         let waiting = self.pending.withLock { pending in
             pending.append(commit)
             return pending.count
@@ -22,6 +30,18 @@ extension Journal {
         } else if waiting > Self.pendingLimit {
             self.settle()
         }
+    }
+
+    /// Applies `commit` on this thread if no commit waits for the follower and no one holds the
+    /// journal; false (nothing done) otherwise.
+    private func applyHere(_ commit: StoreCommit) -> Bool {
+        guard self.pending.withLock({ $0.isEmpty }) else { return false }
+        // Nothing is handed over meanwhile: commits are made one at a time, and this is inside one.
+        let applied = self.guarded.withLockIfAvailable { state -> Bool in
+            self.apply(commit, &state)
+            return true
+        }
+        return applied ?? false
     }
 
     /// Applies every commit handed over so far: what a reader of the journal's side effects (the
