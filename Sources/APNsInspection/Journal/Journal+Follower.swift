@@ -54,11 +54,9 @@ extension Journal {
     func locked<T, E: Error>(_ body: (inout State) throws(E) -> T) throws(E) -> T {
         try self.guarded.withLock { (state: inout State) throws(E) -> T in
             // Taken under the journal's lock: two threads that apply never interleave commits.
-            let commits = self.pending.withLock { pending -> [StoreCommit] in
-                guard !pending.isEmpty else { return [] }
-                defer { pending.removeAll(keepingCapacity: true) }
-                return pending
-            }
+            // Swapped out, not copied: the list's storage moves here and the next commit starts a new one.
+            var commits: [StoreCommit] = []
+            self.pending.withLock { swap(&commits, &$0) }
             for commit in commits { self.apply(commit, &state) }
             return try body(&state)
         }

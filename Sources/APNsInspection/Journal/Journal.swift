@@ -7,11 +7,11 @@ import Synchronization
 /// reports them (and how they left their queues), rejected ones as the front doors report them.
 /// Tells waiters and live subscribers (the admin API's long polls and event stream) as it changes.
 ///
-/// Thread-safe. The store's commits are taken in as they come and applied by a follower of their
-/// own (``apply(_:)``), off the writer's thread; whatever reads or changes the journal first
-/// applies every commit handed over before it (``locked(_:)``), so a read after an answer shows
-/// what the answer said. Listeners are called under the journal's lock, in order, and must only
-/// hand the event on (e.g. `eventLoop.execute`).
+/// Thread-safe. The store's commits are taken in as they come (``apply(_:)``) and applied by a
+/// follower of their own, off the writer's thread (a small one with none waiting, where it was
+/// made); whatever reads or changes the journal first applies every commit handed over before it
+/// (``locked(_:)``), so a read after an answer shows what the answer said. Listeners are called
+/// under the journal's lock, in order, and must only hand the event on (e.g. `eventLoop.execute`).
 public final class Journal: Sendable {
     /// One change, as the event stream shows it.
     public struct Event: Sendable {
