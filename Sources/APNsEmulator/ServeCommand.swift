@@ -113,7 +113,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("journal-size"),
         help:
-            "How many of the newest notifications, accepted or rejected, the admin API's journal holds whole in memory; older ones, as long as --retain keeps them, are indexed and read back from the store. (env: \(EnvironmentTwins.variable(for: "--journal-size")))"
+            "How long, in entries, the admin API's journal holds a refused request or a notification dropped for room whole in memory while the store has no record of it; every notification, as long as --retain keeps it, is indexed and read back from the store. (env: \(EnvironmentTwins.variable(for: "--journal-size")))"
     )
     var journalSize = Self.defaults.journalSize
 

@@ -4,8 +4,8 @@ import Testing
 
 @testable import APNsInspection
 
-/// The journal's archive: what its ring pushes out is indexed, read back from the store, and
-/// forgotten when the store forgets it.
+/// The journal's archive: with a store, every entry is indexed as it is added (the log's index,
+/// 64 bytes each), read back from the store when asked, and forgotten when the store forgets it.
 @Suite("The journal's archive")
 struct JournalArchiveTests {
     /// A store as the archive sees it: records by key, and how many reads it served.
@@ -63,8 +63,8 @@ struct JournalArchiveTests {
         let page = journal.page(matching: JournalFilter(topic: "odd"), limit: 5, before: nil)
         #expect(page.total == 500)
         #expect(page.items.map(\.uniqueID) == ["unique-999", "unique-997", "unique-995", "unique-993", "unique-991"])
-        // The ring (998...1000) held 999: the other four, and one to spare, were read; not 500.
-        #expect(source.reads.withLock { $0 } == 5)
+        // The journal holds no notification whole: the page's five, and one to spare, were read; not 500.
+        #expect(source.reads.withLock { $0 } == 6)
         #expect(journal.page(matching: JournalFilter(topic: "nowhere"), limit: 5, before: nil).total == 0)
         #expect(
             journal.page(matching: JournalFilter(token: String(repeating: "ee", count: 32)), limit: 5, before: nil).total == 0)
@@ -84,6 +84,32 @@ struct JournalArchiveTests {
                 "unique-2"
             ])
         #expect(journal.page(matching: JournalFilter(outcome: .waiting), limit: 100, before: nil).total == 9)
+    }
+
+    @Test("a status change finds its notification by sequence, with gaps between the sequences, and none for one not there")
+    func statusBySequenceWithGaps() {
+        let journal = Journal(capacity: 3)
+        let source = Source()
+        journal.useArchive(source)
+        for n in 1...50 {
+            let notification = JournalStateTests.notification(n, token: Self.token)
+            source.keep(notification, sequence: UInt64(3 * n))
+            journal.apply(
+                StoreCommit(
+                    operations: 1, duration: .zero,
+                    changes: [.accepted(notification, sequence: UInt64(3 * n), at: 0, status: nil, connected: false)]))
+        }
+        let left = { (sequence: UInt64, at: Int64) in
+            StoreChange.left(
+                .summary(token: DeviceToken(hex: Self.token)!, pushType: .alert, priority: .immediate), sequence: sequence,
+                status: .expired, at: at)
+        }
+        journal.apply(
+            StoreCommit(
+                operations: 1, duration: .zero, changes: [left(3, 1), left(30, 2), left(150, 3), left(31, 4), left(151, 5)]))
+        let expired = journal.page(matching: JournalFilter(status: .expired), limit: 10, before: nil).items
+        #expect(expired.map(\.uniqueID) == ["unique-50", "unique-10", "unique-1"])
+        #expect(expired.map(\.statusAt) == [3, 2, 1])
     }
 
     @Test(
@@ -114,16 +140,28 @@ struct JournalArchiveTests {
         #expect(quiet.0.entry(uniqueID: "unique-2")?.status == .replaced)
     }
 
-    @Test("what the store forgets or drops without a record leaves the archive; the ring keeps what it shows")
+    @Test(
+        "what the store forgets or drops without a record leaves the journal; a young one dropped for room is held whole, as the store last had it"
+    )
     func forgetting() {
         let (journal, _) = Self.journal(10_000)
         let forgotten = (1...9_000).map { UInt64($0) }
         journal.apply(StoreCommit(operations: 0, duration: .zero, changes: [.forgotten(sequences: forgotten, rejections: [])]))
         #expect(journal.page(matching: JournalFilter(), limit: 1, before: nil).total == 1000)
         #expect(journal.entry(uniqueID: "unique-9000") == nil && journal.entry(uniqueID: "unique-9001") != nil)
-        // Dropped for room: an archived one goes, one still in the ring stays (and never reaches the archive).
-        journal.apply(StoreCommit(operations: 0, duration: .zero, changes: [.unkept(sequences: [9001, 10_000])]))
-        #expect(journal.entry(uniqueID: "unique-9001") == nil && journal.entry(uniqueID: "unique-10000") != nil)
+        // Dropped for room, as the store tells it (each whole, then their sequences unkept): an old
+        // one goes, one of the newest 3 (the journal's size) stays, at its new status.
+        let drops = [9001, 10_000].map { n in
+            StoreChange.left(
+                .whole(JournalStateTests.notification(n, token: Self.token, topic: n.isMultiple(of: 2) ? "even" : "odd")),
+                sequence: UInt64(n), status: .dropped, at: 99)
+        }
+        journal.apply(StoreCommit(operations: 0, duration: .zero, changes: drops + [.unkept(sequences: [9001, 10_000])]))
+        #expect(journal.entry(uniqueID: "unique-9001") == nil)
+        let kept = journal.entry(uniqueID: "unique-10000")
+        #expect(
+            kept?.status == .dropped && kept?.statusAt == 99 && kept?.marks.contains(.unkept) == true,
+            "\(String(describing: kept))")
         #expect(journal.page(matching: JournalFilter(), limit: 1, before: nil).total == 999)
         // Paging still walks the rest without a gap.
         var seen: [String] = []
@@ -159,7 +197,7 @@ struct JournalArchiveTests {
         journal.apply(
             StoreCommit(operations: 1, duration: .zero, changes: [.left(.whole(third), sequence: 3, status: .delivered, at: 55)]))
         for n in 4...9 { accept(n, token: Self.token, topic: n.isMultiple(of: 2) ? "even" : "odd") }
-        // 1...6 are archived now, 7...9 in the ring.
+        // 1 and 2 were moved from the ring into the archive when it came; every later one is indexed as it is added.
         #expect(
             journal.page(matching: JournalFilter(token: early), limit: 5, before: nil).items.map(\.uniqueID) == [
                 "unique-2", "unique-1",
@@ -170,6 +208,38 @@ struct JournalArchiveTests {
         #expect(delivered.map(\.uniqueID) == ["unique-3"] && delivered.first?.statusAt == 55)
         #expect(journal.page(matching: JournalFilter(outcome: .waiting), limit: 5, before: nil).total == 8)
         #expect(journal.page(matching: JournalFilter(token: Self.token, status: .queued), limit: 10, before: nil).total == 6)
+    }
+
+    @Test(
+        "a refusal is held whole while young (the store writes its record after the journal has it), then read back from the store"
+    )
+    func youngRefusal() {
+        let (journal, source) = Self.journal(5)
+        var request = PushRequest(path: "/3/device/\(Self.token)")
+        request.topic = "odd"
+        let push = RejectedPush(request, id: "r1", apnsID: nil, reason: "BadTopic", httpStatus: 400, receivedAt: 2_000)
+        journal.rejected(push)
+        // Not in the store yet: the journal shows it, from what it holds, by id, in a page and in a filter.
+        #expect(journal.entry(uniqueID: "r1")?.status == .rejected)
+        #expect(journal.page(matching: JournalFilter(), limit: 1, before: nil).items.map(\.uniqueID) == ["r1"])
+        #expect(journal.page(matching: JournalFilter(status: .rejected), limit: 5, before: nil).total == 1)
+        // Its record is written; three more entries (the journal's size) and it is read back from the store.
+        source.records.withLock {
+            $0[.rejection(receivedAt: 2_000, id: "r1")] = .rejection(
+                RejectedPush(request, id: "r1", apnsID: nil, reason: "BadTopic", httpStatus: 400, receivedAt: 2_000), nil)
+        }
+        for n in 6...8 {
+            let notification = JournalStateTests.notification(n, token: Self.token, topic: "even")
+            source.keep(notification, sequence: UInt64(n))
+            journal.apply(
+                StoreCommit(
+                    operations: 1, duration: .zero,
+                    changes: [.accepted(notification, sequence: UInt64(n), at: 0, status: nil, connected: false)]))
+        }
+        #expect(journal.entry(uniqueID: "r1")?.status == .rejected)
+        // Once the store no longer has it, neither does the journal.
+        source.records.withLock { $0[.rejection(receivedAt: 2_000, id: "r1")] = nil }
+        #expect(journal.entry(uniqueID: "r1") == nil)
     }
 
     @Test("q: the store's scan settles the totals; only the page is read back; a token's hex is looked in apart")

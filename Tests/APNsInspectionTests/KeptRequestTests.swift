@@ -5,7 +5,7 @@ import Testing
 
 /// Channel requests and broadcasts kept in the store beside the refusals (issue 53: the journal
 /// keeps everything across restarts): encoded whole, read back as they were, forgotten when the
-/// store trims them, in the ring or the archive alike.
+/// store trims them, old or young alike.
 @Suite("The journal's kept requests")
 struct KeptRequestTests {
     static func broadcast(_ index: Int) -> BroadcastRecord {
@@ -43,7 +43,7 @@ struct KeptRequestTests {
         #expect(read.outcomes[1].reason == "older" && read.outcomes[0].code == nil)
     }
 
-    @Test("seeded in arrival order; what the store trims leaves the ring and the archive")
+    @Test("seeded in arrival order; what the store trims leaves the journal, old or young")
     func forgotten() {
         let journal = Journal(capacity: 3)
         journal.useArchive(JournalArchiveTests.Source())
@@ -53,7 +53,7 @@ struct KeptRequestTests {
         }
         #expect((1...6).allSatisfy { journal.entry(uniqueID: "broadcast-\($0)") != nil })
         #expect(journal.entry(uniqueID: "broadcast-1")?.receivedAt == 1001)
-        // The store trims the oldest first: two from the archive, and one the ring still holds.
+        // The store trims the oldest first: two old ones, and one of the newest 3 (the journal's size) out of turn.
         journal.apply(
             StoreCommit(
                 operations: 0, duration: .zero,

@@ -1,7 +1,8 @@
 import APNsCore
 
-/// The admin API's reads over the whole journal: the ring in memory, then its archive, whose
-/// entries the store reads back outside the journal's lock (the writer thread never waits for a query).
+/// The admin API's reads over the whole journal: the ring in memory (without a store), then the
+/// archive, whose entries the store reads back outside the journal's lock (the writer thread never
+/// waits for a query).
 extension Journal {
     /// A page of the ring alone, as ``JournalState/page(matching:limit:before:)`` gives it.
     typealias Page = (total: Int, items: [JournalEntry], next: UInt64?)
@@ -11,11 +12,12 @@ extension Journal {
     /// How many archived entries one read of the store takes.
     static let archiveBatch = 256
 
-    /// From now on the ring's oldest entries go to an archive instead of away, read back from `source`.
+    /// From now on every entry goes to an archive as it is added (``JournalState``), its contents
+    /// read back from `source` (the log) when asked.
     public func useArchive(_ source: any JournalArchiveSource) {
         self.locked { state in
             state.archiveSource = source
-            if state.journal.archive == nil { state.journal.archive = JournalArchive() }
+            state.journal.useArchive()
         }
     }
 

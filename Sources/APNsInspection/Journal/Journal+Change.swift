@@ -2,9 +2,8 @@ import APNsCore
 
 /// What happens to an entry after it arrived (the phone presented it, the user responded, the
 /// power state held it, a fault rule marked it) and the long polls that wait for one, over the
-/// whole journal: the ring holds only the newest entries whole, so an entry may have been pushed
-/// out to the archive before its change or its waiter came. The archive's records are read back
-/// from the store outside the journal's lock, as a query's are.
+/// whole journal: with a store every entry is in the archive, the ring's only without one. The
+/// archive's records are read back from the store outside the journal's lock, as a query's are.
 extension Journal {
     /// Changes the entry with this unique id, in the ring or the archive; `then` runs under the
     /// journal's lock with the changed entry (to tell listeners). Nil when the journal has no such entry.

@@ -3,8 +3,9 @@ import APNsDevice
 import Dispatch
 import Synchronization
 
-/// Every notification the emulator received, newest `capacity` kept: accepted ones as the store
-/// reports them (and how they left their queues), rejected ones as the front doors report them.
+/// Every notification the emulator received (without a store the newest `capacity`; with one,
+/// its index of all the store keeps, ``useArchive(_:)``): accepted ones as the store reports them
+/// (and how they left their queues), rejected ones as the front doors report them.
 /// Tells waiters and live subscribers (the admin API's long polls and event stream) as it changes.
 ///
 /// Thread-safe. The store's commits are taken in as they come (``apply(_:)``) and applied by a
@@ -70,60 +71,53 @@ public final class Journal: Sendable {
     func apply(_ commit: StoreCommit, _ state: inout State) {
         // Events are only built for someone to hear them: this runs for every notification.
         let heard = !state.subscribers.isEmpty || !state.waiters.isEmpty
+        // Notifications dropped for room, as the store last had them: the journal holds the young
+        // ones whole, since the store does not keep them (`.unkept` follows in the same commit).
+        var dropped: [UInt64: Notification] = [:]
         for change in commit.changes {
             switch change {
             case .accepted(let notification, let sequence, let at, let logged, let connected):
                 let status = logged.map(JournalStatus.init) ?? .queued
                 let marks: DeliveryMarks = logged == nil && !connected ? .storedOffline : []
-                // No copy of the entry is made unless someone listens: this runs for every notification.
-                let id = state.journal.add(
-                    JournalEntry(
-                        id: 0, push: .accepted(notification), status: status, statusAt: logged == nil ? nil : at,
-                        sequence: sequence, marks: marks))
+                let entry = JournalEntry(
+                    id: 0, push: .accepted(notification), status: status, statusAt: logged == nil ? nil : at,
+                    sequence: sequence, marks: marks)
+                // No copy of the entry is kept unless someone listens: this runs for every notification.
+                let event = heard ? entry : nil
+                let id = state.journal.add(entry)
                 self.count(status: status, marks: marks, notification, logged: logged)
-                guard heard, let entry = state.journal.entry(id: id) else { continue }
-                Self.emit(Event(kind: "accepted", entry: entry), &state)
-                if logged != nil { Self.emit(Event(kind: status.rawValue, entry: entry), &state) }
+                guard var event else { continue }
+                event.id = id
+                Self.emit(Event(kind: "accepted", entry: event), &state)
+                if logged != nil { Self.emit(Event(kind: status.rawValue, entry: event), &state) }
             case .left(let left, let sequence, let logged, let at):
                 let status = JournalStatus(logged)
-                let updated = state.journal.update(sequence: sequence, status: status, at: at)
-                if let console = self.console,
-                    let name = DeliveryLog.outcomeName(status, updated?.marks ?? [], updated?.presentation)
-                {
+                let changed = state.journal.changed(sequence: sequence, status: status, at: at)
+                if status == .dropped, let whole = left.whole { dropped[sequence] = whole }
+                if let console = self.console, let name = Self.outcomeName(status, changed) {
                     console.count(name, pushType: left.pushType, priority: left.priority)
                 }
                 guard heard else { continue }
-                // An entry pushed out of the journal still has its event, rebuilt from the store's copy.
-                guard
-                    let entry = updated
-                        ?? Self.rebuilt(left, sequence: sequence, status: status, at: at, from: state.archiveSource)
-                else { continue }
+                let entry: JournalEntry?
+                switch changed {
+                case .whole(let whole): entry = whole
+                case .archived(let archived, _):
+                    guard let read = state.journal.archive?.read(archived) else { continue }
+                    entry = Self.readBack(read, whole: left.whole, from: state.archiveSource)
+                // An entry the journal no longer holds still has its event, rebuilt from the store's copy.
+                case nil: entry = Self.rebuilt(left, sequence: sequence, status: status, at: at, from: state.archiveSource)
+                }
+                guard let entry else { continue }
                 Self.emit(Event(kind: status.rawValue, entry: entry), &state)
             case .forgotten(let sequences, let rejections):
                 state.journal.forget(sequences: sequences, rejections: rejections)
             case .unkept(let sequences):
-                state.journal.unkept(sequences: sequences)
+                state.journal.unkept(sequences: sequences, whole: dropped)
             case .cleared:
                 state.journal.removeAll()
                 Self.emit(Event(kind: "reset", entry: nil), &state)
             }
         }
-    }
-
-    /// The entry of a notification that left its queue after the ring pushed it out, for its
-    /// event: from the store's change where the writer had the notification whole, else read back
-    /// from the log, which keeps it (nil only once `--retain` has let it go too).
-    private static func rebuilt(
-        _ left: LeftNotification, sequence: UInt64, status: JournalStatus, at: Int64,
-        from source: (any JournalArchiveSource)?
-    ) -> JournalEntry? {
-        let read = { () -> Notification? in
-            guard case .notification(let read)?? = source?.records([.notification(left.token, sequence: sequence)]).first
-            else { return nil }
-            return read
-        }
-        guard let notification = left.whole ?? read() else { return nil }
-        return JournalEntry(id: 0, push: .accepted(notification), status: status, statusAt: at, sequence: sequence)
     }
 
     /// Counts an accepted notification's first steps among the Console's metrics.
@@ -202,7 +196,7 @@ public final class Journal: Sendable {
     /// each stored notification in store order (`status` nil for a queued one, else how it left
     /// its queue at `at`), and the kept requests (refused ones, channel requests and broadcasts)
     /// are merged in by arrival, and each notification gets what the phone made of it (`phone`,
-    /// by sequence). The ring keeps the newest; with an archive (``useArchive(_:)``) the rest are
+    /// by sequence). The ring keeps the newest; with an archive (``useArchive(_:)``) every one is
     /// indexed there.
     public func seed<E: Error>(
         kept: [KeptRequest] = [],

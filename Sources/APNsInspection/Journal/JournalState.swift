@@ -1,16 +1,19 @@
 import APNsCore
 
-/// The journal's contents as a value: the newest `capacity` entries in a ring, accepted ones
-/// indexed by their store sequence (the store reports status changes by it; an integer key keeps
-/// the writer thread's share small). Lookups by unique id scan: they serve the admin API only.
-/// Pure bookkeeping, no locks or callbacks (``Journal`` adds those).
+/// The journal's contents as a value. Without a store, the newest `capacity` entries in a ring,
+/// accepted ones indexed by their store sequence (the store reports status changes by it; an
+/// integer key keeps the follower's share small). With one (``useArchive()``), every entry goes to
+/// the archive as it is added, which holds a small fixed entry of each and reads the rest back from
+/// the log: the ring stays empty, and only the young that the store cannot give back yet are held
+/// whole (refused requests, for `capacity` entries). Lookups by unique id scan: they serve the
+/// admin API only. Pure bookkeeping, no locks or callbacks (``Journal`` adds those).
 public struct JournalState: Sendable {
     public let capacity: Int
     private var slots: [JournalEntry?]
     private var bySequence: SequenceIndex
     /// The id the next entry gets; ids start at 1.
     private(set) var nextID: UInt64 = 1
-    /// What the ring pushed out, while the store keeps it (nil: pushed out means gone).
+    /// Every entry, while the store keeps it (nil: the ring alone, and pushed out means gone).
     public internal(set) var archive: JournalArchive?
 
     public init(capacity: Int) {
@@ -26,6 +29,26 @@ public struct JournalState: Sendable {
 
     private func slot(_ id: UInt64) -> Int { Int(id % UInt64(self.capacity)) }
 
+    /// From now on every entry goes to an archive as it is added (the ring's, oldest first, now).
+    mutating func useArchive() {
+        guard self.archive == nil else { return }
+        var archive = JournalArchive()
+        for entry in self.newestFirst().reversed() {
+            archive.append(entry, keepingWhole: Self.heldWhileYoung(entry))
+        }
+        archive.age(below: self.oldestID)
+        self.archive = archive
+        self.slots = Array(repeating: nil, count: self.capacity)
+        self.bySequence.removeAll()
+    }
+
+    /// Whether the archive holds `entry` whole while it is young: a refused request, whose record
+    /// the store writes after the journal has it.
+    private static func heldWhileYoung(_ entry: JournalEntry) -> Bool {
+        if case .rejected = entry.push { return true }
+        return false
+    }
+
     /// Adds an entry as the newest, pushing the oldest out when full; returns it with its id.
     @discardableResult
     public mutating func append(
@@ -36,16 +59,26 @@ public struct JournalState: Sendable {
         fault: FaultMark? = nil,
         marks: DeliveryMarks = DeliveryMarks()
     ) -> JournalEntry {
-        let entry = JournalEntry(
+        var entry = JournalEntry(
             id: 0, push: push, status: status, statusAt: statusAt, sequence: sequence, fault: fault, marks: marks)
-        let id = self.add(entry)
-        return self.entry(id: id) ?? entry
+        entry.id = self.add(entry)
+        return entry
     }
 
     /// Adds `entry` (its id set here) as the newest, without a copy of it back: its id.
     @discardableResult
     mutating func add(_ entry: consuming JournalEntry) -> UInt64 {
         let id = self.nextID
+        if self.archive != nil {
+            // The log's index: a small fixed entry, the notification read back from the log when
+            // asked; a refused request held whole while the store may not have written it yet.
+            entry.id = id
+            self.nextID += 1
+            let oldest = self.oldestID
+            self.archive?.append(entry, keepingWhole: Self.heldWhileYoung(entry))
+            self.archive?.age(below: oldest)
+            return id
+        }
         let slot = self.slot(id)
         // Moved out of its slot, not copied: the writer thread does this for every notification.
         if let evicted = self.slots[slot].take() {
@@ -69,14 +102,25 @@ public struct JournalState: Sendable {
     /// journal no longer holds it.
     @discardableResult
     public mutating func update(sequence: UInt64, status: JournalStatus, at: Int64) -> JournalEntry? {
+        guard case .whole(let entry)? = self.changed(sequence: sequence, status: status, at: at) else { return nil }
+        return entry
+    }
+
+    /// What a change of status changed: the ring's entry whole, or the archive's.
+    enum Changed {
+        case whole(JournalEntry)
+        case archived(ArchivedEntry, ArchivedExtras?)
+    }
+
+    /// ``update(sequence:status:at:)``, telling where the entry is.
+    mutating func changed(sequence: UInt64, status: JournalStatus, at: Int64) -> Changed? {
         guard let id = self.bySequence[sequence] else {
-            _ = self.archive?.update(sequence: sequence, status: status, at: at)
-            return nil
+            return self.archive?.update(sequence: sequence, status: status, at: at).map(Changed.archived)
         }
         return self.modify(id: id) { entry in
             entry.status = status
             entry.statusAt = at
-        }
+        }.map(Changed.whole)
     }
 
     /// Changes the entry with this unique id; nil when the journal no longer holds it.
@@ -170,6 +214,8 @@ public struct JournalState: Sendable {
         guard !rejections.isEmpty else { return }
         var wanted = Set(rejections)
         self.archive?.forget(rejections: &wanted)
+        let oldest = self.oldestID
+        if !wanted.isEmpty { self.archive?.forgetYoung(rejections: &wanted, from: oldest) }
         var id = self.oldestID
         while id < self.nextID, !wanted.isEmpty {
             let slot = self.slot(id)
@@ -181,12 +227,20 @@ public struct JournalState: Sendable {
     }
 
     /// Notifications dropped for room, whose records the store did not keep: the ring keeps what
-    /// it holds (marked, so that it is not archived), the archive forgets them.
-    public mutating func unkept(sequences: [UInt64]) {
+    /// it holds (marked, so that it is not archived); the archive holds the young ones whole
+    /// (`whole`: the notifications as the store last had them, by sequence), as long as the ring
+    /// would have, and forgets the rest.
+    public mutating func unkept(sequences: [UInt64], whole: [UInt64: Notification] = [:]) {
         var archived: [UInt64] = []
         for sequence in sequences {
             if let id = self.bySequence[sequence] {
                 _ = self.modify(id: id) { $0.marks.insert(.unkept) }
+            } else if let read = self.archive?.read(sequence: sequence), read.entry.id >= self.oldestID,
+                let notification = whole[sequence],
+                var entry = JournalArchive.entry(read, record: .notification(notification))
+            {
+                entry.marks.insert(.unkept)
+                _ = self.archive?.keepWhole(sequence: sequence, entry)
             } else {
                 archived.append(sequence)
             }

@@ -121,7 +121,9 @@ struct NotificationRoutes: Sendable {
     /// 408 with what came closest (WireMock's near misses): the newest notifications since the
     /// wait's start, each with the conditions it failed.
     static func timedOut(_ filter: JournalFilter, after: UInt64, within timeout: Duration, journal: Journal) -> Response {
-        let recent = journal.read { state in Array(state.newestFirst().prefix { $0.id > after }.prefix(Self.nearMissCount)) }
+        let recent = journal.page(matching: JournalFilter(), limit: Self.nearMissCount, before: nil).items.prefix {
+            $0.id > after
+        }
         var writer = JSONWriter()
         writer.object { members in
             let closest = recent.isEmpty ? "nothing arrived" : "the newest \(recent.count) did not match: see nearMisses"

@@ -179,7 +179,7 @@ public final class Emulator: Sendable {
         let store = try NotificationStore(configuration: storeConfiguration, logger: logger) { commit in
             inspection.committed(commit)
         }
-        // The journal holds everything the store keeps: the newest in its ring, the rest archived.
+        // The journal indexes everything the store keeps and reads it back from there.
         inspection.journal.useArchive(StoreArchiveSource(store: store))
         let kept = try store.rejections()
         let phone = Journal.phoneRecords(from: try store.phoneRecords())

@@ -1,4 +1,4 @@
-/// One entry the journal's ring pushed out, as its archive keeps it: the fields its filters and
+/// One entry of the journal as its archive keeps it (every entry, with a store): the fields its filters and
 /// totals need, interned, and where the store keeps the rest. 64 bytes of plain values (what
 /// few entries hold beyond, ``ArchivedExtras``, is kept beside, by id), so a million fit and a
 /// filter runs over them without touching a reference count.

@@ -22,11 +22,17 @@ public struct JournalArchive: Sendable {
     public private(set) var count = 0
     private(set) var strings = Interner<String>()
     private(set) var tokens = TokenInterner()
+    /// The ids of entries held whole in their extras only while they are young (a refused request
+    /// the store may not have written yet, a notification dropped for room that it did not keep),
+    /// oldest first from `youngHead`: ``age(below:)`` lets them go.
+    private var young: [UInt64] = []
+    private var youngHead = 0
 
     public init() {}
 
-    /// Takes in an entry the ring pushed out (older than every entry here already is newer).
-    mutating func append(_ entry: JournalEntry) {
+    /// Takes in an entry (newer than every entry here), held whole while it is young when
+    /// `keepingWhole` (``age(below:)``); a broadcast is held whole always.
+    mutating func append(_ entry: JournalEntry, keepingWhole: Bool = false) {
         var archived = ArchivedEntry(
             id: entry.id, sequence: entry.sequence ?? 0, receivedAt: entry.receivedAt, statusAt: entry.statusAt ?? .min,
             uniqueHash: Self.hash(entry.uniqueID), token: ArchivedEntry.none,
@@ -46,9 +52,11 @@ public struct JournalArchive: Sendable {
             archived.kind = .broadcast
             keptRequestID = record.id
         }
-        if archived.kind != .accepted || ArchivedExtras.needed(for: entry) {
+        if archived.kind != .accepted || keepingWhole || ArchivedExtras.needed(for: entry) {
             archived.hasExtras = true
-            self.extras[entry.id] = ArchivedExtras(entry, keptRequestID: keptRequestID, keepsWhole: archived.kind == .broadcast)
+            self.extras[entry.id] = ArchivedExtras(
+                entry, keptRequestID: keptRequestID, keepsWhole: archived.kind == .broadcast || keepingWhole)
+            if keepingWhole { self.young.append(entry.id) }
         }
         // Kept by the store beside each other, trimmed together, oldest first.
         if archived.kind != .accepted { self.rejections.append(self.base + self.entries.count) }
@@ -60,9 +68,46 @@ public struct JournalArchive: Sendable {
         self.count += 1
     }
 
-    /// Moves an archived notification to a new status; false when it is not here.
-    mutating func update(sequence: UInt64, status: JournalStatus, at: Int64) -> Bool {
+    /// Lets go of the whole entries held while young (``append(_:keepingWhole:)``) of ids below
+    /// `oldest`: a refused request is read back from the store from then on; a notification
+    /// dropped for room, which the store did not keep, is forgotten.
+    mutating func age(below oldest: UInt64) {
+        var forgot = false
+        while self.youngHead < self.young.count, self.young[self.youngHead] < oldest {
+            let id = self.young[self.youngHead]
+            self.youngHead += 1
+            guard let index = self.index(ofID: id), let extras = self.extras[id], let kept = extras.kept else { continue }
+            switch self.entries[index].kind {
+            case .accepted:
+                self.markGone(index)
+                forgot = true
+            case .rejected:
+                self.extras[id] = ArchivedExtras(kept, keptRequestID: extras.keptRequestID, keepsWhole: false)
+            case .broadcast, .gone: continue
+            }
+        }
+        if self.youngHead >= 1024, self.youngHead * 2 >= self.young.count {
+            self.young.removeFirst(self.youngHead)
+            self.youngHead = 0
+        }
+        if forgot { self.compact() }
+    }
+
+    /// Holds the archived notification under `sequence` whole, as `entry`, while it is young: the
+    /// store dropped it for room and will not give it back. False when it is not here.
+    mutating func keepWhole(sequence: UInt64, _ entry: JournalEntry) -> Bool {
         guard let index = self.index(ofSequence: sequence) else { return false }
+        self.entries[index].marks = entry.marks
+        self.entries[index].hasExtras = true
+        self.extras[entry.id] = ArchivedExtras(entry, keptRequestID: nil, keepsWhole: true)
+        self.young.append(entry.id)
+        return true
+    }
+
+    /// Moves an archived notification to a new status; what it is now and what it holds beyond
+    /// (no key made: ``read(_:)`` gives one, for the rare reader), or nil when it is not here.
+    mutating func update(sequence: UInt64, status: JournalStatus, at: Int64) -> (ArchivedEntry, ArchivedExtras?)? {
+        guard let index = self.index(ofSequence: sequence) else { return nil }
         self.entries[index].status = Self.index(status)
         self.entries[index].statusAt = at
         // With nothing from the phone its outcome follows its status, as ``PhoneOutcome/state(of:)`` has it.
@@ -71,7 +116,7 @@ public struct JournalArchive: Sendable {
             let waiting = status == .queued || self.entries[index].marks.contains(.extending)
             self.entries[index].outcome = Self.index(waiting ? PhoneOutcome.State.waiting : .none)
         }
-        return true
+        return (self.entries[index], extras)
     }
 
     /// Rewrites the archived entry with `entry`'s id from `entry`, changed since it was pushed
@@ -85,34 +130,15 @@ public struct JournalArchive: Sendable {
         archived.statusAt = entry.statusAt ?? .min
         archived.marks = entry.marks
         archived.outcome = Self.index(PhoneOutcome.state(of: entry))
-        let keptRequestID = self.extras(of: archived)?.keptRequestID
-        archived.hasExtras = archived.kind != .accepted || ArchivedExtras.needed(for: entry)
+        let held = self.extras(of: archived)
+        // What was held whole (a broadcast; a young refusal or dropped notification) stays so, as it is now.
+        let keepsWhole = archived.kind == .broadcast || held?.kept != nil
+        archived.hasExtras = archived.kind != .accepted || keepsWhole || ArchivedExtras.needed(for: entry)
         self.extras[entry.id] =
             archived.hasExtras
-            ? ArchivedExtras(entry, keptRequestID: keptRequestID, keepsWhole: archived.kind == .broadcast) : nil
+            ? ArchivedExtras(entry, keptRequestID: held?.keptRequestID, keepsWhole: keepsWhole) : nil
         self.entries[index] = archived
         return true
-    }
-
-    /// The entry with this id and where its record is, if it is here.
-    func read(id: UInt64) -> ArchivedRead? {
-        self.index(ofID: id).map { self.read(self.entries[$0]) }
-    }
-
-    /// The newest entry whose unique id hashes as `uniqueID`'s, if any. The search stops there:
-    /// the phone's changes come for recent entries, and two of a million 64-bit hashes alike are
-    /// about one chance in thirty million (the record read back settles it).
-    func read(uniqueID: String) -> ArchivedRead? {
-        let hash = Self.hash(uniqueID)
-        return self.newestFirst().first { $0.uniqueHash == hash }.map { self.read($0) }
-    }
-
-    /// Up to `limit` entries newer than `after` that `matcher` selects, oldest first: what a wait
-    /// begun at the cursor `after` looks through before the ring, a batch at a time.
-    func reads(newerThan after: UInt64, _ matcher: ArchiveMatcher, limit: Int) -> [ArchivedRead] {
-        guard after < .max else { return [] }
-        let start = self.firstIndex(withIDAtLeast: after + 1)
-        return self.entries[start...].lazy.filter { matcher.matches($0) }.prefix(limit).map { self.read($0) }
     }
 
     /// Forgets notifications the store no longer keeps.
@@ -132,6 +158,21 @@ public struct JournalArchive: Sendable {
             let index = position - self.base
             guard index >= 0, self.entries[index].kind != .gone else { continue }
             guard let id = self.extras(of: self.entries[index])?.keptRequestID, ids.remove(id) != nil else { break }
+            self.markGone(index)
+        }
+        self.compact()
+    }
+
+    /// Forgets the rejected requests among `ids` whose entries are `oldest` or newer (the
+    /// journal's young, as its ring's were looked through), wherever they are among them; removes
+    /// the ids it found from `ids`.
+    mutating func forgetYoung(rejections ids: inout Set<String>, from oldest: UInt64) {
+        for position in self.rejections.reversed() where !ids.isEmpty {
+            let index = position - self.base
+            guard index >= 0, self.entries[index].id >= oldest else { break }
+            guard self.entries[index].kind != .gone, let id = self.extras(of: self.entries[index])?.keptRequestID,
+                ids.remove(id) != nil
+            else { continue }
             self.markGone(index)
         }
         self.compact()
@@ -178,32 +219,6 @@ public struct JournalArchive: Sendable {
         }
     }
 
-    /// The journal entry `entry` was, from what the store read back for it (nil when it no longer could).
-    static func entry(_ read: ArchivedRead, record: JournalRecord?) -> JournalEntry? {
-        let (entry, extras) = (read.entry, read.extras)
-        if entry.kind == .broadcast { return extras?.kept }
-        let status = JournalStatus.all[Int(entry.status)]
-        let statusAt = entry.statusAt == .min ? nil : entry.statusAt
-        var restored: JournalEntry
-        switch record {
-        case .notification(let notification):
-            restored = JournalEntry(
-                id: entry.id, push: .accepted(notification), status: status, statusAt: statusAt, sequence: entry.sequence,
-                fault: extras?.fault, marks: entry.marks)
-        case .rejection(let push, let fault):
-            restored = JournalEntry(
-                id: entry.id, push: .rejected(push), status: status, statusAt: statusAt, sequence: nil,
-                fault: fault ?? extras?.fault)
-        case nil:
-            return nil
-        }
-        restored.phone = extras?.phone
-        restored.simulator = extras?.simulator
-        restored.activity = extras?.activity
-        restored.heldAt = extras?.heldAt
-        return restored
-    }
-
     // MARK: - Positions
 
     private mutating func markGone(_ index: Int) {
@@ -228,8 +243,18 @@ public struct JournalArchive: Sendable {
         self.rejections.removeFirst(self.rejections.prefix { $0 < self.base }.count)
     }
 
-    private func index(ofSequence sequence: UInt64) -> Int? {
+    func index(ofSequence sequence: UInt64) -> Int? {
         var (low, high) = (0, self.sequences.count)
+        // Sequences run nearly without gaps: where it would be without any is tried first (one
+        // read of a million-entry array rather than twenty).
+        if let first = self.sequences.first, sequence >= first {
+            let guess = Int(truncatingIfNeeded: min(sequence - first, UInt64(high)))
+            if guess < high, self.sequences[guess] == sequence {
+                (low, high) = (guess, guess)
+            } else if guess < high, self.sequences[guess] > sequence {
+                high = guess
+            }
+        }
         while low < high {
             let middle = (low + high) / 2
             if self.sequences[middle] < sequence { low = middle + 1 } else { high = middle }
@@ -240,38 +265,18 @@ public struct JournalArchive: Sendable {
         return index
     }
 
-    private func index(ofID id: UInt64) -> Int? {
+    func index(ofID id: UInt64) -> Int? {
         let index = self.firstIndex(withIDAtLeast: id)
         guard index < self.entries.count, self.entries[index].id == id, self.entries[index].kind != .gone else { return nil }
         return index
     }
 
-    private func firstIndex(withIDAtLeast id: UInt64) -> Int {
+    func firstIndex(withIDAtLeast id: UInt64) -> Int {
         var (low, high) = (0, self.entries.count)
         while low < high {
             let middle = (low + high) / 2
             if self.entries[middle].id < id { low = middle + 1 } else { high = middle }
         }
         return low
-    }
-
-    /// FNV-1a of a unique id's UTF-8: to find it again without reading the store; cheaper than
-    /// `hashValue` (SipHash) on the writer thread, and a match is checked against the record anyway.
-    static func hash(_ text: String) -> Int {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
-        return Int(truncatingIfNeeded: hash)
-    }
-
-    static func index(_ status: JournalStatus) -> UInt8 {
-        UInt8(JournalStatus.all.firstIndex(of: status) ?? 0)
-    }
-
-    static func index(_ source: Interface) -> UInt8 {
-        UInt8(Interface.all.firstIndex(of: source) ?? 0)
-    }
-
-    static func index(_ outcome: PhoneOutcome.State) -> UInt8 {
-        UInt8(PhoneOutcome.State.all.firstIndex(of: outcome) ?? 0)
     }
 }
