@@ -12,29 +12,18 @@ extension Journal {
         }
     }
 
-    /// An archived notification whole, for its event: from the store's change where the writer had
-    /// it whole, else read back from the log.
-    static func readBack(
-        _ read: ArchivedRead, whole: Notification?, from source: (any JournalArchiveSource)?
-    ) -> JournalEntry? {
-        if let whole { return JournalArchive.entry(read, record: .notification(whole)) }
-        guard let key = read.key, let source else { return JournalArchive.entry(read, record: nil) }
-        return JournalArchive.entry(read, record: source.records([key]).first ?? nil)
-    }
-
-    /// The entry of a notification that left its queue after the journal let it go, for its
-    /// event: from the store's change where the writer had the notification whole, else read back
-    /// from the log, which keeps it (nil only once `--retain` has let it go too).
-    static func rebuilt(
-        _ left: LeftNotification, sequence: UInt64, status: JournalStatus, at: Int64,
+    /// The entry of a notification whose status changed, whole, for its event: as the archive has
+    /// it (`archived`), or, where the journal no longer has it, as it left its queue. The
+    /// notification is the store's change's where the writer had it whole, else read back from the
+    /// log, which keeps it (nil only once `--retain` has let it go too).
+    static func changedEntry(
+        _ left: LeftNotification, sequence: UInt64, status: JournalStatus, at: Int64, archived: ArchivedRead?,
         from source: (any JournalArchiveSource)?
     ) -> JournalEntry? {
-        let read = { () -> Notification? in
-            guard case .notification(let read)?? = source?.records([.notification(left.token, sequence: sequence)]).first
-            else { return nil }
-            return read
-        }
-        guard let notification = left.whole ?? read() else { return nil }
+        let key = archived?.key ?? .notification(left.token, sequence: sequence)
+        let record = left.whole.map(JournalRecord.notification) ?? source?.records([key]).first ?? nil
+        if let archived { return JournalArchive.entry(archived, record: record) }
+        guard case .notification(let notification)? = record else { return nil }
         return JournalEntry(id: 0, push: .accepted(notification), status: status, statusAt: at, sequence: sequence)
     }
 }

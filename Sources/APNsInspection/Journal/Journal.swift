@@ -102,10 +102,13 @@ public final class Journal: Sendable {
                 switch changed {
                 case .whole(let whole): entry = whole
                 case .archived(let archived, _):
-                    guard let read = state.journal.archive?.read(archived) else { continue }
-                    entry = Self.readBack(read, whole: left.whole, from: state.archiveSource)
+                    entry = Self.changedEntry(
+                        left, sequence: sequence, status: status, at: at, archived: state.journal.archive?.read(archived),
+                        from: state.archiveSource)
                 // An entry the journal no longer holds still has its event, rebuilt from the store's copy.
-                case nil: entry = Self.rebuilt(left, sequence: sequence, status: status, at: at, from: state.archiveSource)
+                case nil:
+                    entry = Self.changedEntry(
+                        left, sequence: sequence, status: status, at: at, archived: nil, from: state.archiveSource)
                 }
                 guard let entry else { continue }
                 Self.emit(Event(kind: status.rawValue, entry: entry), &state)

@@ -213,9 +213,8 @@ public struct JournalState: Sendable {
         if !archived.isEmpty { self.archive?.forget(sequences: archived) }
         guard !rejections.isEmpty else { return }
         var wanted = Set(rejections)
-        self.archive?.forget(rejections: &wanted)
         let oldest = self.oldestID
-        if !wanted.isEmpty { self.archive?.forgetYoung(rejections: &wanted, from: oldest) }
+        self.archive?.forget(rejections: &wanted, young: oldest)
         var id = self.oldestID
         while id < self.nextID, !wanted.isEmpty {
             let slot = self.slot(id)

@@ -152,24 +152,19 @@ public struct JournalArchive: Sendable {
 
     /// Forgets rejected requests the store no longer keeps; removes the ids it found from `ids`.
     /// The store forgets the oldest first, so they are the first rejected entries here: the
-    /// search stops at the first one not among them.
-    mutating func forget(rejections ids: inout Set<String>) {
+    /// search from the oldest stops at the first one not among them. Those left are looked for
+    /// among the entries `young` or newer (the journal's newest, as its ring's were), wherever
+    /// they are among them.
+    mutating func forget(rejections ids: inout Set<String>, young: UInt64) {
         for position in self.rejections where !ids.isEmpty {
             let index = position - self.base
             guard index >= 0, self.entries[index].kind != .gone else { continue }
             guard let id = self.extras(of: self.entries[index])?.keptRequestID, ids.remove(id) != nil else { break }
             self.markGone(index)
         }
-        self.compact()
-    }
-
-    /// Forgets the rejected requests among `ids` whose entries are `oldest` or newer (the
-    /// journal's young, as its ring's were looked through), wherever they are among them; removes
-    /// the ids it found from `ids`.
-    mutating func forgetYoung(rejections ids: inout Set<String>, from oldest: UInt64) {
         for position in self.rejections.reversed() where !ids.isEmpty {
             let index = position - self.base
-            guard index >= 0, self.entries[index].id >= oldest else { break }
+            guard index >= 0, self.entries[index].id >= young else { break }
             guard self.entries[index].kind != .gone, let id = self.extras(of: self.entries[index])?.keptRequestID,
                 ids.remove(id) != nil
             else { continue }
